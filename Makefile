@@ -16,7 +16,7 @@ run: $(STAMP)
 	$(BIN)/python -m bot
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine storage bot tests bench
+	$(BIN)/ruff check .
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -q

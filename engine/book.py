@@ -1,0 +1,21 @@
+"""An event's running account: who pays whom, and the lines that say why."""
+
+from __future__ import annotations
+
+from engine.models import SEATS, Line, Seat
+
+
+class Book:
+    def __init__(self) -> None:
+        self.deltas: dict[Seat, int] = dict.fromkeys(SEATS, 0)
+        self.lines: list[Line] = []
+
+    def line(self, code: str, **params: str | int) -> None:
+        self.lines.append(Line(code=code, params=params))
+
+    def pay(self, payer: Seat, payee: Seat, amount: int, reason: str) -> None:
+        if amount == 0 or payer == payee:
+            return
+        self.deltas[payer] -= amount
+        self.deltas[payee] += amount
+        self.line("pay", payer=payer, payee=payee, amount=amount, reason=reason)

@@ -1,0 +1,154 @@
+"""Changsha: small and big wins, dealer premium, birds, 起手胡, 抢杠 and 海底 penalties."""
+
+from __future__ import annotations
+
+from engine.book import Book
+from engine.errors import ReportError
+from engine.families.state import HandState
+from engine.hand_facts import build, tile_facts
+from engine.models import (
+    SEATS,
+    How,
+    Seat,
+    StartingWin,
+    Win,
+    WinnerHand,
+    next_seat,
+)
+from engine.options import ChangshaOptions
+from engine.patterns import CHANGSHA, STARTING
+
+PATTERNS = CHANGSHA
+_FROM_HOW = {How.ROB_KONG: "抢杠胡", How.KONG_REPLACEMENT: "杠上开花",
+             How.AFTER_KONG_DISCARD: "杠上炮"}
+_PENALTY = ("抢杠胡", "海底炮")
+
+
+def _named(hand: WinnerHand, how: How) -> set[str]:
+    names = PATTERNS.expand(hand.patterns)
+    if how in _FROM_HOW:
+        names.add(_FROM_HOW[how])
+    PATTERNS.check_exclusions(names)
+    return names
+
+
+def big_win_count(opts: ChangshaOptions, names: set[str]) -> tuple[int, list[str]]:
+    """Big wins in the hand; a pattern implied by another named one is not counted again."""
+    implied: set[str] = set()
+    for n in names:
+        implied |= PATTERNS.expand(PATTERNS[n].implies)
+    counted = sorted(n for n in names if n in opts.big_wins and n not in implied)
+    total = sum(opts.big_wins[n] for n in counted)
+    if not opts.stack_big_wins:
+        total = min(total, 1)
+    return total, counted
+
+
+def names_from_tiles(opts: ChangshaOptions, hand: WinnerHand, named: set[str]) -> set[str]:
+    built = build("changsha", hand.tiles, hand.melds, ())  # type: ignore[arg-type]
+    best: set[str] | None = None
+    best_n = -1
+    for _facts, shown in tile_facts("changsha", PATTERNS, built, named):
+        names = PATTERNS.expand(shown | named)
+        n, _ = big_win_count(opts, names)
+        if n > best_n:
+            best, best_n = names, n
+    assert best is not None
+    return best
+
+
+def bird_seat(opts: ChangshaOptions, rank: int, dealer: Seat, winner: Seat) -> Seat:
+    origin = dealer if opts.bird_origin == "dealer" else winner
+    return next_seat(origin, (rank - 1) % 4)
+
+
+def _with_birds(opts: ChangshaOptions, amount: int, hits: int) -> int:
+    if opts.bird_mode == "double":
+        return amount * 2**hits
+    return amount + hits * opts.base
+
+
+def on_starting_win(opts: ChangshaOptions, state: HandState, ev: StartingWin, book: Book) -> None:
+    if state.winners:
+        raise ReportError("starting_after_win", "starting-hand wins come before the hand's win")
+    for kind in ev.kinds:
+        name = STARTING.resolve(kind).name
+        if name not in opts.starting_wins:
+            raise ReportError("starting_not_allowed", f"{name} is not played in this preset; "
+                              f"allowed: {', '.join(opts.starting_wins)}", name=name)
+        book.line("starting_win", seat=ev.seat, name=name)
+        for s in SEATS:
+            if s != ev.seat:
+                premium = opts.dealer_premium if state.dealer in (s, ev.seat) else 0
+                book.pay(s, ev.seat, (opts.small_self_draw + premium) * opts.base,
+                         "starting_win")
+
+
+def on_win(opts: ChangshaOptions, state: HandState, ev: Win, book: Book) -> None:
+    seats = [w.seat for w in ev.winners]
+    if len(set(seats)) != len(seats):
+        raise ReportError("duplicate_winner", "a player is named twice as winner")
+    one_payer = ev.how in (How.DISCARD, How.ROB_KONG, How.AFTER_KONG_DISCARD)
+    if one_payer:
+        if ev.from_seat is None:
+            raise ReportError("needs_from", "say whose discard or kong it was")
+        if ev.from_seat in seats:
+            raise ReportError("pays_self", f"{ev.from_seat} cannot pay for their own win",
+                              seat=ev.from_seat)
+    elif len(seats) > 1:
+        raise ReportError("one_self_draw", "only one player wins a self-draw")
+    elif ev.from_seat is not None:
+        raise ReportError("self_draw_from", "a self-draw has nobody to pay it alone")
+    if ev.loser_feibao or ev.jing:
+        raise ReportError("wrong_family", "飞宝 and 精 belong to the Jiangxi family")
+    if len(ev.birds) > opts.birds:
+        raise ReportError("too_many_birds", f"this table draws {opts.birds} bird(s)",
+                          birds=opts.birds)
+    dealer = state.dealer
+    for w in ev.winners:
+        if w.gen or w.kongs or w.feibao or w.kong_chain or w.feeder or w.wild_used is not None:
+            raise ReportError("wrong_family", "根, kongs, 飞宝 and 承包 are not counted here")
+        named = _named(w, ev.how)
+        names = names_from_tiles(opts, w, named) if w.tiles is not None else named
+        if w.tiles is None and w.melds:
+            raise ReportError("melds_without_tiles", "declared melds need the tiles too")
+        big, counted = big_win_count(opts, names)
+        book.line("win", seat=w.seat, how=ev.how.value)
+        for n in counted:
+            book.line("big_win", seat=w.seat, name=n, count=opts.big_wins[n])
+        if not big:
+            book.line("small_win", seat=w.seat)
+        hits_on = [bird_seat(opts, r, dealer, w.seat) for r in ev.birds]
+        for r, s in zip(ev.birds, hits_on, strict=True):
+            book.line("bird", rank=r, seat=s)
+        if one_payer:
+            payer: Seat = ev.from_seat  # type: ignore[assignment]
+            premium = opts.dealer_premium if dealer in (payer, w.seat) else 0
+            penalty = [n for n in _PENALTY if n in names]
+            if penalty:
+                base = opts.penalty_dealer if dealer in (payer, w.seat) else opts.penalty
+                amount = base + opts.big_discard * max(0, big - 1)
+                book.line("penalty", name=penalty[0], amount=base * opts.base)
+            elif big:
+                amount = opts.big_discard * big + premium
+            else:
+                amount = opts.small_discard + premium
+            hits = sum(1 for s in hits_on if s in (w.seat, payer))
+            book.pay(payer, w.seat, _with_birds(opts, amount * opts.base, hits), "win")
+        else:
+            for s in SEATS:
+                if s == w.seat:
+                    continue
+                premium = opts.dealer_premium if dealer in (s, w.seat) else 0
+                amount = (opts.big_self_draw * big if big else opts.small_self_draw) + premium
+                hits = sum(1 for h in hits_on if h in (w.seat, s))
+                book.pay(s, w.seat, _with_birds(opts, amount * opts.base, hits), "win")
+    state.winners.extend(seats)
+    state.closed = True
+    state.next_dealer = ev.from_seat if len(seats) > 1 else seats[0]
+
+
+def on_draw(opts: ChangshaOptions, state: HandState, book: Book) -> None:
+    book.line("wall_end")
+    state.closed = True
+    state.next_dealer = state.dealer if opts.draw_dealer == "stay" else next_seat(state.dealer)

@@ -1,0 +1,382 @@
+"""Sichuan family (sichuan, chengdu, yibin): fan, blood battle, kongs, 花猪, 查叫, 退税."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.book import Book
+from engine.errors import ReportError
+from engine.families.state import HandState, KongRecord
+from engine.hand_facts import build, tile_facts
+from engine.models import (
+    PAID_BY_ONE,
+    How,
+    Kong,
+    KongKind,
+    Seat,
+    WallEnd,
+    Win,
+    WinnerHand,
+    next_seat,
+)
+from engine.options import SichuanOptions
+from engine.patterns import SICHUAN
+from engine.readings import KONG
+from engine.shape_rules import family_waits, with_tile
+from engine.wildcards import tingyong_kinds
+
+PATTERNS = SICHUAN
+HOW_EXTRA = {
+    How.KONG_REPLACEMENT: "杠上花",
+    How.AFTER_KONG_DISCARD: "杠上炮",
+    How.ROB_KONG: "抢杠",
+}
+_TIANDI = {"天胡", "地胡"}
+_YAOJIU = {"带幺九", "将对", "清幺九", "将金钩钓"}
+_MENQING = {"门清", "断幺九"}
+
+
+@dataclass
+class Value:
+    fan: int
+    points: int
+    lines: list[tuple[str, dict[str, str | int]]]
+
+
+def wild_kinds(opts: SichuanOptions, indicator: int | None) -> tuple[int, ...]:
+    if not opts.tingyong or indicator is None:
+        return ()
+    return tingyong_kinds(indicator, opts.tingyong_scope)
+
+
+def _allowed(opts: SichuanOptions, name: str) -> bool:
+    if name in _TIANDI and not opts.tiandi_hu:
+        return False
+    if name in _YAOJIU and not opts.yaojiu_jiangdui:
+        return False
+    if name in _MENQING and not opts.menqing_zhongzhang and opts.fan_mode == "largest_base":
+        return False
+    return not (name in ("龙七对", "清龙七对") and not opts.longqidui_bonus)
+
+
+def _requires(name: str) -> set[str]:
+    p = PATTERNS[name]
+    out = {name} if (p.detect is not None or not p.implies) else set()
+    for sub in p.implies:
+        out |= _requires(sub)
+    return out
+
+
+def fan_of(opts: SichuanOptions, names: set[str], gen: int, kongs: int, how: How | None,
+           self_draw: bool) -> tuple[int, list[tuple[str, dict[str, str | int]]]]:
+    """The uncapped fan of a hand and its lines. ``names`` are expanded pattern names."""
+    lines: list[tuple[str, dict[str, str | int]]] = []
+    extras = opts.extras
+    if opts.fan_mode == "additive":
+        fan = 1
+        lines.append(("base", {"name": "平胡", "fan": 1}))
+        for n in sorted(names):
+            inc = opts.fan.get(n, 0)
+            if inc and _allowed(opts, n):
+                fan += inc
+                lines.append(("pattern", {"name": n, "fan": inc}))
+        spare = gen + kongs
+        gen_left, kong_left = gen, kongs
+    else:
+        best: tuple[int, str, int] | None = None
+        for n, f in opts.fan.items():
+            p = PATTERNS.patterns.get(n)
+            if p is None or not _allowed(opts, n):
+                continue
+            if not _requires(n) <= names or gen < p.min_gen or kongs < p.min_kongs:
+                continue
+            total = f + max(0, gen + kongs - p.uses_gen)
+            if best is None or total > best[0] + max(0, gen + kongs - best[2]):
+                best = (f, n, p.uses_gen)
+        if best is None:
+            best = (1, "平胡", 0)
+        fan = best[0]
+        lines.append(("base", {"name": best[1], "fan": best[0]}))
+        spare = max(0, gen + kongs - best[2])
+        kong_left = min(kongs, spare)
+        gen_left = spare - kong_left
+        for n in sorted(names & _MENQING):
+            if _allowed(opts, n) and extras.get(n, 0):
+                fan += extras[n]
+                lines.append(("extra", {"name": n, "fan": extras[n]}))
+    del spare
+    for name, count in (("根", gen_left), ("杠", kong_left)):
+        if count and extras.get(name, 0):
+            fan += count * extras[name]
+            lines.append(("extra", {"name": name, "count": count, "fan": count * extras[name]}))
+    if how in HOW_EXTRA and extras.get(HOW_EXTRA[how], 0):
+        fan += extras[HOW_EXTRA[how]]
+        lines.append(("extra", {"name": HOW_EXTRA[how], "fan": extras[HOW_EXTRA[how]]}))
+    if self_draw and opts.zimo == "double":
+        fan += extras.get("自摸", 1)
+        lines.append(("extra", {"name": "自摸", "fan": extras.get("自摸", 1)}))
+    return fan, lines
+
+
+def points_of(opts: SichuanOptions, fan: int) -> int:
+    if opts.fan_to_points == "linear":
+        return opts.base * fan
+    return opts.base * 2 ** (fan - 1)
+
+
+def cap(opts: SichuanOptions, fan: int) -> int:
+    return min(fan, opts.cap_fan) if opts.cap_fan is not None else fan
+
+
+def _named(hand: WinnerHand) -> set[str]:
+    names = PATTERNS.expand(hand.patterns)
+    PATTERNS.check_exclusions(names)
+    return names
+
+
+def _check_counts(hand: WinnerHand, names: set[str]) -> tuple[int, int]:
+    min_gen = max((PATTERNS[n].min_gen for n in names), default=0)
+    min_kongs = max((PATTERNS[n].min_kongs for n in names), default=0)
+    gen, kongs = max(hand.gen, min_gen), max(hand.kongs, min_kongs)
+    if gen + kongs > 4 or ("七对" in names and gen > 3):
+        raise ReportError("too_many_gen", f"{gen} 根 and {kongs} kongs: a hand has at most "
+                          "four fours (three in seven pairs)", gen=gen, kongs=kongs)
+    if "七对" in names and kongs:
+        raise ReportError("patterns_exclude", "七对 cannot hold a declared kong",
+                          first="七对", second="杠")
+    return gen, kongs
+
+
+def value_win(opts: SichuanOptions, hand: WinnerHand, how: How | None, self_draw: bool,
+              indicator: int | None) -> Value:
+    """The best value of a winning hand, from its tiles when given."""
+    named = _named(hand)
+    if hand.tiles is None:
+        if hand.melds:
+            raise ReportError("melds_without_tiles", "declared melds need the tiles too")
+        gen, kongs = _check_counts(hand, named)
+        fan, lines = fan_of(opts, named | {"平胡"}, gen, kongs, how, self_draw)
+        return _finish(opts, fan, lines)
+    wild = wild_kinds(opts, indicator)
+    built = build("sichuan", hand.tiles, hand.melds, wild)
+    best: Value | None = None
+    for facts, shown in tile_facts("sichuan", PATTERNS, built, named, wild, indicator):
+        names = PATTERNS.expand(shown | named | {"平胡"})
+        if "七对" in names:
+            names -= {"对对胡"}
+        gen = facts.reading.fours
+        kongs = sum(1 for m in built.melds if m.shape == KONG)
+        if hand.gen and hand.gen != gen:
+            continue
+        fan, lines = fan_of(opts, names, gen, kongs, how, self_draw)
+        v = _finish(opts, fan, lines)
+        if best is None or v.points > best.points:
+            best = v
+    if best is None:
+        raise ReportError("tiles_contradict", f"根 {hand.gen} named, but the tiles hold another "
+                          "count", pattern="根")
+    return best
+
+
+def _finish(opts: SichuanOptions, fan: int, lines: list) -> Value:  # type: ignore[type-arg]
+    capped = cap(opts, fan)
+    if capped != fan:
+        lines.append(("cap", {"fan": fan, "cap": capped}))
+    pts = points_of(opts, capped)
+    lines.append(("value", {"fan": capped, "points": pts}))
+    return Value(capped, pts, lines)
+
+
+# -- events ---------------------------------------------------------------------------
+
+
+def on_kong(opts: SichuanOptions, state: HandState, ev: Kong, index: int, book: Book) -> None:
+    if not opts.kong_payments:
+        raise ReportError("kongs_not_paid", "this preset does not pay for kongs when made; "
+                          "count the kong in the winner's report instead")
+    if ev.seat not in state.still_in:
+        raise ReportError("not_in_hand", f"{ev.seat} has already won this hand", seat=ev.seat)
+    record = KongRecord(index, ev.seat, ev.kind)
+    if ev.kind == KongKind.DIRECT:
+        if ev.from_seat is None or ev.from_seat == ev.seat:
+            raise ReportError("kong_needs_discarder", "a direct kong names whose discard it took")
+        if ev.from_seat not in state.still_in:
+            raise ReportError("not_in_hand", f"{ev.from_seat} has already won this hand",
+                              seat=ev.from_seat)
+        payers = {ev.from_seat: 2}
+    elif ev.kind == KongKind.WILD:
+        raise ReportError("bad_kong", "this family has no wildcard kong")
+    else:
+        each = 1 if ev.kind == KongKind.ADDED else 2
+        payers = {s: each for s in state.still_in if s != ev.seat}
+    book.line("kong", seat=ev.seat, kind=ev.kind.value)
+    for payer, n in payers.items():
+        amount = n * opts.base
+        book.pay(payer, ev.seat, amount, "kong")
+        record.received[payer] = amount
+    state.kongs.append(record)
+
+
+def on_win(opts: SichuanOptions, state: HandState, ev: Win, index: int, book: Book,
+           indicator: int | None) -> None:
+    seats = [w.seat for w in ev.winners]
+    if ev.how in (How.SELF_DRAW, How.KONG_REPLACEMENT) and len(seats) > 1:
+        raise ReportError("one_self_draw", "only one player wins a self-draw")
+    for w in ev.winners:
+        if w.seat not in state.still_in:
+            raise ReportError("not_in_hand", f"{w.seat} has already won this hand", seat=w.seat)
+        if w.feibao or w.kong_chain or w.feeder or w.wild_used is not None:
+            raise ReportError("wrong_family", "飞宝, 连杠 and 承包 belong to the Jiangxi family")
+    if ev.birds:
+        raise ReportError("wrong_family", "birds belong to the Changsha family")
+    if ev.loser_feibao or ev.jing:
+        raise ReportError("wrong_family", "飞宝 and 精 belong to the Jiangxi family")
+    payer_one = ev.how in PAID_BY_ONE
+    if payer_one or ev.from_seat is not None:
+        if ev.from_seat is None:
+            raise ReportError("needs_from", "say whose discard or kong it was")
+        if ev.from_seat in seats:
+            raise ReportError("pays_self", f"{ev.from_seat} cannot pay for their own win",
+                              seat=ev.from_seat)
+        if ev.from_seat not in state.still_in:
+            raise ReportError("not_in_hand", f"{ev.from_seat} has already won this hand",
+                              seat=ev.from_seat)
+    if ev.how == How.SELF_DRAW and ev.from_seat is not None:
+        raise ReportError("self_draw_from", "a self-draw has nobody to pay it alone")
+    if ev.how == How.ROB_KONG:
+        _void_robbed_kong(state, ev.from_seat, index, book)  # type: ignore[arg-type]
+    discarder_pays = payer_one or (
+        ev.how == How.KONG_REPLACEMENT and ev.from_seat is not None
+        and opts.dianganghua == "discarder"
+    )
+    for w in ev.winners:
+        self_draw = not discarder_pays
+        v = value_win(opts, w, ev.how, self_draw, indicator) if w.fan is None else _finish(
+            opts, w.fan, [("given", {"fan": w.fan})])
+        book.line("win", seat=w.seat, how=ev.how.value)
+        for code, params in v.lines:
+            book.line(code, seat=w.seat, **params)
+        if discarder_pays:
+            book.pay(ev.from_seat, w.seat, v.points, "win")  # type: ignore[arg-type]
+        else:
+            extra = opts.base if opts.zimo == "add_stake" else 0
+            for s in state.still_in:
+                if s != w.seat:
+                    book.pay(s, w.seat, v.points + extra, "win")
+    if ev.how == How.AFTER_KONG_DISCARD and opts.hujiao_zhuanyi != "off":
+        _hujiao_zhuanyi(opts, state, ev.from_seat, seats, book)  # type: ignore[arg-type]
+    if state.first_win is None:
+        state.first_win = (seats, ev.from_seat if len(seats) > 1 else None)
+        # The first win decides the next dealer, even while the hand plays on.
+        state.next_dealer = ev.from_seat if len(seats) > 1 else seats[0]
+    for s in seats:
+        state.winners.append(s)
+        state.still_in.remove(s)
+    if not opts.blood_battle or len(state.still_in) <= 1:
+        close(opts, state)
+
+
+def _void_robbed_kong(state: HandState, robbed: Seat, index: int, book: Book) -> None:
+    for record in reversed(state.kongs):
+        if record.seat == robbed and record.kind == KongKind.ADDED and not record.void:
+            if record.event == index - 1:
+                record.void = True
+                book.line("kong_robbed", seat=robbed)
+                for payer, amount in record.received.items():
+                    book.pay(robbed, payer, amount, "kong_void")
+            return
+
+
+def _hujiao_zhuanyi(opts: SichuanOptions, state: HandState, seat: Seat, winners: list[Seat],
+                    book: Book) -> None:
+    own = [r for r in state.kongs if r.seat == seat and not r.void]
+    if opts.hujiao_zhuanyi == "last_kong":
+        own = own[-1:]
+    total = sum(sum(r.received.values()) for r in own)
+    if not total:
+        return
+    book.line("hujiao_zhuanyi", seat=seat, amount=total)
+    share, rest = divmod(total, len(winners))
+    order = [next_seat(seat, i) for i in range(1, 4)]
+    for i, w in enumerate(sorted(winners, key=order.index)):
+        book.pay(seat, w, share + (1 if i < rest else 0), "hujiao_zhuanyi")
+
+
+def close(opts: SichuanOptions, state: HandState) -> None:
+    state.closed = True
+    if state.first_win is not None:
+        winners, discarder = state.first_win
+        state.next_dealer = discarder if discarder is not None else winners[0]
+    else:
+        state.next_dealer = state.dealer if opts.draw_dealer == "stay" else next_seat(
+            state.dealer)
+
+
+def ready_value(opts: SichuanOptions, seat: Seat, info, indicator: int | None,  # type: ignore[no-untyped-def]
+                mode: str) -> int:
+    """A ready hand's 查叫 value: given as fan, or found from its tiles over every wait."""
+    if info.fan is not None:
+        return points_of(opts, cap(opts, info.fan))
+    if info.tiles is None:
+        raise ReportError("ready_needs_value", f"{seat} is ready: give their fan or tiles",
+                          seat=seat)
+    wild = wild_kinds(opts, indicator)
+    hand = build("sichuan", info.tiles, info.melds, wild, size=13)
+    waits = family_waits("sichuan", hand, [*wild, *([indicator] if indicator is not None
+                                                    else [])])
+    if not waits:
+        raise ReportError("not_ready", f"{seat}'s tiles are not ready", seat=seat)
+    values = []
+    for k in waits:
+        full = with_tile(hand, k)
+        tiles = _kinds_text(full)
+        v = value_win(opts, WinnerHand(seat=seat, tiles=tiles, melds=info.melds), None,
+                      False, indicator)
+        values.append(v.points)
+    return min(values) if mode == "min" else max(values)
+
+
+def _kinds_text(hand) -> str:  # type: ignore[no-untyped-def]
+    from engine.tiles import compact
+
+    kinds = [k for k, c in enumerate(hand.counts) for _ in range(c)] + list(hand.wild_faces)
+    return " ".join(compact(k) for k in kinds)
+
+
+def on_wall_end(opts: SichuanOptions, state: HandState, ev: WallEnd, book: Book,
+                indicator: int | None) -> None:
+    for seat in ev.players:
+        if seat not in state.still_in:
+            raise ReportError("not_in_hand", f"{seat} has already won this hand", seat=seat)
+    info = {s: ev.players.get(s) for s in state.still_in}
+    huazhu = [s for s, i in info.items() if i is not None and i.huazhu]
+    for s in huazhu:
+        if info[s].ready:  # type: ignore[union-attr]
+            raise ReportError("huazhu_ready", f"{s} cannot be both 花猪 and ready", seat=s)
+    book.line("wall_end")
+    if huazhu and opts.huazhu:
+        fan = opts.cap_fan if opts.cap_fan is not None else opts.huazhu_fan
+        amount = points_of(opts, fan)
+        for s in huazhu:
+            book.line("huazhu", seat=s, fan=fan)
+            for other in state.still_in:
+                if other not in huazhu:
+                    book.pay(s, other, amount, "huazhu")
+    elif huazhu:
+        book.line("huazhu_not_counted")
+    ready = [s for s, i in info.items() if i is not None and i.ready]
+    not_ready = [s for s in state.still_in if s not in ready and s not in huazhu]
+    if opts.chajiao != "off" and ready and not_ready:
+        for s in ready:
+            amount = ready_value(opts, s, info[s], indicator, opts.chajiao)
+            book.line("chajiao", seat=s, mode=opts.chajiao, points=amount)
+            for payer in not_ready:
+                book.pay(payer, s, amount, "chajiao")
+    if opts.tuishui:
+        for s in [*not_ready, *huazhu]:
+            for record in state.kongs:
+                if record.seat == s and not record.void:
+                    for payer, amount in record.received.items():
+                        book.pay(s, payer, amount, "tuishui")
+    close(opts, state)
+

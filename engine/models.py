@@ -1,0 +1,163 @@
+"""Reports and settlements: the pydantic contracts between the engine and its callers.
+
+A hand is an ordered list of events between four seats, E S W N (turn order). Every model
+is frozen; :func:`report_json_schema` exports the JSON Schema of a hand report.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Seat = Literal["E", "S", "W", "N"]
+Count4 = Annotated[int, Field(ge=0, le=4)]
+SEATS: tuple[Seat, ...] = ("E", "S", "W", "N")
+
+
+def next_seat(seat: Seat, step: int = 1) -> Seat:
+    return SEATS[(SEATS.index(seat) + step) % 4]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class How(StrEnum):
+    SELF_DRAW = "self_draw"  # 自摸
+    DISCARD = "discard"  # 点炮: off X's discard
+    ROB_KONG = "rob_kong"  # 抢杠: robbing X's kong
+    KONG_REPLACEMENT = "kong_replacement"  # 杠上花: self-draw on a kong replacement
+    AFTER_KONG_DISCARD = "after_kong_discard"  # 杠上炮: off X's discard right after X's kong
+
+
+PAID_BY_ONE = (How.DISCARD, How.ROB_KONG, How.AFTER_KONG_DISCARD)
+
+
+class KongKind(StrEnum):
+    DIRECT = "direct"  # 直杠 / 明杠: off another player's discard
+    ADDED = "added"  # 补杠 / 碰杠: the fourth tile added to one's own pong
+    CONCEALED = "concealed"  # 暗杠 / 自杠
+    WILD = "wild"  # 宝杠: four wildcards (Jiangxi)
+
+
+class WinnerHand(Frozen):
+    """One winner's hand. Patterns are named as in the rules files (Chinese, pinyin or
+    English); with ``tiles`` the engine derives patterns and counts itself."""
+
+    seat: Seat
+    patterns: tuple[str, ...] = ()
+    fan: int | None = Field(
+        None, ge=1, description="the hand's fan, when the table agreed it without patterns"
+    )
+    gen: int = Field(0, ge=0, description="根: fours held in hand, not declared as kongs")
+    kongs: int = Field(0, ge=0, le=4, description="kongs this winner declared")
+    tiles: str | None = Field(None, description="concealed tiles, winning tile included")
+    melds: tuple[str, ...] = Field((), description='declared melds, e.g. "555p", "2222m"')
+    # Jiangxi family
+    wild_used: bool | None = Field(None, description="有宝: a wildcard stood in the hand")
+    feibao: int = Field(0, ge=0, le=8, description="飞宝: wildcards this winner discarded")
+    kong_chain: int = Field(0, ge=0, le=4, description="kongs in the unbroken run (连杠)")
+    feeder: Seat | None = Field(None, description="承包: fed three of the winner's melds")
+    fourth_feeder: Seat | None = Field(None, description="承包: fed the fourth meld")
+
+
+class Win(Frozen):
+    type: Literal["win"] = "win"
+    how: How
+    from_seat: Seat | None = Field(
+        None,
+        description="the discarder, the robbed player, or for a kong replacement the player "
+        "whose discard made the kong (点杠花)",
+    )
+    winners: tuple[WinnerHand, ...] = Field(min_length=1, max_length=3)
+    birds: tuple[Annotated[int, Field(ge=1, le=9)], ...] = Field(
+        (), description="Changsha: the ranks of the bird tiles"
+    )
+    loser_feibao: dict[Seat, Annotated[int, Field(ge=0, le=8)]] = Field(
+        default_factory=dict, description="Jiangxi: wildcards each loser discarded"
+    )
+    jing: dict[Seat, tuple[Count4, Count4]] = Field(
+        default_factory=dict, description="Jiangxi: each seat's (正精, 副精) count"
+    )
+    robbed_kongs: int = Field(1, ge=1, le=4, description="Jiangxi: kongs robbed (连杠连抢)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _single_winner_shorthand(cls, data: Any) -> Any:
+        """``{"winner": "S", "patterns": [...]}`` is short for one entry in ``winners``."""
+        if isinstance(data, dict) and "winner" in data:
+            data = dict(data)
+            hand = {"seat": data.pop("winner")}
+            for key in WinnerHand.model_fields:
+                if key != "seat" and key in data:
+                    hand[key] = data.pop(key)
+            data["winners"] = [hand]
+        return data
+
+
+class Kong(Frozen):
+    type: Literal["kong"] = "kong"
+    seat: Seat
+    kind: KongKind
+    from_seat: Seat | None = Field(None, description="for a direct kong: whose discard")
+
+
+class StartingWin(Frozen):
+    """Changsha 起手胡: declared right after the deal, paid at once; play goes on."""
+
+    type: Literal["starting_win"] = "starting_win"
+    seat: Seat
+    kinds: tuple[str, ...] = Field(min_length=1)
+
+
+class WallEndPlayer(Frozen):
+    huazhu: bool = Field(False, description="花猪: still holds all three suits")
+    ready: bool = False
+    fan: int | None = Field(None, ge=1, description="the ready hand's value, if known")
+    tiles: str | None = Field(None, description="13 tiles; the engine finds every wait")
+    melds: tuple[str, ...] = ()
+
+
+class WallEnd(Frozen):
+    type: Literal["wall_end"] = "wall_end"
+    players: dict[Seat, WallEndPlayer] = Field(default_factory=dict)
+
+
+Event = Annotated[Win | Kong | StartingWin | WallEnd, Field(discriminator="type")]
+
+
+class HandReport(Frozen):
+    events: tuple[Event, ...] = ()
+    indicator: str | None = Field(
+        None, description="the turned-up tile: Yibin 本金, Jiangxi 精 (wildcards follow it)"
+    )
+
+
+class Line(Frozen):
+    """One line of explanation. ``code`` names a message in the bot's catalogs."""
+
+    code: str
+    params: dict[str, str | int] = Field(default_factory=dict)
+
+
+class EventResult(Frozen):
+    index: int
+    deltas: dict[Seat, int]
+    lines: tuple[Line, ...]
+
+
+class HandResult(Frozen):
+    deltas: dict[Seat, int]
+    events: tuple[EventResult, ...]
+    open: bool = Field(description="a blood-battle hand still in play")
+    still_in: tuple[Seat, ...]
+    next_dealer: Seat | None = Field(
+        description="known from the first win on; None while an open hand has no winner"
+    )
+    lines: tuple[Line, ...] = ()
+
+
+def report_json_schema() -> dict[str, Any]:
+    return HandReport.model_json_schema()

@@ -1,0 +1,109 @@
+"""Typed options per family. A preset is data (``presets/*.toml``) over these defaults;
+house rules are a preset plus overrides. Unknown options and values are refused, listing
+the valid ones."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class FamilyOptions(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    base: int = Field(1, ge=1, description="points per unit: everything is multiplied by it")
+    draw_dealer: Literal["stay", "next"] = Field(
+        "stay", description="who deals after a hand nobody won"
+    )
+
+
+class SichuanOptions(FamilyOptions):
+    blood_battle: bool = Field(True, description="血战到底: play on until three have won")
+    fan_mode: Literal["additive", "largest_base"] = Field(
+        "additive",
+        description="additive: every pattern adds its fan to 平胡's 1; largest_base: only "
+        "the largest base pattern counts, then each extra adds",
+    )
+    fan_to_points: Literal["exponential", "linear"] = Field(
+        "exponential", description="exponential: base x 2^(fan-1); linear: base x fan"
+    )
+    cap_fan: int | None = Field(None, ge=1, description="the most fan a win can count")
+    zimo: Literal["none", "double", "add_stake"] = Field(
+        "none", description="self-draw: nothing, +1 fan, or one base more from each payer"
+    )
+    kong_payments: bool = Field(False, description="刮风下雨: kongs pay when made")
+    huazhu: bool = Field(False, description="花猪 pays at an exhaustive draw")
+    huazhu_fan: int = Field(6, ge=1, description="花猪's fan when there is no cap")
+    chajiao: Literal["min", "max", "off"] = Field(
+        "min", description="查叫: not-ready players pay ready ones their smallest/largest value"
+    )
+    tuishui: bool = Field(False, description="退税: not-ready and 花猪 players return kong money")
+    hujiao_zhuanyi: Literal["off", "last_kong", "all_kongs"] = Field(
+        "off", description="呼叫转移: on 杠上炮 the kong's earnings go to the winner"
+    )
+    dianganghua: Literal["zimo", "discarder"] = Field(
+        "zimo", description="点杠花: 杠上花 off a 直杠 paid by all, or by the kong's discarder"
+    )
+    menqing_zhongzhang: bool = Field(False, description="门清 and 断幺九, +1 fan each")
+    yaojiu_jiangdui: bool = Field(True, description="count 带幺九 and 将对")
+    tiandi_hu: bool = Field(True, description="count 天胡 and 地胡")
+    longqidui_bonus: bool = Field(True, description="龙七对 is a base pattern of its own")
+    tingyong: bool = Field(False, description="听用: the tiles either side of 本金 are wild")
+    tingyong_scope: Literal["same_suit", "all_suits"] = Field(
+        "same_suit", description="听用 in the 本金's suit only, or in every suit"
+    )
+    fan: dict[str, int] = Field(
+        default_factory=dict,
+        description="pattern fan: increments (additive) or whole fan (largest_base)",
+    )
+    extras: dict[str, int] = Field(default_factory=dict, description="fan of each extra")
+
+
+class ChangshaOptions(FamilyOptions):
+    dealer_premium: int = Field(1, ge=0, description="庄闲: +N when payer or receiver deals")
+    small_discard: int = Field(1, ge=0, description="small win off a discard")
+    small_self_draw: int = Field(1, ge=0, description="small self-draw, from each player")
+    big_discard: int = Field(6, ge=0, description="each big win off a discard")
+    big_self_draw: int = Field(3, ge=0, description="each big win self-drawn, from each player")
+    penalty: int = Field(10, ge=0, description="抢杠胡 and 海底炮: the one player pays this")
+    penalty_dealer: int = Field(12, ge=0, description="... or this when the dealer is involved")
+    stack_big_wins: bool = Field(True, description="several big wins add up")
+    birds: Literal[0, 1, 2, 4, 6] = Field(1, description="扎鸟: birds drawn after a win")
+    bird_mode: Literal["double", "add"] = Field(
+        "double", description="each bird hit doubles again, or adds one base"
+    )
+    bird_origin: Literal["dealer", "winner"] = Field(
+        "dealer", description="bird rank 1 lands on the dealer or the winner"
+    )
+    big_wins: dict[str, int] = Field(
+        default_factory=dict, description="how many big wins each pattern counts as"
+    )
+    starting_wins: tuple[str, ...] = Field((), description="起手胡 kinds allowed")
+
+
+class JiangxiOptions(FamilyOptions):
+    draw_dealer: Literal["stay", "next"] = "next"
+    discard_wins: bool = Field(False, description="allow wins off a discard")
+    wild_tiles: Literal["flipped_and_next", "next"] = Field(
+        "flipped_and_next", description="精: the flipped tile and the next, or the next only"
+    )
+    values: dict[str, int] = Field(
+        default_factory=dict, description="base value V0 of each hand, with/without wildcards"
+    )
+    qingyise_fan: int = Field(2, ge=0, description="清一色 doublings")
+    feibao_loser_doubles: bool = Field(True, description="a loser's 飞宝 doubles what they pay")
+    qianggang_mult: int = Field(6, ge=1, description="抢杠: the robbed player pays this x V")
+    chengbao: bool = Field(True, description="承包 (三凑牌): the feeder of three melds pays")
+    kong_points: dict[str, int] = Field(
+        default_factory=dict, description="kong points by kind, from each other player"
+    )
+    kong_points_on_draw: bool = Field(True, description="pay kong points when nobody wins")
+    jing_bonus: bool = Field(True, description="精 reward at the end of a won hand")
+
+
+OPTION_MODELS: dict[str, type[FamilyOptions]] = {
+    "sichuan": SichuanOptions,
+    "changsha": ChangshaOptions,
+    "jiangxi": JiangxiOptions,
+}

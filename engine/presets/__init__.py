@@ -1,0 +1,1 @@
+"""Preset data: one TOML file per preset."""

@@ -1,0 +1,159 @@
+"""Families, presets and options: a :class:`Ruleset` is a preset plus house-rule overrides.
+
+Presets are TOML files shipped in ``engine/presets``; adding one is adding a file. An
+unknown preset, option or value is a :class:`~engine.errors.ReportError` that lists the
+valid ones.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.errors import ReportError
+from engine.options import OPTION_MODELS, FamilyOptions
+
+FAMILY_TILES = {"sichuan": 108, "changsha": 108, "jiangxi": 136}
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    family: str
+    title: str
+    summary: str
+    options: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    preset: str
+    family: str
+    options: FamilyOptions
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything needed to score again later, exactly as now (a session keeps this)."""
+        return {"preset": self.preset, "family": self.family,
+                "options": self.options.model_dump(mode="json")}
+
+    @classmethod
+    def from_snapshot(cls, data: Mapping[str, Any]) -> Ruleset:
+        model = OPTION_MODELS[data["family"]]
+        return cls(data["preset"], data["family"], model.model_validate(data["options"]))
+
+
+@cache
+def presets() -> dict[str, Preset]:
+    out: dict[str, Preset] = {}
+    for entry in sorted(resources.files("engine.presets").iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".toml"):
+            continue
+        data = tomllib.loads(entry.read_text(encoding="utf-8"))
+        name = entry.name[: -len(".toml")]
+        out[name] = Preset(name, data["family"], data["title"], data["summary"],
+                           data.get("options", {}))
+    return out
+
+
+def get_preset(name: str) -> Preset:
+    table = presets()
+    if name not in table:
+        close = difflib.get_close_matches(name, list(table), n=3, cutoff=0.3)
+        raise ReportError(
+            "unknown_preset",
+            f"unknown preset {name!r}; valid presets: {', '.join(table)}"
+            + (f" (did you mean {close[0]}?)" if close else ""),
+            name=name,
+            valid=", ".join(table),
+        )
+    return table[name]
+
+
+def _parse_value(text: str) -> Any:
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("none", "null", ""):
+        return None
+    try:
+        return int(low)
+    except ValueError:
+        return text.strip()
+
+
+def parse_overrides(items: Iterable[str]) -> dict[str, Any]:
+    """``["cap_fan=5", "fan.清一色=3"]`` -> ``{"cap_fan": 5, "fan": {"清一色": 3}}``."""
+    out: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise ReportError("bad_override", f"{item!r}: write option=value", item=item)
+        key, value = item.split("=", 1)
+        key = key.strip()
+        if "." in key:
+            head, sub = key.split(".", 1)
+            out.setdefault(head, {})[sub] = _parse_value(value)
+        else:
+            out[key] = _parse_value(value)
+    return out
+
+
+def _valid_values(model: type[FamilyOptions], key: str) -> str:
+    annotation = model.model_fields[key].annotation
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) is typing.Literal:
+        return ", ".join(str(a) for a in args)
+    if annotation is bool:
+        return "true, false"
+    if annotation in (int, int | None):
+        return "a whole number" + (" or none" if annotation == int | None else "")
+    return str(annotation)
+
+
+def ruleset(preset: str, overrides: Mapping[str, Any] | Iterable[str] | None = None) -> Ruleset:
+    """The preset's options, with house-rule overrides applied and validated."""
+    p = get_preset(preset)
+    model = OPTION_MODELS[p.family]
+    if overrides is None:
+        over: dict[str, Any] = {}
+    elif isinstance(overrides, Mapping):
+        over = dict(overrides)
+    else:
+        over = parse_overrides(overrides)
+    merged: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v)
+                              for k, v in p.options.items()}
+    for key, value in over.items():
+        if key not in model.model_fields:
+            raise ReportError(
+                "unknown_option",
+                f"unknown option {key!r} for the {p.family} family; valid options: "
+                + ", ".join(model.model_fields),
+                option=key,
+                valid=", ".join(model.model_fields),
+            )
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    try:
+        options = model.model_validate(merged)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = str(err["loc"][0]) if err["loc"] else "?"
+        raise ReportError(
+            "bad_option_value",
+            f"bad value for {key}: {err['msg']}; valid: {_valid_values(model, key)}"
+            if key in model.model_fields else f"bad options: {err['msg']}",
+            option=key,
+            valid=_valid_values(model, key) if key in model.model_fields else "",
+        ) from None
+    return Ruleset(preset, p.family, options)
