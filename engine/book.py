@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from engine.models import SEATS, Line, Seat
+from typing import Any
+
+from engine.models import SEATS, Seat
 
 
 class Book:
     def __init__(self) -> None:
         self.deltas: dict[Seat, int] = dict.fromkeys(SEATS, 0)
-        self.lines: list[Line] = []
+        # Plain dicts here; the whole result is validated into models once, at the end.
+        self.lines: list[dict[str, Any]] = []
 
     def line(self, code: str, **params: str | int) -> None:
-        self.lines.append(Line(code=code, params=params))
+        self.lines.append({"code": code, "params": params})
 
     def pay(self, payer: Seat, payee: Seat, amount: int, reason: str) -> None:
         if amount == 0 or payer == payee:

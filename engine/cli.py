@@ -7,7 +7,14 @@ import json
 import sys
 from collections.abc import Sequence
 
+from engine.errors import ReportError
+from engine.explain import result_text
 from engine.hand_input import build_hand, parse_wild_kinds
+from engine.models import SEATS
+from engine.options import OPTION_MODELS
+from engine.pattern_table import pattern_table_markdown
+from engine.rules import presets, ruleset
+from engine.settle import parse_report, settle_hand
 from engine.shape_rules import FAMILY_SHAPES, family_readings, family_waits
 from engine.tiles import TileError, compact, format_chinese, format_compact
 
@@ -45,6 +52,41 @@ def cmd_tiles(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_score(args: argparse.Namespace) -> int:
+    rules = ruleset(args.preset, args.set or [])
+    report = parse_report(sys.stdin.read())
+    result = settle_hand(rules, report, args.dealer)
+    if args.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        print(result_text(result))
+    return 0
+
+
+def cmd_presets(args: argparse.Namespace) -> int:
+    for p in presets().values():
+        print(f"{p.name} ({p.family}): {p.title} - {p.summary}")
+        options = ruleset(p.name).options
+        for key, field in OPTION_MODELS[p.family].model_fields.items():
+            value = getattr(options, key)
+            if isinstance(value, dict):
+                continue
+            print(f"    {key} = {value}    # {field.description}")
+    return 0
+
+
+def cmd_patterns(args: argparse.Namespace) -> int:
+    print(pattern_table_markdown(args.preset))
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from engine.models import report_json_schema
+
+    print(json.dumps(report_json_schema(), indent=2, ensure_ascii=False))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -55,6 +97,19 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--json", action="store_true")
     t.add_argument("--limit", type=int, default=12, help="readings to print (text output)")
     t.set_defaults(func=cmd_tiles)
+    sc = sub.add_parser("score", help="settle a hand report read as JSON from stdin")
+    sc.add_argument("--preset", required=True)
+    sc.add_argument("--set", action="append", metavar="OPTION=VALUE", help="house rule")
+    sc.add_argument("--dealer", choices=SEATS, default="E")
+    sc.add_argument("--json", action="store_true")
+    sc.set_defaults(func=cmd_score)
+    pr = sub.add_parser("presets", help="presets, their options and defaults")
+    pr.set_defaults(func=cmd_presets)
+    pa = sub.add_parser("patterns", help="a preset's pattern table")
+    pa.add_argument("--preset", required=True)
+    pa.set_defaults(func=cmd_patterns)
+    sch = sub.add_parser("schema", help="the JSON Schema of a hand report")
+    sch.set_defaults(func=cmd_schema)
     return parser
 
 
@@ -63,6 +118,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
-    except TileError as exc:
+    except (TileError, ReportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

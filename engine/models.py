@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 Seat = Literal["E", "S", "W", "N"]
 Count4 = Annotated[int, Field(ge=0, le=4)]
@@ -139,7 +139,7 @@ class Line(Frozen):
     """One line of explanation. ``code`` names a message in the bot's catalogs."""
 
     code: str
-    params: dict[str, str | int] = Field(default_factory=dict)
+    params: dict[str, Any] = Field(default_factory=dict, description="strings and integers")
 
 
 class EventResult(Frozen):
@@ -156,7 +156,12 @@ class HandResult(Frozen):
     next_dealer: Seat | None = Field(
         description="known from the first win on; None while an open hand has no winner"
     )
-    lines: tuple[Line, ...] = ()
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        """Every event's lines, in order."""
+        return tuple(line for ev in self.events for line in ev.lines)
 
 
 def report_json_schema() -> dict[str, Any]:

@@ -107,15 +107,16 @@ class Reading:
     def pair(self) -> Meld | None:
         return next((m for m in self.melds if m.shape == PAIR), None)
 
-    @property
-    def suits(self) -> set[int]:
-        return {suit_of(k) for k, c in enumerate(self.all_counts) if c and k < 27}
+    @cached_property
+    def suits(self) -> frozenset[int]:
+        c = self.all_counts
+        return frozenset(s for s in (0, 1, 2) if any(c[9 * s : 9 * s + 9]))
 
-    @property
+    @cached_property
     def has_honors(self) -> bool:
         return any(self.all_counts[27:])
 
-    @property
+    @cached_property
     def fours(self) -> int:
         """Kinds held four times, counting a declared kong once as a kong, not as a four."""
         kong_kinds = {m.first for m in self.melds if m.shape == KONG}

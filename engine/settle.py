@@ -17,7 +17,6 @@ from engine.families import changsha, jiangxi, sichuan
 from engine.families.state import HandState
 from engine.models import (
     SEATS,
-    EventResult,
     HandReport,
     HandResult,
     Kong,
@@ -86,7 +85,7 @@ def settle_hand(rules: Ruleset, report: HandReport, dealer: Seat = "E") -> HandR
         indicator is None and _has_tiles(report)
     ):
         raise ReportError("needs_indicator", "tiles in a 听用 game need the turned-up 本金")
-    results: list[EventResult] = []
+    results: list[dict[str, Any]] = []
     total = dict.fromkeys(SEATS, 0)
     for index, ev in enumerate(report.events):
         if state.closed:
@@ -102,15 +101,14 @@ def settle_hand(rules: Ruleset, report: HandReport, dealer: Seat = "E") -> HandR
             raise AssertionError(f"event {index + 1} does not sum to zero: {book.deltas}")
         for s in SEATS:
             total[s] += book.deltas[s]
-        results.append(EventResult(index=index, deltas=book.deltas, lines=tuple(book.lines)))
-    return HandResult(
-        deltas=total,
-        events=tuple(results),
-        open=not state.closed,
-        still_in=tuple(state.still_in),
-        next_dealer=state.next_dealer,
-        lines=tuple(line for r in results for line in r.lines),
-    )
+        results.append({"index": index, "deltas": book.deltas, "lines": book.lines})
+    return HandResult.model_validate({
+        "deltas": total,
+        "events": results,
+        "open": not state.closed,
+        "still_in": state.still_in,
+        "next_dealer": state.next_dealer,
+    })
 
 
 def _has_tiles(report: HandReport) -> bool:

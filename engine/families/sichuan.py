@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
+from engine.analysis import waits
 from engine.book import Book
 from engine.errors import ReportError
 from engine.families.state import HandState, KongRecord
@@ -22,7 +24,7 @@ from engine.models import (
 from engine.options import SichuanOptions
 from engine.patterns import SICHUAN
 from engine.readings import KONG
-from engine.shape_rules import family_waits, with_tile
+from engine.shape_rules import FAMILY_SHAPES, held_counts, with_tile
 from engine.wildcards import tingyong_kinds
 
 PATTERNS = SICHUAN
@@ -59,11 +61,32 @@ def _allowed(opts: SichuanOptions, name: str) -> bool:
     return not (name in ("龙七对", "清龙七对") and not opts.longqidui_bonus)
 
 
-def _requires(name: str) -> set[str]:
+@cache
+def _requires(name: str) -> frozenset[str]:
+    """The detectable or reported patterns a base pattern needs (清对: 清一色 and 对对胡)."""
     p = PATTERNS[name]
     out = {name} if (p.detect is not None or not p.implies) else set()
     for sub in p.implies:
         out |= _requires(sub)
+    return frozenset(out)
+
+
+# Base-pattern candidates per options object: (fan, name, needs, min_gen, min_kongs, uses).
+_BASES: dict[int, tuple[SichuanOptions, list[tuple[int, str, frozenset[str], int, int, int]]]] = {}
+
+
+def _bases(opts: SichuanOptions) -> list[tuple[int, str, frozenset[str], int, int, int]]:
+    hit = _BASES.get(id(opts))
+    if hit is not None and hit[0] is opts:
+        return hit[1]
+    out = []
+    for n, f in opts.fan.items():
+        p = PATTERNS.patterns.get(n)
+        if p is not None and _allowed(opts, n):
+            out.append((f, n, _requires(n), p.min_gen, p.min_kongs, p.uses_gen))
+    if len(_BASES) > 256:
+        _BASES.clear()
+    _BASES[id(opts)] = (opts, out)
     return out
 
 
@@ -84,15 +107,12 @@ def fan_of(opts: SichuanOptions, names: set[str], gen: int, kongs: int, how: How
         gen_left, kong_left = gen, kongs
     else:
         best: tuple[int, str, int] | None = None
-        for n, f in opts.fan.items():
-            p = PATTERNS.patterns.get(n)
-            if p is None or not _allowed(opts, n):
+        for f, n, needs, min_gen, min_kongs, uses in _bases(opts):
+            if gen < min_gen or kongs < min_kongs or not needs <= names:
                 continue
-            if not _requires(n) <= names or gen < p.min_gen or kongs < p.min_kongs:
-                continue
-            total = f + max(0, gen + kongs - p.uses_gen)
+            total = f + max(0, gen + kongs - uses)
             if best is None or total > best[0] + max(0, gen + kongs - best[2]):
-                best = (f, n, p.uses_gen)
+                best = (f, n, uses)
         if best is None:
             best = (1, "平胡", 0)
         fan = best[0]
@@ -322,17 +342,22 @@ def ready_value(opts: SichuanOptions, seat: Seat, info, indicator: int | None,  
                           seat=seat)
     wild = wild_kinds(opts, indicator)
     hand = build("sichuan", info.tiles, info.melds, wild, size=13)
-    waits = family_waits("sichuan", hand, [*wild, *([indicator] if indicator is not None
-                                                    else [])])
-    if not waits:
-        raise ReportError("not_ready", f"{seat}'s tiles are not ready", seat=seat)
+    rules = FAMILY_SHAPES["sichuan"]
+    held = [a + b for a, b in zip(hand.counts, held_counts(hand), strict=True)]
+    candidates = waits(hand.counts, hand.wild, kinds=rules.kinds)
     values = []
-    for k in waits:
-        full = with_tile(hand, k)
-        tiles = _kinds_text(full)
-        v = value_win(opts, WinnerHand(seat=seat, tiles=tiles, melds=info.melds), None,
-                      False, indicator)
+    for k in sorted(candidates):
+        if held[k] >= 4:
+            continue
+        tiles = _kinds_text(with_tile(hand, k))
+        try:
+            v = value_win(opts, WinnerHand(seat=seat, tiles=tiles, melds=info.melds), None,
+                          False, indicator)
+        except ReportError:
+            continue  # a standard shape, but not a win here (three suits)
         values.append(v.points)
+    if not values:
+        raise ReportError("not_ready", f"{seat}'s tiles are not ready", seat=seat)
     return min(values) if mode == "min" else max(values)
 
 

@@ -1,0 +1,53 @@
+"""Plain English text for settlement lines (the CLI's; the bot has its own catalogs)."""
+
+from __future__ import annotations
+
+from engine.models import HandResult, Line
+
+TEMPLATES: dict[str, str] = {
+    "win": "{seat} wins ({how})",
+    "base": "{seat}: {name} {fan} fan",
+    "pattern": "{seat}: {name} +{fan} fan",
+    "extra": "{seat}: {name} +{fan}",
+    "given": "{seat}: {fan} fan as reported",
+    "cap": "{seat}: {fan} fan capped at {cap}",
+    "value": "{seat}: {fan} fan = {points} points",
+    "hand_value": "{seat}: {name} ({wild}) base value {value}",
+    "small_win": "{seat}: small win",
+    "big_win": "{seat}: big win {name} (x{count})",
+    "bird": "bird {rank} lands on {seat}",
+    "penalty": "{name}: the one player pays {amount}",
+    "starting_win": "{seat} declares {name}",
+    "kong": "{seat} kongs ({kind})",
+    "kong_robbed": "{seat}'s kong is robbed: it pays nothing",
+    "hujiao_zhuanyi": "呼叫转移: {seat} hands over {amount} of kong money",
+    "wall_end": "the wall runs out",
+    "huazhu": "{seat} is 花猪: pays {fan} fan to each other player",
+    "huazhu_not_counted": "花猪 is not counted in this preset",
+    "chajiao": "查叫: {seat} is ready, worth {points} ({mode})",
+    "qianggang": "{seat}'s kong is robbed: pays x{mult} for {kongs} kong(s)",
+    "loser_feibao": "{seat} threw {count} wildcard(s): pays double each",
+    "chengbao": "承包: {seat} fed {winner} three melds and pays for the others",
+    "chongguan": "冲冠: {seat}'s 精 score {score} becomes {value}",
+    "bawang_jing": "霸王精: {seat} alone holds 精, score doubled to {value}",
+    "jing": "精: {seat} collects {score} from each player",
+    "pay": "{payer} pays {payee} {amount} ({reason})",
+}
+
+
+def line_text(line: Line) -> str:
+    template = TEMPLATES.get(line.code, line.code + " {params}")
+    try:
+        return template.format(params=line.params, **line.params)
+    except (KeyError, IndexError):
+        return f"{line.code} {line.params}"
+
+
+def result_text(result: HandResult) -> str:
+    out = [line_text(line) for line in result.lines]
+    out.append("change: " + "  ".join(f"{s} {v:+d}" for s, v in result.deltas.items()))
+    if result.open:
+        out.append("the hand plays on; still in: " + " ".join(result.still_in))
+    if result.next_dealer:
+        out.append(f"next dealer: {result.next_dealer}")
+    return "\n".join(out)

@@ -1,0 +1,62 @@
+"""The pattern table of a preset, generated from the definitions (README, CLI, /rules)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.patterns import FAMILY_PATTERNS, STARTING
+from engine.rules import ruleset
+
+
+@dataclass(frozen=True)
+class PatternRow:
+    name: str
+    pinyin: str
+    english: str
+    value: str
+    summary: str
+
+
+def pattern_rows(preset: str) -> list[PatternRow]:
+    rules = ruleset(preset)
+    opts = rules.options
+    rows: list[PatternRow] = []
+    for p in FAMILY_PATTERNS[rules.family]:
+        if isinstance(opts, SichuanOptions):
+            fan = opts.fan.get(p.name) or opts.extras.get(p.name)
+            if fan is None:
+                continue
+            value = (f"+{fan} fan" if opts.fan_mode == "additive" else f"{fan} fan")
+        elif isinstance(opts, ChangshaOptions):
+            n = opts.big_wins.get(p.name)
+            if n is None:
+                continue
+            value = f"{n} big win" + ("s" if n > 1 else "")
+        else:
+            assert isinstance(opts, JiangxiOptions)
+            if p.name in opts.values:
+                value = f"{opts.values[p.name]} / {opts.values.get(p.name + '无宝')} (无宝)"
+            elif p.name == "清一色":
+                value = f"x{2 ** opts.qingyise_fan}"
+            else:
+                value = "x2"
+        rows.append(PatternRow(p.name, p.pinyin, p.english, value, p.summary))
+    if isinstance(opts, SichuanOptions):
+        for name in ("根", "杠", "杠上花", "杠上炮", "抢杠", "自摸"):
+            fan = opts.extras.get(name)
+            if fan:
+                rows.append(PatternRow(name, "", "extra", f"+{fan} fan", "each"))
+    if isinstance(opts, ChangshaOptions):
+        for p in STARTING:
+            if p.name in opts.starting_wins:
+                rows.append(PatternRow(p.name, p.pinyin, p.english, "as a small self-draw",
+                                       p.summary))
+    return rows
+
+
+def pattern_table_markdown(preset: str) -> str:
+    lines = ["| pattern | pinyin | English | value | what |", "| --- | --- | --- | --- | --- |"]
+    for r in pattern_rows(preset):
+        lines.append(f"| {r.name} | {r.pinyin} | {r.english} | {r.value} | {r.summary} |")
+    return "\n".join(lines)

@@ -1,0 +1,157 @@
+"""Random valid hand reports for each preset (property tests and the scoring bench)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.errors import ReportError
+from engine.models import SEATS
+from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.patterns import FAMILY_PATTERNS
+from engine.rules import Ruleset
+
+
+def _patterns(rng: random.Random, family: str, pool: list[str], k: int) -> list[str]:
+    ps = FAMILY_PATTERNS[family]
+    for _ in range(10):
+        picked = rng.sample(pool, min(k, len(pool)))
+        try:
+            ps.check_exclusions(ps.expand(picked))
+            return picked
+        except ReportError:
+            continue
+    return []
+
+
+def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
+    still = list(SEATS)
+    events: list[dict[str, Any]] = []
+    pool = [n for n in opts.fan if n in FAMILY_PATTERNS["sichuan"].patterns]
+    for _ in range(rng.randint(1, 5)):
+        if len(still) <= 1:
+            break
+        roll = rng.random()
+        if roll < 0.25 and opts.kong_payments:
+            seat = rng.choice(still)
+            kind = rng.choice(["direct", "added", "concealed"])
+            ev: dict[str, Any] = {"type": "kong", "seat": seat, "kind": kind}
+            if kind == "direct":
+                ev["from_seat"] = rng.choice([s for s in still if s != seat])
+            events.append(ev)
+            continue
+        if roll < 0.35:
+            players = {}
+            for s in still:
+                if rng.random() < 0.2:
+                    players[s] = {"huazhu": True}
+                elif rng.random() < 0.5:
+                    players[s] = {"ready": True, "fan": rng.randint(1, 6)}
+            events.append({"type": "wall_end", "players": players})
+            return events
+        how = rng.choice(["self_draw", "discard", "discard", "rob_kong", "kong_replacement",
+                          "after_kong_discard"])
+        def hand(seat: str) -> dict[str, Any]:
+            names = _patterns(rng, "sichuan", pool, rng.randint(0, 2))
+            expanded = FAMILY_PATTERNS["sichuan"].expand(names)
+            ps = FAMILY_PATTERNS["sichuan"].patterns
+            kongs = max((ps[n].min_kongs for n in expanded), default=0)
+            low = max((ps[n].min_gen for n in expanded), default=0)
+            gen = max(low, min(rng.randint(0, 2), 4 - kongs))
+            return {"seat": seat, "patterns": names, "gen": gen}
+
+        if how in ("self_draw", "kong_replacement"):
+            seat = rng.choice(still)
+            winners = [hand(seat)]
+            ev = {"type": "win", "how": how, "winners": winners}
+            if how == "kong_replacement" and winners[0]["gen"] < 4:
+                winners[0]["kongs"] = 1
+        else:
+            payer = rng.choice(still)
+            others = [s for s in still if s != payer]
+            chosen = rng.sample(others, rng.randint(1, min(len(others), 2 if how == "discard"
+                                                              else 1)))
+            ev = {"type": "win", "how": how, "from_seat": payer,
+                  "winners": [hand(s) for s in chosen]}
+            seat = chosen[0]
+        for w in ev["winners"]:
+            expanded = FAMILY_PATTERNS["sichuan"].expand(w["patterns"])
+            if "七对" in expanded or "十八罗汉" in expanded or w["gen"] + 1 > 4:
+                w.pop("kongs", None)
+        events.append(ev)
+        for w in ev["winners"]:
+            still.remove(w["seat"])
+        if not opts.blood_battle:
+            break
+    return events
+
+
+def _changsha(rng: random.Random, opts: ChangshaOptions) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    if rng.random() < 0.3 and opts.starting_wins:
+        events.append({"type": "starting_win", "seat": rng.choice(SEATS),
+                       "kinds": rng.sample(list(opts.starting_wins), 1)})
+    if rng.random() < 0.1:
+        events.append({"type": "wall_end"})
+        return events
+    pool = [n for n in opts.big_wins if n not in ("抢杠胡", "杠上开花", "杠上炮")]
+    birds = [rng.randint(1, 9) for _ in range(opts.birds)]
+    if rng.random() < 0.5:
+        events.append({"type": "win", "how": "self_draw", "winner": rng.choice(SEATS),
+                       "patterns": _patterns(rng, "changsha", pool, rng.randint(0, 2)),
+                       "birds": birds})
+    else:
+        payer = rng.choice(SEATS)
+        others = [s for s in SEATS if s != payer]
+        how = rng.choice(["discard", "discard", "rob_kong"])
+        chosen = rng.sample(others, rng.randint(1, 3 if how == "discard" else 1))
+        events.append({"type": "win", "how": how, "from_seat": payer, "birds": birds,
+                       "winners": [{"seat": s, "patterns": _patterns(rng, "changsha", pool,
+                                                                      rng.randint(0, 2))}
+                                   for s in chosen]})
+    return events
+
+
+def _jiangxi(rng: random.Random, opts: JiangxiOptions) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    for _ in range(rng.randint(0, 2)):
+        seat = rng.choice(SEATS)
+        kind = rng.choice(["added", "concealed", "wild", "direct"])
+        ev: dict[str, Any] = {"type": "kong", "seat": seat, "kind": kind}
+        if kind == "direct":
+            ev["from_seat"] = rng.choice([s for s in SEATS if s != seat])
+        events.append(ev)
+    if rng.random() < 0.1:
+        events.append({"type": "wall_end"})
+        return events
+    winner = rng.choice(SEATS)
+    others = [s for s in SEATS if s != winner]
+    hand_type = rng.choice(["平和", "七对", "碰对", "九幺", "十三浪"])
+    extras = rng.sample(["单张", "清一色", "七字全"], rng.randint(0, 1))
+    if hand_type != "七对" and "清一色" in extras and hand_type in ("九幺", "十三浪"):
+        extras = []
+    hand: dict[str, Any] = {"seat": winner, "patterns": [hand_type, *extras],
+                            "wild_used": rng.random() < 0.6, "feibao": rng.randint(0, 2)}
+    if rng.random() < 0.2:
+        hand["feeder"] = rng.choice(others)
+    ev = {"type": "win", "winners": [hand],
+          "loser_feibao": {s: rng.randint(0, 1) for s in others if rng.random() < 0.3},
+          "jing": {s: (rng.randint(0, 2), rng.randint(0, 2)) for s in SEATS}}
+    if rng.random() < 0.2:
+        ev["how"] = "rob_kong"
+        ev["from_seat"] = rng.choice(others)
+        ev["loser_feibao"] = {}
+    else:
+        ev["how"] = rng.choice(["self_draw", "self_draw", "kong_replacement"])
+    events.append(ev)
+    return events
+
+
+def random_report(rng: random.Random, rules: Ruleset) -> dict[str, Any]:
+    opts = rules.options
+    if isinstance(opts, SichuanOptions):
+        return {"events": _sichuan(rng, opts)}
+    if isinstance(opts, ChangshaOptions):
+        return {"events": _changsha(rng, opts)}
+    assert isinstance(opts, JiangxiOptions)
+    return {"events": _jiangxi(rng, opts)}
