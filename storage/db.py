@@ -1,0 +1,77 @@
+"""Engines for SQLite (aiosqlite, the default) and PostgreSQL (asyncpg), and migrations.
+
+SQLite connections get WAL, foreign keys and a busy timeout; write transactions start with
+``BEGIN IMMEDIATE`` so that two writers queue instead of failing half-way.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+HERE = Path(__file__).resolve().parent
+BUSY_TIMEOUT_MS = 10_000
+
+
+def default_url() -> str:
+    return os.environ.get("TALLY_STORAGE__URL", "sqlite+aiosqlite:///data/tally.sqlite3")
+
+
+def _ensure_sqlite_dir(url: str) -> None:
+    path = url.split("///", 1)[1] if "///" in url else ""
+    if path and path != ":memory:":
+        Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+
+
+def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
+    if url.startswith("sqlite"):
+        _ensure_sqlite_dir(url)
+        engine = create_async_engine(url, **kwargs)
+        _sqlite_events(engine)
+        return engine
+    return create_async_engine(url, pool_pre_ping=True, **kwargs)
+
+
+def _sqlite_events(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy emit BEGIN itself (see _on_begin), not the driver.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        if conn.get_execution_options().get("write"):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            conn.exec_driver_sql("BEGIN")
+
+
+def alembic_config() -> Config:
+    cfg = Config(str(HERE / "alembic.ini"))
+    cfg.set_main_option("script_location", str(HERE / "migrations"))
+    return cfg
+
+
+def _upgrade(connection: Connection) -> None:
+    cfg = alembic_config()
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, "head")
+
+
+async def migrate(engine: AsyncEngine) -> None:
+    """Bring the schema to the newest revision (idempotent)."""
+    async with engine.begin() as conn:
+        await conn.run_sync(_upgrade)

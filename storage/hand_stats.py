@@ -1,0 +1,41 @@
+"""Per-player facts of one hand, derived from its engine result (for stats and totals)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.models import SEATS, HandResult, Seat
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    delta: int = 0
+    won: int = 0
+    self_draws: int = 0
+    dealt_in: int = 0
+    win_points: int = 0
+
+
+def seat_facts(result: HandResult) -> dict[Seat, SeatFacts]:
+    won = dict.fromkeys(SEATS, 0)
+    self_draws = dict.fromkeys(SEATS, 0)
+    dealt_in = dict.fromkeys(SEATS, 0)
+    win_points = dict.fromkeys(SEATS, 0)
+    for ev in result.events:
+        winners = [str(line.params["seat"]) for line in ev.lines if line.code == "win"]
+        hows = {str(line.params["seat"]): str(line.params["how"])
+                for line in ev.lines if line.code == "win"}
+        for w in winners:
+            won[w] += 1  # type: ignore[index]
+            if hows[w] in ("self_draw", "kong_replacement"):
+                self_draws[w] += 1  # type: ignore[index]
+        payers = set()
+        for line in ev.lines:
+            if line.code == "pay" and line.params["reason"] == "win":
+                win_points[line.params["payee"]] += int(line.params["amount"])  # type: ignore[index]
+                payers.add(str(line.params["payer"]))
+        if winners and all(hows[w] not in ("self_draw", "kong_replacement") for w in winners):
+            for p in payers:
+                dealt_in[p] += 1  # type: ignore[index]
+    return {s: SeatFacts(result.deltas[s], won[s], self_draws[s], dealt_in[s], win_points[s])
+            for s in SEATS}

@@ -1,0 +1,160 @@
+"""What the ledger returns: pydantic contracts between storage and the bot."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.models import EventResult, HandResult, Seat
+
+
+class Contract(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class ChatInfo(Contract):
+    id: int
+    language: str
+    preset: str
+    overrides: dict[str, Any]
+    stake_cents: int
+
+
+class PlayerInfo(Contract):
+    id: int
+    name: str
+    telegram_id: int | None = None
+    username: str | None = None
+
+    @property
+    def is_guest(self) -> bool:
+        return self.telegram_id is None
+
+
+class PlayerRef(Contract):
+    """How a caller names a player: a Telegram user, or a guest by name."""
+
+    name: str
+    telegram_id: int | None = None
+    username: str | None = None
+
+
+class SessionInfo(Contract):
+    id: int
+    chat_id: int
+    preset: str
+    rules: dict[str, Any]
+    stake_cents: int
+    seats: dict[Seat, PlayerInfo]
+    dealer: Seat
+    hands: int
+    status: str
+    started_at: datetime
+    totals: dict[Seat, int]
+    open_hand: int | None = None
+    still_in: tuple[Seat, ...] = ()
+    board_message_id: int | None = None
+
+    def seat_of(self, player_id: int) -> Seat | None:
+        return next((s for s, p in self.seats.items() if p.id == player_id), None)
+
+
+class RecordOutcome(Contract):
+    duplicate: bool = False
+    hand_number: int = 0
+    event_index: int = 0
+    event: EventResult | None = None
+    hand: HandResult | None = None
+    closed: bool = False
+    next_dealer: Seat | None = None
+    session: SessionInfo | None = None
+
+
+class HandChange(Contract):
+    number: int
+    dealer_before: Seat
+    dealer_after: Seat
+    deltas_before: dict[Seat, int]
+    deltas_after: dict[Seat, int]
+
+
+class EditOutcome(Contract):
+    action: str
+    hand_number: int
+    changes: tuple[HandChange, ...]
+    session: SessionInfo
+
+
+class UndoOutcome(Contract):
+    hand_number: int
+    event_index: int
+    removed: dict[str, Any]
+    deltas: dict[Seat, int]
+    session: SessionInfo
+
+
+class Transfer(Contract):
+    payer: PlayerInfo
+    payee: PlayerInfo
+    points: int
+    cents: int
+
+
+class Debt(Contract):
+    id: int
+    session_id: int
+    payer: PlayerInfo
+    payee: PlayerInfo
+    points: int
+    cents: int
+    paid: bool
+
+
+class Summary(Contract):
+    session_id: int
+    hands: int
+    stake_cents: int
+    nets: dict[int, int]  # player id -> points
+    players: dict[int, PlayerInfo]
+    transfers: tuple[Transfer, ...]
+    debts: tuple[Debt, ...] = ()
+    biggest: tuple[PlayerInfo, int, int] | None = None  # player, points, hand number
+    most_wins: tuple[PlayerInfo, int] | None = None
+
+
+class Standing(Contract):
+    player: PlayerInfo
+    net: int
+    hands: int
+    wins: int
+
+
+class PlayerStats(Contract):
+    player: PlayerInfo
+    hands: int
+    wins: int
+    self_draws: int
+    dealt_in: int
+    net: int
+    biggest: int
+    average_win: float
+
+
+class HistoryItem(Contract):
+    session_id: int
+    number: int
+    dealer: Seat
+    status: str
+    deltas: dict[Seat, int]
+    seats: dict[Seat, str]
+    events: int
+    created_at: datetime
+
+
+class HistoryPage(Contract):
+    items: tuple[HistoryItem, ...]
+    page: int
+    pages: int
+    total: int

@@ -1,0 +1,200 @@
+"""SQLAlchemy Core tables. Alembic's revisions create exactly these (a test checks it)."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(column_0_label)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+SEAT = String(1)
+
+chats = Table(
+    "chats",
+    metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=False),  # Telegram chat id
+    Column("language", String(16), nullable=False),
+    Column("preset", String(32), nullable=False),
+    Column("overrides", JSON, nullable=False),
+    Column("stake_cents", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("chat_id", BigInteger, ForeignKey("chats.id", ondelete="CASCADE"), nullable=False),
+    Column("telegram_id", BigInteger, nullable=True),  # None for a guest
+    Column("name", String(64), nullable=False),
+    Column("name_key", String(64), nullable=False),  # lower-cased, for lookups
+    Column("username", String(64), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("chat_id", "name_key", name="uq_players_chat_name"),
+    UniqueConstraint("chat_id", "telegram_id", name="uq_players_chat_telegram"),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("chat_id", BigInteger, ForeignKey("chats.id", ondelete="CASCADE"), nullable=False),
+    Column("preset", String(32), nullable=False),
+    Column("rules", JSON, nullable=False),  # the frozen snapshot of the options
+    Column("stake_cents", Integer, nullable=False),
+    Column("seat_e", Integer, ForeignKey("players.id"), nullable=False),
+    Column("seat_s", Integer, ForeignKey("players.id"), nullable=False),
+    Column("seat_w", Integer, ForeignKey("players.id"), nullable=False),
+    Column("seat_n", Integer, ForeignKey("players.id"), nullable=False),
+    Column("dealer", SEAT, nullable=False),
+    Column("status", String(8), nullable=False),  # open | ended
+    Column("hands", Integer, nullable=False),  # hands numbered so far
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("ended_at", DateTime(timezone=True), nullable=True),
+    Column("board_message_id", BigInteger, nullable=True),
+    CheckConstraint("status in ('open', 'ended')", name="status"),
+    Index("ix_sessions_chat_status", "chat_id", "status"),
+)
+
+hands = Table(
+    "hands",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("chat_id", BigInteger, nullable=False),
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("dealer", SEAT, nullable=False),
+    Column("report", JSON, nullable=False),  # the validated engine HandReport
+    Column("result", JSON, nullable=False),  # the engine HandResult
+    Column("status", String(8), nullable=False),  # open | closed | void
+    Column("next_dealer", SEAT, nullable=True),
+    Column("reporters", JSON, nullable=False),  # who reported each event, in order
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("session_id", "number", name="uq_hands_session_number"),
+    CheckConstraint("status in ('open', 'closed', 'void')", name="status"),
+    Index("ix_hands_chat_id", "chat_id", "id"),
+)
+
+entries = Table(
+    "entries",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("chat_id", BigInteger, nullable=False),
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("hand_id", Integer, ForeignKey("hands.id", ondelete="CASCADE"), nullable=False),
+    Column("event_index", Integer, nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("delta", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_entries_hand", "hand_id", "event_index"),
+    Index("ix_entries_chat_created", "chat_id", "created_at"),
+)
+
+# One row per player per closed (or open) hand: what stats need, indexed so that the
+# biggest hand is one index probe however long the history.
+hand_players = Table(
+    "hand_players",
+    metadata,
+    Column("hand_id", Integer, ForeignKey("hands.id", ondelete="CASCADE"), primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("chat_id", BigInteger, nullable=False),
+    Column("delta", Integer, nullable=False),
+    Column("won", Integer, nullable=False),
+    Column("self_draws", Integer, nullable=False),
+    Column("dealt_in", Integer, nullable=False),
+    Column("win_points", Integer, nullable=False),
+    Index("ix_hand_players_best", "chat_id", "player_id", "win_points"),
+)
+
+# Running totals per player: standings and statistics cost the same at any history length.
+totals = Table(
+    "totals",
+    metadata,
+    Column("player_id", Integer, ForeignKey("players.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("chat_id", BigInteger, nullable=False),
+    Column("net", BigInteger, nullable=False),
+    Column("hands", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("self_draws", Integer, nullable=False),
+    Column("dealt_in", Integer, nullable=False),
+    Column("win_points", BigInteger, nullable=False),
+    Index("ix_totals_chat_net", "chat_id", "net"),
+)
+
+audit = Table(
+    "audit",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("chat_id", BigInteger, nullable=False),
+    Column("session_id", Integer, nullable=True),
+    Column("hand_number", Integer, nullable=True),
+    Column("action", String(16), nullable=False),  # undo | void | amend
+    Column("actor", BigInteger, nullable=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("before", JSON, nullable=True),
+    Column("after", JSON, nullable=True),
+    Index("ix_audit_chat", "chat_id", "id"),
+)
+
+debts = Table(
+    "debts",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("chat_id", BigInteger, nullable=False),
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("payer_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("payee_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("points", Integer, nullable=False),
+    Column("cents", BigInteger, nullable=False),
+    Column("paid", Boolean, nullable=False),
+    Index("ix_debts_chat", "chat_id", "paid"),
+)
+
+processed_updates = Table(
+    "processed_updates",
+    metadata,
+    Column("update_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("chat_id", BigInteger, nullable=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+# Drafts behind inline buttons: callback data carries only a draft id and a version.
+drafts = Table(
+    "drafts",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("chat_id", BigInteger, nullable=False),
+    Column("user_id", BigInteger, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("data", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("text", Text, nullable=True),
+)

@@ -1,0 +1,44 @@
+"""Helpers shared by the ledger tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+
+from storage import tables as t
+from storage.ledger import Ledger
+from storage.models import PlayerRef
+
+SEATED = [PlayerRef(name="alice", telegram_id=1), PlayerRef(name="bob", telegram_id=2),
+          PlayerRef(name="carol"), PlayerRef(name="dave", telegram_id=4)]
+
+
+def win(how: str, winner: str, from_seat: str | None = None, **kw: Any) -> dict[str, Any]:
+    ev: dict[str, Any] = {"type": "win", "how": how, "winner": winner, **kw}
+    if from_seat:
+        ev["from_seat"] = from_seat
+    return ev
+
+
+async def assert_books_balance(ledger: Ledger, chat_ids: list[int]) -> None:
+    """Zero per event, hand, session and chat; totals equal the entries they summarise."""
+    e, tc = t.entries.c, t.totals.c
+    async with ledger.read() as conn:
+        for group in ([e.hand_id, e.event_index], [e.hand_id], [e.session_id], [e.chat_id]):
+            bad = (await conn.execute(select(*group, func.sum(e.delta)).group_by(*group)
+                                      .having(func.sum(e.delta) != 0))).all()
+            assert not bad, (group, bad)
+        sums = dict((await conn.execute(select(e.player_id, func.sum(e.delta))
+                                         .group_by(e.player_id))).all())
+        for row in (await conn.execute(select(t.totals))).all():
+            assert row.net == sums.get(row.player_id, 0), row
+        hp = t.hand_players.c
+        counts = dict((await conn.execute(select(hp.player_id, func.count())
+                                           .group_by(hp.player_id))).all())
+        for row in (await conn.execute(select(tc.player_id, tc.hands))).all():
+            assert row.hands == counts.get(row.player_id, 0), row
+        for chat_id in chat_ids:
+            total = (await conn.execute(select(func.coalesce(func.sum(e.delta), 0))
+                                        .where(e.chat_id == chat_id))).scalar_one()
+            assert total == 0

@@ -1,0 +1,253 @@
+"""The ledger on every backend: recording, corrections, summaries, isolation, backup."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import func, select
+
+from engine.errors import ReportError
+from storage import tables as t
+from storage.backup import export_csv, import_csv
+from storage.errors import LedgerError
+from storage.ledger import Ledger
+from storage.models import PlayerRef
+from tests.storage.conftest import drop_schema, make_ledger
+from tests.storage.helpers import SEATED, assert_books_balance, win
+
+CHAT = -1001
+
+
+async def test_migrations_match_the_tables(ledger: Ledger) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    def diff(sync_conn):  # type: ignore[no-untyped-def]
+        ctx = MigrationContext.configure(sync_conn)
+        return compare_metadata(ctx, t.metadata)
+
+    async with ledger.read() as conn:
+        assert await conn.run_sync(diff) == []
+
+
+async def test_record_a_night(ledger: Ledger) -> None:
+    s = await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    assert s.dealer == "E" and s.seats["W"].name == "carol" and s.seats["W"].is_guest
+    out = await ledger.record(CHAT, win("self_draw", "S", patterns=["清一色"], gen=1),
+                              reporter=2)
+    assert out.hand_number == 1 and not out.closed and out.next_dealer == "S"
+    assert out.event is not None and out.event.deltas["S"] == 48
+    out = await ledger.record(CHAT, win("discard", "W", "E"), reporter=1)
+    out = await ledger.record(CHAT, win("discard", "N", "E"), reporter=1)
+    assert out.closed and out.session is not None and out.session.dealer == "S"
+    out = await ledger.record(CHAT, win("self_draw", "E"))
+    assert out.hand_number == 2 and out.session is not None
+    assert out.session.totals == {"E": -16 - 1 - 1 + 6, "S": 48 - 2, "W": -16 + 1 - 2,
+                                  "N": -16 + 1 - 2}
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def test_failed_write_leaves_nothing(ledger: Ledger) -> None:
+    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    with pytest.raises(ReportError):
+        await ledger.record(CHAT, win("discard", "S", "S"))
+    s = await ledger.current_session(CHAT)
+    assert s is not None and s.hands == 0 and s.totals == dict.fromkeys("ESWN", 0)
+    async with ledger.read() as conn:
+        assert (await conn.execute(select(func.count()).select_from(t.entries))).scalar() == 0
+        assert (await conn.execute(select(func.count()).select_from(t.hands))).scalar() == 0
+
+
+async def test_crash_mid_transaction_loses_only_that_transaction(ledger: Ledger) -> None:
+    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.record(CHAT, win("self_draw", "S"))
+    with pytest.raises(RuntimeError):
+        async with ledger.write() as conn:
+            await conn.execute(t.audit.insert().values(
+                chat_id=CHAT, action="x", at=datetime.now(UTC)))
+            raise RuntimeError("power cut")
+    async with ledger.read() as conn:
+        assert (await conn.execute(select(func.count()).select_from(t.audit))).scalar() == 0
+    s = await ledger.current_session(CHAT)
+    assert s is not None and s.totals["S"] == 6
+
+
+async def test_redelivered_update_is_recorded_once(ledger: Ledger) -> None:
+    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    first = await ledger.record(CHAT, win("self_draw", "S"), update_id=77)
+    again = await ledger.record(CHAT, win("self_draw", "S"), update_id=77)
+    assert not first.duplicate and again.duplicate
+    s = await ledger.current_session(CHAT)
+    assert s is not None and s.totals["S"] == 6
+
+
+async def test_undo(ledger: Ledger) -> None:
+    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.record(CHAT, win("self_draw", "S"), reporter=2)
+    await ledger.record(CHAT, win("discard", "W", "E"), reporter=2)
+    with pytest.raises(LedgerError) as err:
+        await ledger.undo(CHAT, actor=1)
+    assert err.value.code == "not_reporter"
+    out = await ledger.undo(CHAT, actor=2)
+    assert out.hand_number == 1 and out.event_index == 1
+    assert out.session.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
+    out = await ledger.undo(CHAT, actor=1, allow_others=True)
+    assert out.session.hands == 0 and out.session.dealer == "E"
+    with pytest.raises(LedgerError):
+        await ledger.undo(CHAT, actor=2)
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def test_void_and_amend_recompute_later_dealers(ledger: Ledger) -> None:
+    await ledger.open_session(CHAT, SEATED, preset="changsha", overrides={"birds": 0})
+    await ledger.record(CHAT, win("self_draw", "S"))  # hand 1: E deals, S wins -> S deals
+    await ledger.record(CHAT, win("discard", "W", "S"))  # hand 2: S deals; W +2 (premium)
+    s = await ledger.current_session(CHAT)
+    assert s is not None and s.dealer == "W"
+    out = await ledger.amend(CHAT, 1, [win("self_draw", "N")], actor=1)
+    # hand 1 now won by N -> N deals hand 2: S and W are both not dealers: W +1.
+    assert [c.number for c in out.changes] == [1, 2]
+    assert out.changes[1].dealer_before == "S" and out.changes[1].dealer_after == "N"
+    assert out.changes[1].deltas_after == {"E": 0, "S": -1, "W": 1, "N": 0}
+    assert out.session.dealer == "W"
+    out = await ledger.void(CHAT, 1, actor=1)
+    assert out.changes[1].dealer_after == "E"  # hand 2 is dealt by E again
+    assert out.session.totals == {"E": 0, "S": -1, "W": 1, "N": 0}
+    await assert_books_balance(ledger, [CHAT])
+    trail = await ledger.audit_trail(CHAT)
+    assert [a["action"] for a in trail] == ["void", "amend"]
+
+
+async def test_a_session_keeps_its_options(ledger: Ledger) -> None:
+    await ledger.update_chat(CHAT, preset="chengdu", overrides={"cap_fan": 3})
+    await ledger.open_session(CHAT, SEATED)
+    await ledger.update_chat(CHAT, overrides={"cap_fan": 7})
+    out = await ledger.record(CHAT, win("self_draw", "S", patterns=["清一色"], gen=1))
+    assert out.event is not None and out.event.deltas["S"] == 3 * 4  # capped at 3 fan
+
+
+async def test_end_of_night_summary_and_debts(ledger: Ledger) -> None:
+    await ledger.update_chat(CHAT, stake_cents=50)
+    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.record(CHAT, win("self_draw", "S", patterns=["清一色"]))
+    await ledger.record(CHAT, win("discard", "W", "E"))
+    await ledger.record(CHAT, win("discard", "N", "E"))
+    summary = await ledger.end_session(CHAT)
+    names = {p.id: p.name for p in summary.players.values()}
+    by_name = {names[pid]: n for pid, n in summary.nets.items()}
+    assert by_name == {"alice": -10, "bob": 24, "carol": -7, "dave": -7}
+    assert len(summary.transfers) == 3
+    assert sum(tr.points for tr in summary.transfers) == 24
+    assert all(tr.cents == tr.points * 50 for tr in summary.transfers)
+    assert summary.biggest is not None and summary.biggest[0].name == "bob"
+    assert summary.biggest[1] == 24
+    assert summary.most_wins is not None
+    assert await ledger.current_session(CHAT) is None
+    debts = await ledger.debts(CHAT)
+    assert len(debts) == 3
+    paid = await ledger.mark_paid(CHAT, debts[0].id)
+    assert paid.paid and len(await ledger.debts(CHAT)) == 2
+    with pytest.raises(LedgerError):
+        await ledger.mark_paid(CHAT + 1, debts[1].id)
+
+
+async def test_standings_stats_history(ledger: Ledger) -> None:
+    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.record(CHAT, win("self_draw", "S"))
+    await ledger.record(CHAT, win("discard", "W", "E", patterns=["七对"]))
+    await ledger.record(CHAT, win("discard", "N", "E"))
+    await ledger.record(CHAT, win("self_draw", "S"))
+    standings = await ledger.standings(CHAT)
+    assert standings[0].player.name == "bob"
+    assert sum(s.net for s in standings) == 0
+    ranged = await ledger.standings(CHAT, since=datetime(2000, 1, 1, tzinfo=UTC))
+    assert {s.player.name: s.net for s in ranged} == {s.player.name: s.net for s in standings}
+    bob = standings[0].player
+    stats = await ledger.player_stats(CHAT, bob.id)
+    assert stats.wins == 2 and stats.self_draws == 2 and stats.hands == 2
+    alice = next(s.player for s in standings if s.player.name == "alice")
+    astats = await ledger.player_stats(CHAT, alice.id)
+    assert astats.dealt_in == 2 and astats.wins == 0  # W and N, off her discards
+    page = await ledger.history(CHAT, page=1, page_size=1)
+    assert page.total == 2 and page.pages == 2 and page.items[0].number == 2
+
+
+async def test_chats_are_isolated(ledger: Ledger) -> None:
+    other = CHAT - 1
+    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.record(CHAT, win("self_draw", "S"))
+    a_player = (await ledger.standings(CHAT))[0].player
+    with pytest.raises(LedgerError):
+        await ledger.player_stats(other, a_player.id)
+    with pytest.raises(LedgerError):
+        await ledger.record(other, win("self_draw", "S"))
+    with pytest.raises(LedgerError):
+        await ledger.void(other, 1)
+    with pytest.raises(LedgerError):
+        await ledger.undo(other, allow_others=True)
+    assert await ledger.standings(other) == []
+    assert (await ledger.history(other)).total == 0
+    await ledger.open_session(other, SEATED, preset="changsha")
+    s = await ledger.current_session(CHAT)
+    assert s is not None and s.totals["S"] == 6
+    # The same people are different players in another chat.
+    s2 = await ledger.current_session(other)
+    assert s2 is not None and s2.seats["E"].id != s.seats["E"].id
+
+
+async def test_guests_link_to_accounts(ledger: Ledger) -> None:
+    guest = await ledger.player(CHAT, PlayerRef(name="Erin"))
+    assert guest.is_guest
+    linked = await ledger.link_guest(CHAT, "erin", 99, "erin_tg")
+    assert linked.id == guest.id and linked.telegram_id == 99
+    again = await ledger.player(CHAT, PlayerRef(name="whatever", telegram_id=99))
+    assert again.id == guest.id
+    assert (await ledger.find_player(CHAT, "@erin_tg")) is not None
+
+
+async def test_two_writers_never_interleave(ledger: Ledger) -> None:
+    await ledger.open_session(CHAT, SEATED, preset="chengdu", overrides={"blood_battle": False})
+
+    async def writer(seat: str, n: int) -> None:
+        for _ in range(n):
+            await ledger.record(CHAT, win("self_draw", seat))
+
+    await asyncio.gather(writer("S", 6), writer("W", 6))
+    s = await ledger.current_session(CHAT)
+    assert s is not None and s.hands == 12
+    page = await ledger.history(CHAT, page_size=20)
+    numbers = sorted(i.number for i in page.items)
+    assert numbers == list(range(1, 13))
+    # The dealer chain holds: each hand's dealer is the previous hand's winner.
+    items = sorted(page.items, key=lambda i: i.number)
+    for prev, cur in itertools.pairwise(items):
+        winner = max(prev.deltas, key=lambda k: prev.deltas[k])
+        assert cur.dealer == winner
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def test_backup_and_restore(ledger: Ledger, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.record(CHAT, win("self_draw", "S", patterns=["清一色"]))
+    await ledger.record(CHAT, win("discard", "W", "E"))
+    await ledger.end_session(CHAT)
+    files = await export_csv(ledger)
+    assert files["entries.csv"].count("\n") == 1 + 8
+    backend = "postgres" if ledger.dialect == "postgresql" else "sqlite"
+    target, schema = await make_ledger(backend, tmp_path / "restore")
+    try:
+        counts = await import_csv(target, files)
+        assert counts["hands"] == 1
+        assert await export_csv(target) == files
+        assert [s.net for s in await target.standings(CHAT)] == \
+            [s.net for s in await ledger.standings(CHAT)]
+        # Ids continue after the restored ones.
+        await target.open_session(CHAT, SEATED, preset="chengdu")
+        with pytest.raises(LedgerError):
+            await import_csv(target, files)
+    finally:
+        await target.close()
+        await drop_schema(schema)
