@@ -97,6 +97,7 @@ hands = Table(
     UniqueConstraint("session_id", "number", name="uq_hands_session_number"),
     CheckConstraint("status in ('open', 'closed', 'void')", name="status"),
     Index("ix_hands_chat_id", "chat_id", "id"),
+    Index("ix_hands_session_status", "session_id", "status"),
 )
 
 entries = Table(
@@ -112,6 +113,7 @@ entries = Table(
     Column("delta", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Index("ix_entries_hand", "hand_id", "event_index"),
+    Index("ix_entries_session_player", "session_id", "player_id"),
     Index("ix_entries_chat_created", "chat_id", "created_at"),
 )
 

@@ -1,14 +1,15 @@
 """initial schema
 
 Revision ID: 0001
-Revises: 
-Create Date: 2026-11-29 12:20:52.529492
+Revises:
+Create Date: 2026-11-29 12:28:15.757513
 """
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
+
 
 revision = '0001'
 down_revision = None
@@ -151,6 +152,7 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('hands', schema=None) as batch_op:
         batch_op.create_index('ix_hands_chat_id', ['chat_id', 'id'], unique=False)
+        batch_op.create_index('ix_hands_session_status', ['session_id', 'status'], unique=False)
 
     op.create_table('entries',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -169,6 +171,7 @@ def upgrade() -> None:
     with op.batch_alter_table('entries', schema=None) as batch_op:
         batch_op.create_index('ix_entries_chat_created', ['chat_id', 'created_at'], unique=False)
         batch_op.create_index('ix_entries_hand', ['hand_id', 'event_index'], unique=False)
+        batch_op.create_index('ix_entries_session_player', ['session_id', 'player_id'], unique=False)
 
     op.create_table('hand_players',
     sa.Column('hand_id', sa.Integer(), nullable=False),
@@ -196,11 +199,13 @@ def downgrade() -> None:
 
     op.drop_table('hand_players')
     with op.batch_alter_table('entries', schema=None) as batch_op:
+        batch_op.drop_index('ix_entries_session_player')
         batch_op.drop_index('ix_entries_hand')
         batch_op.drop_index('ix_entries_chat_created')
 
     op.drop_table('entries')
     with op.batch_alter_table('hands', schema=None) as batch_op:
+        batch_op.drop_index('ix_hands_session_status')
         batch_op.drop_index('ix_hands_chat_id')
 
     op.drop_table('hands')
