@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench i18n clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,9 @@ test: $(STAMP) lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+i18n: $(STAMP)
+	$(BIN)/python -m bot.i18n_extract
 
 clean:
 	rm -rf $(VENV)

@@ -139,6 +139,15 @@ class Ledger:
                     await conn.execute(update(t.players).where(p.id == row.id)
                                        .values(username=ref.username))
                 return _player(row)
+            if ref.username:  # seated earlier by @username: link the account now
+                row = (await conn.execute(select(t.players).where(
+                    p.chat_id == chat_id, p.telegram_id.is_(None),
+                    func.lower(p.username) == ref.username.lower()))).first()
+                if row is not None:
+                    await conn.execute(update(t.players).where(p.id == row.id).values(
+                        telegram_id=ref.telegram_id))
+                    return PlayerInfo(id=row.id, name=row.name, telegram_id=ref.telegram_id,
+                                      username=row.username)
         key = ref.name.strip().lower()
         if not key:
             raise LedgerError("bad_name", "a player needs a name")
@@ -273,6 +282,20 @@ class Ledger:
         async with self.read() as conn:
             row = await self._session_row(conn, chat_id)
             return None if row is None else await self._session_info(conn, chat_id, row.id)
+
+    async def last_event(self, chat_id: int) -> tuple[int, int, int, int | None] | None:
+        """(session id, hand number, event index, reporter) of the open table's last event."""
+        async with self.read() as conn:
+            srow = await self._session_row(conn, chat_id)
+            if srow is None:
+                return None
+            h = t.hands.c
+            row = (await conn.execute(select(h.number, h.reporters).where(
+                h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
+                .limit(1))).first()
+            if row is None or not row.reporters:
+                return None
+            return srow.id, row.number, len(row.reporters) - 1, row.reporters[-1]
 
     async def set_board_message(self, chat_id: int, session_id: int, message_id: int) -> None:
         async with self.write() as conn:
@@ -733,3 +756,42 @@ class Ledger:
 
 
 __all__ = ["Ledger", "LedgerError", "ReportError"]
+
+
+class Drafts:
+    """Drafts behind inline buttons, so that buttons survive a restart. Each change bumps a
+    version; a press carrying an older version is stale and refused."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    async def create(self, chat_id: int, user_id: int, kind: str, data: dict[str, Any]
+                     ) -> tuple[int, int]:
+        async with self.ledger.write() as conn:
+            res = await conn.execute(insert(t.drafts).values(
+                chat_id=chat_id, user_id=user_id, kind=kind, version=1, data=data,
+                created_at=now()).returning(t.drafts.c.id))
+            return res.scalar_one(), 1
+
+    async def get(self, chat_id: int, draft_id: int) -> tuple[int, str, dict[str, Any], int
+                                                               ] | None:
+        d = t.drafts.c
+        async with self.ledger.read() as conn:
+            row = (await conn.execute(select(t.drafts).where(
+                d.chat_id == chat_id, d.id == draft_id))).first()
+        return None if row is None else (row.version, row.kind, row.data, row.user_id)
+
+    async def update(self, chat_id: int, draft_id: int, version: int, data: dict[str, Any]
+                     ) -> int | None:
+        """Store new data if ``version`` is current; the new version, or None when stale."""
+        d = t.drafts.c
+        async with self.ledger.write() as conn:
+            res = await conn.execute(update(t.drafts).where(
+                d.chat_id == chat_id, d.id == draft_id, d.version == version)
+                .values(data=data, version=version + 1))
+            return version + 1 if res.rowcount == 1 else None
+
+    async def delete(self, chat_id: int, draft_id: int) -> None:
+        async with self.ledger.write() as conn:
+            await conn.execute(delete(t.drafts).where(
+                t.drafts.c.chat_id == chat_id, t.drafts.c.id == draft_id))

@@ -1,0 +1,46 @@
+"""``python -m bot``: polling with a configured token; console mode without one.
+
+``python -m bot console`` forces console mode; ``--config PATH`` names the config file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from bot.config import ConfigError, load_settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument("mode", nargs="?", choices=["run", "console"], default="run")
+    parser.add_argument("--config", help="config file (default: $TALLY_CONFIG or ./config.toml)")
+    args = parser.parse_args(argv)
+    try:
+        settings = load_settings(args.config)
+    except ConfigError as exc:
+        print(f"configuration error: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.logging.level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    if args.mode == "console" or settings.telegram.token is None:
+        from bot.console import main as console_main
+
+        if args.mode != "console":
+            print("No Telegram token configured (TALLY_TELEGRAM__TOKEN or config.toml): "
+                  "starting console mode.", file=sys.stderr)
+        logging.getLogger().setLevel(logging.WARNING)
+        logging.getLogger("alembic").setLevel(logging.WARNING)
+        console_main(settings)
+        return 0
+    from bot.app import build_application
+
+    app = build_application(settings)
+    app.run_polling(allowed_updates=["message", "callback_query"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""Build the python-telegram-bot Application: handlers, Defaults, rate limiter, one error
+handler, post_init (storage, migrations, command menus) and post_shutdown."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram.constants import ParseMode
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    Defaults,
+)
+from telegram.request import BaseRequest
+
+from bot import handlers as h
+from bot.config import Settings
+from bot.i18n import t
+from storage.ledger import Drafts, Ledger
+
+log = logging.getLogger(__name__)
+
+GROUP_COMMANDS = [
+    ("new", "Start a table: /new chengdu @a @b c d"),
+    ("hu", "Report a win"),
+    ("kong", "Report a kong"),
+    ("draw", "The wall ran out"),
+    ("qishou", "A starting-hand win (Changsha)"),
+    ("table", "Seats, dealer, totals"),
+    ("undo", "Undo the last event"),
+    ("void", "Void a hand: /void 3"),
+    ("edit", "Correct a hand: /edit 3 ..."),
+    ("history", "Recent hands"),
+    ("end", "End the night: who pays whom"),
+    ("standings", "Standings in this chat"),
+    ("stats", "A player's statistics"),
+    ("rules", "Patterns and options"),
+    ("set", "House rules (admins)"),
+    ("lang", "Language: en or zh"),
+    ("score", "Tile calculator"),
+    ("help", "Examples"),
+]
+PRIVATE_COMMANDS = ["score", "rules", "help", "lang"]
+
+COMMANDS = {
+    "new": h.cmd_new, "hu": h.cmd_hu, "kong": h.cmd_kong, "draw": h.cmd_draw,
+    "qishou": h.cmd_qishou, "table": h.cmd_table, "undo": h.cmd_undo, "void": h.cmd_void,
+    "edit": h.cmd_edit, "history": h.cmd_history, "end": h.cmd_end,
+    "standings": h.cmd_standings, "stats": h.cmd_stats, "rules": h.cmd_rules,
+    "set": h.cmd_set, "lang": h.cmd_lang, "score": h.cmd_score, "help": h.cmd_help,
+    "start": h.cmd_help,
+}
+
+
+async def set_menus(app: Application) -> None:  # type: ignore[type-arg]
+    """Command menus per scope (groups, private chats) and language (en default, zh)."""
+    for lang, code in (("en", None), ("zh-Hans", "zh")):
+        group = [BotCommand(c, t(lang, d)) for c, d in GROUP_COMMANDS]
+        private = [c for c in group if c.command in PRIVATE_COMMANDS]
+        await app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(),
+                                      language_code=code)
+        await app.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats(),
+                                      language_code=code)
+        await app.bot.set_my_commands(group, language_code=code)
+
+
+def build_application(settings: Settings, request: BaseRequest | None = None,
+                      token: str | None = None) -> Application:  # type: ignore[type-arg]
+    async def post_init(app: Application) -> None:  # type: ignore[type-arg]
+        ledger = await Ledger.open(settings.storage.url)
+        app.bot_data["services"] = h.Services(
+            ledger=ledger, drafts=Drafts(ledger), admins=frozenset(settings.admins),
+            default_language=settings.default_language)
+        await set_menus(app)
+        log.info("storage ready at %s", ledger.engine.url.render_as_string(hide_password=True))
+
+    async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+        services = app.bot_data.pop("services", None)
+        if services is not None:
+            await services.ledger.close()
+
+    secret = token or (settings.telegram.token.get_secret_value()
+                       if settings.telegram.token else None)
+    if not secret:
+        raise ValueError("a token is needed (or a fake request, as console mode uses)")
+    builder = (
+        ApplicationBuilder()
+        .token(secret)
+        .defaults(Defaults(parse_mode=ParseMode.HTML, disable_notification=False))
+        .rate_limiter(AIORateLimiter(max_retries=2))
+        .concurrent_updates(False)
+        .post_init(post_init)
+        .post_shutdown(post_shutdown)
+    )
+    if request is not None:
+        builder = builder.request(request).get_updates_request(request)
+    else:
+        builder = builder.base_url(settings.telegram.base_url)
+    app = builder.build()
+    for name, callback in COMMANDS.items():
+        app.add_handler(CommandHandler(name, callback))
+    app.add_handler(CallbackQueryHandler(h.on_button))
+    app.add_error_handler(h.on_error)
+    return app
+
+
+@asynccontextmanager
+async def running(app: Application, poll_timeout: float = 1.0  # type: ignore[type-arg]
+                  ) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """Run ``app`` with real polling inside the caller's event loop (console, tests,
+    benchmarks), calling post_init and post_shutdown as ``run_polling`` would."""
+    await app.initialize()
+    try:
+        if app.post_init:
+            await app.post_init(app)
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0.0, timeout=int(poll_timeout),
+                                        drop_pending_updates=False)
+        try:
+            yield app
+        finally:
+            await app.updater.stop()
+            await app.stop()
+    finally:
+        await app.shutdown()
+        if app.post_shutdown:
+            await app.post_shutdown(app)

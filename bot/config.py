@@ -1,0 +1,90 @@
+"""Settings from ``config.toml`` (or ``TALLY_CONFIG``), overridden by ``TALLY_*`` variables,
+e.g. ``TALLY_TELEGRAM__TOKEN``. A config file that is named but missing, or invalid, stops
+the start with a clear message."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+LANGUAGES = ("zh-Hans", "en")
+
+
+class TelegramSettings(BaseModel):
+    token: SecretStr | None = None
+    base_url: str = "https://api.telegram.org/bot"
+
+
+class StorageSettings(BaseModel):
+    url: str = "sqlite+aiosqlite:///data/tally.sqlite3"
+
+
+class LoggingSettings(BaseModel):
+    level: str = "INFO"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TALLY_", env_nested_delimiter="__",
+                                      extra="forbid")
+
+    telegram: TelegramSettings = Field(default_factory=TelegramSettings)
+    storage: StorageSettings = Field(default_factory=StorageSettings)
+    default_language: str = "zh-Hans"
+    admins: list[int] = Field(default_factory=list)
+    logging: LoggingSettings = Field(default_factory=LoggingSettings)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        path = _CONFIG_PATH.get("path")
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        if path is not None:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=path))
+        return tuple(sources)
+
+
+_CONFIG_PATH: dict[str, Path | None] = {}
+
+
+class ConfigError(Exception):
+    pass
+
+
+def load_settings(path: str | Path | None = None, **overrides: Any) -> Settings:
+    """``path``, else ``TALLY_CONFIG``, else ``./config.toml`` if present, else defaults."""
+    explicit = path or os.environ.get("TALLY_CONFIG")
+    if explicit:
+        p = Path(explicit)
+        if not p.is_file():
+            raise ConfigError(f"config file {p} does not exist (copy config.example.toml)")
+    else:
+        p = Path("config.toml")
+        p = p if p.is_file() else None  # type: ignore[assignment]
+    _CONFIG_PATH["path"] = p
+    try:
+        settings = Settings(**overrides)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err["loc"])
+        raise ConfigError(f"invalid configuration at {where}: {err['msg']}"
+                          + (f" (in {p})" if p else "")) from None
+    except Exception as exc:  # a TOML syntax error
+        raise ConfigError(f"cannot read {p}: {exc}") from None
+    if settings.default_language not in LANGUAGES:
+        raise ConfigError(f"default_language must be one of {', '.join(LANGUAGES)}")
+    return settings

@@ -1,0 +1,80 @@
+"""English templates for refusals, by code; the catalogs translate them. Each says what
+was wrong and, where it helps, how to say it right."""
+
+from __future__ import annotations
+
+from bot.i18n import t
+
+MESSAGES: dict[str, str] = {
+    # grammar
+    "hu_empty": "Say who won and how, e.g. /hu alice 自摸 清一色 根1 — or send /hu alone "
+                "for buttons.",
+    "hu_no_winner": "{token} is not a player at this table. Example: /hu bob from carol 七对",
+    "hu_no_how": "Say how they won: 自摸 (self-draw), from X, rob X, 杠上花 or 杠上炮 X. "
+                 "Example: /hu bob from carol 七对",
+    "needs_player": "{word} needs a player after it. Example: /hu bob from carol 七对",
+    "needs_tile": "{word} needs a tile after it, e.g. 本金 5p",
+    "unexpected_player": "{token} is a player; put each winner first, separated by commas: "
+                         "/hu bob 七对, carol from alice",
+    "bad_jing": "Write 精 counts as jing=alice:1/1,bob:0/2 (正精/副精).",
+    "kong_usage": "Example: /kong bob 暗杠 — or 补杠, or 直杠 from carol.",
+    "draw_usage": "{token}: example: /draw alice 花猪, bob 听 3, carol 听 1112345678999m",
+    "qishou_usage": "Example: /qishou bob 板板胡",
+    "bad_stake": "{token} is not an amount; write e.g. 0.5 or 2.",
+    "new_usage": "Example: /new chengdu @alice @bob carol dave — four players in seat "
+                 "order E S W N; E deals first.",
+    "unknown_preset_new": "Unknown preset {name}; choose one of: {valid}.",
+    "number_usage": "Give the hand's number, e.g. /void 3 (see /history).",
+    "set_usage": "Examples: /set preset yibin · /set cap_fan=5 · /set stake 0.5 · /set lang en",
+    "not_player": "Only the players at this table, or a chat admin, can do that.",
+    "admins_only": "Only chat admins can change house rules.",
+    "group_only": "This works in a group, where the table plays.",
+    "stale_button": "That button is out of date.",
+    "score_usage": "Example: /score 123m 456m 789p 11p 999s (13 tiles for waits, 14 to check "
+                   "a win). Options: family=sichuan|changsha|jiangxi wild=2m,4m",
+    "unknown_player": "{name} has not played in this chat.",
+    # ledger
+    "no_session": "No table is going in this chat; start one with /new.",
+    "session_open": "A table is already going here; /end it first.",
+    "same_player_twice": "A player cannot sit twice.",
+    "four_players": "A table has four players; you named {count}.",
+    "nothing_to_undo": "Nothing has been recorded at this table yet.",
+    "not_reporter": "Only the player who reported it, or an admin, can undo it.",
+    "no_hand": "There is no hand {number} to change (see /history).",
+    "amend_reopens": "That correction would leave the hand unfinished after later hands.",
+    "no_player": "No such player in this chat.",
+    # engine
+    "unknown_pattern": "Unknown pattern {name}; did you mean: {suggestions}?",
+    "patterns_exclude": "{first} and {second} cannot both hold in one hand.",
+    "pays_self": "{seat} cannot pay for their own win.",
+    "not_in_hand": "{seat} has already won this hand.",
+    "needs_from": "Say whose discard or kong it was: from X / rob X.",
+    "self_draw_from": "A self-draw is paid by everyone still in; drop the 'from'.",
+    "one_self_draw": "Only one player wins a self-draw.",
+    "too_many_gen": "{gen} 根 and {kongs} kongs: a hand holds at most four fours.",
+    "kongs_not_paid": "This preset does not pay for kongs when made; count them in the win "
+                      "(杠1).",
+    "wrong_family": "That does not belong to this table's rules.",
+    "tiles_not_a_win": "Those tiles do not make a winning hand under these rules.",
+    "tiles_contradict": "The tiles do not show {pattern}.",
+    "bad_tiles": "Tiles: {detail}",
+    "hand_closed": "The hand is over; this starts a new one — report it again.",
+    "self_draw_only": "This preset wins by self-draw (or robbing a kong) only.",
+    "too_many_birds": "This table draws {birds} bird(s).",
+    "ready_needs_value": "{seat} is ready: give their fan (听 3) or their tiles.",
+    "huazhu_ready": "{seat} cannot be both 花猪 and ready.",
+    "needs_indicator": "With 听用/精 tiles, name the turned-up tile too: 本金 5p",
+    "chow_not_allowed": "This family has no chow: {meld}.",
+    "bad_report": "That report is incomplete: {where}.",
+    "unknown_option": "Unknown option {option}; valid: {valid}.",
+    "bad_option_value": "Bad value for {option}; valid: {valid}.",
+    "unknown_preset": "Unknown preset {name}; valid: {valid}.",
+    "starting_not_allowed": "{name} is not played at this table.",
+}
+
+
+def error_text(lang: str, code: str, fallback: str, **params: object) -> str:
+    template = MESSAGES.get(code)
+    if template is None:
+        return fallback
+    return "⚠️ " + t(lang, template, **params)

@@ -1,0 +1,392 @@
+"""An in-process fake of the Telegram Bot API, for console mode, tests and benchmarks.
+
+python-telegram-bot talks to it through :class:`FakeRequest` (a real ``BaseRequest``), so
+the whole stack runs: polling with ``getUpdates``, handlers, rate limiter, error handler.
+It refuses what Telegram refuses: ``callback_data`` over 64 bytes, text over 4096
+characters, "message is not modified", and a second answer to one callback query.
+:func:`serve_http` offers the same fake over HTTP on loopback, for ``base_url``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram.request import BaseRequest, RequestData
+
+BOT_ID = 777000
+BOT_USERNAME = "tally_bot"
+MAX_TEXT = 4096
+MAX_CALLBACK = 64
+
+
+class ApiError(Exception):
+    def __init__(self, description: str, code: int = 400) -> None:
+        super().__init__(description)
+        self.description = description
+        self.code = code
+
+
+@dataclass
+class FakeUser:
+    id: int
+    first_name: str
+    username: str | None = None
+    language_code: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.username:
+            out["username"] = self.username
+        if self.language_code:
+            out["language_code"] = self.language_code
+        return out
+
+
+@dataclass
+class SentMessage:
+    chat_id: int
+    message_id: int
+    text: str
+    reply_markup: dict[str, Any] | None = None
+    edits: int = 0
+    pinned: bool = False
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        if not self.reply_markup:
+            return []
+        return [b for row in self.reply_markup.get("inline_keyboard", []) for b in row]
+
+
+@dataclass
+class FakeChat:
+    id: int
+    type: str = "group"
+    title: str = "Mahjong night"
+    admins: set[int] = field(default_factory=set)
+    bot_can_pin: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "type": self.type}
+        if self.type != "private":
+            out["title"] = self.title
+        return out
+
+
+class FakeBotAPI:
+    """The fake's state: chats, messages, the update queue and what the bot did."""
+
+    def __init__(self) -> None:
+        self.updates: list[dict[str, Any]] = []
+        self._next_update = 1
+        self._next_message = 1
+        self.offset = 0
+        self.messages: dict[tuple[int, int], SentMessage] = {}
+        self.outbox: list[SentMessage] = []  # in order, edits appended again
+        self.log: list[tuple[str, dict[str, Any]]] = []
+        self.errors: list[tuple[str, str]] = []
+        self.commands: dict[str, list[dict[str, Any]]] = {}
+        self.chats: dict[int, FakeChat] = {}
+        self.answered: dict[str, dict[str, Any]] = {}
+        self._callbacks: set[str] = set()
+        self._new_update = asyncio.Event()
+        self._activity = asyncio.Event()
+
+    # -- the world, as tests and the console drive it --------------------------------
+
+    def chat(self, chat_id: int, **kw: Any) -> FakeChat:
+        if chat_id not in self.chats:
+            self.chats[chat_id] = FakeChat(chat_id, **kw)
+        return self.chats[chat_id]
+
+    def _push(self, payload: dict[str, Any]) -> int:
+        uid = self._next_update
+        self._next_update += 1
+        self.updates.append({"update_id": uid, **payload})
+        self._new_update.set()
+        return uid
+
+    def say(self, user: FakeUser, chat_id: int, text: str, update_id: int | None = None,
+            mentions: dict[str, FakeUser] | None = None) -> int:
+        """A user sends ``text``; ``mentions`` turns names into text mentions of users."""
+        chat = self.chat(chat_id)
+        mid = self._next_message
+        self._next_message += 1
+        entities = []
+        m = re.match(r"/\w+(@\w+)?", text)
+        if m:
+            entities.append({"type": "bot_command", "offset": 0, "length": m.end()})
+        for mm in re.finditer(r"@\w+", text):
+            if m and mm.start() < m.end():
+                continue
+            entities.append({"type": "mention", "offset": _utf16_len(text[: mm.start()]),
+                             "length": _utf16_len(mm.group())})
+        for name, u in (mentions or {}).items():
+            pos = text.find(name)
+            if pos >= 0:
+                entities.append({"type": "text_mention", "offset": _utf16_len(text[:pos]),
+                                 "length": _utf16_len(name), "user": u.to_dict()})
+        message = {"message_id": mid, "date": int(time.time()), "chat": chat.to_dict(),
+                   "from": user.to_dict(), "text": text}
+        if entities:
+            message["entities"] = sorted(entities, key=lambda e: e["offset"])
+        payload = {"message": message}
+        if update_id is not None:  # a re-delivery of an update Telegram sent before
+            self.updates.append({"update_id": update_id, **payload})
+            self._new_update.set()
+            return update_id
+        return self._push(payload)
+
+    def press(self, user: FakeUser, message: SentMessage, data: str) -> int:
+        qid = f"q{self._next_update}"
+        self._callbacks.add(qid)
+        return self._push({"callback_query": {
+            "id": qid, "from": user.to_dict(), "chat_instance": "ci", "data": data,
+            "message": {"message_id": message.message_id, "date": int(time.time()),
+                        "chat": self.chat(message.chat_id).to_dict(), "text": message.text,
+                        "from": {"id": BOT_ID, "is_bot": True, "first_name": "Tally"}}}})
+
+    def last(self, chat_id: int | None = None) -> SentMessage | None:
+        for m in reversed(self.outbox):
+            if chat_id is None or m.chat_id == chat_id:
+                return m
+        return None
+
+    async def wait_activity(self, timeout: float = 5.0) -> None:
+        self._activity.clear()
+        await asyncio.wait_for(self._activity.wait(), timeout)
+
+    # -- the Bot API -------------------------------------------------------------------
+
+    async def call(self, method: str, params: dict[str, Any]) -> Any:
+        self.log.append((method, params))
+        handler = getattr(self, "api_" + method.lower(), None)
+        if handler is None:
+            raise ApiError(f"Not Found: method {method} is not faked", 404)
+        try:
+            return await handler(params)
+        except ApiError as exc:
+            self.errors.append((method, exc.description))
+            raise
+
+    async def api_getme(self, p: dict[str, Any]) -> Any:
+        return {"id": BOT_ID, "is_bot": True, "first_name": "Mahjong Tally",
+                "username": BOT_USERNAME, "can_join_groups": True,
+                "can_read_all_group_messages": False, "supports_inline_queries": False}
+
+    async def api_deletewebhook(self, p: dict[str, Any]) -> Any:
+        return True
+
+    async def api_getupdates(self, p: dict[str, Any]) -> Any:
+        offset = int(p.get("offset", 0) or 0)
+        if offset:
+            self.offset = max(self.offset, offset)
+            self.updates = [u for u in self.updates if u["update_id"] >= offset]
+        timeout = float(p.get("timeout", 0) or 0)
+        deadline = time.monotonic() + timeout
+        while not self.updates and time.monotonic() < deadline:
+            self._new_update.clear()
+            try:
+                await asyncio.wait_for(self._new_update.wait(),
+                                       max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+        limit = int(p.get("limit", 100) or 100)
+        return self.updates[:limit]
+
+    def _markup(self, p: dict[str, Any]) -> dict[str, Any] | None:
+        markup = p.get("reply_markup")
+        if isinstance(markup, str):
+            markup = json.loads(markup)
+        if markup:
+            for row in markup.get("inline_keyboard", []):
+                for button in row:
+                    data = button.get("callback_data")
+                    if data is not None and len(data.encode()) > MAX_CALLBACK:
+                        raise ApiError("Bad Request: BUTTON_DATA_INVALID")
+        return markup
+
+    def _text(self, p: dict[str, Any]) -> str:
+        text = str(p.get("text", ""))
+        if not text.strip():
+            raise ApiError("Bad Request: message text is empty")
+        if len(text) > MAX_TEXT:
+            raise ApiError("Bad Request: message is too long")
+        return text
+
+    async def api_sendmessage(self, p: dict[str, Any]) -> Any:
+        chat_id = int(p["chat_id"])
+        text, markup = self._text(p), self._markup(p)
+        mid = self._next_message
+        self._next_message += 1
+        msg = SentMessage(chat_id, mid, text, markup)
+        self.messages[(chat_id, mid)] = msg
+        self.outbox.append(msg)
+        self._activity.set()
+        return self._message_dict(msg)
+
+    def _message_dict(self, msg: SentMessage) -> dict[str, Any]:
+        out = {"message_id": msg.message_id, "date": int(time.time()),
+               "chat": self.chat(msg.chat_id).to_dict(), "text": msg.text,
+               "from": {"id": BOT_ID, "is_bot": True, "first_name": "Mahjong Tally",
+                        "username": BOT_USERNAME}}
+        if msg.reply_markup:
+            out["reply_markup"] = msg.reply_markup
+        return out
+
+    def _find(self, p: dict[str, Any]) -> SentMessage:
+        key = (int(p["chat_id"]), int(p["message_id"]))
+        if key not in self.messages:
+            raise ApiError("Bad Request: message to edit not found")
+        return self.messages[key]
+
+    async def api_editmessagetext(self, p: dict[str, Any]) -> Any:
+        msg = self._find(p)
+        text, markup = self._text(p), self._markup(p)
+        if text == msg.text and markup == msg.reply_markup:
+            raise ApiError("Bad Request: message is not modified: specified new message "
+                           "content and reply markup are exactly the same as a current "
+                           "content and reply markup of the message")
+        msg.text, msg.reply_markup = text, markup
+        msg.edits += 1
+        self.outbox.append(msg)
+        self._activity.set()
+        return self._message_dict(msg)
+
+    async def api_editmessagereplymarkup(self, p: dict[str, Any]) -> Any:
+        msg = self._find(p)
+        markup = self._markup(p)
+        if markup == msg.reply_markup:
+            raise ApiError("Bad Request: message is not modified")
+        msg.reply_markup = markup
+        msg.edits += 1
+        self._activity.set()
+        return self._message_dict(msg)
+
+    async def api_answercallbackquery(self, p: dict[str, Any]) -> Any:
+        qid = str(p["callback_query_id"])
+        if qid in self.answered or qid not in self._callbacks:
+            raise ApiError("Bad Request: query is too old and response timeout expired or "
+                           "query ID is invalid")
+        self.answered[qid] = p
+        self._activity.set()
+        return True
+
+    async def api_setmycommands(self, p: dict[str, Any]) -> Any:
+        scope = p.get("scope") or {"type": "default"}
+        if isinstance(scope, str):
+            scope = json.loads(scope)
+        cmds = p["commands"]
+        if isinstance(cmds, str):
+            cmds = json.loads(cmds)
+        self.commands[f"{json.dumps(scope, sort_keys=True)}|{p.get('language_code', '')}"] = \
+            cmds
+        return True
+
+    async def api_deletemycommands(self, p: dict[str, Any]) -> Any:
+        return True
+
+    async def api_pinchatmessage(self, p: dict[str, Any]) -> Any:
+        chat = self.chat(int(p["chat_id"]))
+        if not chat.bot_can_pin:
+            raise ApiError("Bad Request: not enough rights to manage pinned messages")
+        self._find(p).pinned = True
+        return True
+
+    async def api_getchatmember(self, p: dict[str, Any]) -> Any:
+        chat = self.chat(int(p["chat_id"]))
+        uid = int(p["user_id"])
+        status = "administrator" if uid in chat.admins else "member"
+        member: dict[str, Any] = {"status": status, "user": {"id": uid, "is_bot": False,
+                                                             "first_name": str(uid)}}
+        if status == "administrator":
+            member.update({"can_be_edited": False, "is_anonymous": False,
+                           "can_manage_chat": True, "can_delete_messages": True,
+                           "can_manage_video_chats": True, "can_restrict_members": True,
+                           "can_promote_members": False, "can_change_info": True,
+                           "can_invite_users": True, "can_post_stories": False,
+                           "can_edit_stories": False, "can_delete_stories": False})
+        return member
+
+    async def api_close(self, p: dict[str, Any]) -> Any:
+        return True
+
+
+def _utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+class FakeRequest(BaseRequest):
+    """A ``BaseRequest`` that hands every call to a :class:`FakeBotAPI` in this process."""
+
+    def __init__(self, api: FakeBotAPI) -> None:
+        self.api = api
+
+    @property
+    def read_timeout(self) -> float | None:
+        return 5.0
+
+    async def initialize(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+    async def do_request(self, url: str, method: str, request_data: RequestData | None = None,
+                         read_timeout: Any = None, write_timeout: Any = None,
+                         connect_timeout: Any = None, pool_timeout: Any = None
+                         ) -> tuple[int, bytes]:
+        api_method = url.rsplit("/", 1)[-1]
+        params = dict(request_data.parameters) if request_data is not None else {}
+        return await dispatch(self.api, api_method, params)
+
+
+async def dispatch(api: FakeBotAPI, method: str, params: dict[str, Any]) -> tuple[int, bytes]:
+    try:
+        result = await api.call(method, params)
+    except ApiError as exc:
+        body = {"ok": False, "error_code": exc.code, "description": exc.description}
+        return exc.code, json.dumps(body).encode()
+    return 200, json.dumps({"ok": True, "result": result}).encode()
+
+
+async def serve_http(api: FakeBotAPI, host: str = "127.0.0.1", port: int = 0
+                     ) -> asyncio.base_events.Server:
+    """The fake over HTTP/1.1 (JSON and form bodies), e.g. for ``base_url`` tests."""
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                _verb, path, _ = lines[0].split(" ", 2)
+                headers = {k.lower(): v.strip() for k, v in
+                           (h.split(":", 1) for h in lines[1:] if ":" in h)}
+                body = await reader.readexactly(int(headers.get("content-length", "0")))
+                ctype = headers.get("content-type", "")
+                params: dict[str, Any] = {}
+                if "json" in ctype and body:
+                    params = json.loads(body)
+                elif body:
+                    from urllib.parse import parse_qsl
+
+                    for k, v in parse_qsl(body.decode()):
+                        try:
+                            params[k] = json.loads(v)
+                        except ValueError:
+                            params[k] = v
+                status, payload = await dispatch(api, path.rsplit("/", 1)[-1], params)
+                writer.write(f"HTTP/1.1 {status} OK\r\nContent-Type: application/json\r\n"
+                             f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    return await asyncio.start_server(handle, host, port)

@@ -1,0 +1,290 @@
+"""The chat grammar: what players type after /hu, /kong, /draw, /qishou, /new and /set.
+
+Parsing turns tokens into engine events (plain dicts the engine validates). A token that is
+a player is resolved by the caller's ``players`` map (names, @usernames, seat letters, user
+ids of text mentions). Mistakes raise :class:`GrammarError` with a code the catalogs
+translate and an example of the right way to say it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.tiles import TileError, parse_tokens
+
+
+class GrammarError(Exception):
+    def __init__(self, code: str, **params: str | int) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    user_id: int | None = None  # a text mention
+
+
+# A resolver maps a token to a seat ("E".."N") or None when it is no player.
+Resolver = Callable[[Token], str | None]
+
+SELF_DRAW = {"自摸", "zimo", "self", "selfdraw", "self-draw", "tsumo", "摸"}
+DISCARD = {"from", "off", "点炮", "放炮", "炮", "dianpao", "点"}
+ROB = {"rob", "robs", "抢杠", "抢", "qianggang", "抢杠胡"}
+KONG_DRAW = {"杠上花", "杠上开花", "gangshanghua", "gsh", "kongdraw", "kong-draw"}
+KONG_DISCARD = {"杠上炮", "gangshangpao", "gsp", "kongdiscard", "kong-discard"}
+WILD = {"有宝", "wild", "有精", "带宝"}
+NO_WILD = {"无宝", "nowild", "no-wild", "无精"}
+FEEDER = {"承包", "feeder", "fed", "包"}
+INDICATOR = {"本金", "翻", "精牌", "indicator", "宝牌", "flip"}
+KONG_KINDS = {
+    "暗杠": "concealed", "an": "concealed", "concealed": "concealed", "自杠": "concealed",
+    "补杠": "added", "bu": "added", "added": "added", "碰杠": "added", "加杠": "added",
+    "直杠": "direct", "明杠": "direct", "direct": "direct", "ming": "direct",
+    "宝杠": "wild", "wild": "wild",
+}
+HUAZHU = {"花猪", "huazhu", "pig", "三门"}
+READY = {"听", "听牌", "ready", "ting", "叫"}
+NOT_READY = {"未听", "没听", "notready", "not-ready", "无叫", "noting"}
+_NUM = r"(\d+)"
+_COUNTS = [
+    ("gen", re.compile(rf"^(?:根|gen){_NUM}$|^{_NUM}(?:根|gen)$", re.I)),
+    ("kongs", re.compile(rf"^(?:杠|kong|kongs){_NUM}$|^{_NUM}(?:杠|kongs?)$", re.I)),
+    ("fan", re.compile(rf"^(?:番|fan){_NUM}$|^{_NUM}(?:番|fan)$", re.I)),
+    ("feibao", re.compile(rf"^(?:飞宝|feibao){_NUM}$|^{_NUM}(?:飞宝|feibao)$", re.I)),
+    ("kong_chain", re.compile(rf"^(?:连杠|chain){_NUM}$", re.I)),
+]
+_BIRD = re.compile(r"^(?:鸟|bird|birds|扎鸟)([1-9](?:[,/][1-9])*)$", re.I)
+_JING = re.compile(r"^(?:精|jing)[:=]?(.+)$", re.I)
+_SPLIT = re.compile(r"\s*[,，;；]\s*")
+
+
+def _count(text: str) -> tuple[str, int] | None:
+    for name, rx in _COUNTS:
+        m = rx.match(text)
+        if m:
+            return name, int(next(g for g in m.groups() if g))
+    return None
+
+
+def is_tiles(text: str) -> bool:
+    """A token made only of tiles, with at least two of them or a digit (not 东 alone)."""
+    try:
+        tiles = parse_tokens(text)
+    except TileError:
+        return False
+    return bool(tiles) and (len(tiles) > 1 or any(c.isdigit() for c in text))
+
+
+def split_segments(tokens: list[Token]) -> list[list[Token]]:
+    """Split on commas/semicolons (several winners on one discard)."""
+    segments: list[list[Token]] = [[]]
+    for tok in tokens:
+        parts = _SPLIT.split(tok.text) if tok.user_id is None else [tok.text]
+        for i, part in enumerate(parts):
+            if i:
+                segments.append([])
+            if part:
+                segments[-1].append(Token(part, tok.user_id))
+    return [s for s in segments if s]
+
+
+@dataclass
+class WinDraft:
+    how: str | None = None
+    from_seat: str | None = None
+    winners: list[dict[str, Any]] = field(default_factory=list)
+    birds: list[int] = field(default_factory=list)
+    indicator: str | None = None
+    jing: dict[str, list[int]] = field(default_factory=dict)
+
+
+def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], str | None]:
+    """``/hu`` arguments -> (a win event, the indicator tile if one was named)."""
+    d = WinDraft()
+    segments = split_segments(tokens)
+    if not segments:
+        raise GrammarError("hu_empty")
+    for seg in segments:
+        winner = resolve(seg[0])
+        if winner is None:
+            raise GrammarError("hu_no_winner", token=seg[0].text)
+        hand: dict[str, Any] = {"seat": winner, "patterns": []}
+        tiles: list[str] = []
+        melds: list[str] = []
+        i = 1
+        while i < len(seg):
+            tok = seg[i]
+            low = tok.text.lower()
+            nxt = seg[i + 1] if i + 1 < len(seg) else None
+            if low in SELF_DRAW:
+                d.how = "self_draw"
+            elif low in DISCARD:
+                # "杠上花 from X" is 点杠花; "杠上炮 from X" stays 杠上炮.
+                if d.how not in ("kong_replacement", "after_kong_discard"):
+                    d.how = "discard"
+                d.from_seat = _player_after(tok, nxt, resolve, "discard")
+                i += 1
+            elif low in ROB:
+                d.how, d.from_seat = "rob_kong", _player_after(tok, nxt, resolve, "rob")
+                i += 1
+            elif low in KONG_DRAW:
+                d.how = "kong_replacement"
+            elif low in KONG_DISCARD:
+                d.how = "after_kong_discard"
+                d.from_seat = _player_after(tok, nxt, resolve, "discard")
+                i += 1
+            elif low in WILD:
+                hand["wild_used"] = True
+            elif low in NO_WILD:
+                hand["wild_used"] = False
+            elif low in FEEDER:
+                hand["feeder"] = _player_after(tok, nxt, resolve, "feeder")
+                i += 1
+            elif low in INDICATOR:
+                if nxt is None or not is_tiles(nxt.text):
+                    raise GrammarError("needs_tile", word=tok.text)
+                d.indicator = nxt.text
+                i += 1
+            elif (c := _count(tok.text)) is not None:
+                hand[c[0]] = c[1]
+            elif (m := _BIRD.match(tok.text)) is not None:
+                d.birds += [int(x) for x in re.split(r"[,/]", m.group(1))]
+            elif (m := _JING.match(tok.text)) is not None:
+                d.jing.update(_parse_jing(m.group(1), resolve))
+            elif tok.text.startswith("[") and tok.text.endswith("]"):
+                melds.append(tok.text[1:-1])
+            elif is_tiles(tok.text):
+                tiles.append(tok.text)
+            elif resolve(tok) is not None and tok.user_id is not None:
+                raise GrammarError("unexpected_player", token=tok.text)
+            else:
+                hand["patterns"].append(tok.text)
+            i += 1
+        if tiles:
+            hand["tiles"] = " ".join(tiles)
+        if melds:
+            hand["melds"] = melds
+        d.winners.append(hand)
+    if d.how is None:
+        raise GrammarError("hu_no_how")
+    event: dict[str, Any] = {"type": "win", "how": d.how, "winners": d.winners}
+    if d.from_seat is not None:
+        event["from_seat"] = d.from_seat
+    if d.birds:
+        event["birds"] = d.birds
+    if d.jing:
+        event["jing"] = d.jing
+    return event, d.indicator
+
+
+def _player_after(word: Token, nxt: Token | None, resolve: Resolver, kind: str) -> str:
+    seat = resolve(nxt) if nxt is not None else None
+    if seat is None:
+        raise GrammarError("needs_player", word=word.text, kind=kind)
+    return seat
+
+
+def _parse_jing(text: str, resolve: Resolver) -> dict[str, list[int]]:
+    """``alice:1/1,bob:0/2`` -> seat -> [正精, 副精]."""
+    out: dict[str, list[int]] = {}
+    for part in re.split(r"[,，]", text):
+        if not part:
+            continue
+        m = re.match(r"^(.+?)[:=](\d)/(\d)$", part)
+        seat = resolve(Token(m.group(1))) if m else None
+        if m is None or seat is None:
+            raise GrammarError("bad_jing", token=part)
+        out[seat] = [int(m.group(2)), int(m.group(3))]
+    return out
+
+
+def parse_kong(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
+    if not tokens or resolve(tokens[0]) is None:
+        raise GrammarError("kong_usage")
+    event: dict[str, Any] = {"type": "kong", "seat": resolve(tokens[0])}
+    rest = tokens[1:]
+    i = 0
+    while i < len(rest):
+        low = rest[i].text.lower()
+        if low in KONG_KINDS:
+            event["kind"] = KONG_KINDS[low]
+        elif low in DISCARD and i + 1 < len(rest) and resolve(rest[i + 1]) is not None:
+            event["from_seat"] = resolve(rest[i + 1])
+            i += 1
+        elif resolve(rest[i]) is not None and "from_seat" not in event:
+            event["from_seat"] = resolve(rest[i])
+        else:
+            raise GrammarError("kong_usage")
+        i += 1
+    if "kind" not in event:
+        raise GrammarError("kong_usage")
+    return event
+
+
+def parse_draw(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
+    """``/draw alice 花猪, bob 听 3, carol 听 123m456m...`` -> a wall-end event."""
+    players: dict[str, dict[str, Any]] = {}
+    for seg in split_segments(tokens):
+        seat = resolve(seg[0])
+        if seat is None:
+            raise GrammarError("draw_usage", token=seg[0].text)
+        info: dict[str, Any] = {}
+        tiles = []
+        melds = []
+        for tok in seg[1:]:
+            low = tok.text.lower()
+            if low in HUAZHU:
+                info["huazhu"] = True
+            elif low in READY:
+                info["ready"] = True
+            elif low in NOT_READY:
+                info["ready"] = False
+            elif (c := _count(tok.text)) is not None and c[0] == "fan":
+                info["ready"], info["fan"] = True, c[1]
+            elif tok.text.isdigit():
+                info["ready"], info["fan"] = True, int(tok.text)
+            elif tok.text.startswith("[") and tok.text.endswith("]"):
+                melds.append(tok.text[1:-1])
+            elif is_tiles(tok.text):
+                tiles.append(tok.text)
+            else:
+                raise GrammarError("draw_usage", token=tok.text)
+        if tiles:
+            info["ready"], info["tiles"] = True, " ".join(tiles)
+        if melds:
+            info["melds"] = melds
+        players[seat] = info
+    return {"type": "wall_end", "players": players}
+
+
+def parse_starting(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
+    if len(tokens) < 2 or resolve(tokens[0]) is None:
+        raise GrammarError("qishou_usage")
+    return {"type": "starting_win", "seat": resolve(tokens[0]),
+            "kinds": [t.text for t in tokens[1:]]}
+
+
+def parse_stake(text: str) -> int:
+    """``0.5`` or ``2`` (money per point) -> cents."""
+    m = re.fullmatch(r"(\d+)(?:\.(\d{1,2}))?", text.strip().lstrip("¥$"))
+    if m is None:
+        raise GrammarError("bad_stake", token=text)
+    return int(m.group(1)) * 100 + int((m.group(2) or "0").ljust(2, "0"))
+
+
+def seat_resolver(names: Mapping[str, str], user_ids: Mapping[int, str]) -> Resolver:
+    """A resolver over ``names`` (lower-cased names, @usernames, seat letters -> seat)."""
+
+    def resolve(tok: Token) -> str | None:
+        if tok.user_id is not None and tok.user_id in user_ids:
+            return user_ids[tok.user_id]
+        return names.get(tok.text.lower().lstrip("@")) or (
+            tok.text.upper() if tok.text.upper() in ("E", "S", "W", "N") and len(tok.text) == 1
+            else None)
+
+    return resolve

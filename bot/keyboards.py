@@ -1,0 +1,65 @@
+"""Inline keyboards and their compact, versioned callback data (at most 64 bytes).
+
+``v1:u:<session>:<hand>:<event>`` undoes an event; ``v1:d:<draft>:<version>:<action>``
+drives a guided report stored as a draft in the database, so buttons survive a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+VERSION = "v1"
+_UNDO = re.compile(r"^v1:u:(\d+):(\d+):(\d+)$")
+_DRAFT = re.compile(r"^v1:d:(\d+):(\d+):([a-z]{1,3})(?::([A-Za-z0-9_]{1,24}))?$")
+
+
+@dataclass(frozen=True)
+class UndoData:
+    session_id: int
+    hand: int
+    event: int
+
+
+@dataclass(frozen=True)
+class DraftData:
+    draft_id: int
+    version: int
+    action: str
+    arg: str | None
+
+
+def undo_data(session_id: int, hand: int, event: int) -> str:
+    return f"{VERSION}:u:{session_id}:{hand}:{event}"
+
+
+def draft_data(draft_id: int, version: int, action: str, arg: str | int | None = None) -> str:
+    data = f"{VERSION}:d:{draft_id}:{version}:{action}" + ("" if arg is None else f":{arg}")
+    assert len(data.encode()) <= 64, data
+    return data
+
+
+def parse_callback(data: str | None) -> UndoData | DraftData | None:
+    """The button's data, or None when it is malformed, forged or from another version."""
+    if not data or len(data.encode()) > 64:
+        return None
+    m = _UNDO.match(data)
+    if m:
+        return UndoData(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    m = _DRAFT.match(data)
+    if m:
+        return DraftData(int(m.group(1)), int(m.group(2)), m.group(3), m.group(4))
+    return None
+
+
+def undo_keyboard(label: str, session_id: int, hand: int, event: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=undo_data(
+        session_id, hand, event))]])
+
+
+def grid(buttons: list[tuple[str, str]], width: int = 3) -> InlineKeyboardMarkup:
+    rows = [buttons[i : i + width] for i in range(0, len(buttons), width)]
+    return InlineKeyboardMarkup([[InlineKeyboardButton(text, callback_data=data)
+                                  for text, data in row] for row in rows])
