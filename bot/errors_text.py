@@ -3,6 +3,8 @@ was wrong and, where it helps, how to say it right."""
 
 from __future__ import annotations
 
+from html import escape
+
 from bot.i18n import t
 
 MESSAGES: dict[str, str] = {
@@ -73,8 +75,12 @@ MESSAGES: dict[str, str] = {
 }
 
 
-def error_text(lang: str, code: str, fallback: str, **params: object) -> str:
+def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None = None,
+               **params: object) -> str:
+    """The refusal in the chat's language; seat letters become names, all text escaped."""
     template = MESSAGES.get(code)
     if template is None:
-        return fallback
-    return "⚠️ " + t(lang, template, **params)
+        return "⚠️ " + escape(fallback)
+    clean = {k: escape(seats.get(str(v), str(v)) if seats and k == "seat" else str(v))
+             for k, v in params.items()}
+    return "⚠️ " + t(lang, template, **clean)

@@ -84,7 +84,8 @@ def split_segments(tokens: list[Token]) -> list[list[Token]]:
     """Split on commas/semicolons (several winners on one discard)."""
     segments: list[list[Token]] = [[]]
     for tok in tokens:
-        parts = _SPLIT.split(tok.text) if tok.user_id is None else [tok.text]
+        keep = tok.user_id is not None or _JING.match(tok.text) is not None
+        parts = [tok.text] if keep else _SPLIT.split(tok.text)
         for i, part in enumerate(parts):
             if i:
                 segments.append([])

@@ -111,8 +111,10 @@ async def reply(update: Update, text: str, **kw: Any) -> Message | None:
     return await update.effective_message.reply_text(text, **kw)
 
 
-async def refuse(update: Update, lang: str, code: str, fallback: str = "", **params: Any) -> None:
-    await reply(update, error_text(lang, code, fallback or code, **params))
+async def refuse(update: Update, lang: str, code: str, fallback: str = "",
+                 session: SessionInfo | None = None, **params: Any) -> None:
+    seats = {s: p.name for s, p in session.seats.items()} if session else None
+    await reply(update, error_text(lang, code, fallback or code, seats, **params))
 
 
 async def _session_for_action(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str
@@ -259,7 +261,7 @@ async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
             session.chat_id, event, reporter=user.id if user else None,
             update_id=update.update_id, indicator=indicator)
     except (LedgerError, ReportError) as exc:
-        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
     if out.duplicate:
         return
@@ -424,7 +426,7 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                                    actor=user.id if user else None,
                                                    indicator=indicator)
     except (LedgerError, ReportError) as exc:
-        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
     await reply(update, render.edit_text(lang, out))
     await update_board(context, lang, out.session)

@@ -1,0 +1,135 @@
+"""Run the real Application with real polling against the in-process fake Bot API."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+from bot.app import build_application, running
+from bot.config import Settings, StorageSettings
+from bot.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
+
+GROUP = -100500
+
+
+def plain(text: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", text))
+
+
+class Table:
+    def __init__(self, api: FakeBotAPI, app: Any, lang: str = "en") -> None:
+        self.api = api
+        self.app = app
+        self.lang = lang
+        self.users: dict[str, FakeUser] = {}
+        self.chat_id = GROUP
+        api.chat(GROUP)
+
+    def user(self, name: str) -> FakeUser:
+        key = name.lstrip("@").lower()
+        if key not in self.users:
+            self.users[key] = FakeUser(100 + len(self.users), key, key, self.lang)
+        return self.users[key]
+
+    def admin(self, name: str) -> None:
+        self.api.chat(self.chat_id).admins.add(self.user(name).id)
+
+    async def settle(self, update_id: int) -> None:
+        """Until polling has acknowledged the update and the application processed it."""
+        for _ in range(500):
+            if self.api.offset > update_id:
+                break
+            await asyncio.sleep(0.005)
+        else:
+            raise TimeoutError(f"update {update_id} was never fetched")
+        await self.app.update_queue.join()
+
+    async def say(self, who: str, text: str, chat_id: int | None = None,
+                  update_id: int | None = None, **kw: Any) -> list[SentMessage]:
+        before = len(self.api.outbox)
+        uid = self.api.say(self.user(who), chat_id or self.chat_id, text, update_id, **kw)
+        await self.settle(uid)
+        return self.api.outbox[before:]
+
+    async def press(self, who: str, message: SentMessage, data: str) -> list[SentMessage]:
+        before = len(self.api.outbox)
+        uid = self.api.press(self.user(who), message, data)
+        await self.settle(uid)
+        return self.api.outbox[before:]
+
+    def last_with_buttons(self) -> SentMessage:
+        return next(m for m in reversed(self.api.outbox) if m.buttons)
+
+    @property
+    def ledger(self) -> Any:
+        return self.app.bot_data["services"].ledger
+
+
+@asynccontextmanager
+async def table(tmp_path: Path, lang: str = "en", **settings: Any) -> AsyncIterator[Table]:
+    api = FakeBotAPI()
+    config = Settings(storage=StorageSettings(url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"),
+                      **settings)
+    app = build_application(config, request=FakeRequest(api), token="42:TEST")
+    async with running(app, poll_timeout=1):
+        yield Table(api, app, lang)
+
+
+# -- transcripts ---------------------------------------------------------------------------
+
+_SAY = re.compile(r"^@(\w+):\s*(.+)$")
+_PRESS = re.compile(r"^@(\w+) press (\d+)$")
+
+
+async def play_transcript(t: Table, path: Path) -> int:
+    """Play a scenario file; returns the number of checks made. Lines:
+    ``@alice: text`` someone speaks; ``@bob press 2`` presses button 2 of the last keyboard;
+    ``< text`` a reply to the last action contains it; ``<! text`` none does;
+    ``= E -16 S +48 W -16 N -16`` the table's running totals (or the chat's standings by
+    name after /end: ``= alice -10 bob +24``); ``admin alice`` makes alice a chat admin."""
+    checks = 0
+    replies: list[SentMessage] = []
+    for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{path.name}:{lineno}"
+        if m := _PRESS.match(line):
+            keyboard = t.last_with_buttons()
+            index = int(m.group(2)) - 1
+            replies = await t.press(m.group(1), keyboard, keyboard.buttons[index]["callback_data"])
+        elif m := _SAY.match(line):
+            replies = await t.say(m.group(1), m.group(2))
+        elif line.startswith("<!"):
+            wanted = line[2:].strip()
+            assert not any(wanted in plain(r.text) for r in replies), (where, wanted)
+            checks += 1
+        elif line.startswith("<"):
+            wanted = line[1:].strip()
+            texts = [plain(r.text) for r in replies]
+            assert any(wanted in x for x in texts), f"{where}: {wanted!r} not in {texts}"
+            checks += 1
+        elif line.startswith("="):
+            await _check_totals(t, line[1:].split(), where)
+            checks += 1
+        elif line.startswith("admin "):
+            t.admin(line.split()[1])
+        else:
+            raise AssertionError(f"{where}: cannot read {line!r}")
+    return checks
+
+
+async def _check_totals(t: Table, words: list[str], where: str) -> None:
+    expected = {words[i]: int(words[i + 1]) for i in range(0, len(words), 2)}
+    session = await t.ledger.current_session(t.chat_id)
+    if session is not None and set(expected) <= {"E", "S", "W", "N"}:
+        assert session.totals == expected, (where, session.totals)
+        return
+    standings = {s.player.name: s.net for s in await t.ledger.standings(t.chat_id)}
+    got = {k: standings.get(k, 0) for k in expected}
+    assert got == expected, (where, standings)

@@ -1,0 +1,27 @@
+"""Whole nights, one per preset, played through real polling against the fake Bot API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.bot.harness import play_transcript, table
+
+TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
+LANGUAGE = {"feibao": "zh-hans"}
+
+
+@pytest.mark.parametrize("path", TRANSCRIPTS, ids=[p.stem for p in TRANSCRIPTS])
+async def test_transcript(path: Path, tmp_path: Path) -> None:
+    async with table(tmp_path, lang=LANGUAGE.get(path.stem, "en")) as t:
+        checks = await play_transcript(t, path)
+        assert checks >= 5
+        # The bot never made a call Telegram would refuse.
+        assert t.api.errors == [], t.api.errors
+
+
+def test_one_transcript_per_preset() -> None:
+    from engine.rules import presets
+
+    assert {p.stem for p in TRANSCRIPTS} >= set(presets())
