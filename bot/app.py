@@ -93,7 +93,9 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
         ApplicationBuilder()
         .token(secret)
         .defaults(Defaults(parse_mode=ParseMode.HTML, disable_notification=False))
-        .rate_limiter(AIORateLimiter(max_retries=2))
+        .rate_limiter(AIORateLimiter(
+            overall_max_rate=settings.telegram.overall_max_rate,
+            group_max_rate=settings.telegram.group_max_rate, max_retries=2))
         .concurrent_updates(False)
         .post_init(post_init)
         .post_shutdown(post_shutdown)

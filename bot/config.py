@@ -22,6 +22,10 @@ LANGUAGES = ("zh-Hans", "en")
 class TelegramSettings(BaseModel):
     token: SecretStr | None = None
     base_url: str = "https://api.telegram.org/bot"
+    # Telegram's limits: about 30 messages a second overall, 20 a minute in one group.
+    # 0 turns a limit off (only for a fake or a local Bot API server).
+    overall_max_rate: float = Field(30, ge=0)
+    group_max_rate: float = Field(20, ge=0)
 
 
 class StorageSettings(BaseModel):

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import build_application, running
-from bot.config import Settings, StorageSettings
+from bot.config import Settings, StorageSettings, TelegramSettings
 from bot.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
 
 GROUP = -100500
@@ -73,7 +73,9 @@ class Table:
 @asynccontextmanager
 async def table(tmp_path: Path, lang: str = "en", **settings: Any) -> AsyncIterator[Table]:
     api = FakeBotAPI()
+    # The fake does not throttle, so the rate limiter's Telegram limits are lifted here.
     config = Settings(storage=StorageSettings(url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"),
+                      telegram=TelegramSettings(overall_max_rate=0, group_max_rate=0),
                       **settings)
     app = build_application(config, request=FakeRequest(api), token="42:TEST")
     async with running(app, poll_timeout=1):

@@ -1,0 +1,241 @@
+"""The bot's safety and plumbing, end to end through polling against the fake Bot API."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from telegram.ext import CommandHandler
+
+from bot.app import build_application, running
+from bot.config import Settings, StorageSettings, TelegramSettings
+from bot.fake_api import FakeBotAPI, FakeUser, dispatch, serve_http
+from tests.bot.harness import plain, table
+
+NEW = "/new chengdu @alice @bob @carol @dave"
+
+
+async def test_duplicate_delivery_is_recorded_once(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", NEW)
+        first = await t.say("bob", "/hu bob 自摸", update_id=9001)
+        again = await t.say("bob", "/hu bob 自摸", update_id=9001)
+        assert any("Hand 1 recorded" in plain(m.text) for m in first)
+        assert not any("recorded" in plain(m.text) for m in again)
+        session = await t.ledger.current_session(t.chat_id)
+        assert session.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
+
+
+async def test_outsiders_cannot_report_but_admins_can(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", NEW)
+        out = await t.say("mallory", "/hu bob 自摸")
+        assert "Only the players at this table" in plain(out[0].text)
+        t.admin("mallory")
+        out = await t.say("mallory", "/hu bob 自摸")
+        assert any("Hand 1 recorded" in plain(m.text) for m in out)
+
+
+async def test_undo_button_and_stale_buttons(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", NEW)
+        out = await t.say("bob", "/hu bob 自摸")
+        recorded = next(m for m in out if m.buttons)
+        await t.say("carol", "/hu carol from alice")
+        # The first message's Undo is stale now: only the latest event can be undone.
+        await t.press("bob", recorded, recorded.buttons[0]["callback_data"])
+        answer = list(t.api.answered.values())[-1]
+        assert answer.get("show_alert") and "latest" in answer["text"]
+        latest = t.last_with_buttons()
+        await t.press("carol", latest, latest.buttons[0]["callback_data"])
+        session = await t.ledger.current_session(t.chat_id)
+        assert session.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
+        # Forged data is refused with a popup; nothing changes.
+        await t.press("bob", latest, "v1:u:999:1:0")
+        await t.press("bob", latest, "garbage")
+        answers = list(t.api.answered.values())[-2:]
+        assert all(a.get("show_alert") for a in answers)
+        session = await t.ledger.current_session(t.chat_id)
+        assert session.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
+        assert t.api.errors == []
+
+
+async def test_guided_report_with_buttons(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", NEW)
+        out = await t.say("carol", "/hu")
+        prompt = out[0]
+        assert "Who won?" in prompt.text
+
+        async def press(label: str) -> None:
+            msg = t.api.messages[(prompt.chat_id, prompt.message_id)]
+            button = next(b for b in msg.buttons if b["text"].endswith(label))
+            assert len(button["callback_data"].encode()) <= 64
+            await t.press("carol", msg, button["callback_data"])
+
+        await press("carol")
+        await press("Off a discard")
+        await press("dave")
+        old = t.api.messages[(prompt.chat_id, prompt.message_id)].buttons[0]["callback_data"]
+        await press("七对")
+        # Pressing a button from an older version of the draft is refused.
+        await t.press("carol", t.api.messages[(prompt.chat_id, prompt.message_id)], old)
+        assert list(t.api.answered.values())[-1].get("show_alert")
+        await press("Done")
+        await press("Confirm")
+        session = await t.ledger.current_session(t.chat_id)
+        assert session.totals == {"E": 0, "S": 0, "W": 4, "N": -4}
+        assert t.api.errors == []
+
+
+async def test_scoreboard_is_edited_in_place_and_pinned(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", NEW)
+        for text in ("/hu bob 自摸", "/hu carol from alice", "/hu dave 自摸"):
+            await t.say("bob", text)
+        boards = {m.message_id for m in t.api.outbox if "Scoreboard" in m.text}
+        assert len(boards) == 1
+        board = t.api.messages[(t.chat_id, boards.pop())]
+        assert board.pinned and board.edits == 3
+
+
+async def test_private_chat_calculator_and_no_ledger(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        dm = 555
+        t.api.chat(dm, type="private")
+        out = await t.say("alice", "/score 1112345678999m", chat_id=dm)
+        assert "waiting on 123456789m" in plain(out[0].text)
+        out = await t.say("alice", "/score 1111m 23456789m 55m sichuan", chat_id=dm)
+        assert "A winning hand" in plain(out[0].text)
+        out = await t.say("alice", "/score 12x", chat_id=dm)
+        assert "12x" in plain(out[0].text) and "Example" in plain(out[0].text)
+        out = await t.say("alice", NEW, chat_id=dm)
+        assert "works in a group" in plain(out[0].text)
+        assert await t.ledger.current_session(dm) is None
+
+
+async def test_bad_input_answers_with_an_example_and_records_nothing(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", NEW)
+        for text, expected in [
+            ("/hu bob", "Say how they won"),
+            ("/hu bob from", "needs a player"),
+            ("/hu bob 自摸 清一吃", "did you mean: 清一色"),
+            ("/hu bob from bob", "cannot pay for their own win"),
+            ("/hu bob 自摸 七对 对对胡", "cannot both hold"),
+            ("/kong bob", "Example: /kong"),
+            ("/void x", "Give the hand's number"),
+            ("/new chengdu a b c", "four players in seat order"),
+            ("/new chengdu a b c d", "A table is already going"),
+            ("/hu bob 自摸 <b>x</b>", "Unknown pattern"),
+        ]:
+            out = await t.say("bob", text)
+            assert out and expected in plain(out[0].text), (text, [m.text for m in out])
+        session = await t.ledger.current_session(t.chat_id)
+        assert session.hands == 0 and set(session.totals.values()) == {0}
+        assert t.api.errors == []
+
+
+async def test_errors_are_reported_without_a_traceback(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        async def boom(update, context):  # type: ignore[no-untyped-def]
+            raise RuntimeError("database on fire")
+
+        t.app.add_handler(CommandHandler("boom", boom))
+        out = await t.say("alice", "/boom")
+        text = plain(out[0].text)
+        assert "something went wrong" in text and "Traceback" not in text
+        assert "fire" not in text
+
+
+async def test_command_menus_per_scope_and_language(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        keys = set(t.api.commands)
+        assert any('"all_group_chats"' in k and k.endswith("|zh") for k in keys)
+        assert any('"all_private_chats"' in k and k.endswith("|") for k in keys)
+        zh_group = next(v for k, v in t.api.commands.items()
+                        if '"all_group_chats"' in k and k.endswith("|zh"))
+        assert any(c["description"] == "报胡" for c in zh_group)
+
+
+async def test_language_follows_the_chat(tmp_path: Path) -> None:
+    async with table(tmp_path, lang="zh-hans") as t:
+        out = await t.say("alice", "/table")
+        assert "本群现在没有牌桌" in plain(out[0].text)
+        t.admin("alice")
+        await t.say("alice", "/lang en")
+        out = await t.say("alice", "/table")
+        assert "No table is going" in plain(out[0].text)
+
+
+async def test_fake_refuses_what_telegram_refuses() -> None:
+    api = FakeBotAPI()
+    api.chat(1)
+    status, body = await dispatch(api, "sendMessage", {"chat_id": 1, "text": "x" * 4097})
+    assert status == 400 and b"too long" in body
+    markup = {"inline_keyboard": [[{"text": "a", "callback_data": "x" * 65}]]}
+    status, body = await dispatch(api, "sendMessage", {"chat_id": 1, "text": "hi",
+                                                       "reply_markup": markup})
+    assert status == 400 and b"BUTTON_DATA_INVALID" in body
+    status, body = await dispatch(api, "sendMessage", {"chat_id": 1, "text": "hi"})
+    mid = json.loads(body)["result"]["message_id"]
+    status, body = await dispatch(api, "editMessageText", {"chat_id": 1, "message_id": mid,
+                                                           "text": "hi"})
+    assert status == 400 and b"not modified" in body
+    user = FakeUser(5, "u")
+    api.press(user, api.last(), "v1:x")
+    qid = api.updates[-1]["callback_query"]["id"]
+    assert (await dispatch(api, "answerCallbackQuery", {"callback_query_id": qid}))[0] == 200
+    status, body = await dispatch(api, "answerCallbackQuery", {"callback_query_id": qid})
+    assert status == 400 and b"query is too old" in body
+
+
+async def test_smoke_over_http_on_loopback(tmp_path: Path) -> None:
+    """python-telegram-bot's own HTTP client reaching the fake through base_url."""
+    api = FakeBotAPI()
+    server = await serve_http(api)
+    port = server.sockets[0].getsockname()[1]
+    settings = Settings(
+        telegram=TelegramSettings(token="42:HTTP", base_url=f"http://127.0.0.1:{port}/bot"),
+        storage=StorageSettings(url=f"sqlite+aiosqlite:///{tmp_path}/http.db"))
+    app = build_application(settings)
+    try:
+        async with running(app, poll_timeout=1):
+            uid = api.say(FakeUser(7, "alice", "alice", "en"), -42, "/score 1112345678999m")
+            for _ in range(400):
+                if api.offset > uid:
+                    break
+                await asyncio.sleep(0.01)
+            await app.update_queue.join()
+    finally:
+        server.close()
+        await server.wait_closed()
+    reply = api.last(-42)
+    assert reply is not None and "123456789m" in reply.text
+    assert tuple(m for m, _ in api.log[:5]) >= ("getUpdates", ) or any(
+        m == "getUpdates" for m, _ in api.log)
+
+
+def test_config_errors_are_clear(tmp_path: Path) -> None:
+    from bot.__main__ import main
+
+    assert main(["--config", str(tmp_path / "missing.toml")]) == 2
+    bad = tmp_path / "bad.toml"
+    bad.write_text('default_language = "fr"\n')
+    assert main(["--config", str(bad)]) == 2
+
+
+@pytest.mark.parametrize("preset", ["chengdu"])
+async def test_end_of_night_summary(tmp_path: Path, preset: str) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", NEW.replace("chengdu", preset) + " 0.5")
+        await t.say("bob", "/hu bob 自摸 清一色")
+        out = await t.say("alice", "/end")
+        text = plain(out[0].text)
+        assert "bob: +24 (12.00)" in text and "To settle up" in text
+        out = await t.say("alice", "/standings")
+        assert "bob: +24" in plain(out[0].text)
+        out = await t.say("bob", "/stats")
+        assert "Wins: 1 (self-draws: 1)" in plain(out[0].text)
