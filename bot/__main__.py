@@ -14,7 +14,9 @@ from bot.config import ConfigError, load_settings
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
-    parser.add_argument("mode", nargs="?", choices=["run", "console"], default="run")
+    parser.add_argument("mode", nargs="?", choices=["run", "console"], default=None,
+                        help="run: poll Telegram (needs a token); console: the simulated "
+                        "group; default: run with a token, console without")
     parser.add_argument("--config", help="config file (default: $TALLY_CONFIG or ./config.toml)")
     args = parser.parse_args(argv)
     try:
@@ -25,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=settings.logging.level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    if args.mode == "run" and settings.telegram.token is None:
+        print("configuration error: no Telegram token; set TALLY_TELEGRAM__TOKEN or "
+              "telegram.token in config.toml", file=sys.stderr)
+        return 2
     if args.mode == "console" or settings.telegram.token is None:
         from bot.console import main as console_main
 

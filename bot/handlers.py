@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from html import escape
 from typing import Any
@@ -46,6 +46,7 @@ class Services:
     drafts: Drafts
     admins: frozenset[int]
     default_language: str
+    languages: dict[int, str] = field(default_factory=dict)  # chat id -> language, cached
 
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
@@ -57,13 +58,17 @@ class Refusal(Exception):
 
 
 async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    """The chat's language: stored with the chat, first taken from whoever spoke first."""
     svc = services(context)
     chat = update.effective_chat
     if chat is None:
         return svc.default_language
+    if chat.id in svc.languages:
+        return svc.languages[chat.id]
     user = update.effective_user
     first = normalise_language(user.language_code if user else None, svc.default_language)
     info = await svc.ledger.chat(chat.id, first)
+    svc.languages[chat.id] = info.language
     return info.language
 
 
@@ -538,7 +543,7 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
-    lang = info.language
+    lang = services(context).languages[chat.id] = info.language
     over = ", ".join(f"{k}={v}" for k, v in info.overrides.items()) or "-"
     await reply(update, t(lang, "House rules: {preset} ({overrides}); stake {stake} per point. "
                           "A table already going keeps its rules.", preset=info.preset,
@@ -559,6 +564,7 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     info = await services(context).ledger.update_chat(
         chat.id, language=normalise_language(words[0].text, lang))
+    services(context).languages[chat.id] = info.language
     await reply(update, t(info.language, "Language: {lang}.", lang=info.language))
 
 

@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy import and_, bindparam, delete, func, insert, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -307,14 +307,16 @@ class Ledger:
 
     async def _seen_update(self, conn: AsyncConnection, update_id: int | None,
                            chat_id: int) -> bool:
+        """Note the update id; True if it was noted before (a re-delivery). One statement."""
         if update_id is None:
             return False
-        u = t.processed_updates.c
-        if (await conn.execute(select(u.update_id).where(u.update_id == update_id))).first():
-            return True
-        await conn.execute(insert(t.processed_updates).values(
-            update_id=update_id, chat_id=chat_id, at=now()))
-        return False
+        if self.dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as upsert
+        else:
+            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+        result = await conn.execute(upsert(t.processed_updates).values(
+            update_id=update_id, chat_id=chat_id, at=now()).on_conflict_do_nothing())
+        return result.rowcount == 0
 
     async def mark_update(self, update_id: int, chat_id: int | None = None) -> bool:
         """Record an update id; False when it was already processed (a re-delivery)."""
@@ -416,20 +418,26 @@ class Ledger:
                  "dealt_in": f.dealt_in, "win_points": f.win_points}
                 for s, f in new.items()])
         tc = t.totals.c
+        changes = []
         for seat, pid in seats.items():
             o = old.get(pid)
             f = new.get(seat)
             diff = {
-                "net": (f.delta if f else 0) - (o.delta if o else 0),
-                "hands": (1 if f else 0) - (1 if o else 0),
-                "wins": (f.won if f else 0) - (o.won if o else 0),
-                "self_draws": (f.self_draws if f else 0) - (o.self_draws if o else 0),
-                "dealt_in": (f.dealt_in if f else 0) - (o.dealt_in if o else 0),
-                "win_points": (f.win_points if f else 0) - (o.win_points if o else 0),
+                "d_net": (f.delta if f else 0) - (o.delta if o else 0),
+                "d_hands": (1 if f else 0) - (1 if o else 0),
+                "d_wins": (f.won if f else 0) - (o.won if o else 0),
+                "d_self_draws": (f.self_draws if f else 0) - (o.self_draws if o else 0),
+                "d_dealt_in": (f.dealt_in if f else 0) - (o.dealt_in if o else 0),
+                "d_win_points": (f.win_points if f else 0) - (o.win_points if o else 0),
             }
             if any(diff.values()):
-                await conn.execute(update(t.totals).where(tc.player_id == pid).values(
-                    **{k: getattr(tc, k) + v for k, v in diff.items()}))
+                changes.append({"pid": pid, **diff})
+        if changes:  # one statement for every player whose totals moved
+            await conn.execute(
+                update(t.totals).where(tc.player_id == bindparam("pid")).values(
+                    **{k: getattr(tc, k) + bindparam("d_" + k) for k in (
+                        "net", "hands", "wins", "self_draws", "dealt_in", "win_points")}),
+                changes)
 
     # -- corrections --------------------------------------------------------------------
 

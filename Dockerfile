@@ -1,0 +1,25 @@
+# Mahjong Tally: multi-stage build, non-root, the database on a volume, migrations on start
+# (the bot's post_init brings the schema to the newest revision before polling).
+FROM python:3.11-slim AS build
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY storage ./storage
+COPY bot ./bot
+RUN python -m venv /opt/venv \
+ && /opt/venv/bin/pip install --no-cache-dir --upgrade pip \
+ && /opt/venv/bin/pip install --no-cache-dir .
+
+FROM python:3.11-slim
+RUN useradd --create-home --uid 10001 tally \
+ && mkdir -p /data && chown tally:tally /data
+COPY --from=build /opt/venv /opt/venv
+COPY config.example.toml /app/config.example.toml
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    TALLY_STORAGE__URL=sqlite+aiosqlite:////data/tally.sqlite3
+WORKDIR /app
+USER tally
+VOLUME ["/data"]
+# Needs TALLY_TELEGRAM__TOKEN; without it the bot would start console mode.
+CMD ["python", "-m", "bot", "run"]
