@@ -337,12 +337,20 @@ async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, render.table_text(lang, session))
 
 
-async def cmd_undo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _acting(update: Update, context: ContextTypes.DEFAULT_TYPE
+                  ) -> tuple[str, SessionInfo] | None:
+    """Language and table for a state-changing command from a player, delivered once."""
     lang = await chat_lang(update, context)
     session = await _session_for_action(update, context, lang)
     if session is None or not await _fresh_update(update, context):
-        return
-    await _undo(update, context, lang, session)
+        return None
+    return lang, session
+
+
+async def cmd_undo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    acting = await _acting(update, context)
+    if acting is not None:
+        await _undo(update, context, *acting)
 
 
 async def _undo(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
@@ -479,10 +487,10 @@ async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
-    session = await _session_for_action(update, context, lang)
-    if session is None or not await _fresh_update(update, context):
+    acting = await _acting(update, context)
+    if acting is None:
         return
+    lang, session = acting
     user = update.effective_user
     summary = await services(context).ledger.end_session(session.chat_id,
                                                          actor=user.id if user else None)

@@ -10,9 +10,9 @@ from engine.patterns.base import (
     all_pungs,
     four_declared,
     nothing_declared,
-    one_suit,
     seven_pairs,
 )
+from engine.patterns.common import DIHU, QINGYISE, TIANHU
 
 
 def _fours(n: int):  # type: ignore[no-untyped-def]
@@ -31,7 +31,7 @@ CHANGSHA.add(
             aliases=("对对胡", "大对子"), detect=all_pungs),
     Pattern("将将胡", "jiangjianghu", "all 2-5-8", "every tile a 2, 5 or 8",
             detect=_jiangjiang),
-    Pattern("清一色", "qingyise", "one suit", "every tile of one suit", detect=one_suit),
+    QINGYISE,
     Pattern("七小对", "qixiaodui", "seven pairs", "seven pairs", aliases=("七对", "qidui"),
             excludes=("碰碰胡",), detect=seven_pairs),
     Pattern("豪华七小对", "haohuaqixiaodui", "luxury seven pairs",
@@ -48,9 +48,8 @@ CHANGSHA.add(
             aliases=("抢杠", "qianggang")),
     Pattern("全求人", "quanqiuren", "all melded", "four sets declared, won off a discard",
             aliases=("全球人",), detect=four_declared),
-    Pattern("天胡", "tianhu", "heavenly win", "the dealer wins on the deal",
-            excludes=("地胡",)),
-    Pattern("地胡", "dihu", "earthly win", "winning on the dealer's first discard"),
+    TIANHU,
+    DIHU,
     Pattern("海底炮", "haidipao", "last-tile discard",
             "the player who took the last tile cannot win; another wins on it"),
     Pattern("杠上炮", "gangshangpao", "kong discard", "winning on the discard after a kong"),

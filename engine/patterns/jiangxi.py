@@ -6,9 +6,9 @@ from engine.patterns.base import (
     Facts,
     Pattern,
     PatternSet,
-    one_suit,
     seven_pairs,
 )
+from engine.patterns.common import QINGYISE
 from engine.readings import JIUYAO, PAIR, SHISANLANG, STANDARD
 
 HANDS = ("平和", "七对", "碰对", "九幺", "十三浪")
@@ -63,5 +63,5 @@ JIANGXI.add(
     Pattern("豪华", "haohua", "luxury seven pairs", "seven pairs holding a four",
             aliases=("豪华七对",), implies=("七对",), min_gen=1,
             detect=lambda f: seven_pairs(f) and f.reading.fours >= 1),
-    Pattern("清一色", "qingyise", "one suit", "every tile of one suit", detect=one_suit),
+    QINGYISE,
 )

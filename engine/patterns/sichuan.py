@@ -11,10 +11,10 @@ from engine.patterns.base import (
     four_declared,
     no_terminals,
     nothing_declared,
-    one_suit,
     seven_pairs,
     terminals_everywhere,
 )
+from engine.patterns.common import DIHU, QINGYISE, TIANHU
 from engine.readings import KONG, PUNG
 
 
@@ -34,7 +34,7 @@ SICHUAN.add(
             aliases=("平和", "屁胡"), detect=lambda f: True),
     Pattern("对对胡", "duiduihu", "all pongs", "every set a pong or kong",
             aliases=("大对子", "碰碰胡", "大对", "pengpenghu", "dadui"), detect=all_pungs),
-    Pattern("清一色", "qingyise", "one suit", "every tile of one suit", detect=one_suit),
+    QINGYISE,
     Pattern("带幺九", "daiyaojiu", "terminals everywhere",
             "every set and the pair hold a 1 or a 9", aliases=("幺九", "全带幺", "yaojiu"),
             detect=terminals_everywhere),
@@ -49,9 +49,8 @@ SICHUAN.add(
             detect=nothing_declared),
     Pattern("断幺九", "duanyaojiu", "all simples", "no 1 or 9 anywhere",
             aliases=("中张", "断幺"), detect=no_terminals),
-    Pattern("天胡", "tianhu", "heavenly win", "the dealer wins on the deal",
-            excludes=("地胡",)),
-    Pattern("地胡", "dihu", "earthly win", "a player wins on the dealer's first discard"),
+    TIANHU,
+    DIHU,
     Pattern("清对", "qingdui", "one-suit pongs", "清一色 and 对对胡",
             implies=("清一色", "对对胡")),
     Pattern("龙七对", "longqidui", "dragon seven pairs", "seven pairs holding a four",
