@@ -57,6 +57,9 @@ def step(lang: str, session: SessionInfo, draft_id: int, version: int, data: dic
                    for i, n in enumerate(choices)]
         buttons.append((t(lang, "Done"), draft_data(draft_id, version, "ok")))
         return t(lang, "Which patterns? (none for a plain win)"), grid([*buttons, cancel], 3)
+    if ruleset(session.preset).family == "sichuan" and data.get("gen") is None:
+        buttons = [(str(n), draft_data(draft_id, version, "g", n)) for n in range(4)]
+        return t(lang, "How many 根 (fours not declared as kongs)?"), grid([*buttons, cancel], 4)
     summary = describe(lang, session, data)
     return (t(lang, "Record this?") + "\n" + summary,
             grid([(t(lang, "Confirm"), draft_data(draft_id, version, "y")), cancel], 2))
@@ -87,15 +90,19 @@ def apply(session: SessionInfo, data: dict[str, Any], action: str, arg: str | No
         data["patterns"] = chosen
     elif action == "ok" and data.get("how"):
         data["patterns_done"] = True
+    elif action == "g" and arg in ("0", "1", "2", "3") and data.get("patterns_done") \
+            and data.get("gen") is None:
+        data["gen"] = int(arg)
     else:
         return None
     return data
 
 
 def to_event(data: dict[str, Any]) -> dict[str, Any]:
-    event: dict[str, Any] = {"type": "win", "how": data["how"],
-                             "winners": [{"seat": data["winner"],
-                                          "patterns": data.get("patterns", [])}]}
+    hand: dict[str, Any] = {"seat": data["winner"], "patterns": data.get("patterns", [])}
+    if data.get("gen"):
+        hand["gen"] = data["gen"]
+    event: dict[str, Any] = {"type": "win", "how": data["how"], "winners": [hand]}
     if data.get("from"):
         event["from_seat"] = data["from"]
     return event
@@ -109,4 +116,6 @@ def describe(lang: str, session: SessionInfo, data: dict[str, Any]) -> str:
         text += f" ← {names[data['from']]}"
     if data.get("patterns"):
         text += " · " + " ".join(data["patterns"])
+    if data.get("gen"):
+        text += f" · 根{data['gen']}"
     return text

@@ -84,9 +84,10 @@ async def test_guided_report_with_buttons(tmp_path: Path) -> None:
         await t.press("carol", t.api.messages[(prompt.chat_id, prompt.message_id)], old)
         assert list(t.api.answered.values())[-1].get("show_alert")
         await press("Done")
+        await press("1")  # one 根: in chengdu 七对 with a four is 龙七对, 5 fan = 16
         await press("Confirm")
         session = await t.ledger.current_session(t.chat_id)
-        assert session.totals == {"E": 0, "S": 0, "W": 4, "N": -4}
+        assert session.totals == {"E": 0, "S": 0, "W": 16, "N": -16}
         assert t.api.errors == []
 
 
