@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from html import escape
 from typing import Any
 
-from telegram import Message, MessageEntity, Update
+from telegram import InlineKeyboardMarkup, Message, MessageEntity, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
@@ -27,7 +27,7 @@ from bot.grammar import (
     seat_resolver,
 )
 from bot.i18n import normalise_language, t
-from bot.keyboards import DraftData, UndoData, parse_callback, undo_keyboard
+from bot.keyboards import DraftData, UndoData, draft_data, grid, parse_callback, undo_keyboard
 from engine.errors import ReportError
 from engine.hand_input import build_hand, parse_wild_kinds
 from engine.rules import parse_overrides, presets
@@ -38,6 +38,7 @@ from storage.ledger import Drafts, Ledger
 from storage.models import PlayerRef, RecordOutcome, SessionInfo
 
 log = logging.getLogger(__name__)
+SEAT_ORDER = ("E", "S", "W", "N")
 
 
 @dataclass
@@ -228,6 +229,9 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         except GrammarError as exc:
             await refuse(update, lang, exc.code, **exc.params)
             return
+    if not words and update.effective_user is not None:
+        await start_join(update, context, lang, preset, stake)
+        return
     if len(words) != 4:
         await refuse(update, lang, "new_usage")
         return
@@ -643,6 +647,77 @@ async def start_guided(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     await reply(update, text, reply_markup=keyboard)
 
 
+def join_keyboard(lang: str, draft_id: int, version: int, seats: dict[str, Any]
+                  ) -> InlineKeyboardMarkup:
+    buttons = [(f"{t(lang, render.SEAT_KEYS[s])}: {seats[s]['name'] if s in seats else '—'}",
+                draft_data(draft_id, version, "s", s)) for s in SEAT_ORDER]
+    return grid(buttons, 2)
+
+
+async def start_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                     preset: str | None, stake: int | None) -> None:
+    """/new without players: four seat buttons; the fourth to sit opens the table."""
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None and user is not None
+    if await services(context).ledger.current_session(chat.id) is not None:
+        await refuse(update, lang, "session_open")
+        return
+    data = {"preset": preset, "stake": stake, "seats": {}}
+    draft_id, version = await services(context).drafts.create(chat.id, user.id, "join", data)
+    await reply(update, t(lang, "Take a seat: East deals first. Press your seat again to "
+                                "stand up."),
+                reply_markup=join_keyboard(lang, draft_id, version, {}))
+
+
+async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                      data: DraftData, draft: dict[str, Any]) -> None:
+    query = update.callback_query
+    chat = update.effective_chat
+    assert query is not None and chat is not None
+    seats: dict[str, Any] = dict(draft["seats"])
+    user = query.from_user
+    mine = next((s for s, p in seats.items() if p["id"] == user.id), None)
+    if data.action != "s" or data.arg not in SEAT_ORDER:
+        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        return
+    if mine == data.arg:
+        del seats[mine]
+    elif data.arg in seats or mine is not None:
+        await query.answer(t(lang, "That seat is taken, or you already sit."), show_alert=True)
+        return
+    else:
+        seats[data.arg] = {"id": user.id, "name": user.username or user.first_name,
+                           "username": user.username}
+    drafts = services(context).drafts
+    version = await drafts.update(chat.id, data.draft_id, data.version,
+                                  {**draft, "seats": seats})
+    if version is None:
+        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        return
+    await query.answer()
+    if len(seats) < 4:
+        with _suppress():
+            await query.edit_message_reply_markup(join_keyboard(lang, data.draft_id, version,
+                                                                seats))
+        return
+    refs = [PlayerRef(name=seats[s]["name"], telegram_id=seats[s]["id"],
+                      username=seats[s]["username"]) for s in SEAT_ORDER]
+    try:
+        session = await services(context).ledger.open_session(
+            chat.id, refs, preset=draft.get("preset"), stake_cents=draft.get("stake"))
+    except (LedgerError, ReportError) as exc:
+        await context.bot.send_message(chat.id, error_text(lang, exc.code, str(exc),
+                                                           **exc.params))
+        return
+    await drafts.delete(chat.id, data.draft_id)
+    with _suppress():
+        await query.edit_message_text(t(
+            lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
+            preset=session.preset, seats=render.seats_text(session),
+            dealer=render.name(session, "E")))
+    await update_board(context, lang, session)
+
+
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     assert query is not None
@@ -653,6 +728,14 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
         return
     svc = services(context)
+    if isinstance(data, DraftData):
+        found = await svc.drafts.get(chat.id, data.draft_id)
+        if found is not None and found[1] == "join":
+            if found[0] != data.version:
+                await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+                return
+            await _press_join(update, context, lang, data, found[2])
+            return
     session = await svc.ledger.current_session(chat.id)
     if session is not None:
         session = await link_sender(context, session, query.from_user)

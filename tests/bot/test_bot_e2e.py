@@ -240,3 +240,23 @@ async def test_end_of_night_summary(tmp_path: Path, preset: str) -> None:
         assert "bob: +24" in plain(out[0].text)
         out = await t.say("bob", "/stats")
         assert "Wins: 1 (self-draws: 1)" in plain(out[0].text)
+
+
+async def test_join_buttons_open_a_table(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        out = await t.say("alice", "/new changsha")
+        board = out[0]
+        assert "Take a seat" in board.text and len(board.buttons) == 4
+        for who, index in (("alice", 0), ("bob", 1), ("carol", 2)):
+            msg = t.api.messages[(board.chat_id, board.message_id)]
+            await t.press(who, msg, msg.buttons[index]["callback_data"])
+        msg = t.api.messages[(board.chat_id, board.message_id)]
+        await t.press("mallory", msg, msg.buttons[0]["callback_data"])  # taken
+        assert list(t.api.answered.values())[-1].get("show_alert")
+        await t.press("dave", msg, msg.buttons[3]["callback_data"])
+        session = await t.ledger.current_session(t.chat_id)
+        assert session is not None and session.preset == "changsha"
+        assert [p.name for p in session.seats.values()] == ["alice", "bob", "carol", "dave"]
+        assert session.seats["E"].telegram_id == t.user("alice").id
+        out = await t.say("bob", "/hu bob 自摸")
+        assert any("Hand 1 recorded" in plain(m.text) for m in out)
