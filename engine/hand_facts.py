@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.errors import ReportError
+from engine.hand_input import build_hand
 from engine.patterns import Facts, PatternSet
 from engine.readings import CHOW, KONG, PUNG, Hand, Meld
-from engine.shape_rules import FAMILY_SHAPES, family_readings, held_counts
-from engine.tiles import SUIT_NAMES_ZH, TileError, compact, parse, suit_of, to_counts
+from engine.shape_rules import FAMILY_SHAPES, family_readings
+from engine.tiles import SUIT_NAMES_ZH, TileError, parse, suit_of
 
 
 def parse_meld(text: str, family: str) -> Meld:
@@ -35,25 +36,12 @@ def build(
     family: str, tiles: str, melds: Sequence[str], wild_kinds: Sequence[int], size: int = 14
 ) -> Hand:
     """Concealed tiles (the winning tile included) plus declared melds, checked for count."""
-    rules = FAMILY_SHAPES[family]
     declared = tuple(parse_meld(m, family) for m in melds)
-    already = [0] * 34
-    for m in declared:
-        for k in (m.tiles * 2)[: 4 if m.shape == KONG else 3]:
-            already[k] += 1
-    want = size - 3 * len(declared)
     try:
-        kinds = parse(tiles, expect=want, honors=rules.honors, already=already)
+        return build_hand(tiles, FAMILY_SHAPES[family], wild_kinds,
+                          expect=size - 3 * len(declared), declared=declared)
     except TileError as exc:
         raise ReportError("bad_tiles", f"tiles: {exc}", detail=str(exc)) from None
-    counts = [0] * 34
-    faces = []
-    for k in kinds:
-        if k in wild_kinds:
-            faces.append(k)
-        else:
-            counts[k] += 1
-    return Hand(tuple(counts), len(faces), declared, tuple(sorted(faces)))
 
 
 def _contradiction(name: str, facts: Facts) -> str:
@@ -97,17 +85,3 @@ def tile_facts(
         name, facts = first_failure
         raise ReportError("tiles_contradict", _contradiction(name, facts), pattern=name)
     return out
-
-
-def hand_waits(family: str, hand: Hand, wild_kinds: Sequence[int]) -> list[int]:
-    from engine.shape_rules import family_waits
-
-    return family_waits(family, hand, wild_kinds)
-
-
-def describe_kinds(kinds: Sequence[int]) -> str:
-    return " ".join(compact(k) for k in kinds)
-
-
-__all__ = ["build", "describe_kinds", "hand_waits", "held_counts", "parse_meld", "tile_facts",
-           "to_counts"]

@@ -17,7 +17,6 @@ from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from engine.errors import ReportError
 from engine.models import SEATS, HandReport, HandResult, Seat
 from engine.rules import Ruleset, ruleset
 from engine.settle import parse_report, settle_hand
@@ -762,8 +761,6 @@ class Ledger:
                 raise LedgerError("no_hand", f"there is no hand {number}", number=number)
             return row.report, HandResult.model_validate(row.result)
 
-
-__all__ = ["Ledger", "LedgerError", "ReportError"]
 
 
 class Drafts:

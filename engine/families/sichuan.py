@@ -23,7 +23,7 @@ from engine.models import (
 )
 from engine.options import SichuanOptions
 from engine.patterns import SICHUAN
-from engine.readings import KONG
+from engine.readings import KONG, Hand
 from engine.shape_rules import FAMILY_SHAPES, held_counts, with_tile
 from engine.wildcards import tingyong_kinds
 
@@ -179,6 +179,13 @@ def value_win(opts: SichuanOptions, hand: WinnerHand, how: How | None, self_draw
         return _finish(opts, fan, lines)
     wild = wild_kinds(opts, indicator)
     built = build("sichuan", hand.tiles, hand.melds, wild)
+    return best_value(opts, built, named, hand.gen, how, self_draw, indicator)
+
+
+def best_value(opts: SichuanOptions, built: Hand, named: set[str], reported_gen: int,
+               how: How | None, self_draw: bool, indicator: int | None) -> Value:
+    """The best value over every reading of a complete hand the family accepts."""
+    wild = wild_kinds(opts, indicator)
     best: Value | None = None
     for facts, shown in tile_facts("sichuan", PATTERNS, built, named, wild, indicator):
         names = PATTERNS.expand(shown | named | {"平胡"})
@@ -186,15 +193,15 @@ def value_win(opts: SichuanOptions, hand: WinnerHand, how: How | None, self_draw
             names -= {"对对胡"}
         gen = facts.reading.fours
         kongs = sum(1 for m in built.melds if m.shape == KONG)
-        if hand.gen and hand.gen != gen:
+        if reported_gen and reported_gen != gen:
             continue
         fan, lines = fan_of(opts, names, gen, kongs, how, self_draw)
         v = _finish(opts, fan, lines)
         if best is None or v.points > best.points:
             best = v
     if best is None:
-        raise ReportError("tiles_contradict", f"根 {hand.gen} named, but the tiles hold another "
-                          "count", pattern="根")
+        raise ReportError("tiles_contradict", f"根 {reported_gen} named, but the tiles hold "
+                          "another count", pattern="根")
     return best
 
 
@@ -349,23 +356,16 @@ def ready_value(opts: SichuanOptions, seat: Seat, info, indicator: int | None,  
     for k in sorted(candidates):
         if held[k] >= 4:
             continue
-        tiles = _kinds_text(with_tile(hand, k))
         try:
-            v = value_win(opts, WinnerHand(seat=seat, tiles=tiles, melds=info.melds), None,
-                          False, indicator)
+            v = best_value(opts, with_tile(hand, k), {"平胡"}, 0, None, False, indicator)
         except ReportError:
             continue  # a standard shape, but not a win here (three suits)
         values.append(v.points)
+        if mode == "max" and opts.cap_fan is not None and v.fan >= opts.cap_fan:
+            break  # nothing is worth more than the cap
     if not values:
         raise ReportError("not_ready", f"{seat}'s tiles are not ready", seat=seat)
     return min(values) if mode == "min" else max(values)
-
-
-def _kinds_text(hand) -> str:  # type: ignore[no-untyped-def]
-    from engine.tiles import compact
-
-    kinds = [k for k, c in enumerate(hand.counts) for _ in range(c)] + list(hand.wild_faces)
-    return " ".join(compact(k) for k in kinds)
 
 
 def on_wall_end(opts: SichuanOptions, state: HandState, ev: WallEnd, book: Book,
