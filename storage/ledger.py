@@ -71,6 +71,16 @@ class Ledger:
     async def close(self) -> None:
         await self.engine.dispose()
 
+    def _upsert(self, table: Any) -> Any:
+        """The dialect's INSERT that supports ON CONFLICT DO NOTHING."""
+        if self.dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+            return pg_insert(table)
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        return sqlite_insert(table)
+
     # -- units of work ----------------------------------------------------------------
 
     @asynccontextmanager
@@ -98,7 +108,7 @@ class Ledger:
         if row is None:
             values = {"id": chat_id, "language": language, "preset": DEFAULT_PRESET,
                       "overrides": {}, "stake_cents": 100, "created_at": now()}
-            await conn.execute(insert(t.chats).values(**values))
+            await conn.execute(self._upsert(t.chats).values(**values).on_conflict_do_nothing())
             row = (await conn.execute(select(t.chats).where(t.chats.c.id == chat_id))).one()
         return ChatInfo(id=row.id, language=row.language, preset=row.preset,
                         overrides=row.overrides, stake_cents=row.stake_cents)
@@ -224,12 +234,16 @@ class Ledger:
             players = [await self._find_or_add_player(conn, chat_id, ref) for ref in seats]
             if len({p.id for p in players}) != 4:
                 raise LedgerError("same_player_twice", "a player cannot sit twice")
-            result = await conn.execute(insert(t.sessions).values(
-                chat_id=chat_id, preset=rules.preset, rules=rules.snapshot(),
-                stake_cents=chat.stake_cents if stake_cents is None else stake_cents,
-                seat_e=players[0].id, seat_s=players[1].id, seat_w=players[2].id,
-                seat_n=players[3].id, dealer="E", status="open", hands=0,
-                started_at=now()).returning(s.id))
+            try:
+                result = await conn.execute(insert(t.sessions).values(
+                    chat_id=chat_id, preset=rules.preset, rules=rules.snapshot(),
+                    stake_cents=chat.stake_cents if stake_cents is None else stake_cents,
+                    seat_e=players[0].id, seat_s=players[1].id, seat_w=players[2].id,
+                    seat_n=players[3].id, dealer="E", status="open", hands=0,
+                    started_at=now()).returning(s.id))
+            except IntegrityError:  # another writer opened a table a moment ago
+                raise LedgerError("session_open", "this chat already has a table going; "
+                                  "end it first") from None
             sid = result.scalar_one()
             return await self._session_info(conn, chat_id, sid)
 
@@ -309,11 +323,7 @@ class Ledger:
         """Note the update id; True if it was noted before (a re-delivery). One statement."""
         if update_id is None:
             return False
-        if self.dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as upsert
-        else:
-            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
-        result = await conn.execute(upsert(t.processed_updates).values(
+        result = await conn.execute(self._upsert(t.processed_updates).values(
             update_id=update_id, chat_id=chat_id, at=now()).on_conflict_do_nothing())
         return result.rowcount == 0
 

@@ -17,6 +17,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    text,
 )
 
 metadata = MetaData(
@@ -76,6 +77,9 @@ sessions = Table(
     Column("board_message_id", BigInteger, nullable=True),
     CheckConstraint("status in ('open', 'ended')", name="status"),
     Index("ix_sessions_chat_status", "chat_id", "status"),
+    # At most one table going per chat, even with two writers on PostgreSQL.
+    Index("uq_sessions_one_open", "chat_id", unique=True,
+          sqlite_where=text("status = 'open'"), postgresql_where=text("status = 'open'")),
 )
 
 hands = Table(

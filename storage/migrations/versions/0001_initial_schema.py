@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-29 12:28:15.757513
+Create Date: 2026-11-29 12:50:22.041645
 """
 
 from __future__ import annotations
@@ -99,6 +99,7 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('sessions', schema=None) as batch_op:
         batch_op.create_index('ix_sessions_chat_status', ['chat_id', 'status'], unique=False)
+        batch_op.create_index('uq_sessions_one_open', ['chat_id'], unique=True, sqlite_where=sa.text("status = 'open'"), postgresql_where=sa.text("status = 'open'"))
 
     op.create_table('totals',
     sa.Column('player_id', sa.Integer(), nullable=False),
@@ -218,6 +219,7 @@ def downgrade() -> None:
 
     op.drop_table('totals')
     with op.batch_alter_table('sessions', schema=None) as batch_op:
+        batch_op.drop_index('uq_sessions_one_open', sqlite_where=sa.text("status = 'open'"), postgresql_where=sa.text("status = 'open'"))
         batch_op.drop_index('ix_sessions_chat_status')
 
     op.drop_table('sessions')
