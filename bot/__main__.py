@@ -27,6 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=settings.logging.level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # its plugin set-up is noise
     if args.mode == "run" and settings.telegram.token is None:
         print("configuration error: no Telegram token; set TALLY_TELEGRAM__TOKEN or "
               "telegram.token in config.toml", file=sys.stderr)
@@ -38,7 +39,6 @@ def main(argv: list[str] | None = None) -> int:
             print("No Telegram token configured (TALLY_TELEGRAM__TOKEN or config.toml): "
                   "starting console mode.", file=sys.stderr)
         logging.getLogger().setLevel(logging.WARNING)
-        logging.getLogger("alembic").setLevel(logging.WARNING)
         console_main(settings)
         return 0
     from bot.app import build_application
