@@ -48,6 +48,21 @@ class Services:
     admins: frozenset[int]
     default_language: str
     languages: dict[int, str] = field(default_factory=dict)  # chat id -> language, cached
+    # chat id -> its table (None: none going). Safe to cache: Telegram lets one process poll
+    # a token, so this process makes every write to its chats and refreshes the entry.
+    tables: dict[int, SessionInfo | None] = field(default_factory=dict)
+
+
+async def table_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> SessionInfo | None:
+    svc = services(context)
+    if chat_id not in svc.tables:
+        svc.tables[chat_id] = await svc.ledger.current_session(chat_id)
+    return svc.tables[chat_id]
+
+
+def remember(context: ContextTypes.DEFAULT_TYPE, chat_id: int, session: SessionInfo | None
+             ) -> None:
+    services(context).tables[chat_id] = session
 
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
@@ -131,7 +146,7 @@ async def _session_for_action(update: Update, context: ContextTypes.DEFAULT_TYPE
     if chat.type == ChatType.PRIVATE:
         await refuse(update, lang, "group_only")
         return None
-    session = await services(context).ledger.current_session(chat.id)
+    session = await table_of(context, chat.id)
     if session is None:
         await refuse(update, lang, "no_session")
         return None
@@ -159,12 +174,15 @@ async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
     ledger = services(context).ledger
     await ledger.player(session.chat_id, PlayerRef(name=user.username, telegram_id=user.id,
                                                    username=user.username))
-    return await ledger.current_session(session.chat_id) or session
+    fresh = await ledger.current_session(session.chat_id)
+    remember(context, session.chat_id, fresh)
+    return fresh or session
 
 
 async def update_board(context: ContextTypes.DEFAULT_TYPE, lang: str, session: SessionInfo
                        ) -> None:
     """Edit the table's one scoreboard message in place; post (and pin) it the first time."""
+    remember(context, session.chat_id, session)
     text = render.board_text(lang, session)
     bot, ledger = context.bot, services(context).ledger
     if session.board_message_id:
@@ -176,6 +194,8 @@ async def update_board(context: ContextTypes.DEFAULT_TYPE, lang: str, session: S
                 return
     msg = await bot.send_message(session.chat_id, text)
     await ledger.set_board_message(session.chat_id, session.id, msg.message_id)
+    remember(context, session.chat_id,
+             session.model_copy(update={"board_message_id": msg.message_id}))
     with contextlib.suppress(TelegramError):  # the bot may not pin here; the board works
         await bot.pin_chat_message(session.chat_id, msg.message_id, disable_notification=True)
 
@@ -334,7 +354,7 @@ async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     chat = update.effective_chat
     assert chat is not None
-    session = await services(context).ledger.current_session(chat.id)
+    session = await table_of(context, chat.id)
     if session is None:
         await refuse(update, lang, "no_session")
         return
@@ -496,6 +516,7 @@ async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     lang, session = acting
     user = update.effective_user
+    remember(context, session.chat_id, None)
     summary = await services(context).ledger.end_session(session.chat_id,
                                                          actor=user.id if user else None)
     await reply(update, render.summary_text(lang, summary))
@@ -736,7 +757,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 return
             await _press_join(update, context, lang, data, found[2])
             return
-    session = await svc.ledger.current_session(chat.id)
+    session = await table_of(context, chat.id)
     if session is not None:
         session = await link_sender(context, session, query.from_user)
     seated = {p.telegram_id for p in session.seats.values()} if session else set()

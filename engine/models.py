@@ -157,6 +157,14 @@ class HandResult(Frozen):
         description="known from the first win on; None while an open hand has no winner"
     )
 
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_own_json(cls, data: Any) -> Any:
+        """``lines`` is computed from the events; a dump read back may carry it."""
+        if isinstance(data, dict) and "lines" in data:
+            data = {k: v for k, v in data.items() if k != "lines"}
+        return data
+
     @computed_field  # type: ignore[prop-decorator]
     @property
     def lines(self) -> tuple[Line, ...]:

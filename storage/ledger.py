@@ -51,6 +51,19 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+UNKNOWN = object()  # "the caller does not know": look it up
+
+
+class _Prefixed:
+    """The ``h_``-labelled columns of a joined row, read as a hand row."""
+
+    def __init__(self, row: Row[Any], prefix: str) -> None:
+        self._row, self._prefix = row, prefix
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._row, self._prefix + name)
+
+
 def _player(row: Row[Any]) -> PlayerInfo:
     return PlayerInfo(id=row.id, name=row.name, telegram_id=row.telegram_id,
                       username=row.username)
@@ -265,9 +278,15 @@ class Ledger:
                               "with /new")
         return row
 
-    async def _session_info(self, conn: AsyncConnection, chat_id: int, session_id: int
+    async def _session_info(self, conn: AsyncConnection, chat_id: int, session_id: int,
+                            row: Row[Any] | None = None, dealer: str | None = None,
+                            hands: int | None = None,
+                            open_hand: tuple[int, tuple[Seat, ...]] | object | None = UNKNOWN
                             ) -> SessionInfo:
-        row = await self._session_row(conn, chat_id, session_id)
+        """The table as players see it. A caller that already holds the session row and
+        knows the dealer, hand count and open hand passes them to spare queries."""
+        if row is None:
+            row = await self._session_row(conn, chat_id, session_id)
         if row is None:
             raise LedgerError("no_session", "no such table in this chat")
         ids = {seat: getattr(row, col) for seat, col in SEAT_COLUMNS.items()}
@@ -278,16 +297,20 @@ class Ledger:
         sums = dict((await conn.execute(
             select(e.player_id, func.coalesce(func.sum(e.delta), 0))
             .where(e.session_id == session_id).group_by(e.player_id))).all())
-        h = t.hands.c
-        open_hand = (await conn.execute(select(h.number, h.result).where(
-            h.session_id == session_id, h.status == "open"))).first()
+        if open_hand is UNKNOWN:
+            h = t.hands.c
+            found = (await conn.execute(select(h.number, h.result).where(
+                h.session_id == session_id, h.status == "open"))).first()
+            open_hand = (found.number, tuple(found.result["still_in"])) if found else None
+        number, still_in = open_hand if open_hand else (None, ())  # type: ignore[misc]
         return SessionInfo(
             id=row.id, chat_id=row.chat_id, preset=row.preset, rules=row.rules,
-            stake_cents=row.stake_cents, seats=seats, dealer=row.dealer, hands=row.hands,
+            stake_cents=row.stake_cents, seats=seats,
+            dealer=dealer if dealer is not None else row.dealer,
+            hands=hands if hands is not None else row.hands,
             status=row.status, started_at=row.started_at,
             totals={seat: int(sums.get(p.id, 0)) for seat, p in seats.items()},
-            open_hand=open_hand.number if open_hand else None,
-            still_in=tuple(open_hand.result["still_in"]) if open_hand else (),
+            open_hand=number, still_in=still_in,
             board_message_id=row.board_message_id,
         )
 
@@ -342,11 +365,9 @@ class Ledger:
         async with self.write() as conn:
             if await self._seen_update(conn, update_id, chat_id):
                 return RecordOutcome(duplicate=True)
-            srow = await self._open_session_row(conn, chat_id)
+            srow, hrow = await self._open_session_and_hand(conn, chat_id)
             rules = Ruleset.from_snapshot(srow.rules)
             h = t.hands.c
-            hrow = (await conn.execute(select(t.hands).where(
-                h.session_id == srow.id, h.status == "open"))).first()
             if hrow is None:
                 number, dealer, events, reporters = srow.hands + 1, srow.dealer, [], []
                 base_indicator = indicator
@@ -358,37 +379,69 @@ class Ledger:
             result = settle_hand(rules, report, dealer)
             index = len(events)
             stamp = now()
-            if hrow is None:
+            closed = not result.open
+            if hrow is None:  # the hand's first event: insert it whole
                 ins = await conn.execute(insert(t.hands).values(
                     chat_id=chat_id, session_id=srow.id, number=number, dealer=dealer,
                     report=report.model_dump(mode="json"),
-                    result=result.model_dump(mode="json"), status="open", next_dealer=None,
+                    result=result.model_dump(mode="json"),
+                    status="closed" if closed else "open",
+                    next_dealer=result.next_dealer if closed else None,
                     reporters=[reporter], created_at=stamp, updated_at=stamp)
                     .returning(h.id))
                 hand_id = ins.scalar_one()
-                await conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
-                                   .values(hands=number))
+                await self._write_hand(conn, srow, hand_id, report, result, [reporter], stamp,
+                                       only_event=index, previous=None, stored=True)
             else:
                 hand_id = hrow.id
-            await self._write_hand(conn, srow, hand_id, report, result, [*reporters, reporter]
-                                   if hrow is not None else [reporter], stamp,
-                                   only_event=index)
-            closed = not result.open
+                await self._write_hand(conn, srow, hand_id, report, result,
+                                       [*reporters, reporter], stamp, only_event=index,
+                                       previous=HandResult.model_validate(hrow.result))
+            changes: dict[str, Any] = {}
+            if hrow is None:
+                changes["hands"] = number
             if closed:
+                changes["dealer"] = result.next_dealer
+            if changes:
                 await conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
-                                   .values(dealer=result.next_dealer))
-            info = await self._session_info(conn, chat_id, srow.id)
+                                   .values(**changes))
+            info = await self._session_info(
+                conn, chat_id, srow.id, row=srow, dealer=changes.get("dealer", srow.dealer),
+                hands=changes.get("hands", srow.hands),
+                open_hand=None if closed else (number, tuple(result.still_in)))
             return RecordOutcome(hand_number=number, event_index=index,
                                  event=result.events[index], hand=result, closed=closed,
                                  next_dealer=result.next_dealer, session=info)
 
+    async def _open_session_and_hand(self, conn: AsyncConnection, chat_id: int
+                                     ) -> tuple[Row[Any], Row[Any] | None]:
+        """The open table, locked for writing, and its open hand if any: one query."""
+        s, h = t.sessions, t.hands
+        hand_cols = [c.label(f"h_{c.name}") for c in h.c]
+        q = (select(s, *hand_cols)
+             .outerjoin(h, and_(h.c.session_id == s.c.id, h.c.status == "open"))
+             .where(s.c.chat_id == chat_id, s.c.status == "open")
+             .with_for_update(of=s))
+        row = (await conn.execute(q)).first()
+        if row is None:
+            raise LedgerError("no_session", "no table is going in this chat; start one "
+                              "with /new")
+        if row.h_id is None:
+            return row, None
+        hand = _Prefixed(row, "h_")
+        return row, hand  # type: ignore[return-value]
+
     async def _write_hand(self, conn: AsyncConnection, srow: Row[Any], hand_id: int,
                           report: HandReport, result: HandResult, reporters: list[Any],
-                          stamp: datetime, only_event: int | None = None) -> None:
+                          stamp: datetime, only_event: int | None = None,
+                          previous: HandResult | object | None = UNKNOWN,
+                          stored: bool = False) -> None:
         """Store a hand's report, result, entries, per-player facts and running totals.
 
         ``only_event`` adds the entries of that event alone (earlier ones are unchanged,
-        since settlement is sequential); otherwise all entries are rewritten.
+        since settlement is sequential); otherwise all entries are rewritten. ``previous``
+        is the hand's result before this write when the caller knows it (None: a new hand);
+        ``stored`` says the hand row already holds this report and result.
         """
         seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
         e = t.entries.c
@@ -405,21 +458,31 @@ class Ledger:
         ]
         if rows:
             await conn.execute(insert(t.entries), rows)
-        await conn.execute(update(t.hands).where(t.hands.c.id == hand_id).values(
-            report=report.model_dump(mode="json"), result=result.model_dump(mode="json"),
-            status="open" if result.open else "closed",
-            next_dealer=result.next_dealer if not result.open else None,
-            reporters=reporters, updated_at=stamp))
-        await self._set_hand_facts(conn, srow.chat_id, hand_id, seats, result)
+        if not stored:
+            await conn.execute(update(t.hands).where(t.hands.c.id == hand_id).values(
+                report=report.model_dump(mode="json"), result=result.model_dump(mode="json"),
+                status="open" if result.open else "closed",
+                next_dealer=result.next_dealer if not result.open else None,
+                reporters=reporters, updated_at=stamp))
+        await self._set_hand_facts(conn, srow.chat_id, hand_id, seats, result, previous)
 
     async def _set_hand_facts(self, conn: AsyncConnection, chat_id: int, hand_id: int,
-                              seats: dict[Seat, int], result: HandResult | None) -> None:
-        """Replace the hand's per-player facts and move the running totals by the change."""
+                              seats: dict[Seat, int], result: HandResult | None,
+                              previous: HandResult | object | None = UNKNOWN) -> None:
+        """Replace the hand's per-player facts and move the running totals by the change.
+        ``previous`` (the hand's former result, or None for a new hand) spares a query."""
         hp = t.hand_players.c
-        old = {r.player_id: r for r in (await conn.execute(
-            select(t.hand_players).where(hp.hand_id == hand_id))).all()}
+        old: dict[int, Any]
+        if previous is UNKNOWN:
+            old = {r.player_id: r for r in (await conn.execute(
+                select(t.hand_players).where(hp.hand_id == hand_id))).all()}
+        elif previous is None:
+            old = {}
+        else:
+            old = {seats[s]: f for s, f in seat_facts(previous).items()}  # type: ignore[arg-type]
         new = seat_facts(result) if result is not None else {}
-        await conn.execute(delete(t.hand_players).where(hp.hand_id == hand_id))
+        if old:
+            await conn.execute(delete(t.hand_players).where(hp.hand_id == hand_id))
         if new:
             await conn.execute(insert(t.hand_players), [
                 {"hand_id": hand_id, "player_id": seats[s], "chat_id": chat_id,

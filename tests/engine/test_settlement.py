@@ -315,3 +315,11 @@ def test_snapshot_round_trip_keeps_options() -> None:
     rules = ruleset("chengdu", ["cap_fan=5", "fan.清一色=4"])
     again = Ruleset.from_snapshot(rules.snapshot())
     assert again == rules
+
+
+def test_a_result_reads_back_from_its_own_json() -> None:
+    from engine.models import HandResult
+
+    r = settle("chengdu", [{"type": "win", "how": "self_draw", "winner": "S"}])
+    again = HandResult.model_validate_json(r.model_dump_json())
+    assert again == r and again.lines == r.lines
