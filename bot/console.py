@@ -16,14 +16,14 @@ from typing import TextIO
 from bot.app import build_application, running
 from bot.config import Settings
 from bot.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
+from bot.i18n import t
 
 GROUP_ID = -100123
 PLAYERS = ["alice", "bob", "carol", "dave"]
 BANNER = """Mahjong Tally — console mode (no Telegram token configured).
 You are in a simulated group with alice, bob, carol and dave; you speak as {who}.
 Try:  /new chengdu @alice @bob @carol @dave   then   /hu bob 自摸 清一色 根1
-      /as carol   switch speaker      press 1   press a button      quit   leave
-"""
+      /as carol   switch speaker      press 1   press a button      quit   leave"""
 
 
 def plain(text: str) -> str:
@@ -38,6 +38,7 @@ class Console:
         self.users = {name: FakeUser(i + 1, name, name, "zh-hans" if settings.default_language
                                      == "zh-Hans" else "en") for i, name in enumerate(PLAYERS)}
         self.speaker = self.users["alice"]
+        self.lang = settings.default_language
         self.shown = 0
         self.api.chat(GROUP_ID).admins.add(1)
 
@@ -72,14 +73,14 @@ class Console:
             if who not in self.users:
                 self.users[who] = FakeUser(len(self.users) + 1, who, who)
             self.speaker = self.users[who]
-            self.out.write(f"(you are now {who})\n")
+            self.out.write(t(self.lang, "(you are now {who})", who=who) + "\n")
             return True
         m = re.fullmatch(r"press\s+(\d+)", line)
         if m:
             msg = self.last_with_buttons()
             index = int(m.group(1)) - 1
             if msg is None or not 0 <= index < len(msg.buttons):
-                self.out.write("(no such button)\n")
+                self.out.write(t(self.lang, "(no such button)") + "\n")
                 return True
             self.api.press(self.speaker, msg, msg.buttons[index]["callback_data"])
         else:
@@ -92,7 +93,7 @@ class Console:
         app = build_application(self.settings, request=FakeRequest(self.api),
                                 token="123:console")
         async with running(app):
-            self.out.write(BANNER.format(who=self.speaker.first_name))
+            self.out.write(t(self.lang, BANNER, who=self.speaker.first_name) + "\n")
             loop = asyncio.get_running_loop()
             while True:
                 self.out.write(f"{self.speaker.first_name}> ")

@@ -59,7 +59,6 @@ MESSAGES: dict[str, str] = {
     "wrong_family": "That does not belong to this table's rules.",
     "tiles_not_a_win": "Those tiles do not make a winning hand under these rules.",
     "tiles_contradict": "The tiles do not show {pattern}.",
-    "bad_tiles": "Tiles: {detail}",
     "hand_closed": "The hand is over; this starts a new one — report it again.",
     "self_draw_only": "This preset wins by self-draw (or robbing a kong) only.",
     "too_many_birds": "This table draws {birds} bird(s).",
@@ -72,6 +71,35 @@ MESSAGES: dict[str, str] = {
     "bad_option_value": "Bad value for {option}; valid: {valid}.",
     "unknown_preset": "Unknown preset {name}; valid: {valid}.",
     "starting_not_allowed": "{name} is not played at this table.",
+    # tiles
+    "bad_token": "Cannot read {token} (position {position}). Write tiles like 123m 456p "
+                 "789s 11z, or 一万 五筒 红中.",
+    "bad_rank": "There is no tile {token}.",
+    "fifth_copy": "{token} (position {position}) would be a fifth copy of that tile.",
+    "tile_count": "{count} tiles where {expected} are expected.",
+    "honor_not_allowed": "{token}: this family plays without winds and dragons.",
+    "too_many_wild": "{count} wildcards; a hand holds at most 8.",
+    "bad_meld": "{meld} is not a pong, kong or chow; write melds like [555p] or [2222m].",
+    "melds_without_tiles": "Declared melds need the hand's tiles too.",
+    "bad_indicator": "The turned-up tile must be one tile, e.g. 本金 5p.",
+    # reports
+    "duplicate_winner": "A player is named twice as a winner.",
+    "kong_needs_discarder": "A direct kong names whose discard it took: 直杠 from carol.",
+    "bad_kong": "This family has no wildcard kong.",
+    "starting_after_win": "Starting-hand wins come before the hand's win.",
+    "bad_feeder": "承包: the feeders must be two other players.",
+    "fourth_without_feeder": "承包: name the player who fed three melds first.",
+    "feibao_winner": "{seat} won: give their 飞宝 as the winner's count.",
+    "jing_without_win": "The 精 reward is paid only when a hand is won.",
+    "not_ready": "{seat}'s tiles are not ready.",
+    "bad_override": "{item}: write option=value.",
+    # ledger
+    "no_guest": "No guest named {name} here.",
+    "already_linked": "That account already plays here.",
+    "bad_name": "A player needs a name.",
+    "no_debt": "No debt {id} in this chat.",
+    "not_empty": "Restore into an empty database.",
+    "missing_file": "{table}.csv is missing.",
 }
 
 

@@ -626,7 +626,7 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         wild_kinds = parse_wild_kinds(wild)
         hand = build_hand(" ".join(tiles), rules, wild_kinds)
     except TileError as exc:
-        await reply(update, "⚠️ " + t(lang, "Tiles: {detail}", detail=escape(str(exc))) + "\n"
+        await reply(update, error_text(lang, exc.code, str(exc), **exc.params) + "\n"
                     + t(lang, error_text_plain("score_usage")))
         return
     if hand.size == 14:

@@ -14,6 +14,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from bot.app import GROUP_COMMANDS
+from bot.console import BANNER
 from bot.errors_text import MESSAGES
 from bot.guided import HOWS
 from bot.handlers import HELP
@@ -32,7 +33,7 @@ def template() -> Catalog:
             str(root), method_map=[("**.py", "python")], keywords={"t": (2,)}):
         if isinstance(message, str):
             cat.add(message, locations=[(f"bot/{filename}", lineno)])
-    dynamic = [HELP, *TEMPLATES.values(), *MESSAGES.values(), *(label for _, label in HOWS),
+    dynamic = [HELP, BANNER, *TEMPLATES.values(), *MESSAGES.values(), *(label for _, label in HOWS),
                *(d for _, d in GROUP_COMMANDS), *SEAT_KEYS.values(), *_HOW.values(), *REASONS]
     for text in dynamic:
         if text not in cat:

@@ -41,7 +41,7 @@ def build(
         return build_hand(tiles, FAMILY_SHAPES[family], wild_kinds,
                           expect=size - 3 * len(declared), declared=declared)
     except TileError as exc:
-        raise ReportError("bad_tiles", f"tiles: {exc}", detail=str(exc)) from None
+        raise ReportError(exc.code, f"tiles: {exc}", **exc.params) from None
 
 
 def _contradiction(name: str, facts: Facts) -> str:

@@ -36,5 +36,6 @@ def build_hand(
         else:
             counts[k] += 1
     if len(faces) > 8:
-        raise TileError("too_many_wild", f"{len(faces)} wildcards; a hand holds at most 8")
+        raise TileError("too_many_wild", f"{len(faces)} wildcards; a hand holds at most 8",
+                        count=len(faces))
     return Hand(tuple(counts), len(faces), declared, tuple(sorted(faces)))

@@ -23,11 +23,14 @@ SUIT_KINDS = range(27)
 class TileError(ValueError):
     """Bad tile input. ``token`` and ``position`` say what and where; ``code`` names the problem."""
 
-    def __init__(self, code: str, message: str, token: str = "", position: int = -1) -> None:
+    def __init__(self, code: str, message: str, token: str = "", position: int = -1,
+                 **extra: str | int) -> None:
         super().__init__(message)
         self.code = code
         self.token = token
         self.position = position
+        # For messages in other languages: the token, its 1-based position, and the rest.
+        self.params: dict[str, str | int] = {"token": token, "position": position + 1, **extra}
 
 
 def suit_of(kind: int) -> int:
@@ -163,7 +166,8 @@ def parse(
         allowed = (expect,) if isinstance(expect, int) else tuple(expect)
         if len(tiles) not in allowed:
             want = " or ".join(str(n) for n in allowed)
-            raise TileError("tile_count", f"{len(tiles)} tiles where {want} are expected")
+            raise TileError("tile_count", f"{len(tiles)} tiles where {want} are expected",
+                            count=len(tiles), expected=want)
     return [t.kind for t in tiles]
 
 
