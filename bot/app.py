@@ -19,10 +19,11 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import handlers as h
+from bot import buttons, chat, commands
 from bot.config import Settings
 from bot.i18n import t
-from storage.ledger import Drafts, Ledger
+from storage.drafts import Drafts
+from storage.ledger import Ledger
 
 log = logging.getLogger(__name__)
 
@@ -49,13 +50,11 @@ GROUP_COMMANDS = [
 PRIVATE_COMMANDS = ["score", "rules", "help", "lang"]
 
 COMMANDS = {
-    "new": h.cmd_new, "hu": h.cmd_hu, "kong": h.cmd_kong, "draw": h.cmd_draw,
-    "qishou": h.cmd_qishou, "table": h.cmd_table, "undo": h.cmd_undo, "void": h.cmd_void,
-    "edit": h.cmd_edit, "history": h.cmd_history, "end": h.cmd_end,
-    "standings": h.cmd_standings, "stats": h.cmd_stats, "rules": h.cmd_rules,
-    "set": h.cmd_set, "lang": h.cmd_lang, "score": h.cmd_score, "help": h.cmd_help,
-    "start": h.cmd_help,
-}
+    name: getattr(commands, f"cmd_{name}")
+    for name in ("new", "hu", "kong", "draw", "qishou", "table", "undo", "void", "edit",
+                 "history", "end", "standings", "stats", "rules", "set", "lang", "score",
+                 "help")
+} | {"start": commands.cmd_help}
 
 
 async def set_menus(app: Application) -> None:  # type: ignore[type-arg]
@@ -74,7 +73,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
                       token: str | None = None) -> Application:  # type: ignore[type-arg]
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         ledger = await Ledger.open(settings.storage.url)
-        app.bot_data["services"] = h.Services(
+        app.bot_data["services"] = chat.Services(
             ledger=ledger, drafts=Drafts(ledger), admins=frozenset(settings.admins),
             default_language=settings.default_language)
         await set_menus(app)
@@ -107,8 +106,8 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     app = builder.build()
     for name, callback in COMMANDS.items():
         app.add_handler(CommandHandler(name, callback))
-    app.add_handler(CallbackQueryHandler(h.on_button))
-    app.add_error_handler(h.on_error)
+    app.add_handler(CallbackQueryHandler(buttons.on_button))
+    app.add_error_handler(chat.on_error)
     return app
 
 

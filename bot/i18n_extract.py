@@ -14,10 +14,10 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from bot.app import GROUP_COMMANDS
+from bot.commands import HELP
 from bot.console import BANNER
 from bot.errors_text import MESSAGES
 from bot.guided import HOWS
-from bot.handlers import HELP
 from bot.i18n import LANGUAGES, LOCALES
 from bot.render import _HOW, SEAT_KEYS
 from engine.explain import TEMPLATES

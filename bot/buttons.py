@@ -1,0 +1,207 @@
+"""Inline buttons: the guided /hu report, the seat buttons of /new, and Undo."""
+
+from __future__ import annotations
+
+import logging
+from html import escape
+from typing import Any
+
+from telegram import InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from bot import guided, render
+from bot.actions import record_event, undo_last
+from bot.chat import (
+    SEAT_ORDER,
+    chat_lang,
+    error_text_plain,
+    is_admin,
+    link_sender,
+    refuse,
+    reply,
+    services,
+    session_for_action,
+    suppress_edit_errors,
+    table_of,
+    update_board,
+)
+from bot.errors_text import error_text
+from bot.i18n import t
+from bot.keyboards import DraftData, UndoData, draft_data, grid, parse_callback
+from engine.errors import ReportError
+from storage.errors import LedgerError
+from storage.models import PlayerRef, SessionInfo
+
+log = logging.getLogger(__name__)
+
+
+async def start_guided(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    user = update.effective_user
+    if session is None or user is None:
+        return
+    draft_id, version = await services(context).drafts.create(session.chat_id, user.id, "hu", {})
+    text, keyboard = guided.step(lang, session, draft_id, version, {})
+    await reply(update, text, reply_markup=keyboard)
+
+
+def join_keyboard(lang: str, draft_id: int, version: int, seats: dict[str, Any]
+                  ) -> InlineKeyboardMarkup:
+    buttons = [(f"{t(lang, render.SEAT_KEYS[s])}: {seats[s]['name'] if s in seats else '—'}",
+                draft_data(draft_id, version, "s", s)) for s in SEAT_ORDER]
+    return grid(buttons, 2)
+
+
+async def start_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                     preset: str | None, stake: int | None) -> None:
+    """/new without players: four seat buttons; the fourth to sit opens the table."""
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None and user is not None
+    if await services(context).ledger.current_session(chat.id) is not None:
+        await refuse(update, lang, "session_open")
+        return
+    data = {"preset": preset, "stake": stake, "seats": {}}
+    draft_id, version = await services(context).drafts.create(chat.id, user.id, "join", data)
+    await reply(update, t(lang, "Take a seat: East deals first. Press your seat again to "
+                                "stand up."),
+                reply_markup=join_keyboard(lang, draft_id, version, {}))
+
+
+async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                      data: DraftData, draft: dict[str, Any]) -> None:
+    query = update.callback_query
+    chat = update.effective_chat
+    assert query is not None and chat is not None
+    seats: dict[str, Any] = dict(draft["seats"])
+    user = query.from_user
+    mine = next((s for s, p in seats.items() if p["id"] == user.id), None)
+    if data.action != "s" or data.arg not in SEAT_ORDER:
+        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        return
+    if mine == data.arg:
+        del seats[mine]
+    elif data.arg in seats or mine is not None:
+        await query.answer(t(lang, "That seat is taken, or you already sit."), show_alert=True)
+        return
+    else:
+        seats[data.arg] = {"id": user.id, "name": user.username or user.first_name,
+                           "username": user.username}
+    drafts = services(context).drafts
+    version = await drafts.update(chat.id, data.draft_id, data.version,
+                                  {**draft, "seats": seats})
+    if version is None:
+        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        return
+    await query.answer()
+    if len(seats) < 4:
+        with suppress_edit_errors():
+            await query.edit_message_reply_markup(join_keyboard(lang, data.draft_id, version,
+                                                                seats))
+        return
+    refs = [PlayerRef(name=seats[s]["name"], telegram_id=seats[s]["id"],
+                      username=seats[s]["username"]) for s in SEAT_ORDER]
+    try:
+        session = await services(context).ledger.open_session(
+            chat.id, refs, preset=draft.get("preset"), stake_cents=draft.get("stake"))
+    except (LedgerError, ReportError) as exc:
+        await context.bot.send_message(chat.id, error_text(lang, exc.code, str(exc),
+                                                           **exc.params))
+        return
+    await drafts.delete(chat.id, data.draft_id)
+    with suppress_edit_errors():
+        await query.edit_message_text(t(
+            lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
+            preset=session.preset, seats=render.seats_text(session),
+            dealer=render.name(session, "E")))
+    await update_board(context, lang, session)
+
+
+async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None
+    lang = await chat_lang(update, context)
+    data = parse_callback(query.data)
+    chat = update.effective_chat
+    if data is None or chat is None:
+        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        return
+    svc = services(context)
+    if isinstance(data, DraftData):
+        found = await svc.drafts.get(chat.id, data.draft_id)
+        if found is not None and found[1] == "join":
+            if found[0] != data.version:
+                await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+                return
+            await _press_join(update, context, lang, data, found[2])
+            return
+    session = await table_of(context, chat.id)
+    if session is not None:
+        session = await link_sender(context, session, query.from_user)
+    seated = {p.telegram_id for p in session.seats.values()} if session else set()
+    if session is None or (query.from_user.id not in seated and not await is_admin(
+            update, context)):
+        await query.answer(t(lang, error_text_plain(
+            "not_player" if session else "no_session")), show_alert=True)
+        return
+    if isinstance(data, UndoData):
+        await _press_undo(update, context, lang, session, data)
+    else:
+        await _press_draft(update, context, lang, session, data)
+
+
+async def _press_undo(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                      session: SessionInfo, data: UndoData) -> None:
+    query = update.callback_query
+    assert query is not None
+    last = await services(context).ledger.last_event(session.chat_id)
+    if last != (data.session_id, data.hand, data.event, last[3] if last else None):
+        await query.answer(t(lang, "Only the latest event can be undone."), show_alert=True)
+        return
+    await query.answer()
+    if await undo_last(update, context, lang, session):
+        with suppress_edit_errors():
+            await query.edit_message_reply_markup(None)
+
+
+async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                       session: SessionInfo, data: DraftData) -> None:
+    query = update.callback_query
+    assert query is not None
+    drafts = services(context).drafts
+    found = await drafts.get(session.chat_id, data.draft_id)
+    if found is None or found[0] != data.version:
+        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        return
+    _version, _kind, draft, owner = found
+    if query.from_user.id != owner and not await is_admin(update, context):
+        await query.answer(t(lang, "This report belongs to another player."), show_alert=True)
+        return
+    if data.action == "x":
+        await drafts.delete(session.chat_id, data.draft_id)
+        await query.answer()
+        with suppress_edit_errors():
+            await query.edit_message_text(t(lang, "Cancelled."))
+        return
+    if data.action == "y" and draft.get("patterns_done"):
+        await drafts.delete(session.chat_id, data.draft_id)
+        await query.answer()
+        with suppress_edit_errors():
+            await query.edit_message_text(t(lang, "Recorded:") + " "
+                                          + escape(guided.describe(lang, session, draft)))
+        await record_event(update, context, lang, session, guided.to_event(draft), None)
+        return
+    new = guided.apply(session, draft, data.action, data.arg)
+    if new is None:
+        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        return
+    version = await drafts.update(session.chat_id, data.draft_id, data.version, new)
+    if version is None:
+        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        return
+    await query.answer()
+    text, keyboard = guided.step(lang, session, data.draft_id, version, new)
+    with suppress_edit_errors():
+        await query.edit_message_text(text, reply_markup=keyboard)
+
+

@@ -1,0 +1,229 @@
+"""Chat plumbing shared by commands and buttons: services, the chat's language, the
+table, who may act, replies, refusals, the scoreboard, and the one error handler."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Message, MessageEntity, Update
+from telegram.constants import ChatType
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import ContextTypes
+
+from bot import render
+from bot.errors_text import error_text
+from bot.grammar import (
+    Token,
+    seat_resolver,
+)
+from bot.i18n import normalise_language, t
+from storage.drafts import Drafts
+from storage.ledger import Ledger
+from storage.models import PlayerRef, SessionInfo
+
+log = logging.getLogger(__name__)
+
+SEAT_ORDER = ("E", "S", "W", "N")
+
+
+@dataclass
+class Services:
+    ledger: Ledger
+    drafts: Drafts
+    admins: frozenset[int]
+    default_language: str
+    languages: dict[int, str] = field(default_factory=dict)  # chat id -> language, cached
+    # chat id -> its table (None: none going). Safe to cache: Telegram lets one process poll
+    # a token, so this process makes every write to its chats and refreshes the entry.
+    tables: dict[int, SessionInfo | None] = field(default_factory=dict)
+
+
+async def table_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> SessionInfo | None:
+    svc = services(context)
+    if chat_id not in svc.tables:
+        svc.tables[chat_id] = await svc.ledger.current_session(chat_id)
+    return svc.tables[chat_id]
+
+
+def remember(context: ContextTypes.DEFAULT_TYPE, chat_id: int, session: SessionInfo | None
+             ) -> None:
+    services(context).tables[chat_id] = session
+
+
+def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
+    return context.application.bot_data["services"]  # type: ignore[no-any-return]
+
+
+async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    """The chat's language: stored with the chat, first taken from whoever spoke first."""
+    svc = services(context)
+    chat = update.effective_chat
+    if chat is None:
+        return svc.default_language
+    if chat.id in svc.languages:
+        return svc.languages[chat.id]
+    user = update.effective_user
+    first = normalise_language(user.language_code if user else None, svc.default_language)
+    info = await svc.ledger.chat(chat.id, first)
+    svc.languages[chat.id] = info.language
+    return info.language
+
+
+def tokens_of(message: Message) -> list[Token]:
+    """The words after the command; text mentions keep their user id."""
+    text = message.text or ""
+    mentions: dict[str, int] = {}
+    for entity, value in message.parse_entities([MessageEntity.TEXT_MENTION]).items():
+        if entity.user is not None:
+            mentions[value] = entity.user.id
+    words = text.split()[1:] if text.startswith("/") else text.split()
+    return [Token(w, mentions.get(w)) for w in words]
+
+
+def resolver_for(session: SessionInfo, me: int | None):  # type: ignore[no-untyped-def]
+    names: dict[str, str] = {}
+    ids: dict[int, str] = {}
+    for seat, p in session.seats.items():
+        names[p.name.lower()] = seat
+        if p.username:
+            names[p.username.lower()] = seat
+        if p.telegram_id is not None:
+            ids[p.telegram_id] = seat
+    if me is not None and me in ids:
+        names["me"] = names["我"] = ids[me]
+    return seat_resolver(names, ids)
+
+
+async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return False
+    if user.id in services(context).admins or chat.type == ChatType.PRIVATE:
+        return True
+    try:
+        member = await context.bot.get_chat_member(chat.id, user.id)
+    except TelegramError:
+        return False
+    return member.status in ("administrator", "creator")
+
+
+async def reply(update: Update, text: str, **kw: Any) -> Message | None:
+    if update.effective_message is None:
+        return None
+    return await update.effective_message.reply_text(text, **kw)
+
+
+async def refuse(update: Update, lang: str, code: str, fallback: str = "",
+                 session: SessionInfo | None = None, **params: Any) -> None:
+    seats = {s: p.name for s, p in session.seats.items()} if session else None
+    await reply(update, error_text(lang, code, fallback or code, seats, **params))
+
+
+async def session_for_action(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str
+                              ) -> SessionInfo | None:
+    """The open table, if the sender may act on it (a player there, or an admin)."""
+    chat = update.effective_chat
+    assert chat is not None
+    if chat.type == ChatType.PRIVATE:
+        await refuse(update, lang, "group_only")
+        return None
+    session = await table_of(context, chat.id)
+    if session is None:
+        await refuse(update, lang, "no_session")
+        return None
+    user = update.effective_user
+    session = await link_sender(context, session, user)
+    seated = {p.telegram_id for p in session.seats.values()}
+    if user is None or (user.id not in seated and not await is_admin(update, context)):
+        await refuse(update, lang, "not_player")
+        return None
+    return session
+
+
+async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
+                      user: Any) -> SessionInfo:
+    """A player seated by @username becomes linked to their account when they first act."""
+    if user is None or not user.username:
+        return session
+    seated = {p.telegram_id for p in session.seats.values()}
+    if user.id in seated:
+        return session
+    wanted = user.username.lower()
+    if not any(p.telegram_id is None and (p.username or "").lower() == wanted
+               for p in session.seats.values()):
+        return session
+    ledger = services(context).ledger
+    await ledger.player(session.chat_id, PlayerRef(name=user.username, telegram_id=user.id,
+                                                   username=user.username))
+    fresh = await ledger.current_session(session.chat_id)
+    remember(context, session.chat_id, fresh)
+    return fresh or session
+
+
+async def update_board(context: ContextTypes.DEFAULT_TYPE, lang: str, session: SessionInfo
+                       ) -> None:
+    """Edit the table's one scoreboard message in place; post (and pin) it the first time."""
+    remember(context, session.chat_id, session)
+    text = render.board_text(lang, session)
+    bot, ledger = context.bot, services(context).ledger
+    if session.board_message_id:
+        try:
+            await bot.edit_message_text(text, session.chat_id, session.board_message_id)
+            return
+        except BadRequest as exc:
+            if "not modified" in str(exc).lower():
+                return
+    msg = await bot.send_message(session.chat_id, text)
+    await ledger.set_board_message(session.chat_id, session.id, msg.message_id)
+    remember(context, session.chat_id,
+             session.model_copy(update={"board_message_id": msg.message_id}))
+    with contextlib.suppress(TelegramError):  # the bot may not pin here; the board works
+        await bot.pin_chat_message(session.chat_id, msg.message_id, disable_notification=True)
+
+
+async def fresh_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+    """False for a re-delivered update (same update id): do nothing twice."""
+    chat = update.effective_chat
+    return await services(context).ledger.mark_update(update.update_id,
+                                                      chat.id if chat else None)
+
+
+# -- commands ---------------------------------------------------------------------------
+
+
+
+def error_text_plain(code: str) -> str:
+    from bot.errors_text import MESSAGES
+
+    return MESSAGES[code]
+
+
+
+def suppress_edit_errors() -> contextlib.suppress:
+    """Ignore "message is not modified" and similar harmless edit refusals."""
+    return contextlib.suppress(BadRequest)
+
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The one error handler: log it, and tell the chat something short and useful."""
+    log.error("while handling an update", exc_info=context.error)
+    if not isinstance(update, Update) or update.effective_chat is None:
+        return
+    try:
+        lang = await chat_lang(update, context)
+    except Exception:  # the database itself may be what failed
+        lang = services(context).default_language
+    text = t(lang, "Sorry, something went wrong and nothing was recorded. Please try again.")
+    try:
+        if update.callback_query is not None:
+            await update.callback_query.answer(text, show_alert=True)
+        else:
+            await context.bot.send_message(update.effective_chat.id, text)
+    except TelegramError:
+        log.warning("could not report the error to the chat")
+
+

@@ -1,0 +1,440 @@
+"""Command handlers. Thin: parse, call the ledger or engine, render, reply."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+from html import escape
+from typing import Any
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import ContextTypes
+
+from bot import render
+from bot.actions import acting, record_event, undo_last
+from bot.buttons import start_guided, start_join
+from bot.chat import (
+    chat_lang,
+    error_text_plain,
+    fresh_update,
+    is_admin,
+    refuse,
+    remember,
+    reply,
+    resolver_for,
+    services,
+    session_for_action,
+    table_of,
+    tokens_of,
+    update_board,
+)
+from bot.errors_text import error_text
+from bot.grammar import (
+    GrammarError,
+    Token,
+    parse_draw,
+    parse_kong,
+    parse_stake,
+    parse_starting,
+    parse_win,
+)
+from bot.i18n import normalise_language, t
+from engine.errors import ReportError
+from engine.hand_input import build_hand, parse_wild_kinds
+from engine.rules import parse_overrides, presets
+from engine.shape_rules import FAMILY_SHAPES, family_readings, family_waits
+from engine.tiles import TileError, format_chinese, format_compact
+from storage.errors import LedgerError
+from storage.models import PlayerRef
+
+log = logging.getLogger(__name__)
+
+
+async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    await reply(update, t(lang, HELP))
+
+
+HELP = """<b>Mahjong Tally</b> keeps the score of your table.
+/new chengdu @alice @bob carol dave — start a table (seats E S W N, E deals)
+/hu bob 自摸 清一色 根1 — a self-draw
+/hu bob from carol 七对 — off carol's discard
+/hu bob 七对, dave from carol — two winners on one discard
+/hu alice rob dave 平胡 — robbing a kong
+/hu — a guided report with buttons
+/kong bob 暗杠 · /draw alice 花猪, bob 听 3 · /qishou bob 板板胡
+/table · /undo · /void 3 · /edit 3 bob 自摸 清一色 · /history
+/end — the night's summary and who pays whom
+/standings · /stats @bob · /rules chengdu · /score 1112345678999m
+/set preset yibin · /set cap_fan=5 · /set stake 0.5 · /lang en"""
+
+
+async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    chat, msg = update.effective_chat, update.effective_message
+    assert chat is not None and msg is not None
+    if chat.type == ChatType.PRIVATE:
+        await refuse(update, lang, "group_only")
+        return
+    words = tokens_of(msg)
+    preset = None
+    if words and words[0].text.lower() in presets():
+        preset = words.pop(0).text.lower()
+    stake = None
+    if words and (words[-1].text.startswith(("stake=", "注=")) or (
+            len(words) == 5 and words[-1].text.replace(".", "", 1).isdigit())):
+        raw = words.pop().text.split("=", 1)[-1]
+        try:
+            stake = parse_stake(raw)
+        except GrammarError as exc:
+            await refuse(update, lang, exc.code, **exc.params)
+            return
+    if not words and update.effective_user is not None:
+        await start_join(update, context, lang, preset, stake)
+        return
+    if len(words) != 4:
+        await refuse(update, lang, "new_usage")
+        return
+    refs = []
+    for w in words:
+        if w.user_id is not None:
+            refs.append(PlayerRef(name=w.text, telegram_id=w.user_id))
+        elif w.text.startswith("@"):
+            refs.append(PlayerRef(name=w.text[1:], username=w.text[1:]))
+        else:
+            refs.append(PlayerRef(name=w.text))
+    user = update.effective_user
+    if user is not None:  # a player naming themselves by @username gets linked at once
+        refs = [PlayerRef(name=r.name, username=r.username, telegram_id=user.id)
+                if r.username and user.username and r.username.lower() == user.username.lower()
+                else r for r in refs]
+    if not await fresh_update(update, context):
+        return
+    try:
+        session = await services(context).ledger.open_session(chat.id, refs, preset=preset,
+                                                               stake_cents=stake)
+    except (LedgerError, ReportError) as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return
+    await reply(update, t(lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
+                          preset=session.preset, seats=render.seats_text(session),
+                          dealer=render.name(session, "E")))
+    await update_board(context, lang, session)
+
+
+
+async def _parse_and_record(update: Update, context: ContextTypes.DEFAULT_TYPE, parser: Any
+                            ) -> None:
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    if session is None:
+        return
+    msg = update.effective_message
+    assert msg is not None
+    user = update.effective_user
+    resolve = resolver_for(session, user.id if user else None)
+    try:
+        result = parser(tokens_of(msg), resolve)
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    event, indicator = result if isinstance(result, tuple) else (result, None)
+    await record_event(update, context, lang, session, event, indicator)
+
+
+async def cmd_hu(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg = update.effective_message
+    if msg is not None and not tokens_of(msg):
+        await start_guided(update, context)
+        return
+    await _parse_and_record(update, context, parse_win)
+
+
+async def cmd_kong(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _parse_and_record(update, context, parse_kong)
+
+
+async def cmd_draw(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _parse_and_record(update, context, parse_draw)
+
+
+async def cmd_qishou(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _parse_and_record(update, context, parse_starting)
+
+
+async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    chat = update.effective_chat
+    assert chat is not None
+    session = await table_of(context, chat.id)
+    if session is None:
+        await refuse(update, lang, "no_session")
+        return
+    await reply(update, render.table_text(lang, session))
+
+
+
+async def cmd_undo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    act = await acting(update, context)
+    if act is not None:
+        await undo_last(update, context, *act)
+
+
+
+def _number(update: Update) -> tuple[int | None, list[Token]]:
+    msg = update.effective_message
+    words = tokens_of(msg) if msg else []
+    if not words or not words[0].text.lstrip("#").isdigit():
+        return None, words
+    return int(words[0].text.lstrip("#")), words[1:]
+
+
+async def cmd_void(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    if session is None:
+        return
+    number, _ = _number(update)
+    if number is None:
+        await refuse(update, lang, "number_usage")
+        return
+    if not await fresh_update(update, context):
+        return
+    user = update.effective_user
+    try:
+        out = await services(context).ledger.void(session.chat_id, number,
+                                                  actor=user.id if user else None)
+    except LedgerError as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return
+    await reply(update, render.edit_text(lang, out))
+    await update_board(context, lang, out.session)
+
+
+async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    if session is None:
+        return
+    number, rest = _number(update)
+    if number is None or not rest:
+        await refuse(update, lang, "number_usage")
+        return
+    user = update.effective_user
+    resolve = resolver_for(session, user.id if user else None)
+    events: list[dict[str, Any]] = []
+    indicator = None
+    chunk: list[Token] = []
+    try:
+        for tok in [*rest, Token("|")]:
+            if tok.text != "|":
+                chunk.append(tok)
+                continue
+            if not chunk:
+                continue
+            head = chunk[0].text.lower()
+            if head in ("kong", "杠"):
+                events.append(parse_kong(chunk[1:], resolve))
+            elif head in ("draw", "流局", "荒庄"):
+                events.append(parse_draw(chunk[1:], resolve))
+            else:
+                event, ind = parse_win(chunk, resolve)
+                events.append(event)
+                indicator = indicator or ind
+            chunk = []
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    if not await fresh_update(update, context):
+        return
+    try:
+        out = await services(context).ledger.amend(session.chat_id, number, events,
+                                                   actor=user.id if user else None,
+                                                   indicator=indicator)
+    except (LedgerError, ReportError) as exc:
+        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        return
+    await reply(update, render.edit_text(lang, out))
+    await update_board(context, lang, out.session)
+
+
+async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    chat = update.effective_chat
+    assert chat is not None
+    number, _ = _number(update)
+    page = await services(context).ledger.history(chat.id, page=number or 1)
+    await reply(update, render.history_text(lang, page))
+
+
+async def cmd_standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    chat, msg = update.effective_chat, update.effective_message
+    assert chat is not None and msg is not None
+    words = tokens_of(msg)
+    since = None
+    if words and words[0].text.rstrip("dD天").isdigit():
+        since = datetime.now(UTC) - timedelta(days=int(words[0].text.rstrip("dD天")))
+    rows = await services(context).ledger.standings(chat.id, since=since)
+    await reply(update, render.standings_text(lang, rows))
+
+
+async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
+    assert chat is not None and msg is not None
+    ledger = services(context).ledger
+    words = tokens_of(msg)
+    if words:
+        player = await ledger.find_player(chat.id, words[0].text)
+        if player is None:
+            await refuse(update, lang, "unknown_player", name=escape(words[0].text))
+            return
+    else:
+        if user is None:
+            return
+        player = await ledger.player(chat.id, PlayerRef(
+            name=user.username or user.first_name, telegram_id=user.id, username=user.username))
+    st = await ledger.player_stats(chat.id, player.id)
+    await reply(update, render.stats_text(lang, st))
+
+
+async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    act = await acting(update, context)
+    if act is None:
+        return
+    lang, session = act
+    user = update.effective_user
+    remember(context, session.chat_id, None)
+    summary = await services(context).ledger.end_session(session.chat_id,
+                                                         actor=user.id if user else None)
+    await reply(update, render.summary_text(lang, summary))
+
+
+async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    msg, chat = update.effective_message, update.effective_chat
+    assert msg is not None and chat is not None
+    words = tokens_of(msg)
+    if words:
+        preset = words[0].text.lower()
+        if preset not in presets():
+            await refuse(update, lang, "unknown_preset", name=escape(preset),
+                         valid=", ".join(presets()))
+            return
+    else:
+        session = await services(context).ledger.current_session(chat.id)
+        preset = session.preset if session else (await services(context).ledger.chat(
+            chat.id)).preset
+    await reply(update, render.rules_text(lang, preset))
+
+
+async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    chat, msg = update.effective_chat, update.effective_message
+    assert chat is not None and msg is not None
+    if not await is_admin(update, context):
+        await refuse(update, lang, "admins_only")
+        return
+    words = [w.text for w in tokens_of(msg)]
+    ledger = services(context).ledger
+    try:
+        if len(words) == 2 and words[0].lower() in ("preset", "规则"):
+            info = await ledger.update_chat(chat.id, preset=words[1].lower())
+        elif len(words) == 2 and words[0].lower() in ("stake", "注"):
+            info = await ledger.update_chat(chat.id, stake_cents=parse_stake(words[1]))
+        elif len(words) == 2 and words[0].lower() in ("lang", "language", "语言"):
+            info = await ledger.update_chat(chat.id, language=normalise_language(words[1]))
+        elif words == ["reset"]:
+            info = await ledger.update_chat(chat.id, overrides={})
+        elif words and all("=" in w for w in words):
+            current = await ledger.chat(chat.id)
+            merged = dict(current.overrides)
+            for key, value in parse_overrides(words).items():
+                if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                    merged[key] = {**merged[key], **value}
+                else:
+                    merged[key] = value
+            info = await ledger.update_chat(chat.id, overrides=merged)
+        else:
+            await refuse(update, lang, "set_usage")
+            return
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    except (LedgerError, ReportError) as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return
+    lang = services(context).languages[chat.id] = info.language
+    over = ", ".join(f"{k}={v}" for k, v in info.overrides.items()) or "-"
+    await reply(update, t(lang, "House rules: {preset} ({overrides}); stake {stake} per point. "
+                          "A table already going keeps its rules.", preset=info.preset,
+                          overrides=escape(over), stake=render.money(info.stake_cents)))
+
+
+async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg, chat = update.effective_message, update.effective_chat
+    assert msg is not None and chat is not None
+    words = tokens_of(msg)
+    lang = await chat_lang(update, context)
+    if not words:
+        await reply(update, t(lang, "Language: {lang}. Change it with /lang en or /lang zh.",
+                              lang=lang))
+        return
+    if chat.type != ChatType.PRIVATE and not await is_admin(update, context):
+        await refuse(update, lang, "admins_only")
+        return
+    info = await services(context).ledger.update_chat(
+        chat.id, language=normalise_language(words[0].text, lang))
+    services(context).languages[chat.id] = info.language
+    await reply(update, t(info.language, "Language: {lang}.", lang=info.language))
+
+
+async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The tile calculator: works in any chat, touches no ledger."""
+    lang = await chat_lang(update, context)
+    msg = update.effective_message
+    assert msg is not None
+    words = [w.text for w in tokens_of(msg)]
+    family, wild = "standard", ""
+    tiles = []
+    for w in words:
+        if w.lower().startswith(("family=", "家族=")):
+            family = w.split("=", 1)[1].lower()
+        elif w.lower().startswith(("wild=", "宝=")):
+            wild = w.split("=", 1)[1].replace(",", " ")
+        elif w.lower() in FAMILY_SHAPES:
+            family = w.lower()
+        else:
+            tiles.append(w)
+    if not tiles or family not in FAMILY_SHAPES:
+        await refuse(update, lang, "score_usage")
+        return
+    try:
+        rules = FAMILY_SHAPES[family]
+        wild_kinds = parse_wild_kinds(wild)
+        hand = build_hand(" ".join(tiles), rules, wild_kinds)
+    except TileError as exc:
+        await reply(update, error_text(lang, exc.code, str(exc), **exc.params) + "\n"
+                    + t(lang, error_text_plain("score_usage")))
+        return
+    if hand.size == 14:
+        found = family_readings(family, hand, wild_kinds)
+        if not found:
+            await reply(update, t(lang, "Not a winning hand."))
+            return
+        lines = [t(lang, "A winning hand. Readings:")]
+        lines += [f"  {escape(r.describe())}" for r in found[:8]]
+        if len(found) > 8:
+            lines.append(t(lang, "…and {n} more.", n=len(found) - 8))
+        await reply(update, "\n".join(lines))
+        return
+    waits = family_waits(family, hand, wild_kinds)
+    if waits:
+        await reply(update, t(lang, "Ready, waiting on {compact} ({chinese}).",
+                              compact=format_compact(waits), chinese=format_chinese(waits)))
+    else:
+        await reply(update, t(lang, "Not ready."))
+
+
