@@ -41,7 +41,7 @@ class Table:
 
     async def settle(self, update_id: int) -> None:
         """Until polling has acknowledged the update and the application processed it."""
-        for _ in range(500):
+        for _ in range(2000):  # up to 10 s on a loaded machine; usually a few ms
             if self.api.offset > update_id:
                 break
             await asyncio.sleep(0.005)

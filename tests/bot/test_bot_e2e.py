@@ -260,3 +260,16 @@ async def test_join_buttons_open_a_table(tmp_path: Path) -> None:
         assert session.seats["E"].telegram_id == t.user("alice").id
         out = await t.say("bob", "/hu bob 自摸")
         assert any("Hand 1 recorded" in plain(m.text) for m in out)
+
+
+async def test_text_mentions_seat_members_without_usernames(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        erin = FakeUser(901, "Erin")  # no @username: only a text mention identifies her
+        await t.say("alice", "/new chengdu @alice Erin carol dave", mentions={"Erin": erin})
+        session = await t.ledger.current_session(t.chat_id)
+        assert session.seats["S"].telegram_id == 901
+        assert session.seats["W"].is_guest  # carol: a plain name is a guest
+        before = len(t.api.outbox)
+        uid = t.api.say(erin, t.chat_id, "/hu Erin 自摸", mentions={"Erin": erin})
+        await t.settle(uid)
+        assert any("Hand 1 recorded" in plain(m.text) for m in t.api.outbox[before:])
