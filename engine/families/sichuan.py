@@ -389,6 +389,7 @@ def on_wall_end(opts: SichuanOptions, state: HandState, ev: WallEnd, book: Book,
                     book.pay(s, other, amount, "huazhu")
     elif huazhu:
         book.line("huazhu_not_counted")
+        huazhu = []  # not counted here: such a player is simply not ready
     ready = [s for s, i in info.items() if i is not None and i.ready]
     not_ready = [s for s in state.still_in if s not in ready and s not in huazhu]
     if opts.chajiao != "off" and ready and not_ready:

@@ -323,3 +323,11 @@ def test_a_result_reads_back_from_its_own_json() -> None:
     r = settle("chengdu", [{"type": "win", "how": "self_draw", "winner": "S"}])
     again = HandResult.model_validate_json(r.model_dump_json())
     assert again == r and again.lines == r.lines
+
+
+def test_huazhu_not_counted_pays_chajiao_as_not_ready() -> None:
+    # The seed preset has no 花猪 rule: a player with three suits is just not ready.
+    r = settle("sichuan", [{"type": "wall_end", "players": {
+        "N": {"huazhu": True}, "S": {"ready": True, "fan": 2}}}])
+    assert r.deltas == {"E": -2, "S": 6, "W": -2, "N": -2}
+    assert any(line.code == "huazhu_not_counted" for line in r.lines)
