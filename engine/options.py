@@ -67,7 +67,7 @@ class ChangshaOptions(FamilyOptions):
     big_discard: int = Field(6, ge=0, description="each big win off a discard")
     big_self_draw: int = Field(3, ge=0, description="each big win self-drawn, from each player")
     penalty: int = Field(10, ge=0, description="抢杠胡 and 海底炮: the one player pays this")
-    penalty_dealer: int = Field(12, ge=0, description="... or this when the dealer is involved")
+    penalty_dealer: int = Field(12, ge=0, description="... or this when the payer deals")
     stack_big_wins: bool = Field(True, description="several big wins add up")
     birds: Literal[0, 1, 2, 4, 6] = Field(1, description="扎鸟: birds drawn after a win")
     bird_mode: Literal["double", "add"] = Field(

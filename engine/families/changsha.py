@@ -125,8 +125,8 @@ def on_win(opts: ChangshaOptions, state: HandState, ev: Win, book: Book) -> None
             payer: Seat = ev.from_seat  # type: ignore[assignment]
             premium = opts.dealer_premium if dealer in (payer, w.seat) else 0
             penalty = [n for n in _PENALTY if n in names]
-            if penalty:
-                base = opts.penalty_dealer if dealer in (payer, w.seat) else opts.penalty
+            if penalty:  # seed 001: 庄家给十二分，闲家给十分 — by who pays
+                base = opts.penalty_dealer if payer == dealer else opts.penalty
                 amount = base + opts.big_discard * max(0, big - 1)
                 book.line("penalty", name=penalty[0], amount=base * opts.base)
             elif big:

@@ -124,6 +124,10 @@ def test_changsha_rob_kong_penalty() -> None:
     r = settle("changsha", [{"type": "win", "how": "rob_kong", "winner": "W", "from_seat": "E"}],
                ["birds=0"])
     assert r.deltas["E"] == -12
+    # The dealer winning does not raise what a non-dealer pays: 10.
+    r = settle("changsha", [{"type": "win", "how": "rob_kong", "winner": "E", "from_seat": "S"}],
+               ["birds=0"])
+    assert r.deltas == {"E": 10, "S": -10, "W": 0, "N": 0}
 
 
 def test_changsha_heavenly_and_earthly() -> None:
