@@ -84,7 +84,7 @@ class Reading:
         for m in self.melds:
             for k in m.tiles:
                 c[k] += 1
-        for k in self.loose:
+        for k in (*self.loose, *self.loose_wild):  # the hand as read, wildcards included
             c[k] += 1
         return tuple(c)
 
@@ -283,8 +283,11 @@ def _loose(hand: Hand, allowed: Sequence[int], form: str) -> Reading | None:
         return None
     if any(m.shape == CHOW and any(k not in ok for k in m.tiles) for m in hand.melds):
         return None
+    # Wildcards first complete the seven honors (七字全 doubles), then join the commonest kind.
+    missing_honors = [k for k in allowed if k >= 27 and not hand.counts[k]]
     best = max(ok, key=lambda k: hand.counts[k]) if tiles else min(ok)
-    return Reading(form, hand.melds, tuple(tiles), (best,) * hand.wild, hand.wild_faces)
+    wild_as = (missing_honors + [best] * hand.wild)[: hand.wild]
+    return Reading(form, hand.melds, tuple(tiles), tuple(sorted(wild_as)), hand.wild_faces)
 
 
 _LANG_SETS: list[frozenset[int]] = [

@@ -110,6 +110,8 @@ def on_win(opts: ChangshaOptions, state: HandState, ev: Win, book: Book) -> None
             raise ReportError("wrong_family", "根, kongs, 飞宝 and 承包 are not counted here")
         named = _named(w, ev.how)
         names = names_from_tiles(opts, w, named) if w.tiles is not None else named
+        if not one_payer and "全求人" not in named:
+            names.discard("全求人")  # four melds shown, but 全求人 is won off a discard
         if w.tiles is None and w.melds:
             raise ReportError("melds_without_tiles", "declared melds need the tiles too")
         big, counted = big_win_count(opts, names)

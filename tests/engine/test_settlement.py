@@ -335,3 +335,21 @@ def test_huazhu_not_counted_pays_chajiao_as_not_ready() -> None:
         "N": {"huazhu": True}, "S": {"ready": True, "fan": 2}}}])
     assert r.deltas == {"E": -2, "S": 6, "W": -2, "N": -2}
     assert any(line.code == "huazhu_not_counted" for line in r.lines)
+
+
+def test_jiuyao_wildcard_completes_the_seven_honors() -> None:
+    # 本精 9s -> 9s and 1s are wild; one 1s fills the missing 中: 九幺 有宝 2 x 七字全 = 4.
+    r = settle("feibao", [{"type": "win", "how": "self_draw", "winner": "S",
+                           "tiles": "19m 19p 9s 123456z 11m 1s"}], ["jing_bonus=false"],
+               indicator="9s")
+    assert r.deltas["S"] == 12
+
+
+def test_changsha_quanqiuren_needs_a_discard() -> None:
+    events = [{"type": "win", "how": "self_draw", "winner": "S", "tiles": "55s",
+               "melds": ["123m", "456m", "789p", "123s"]}]
+    r = settle("changsha", events, ["birds=0"])
+    assert r.deltas["S"] == 4  # a small self-draw, not 全求人
+    events[0].update(how="discard", from_seat="W")
+    r = settle("changsha", events, ["birds=0"])
+    assert r.deltas["S"] == 6  # 全求人 off W's discard
