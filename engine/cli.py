@@ -11,9 +11,8 @@ from engine.errors import ReportError
 from engine.explain import result_text
 from engine.hand_input import build_hand, parse_wild_kinds
 from engine.models import SEATS
-from engine.options import OPTION_MODELS
 from engine.pattern_table import pattern_table_markdown
-from engine.rules import presets, ruleset
+from engine.rules import options_model, presets, ruleset
 from engine.settle import parse_report, settle_hand
 from engine.shape_rules import FAMILY_SHAPES, family_readings, family_waits
 from engine.tiles import TileError, compact, format_chinese, format_compact
@@ -67,7 +66,7 @@ def cmd_presets(args: argparse.Namespace) -> int:
     for p in presets().values():
         print(f"{p.name} ({p.family}): {p.title} - {p.summary}")
         options = ruleset(p.name).options
-        for key, field in OPTION_MODELS[p.family].model_fields.items():
+        for key, field in options_model(p.family).model_fields.items():
             value = getattr(options, key)
             if isinstance(value, dict):
                 continue
@@ -121,3 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (TileError, ReportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. piped into head
+        sys.stderr.close()
+        return 0
+

@@ -101,9 +101,3 @@ class JiangxiOptions(FamilyOptions):
     kong_points_on_draw: bool = Field(True, description="pay kong points when nobody wins")
     jing_bonus: bool = Field(True, description="精 reward at the end of a won hand")
 
-
-OPTION_MODELS: dict[str, type[FamilyOptions]] = {
-    "sichuan": SichuanOptions,
-    "changsha": ChangshaOptions,
-    "jiangxi": JiangxiOptions,
-}

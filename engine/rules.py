@@ -19,7 +19,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.errors import ReportError
-from engine.options import OPTION_MODELS, FamilyOptions
+from engine.families import FAMILIES
+from engine.options import FamilyOptions
 
 FAMILY_TILES = {"sichuan": 108, "changsha": 108, "jiangxi": 136}
 
@@ -46,7 +47,7 @@ class Ruleset:
 
     @classmethod
     def from_snapshot(cls, data: Mapping[str, Any]) -> Ruleset:
-        model = OPTION_MODELS[data["family"]]
+        model = options_model(data["family"])
         return cls(data["preset"], data["family"], model.model_validate(data["options"]))
 
 
@@ -122,7 +123,7 @@ def _valid_values(model: type[FamilyOptions], key: str) -> str:
 def ruleset(preset: str, overrides: Mapping[str, Any] | Iterable[str] | None = None) -> Ruleset:
     """The preset's options, with house-rule overrides applied and validated."""
     p = get_preset(preset)
-    model = OPTION_MODELS[p.family]
+    model = options_model(p.family)
     if overrides is None:
         over: dict[str, Any] = {}
     elif isinstance(overrides, Mapping):
@@ -157,3 +158,9 @@ def ruleset(preset: str, overrides: Mapping[str, Any] | Iterable[str] | None = N
             valid=_valid_values(model, key) if key in model.model_fields else "",
         ) from None
     return Ruleset(preset, p.family, options)
+
+
+
+def options_model(family: str) -> type[FamilyOptions]:
+    """The typed options of a family."""
+    return FAMILIES[family].options

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from engine.book import Book
 from engine.errors import ReportError
-from engine.families import changsha, jiangxi, sichuan
+from engine.families import FAMILIES, EventContext
 from engine.families.state import HandState
 from engine.models import (
     SEATS,
@@ -22,10 +22,7 @@ from engine.models import (
     Kong,
     Seat,
     StartingWin,
-    WallEnd,
-    Win,
 )
-from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
 from engine.rules import Ruleset
 from engine.wildcards import parse_indicator
 
@@ -43,48 +40,27 @@ def parse_report(data: Mapping[str, Any] | str) -> HandReport:
                           detail=err["msg"]) from None
 
 
+# What a family without a handler for an event says about it.
+_UNHANDLED = {
+    Kong: ("kongs_not_paid", "this preset does not pay for kongs when made; count the kong "
+           "in the winner's report instead"),
+    StartingWin: ("wrong_family", "starting-hand wins belong to the Changsha family"),
+}
+
+
 def _event(rules: Ruleset, state: HandState, ev: Any, index: int, book: Book,
            indicator: int | None) -> None:
-    opts = rules.options
-    if isinstance(opts, SichuanOptions):
-        if isinstance(ev, Win):
-            sichuan.on_win(opts, state, ev, index, book, indicator)
-        elif isinstance(ev, Kong):
-            sichuan.on_kong(opts, state, ev, index, book)
-        elif isinstance(ev, WallEnd):
-            sichuan.on_wall_end(opts, state, ev, book, indicator)
-        else:
-            raise ReportError("wrong_family", "starting-hand wins belong to Changsha")
-    elif isinstance(opts, ChangshaOptions):
-        if isinstance(ev, Win):
-            changsha.on_win(opts, state, ev, book)
-        elif isinstance(ev, StartingWin):
-            changsha.on_starting_win(opts, state, ev, book)
-        elif isinstance(ev, WallEnd):
-            if ev.players:
-                raise ReportError("wrong_family", "this family has no 花猪 or 查叫 at the wall")
-            changsha.on_draw(opts, state, book)
-        else:
-            raise ReportError("kongs_not_paid", "this preset does not pay for kongs")
-    elif isinstance(opts, JiangxiOptions):
-        if isinstance(ev, Win):
-            jiangxi.on_win(opts, state, ev, book, indicator)
-        elif isinstance(ev, Kong):
-            jiangxi.on_kong(opts, state, ev, index, book)
-        elif isinstance(ev, WallEnd):
-            jiangxi.on_wall_end(opts, state, ev, book)
-        else:
-            raise ReportError("wrong_family", "starting-hand wins belong to Changsha")
+    handler = FAMILIES[rules.family].handlers.get(type(ev))
+    if handler is None:
+        code, message = _UNHANDLED.get(type(ev), ("wrong_family", "not part of these rules"))
+        raise ReportError(code, message)
+    handler(rules.options, state, ev, EventContext(index, book, indicator))
 
 
 def settle_hand(rules: Ruleset, report: HandReport, dealer: Seat = "E") -> HandResult:
     """Settle every event of one hand, in order. A hand may be open (blood battle)."""
     state = HandState(dealer=dealer)
     indicator = parse_indicator(report.indicator)
-    if isinstance(rules.options, SichuanOptions) and rules.options.tingyong and (
-        indicator is None and _has_tiles(report)
-    ):
-        raise ReportError("needs_indicator", "tiles in a 听用 game need the turned-up 本金")
     results: list[dict[str, Any]] = []
     total = dict.fromkeys(SEATS, 0)
     for index, ev in enumerate(report.events):
@@ -110,11 +86,3 @@ def settle_hand(rules: Ruleset, report: HandReport, dealer: Seat = "E") -> HandR
         "next_dealer": state.next_dealer,
     })
 
-
-def _has_tiles(report: HandReport) -> bool:
-    for ev in report.events:
-        if isinstance(ev, Win) and any(w.tiles for w in ev.winners):
-            return True
-        if isinstance(ev, WallEnd) and any(p.tiles for p in ev.players.values()):
-            return True
-    return False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.book import Book
 from engine.errors import ReportError
+from engine.families.registry import Family
 from engine.families.state import HandState
 from engine.hand_facts import build, tile_facts
 from engine.models import (
@@ -11,6 +12,7 @@ from engine.models import (
     How,
     Seat,
     StartingWin,
+    WallEnd,
     Win,
     WinnerHand,
     next_seat,
@@ -150,7 +152,16 @@ def on_win(opts: ChangshaOptions, state: HandState, ev: Win, book: Book) -> None
     state.next_dealer = ev.from_seat if len(seats) > 1 else seats[0]
 
 
-def on_draw(opts: ChangshaOptions, state: HandState, book: Book) -> None:
+def on_draw(opts: ChangshaOptions, state: HandState, ev: WallEnd, book: Book) -> None:
+    if ev.players:
+        raise ReportError("wrong_family", "this family has no 花猪 or 查叫 at the wall")
     book.line("wall_end")
     state.closed = True
     state.next_dealer = state.dealer if opts.draw_dealer == "stay" else next_seat(state.dealer)
+
+
+FAMILY = Family("changsha", ChangshaOptions, {
+    Win: lambda o, st, ev, c: on_win(o, st, ev, c.book),
+    StartingWin: lambda o, st, ev, c: on_starting_win(o, st, ev, c.book),
+    WallEnd: lambda o, st, ev, c: on_draw(o, st, ev, c.book),
+})

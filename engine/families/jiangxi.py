@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.book import Book
 from engine.errors import ReportError
+from engine.families.registry import Family
 from engine.families.state import HandState, KongRecord
 from engine.hand_facts import build, tile_facts
 from engine.models import SEATS, How, Kong, KongKind, Seat, WallEnd, Win, WinnerHand, next_seat
@@ -231,3 +232,10 @@ def on_wall_end(opts: JiangxiOptions, state: HandState, ev: WallEnd, book: Book)
     book.line("wall_end")
     finish(opts, state, book, {}, won=False)
     state.next_dealer = state.dealer if opts.draw_dealer == "stay" else next_seat(state.dealer)
+
+
+FAMILY = Family("jiangxi", JiangxiOptions, {
+    Win: lambda o, st, ev, c: on_win(o, st, ev, c.book, c.indicator),
+    Kong: lambda o, st, ev, c: on_kong(o, st, ev, c.index, c.book),
+    WallEnd: lambda o, st, ev, c: on_wall_end(o, st, ev, c.book),
+})

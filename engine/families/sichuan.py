@@ -8,6 +8,7 @@ from functools import cache
 from engine.analysis import waits
 from engine.book import Book
 from engine.errors import ReportError
+from engine.families.registry import Family
 from engine.families.state import HandState, KongRecord
 from engine.hand_facts import build, tile_facts
 from engine.models import (
@@ -46,8 +47,11 @@ class Value:
 
 
 def wild_kinds(opts: SichuanOptions, indicator: int | None) -> tuple[int, ...]:
-    if not opts.tingyong or indicator is None:
+    """The 听用 kinds; reading tiles in a 听用 game needs the turned-up 本金."""
+    if not opts.tingyong:
         return ()
+    if indicator is None:
+        raise ReportError("needs_indicator", "tiles in a 听用 game need the turned-up 本金")
     return tingyong_kinds(indicator, opts.tingyong_scope)
 
 
@@ -406,3 +410,10 @@ def on_wall_end(opts: SichuanOptions, state: HandState, ev: WallEnd, book: Book,
                         book.pay(s, payer, amount, "tuishui")
     close(opts, state)
 
+
+
+FAMILY = Family("sichuan", SichuanOptions, {
+    Win: lambda o, st, ev, c: on_win(o, st, ev, c.index, c.book, c.indicator),
+    Kong: lambda o, st, ev, c: on_kong(o, st, ev, c.index, c.book),
+    WallEnd: lambda o, st, ev, c: on_wall_end(o, st, ev, c.book, c.indicator),
+})
