@@ -7,7 +7,8 @@ from typing import Any
 from sqlalchemy import delete, insert, select, update
 
 from storage import tables as t
-from storage.ledger import Ledger, now
+from storage.ledger_base import LedgerBase as Ledger
+from storage.ledger_base import now
 
 
 class Drafts:

@@ -1,0 +1,180 @@
+"""Corrections: undo the last event, void or amend any hand, replay later dealers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Row
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from engine.models import SEATS, Seat
+from engine.rules import Ruleset
+from engine.settle import parse_report, settle_hand
+from storage import tables as t
+from storage.errors import LedgerError
+from storage.ledger_base import SEAT_COLUMNS, LedgerBase, now
+from storage.models import (
+    EditOutcome,
+    HandChange,
+    UndoOutcome,
+)
+
+
+class Corrections(LedgerBase):
+    # -- corrections --------------------------------------------------------------------
+
+    async def undo(self, chat_id: int, *, actor: int | None = None,
+                   allow_others: bool = False) -> UndoOutcome:
+        """Take back the session's last event. Only its reporter, unless ``allow_others``."""
+        async with self.write() as conn:
+            srow = await self._open_session_row(conn, chat_id)
+            h = t.hands.c
+            hrow = (await conn.execute(select(t.hands).where(
+                h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
+                .limit(1))).first()
+            if hrow is None:
+                raise LedgerError("nothing_to_undo", "nothing has been recorded at this table")
+            reporters = list(hrow.reporters)
+            if not allow_others and reporters and reporters[-1] not in (None, actor):
+                raise LedgerError("not_reporter", "only the player who reported it, or an "
+                                  "admin, can undo it")
+            events = list(hrow.report["events"])
+            removed = events.pop()
+            index = len(events)
+            e = t.entries.c
+            deltas_rows = (await conn.execute(select(e.player_id, e.delta).where(
+                e.hand_id == hrow.id, e.event_index == index))).all()
+            seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
+            by_pid = dict(deltas_rows)
+            deltas = {seat: -int(by_pid.get(pid, 0)) for seat, pid in seats.items()}
+            await conn.execute(delete(t.entries).where(e.hand_id == hrow.id,
+                                                       e.event_index == index))
+            stamp = now()
+            if not events:
+                await self._set_hand_facts(conn, chat_id, hrow.id, seats, None)
+                await conn.execute(delete(t.hands).where(h.id == hrow.id))
+                await conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
+                                   .values(hands=hrow.number - 1, dealer=hrow.dealer))
+            else:
+                rules = Ruleset.from_snapshot(srow.rules)
+                report = parse_report({"events": events,
+                                       "indicator": hrow.report.get("indicator")})
+                result = settle_hand(rules, report, hrow.dealer)
+                await conn.execute(update(t.hands).where(h.id == hrow.id).values(
+                    report=report.model_dump(mode="json"),
+                    result=result.model_dump(mode="json"), status="open", next_dealer=None,
+                    reporters=reporters[:-1], updated_at=stamp))
+                await self._set_hand_facts(conn, chat_id, hrow.id, seats, result)
+                await conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
+                                   .values(dealer=hrow.dealer))
+            await self._audit(conn, chat_id, srow.id, hrow.number, "undo", actor,
+                              {"event": removed}, None)
+            return UndoOutcome(hand_number=hrow.number, event_index=index, removed=removed,
+                               deltas=deltas,
+                               session=await self._session_info(conn, chat_id, srow.id))
+
+    async def void(self, chat_id: int, number: int, *, actor: int | None = None
+                   ) -> EditOutcome:
+        return await self._edit(chat_id, number, None, actor)
+
+    async def amend(self, chat_id: int, number: int, events: list[dict[str, Any]], *,
+                    actor: int | None = None, indicator: str | None = None) -> EditOutcome:
+        return await self._edit(chat_id, number, events, actor, indicator)
+
+    async def _edit(self, chat_id: int, number: int, events: list[dict[str, Any]] | None,
+                    actor: int | None, indicator: str | None = None) -> EditOutcome:
+        async with self.write() as conn:
+            srow = await self._open_session_row(conn, chat_id)
+            h = t.hands.c
+            target = (await conn.execute(select(t.hands).where(
+                h.session_id == srow.id, h.number == number))).first()
+            if target is None or target.status == "void":
+                raise LedgerError("no_hand", f"there is no hand {number} to change",
+                                  number=number)
+            rules = Ruleset.from_snapshot(srow.rules)
+            seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
+            stamp = now()
+            before = {"report": target.report, "deltas": target.result["deltas"]}
+            if events is None:
+                await conn.execute(delete(t.entries).where(t.entries.c.hand_id == target.id))
+                await self._set_hand_facts(conn, chat_id, target.id, seats, None)
+                await conn.execute(update(t.hands).where(h.id == target.id).values(
+                    status="void", updated_at=stamp))
+                after = None
+                action = "void"
+            else:
+                report = parse_report({"events": events,
+                                       "indicator": indicator or target.report.get("indicator")})
+                result = settle_hand(rules, report, target.dealer)
+                if result.open and target.status == "closed":
+                    later = (await conn.execute(select(h.id).where(
+                        h.session_id == srow.id, h.number > number, h.status != "void"))).first()
+                    if later is not None:
+                        raise LedgerError("amend_reopens", "that correction leaves the hand "
+                                          "unfinished, but later hands were played")
+                await self._write_hand(conn, srow, target.id, report, result,
+                                       list(target.reporters)[: len(events)]
+                                       + [actor] * max(0, len(events) - len(target.reporters)),
+                                       stamp)
+                after = {"report": report.model_dump(mode="json"), "deltas": result.deltas}
+                action = "amend"
+            changes = await self._replay_dealers(conn, srow, rules, seats, number, stamp)
+            if events is not None:
+                changes.insert(0, HandChange(
+                    number=number, dealer_before=target.dealer, dealer_after=target.dealer,
+                    deltas_before=target.result["deltas"], deltas_after=after["deltas"]))
+            else:
+                changes.insert(0, HandChange(
+                    number=number, dealer_before=target.dealer, dealer_after=target.dealer,
+                    deltas_before=target.result["deltas"],
+                    deltas_after=dict.fromkeys(SEATS, 0)))
+            await self._audit(conn, chat_id, srow.id, number, action, actor, before, after)
+            return EditOutcome(action=action, hand_number=number, changes=tuple(changes),
+                               session=await self._session_info(conn, chat_id, srow.id))
+
+    async def _replay_dealers(self, conn: AsyncConnection, srow: Row[Any], rules: Ruleset,
+                              seats: dict[Seat, int], from_number: int, stamp: datetime
+                              ) -> list[HandChange]:
+        """Walk the session's hands in order, giving each the dealer its predecessor left,
+        and re-score those whose dealer changed. Sets the session's current dealer."""
+        h = t.hands.c
+        rows = (await conn.execute(select(t.hands).where(
+            h.session_id == srow.id, h.status != "void").order_by(h.number))).all()
+        dealer: Seat = "E"
+        changes: list[HandChange] = []
+        for row in rows:
+            if row.dealer != dealer:
+                report = parse_report(row.report)
+                result = settle_hand(rules, report, dealer)
+                await conn.execute(update(t.hands).where(h.id == row.id).values(dealer=dealer))
+                await self._write_hand(conn, srow, row.id, report, result, list(row.reporters),
+                                       stamp)
+                changes.append(HandChange(
+                    number=row.number, dealer_before=row.dealer, dealer_after=dealer,
+                    deltas_before=row.result["deltas"], deltas_after=result.deltas))
+                nxt = result.next_dealer if not result.open else None
+            else:
+                nxt = row.next_dealer
+            if row.status == "open" or nxt is None:
+                break
+            dealer = nxt
+        await conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
+                           .values(dealer=dealer))
+        return [c for c in changes if c.number > from_number]
+
+    async def _audit(self, conn: AsyncConnection, chat_id: int, session_id: int | None,
+                     number: int | None, action: str, actor: int | None,
+                     before: Any, after: Any) -> None:
+        await conn.execute(insert(t.audit).values(
+            chat_id=chat_id, session_id=session_id, hand_number=number, action=action,
+            actor=actor, at=now(), before=before, after=after))
+
+    async def audit_trail(self, chat_id: int, limit: int = 50) -> list[dict[str, Any]]:
+        a = t.audit.c
+        async with self.read() as conn:
+            rows = (await conn.execute(select(t.audit).where(a.chat_id == chat_id)
+                                       .order_by(a.id.desc()).limit(limit))).all()
+        return [dict(r._mapping) for r in rows]
+

@@ -1,0 +1,402 @@
+"""The ledger's base: engine, units of work, chats, players and sessions, and the helpers
+that write a hand. :class:`storage.ledger.Ledger` composes it with the operations."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any, Self
+
+from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy.engine import Row
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from engine.models import SEATS, HandReport, HandResult, Seat
+from engine.rules import ruleset
+from storage import tables as t
+from storage.db import create_engine, migrate
+from storage.errors import LedgerError
+from storage.hand_stats import seat_facts
+from storage.models import (
+    ChatInfo,
+    PlayerInfo,
+    PlayerRef,
+    SessionInfo,
+)
+
+SEAT_COLUMNS = {"E": "seat_e", "S": "seat_s", "W": "seat_w", "N": "seat_n"}
+DEFAULT_PRESET = "chengdu"
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+UNKNOWN = object()  # "the caller does not know": look it up
+
+
+class _Prefixed:
+    """The ``h_``-labelled columns of a joined row, read as a hand row."""
+
+    def __init__(self, row: Row[Any], prefix: str) -> None:
+        self._row, self._prefix = row, prefix
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._row, self._prefix + name)
+
+
+def _player(row: Row[Any]) -> PlayerInfo:
+    return PlayerInfo(id=row.id, name=row.name, telegram_id=row.telegram_id,
+                      username=row.username)
+
+class LedgerBase:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.dialect = engine.dialect.name
+
+    @classmethod
+    async def open(cls, url: str, *, run_migrations: bool = True, **kw: Any) -> Self:
+        engine = create_engine(url, **kw)
+        if run_migrations:
+            await migrate(engine)
+        return cls(engine)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    def _upsert(self, table: Any) -> Any:
+        """The dialect's INSERT that supports ON CONFLICT DO NOTHING."""
+        if self.dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+            return pg_insert(table)
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        return sqlite_insert(table)
+
+    # -- units of work ----------------------------------------------------------------
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as conn:
+            conn = await conn.execution_options(write=True)
+            async with conn.begin():
+                yield conn
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    # -- chats and players --------------------------------------------------------------
+
+    async def chat(self, chat_id: int, language: str = "zh-Hans") -> ChatInfo:
+        """The chat's settings, created on first use."""
+        async with self.write() as conn:
+            return await self._chat(conn, chat_id, language)
+
+    async def _chat(self, conn: AsyncConnection, chat_id: int, language: str = "zh-Hans"
+                    ) -> ChatInfo:
+        row = (await conn.execute(select(t.chats).where(t.chats.c.id == chat_id))).first()
+        if row is None:
+            values = {"id": chat_id, "language": language, "preset": DEFAULT_PRESET,
+                      "overrides": {}, "stake_cents": 100, "created_at": now()}
+            await conn.execute(self._upsert(t.chats).values(**values).on_conflict_do_nothing())
+            row = (await conn.execute(select(t.chats).where(t.chats.c.id == chat_id))).one()
+        return ChatInfo(id=row.id, language=row.language, preset=row.preset,
+                        overrides=row.overrides, stake_cents=row.stake_cents)
+
+    async def update_chat(self, chat_id: int, *, language: str | None = None,
+                          preset: str | None = None, overrides: dict[str, Any] | None = None,
+                          stake_cents: int | None = None) -> ChatInfo:
+        async with self.write() as conn:
+            chat = await self._chat(conn, chat_id)
+            values: dict[str, Any] = {}
+            if language is not None:
+                values["language"] = language
+            if preset is not None or overrides is not None:
+                new_preset = preset or chat.preset
+                new_over = chat.overrides if overrides is None else overrides
+                if preset is not None and overrides is None:
+                    new_over = {}
+                ruleset(new_preset, new_over)  # validates, or raises ReportError
+                values["preset"], values["overrides"] = new_preset, new_over
+            if stake_cents is not None:
+                if stake_cents < 0:
+                    raise LedgerError("bad_stake", "the stake cannot be negative")
+                values["stake_cents"] = stake_cents
+            if values:
+                await conn.execute(update(t.chats).where(t.chats.c.id == chat_id)
+                                   .values(**values))
+            return await self._chat(conn, chat_id)
+
+    async def _find_or_add_player(self, conn: AsyncConnection, chat_id: int, ref: PlayerRef
+                                  ) -> PlayerInfo:
+        p = t.players.c
+        if ref.telegram_id is not None:
+            row = (await conn.execute(select(t.players).where(
+                p.chat_id == chat_id, p.telegram_id == ref.telegram_id))).first()
+            if row is not None:
+                if ref.username and row.username != ref.username:
+                    await conn.execute(update(t.players).where(p.id == row.id)
+                                       .values(username=ref.username))
+                return _player(row)
+            if ref.username:  # seated earlier by @username: link the account now
+                row = (await conn.execute(select(t.players).where(
+                    p.chat_id == chat_id, p.telegram_id.is_(None),
+                    func.lower(p.username) == ref.username.lower()))).first()
+                if row is not None:
+                    await conn.execute(update(t.players).where(p.id == row.id).values(
+                        telegram_id=ref.telegram_id))
+                    return PlayerInfo(id=row.id, name=row.name, telegram_id=ref.telegram_id,
+                                      username=row.username)
+        key = ref.name.strip().lower()
+        if not key:
+            raise LedgerError("bad_name", "a player needs a name")
+        row = (await conn.execute(select(t.players).where(
+            p.chat_id == chat_id, p.name_key == key))).first()
+        if row is not None:
+            if ref.telegram_id is None or row.telegram_id == ref.telegram_id:
+                return _player(row)
+            if row.telegram_id is None:  # a guest of that name: link them
+                await conn.execute(update(t.players).where(p.id == row.id).values(
+                    telegram_id=ref.telegram_id, username=ref.username))
+                return PlayerInfo(id=row.id, name=row.name, telegram_id=ref.telegram_id,
+                                  username=ref.username)
+            key = f"{key}#{ref.telegram_id}"  # two members with one display name
+        result = await conn.execute(insert(t.players).values(
+            chat_id=chat_id, telegram_id=ref.telegram_id, name=ref.name.strip()[:64],
+            name_key=key[:64], username=ref.username, created_at=now()).returning(p.id))
+        pid = result.scalar_one()
+        await conn.execute(insert(t.totals).values(
+            player_id=pid, chat_id=chat_id, net=0, hands=0, wins=0, self_draws=0,
+            dealt_in=0, win_points=0))
+        return PlayerInfo(id=pid, name=ref.name.strip()[:64], telegram_id=ref.telegram_id,
+                          username=ref.username)
+
+    async def player(self, chat_id: int, ref: PlayerRef) -> PlayerInfo:
+        async with self.write() as conn:
+            await self._chat(conn, chat_id)
+            return await self._find_or_add_player(conn, chat_id, ref)
+
+    async def find_player(self, chat_id: int, name: str) -> PlayerInfo | None:
+        """A player of this chat by name, @username, or Telegram id."""
+        p = t.players.c
+        key = name.strip().lstrip("@").lower()
+        async with self.read() as conn:
+            rows = (await conn.execute(select(t.players).where(p.chat_id == chat_id))).all()
+        for row in rows:
+            if row.name_key == key or (row.username or "").lower() == key:
+                return _player(row)
+        return None
+
+    async def link_guest(self, chat_id: int, guest_name: str, telegram_id: int,
+                         username: str | None = None) -> PlayerInfo:
+        p = t.players.c
+        async with self.write() as conn:
+            row = (await conn.execute(select(t.players).where(
+                p.chat_id == chat_id, p.name_key == guest_name.strip().lower()))).first()
+            if row is None or row.telegram_id is not None:
+                raise LedgerError("no_guest", f"no guest named {guest_name!r} here",
+                                  name=guest_name)
+            taken = (await conn.execute(select(p.id).where(
+                p.chat_id == chat_id, p.telegram_id == telegram_id))).first()
+            if taken is not None:
+                raise LedgerError("already_linked", "that account already plays here")
+            await conn.execute(update(t.players).where(p.id == row.id).values(
+                telegram_id=telegram_id, username=username))
+            return PlayerInfo(id=row.id, name=row.name, telegram_id=telegram_id,
+                              username=username)
+
+    # -- sessions -----------------------------------------------------------------------
+
+    async def open_session(self, chat_id: int, seats: Sequence[PlayerRef], *,
+                           preset: str | None = None, overrides: dict[str, Any] | None = None,
+                           stake_cents: int | None = None) -> SessionInfo:
+        if len(seats) != 4:
+            raise LedgerError("four_players", "a table has four players", count=len(seats))
+        async with self.write() as conn:
+            chat = await self._chat(conn, chat_id)
+            s = t.sessions.c
+            if (await conn.execute(select(s.id).where(
+                    s.chat_id == chat_id, s.status == "open"))).first() is not None:
+                raise LedgerError("session_open", "this chat already has a table going; "
+                                  "end it first")
+            rules = ruleset(preset or chat.preset,
+                            {**(chat.overrides if preset is None else {}), **(overrides or {})})
+            players = [await self._find_or_add_player(conn, chat_id, ref) for ref in seats]
+            if len({p.id for p in players}) != 4:
+                raise LedgerError("same_player_twice", "a player cannot sit twice")
+            try:
+                result = await conn.execute(insert(t.sessions).values(
+                    chat_id=chat_id, preset=rules.preset, rules=rules.snapshot(),
+                    stake_cents=chat.stake_cents if stake_cents is None else stake_cents,
+                    seat_e=players[0].id, seat_s=players[1].id, seat_w=players[2].id,
+                    seat_n=players[3].id, dealer="E", status="open", hands=0,
+                    started_at=now()).returning(s.id))
+            except IntegrityError:  # another writer opened a table a moment ago
+                raise LedgerError("session_open", "this chat already has a table going; "
+                                  "end it first") from None
+            sid = result.scalar_one()
+            return await self._session_info(conn, chat_id, sid)
+
+    async def _session_row(self, conn: AsyncConnection, chat_id: int,
+                           session_id: int | None = None, lock: bool = False
+                           ) -> Row[Any] | None:
+        s = t.sessions.c
+        q = select(t.sessions).where(s.chat_id == chat_id)
+        q = q.where(s.id == session_id) if session_id is not None else q.where(
+            s.status == "open")
+        if lock:
+            q = q.with_for_update()
+        return (await conn.execute(q)).first()
+
+    async def _open_session_row(self, conn: AsyncConnection, chat_id: int) -> Row[Any]:
+        row = await self._session_row(conn, chat_id, lock=True)
+        if row is None:
+            raise LedgerError("no_session", "no table is going in this chat; start one "
+                              "with /new")
+        return row
+
+    async def _session_info(self, conn: AsyncConnection, chat_id: int, session_id: int,
+                            row: Row[Any] | None = None, dealer: str | None = None,
+                            hands: int | None = None,
+                            open_hand: tuple[int, tuple[Seat, ...]] | object | None = UNKNOWN
+                            ) -> SessionInfo:
+        """The table as players see it. A caller that already holds the session row and
+        knows the dealer, hand count and open hand passes them to spare queries."""
+        if row is None:
+            row = await self._session_row(conn, chat_id, session_id)
+        if row is None:
+            raise LedgerError("no_session", "no such table in this chat")
+        ids = {seat: getattr(row, col) for seat, col in SEAT_COLUMNS.items()}
+        prow = {r.id: r for r in (await conn.execute(
+            select(t.players).where(t.players.c.id.in_(list(ids.values()))))).all()}
+        seats = {seat: _player(prow[pid]) for seat, pid in ids.items()}
+        e = t.entries.c
+        sums = dict((await conn.execute(
+            select(e.player_id, func.coalesce(func.sum(e.delta), 0))
+            .where(e.session_id == session_id).group_by(e.player_id))).all())
+        if open_hand is UNKNOWN:
+            h = t.hands.c
+            found = (await conn.execute(select(h.number, h.result).where(
+                h.session_id == session_id, h.status == "open"))).first()
+            open_hand = (found.number, tuple(found.result["still_in"])) if found else None
+        number, still_in = open_hand if open_hand else (None, ())  # type: ignore[misc]
+        return SessionInfo(
+            id=row.id, chat_id=row.chat_id, preset=row.preset, rules=row.rules,
+            stake_cents=row.stake_cents, seats=seats,
+            dealer=dealer if dealer is not None else row.dealer,
+            hands=hands if hands is not None else row.hands,
+            status=row.status, started_at=row.started_at,
+            totals={seat: int(sums.get(p.id, 0)) for seat, p in seats.items()},
+            open_hand=number, still_in=still_in,
+            board_message_id=row.board_message_id,
+        )
+
+    async def current_session(self, chat_id: int) -> SessionInfo | None:
+        async with self.read() as conn:
+            row = await self._session_row(conn, chat_id)
+            return None if row is None else await self._session_info(conn, chat_id, row.id)
+
+    async def last_event(self, chat_id: int) -> tuple[int, int, int, int | None] | None:
+        """(session id, hand number, event index, reporter) of the open table's last event."""
+        async with self.read() as conn:
+            srow = await self._session_row(conn, chat_id)
+            if srow is None:
+                return None
+            h = t.hands.c
+            row = (await conn.execute(select(h.number, h.reporters).where(
+                h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
+                .limit(1))).first()
+            if row is None or not row.reporters:
+                return None
+            return srow.id, row.number, len(row.reporters) - 1, row.reporters[-1]
+
+    async def set_board_message(self, chat_id: int, session_id: int, message_id: int) -> None:
+        async with self.write() as conn:
+            await conn.execute(update(t.sessions).where(
+                t.sessions.c.chat_id == chat_id, t.sessions.c.id == session_id)
+                .values(board_message_id=message_id))
+
+    async def _write_hand(self, conn: AsyncConnection, srow: Row[Any], hand_id: int,
+                          report: HandReport, result: HandResult, reporters: list[Any],
+                          stamp: datetime, only_event: int | None = None,
+                          previous: HandResult | object | None = UNKNOWN,
+                          stored: bool = False) -> None:
+        """Store a hand's report, result, entries, per-player facts and running totals.
+
+        ``only_event`` adds the entries of that event alone (earlier ones are unchanged,
+        since settlement is sequential); otherwise all entries are rewritten. ``previous``
+        is the hand's result before this write when the caller knows it (None: a new hand);
+        ``stored`` says the hand row already holds this report and result.
+        """
+        seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
+        e = t.entries.c
+        if only_event is None:
+            await conn.execute(delete(t.entries).where(e.hand_id == hand_id))
+            todo = list(enumerate(result.events))
+        else:
+            todo = [(only_event, result.events[only_event])]
+        rows = [
+            {"chat_id": srow.chat_id, "session_id": srow.id, "hand_id": hand_id,
+             "event_index": i, "player_id": seats[seat], "delta": ev.deltas[seat],
+             "created_at": stamp}
+            for i, ev in todo for seat in SEATS
+        ]
+        if rows:
+            await conn.execute(insert(t.entries), rows)
+        if not stored:
+            await conn.execute(update(t.hands).where(t.hands.c.id == hand_id).values(
+                report=report.model_dump(mode="json"), result=result.model_dump(mode="json"),
+                status="open" if result.open else "closed",
+                next_dealer=result.next_dealer if not result.open else None,
+                reporters=reporters, updated_at=stamp))
+        await self._set_hand_facts(conn, srow.chat_id, hand_id, seats, result, previous)
+
+    async def _set_hand_facts(self, conn: AsyncConnection, chat_id: int, hand_id: int,
+                              seats: dict[Seat, int], result: HandResult | None,
+                              previous: HandResult | object | None = UNKNOWN) -> None:
+        """Replace the hand's per-player facts and move the running totals by the change.
+        ``previous`` (the hand's former result, or None for a new hand) spares a query."""
+        hp = t.hand_players.c
+        old: dict[int, Any]
+        if previous is UNKNOWN:
+            old = {r.player_id: r for r in (await conn.execute(
+                select(t.hand_players).where(hp.hand_id == hand_id))).all()}
+        elif previous is None:
+            old = {}
+        else:
+            old = {seats[s]: f for s, f in seat_facts(previous).items()}  # type: ignore[arg-type]
+        new = seat_facts(result) if result is not None else {}
+        if old:
+            await conn.execute(delete(t.hand_players).where(hp.hand_id == hand_id))
+        if new:
+            await conn.execute(insert(t.hand_players), [
+                {"hand_id": hand_id, "player_id": seats[s], "chat_id": chat_id,
+                 "delta": f.delta, "won": f.won, "self_draws": f.self_draws,
+                 "dealt_in": f.dealt_in, "win_points": f.win_points}
+                for s, f in new.items()])
+        tc = t.totals.c
+        changes = []
+        for seat, pid in seats.items():
+            o = old.get(pid)
+            f = new.get(seat)
+            diff = {
+                "d_net": (f.delta if f else 0) - (o.delta if o else 0),
+                "d_hands": (1 if f else 0) - (1 if o else 0),
+                "d_wins": (f.won if f else 0) - (o.won if o else 0),
+                "d_self_draws": (f.self_draws if f else 0) - (o.self_draws if o else 0),
+                "d_dealt_in": (f.dealt_in if f else 0) - (o.dealt_in if o else 0),
+                "d_win_points": (f.win_points if f else 0) - (o.win_points if o else 0),
+            }
+            if any(diff.values()):
+                changes.append({"pid": pid, **diff})
+        if changes:  # one statement for every player whose totals moved
+            await conn.execute(
+                update(t.totals).where(tc.player_id == bindparam("pid")).values(
+                    **{k: getattr(tc, k) + bindparam("d_" + k) for k in (
+                        "net", "hands", "wins", "self_draws", "dealt_in", "win_points")}),
+                changes)

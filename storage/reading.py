@@ -1,0 +1,199 @@
+"""The end of the night and reading the ledger: summaries, debts, standings, statistics,
+history."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy.engine import Row
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from engine.models import SEATS, HandResult
+from storage import tables as t
+from storage.errors import LedgerError
+from storage.ledger_base import SEAT_COLUMNS, LedgerBase, _player, now
+from storage.models import (
+    Debt,
+    HistoryItem,
+    HistoryPage,
+    PlayerStats,
+    Standing,
+    Summary,
+    Transfer,
+)
+from storage.transfers import fewest_transfers
+
+
+class Reading(LedgerBase):
+    # -- the end of the night -------------------------------------------------------------
+
+    async def end_session(self, chat_id: int, *, actor: int | None = None) -> Summary:
+        async with self.write() as conn:
+            srow = await self._open_session_row(conn, chat_id)
+            h = t.hands.c
+            await conn.execute(update(t.hands).where(h.session_id == srow.id,
+                                                     h.status == "open")
+                               .values(status="closed", updated_at=now()))
+            await conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id).values(
+                status="ended", ended_at=now()))
+            summary = await self._summary(conn, chat_id, srow)
+            for tr in summary.transfers:
+                await conn.execute(insert(t.debts).values(
+                    chat_id=chat_id, session_id=srow.id, payer_id=tr.payer.id,
+                    payee_id=tr.payee.id, points=tr.points, cents=tr.cents, paid=False))
+            debts = await self._debts(conn, chat_id, srow.id)
+            return summary.model_copy(update={"debts": tuple(debts)})
+
+    async def _summary(self, conn: AsyncConnection, chat_id: int, srow: Row[Any]) -> Summary:
+        info = await self._session_info(conn, chat_id, srow.id)
+        players = {p.id: p for p in info.seats.values()}
+        nets = {info.seats[s].id: v for s, v in info.totals.items()}
+        transfers = tuple(
+            Transfer(payer=players[a], payee=players[b], points=n,
+                     cents=n * srow.stake_cents)
+            for a, b, n in fewest_transfers(nets))
+        hp, h = t.hand_players.c, t.hands.c
+        best = (await conn.execute(
+            select(hp.player_id, hp.win_points, h.number).join(t.hands, h.id == hp.hand_id)
+            .where(h.session_id == srow.id, hp.win_points > 0)
+            .order_by(hp.win_points.desc(), h.number).limit(1))).first()
+        wins = (await conn.execute(
+            select(hp.player_id, func.sum(hp.won).label("w")).join(t.hands, h.id == hp.hand_id)
+            .where(h.session_id == srow.id).group_by(hp.player_id)
+            .order_by(func.sum(hp.won).desc()).limit(1))).first()
+        return Summary(
+            session_id=srow.id, hands=info.hands, stake_cents=srow.stake_cents, nets=nets,
+            players=players, transfers=transfers,
+            biggest=(players[best.player_id], best.win_points, best.number) if best else None,
+            most_wins=(players[wins.player_id], int(wins.w)) if wins and wins.w else None,
+        )
+
+    async def summary(self, chat_id: int, session_id: int | None = None) -> Summary:
+        async with self.read() as conn:
+            srow = await self._session_row(conn, chat_id, session_id)
+            if srow is None:
+                raise LedgerError("no_session", "no such table in this chat")
+            summary = await self._summary(conn, chat_id, srow)
+            return summary.model_copy(update={
+                "debts": tuple(await self._debts(conn, chat_id, srow.id))})
+
+    async def _debts(self, conn: AsyncConnection, chat_id: int, session_id: int | None = None,
+                     unpaid_only: bool = False) -> list[Debt]:
+        d = t.debts.c
+        q = select(t.debts).where(d.chat_id == chat_id)
+        if session_id is not None:
+            q = q.where(d.session_id == session_id)
+        if unpaid_only:
+            q = q.where(d.paid.is_(False))
+        rows = (await conn.execute(q.order_by(d.id))).all()
+        ids = {r.payer_id for r in rows} | {r.payee_id for r in rows}
+        players = {r.id: _player(r) for r in (await conn.execute(
+            select(t.players).where(t.players.c.id.in_(ids)))).all()} if ids else {}
+        return [Debt(id=r.id, session_id=r.session_id, payer=players[r.payer_id],
+                     payee=players[r.payee_id], points=r.points, cents=r.cents, paid=r.paid)
+                for r in rows]
+
+    async def debts(self, chat_id: int, unpaid_only: bool = True) -> list[Debt]:
+        async with self.read() as conn:
+            return await self._debts(conn, chat_id, unpaid_only=unpaid_only)
+
+    async def mark_paid(self, chat_id: int, debt_id: int) -> Debt:
+        d = t.debts.c
+        async with self.write() as conn:
+            row = (await conn.execute(select(t.debts).where(
+                d.chat_id == chat_id, d.id == debt_id))).first()
+            if row is None:
+                raise LedgerError("no_debt", f"no debt {debt_id} in this chat", id=debt_id)
+            await conn.execute(update(t.debts).where(d.id == debt_id).values(paid=True))
+            return next(x for x in await self._debts(conn, chat_id) if x.id == debt_id)
+
+    # -- reading the ledger ---------------------------------------------------------------
+
+    async def standings(self, chat_id: int, since: datetime | None = None,
+                        until: datetime | None = None) -> list[Standing]:
+        """Net per player: all time from running totals, or summed over a date range."""
+        async with self.read() as conn:
+            players = {r.id: r for r in (await conn.execute(
+                select(t.players).where(t.players.c.chat_id == chat_id))).all()}
+            tc = t.totals.c
+            if since is None and until is None:
+                rows = (await conn.execute(select(t.totals).where(
+                    tc.chat_id == chat_id, tc.hands > 0).order_by(tc.net.desc()))).all()
+                return [Standing(player=_player(players[r.player_id]), net=r.net,
+                                 hands=r.hands, wins=r.wins) for r in rows]
+            e = t.entries.c
+            cond = [e.chat_id == chat_id]
+            if since is not None:
+                cond.append(e.created_at >= since)
+            if until is not None:
+                cond.append(e.created_at < until)
+            rows = (await conn.execute(
+                select(e.player_id, func.sum(e.delta).label("net"),
+                       func.count(func.distinct(e.hand_id)).label("hands"))
+                .where(and_(*cond)).group_by(e.player_id)
+                .order_by(func.sum(e.delta).desc()))).all()
+            return [Standing(player=_player(players[r.player_id]), net=int(r.net),
+                             hands=int(r.hands), wins=0) for r in rows]
+
+    async def player_stats(self, chat_id: int, player_id: int) -> PlayerStats:
+        async with self.read() as conn:
+            prow = (await conn.execute(select(t.players).where(
+                t.players.c.chat_id == chat_id, t.players.c.id == player_id))).first()
+            if prow is None:
+                raise LedgerError("no_player", "no such player in this chat")
+            tot = (await conn.execute(select(t.totals).where(
+                t.totals.c.player_id == player_id))).one()
+            hp = t.hand_players.c
+            biggest = (await conn.execute(select(func.max(hp.win_points)).where(
+                hp.chat_id == chat_id, hp.player_id == player_id))).scalar() or 0
+            return PlayerStats(
+                player=_player(prow), hands=tot.hands, wins=tot.wins,
+                self_draws=tot.self_draws, dealt_in=tot.dealt_in, net=tot.net,
+                biggest=int(biggest),
+                average_win=round(tot.win_points / tot.wins, 2) if tot.wins else 0.0)
+
+    async def history(self, chat_id: int, page: int = 1, page_size: int = 10,
+                      session_id: int | None = None) -> HistoryPage:
+        page = max(1, page)
+        h = t.hands.c
+        cond = [h.chat_id == chat_id]
+        if session_id is not None:
+            cond.append(h.session_id == session_id)
+        async with self.read() as conn:
+            total = (await conn.execute(select(func.count()).select_from(t.hands)
+                                        .where(*cond))).scalar_one()
+            rows = (await conn.execute(
+                select(t.hands).where(*cond).order_by(h.id.desc())
+                .limit(page_size).offset((page - 1) * page_size))).all()
+            sids = {r.session_id for r in rows}
+            srows = {r.id: r for r in (await conn.execute(select(t.sessions).where(
+                t.sessions.c.id.in_(sids)))).all()} if sids else {}
+            pids = {getattr(s, c) for s in srows.values() for c in SEAT_COLUMNS.values()}
+            names = dict((await conn.execute(select(t.players.c.id, t.players.c.name).where(
+                t.players.c.id.in_(pids)))).all()) if pids else {}
+        items = tuple(HistoryItem(
+            session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
+            deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(SEATS, 0),
+            seats={s: names[getattr(srows[r.session_id], c)] for s, c in SEAT_COLUMNS.items()},
+            events=len(r.report["events"]), created_at=r.created_at) for r in rows)
+        return HistoryPage(items=items, page=page, pages=max(1, -(-total // page_size)),
+                           total=total)
+
+    async def hand(self, chat_id: int, number: int, session_id: int | None = None
+                   ) -> tuple[dict[str, Any], HandResult]:
+        """A hand's report and result, in the open session unless ``session_id``."""
+        async with self.read() as conn:
+            srow = await self._session_row(conn, chat_id, session_id)
+            if srow is None:
+                raise LedgerError("no_session", "no table is going in this chat")
+            h = t.hands.c
+            row = (await conn.execute(select(t.hands).where(
+                h.session_id == srow.id, h.number == number))).first()
+            if row is None:
+                raise LedgerError("no_hand", f"there is no hand {number}", number=number)
+            return row.report, HandResult.model_validate(row.result)
+
+
+
