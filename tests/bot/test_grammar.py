@@ -1,0 +1,112 @@
+"""The chat grammar, table-driven: what players type and the event it becomes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.grammar import (
+    GrammarError,
+    Token,
+    parse_draw,
+    parse_kong,
+    parse_stake,
+    parse_starting,
+    parse_win,
+    seat_resolver,
+)
+
+RESOLVE = seat_resolver({"alice": "E", "bob": "S", "carol": "W", "dave": "N"}, {77: "N"})
+
+
+def toks(text: str) -> list[Token]:
+    return [Token(w) for w in text.split()]
+
+
+@pytest.mark.parametrize(("text", "event"), [
+    ("bob 自摸 清一色 根2", {"how": "self_draw", "winners": [
+        {"seat": "S", "patterns": ["清一色"], "gen": 2}]}),
+    ("@bob zimo qingyise", {"how": "self_draw", "winners": [
+        {"seat": "S", "patterns": ["qingyise"]}]}),
+    ("bob from carol 七对", {"how": "discard", "from_seat": "W", "winners": [
+        {"seat": "S", "patterns": ["七对"]}]}),
+    ("bob 点炮 carol", {"how": "discard", "from_seat": "W", "winners": [
+        {"seat": "S", "patterns": []}]}),
+    ("alice rob dave 平胡", {"how": "rob_kong", "from_seat": "N", "winners": [
+        {"seat": "E", "patterns": ["平胡"]}]}),
+    ("bob 七对, dave 平胡 from carol", {"how": "discard", "from_seat": "W", "winners": [
+        {"seat": "S", "patterns": ["七对"]}, {"seat": "N", "patterns": ["平胡"]}]}),
+    ("bob 杠上花 from carol 杠1", {"how": "kong_replacement", "from_seat": "W", "winners": [
+        {"seat": "S", "patterns": [], "kongs": 1}]}),
+    ("bob 杠上炮 carol", {"how": "after_kong_discard", "from_seat": "W", "winners": [
+        {"seat": "S", "patterns": []}]}),
+    ("bob 自摸 鸟3 bird5", {"how": "self_draw", "birds": [3, 5], "winners": [
+        {"seat": "S", "patterns": []}]}),
+    ("bob 自摸 1111m 23456789m 55m", {"how": "self_draw", "winners": [
+        {"seat": "S", "patterns": [], "tiles": "1111m 23456789m 55m"}]}),
+    ("bob 自摸 55p [111m] [2222s]", {"how": "self_draw", "winners": [
+        {"seat": "S", "patterns": [], "tiles": "55p", "melds": ["111m", "2222s"]}]}),
+    ("bob 自摸 平和 有宝 飞宝2 承包 alice jing=bob:1/0,dave:0/2",
+     {"how": "self_draw", "jing": {"S": [1, 0], "N": [0, 2]}, "winners": [
+         {"seat": "S", "patterns": ["平和"], "wild_used": True, "feibao": 2, "feeder": "E"}]}),
+    ("S 自摸 3番", {"how": "self_draw", "winners": [{"seat": "S", "patterns": [], "fan": 3}]}),
+])
+def test_win_grammar(text: str, event: dict[str, Any]) -> None:
+    parsed, _indicator = parse_win(toks(text), RESOLVE)
+    assert parsed == {"type": "win", **event}
+
+
+def test_indicator_and_text_mentions() -> None:
+    event, indicator = parse_win([Token("Dave", 77), Token("自摸"), Token("本金"), Token("5p")],
+                                 RESOLVE)
+    assert event["winners"][0]["seat"] == "N" and indicator == "5p"
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("", "hu_empty"),
+    ("zed 自摸", "hu_no_winner"),
+    ("bob 清一色", "hu_no_how"),
+    ("bob from", "needs_player"),
+    ("bob rob zed", "needs_player"),
+    ("bob 自摸 本金", "needs_tile"),
+    ("bob 自摸 jing=zed:1/1", "bad_jing"),
+])
+def test_win_grammar_mistakes(text: str, code: str) -> None:
+    with pytest.raises(GrammarError) as err:
+        parse_win(toks(text), RESOLVE)
+    assert err.value.code == code
+
+
+def test_kong_draw_starting_stake() -> None:
+    assert parse_kong(toks("bob 直杠 from carol"), RESOLVE) == {
+        "type": "kong", "seat": "S", "kind": "direct", "from_seat": "W"}
+    assert parse_kong(toks("bob 暗杠"), RESOLVE)["kind"] == "concealed"
+    with pytest.raises(GrammarError):
+        parse_kong(toks("bob"), RESOLVE)
+    assert parse_draw(toks("alice 花猪, bob 听 3, carol 1112345678999m, dave 未听"),
+                      RESOLVE) == {"type": "wall_end", "players": {
+        "E": {"huazhu": True}, "S": {"ready": True, "fan": 3},
+        "W": {"ready": True, "tiles": "1112345678999m"}, "N": {"ready": False}}}
+    with pytest.raises(GrammarError):
+        parse_draw(toks("alice 飞"), RESOLVE)
+    assert parse_starting(toks("bob 板板胡 缺一色"), RESOLVE)["kinds"] == ["板板胡", "缺一色"]
+    assert parse_stake("0.5") == 50 and parse_stake("2") == 200 and parse_stake("¥1.25") == 125
+    with pytest.raises(GrammarError):
+        parse_stake("lots")
+
+
+words = st.sampled_from(["bob", "alice", "zed", "自摸", "from", "rob", "杠上花", "杠上炮",
+                         "七对", "根2", "鸟3", "123m", "[111m]", ",", "本金", "5p", "有宝",
+                         "承包", "jing=bob:1/1", "番2", "飞宝1", "x", "@carol", "S"])
+
+
+@given(st.lists(words, max_size=10))
+def test_any_words_parse_or_raise_a_grammar_error(ws: list[str]) -> None:
+    for parser in (parse_win, parse_kong, parse_draw, parse_starting):
+        try:
+            parser([Token(w) for w in ws], RESOLVE)
+        except GrammarError as exc:
+            assert exc.code
