@@ -215,7 +215,13 @@ class FakeBotAPI:
         text = str(p.get("text", ""))
         if not text.strip():
             raise ApiError("Bad Request: message text is empty")
-        if len(text) > MAX_TEXT:
+        if p.get("parse_mode") == "HTML":
+            check_html(text)
+            visible = re.sub(r"<[^>]+>", "", text)
+            length = len(re.sub(r"&(#\d+|#x[0-9a-fA-F]+|\w+);", "x", visible))
+        else:
+            length = len(text)
+        if length > MAX_TEXT:
             raise ApiError("Bad Request: message is too long")
         return text
 
@@ -315,6 +321,44 @@ class FakeBotAPI:
 
     async def api_close(self, p: dict[str, Any]) -> Any:
         return True
+
+
+HTML_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre",
+             "tg-spoiler", "span", "blockquote", "tg-emoji"}
+_TAG = re.compile(r"<(/?)([a-zA-Z-]+)(\s[^<>]*)?>")
+_ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|lt|gt|amp|quot);")
+
+
+def check_html(text: str) -> None:
+    """Refuse what Telegram refuses in HTML mode: unknown or unbalanced tags, and a bare
+    < or & that is not part of a tag or an entity."""
+    stack: list[str] = []
+    pos = 0
+    while pos < len(text):
+        ch = text[pos]
+        if ch == "<":
+            m = _TAG.match(text, pos)
+            if m is None or m.group(2).lower() not in HTML_TAGS:
+                raise ApiError(f"Bad Request: can't parse entities: unsupported start tag "
+                               f"at byte offset {pos}")
+            name = m.group(2).lower()
+            if m.group(1):
+                if not stack or stack.pop() != name:
+                    raise ApiError(f"Bad Request: can't parse entities: unmatched end tag "
+                                   f"at byte offset {pos}")
+            else:
+                stack.append(name)
+            pos = m.end()
+        elif ch == "&":
+            m = _ENTITY.match(text, pos)
+            if m is None:
+                raise ApiError(f"Bad Request: can't parse entities: bare & at byte offset "
+                               f"{pos}")
+            pos = m.end()
+        else:
+            pos += 1
+    if stack:
+        raise ApiError(f"Bad Request: can't parse entities: can't find end tag for {stack[-1]}")
 
 
 def _utf16_len(text: str) -> int:

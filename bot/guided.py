@@ -3,6 +3,7 @@ over a draft kept in the database. Pure functions of the draft; handlers do the 
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from telegram import InlineKeyboardMarkup
@@ -34,6 +35,7 @@ def step(lang: str, session: SessionInfo, draft_id: int, version: int, data: dic
          ) -> tuple[str, InlineKeyboardMarkup]:
     """The prompt and buttons for the draft's next question."""
     names = {seat: session.seats[seat].name for seat in SEATS}  # type: ignore[index]
+    shown = {seat: escape(n) for seat, n in names.items()}  # the prompt is HTML
     cancel = (t(lang, "Cancel"), draft_data(draft_id, version, "x"))
     if data.get("winner") is None:
         buttons = [(names[s], draft_data(draft_id, version, "w", s)) for s in SEATS
@@ -43,7 +45,7 @@ def step(lang: str, session: SessionInfo, draft_id: int, version: int, data: dic
         family = ruleset(session.preset).family
         hows = [h for h in HOWS if family != "jiangxi" or h[0] not in
                 ("discard", "after_kong_discard")]
-        return (t(lang, "How did {player} win?", player=names[data["winner"]]),
+        return (t(lang, "How did {player} win?", player=shown[data["winner"]]),
                 grid([*[(t(lang, label), draft_data(draft_id, version, "h", i))
                         for i, (_, label) in enumerate(HOWS) if (HOWS[i] in hows)], cancel], 2))
     if data["how"] in NEEDS_FROM and data.get("from") is None:
@@ -60,7 +62,7 @@ def step(lang: str, session: SessionInfo, draft_id: int, version: int, data: dic
     if ruleset(session.preset).family == "sichuan" and data.get("gen") is None:
         buttons = [(str(n), draft_data(draft_id, version, "g", n)) for n in range(4)]
         return t(lang, "How many 根 (fours not declared as kongs)?"), grid([*buttons, cancel], 4)
-    summary = describe(lang, session, data)
+    summary = escape(describe(lang, session, data))
     return (t(lang, "Record this?") + "\n" + summary,
             grid([(t(lang, "Confirm"), draft_data(draft_id, version, "y")), cancel], 2))
 

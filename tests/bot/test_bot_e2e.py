@@ -180,6 +180,13 @@ async def test_fake_refuses_what_telegram_refuses() -> None:
     status, body = await dispatch(api, "sendMessage", {"chat_id": 1, "text": "hi",
                                                        "reply_markup": markup})
     assert status == 400 and b"BUTTON_DATA_INVALID" in body
+    for bad in ("a < b", "<script>x</script>", "<b>open", "fish & chips"):
+        status, body = await dispatch(api, "sendMessage", {"chat_id": 1, "text": bad,
+                                                           "parse_mode": "HTML"})
+        assert status == 400 and b"can't parse entities" in body, bad
+    status, body = await dispatch(api, "sendMessage", {"chat_id": 1, "parse_mode": "HTML",
+                                                       "text": "<b>ok</b> &lt;3 &amp; more"})
+    assert status == 200
     status, body = await dispatch(api, "sendMessage", {"chat_id": 1, "text": "hi"})
     mid = json.loads(body)["result"]["message_id"]
     status, body = await dispatch(api, "editMessageText", {"chat_id": 1, "message_id": mid,
@@ -273,3 +280,17 @@ async def test_text_mentions_seat_members_without_usernames(tmp_path: Path) -> N
         uid = t.api.say(erin, t.chat_id, "/hu Erin 自摸", mentions={"Erin": erin})
         await t.settle(uid)
         assert any("Hand 1 recorded" in plain(m.text) for m in t.api.outbox[before:])
+
+
+async def test_names_with_markup_are_shown_safely(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", "/new chengdu @alice <b>bo</b> carol dave")
+        out = await t.say("alice", "/hu")
+        buttons = t.api.messages[(out[0].chat_id, out[0].message_id)].buttons
+        winner = next(b for b in buttons if "bo" in b["text"])
+        await t.press("alice", out[0], winner["callback_data"])
+        prompt = t.api.messages[(out[0].chat_id, out[0].message_id)]
+        assert "&lt;b&gt;bo&lt;/b&gt;" in prompt.text
+        assert t.api.errors == []
+        session = await t.ledger.current_session(t.chat_id)
+        assert session.seats["S"].name == "<b>bo</b>"
