@@ -166,10 +166,16 @@ class LedgerBase:
                 return PlayerInfo(id=row.id, name=row.name, telegram_id=ref.telegram_id,
                                   username=ref.username)
             key = f"{key}#{ref.telegram_id}"  # two members with one display name
-        result = await conn.execute(insert(t.players).values(
+        # A concurrent writer may add the same player a moment earlier: then use theirs.
+        result = await conn.execute(self._upsert(t.players).values(
             chat_id=chat_id, telegram_id=ref.telegram_id, name=ref.name.strip()[:64],
-            name_key=key[:64], username=ref.username, created_at=now()).returning(p.id))
-        pid = result.scalar_one()
+            name_key=key[:64], username=ref.username, created_at=now())
+            .on_conflict_do_nothing().returning(p.id))
+        pid = result.scalar_one_or_none()
+        if pid is None:
+            row = (await conn.execute(select(t.players).where(
+                p.chat_id == chat_id, p.name_key == key[:64]))).one()
+            return _player(row)
         await conn.execute(insert(t.totals).values(
             player_id=pid, chat_id=chat_id, net=0, hands=0, wins=0, self_draws=0,
             dealt_in=0, win_points=0))
