@@ -39,6 +39,8 @@ GROUP_COMMANDS = [
     ("edit", "Correct a hand: /edit 3 ..."),
     ("history", "Recent hands"),
     ("end", "End the night: who pays whom"),
+    ("debts", "Unpaid debts from past nights"),
+    ("paid", "Mark a debt paid: /paid 4"),
     ("standings", "Standings in this chat"),
     ("stats", "A player's statistics"),
     ("rules", "Patterns and options"),
@@ -53,7 +55,7 @@ COMMANDS = {
     name: getattr(commands, f"cmd_{name}")
     for name in ("new", "hu", "kong", "draw", "qishou", "table", "undo", "void", "edit",
                  "history", "end", "standings", "stats", "rules", "set", "lang", "score",
-                 "help")
+                 "help", "debts", "paid")
 } | {"start": commands.cmd_help}
 
 

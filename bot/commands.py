@@ -65,7 +65,7 @@ HELP = """<b>Mahjong Tally</b> keeps the score of your table.
 /hu — a guided report with buttons
 /kong bob 暗杠 · /draw alice 花猪, bob 听 3 · /qishou bob 板板胡
 /table · /undo · /void 3 · /edit 3 bob 自摸 清一色 · /history
-/end — the night's summary and who pays whom
+/end — the night's summary and who pays whom · /debts · /paid 4
 /standings · /stats @bob · /rules chengdu · /score 1112345678999m
 /set preset yibin · /set cap_fan=5 · /set stake 0.5 · /lang en"""
 
@@ -438,3 +438,34 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, t(lang, "Not ready."))
 
 
+
+
+async def cmd_debts(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Unpaid transfers from ended nights in this chat."""
+    lang = await chat_lang(update, context)
+    chat = update.effective_chat
+    assert chat is not None
+    debts = await services(context).ledger.debts(chat.id)
+    await reply(update, render.debts_text(lang, debts))
+
+
+async def cmd_paid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Mark a debt paid: its payer, its payee or an admin."""
+    lang = await chat_lang(update, context)
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None
+    number, _ = _number(update)
+    if number is None:
+        await refuse(update, lang, "paid_usage")
+        return
+    ledger = services(context).ledger
+    debt = next((d for d in await ledger.debts(chat.id) if d.id == number), None)
+    if debt is None:
+        await refuse(update, lang, "no_debt", id=number)
+        return
+    parties = {debt.payer.telegram_id, debt.payee.telegram_id}
+    if user is None or (user.id not in parties and not await is_admin(update, context)):
+        await refuse(update, lang, "not_party")
+        return
+    await ledger.mark_paid(chat.id, number)
+    await reply(update, render.debts_text(lang, await ledger.debts(chat.id)))

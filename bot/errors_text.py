@@ -97,7 +97,9 @@ MESSAGES: dict[str, str] = {
     "no_guest": "No guest named {name} here.",
     "already_linked": "That account already plays here.",
     "bad_name": "A player needs a name.",
-    "no_debt": "No debt {id} in this chat.",
+    "no_debt": "No debt {id} in this chat (see /debts).",
+    "paid_usage": "Give the debt's number, e.g. /paid 4 (see /debts).",
+    "not_party": "Only the two players of that debt, or an admin, can mark it paid.",
     "not_empty": "Restore into an empty database.",
     "missing_file": "{table}.csv is missing.",
 }

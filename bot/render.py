@@ -12,6 +12,7 @@ from engine.models import SEATS, HandResult, Line
 from engine.pattern_table import pattern_rows
 from engine.rules import get_preset, ruleset
 from storage.models import (
+    Debt,
     EditOutcome,
     HistoryPage,
     PlayerStats,
@@ -197,3 +198,12 @@ def rules_text(lang: str, preset: str) -> str:
 
 def seats_text(s: SessionInfo) -> str:
     return ", ".join(f"{seat} {name(s, seat)}" for seat in SEATS)
+
+
+def debts_text(lang: str, debts: list[Debt]) -> str:
+    if not debts:
+        return t(lang, "No unpaid debts in this chat.")
+    parts = [t(lang, "Unpaid debts (mark one with /paid N):")]
+    parts += [f"  #{d.id} {escape(d.payer.name)} → {escape(d.payee.name)}: {d.points} "
+              f"({money(d.cents)})" for d in debts]
+    return "\n".join(parts)

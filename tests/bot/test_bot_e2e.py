@@ -294,3 +294,21 @@ async def test_names_with_markup_are_shown_safely(tmp_path: Path) -> None:
         assert t.api.errors == []
         session = await t.ledger.current_session(t.chat_id)
         assert session.seats["S"].name == "<b>bo</b>"
+
+
+async def test_debts_carry_over_and_are_marked_paid(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", NEW)
+        await t.say("bob", "/hu bob 自摸 清一色")
+        await t.say("alice", "/end")
+        out = await t.say("carol", "/debts")
+        text = plain(out[0].text)
+        assert text.count("→ bob: 8") == 3
+        line = next(x for x in text.splitlines() if "#" in x and "dave" not in x)
+        first = int(line.split("#", 1)[1].split()[0])
+        out = await t.say("dave", f"/paid {first}")  # dave is not a party to this debt
+        assert "Only the two players" in plain(out[0].text)
+        out = await t.say("bob", f"/paid {first}")
+        assert plain(out[0].text).count("→ bob: 8") == 2
+        out = await t.say("bob", "/paid x")
+        assert "Give the debt's number" in plain(out[0].text)
