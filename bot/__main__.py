@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     from bot.app import build_application
 
     app = build_application(settings)
-    app.run_polling(allowed_updates=["message", "callback_query"])
+    app.run_polling(allowed_updates=["message", "callback_query", "my_chat_member"])
     return 0
 
 

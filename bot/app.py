@@ -14,6 +14,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     Defaults,
 )
@@ -109,6 +110,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     for name, callback in COMMANDS.items():
         app.add_handler(CommandHandler(name, callback))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
+    app.add_handler(ChatMemberHandler(commands.on_added, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(chat.on_error)
     return app
 

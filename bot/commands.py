@@ -469,3 +469,19 @@ async def cmd_paid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     await ledger.mark_paid(chat.id, number)
     await reply(update, render.debts_text(lang, await ledger.debts(chat.id)))
+
+
+async def on_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot joined a group: the chat speaks the language of whoever added it."""
+    change = update.my_chat_member
+    if change is None or change.chat.type == ChatType.PRIVATE:
+        return
+    joined = change.new_chat_member.status in ("member", "administrator") and \
+        change.old_chat_member.status in ("left", "kicked")
+    if not joined:
+        return
+    svc = services(context)
+    lang = normalise_language(change.from_user.language_code, svc.default_language)
+    info = await svc.ledger.chat(change.chat.id, lang)  # an existing chat keeps its own
+    svc.languages[change.chat.id] = info.language
+    await context.bot.send_message(change.chat.id, t(info.language, HELP))

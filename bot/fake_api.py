@@ -142,6 +142,16 @@ class FakeBotAPI:
             return update_id
         return self._push(payload)
 
+    def add_bot(self, user: FakeUser, chat_id: int) -> int:
+        """``user`` adds the bot to the group."""
+        bot = {"id": BOT_ID, "is_bot": True, "first_name": "Mahjong Tally",
+               "username": BOT_USERNAME}
+        return self._push({"my_chat_member": {
+            "chat": self.chat(chat_id).to_dict(), "from": user.to_dict(),
+            "date": int(time.time()),
+            "old_chat_member": {"status": "left", "user": bot},
+            "new_chat_member": {"status": "member", "user": bot}}})
+
     def press(self, user: FakeUser, message: SentMessage, data: str) -> int:
         qid = f"q{self._next_update}"
         self._callbacks.add(qid)

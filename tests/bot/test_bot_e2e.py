@@ -312,3 +312,13 @@ async def test_debts_carry_over_and_are_marked_paid(tmp_path: Path) -> None:
         assert plain(out[0].text).count("→ bob: 8") == 2
         out = await t.say("bob", "/paid x")
         assert "Give the debt's number" in plain(out[0].text)
+
+
+async def test_the_chat_speaks_the_language_of_whoever_added_the_bot(tmp_path: Path) -> None:
+    async with table(tmp_path, lang="en") as t:
+        adder = FakeUser(321, "mei", "mei", "zh-hans")
+        before = len(t.api.outbox)
+        await t.settle(t.api.add_bot(adder, t.chat_id))
+        assert "麻将记分" in plain(t.api.outbox[before].text)  # the welcome, in Chinese
+        out = await t.say("alice", "/table")  # alice's client is English; the chat is not
+        assert "本群现在没有牌桌" in plain(out[0].text)
