@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, DateTime, func, insert, select, text
+from sqlalchemy.engine import Connection
 
 from storage import tables as t
 from storage.errors import LedgerError
@@ -48,25 +49,29 @@ def _decode(column: Any, value: str) -> Any:
 async def export_csv(ledger: Ledger) -> dict[str, str]:
     """One CSV text per table, header first."""
     out: dict[str, str] = {}
-    async with ledger.read() as conn:
+
+    def unit(conn: Connection) -> dict[str, str]:
         for table in TABLES:
             buf = io.StringIO()
             writer = csv.writer(buf)
             cols = list(table.columns)
             writer.writerow([c.name for c in cols])
             key = list(table.primary_key.columns)
-            for row in (await conn.execute(select(table).order_by(*key))).all():
+            for row in (conn.execute(select(table).order_by(*key))).all():
                 writer.writerow([_encode(c, row._mapping[c.name]) for c in cols])
             out[f"{table.name}.csv"] = buf.getvalue()
-    return out
+        return out
+
+    return await ledger.run(unit, write=False)
 
 
 async def import_csv(ledger: Ledger, files: dict[str, str]) -> dict[str, int]:
     """Restore an export into an empty database; refuses to mix with existing data."""
     counts: dict[str, int] = {}
-    async with ledger.write() as conn:
+
+    def unit(conn: Connection) -> dict[str, int]:
         for table in TABLES:
-            if (await conn.execute(select(func.count()).select_from(table))).scalar_one():
+            if (conn.execute(select(func.count()).select_from(table))).scalar_one():
                 raise LedgerError("not_empty", f"table {table.name} is not empty; restore "
                                   "into an empty database", table=table.name)
         for table in TABLES:
@@ -80,15 +85,17 @@ async def import_csv(ledger: Ledger, files: dict[str, str]) -> dict[str, int]:
             rows = [{c.name: _decode(c, v) for c, v in zip(cols, row, strict=True)}
                     for row in reader]
             if rows:
-                await conn.execute(insert(table), rows)
+                conn.execute(insert(table), rows)
             counts[table.name] = len(rows)
             if ledger.dialect == "postgresql":
                 for c in table.primary_key.columns:
                     if c.autoincrement is True or (c.autoincrement == "auto" and len(
                             table.primary_key.columns) == 1 and c.type.python_type is int
                             and table.name not in ("chats", "processed_updates")):
-                        await conn.execute(text(
+                        conn.execute(text(
                             f"SELECT setval(pg_get_serial_sequence('{table.name}', "
                             f"'{c.name}'), COALESCE((SELECT MAX({c.name}) FROM "
                             f"{table.name}), 0) + 1, false)"))
-    return counts
+        return counts
+
+    return await ledger.run(unit, write=True)

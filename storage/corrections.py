@@ -6,8 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
-from sqlalchemy.engine import Row
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.engine import Connection, Row
 
 from engine.models import SEATS, Seat
 from engine.rules import Ruleset
@@ -28,10 +27,11 @@ class Corrections(LedgerBase):
     async def undo(self, chat_id: int, *, actor: int | None = None,
                    allow_others: bool = False) -> UndoOutcome:
         """Take back the session's last event. Only its reporter, unless ``allow_others``."""
-        async with self.write() as conn:
-            srow = await self._open_session_row(conn, chat_id)
+
+        def unit(conn: Connection) -> UndoOutcome:
+            srow = self._open_session_row(conn, chat_id)
             h = t.hands.c
-            hrow = (await conn.execute(select(t.hands).where(
+            hrow = (conn.execute(select(t.hands).where(
                 h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
                 .limit(1))).first()
             if hrow is None:
@@ -44,36 +44,38 @@ class Corrections(LedgerBase):
             removed = events.pop()
             index = len(events)
             e = t.entries.c
-            deltas_rows = (await conn.execute(select(e.player_id, e.delta).where(
+            deltas_rows = (conn.execute(select(e.player_id, e.delta).where(
                 e.hand_id == hrow.id, e.event_index == index))).all()
             seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
             by_pid = dict(deltas_rows)
             deltas = {seat: -int(by_pid.get(pid, 0)) for seat, pid in seats.items()}
-            await conn.execute(delete(t.entries).where(e.hand_id == hrow.id,
+            conn.execute(delete(t.entries).where(e.hand_id == hrow.id,
                                                        e.event_index == index))
             stamp = now()
             if not events:
-                await self._set_hand_facts(conn, chat_id, hrow.id, seats, None)
-                await conn.execute(delete(t.hands).where(h.id == hrow.id))
-                await conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
-                                   .values(hands=hrow.number - 1, dealer=hrow.dealer))
+                self._set_hand_facts(conn, chat_id, hrow.id, seats, None)
+                conn.execute(delete(t.hands).where(h.id == hrow.id))
+                conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
+                             .values(hands=hrow.number - 1, dealer=hrow.dealer))
             else:
                 rules = Ruleset.from_snapshot(srow.rules)
                 report = parse_report({"events": events,
                                        "indicator": hrow.report.get("indicator")})
                 result = settle_hand(rules, report, hrow.dealer)
-                await conn.execute(update(t.hands).where(h.id == hrow.id).values(
+                conn.execute(update(t.hands).where(h.id == hrow.id).values(
                     report=report.model_dump(mode="json"),
                     result=result.model_dump(mode="json"), status="open", next_dealer=None,
                     reporters=reporters[:-1], updated_at=stamp))
-                await self._set_hand_facts(conn, chat_id, hrow.id, seats, result)
-                await conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
+                self._set_hand_facts(conn, chat_id, hrow.id, seats, result)
+                conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
                                    .values(dealer=hrow.dealer))
-            await self._audit(conn, chat_id, srow.id, hrow.number, "undo", actor,
+            self._audit(conn, chat_id, srow.id, hrow.number, "undo", actor,
                               {"event": removed}, None)
             return UndoOutcome(hand_number=hrow.number, event_index=index, removed=removed,
                                deltas=deltas,
-                               session=await self._session_info(conn, chat_id, srow.id))
+                               session=self._session_info(conn, chat_id, srow.id))
+
+        return await self.run(unit, write=True)
 
     async def void(self, chat_id: int, number: int, *, actor: int | None = None
                    ) -> EditOutcome:
@@ -85,10 +87,10 @@ class Corrections(LedgerBase):
 
     async def _edit(self, chat_id: int, number: int, events: list[dict[str, Any]] | None,
                     actor: int | None, indicator: str | None = None) -> EditOutcome:
-        async with self.write() as conn:
-            srow = await self._open_session_row(conn, chat_id)
+        def unit(conn: Connection) -> EditOutcome:
+            srow = self._open_session_row(conn, chat_id)
             h = t.hands.c
-            target = (await conn.execute(select(t.hands).where(
+            target = (conn.execute(select(t.hands).where(
                 h.session_id == srow.id, h.number == number))).first()
             if target is None or target.status == "void":
                 raise LedgerError("no_hand", f"there is no hand {number} to change",
@@ -98,9 +100,9 @@ class Corrections(LedgerBase):
             stamp = now()
             before = {"report": target.report, "deltas": target.result["deltas"]}
             if events is None:
-                await conn.execute(delete(t.entries).where(t.entries.c.hand_id == target.id))
-                await self._set_hand_facts(conn, chat_id, target.id, seats, None)
-                await conn.execute(update(t.hands).where(h.id == target.id).values(
+                conn.execute(delete(t.entries).where(t.entries.c.hand_id == target.id))
+                self._set_hand_facts(conn, chat_id, target.id, seats, None)
+                conn.execute(update(t.hands).where(h.id == target.id).values(
                     status="void", updated_at=stamp))
                 after = None
                 action = "void"
@@ -109,18 +111,18 @@ class Corrections(LedgerBase):
                                        "indicator": indicator or target.report.get("indicator")})
                 result = settle_hand(rules, report, target.dealer)
                 if result.open and target.status == "closed":
-                    later = (await conn.execute(select(h.id).where(
+                    later = (conn.execute(select(h.id).where(
                         h.session_id == srow.id, h.number > number, h.status != "void"))).first()
                     if later is not None:
                         raise LedgerError("amend_reopens", "that correction leaves the hand "
                                           "unfinished, but later hands were played")
-                await self._write_hand(conn, srow, target.id, report, result,
+                self._write_hand(conn, srow, target.id, report, result,
                                        list(target.reporters)[: len(events)]
                                        + [actor] * max(0, len(events) - len(target.reporters)),
                                        stamp)
                 after = {"report": report.model_dump(mode="json"), "deltas": result.deltas}
                 action = "amend"
-            changes = await self._replay_dealers(conn, srow, rules, seats, number, stamp)
+            changes = self._replay_dealers(conn, srow, rules, seats, number, stamp)
             if events is not None:
                 changes.insert(0, HandChange(
                     number=number, dealer_before=target.dealer, dealer_after=target.dealer,
@@ -130,17 +132,19 @@ class Corrections(LedgerBase):
                     number=number, dealer_before=target.dealer, dealer_after=target.dealer,
                     deltas_before=target.result["deltas"],
                     deltas_after=dict.fromkeys(SEATS, 0)))
-            await self._audit(conn, chat_id, srow.id, number, action, actor, before, after)
+            self._audit(conn, chat_id, srow.id, number, action, actor, before, after)
             return EditOutcome(action=action, hand_number=number, changes=tuple(changes),
-                               session=await self._session_info(conn, chat_id, srow.id))
+                               session=self._session_info(conn, chat_id, srow.id))
 
-    async def _replay_dealers(self, conn: AsyncConnection, srow: Row[Any], rules: Ruleset,
+        return await self.run(unit, write=True)
+
+    def _replay_dealers(self, conn: Connection, srow: Row[Any], rules: Ruleset,
                               seats: dict[Seat, int], from_number: int, stamp: datetime
                               ) -> list[HandChange]:
         """Walk the session's hands in order, giving each the dealer its predecessor left,
         and re-score those whose dealer changed. Sets the session's current dealer."""
         h = t.hands.c
-        rows = (await conn.execute(select(t.hands).where(
+        rows = (conn.execute(select(t.hands).where(
             h.session_id == srow.id, h.status != "void").order_by(h.number))).all()
         dealer: Seat = "E"
         changes: list[HandChange] = []
@@ -148,8 +152,8 @@ class Corrections(LedgerBase):
             if row.dealer != dealer:
                 report = parse_report(row.report)
                 result = settle_hand(rules, report, dealer)
-                await conn.execute(update(t.hands).where(h.id == row.id).values(dealer=dealer))
-                await self._write_hand(conn, srow, row.id, report, result, list(row.reporters),
+                conn.execute(update(t.hands).where(h.id == row.id).values(dealer=dealer))
+                self._write_hand(conn, srow, row.id, report, result, list(row.reporters),
                                        stamp)
                 changes.append(HandChange(
                     number=row.number, dealer_before=row.dealer, dealer_after=dealer,
@@ -160,21 +164,24 @@ class Corrections(LedgerBase):
             if row.status == "open" or nxt is None:
                 break
             dealer = nxt
-        await conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
+        conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
                            .values(dealer=dealer))
         return [c for c in changes if c.number > from_number]
 
-    async def _audit(self, conn: AsyncConnection, chat_id: int, session_id: int | None,
+    def _audit(self, conn: Connection, chat_id: int, session_id: int | None,
                      number: int | None, action: str, actor: int | None,
                      before: Any, after: Any) -> None:
-        await conn.execute(insert(t.audit).values(
+        conn.execute(insert(t.audit).values(
             chat_id=chat_id, session_id=session_id, hand_number=number, action=action,
             actor=actor, at=now(), before=before, after=after))
 
     async def audit_trail(self, chat_id: int, limit: int = 50) -> list[dict[str, Any]]:
         a = t.audit.c
-        async with self.read() as conn:
-            rows = (await conn.execute(select(t.audit).where(a.chat_id == chat_id)
-                                       .order_by(a.id.desc()).limit(limit))).all()
-        return [dict(r._mapping) for r in rows]
+
+        def unit(conn: Connection) -> list[dict[str, Any]]:
+            rows = conn.execute(select(t.audit).where(a.chat_id == chat_id)
+                                .order_by(a.id.desc()).limit(limit)).all()
+            return [dict(r._mapping) for r in rows]
+
+        return await self.run(unit, write=False)
 

@@ -16,6 +16,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from storage.unit_of_work import begin_sqlite
+
 HERE = Path(__file__).resolve().parent
 BUSY_TIMEOUT_MS = 10_000
 
@@ -33,6 +35,9 @@ def _ensure_sqlite_dir(url: str) -> None:
 def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     if url.startswith("sqlite"):
         _ensure_sqlite_dir(url)
+        # Every unit of work ends its own transaction (storage.unit_of_work), so the pool
+        # need not send a ROLLBACK (one more trip to aiosqlite's thread) on every return.
+        kwargs.setdefault("pool_reset_on_return", None)
         engine = create_async_engine(url, **kwargs)
         _sqlite_events(engine)
         return engine
@@ -42,7 +47,7 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
 def _sqlite_events(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        # Let SQLAlchemy emit BEGIN itself (see _on_begin), not the driver.
+        # Let SQLAlchemy emit BEGIN itself (see begin_sqlite), not the driver.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
@@ -51,12 +56,7 @@ def _sqlite_events(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
-    @event.listens_for(engine.sync_engine, "begin")
-    def _on_begin(conn: Connection) -> None:
-        if conn.get_execution_options().get("write"):
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-        else:
-            conn.exec_driver_sql("BEGIN")
+    event.listen(engine.sync_engine, "begin", begin_sqlite)
 
 
 def alembic_config() -> Config:

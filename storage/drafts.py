@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Connection
 
 from storage import tables as t
 from storage.ledger_base import LedgerBase as Ledger
@@ -20,31 +21,41 @@ class Drafts:
 
     async def create(self, chat_id: int, user_id: int, kind: str, data: dict[str, Any]
                      ) -> tuple[int, int]:
-        async with self.ledger.write() as conn:
-            res = await conn.execute(insert(t.drafts).values(
+        def unit(conn: Connection) -> tuple[int, int]:
+            res = conn.execute(insert(t.drafts).values(
                 chat_id=chat_id, user_id=user_id, kind=kind, version=1, data=data,
                 created_at=now()).returning(t.drafts.c.id))
             return res.scalar_one(), 1
 
+        return await self.ledger.run(unit, write=True)
+
     async def get(self, chat_id: int, draft_id: int) -> tuple[int, str, dict[str, Any], int
                                                                ] | None:
         d = t.drafts.c
-        async with self.ledger.read() as conn:
-            row = (await conn.execute(select(t.drafts).where(
-                d.chat_id == chat_id, d.id == draft_id))).first()
-        return None if row is None else (row.version, row.kind, row.data, row.user_id)
+
+        def unit(conn: Connection) -> tuple[int, str, dict[str, Any], int] | None:
+            row = conn.execute(select(t.drafts).where(
+                d.chat_id == chat_id, d.id == draft_id)).first()
+            return None if row is None else (row.version, row.kind, row.data, row.user_id)
+
+        return await self.ledger.run(unit, write=False)
 
     async def update(self, chat_id: int, draft_id: int, version: int, data: dict[str, Any]
                      ) -> int | None:
         """Store new data if ``version`` is current; the new version, or None when stale."""
         d = t.drafts.c
-        async with self.ledger.write() as conn:
-            res = await conn.execute(update(t.drafts).where(
+
+        def unit(conn: Connection) -> int | None:
+            res = conn.execute(update(t.drafts).where(
                 d.chat_id == chat_id, d.id == draft_id, d.version == version)
                 .values(data=data, version=version + 1))
             return version + 1 if res.rowcount == 1 else None
 
+        return await self.ledger.run(unit, write=True)
+
     async def delete(self, chat_id: int, draft_id: int) -> None:
-        async with self.ledger.write() as conn:
-            await conn.execute(delete(t.drafts).where(
+        def unit(conn: Connection) -> None:
+            conn.execute(delete(t.drafts).where(
                 t.drafts.c.chat_id == chat_id, t.drafts.c.id == draft_id))
+
+        return await self.ledger.run(unit, write=True)

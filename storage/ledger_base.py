@@ -9,13 +9,14 @@ from datetime import UTC, datetime
 from typing import Any, Self
 
 from sqlalchemy import bindparam, delete, func, insert, select, update
-from sqlalchemy.engine import Row
+from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from engine.models import SEATS, HandReport, HandResult, Seat
 from engine.rules import ruleset
 from storage import tables as t
+from storage import unit_of_work
 from storage.db import create_engine, migrate
 from storage.errors import LedgerError
 from storage.hand_stats import seat_facts
@@ -25,6 +26,7 @@ from storage.models import (
     PlayerRef,
     SessionInfo,
 )
+from storage.unit_of_work import T, Unit
 
 SEAT_COLUMNS = {"E": "seat_e", "S": "seat_s", "W": "seat_w", "N": "seat_n"}
 DEFAULT_PRESET = "chengdu"
@@ -78,8 +80,13 @@ class LedgerBase:
 
     # -- units of work ----------------------------------------------------------------
 
+    async def run(self, unit: Unit[T], *args: Any, write: bool) -> T:
+        """Run ``unit(conn, *args)`` as one transaction (see :mod:`storage.unit_of_work`)."""
+        return await unit_of_work.run(self.engine, unit, *args, write=write)
+
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncConnection]:
+        """An async write transaction, for tests and bulk tools; operations use :meth:`run`."""
         async with self.engine.connect() as conn:
             conn = await conn.execution_options(write=True)
             async with conn.begin():
@@ -87,6 +94,7 @@ class LedgerBase:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:
+        """An async read transaction, for tests and bulk tools."""
         async with self.engine.connect() as conn, conn.begin():
             yield conn
 
@@ -94,25 +102,28 @@ class LedgerBase:
 
     async def chat(self, chat_id: int, language: str = "zh-Hans") -> ChatInfo:
         """The chat's settings, created on first use."""
-        async with self.write() as conn:
-            return await self._chat(conn, chat_id, language)
 
-    async def _chat(self, conn: AsyncConnection, chat_id: int, language: str = "zh-Hans"
+        def unit(conn: Connection) -> ChatInfo:
+            return self._chat(conn, chat_id, language)
+
+        return await self.run(unit, write=True)
+
+    def _chat(self, conn: Connection, chat_id: int, language: str = "zh-Hans"
                     ) -> ChatInfo:
-        row = (await conn.execute(select(t.chats).where(t.chats.c.id == chat_id))).first()
+        row = (conn.execute(select(t.chats).where(t.chats.c.id == chat_id))).first()
         if row is None:
             values = {"id": chat_id, "language": language, "preset": DEFAULT_PRESET,
                       "overrides": {}, "stake_cents": 100, "created_at": now()}
-            await conn.execute(self._upsert(t.chats).values(**values).on_conflict_do_nothing())
-            row = (await conn.execute(select(t.chats).where(t.chats.c.id == chat_id))).one()
+            conn.execute(self._upsert(t.chats).values(**values).on_conflict_do_nothing())
+            row = (conn.execute(select(t.chats).where(t.chats.c.id == chat_id))).one()
         return ChatInfo(id=row.id, language=row.language, preset=row.preset,
                         overrides=row.overrides, stake_cents=row.stake_cents)
 
     async def update_chat(self, chat_id: int, *, language: str | None = None,
                           preset: str | None = None, overrides: dict[str, Any] | None = None,
                           stake_cents: int | None = None) -> ChatInfo:
-        async with self.write() as conn:
-            chat = await self._chat(conn, chat_id)
+        def unit(conn: Connection) -> ChatInfo:
+            chat = self._chat(conn, chat_id)
             values: dict[str, Any] = {}
             if language is not None:
                 values["language"] = language
@@ -128,72 +139,78 @@ class LedgerBase:
                     raise LedgerError("bad_stake", "the stake cannot be negative")
                 values["stake_cents"] = stake_cents
             if values:
-                await conn.execute(update(t.chats).where(t.chats.c.id == chat_id)
+                conn.execute(update(t.chats).where(t.chats.c.id == chat_id)
                                    .values(**values))
-            return await self._chat(conn, chat_id)
+            return self._chat(conn, chat_id)
 
-    async def _find_or_add_player(self, conn: AsyncConnection, chat_id: int, ref: PlayerRef
+        return await self.run(unit, write=True)
+
+    def _find_or_add_player(self, conn: Connection, chat_id: int, ref: PlayerRef
                                   ) -> PlayerInfo:
         p = t.players.c
         if ref.telegram_id is not None:
-            row = (await conn.execute(select(t.players).where(
+            row = (conn.execute(select(t.players).where(
                 p.chat_id == chat_id, p.telegram_id == ref.telegram_id))).first()
             if row is not None:
                 if ref.username and row.username != ref.username:
-                    await conn.execute(update(t.players).where(p.id == row.id)
+                    conn.execute(update(t.players).where(p.id == row.id)
                                        .values(username=ref.username))
                 return _player(row)
             if ref.username:  # seated earlier by @username: link the account now
-                row = (await conn.execute(select(t.players).where(
+                row = (conn.execute(select(t.players).where(
                     p.chat_id == chat_id, p.telegram_id.is_(None),
                     func.lower(p.username) == ref.username.lower()))).first()
                 if row is not None:
-                    await conn.execute(update(t.players).where(p.id == row.id).values(
+                    conn.execute(update(t.players).where(p.id == row.id).values(
                         telegram_id=ref.telegram_id))
                     return PlayerInfo(id=row.id, name=row.name, telegram_id=ref.telegram_id,
                                       username=row.username)
         key = ref.name.strip().lower()
         if not key:
             raise LedgerError("bad_name", "a player needs a name")
-        row = (await conn.execute(select(t.players).where(
+        row = (conn.execute(select(t.players).where(
             p.chat_id == chat_id, p.name_key == key))).first()
         if row is not None:
             if ref.telegram_id is None or row.telegram_id == ref.telegram_id:
                 return _player(row)
             if row.telegram_id is None:  # a guest of that name: link them
-                await conn.execute(update(t.players).where(p.id == row.id).values(
+                conn.execute(update(t.players).where(p.id == row.id).values(
                     telegram_id=ref.telegram_id, username=ref.username))
                 return PlayerInfo(id=row.id, name=row.name, telegram_id=ref.telegram_id,
                                   username=ref.username)
             key = f"{key}#{ref.telegram_id}"  # two members with one display name
         # A concurrent writer may add the same player a moment earlier: then use theirs.
-        result = await conn.execute(self._upsert(t.players).values(
+        result = conn.execute(self._upsert(t.players).values(
             chat_id=chat_id, telegram_id=ref.telegram_id, name=ref.name.strip()[:64],
             name_key=key[:64], username=ref.username, created_at=now())
             .on_conflict_do_nothing().returning(p.id))
         pid = result.scalar_one_or_none()
         if pid is None:
-            row = (await conn.execute(select(t.players).where(
+            row = (conn.execute(select(t.players).where(
                 p.chat_id == chat_id, p.name_key == key[:64]))).one()
             return _player(row)
-        await conn.execute(insert(t.totals).values(
+        conn.execute(insert(t.totals).values(
             player_id=pid, chat_id=chat_id, net=0, hands=0, wins=0, self_draws=0,
             dealt_in=0, win_points=0))
         return PlayerInfo(id=pid, name=ref.name.strip()[:64], telegram_id=ref.telegram_id,
                           username=ref.username)
 
     async def player(self, chat_id: int, ref: PlayerRef) -> PlayerInfo:
-        async with self.write() as conn:
-            await self._chat(conn, chat_id)
-            return await self._find_or_add_player(conn, chat_id, ref)
+        def unit(conn: Connection) -> PlayerInfo:
+            self._chat(conn, chat_id)
+            return self._find_or_add_player(conn, chat_id, ref)
+
+        return await self.run(unit, write=True)
 
     async def find_player(self, chat_id: int, name: str) -> PlayerInfo | None:
         """A player of this chat by name, @username, or Telegram id."""
         p = t.players.c
         key = name.strip().lstrip("@").lower()
-        async with self.read() as conn:
-            rows = (await conn.execute(select(t.players).where(p.chat_id == chat_id))).all()
-        for row in rows:
+
+        def unit(conn: Connection) -> list[Row[Any]]:
+            return list(conn.execute(select(t.players).where(p.chat_id == chat_id)).all())
+
+        for row in await self.run(unit, write=False):
             if row.name_key == key or (row.username or "").lower() == key:
                 return _player(row)
         return None
@@ -201,20 +218,23 @@ class LedgerBase:
     async def link_guest(self, chat_id: int, guest_name: str, telegram_id: int,
                          username: str | None = None) -> PlayerInfo:
         p = t.players.c
-        async with self.write() as conn:
-            row = (await conn.execute(select(t.players).where(
+
+        def unit(conn: Connection) -> PlayerInfo:
+            row = (conn.execute(select(t.players).where(
                 p.chat_id == chat_id, p.name_key == guest_name.strip().lower()))).first()
             if row is None or row.telegram_id is not None:
                 raise LedgerError("no_guest", f"no guest named {guest_name!r} here",
                                   name=guest_name)
-            taken = (await conn.execute(select(p.id).where(
+            taken = (conn.execute(select(p.id).where(
                 p.chat_id == chat_id, p.telegram_id == telegram_id))).first()
             if taken is not None:
                 raise LedgerError("already_linked", "that account already plays here")
-            await conn.execute(update(t.players).where(p.id == row.id).values(
+            conn.execute(update(t.players).where(p.id == row.id).values(
                 telegram_id=telegram_id, username=username))
             return PlayerInfo(id=row.id, name=row.name, telegram_id=telegram_id,
                               username=username)
+
+        return await self.run(unit, write=True)
 
     # -- sessions -----------------------------------------------------------------------
 
@@ -223,20 +243,21 @@ class LedgerBase:
                            stake_cents: int | None = None) -> SessionInfo:
         if len(seats) != 4:
             raise LedgerError("four_players", "a table has four players", count=len(seats))
-        async with self.write() as conn:
-            chat = await self._chat(conn, chat_id)
+
+        def unit(conn: Connection) -> SessionInfo:
+            chat = self._chat(conn, chat_id)
             s = t.sessions.c
-            if (await conn.execute(select(s.id).where(
+            if (conn.execute(select(s.id).where(
                     s.chat_id == chat_id, s.status == "open"))).first() is not None:
                 raise LedgerError("session_open", "this chat already has a table going; "
                                   "end it first")
             rules = ruleset(preset or chat.preset,
                             {**(chat.overrides if preset is None else {}), **(overrides or {})})
-            players = [await self._find_or_add_player(conn, chat_id, ref) for ref in seats]
+            players = [self._find_or_add_player(conn, chat_id, ref) for ref in seats]
             if len({p.id for p in players}) != 4:
                 raise LedgerError("same_player_twice", "a player cannot sit twice")
             try:
-                result = await conn.execute(insert(t.sessions).values(
+                result = conn.execute(insert(t.sessions).values(
                     chat_id=chat_id, preset=rules.preset, rules=rules.snapshot(),
                     stake_cents=chat.stake_cents if stake_cents is None else stake_cents,
                     seat_e=players[0].id, seat_s=players[1].id, seat_w=players[2].id,
@@ -246,9 +267,11 @@ class LedgerBase:
                 raise LedgerError("session_open", "this chat already has a table going; "
                                   "end it first") from None
             sid = result.scalar_one()
-            return await self._session_info(conn, chat_id, sid)
+            return self._session_info(conn, chat_id, sid)
 
-    async def _session_row(self, conn: AsyncConnection, chat_id: int,
+        return await self.run(unit, write=True)
+
+    def _session_row(self, conn: Connection, chat_id: int,
                            session_id: int | None = None, lock: bool = False
                            ) -> Row[Any] | None:
         s = t.sessions.c
@@ -257,16 +280,16 @@ class LedgerBase:
             s.status == "open")
         if lock:
             q = q.with_for_update()
-        return (await conn.execute(q)).first()
+        return (conn.execute(q)).first()
 
-    async def _open_session_row(self, conn: AsyncConnection, chat_id: int) -> Row[Any]:
-        row = await self._session_row(conn, chat_id, lock=True)
+    def _open_session_row(self, conn: Connection, chat_id: int) -> Row[Any]:
+        row = self._session_row(conn, chat_id, lock=True)
         if row is None:
             raise LedgerError("no_session", "no table is going in this chat; start one "
                               "with /new")
         return row
 
-    async def _session_info(self, conn: AsyncConnection, chat_id: int, session_id: int,
+    def _session_info(self, conn: Connection, chat_id: int, session_id: int,
                             row: Row[Any] | None = None, dealer: str | None = None,
                             hands: int | None = None,
                             open_hand: tuple[int, tuple[Seat, ...]] | object | None = UNKNOWN
@@ -274,20 +297,20 @@ class LedgerBase:
         """The table as players see it. A caller that already holds the session row and
         knows the dealer, hand count and open hand passes them to spare queries."""
         if row is None:
-            row = await self._session_row(conn, chat_id, session_id)
+            row = self._session_row(conn, chat_id, session_id)
         if row is None:
             raise LedgerError("no_session", "no such table in this chat")
         ids = {seat: getattr(row, col) for seat, col in SEAT_COLUMNS.items()}
-        prow = {r.id: r for r in (await conn.execute(
+        prow = {r.id: r for r in (conn.execute(
             select(t.players).where(t.players.c.id.in_(list(ids.values()))))).all()}
         seats = {seat: _player(prow[pid]) for seat, pid in ids.items()}
         e = t.entries.c
-        sums = dict((await conn.execute(
+        sums = dict((conn.execute(
             select(e.player_id, func.coalesce(func.sum(e.delta), 0))
             .where(e.session_id == session_id).group_by(e.player_id))).all())
         if open_hand is UNKNOWN:
             h = t.hands.c
-            found = (await conn.execute(select(h.number, h.result).where(
+            found = (conn.execute(select(h.number, h.result).where(
                 h.session_id == session_id, h.status == "open"))).first()
             open_hand = (found.number, tuple(found.result["still_in"])) if found else None
         number, still_in = open_hand if open_hand else (None, ())  # type: ignore[misc]
@@ -303,31 +326,38 @@ class LedgerBase:
         )
 
     async def current_session(self, chat_id: int) -> SessionInfo | None:
-        async with self.read() as conn:
-            row = await self._session_row(conn, chat_id)
-            return None if row is None else await self._session_info(conn, chat_id, row.id)
+        def unit(conn: Connection) -> SessionInfo | None:
+            row = self._session_row(conn, chat_id)
+            return None if row is None else self._session_info(conn, chat_id, row.id)
+
+        return await self.run(unit, write=False)
 
     async def last_event(self, chat_id: int) -> tuple[int, int, int, int | None] | None:
         """(session id, hand number, event index, reporter) of the open table's last event."""
-        async with self.read() as conn:
-            srow = await self._session_row(conn, chat_id)
+
+        def unit(conn: Connection) -> tuple[int, int, int, int | None] | None:
+            srow = self._session_row(conn, chat_id)
             if srow is None:
                 return None
             h = t.hands.c
-            row = (await conn.execute(select(h.number, h.reporters).where(
+            row = (conn.execute(select(h.number, h.reporters).where(
                 h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
                 .limit(1))).first()
             if row is None or not row.reporters:
                 return None
             return srow.id, row.number, len(row.reporters) - 1, row.reporters[-1]
 
+        return await self.run(unit, write=False)
+
     async def set_board_message(self, chat_id: int, session_id: int, message_id: int) -> None:
-        async with self.write() as conn:
-            await conn.execute(update(t.sessions).where(
+        def unit(conn: Connection) -> None:
+            conn.execute(update(t.sessions).where(
                 t.sessions.c.chat_id == chat_id, t.sessions.c.id == session_id)
                 .values(board_message_id=message_id))
 
-    async def _write_hand(self, conn: AsyncConnection, srow: Row[Any], hand_id: int,
+        return await self.run(unit, write=True)
+
+    def _write_hand(self, conn: Connection, srow: Row[Any], hand_id: int,
                           report: HandReport, result: HandResult, reporters: list[Any],
                           stamp: datetime, only_event: int | None = None,
                           previous: HandResult | object | None = UNKNOWN,
@@ -342,7 +372,7 @@ class LedgerBase:
         seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
         e = t.entries.c
         if only_event is None:
-            await conn.execute(delete(t.entries).where(e.hand_id == hand_id))
+            conn.execute(delete(t.entries).where(e.hand_id == hand_id))
             todo = list(enumerate(result.events))
         else:
             todo = [(only_event, result.events[only_event])]
@@ -353,16 +383,16 @@ class LedgerBase:
             for i, ev in todo for seat in SEATS
         ]
         if rows:
-            await conn.execute(insert(t.entries), rows)
+            conn.execute(insert(t.entries), rows)
         if not stored:
-            await conn.execute(update(t.hands).where(t.hands.c.id == hand_id).values(
+            conn.execute(update(t.hands).where(t.hands.c.id == hand_id).values(
                 report=report.model_dump(mode="json"), result=result.model_dump(mode="json"),
                 status="open" if result.open else "closed",
                 next_dealer=result.next_dealer if not result.open else None,
                 reporters=reporters, updated_at=stamp))
-        await self._set_hand_facts(conn, srow.chat_id, hand_id, seats, result, previous)
+        self._set_hand_facts(conn, srow.chat_id, hand_id, seats, result, previous)
 
-    async def _set_hand_facts(self, conn: AsyncConnection, chat_id: int, hand_id: int,
+    def _set_hand_facts(self, conn: Connection, chat_id: int, hand_id: int,
                               seats: dict[Seat, int], result: HandResult | None,
                               previous: HandResult | object | None = UNKNOWN) -> None:
         """Replace the hand's per-player facts and move the running totals by the change.
@@ -370,7 +400,7 @@ class LedgerBase:
         hp = t.hand_players.c
         old: dict[int, Any]
         if previous is UNKNOWN:
-            old = {r.player_id: r for r in (await conn.execute(
+            old = {r.player_id: r for r in (conn.execute(
                 select(t.hand_players).where(hp.hand_id == hand_id))).all()}
         elif previous is None:
             old = {}
@@ -378,9 +408,9 @@ class LedgerBase:
             old = {seats[s]: f for s, f in seat_facts(previous).items()}  # type: ignore[arg-type]
         new = seat_facts(result) if result is not None else {}
         if old:
-            await conn.execute(delete(t.hand_players).where(hp.hand_id == hand_id))
+            conn.execute(delete(t.hand_players).where(hp.hand_id == hand_id))
         if new:
-            await conn.execute(insert(t.hand_players), [
+            conn.execute(insert(t.hand_players), [
                 {"hand_id": hand_id, "player_id": seats[s], "chat_id": chat_id,
                  "delta": f.delta, "won": f.won, "self_draws": f.self_draws,
                  "dealt_in": f.dealt_in, "win_points": f.win_points}
@@ -401,7 +431,7 @@ class LedgerBase:
             if any(diff.values()):
                 changes.append({"pid": pid, **diff})
         if changes:  # one statement for every player whose totals moved
-            await conn.execute(
+            conn.execute(
                 update(t.totals).where(tc.player_id == bindparam("pid")).values(
                     **{k: getattr(tc, k) + bindparam("d_" + k) for k in (
                         "net", "hands", "wins", "self_draws", "dealt_in", "win_points")}),

@@ -7,8 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, func, insert, select, update
-from sqlalchemy.engine import Row
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.engine import Connection, Row
 
 from engine.models import SEATS, HandResult
 from storage import tables as t
@@ -30,24 +29,26 @@ class Reading(LedgerBase):
     # -- the end of the night -------------------------------------------------------------
 
     async def end_session(self, chat_id: int, *, actor: int | None = None) -> Summary:
-        async with self.write() as conn:
-            srow = await self._open_session_row(conn, chat_id)
+        def unit(conn: Connection) -> Summary:
+            srow = self._open_session_row(conn, chat_id)
             h = t.hands.c
-            await conn.execute(update(t.hands).where(h.session_id == srow.id,
+            conn.execute(update(t.hands).where(h.session_id == srow.id,
                                                      h.status == "open")
                                .values(status="closed", updated_at=now()))
-            await conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id).values(
+            conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id).values(
                 status="ended", ended_at=now()))
-            summary = await self._summary(conn, chat_id, srow)
+            summary = self._summary(conn, chat_id, srow)
             for tr in summary.transfers:
-                await conn.execute(insert(t.debts).values(
+                conn.execute(insert(t.debts).values(
                     chat_id=chat_id, session_id=srow.id, payer_id=tr.payer.id,
                     payee_id=tr.payee.id, points=tr.points, cents=tr.cents, paid=False))
-            debts = await self._debts(conn, chat_id, srow.id)
+            debts = self._debts(conn, chat_id, srow.id)
             return summary.model_copy(update={"debts": tuple(debts)})
 
-    async def _summary(self, conn: AsyncConnection, chat_id: int, srow: Row[Any]) -> Summary:
-        info = await self._session_info(conn, chat_id, srow.id)
+        return await self.run(unit, write=True)
+
+    def _summary(self, conn: Connection, chat_id: int, srow: Row[Any]) -> Summary:
+        info = self._session_info(conn, chat_id, srow.id)
         players = {p.id: p for p in info.seats.values()}
         nets = {info.seats[s].id: v for s, v in info.totals.items()}
         transfers = tuple(
@@ -55,11 +56,11 @@ class Reading(LedgerBase):
                      cents=n * srow.stake_cents)
             for a, b, n in fewest_transfers(nets))
         hp, h = t.hand_players.c, t.hands.c
-        best = (await conn.execute(
+        best = (conn.execute(
             select(hp.player_id, hp.win_points, h.number).join(t.hands, h.id == hp.hand_id)
             .where(h.session_id == srow.id, hp.win_points > 0)
             .order_by(hp.win_points.desc(), h.number).limit(1))).first()
-        wins = (await conn.execute(
+        wins = (conn.execute(
             select(hp.player_id, func.sum(hp.won).label("w")).join(t.hands, h.id == hp.hand_id)
             .where(h.session_id == srow.id).group_by(hp.player_id)
             .order_by(func.sum(hp.won).desc()).limit(1))).first()
@@ -71,15 +72,17 @@ class Reading(LedgerBase):
         )
 
     async def summary(self, chat_id: int, session_id: int | None = None) -> Summary:
-        async with self.read() as conn:
-            srow = await self._session_row(conn, chat_id, session_id)
+        def unit(conn: Connection) -> Summary:
+            srow = self._session_row(conn, chat_id, session_id)
             if srow is None:
                 raise LedgerError("no_session", "no such table in this chat")
-            summary = await self._summary(conn, chat_id, srow)
+            summary = self._summary(conn, chat_id, srow)
             return summary.model_copy(update={
-                "debts": tuple(await self._debts(conn, chat_id, srow.id))})
+                "debts": tuple(self._debts(conn, chat_id, srow.id))})
 
-    async def _debts(self, conn: AsyncConnection, chat_id: int, session_id: int | None = None,
+        return await self.run(unit, write=False)
+
+    def _debts(self, conn: Connection, chat_id: int, session_id: int | None = None,
                      unpaid_only: bool = False) -> list[Debt]:
         d = t.debts.c
         q = select(t.debts).where(d.chat_id == chat_id)
@@ -87,39 +90,45 @@ class Reading(LedgerBase):
             q = q.where(d.session_id == session_id)
         if unpaid_only:
             q = q.where(d.paid.is_(False))
-        rows = (await conn.execute(q.order_by(d.id))).all()
+        rows = (conn.execute(q.order_by(d.id))).all()
         ids = {r.payer_id for r in rows} | {r.payee_id for r in rows}
-        players = {r.id: _player(r) for r in (await conn.execute(
+        players = {r.id: _player(r) for r in (conn.execute(
             select(t.players).where(t.players.c.id.in_(ids)))).all()} if ids else {}
         return [Debt(id=r.id, session_id=r.session_id, payer=players[r.payer_id],
                      payee=players[r.payee_id], points=r.points, cents=r.cents, paid=r.paid)
                 for r in rows]
 
     async def debts(self, chat_id: int, unpaid_only: bool = True) -> list[Debt]:
-        async with self.read() as conn:
-            return await self._debts(conn, chat_id, unpaid_only=unpaid_only)
+        def unit(conn: Connection) -> list[Debt]:
+            return self._debts(conn, chat_id, unpaid_only=unpaid_only)
+
+        return await self.run(unit, write=False)
 
     async def mark_paid(self, chat_id: int, debt_id: int) -> Debt:
         d = t.debts.c
-        async with self.write() as conn:
-            row = (await conn.execute(select(t.debts).where(
+
+        def unit(conn: Connection) -> Debt:
+            row = (conn.execute(select(t.debts).where(
                 d.chat_id == chat_id, d.id == debt_id))).first()
             if row is None:
                 raise LedgerError("no_debt", f"no debt {debt_id} in this chat", id=debt_id)
-            await conn.execute(update(t.debts).where(d.id == debt_id).values(paid=True))
-            return next(x for x in await self._debts(conn, chat_id) if x.id == debt_id)
+            conn.execute(update(t.debts).where(d.id == debt_id).values(paid=True))
+            return next(x for x in self._debts(conn, chat_id) if x.id == debt_id)
+
+        return await self.run(unit, write=True)
 
     # -- reading the ledger ---------------------------------------------------------------
 
     async def standings(self, chat_id: int, since: datetime | None = None,
                         until: datetime | None = None) -> list[Standing]:
         """Net per player: all time from running totals, or summed over a date range."""
-        async with self.read() as conn:
-            players = {r.id: r for r in (await conn.execute(
+
+        def unit(conn: Connection) -> list[Standing]:
+            players = {r.id: r for r in (conn.execute(
                 select(t.players).where(t.players.c.chat_id == chat_id))).all()}
             tc = t.totals.c
             if since is None and until is None:
-                rows = (await conn.execute(select(t.totals).where(
+                rows = (conn.execute(select(t.totals).where(
                     tc.chat_id == chat_id, tc.hands > 0).order_by(tc.net.desc()))).all()
                 return [Standing(player=_player(players[r.player_id]), net=r.net,
                                  hands=r.hands, wins=r.wins) for r in rows]
@@ -129,7 +138,7 @@ class Reading(LedgerBase):
                 cond.append(e.created_at >= since)
             if until is not None:
                 cond.append(e.created_at < until)
-            rows = (await conn.execute(
+            rows = (conn.execute(
                 select(e.player_id, func.sum(e.delta).label("net"),
                        func.count(func.distinct(e.hand_id)).label("hands"))
                 .where(and_(*cond)).group_by(e.player_id)
@@ -137,22 +146,26 @@ class Reading(LedgerBase):
             return [Standing(player=_player(players[r.player_id]), net=int(r.net),
                              hands=int(r.hands), wins=0) for r in rows]
 
+        return await self.run(unit, write=False)
+
     async def player_stats(self, chat_id: int, player_id: int) -> PlayerStats:
-        async with self.read() as conn:
-            prow = (await conn.execute(select(t.players).where(
+        def unit(conn: Connection) -> PlayerStats:
+            prow = (conn.execute(select(t.players).where(
                 t.players.c.chat_id == chat_id, t.players.c.id == player_id))).first()
             if prow is None:
                 raise LedgerError("no_player", "no such player in this chat")
-            tot = (await conn.execute(select(t.totals).where(
+            tot = (conn.execute(select(t.totals).where(
                 t.totals.c.player_id == player_id))).one()
             hp = t.hand_players.c
-            biggest = (await conn.execute(select(func.max(hp.win_points)).where(
+            biggest = (conn.execute(select(func.max(hp.win_points)).where(
                 hp.chat_id == chat_id, hp.player_id == player_id))).scalar() or 0
             return PlayerStats(
                 player=_player(prow), hands=tot.hands, wins=tot.wins,
                 self_draws=tot.self_draws, dealt_in=tot.dealt_in, net=tot.net,
                 biggest=int(biggest),
                 average_win=round(tot.win_points / tot.wins, 2) if tot.wins else 0.0)
+
+        return await self.run(unit, write=False)
 
     async def history(self, chat_id: int, page: int = 1, page_size: int = 10,
                       session_id: int | None = None) -> HistoryPage:
@@ -161,39 +174,46 @@ class Reading(LedgerBase):
         cond = [h.chat_id == chat_id]
         if session_id is not None:
             cond.append(h.session_id == session_id)
-        async with self.read() as conn:
-            total = (await conn.execute(select(func.count()).select_from(t.hands)
+
+        def unit(conn: Connection) -> HistoryPage:
+            total = (conn.execute(select(func.count()).select_from(t.hands)
                                         .where(*cond))).scalar_one()
-            rows = (await conn.execute(
+            rows = (conn.execute(
                 select(t.hands).where(*cond).order_by(h.id.desc())
                 .limit(page_size).offset((page - 1) * page_size))).all()
             sids = {r.session_id for r in rows}
-            srows = {r.id: r for r in (await conn.execute(select(t.sessions).where(
+            srows = {r.id: r for r in (conn.execute(select(t.sessions).where(
                 t.sessions.c.id.in_(sids)))).all()} if sids else {}
             pids = {getattr(s, c) for s in srows.values() for c in SEAT_COLUMNS.values()}
-            names = dict((await conn.execute(select(t.players.c.id, t.players.c.name).where(
+            names = dict((conn.execute(select(t.players.c.id, t.players.c.name).where(
                 t.players.c.id.in_(pids)))).all()) if pids else {}
-        items = tuple(HistoryItem(
-            session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
-            deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(SEATS, 0),
-            seats={s: names[getattr(srows[r.session_id], c)] for s, c in SEAT_COLUMNS.items()},
-            events=len(r.report["events"]), created_at=r.created_at) for r in rows)
-        return HistoryPage(items=items, page=page, pages=max(1, -(-total // page_size)),
-                           total=total)
+            items = tuple(HistoryItem(
+                session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
+                deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(SEATS, 0),
+                seats={s: names[getattr(srows[r.session_id], c)]
+                       for s, c in SEAT_COLUMNS.items()},
+                events=len(r.report["events"]), created_at=r.created_at) for r in rows)
+            return HistoryPage(items=items, page=page, pages=max(1, -(-total // page_size)),
+                               total=total)
+
+        return await self.run(unit, write=False)
 
     async def hand(self, chat_id: int, number: int, session_id: int | None = None
                    ) -> tuple[dict[str, Any], HandResult]:
         """A hand's report and result, in the open session unless ``session_id``."""
-        async with self.read() as conn:
-            srow = await self._session_row(conn, chat_id, session_id)
+
+        def unit(conn: Connection) -> tuple[dict[str, Any], HandResult]:
+            srow = self._session_row(conn, chat_id, session_id)
             if srow is None:
                 raise LedgerError("no_session", "no table is going in this chat")
             h = t.hands.c
-            row = (await conn.execute(select(t.hands).where(
+            row = (conn.execute(select(t.hands).where(
                 h.session_id == srow.id, h.number == number))).first()
             if row is None:
                 raise LedgerError("no_hand", f"there is no hand {number}", number=number)
             return row.report, HandResult.model_validate(row.result)
+
+        return await self.run(unit, write=False)
 
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import and_, insert, select, update
-from sqlalchemy.engine import Row
+from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from engine.models import HandResult
 from engine.rules import Ruleset
@@ -23,31 +22,35 @@ from storage.models import (
 class Recording(LedgerBase):
     # -- recording --------------------------------------------------------------------
 
-    async def _seen_update(self, conn: AsyncConnection, update_id: int | None,
+    def _seen_update(self, conn: Connection, update_id: int | None,
                            chat_id: int) -> bool:
         """Note the update id; True if it was noted before (a re-delivery). One statement."""
         if update_id is None:
             return False
-        result = await conn.execute(self._upsert(t.processed_updates).values(
+        result = conn.execute(self._upsert(t.processed_updates).values(
             update_id=update_id, chat_id=chat_id, at=now()).on_conflict_do_nothing())
         return result.rowcount == 0
 
     async def mark_update(self, update_id: int, chat_id: int | None = None) -> bool:
         """Record an update id; False when it was already processed (a re-delivery)."""
-        async with self.write() as conn:
+
+        def unit(conn: Connection) -> bool:
             try:
-                return not await self._seen_update(conn, update_id, chat_id or 0)
+                return not self._seen_update(conn, update_id, chat_id or 0)
             except IntegrityError:
                 return False
+
+        return await self.run(unit, write=True)
 
     async def record(self, chat_id: int, event: dict[str, Any], *, reporter: int | None = None,
                      update_id: int | None = None, indicator: str | None = None
                      ) -> RecordOutcome:
         """Record one event: it joins the open hand, or starts the next one. Atomic."""
-        async with self.write() as conn:
-            if await self._seen_update(conn, update_id, chat_id):
+
+        def unit(conn: Connection) -> RecordOutcome:
+            if self._seen_update(conn, update_id, chat_id):
                 return RecordOutcome(duplicate=True)
-            srow, hrow = await self._open_session_and_hand(conn, chat_id)
+            srow, hrow = self._open_session_and_hand(conn, chat_id)
             rules = Ruleset.from_snapshot(srow.rules)
             h = t.hands.c
             if hrow is None:
@@ -63,7 +66,7 @@ class Recording(LedgerBase):
             stamp = now()
             closed = not result.open
             if hrow is None:  # the hand's first event: insert it whole
-                ins = await conn.execute(insert(t.hands).values(
+                ins = conn.execute(insert(t.hands).values(
                     chat_id=chat_id, session_id=srow.id, number=number, dealer=dealer,
                     report=report.model_dump(mode="json"),
                     result=result.model_dump(mode="json"),
@@ -72,11 +75,11 @@ class Recording(LedgerBase):
                     reporters=[reporter], created_at=stamp, updated_at=stamp)
                     .returning(h.id))
                 hand_id = ins.scalar_one()
-                await self._write_hand(conn, srow, hand_id, report, result, [reporter], stamp,
+                self._write_hand(conn, srow, hand_id, report, result, [reporter], stamp,
                                        only_event=index, previous=None, stored=True)
             else:
                 hand_id = hrow.id
-                await self._write_hand(conn, srow, hand_id, report, result,
+                self._write_hand(conn, srow, hand_id, report, result,
                                        [*reporters, reporter], stamp, only_event=index,
                                        previous=HandResult.model_validate(hrow.result))
             changes: dict[str, Any] = {}
@@ -85,9 +88,9 @@ class Recording(LedgerBase):
             if closed:
                 changes["dealer"] = result.next_dealer
             if changes:
-                await conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
+                conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
                                    .values(**changes))
-            info = await self._session_info(
+            info = self._session_info(
                 conn, chat_id, srow.id, row=srow, dealer=changes.get("dealer", srow.dealer),
                 hands=changes.get("hands", srow.hands),
                 open_hand=None if closed else (number, tuple(result.still_in)))
@@ -95,7 +98,9 @@ class Recording(LedgerBase):
                                  event=result.events[index], hand=result, closed=closed,
                                  next_dealer=result.next_dealer, session=info)
 
-    async def _open_session_and_hand(self, conn: AsyncConnection, chat_id: int
+        return await self.run(unit, write=True)
+
+    def _open_session_and_hand(self, conn: Connection, chat_id: int
                                      ) -> tuple[Row[Any], Row[Any] | None]:
         """The open table, locked for writing, and its open hand if any: one query."""
         s, h = t.sessions, t.hands
@@ -104,7 +109,7 @@ class Recording(LedgerBase):
              .outerjoin(h, and_(h.c.session_id == s.c.id, h.c.status == "open"))
              .where(s.c.chat_id == chat_id, s.c.status == "open")
              .with_for_update(of=s))
-        row = (await conn.execute(q)).first()
+        row = (conn.execute(q)).first()
         if row is None:
             raise LedgerError("no_session", "no table is going in this chat; start one "
                               "with /new")
