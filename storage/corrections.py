@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import SEATS, Seat
@@ -55,8 +55,12 @@ class Corrections(LedgerBase):
             if not events:
                 self._set_hand_facts(conn, chat_id, hrow.id, seats, None)
                 conn.execute(delete(t.hands).where(h.id == hrow.id))
+                # A voided hand numbered after this one keeps its number: the next hand
+                # follows the highest number still there, so numbers are never reused.
+                last = conn.execute(select(func.coalesce(func.max(h.number), 0)).where(
+                    h.session_id == srow.id)).scalar_one()
                 conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
-                             .values(hands=hrow.number - 1, dealer=hrow.dealer))
+                             .values(hands=last, dealer=hrow.dealer))
             else:
                 rules = Ruleset.from_snapshot(srow.rules)
                 report = parse_report({"events": events,

@@ -101,6 +101,23 @@ async def test_undo(ledger: Ledger) -> None:
     await assert_books_balance(ledger, [CHAT])
 
 
+async def test_undo_past_a_voided_hand_never_reuses_its_number(ledger: Ledger) -> None:
+    # Found by the stateful test: record, record, void 2, undo, record, record.
+    await ledger.open_session(CHAT, SEATED, preset="changsha", overrides={"birds": 0})
+    await ledger.record(CHAT, win("self_draw", "S"))
+    await ledger.record(CHAT, win("self_draw", "W"))
+    await ledger.void(CHAT, 2)
+    out = await ledger.undo(CHAT, allow_others=True)
+    assert out.hand_number == 1 and out.session.hands == 2
+    third = await ledger.record(CHAT, win("self_draw", "N"))
+    fourth = await ledger.record(CHAT, win("self_draw", "E"))
+    assert (third.hand_number, fourth.hand_number) == (3, 4)
+    page = await ledger.history(CHAT)
+    assert [(i.number, i.status) for i in page.items] == [
+        (4, "closed"), (3, "closed"), (2, "void")]
+    await assert_books_balance(ledger, [CHAT])
+
+
 async def test_void_and_amend_recompute_later_dealers(ledger: Ledger) -> None:
     await ledger.open_session(CHAT, SEATED, preset="changsha", overrides={"birds": 0})
     await ledger.record(CHAT, win("self_draw", "S"))  # hand 1: E deals, S wins -> S deals
