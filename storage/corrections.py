@@ -53,7 +53,7 @@ class Corrections(LedgerBase):
                                                        e.event_index == index))
             stamp = now()
             if not events:
-                self._set_hand_facts(conn, chat_id, hrow.id, seats, None)
+                self._set_hand_facts(conn, srow, hrow.id, None)
                 conn.execute(delete(t.hands).where(h.id == hrow.id))
                 # A voided hand numbered after this one keeps its number: the next hand
                 # follows the highest number still there, so numbers are never reused.
@@ -70,7 +70,7 @@ class Corrections(LedgerBase):
                     report=report.model_dump(mode="json"),
                     result=result.model_dump(mode="json"), status="open", next_dealer=None,
                     reporters=reporters[:-1], updated_at=stamp))
-                self._set_hand_facts(conn, chat_id, hrow.id, seats, result)
+                self._set_hand_facts(conn, srow, hrow.id, result)
                 conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
                                    .values(dealer=hrow.dealer))
             self._audit(conn, chat_id, srow.id, hrow.number, "undo", actor,
@@ -105,7 +105,7 @@ class Corrections(LedgerBase):
             before = {"report": target.report, "deltas": target.result["deltas"]}
             if events is None:
                 conn.execute(delete(t.entries).where(t.entries.c.hand_id == target.id))
-                self._set_hand_facts(conn, chat_id, target.id, seats, None)
+                self._set_hand_facts(conn, srow, target.id, None)
                 conn.execute(update(t.hands).where(h.id == target.id).values(
                     status="void", updated_at=stamp))
                 after = None

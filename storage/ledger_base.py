@@ -8,13 +8,14 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any, Self
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from engine.models import SEATS, HandReport, HandResult, Seat
 from engine.rules import ruleset
+from storage import statements as sql
 from storage import tables as t
 from storage import unit_of_work
 from storage.db import create_engine, migrate
@@ -290,24 +291,21 @@ class LedgerBase:
         return row
 
     def _session_info(self, conn: Connection, chat_id: int, session_id: int,
-                            row: Row[Any] | None = None, dealer: str | None = None,
-                            hands: int | None = None,
-                            open_hand: tuple[int, tuple[Seat, ...]] | object | None = UNKNOWN
-                            ) -> SessionInfo:
+                      row: Row[Any] | None = None, dealer: str | None = None,
+                      hands: int | None = None,
+                      open_hand: tuple[int, tuple[Seat, ...]] | object | None = UNKNOWN,
+                      moved: dict[Seat, int] | None = None) -> SessionInfo:
         """The table as players see it. A caller that already holds the session row and
-        knows the dealer, hand count and open hand passes them to spare queries."""
+        knows the dealer, hand count and open hand passes them to spare queries, and how
+        far the nets moved since that row was read."""
         if row is None:
             row = self._session_row(conn, chat_id, session_id)
         if row is None:
             raise LedgerError("no_session", "no such table in this chat")
         ids = {seat: getattr(row, col) for seat, col in SEAT_COLUMNS.items()}
-        prow = {r.id: r for r in (conn.execute(
-            select(t.players).where(t.players.c.id.in_(list(ids.values()))))).all()}
+        prow = {r.id: r for r in conn.execute(
+            sql.SELECT_PLAYERS, {"ids": list(ids.values())}).all()}
         seats = {seat: _player(prow[pid]) for seat, pid in ids.items()}
-        e = t.entries.c
-        sums = dict((conn.execute(
-            select(e.player_id, func.coalesce(func.sum(e.delta), 0))
-            .where(e.session_id == session_id).group_by(e.player_id))).all())
         if open_hand is UNKNOWN:
             h = t.hands.c
             found = (conn.execute(select(h.number, h.result).where(
@@ -320,7 +318,8 @@ class LedgerBase:
             dealer=dealer if dealer is not None else row.dealer,
             hands=hands if hands is not None else row.hands,
             status=row.status, started_at=row.started_at,
-            totals={seat: int(sums.get(p.id, 0)) for seat, p in seats.items()},
+            totals={seat: getattr(row, f"net_{seat.lower()}") + (moved or {}).get(seat, 0)
+                    for seat in seats},
             open_hand=number, still_in=still_in,
             board_message_id=row.board_message_id,
         )
@@ -358,11 +357,12 @@ class LedgerBase:
         return await self.run(unit, write=True)
 
     def _write_hand(self, conn: Connection, srow: Row[Any], hand_id: int,
-                          report: HandReport, result: HandResult, reporters: list[Any],
-                          stamp: datetime, only_event: int | None = None,
-                          previous: HandResult | object | None = UNKNOWN,
-                          stored: bool = False) -> None:
-        """Store a hand's report, result, entries, per-player facts and running totals.
+                    report: HandReport, result: HandResult, reporters: list[Any],
+                    stamp: datetime, only_event: int | None = None,
+                    previous: HandResult | object | None = UNKNOWN,
+                    stored: bool = False) -> dict[Seat, int]:
+        """Store a hand's report, result, entries, per-player facts and running totals;
+        return how far each seat's session net moved.
 
         ``only_event`` adds the entries of that event alone (earlier ones are unchanged,
         since settlement is sequential); otherwise all entries are rewritten. ``previous``
@@ -383,40 +383,43 @@ class LedgerBase:
             for i, ev in todo for seat in SEATS
         ]
         if rows:
-            conn.execute(insert(t.entries), rows)
+            conn.execute(sql.INSERT_ENTRIES, rows)
         if not stored:
-            conn.execute(update(t.hands).where(t.hands.c.id == hand_id).values(
-                report=report.model_dump(mode="json"), result=result.model_dump(mode="json"),
-                status="open" if result.open else "closed",
-                next_dealer=result.next_dealer if not result.open else None,
-                reporters=reporters, updated_at=stamp))
-        self._set_hand_facts(conn, srow.chat_id, hand_id, seats, result, previous)
+            conn.execute(sql.UPDATE_HAND, {
+                "hand_id": hand_id, "b_report": report.model_dump(mode="json"),
+                "b_result": result.model_dump(mode="json"),
+                "b_status": "open" if result.open else "closed",
+                "b_next_dealer": result.next_dealer if not result.open else None,
+                "b_reporters": reporters, "b_updated_at": stamp})
+        return self._set_hand_facts(conn, srow, hand_id, result, previous)
 
-    def _set_hand_facts(self, conn: Connection, chat_id: int, hand_id: int,
-                              seats: dict[Seat, int], result: HandResult | None,
-                              previous: HandResult | object | None = UNKNOWN) -> None:
-        """Replace the hand's per-player facts and move the running totals by the change.
-        ``previous`` (the hand's former result, or None for a new hand) spares a query."""
-        hp = t.hand_players.c
+    def _set_hand_facts(self, conn: Connection, srow: Row[Any], hand_id: int,
+                        result: HandResult | None,
+                        previous: HandResult | object | None = UNKNOWN) -> dict[Seat, int]:
+        """Replace the hand's per-player facts and move the running totals (the players'
+        and the session's) by the change, which it returns per seat. ``previous`` (the
+        hand's former result, or None for a new hand) spares a query."""
+        chat_id = srow.chat_id
+        seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
         old: dict[int, Any]
         if previous is UNKNOWN:
-            old = {r.player_id: r for r in (conn.execute(
-                select(t.hand_players).where(hp.hand_id == hand_id))).all()}
+            old = {r.player_id: r for r in conn.execute(
+                sql.SELECT_HAND_PLAYERS, {"hand_id": hand_id}).all()}
         elif previous is None:
             old = {}
         else:
             old = {seats[s]: f for s, f in seat_facts(previous).items()}  # type: ignore[arg-type]
         new = seat_facts(result) if result is not None else {}
         if old:
-            conn.execute(delete(t.hand_players).where(hp.hand_id == hand_id))
+            conn.execute(sql.DELETE_HAND_PLAYERS, {"hand_id": hand_id})
         if new:
-            conn.execute(insert(t.hand_players), [
+            conn.execute(sql.INSERT_HAND_PLAYERS, [
                 {"hand_id": hand_id, "player_id": seats[s], "chat_id": chat_id,
                  "delta": f.delta, "won": f.won, "self_draws": f.self_draws,
                  "dealt_in": f.dealt_in, "win_points": f.win_points}
                 for s, f in new.items()])
-        tc = t.totals.c
         changes = []
+        moved = dict.fromkeys(seats, 0)
         for seat, pid in seats.items():
             o = old.get(pid)
             f = new.get(seat)
@@ -430,9 +433,10 @@ class LedgerBase:
             }
             if any(diff.values()):
                 changes.append({"pid": pid, **diff})
+            moved[seat] = diff["d_net"]
         if changes:  # one statement for every player whose totals moved
-            conn.execute(
-                update(t.totals).where(tc.player_id == bindparam("pid")).values(
-                    **{k: getattr(tc, k) + bindparam("d_" + k) for k in (
-                        "net", "hands", "wins", "self_draws", "dealt_in", "win_points")}),
-                changes)
+            conn.execute(sql.MOVE_TOTALS, changes)
+        if any(moved.values()):
+            conn.execute(sql.MOVE_SESSION_NETS, {
+                "session_id": srow.id, **{f"d_{s.lower()}": d for s, d in moved.items()}})
+        return moved

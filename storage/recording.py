@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import insert, update
 from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 
 from engine.models import HandResult
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
+from storage import statements as sql
 from storage import tables as t
 from storage.errors import LedgerError
 from storage.ledger_base import LedgerBase, _Prefixed, now
@@ -22,13 +23,12 @@ from storage.models import (
 class Recording(LedgerBase):
     # -- recording --------------------------------------------------------------------
 
-    def _seen_update(self, conn: Connection, update_id: int | None,
-                           chat_id: int) -> bool:
+    def _seen_update(self, conn: Connection, update_id: int | None, chat_id: int) -> bool:
         """Note the update id; True if it was noted before (a re-delivery). One statement."""
         if update_id is None:
             return False
-        result = conn.execute(self._upsert(t.processed_updates).values(
-            update_id=update_id, chat_id=chat_id, at=now()).on_conflict_do_nothing())
+        result = conn.execute(sql.NOTE_UPDATE, {
+            "update_id": update_id, "chat_id": chat_id, "at": now()})
         return result.rowcount == 0
 
     async def mark_update(self, update_id: int, chat_id: int | None = None) -> bool:
@@ -75,13 +75,13 @@ class Recording(LedgerBase):
                     reporters=[reporter], created_at=stamp, updated_at=stamp)
                     .returning(h.id))
                 hand_id = ins.scalar_one()
-                self._write_hand(conn, srow, hand_id, report, result, [reporter], stamp,
-                                       only_event=index, previous=None, stored=True)
+                moved = self._write_hand(conn, srow, hand_id, report, result, [reporter],
+                                         stamp, only_event=index, previous=None, stored=True)
             else:
                 hand_id = hrow.id
-                self._write_hand(conn, srow, hand_id, report, result,
-                                       [*reporters, reporter], stamp, only_event=index,
-                                       previous=HandResult.model_validate(hrow.result))
+                moved = self._write_hand(conn, srow, hand_id, report, result,
+                                         [*reporters, reporter], stamp, only_event=index,
+                                         previous=HandResult.model_validate(hrow.result))
             changes: dict[str, Any] = {}
             if hrow is None:
                 changes["hands"] = number
@@ -89,11 +89,11 @@ class Recording(LedgerBase):
                 changes["dealer"] = result.next_dealer
             if changes:
                 conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
-                                   .values(**changes))
+                             .values(**changes))
             info = self._session_info(
                 conn, chat_id, srow.id, row=srow, dealer=changes.get("dealer", srow.dealer),
                 hands=changes.get("hands", srow.hands),
-                open_hand=None if closed else (number, tuple(result.still_in)))
+                open_hand=None if closed else (number, tuple(result.still_in)), moved=moved)
             return RecordOutcome(hand_number=number, event_index=index,
                                  event=result.events[index], hand=result, closed=closed,
                                  next_dealer=result.next_dealer, session=info)
@@ -101,15 +101,9 @@ class Recording(LedgerBase):
         return await self.run(unit, write=True)
 
     def _open_session_and_hand(self, conn: Connection, chat_id: int
-                                     ) -> tuple[Row[Any], Row[Any] | None]:
+                               ) -> tuple[Row[Any], Row[Any] | None]:
         """The open table, locked for writing, and its open hand if any: one query."""
-        s, h = t.sessions, t.hands
-        hand_cols = [c.label(f"h_{c.name}") for c in h.c]
-        q = (select(s, *hand_cols)
-             .outerjoin(h, and_(h.c.session_id == s.c.id, h.c.status == "open"))
-             .where(s.c.chat_id == chat_id, s.c.status == "open")
-             .with_for_update(of=s))
-        row = (conn.execute(q)).first()
+        row = conn.execute(sql.OPEN_SESSION_AND_HAND, {"chat_id": chat_id}).first()
         if row is None:
             raise LedgerError("no_session", "no table is going in this chat; start one "
                               "with /new")

@@ -75,6 +75,8 @@ sessions = Table(
     Column("started_at", DateTime(timezone=True), nullable=False),
     Column("ended_at", DateTime(timezone=True), nullable=True),
     Column("board_message_id", BigInteger, nullable=True),
+    # Each seat's net this session: the sum of its entries, kept as they are written.
+    *(Column(f"net_{seat}", Integer, nullable=False, server_default="0") for seat in "eswn"),
     CheckConstraint("status in ('open', 'ended')", name="status"),
     Index("ix_sessions_chat_status", "chat_id", "status"),
     # At most one table going per chat, even with two writers on PostgreSQL.

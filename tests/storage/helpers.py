@@ -33,6 +33,13 @@ async def assert_books_balance(ledger: Ledger, chat_ids: list[int]) -> None:
                                          .group_by(e.player_id))).all())
         for row in (await conn.execute(select(t.totals))).all():
             assert row.net == sums.get(row.player_id, 0), row
+        by_session = {(sid, pid): net for sid, pid, net in (await conn.execute(
+            select(e.session_id, e.player_id, func.sum(e.delta))
+            .group_by(e.session_id, e.player_id))).all()}
+        for s in (await conn.execute(select(t.sessions))).all():
+            for seat in "eswn":  # the session's running nets equal its entries
+                expected = by_session.get((s.id, getattr(s, f"seat_{seat}")), 0)
+                assert getattr(s, f"net_{seat}") == expected, (s.id, seat)
         hp = t.hand_players.c
         counts = dict((await conn.execute(select(hp.player_id, func.count())
                                            .group_by(hp.player_id))).all())

@@ -33,6 +33,35 @@ async def test_migrations_match_the_tables(ledger: Ledger) -> None:
         assert await conn.run_sync(diff) == []
 
 
+async def test_migration_0002_fills_session_nets_from_the_entries(ledger: Ledger) -> None:
+    from alembic import command
+
+    from storage.db import alembic_config
+
+    def migrate_to(revision: str):  # type: ignore[no-untyped-def]
+        def step(sync_conn):  # type: ignore[no-untyped-def]
+            cfg = alembic_config()
+            cfg.attributes["connection"] = sync_conn
+            if revision == "0001":
+                command.downgrade(cfg, revision)
+            else:
+                command.upgrade(cfg, revision)
+        return step
+
+    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.record(CHAT, win("self_draw", "S"))
+    await ledger.record(CHAT, win("discard", "W", "E"))
+    before = await ledger.current_session(CHAT)
+    assert before is not None and before.totals == {"E": -3, "S": 6, "W": -1, "N": -2}
+    async with ledger.write() as conn:
+        await conn.run_sync(migrate_to("0001"))
+    async with ledger.write() as conn:
+        await conn.run_sync(migrate_to("head"))
+    after = await ledger.current_session(CHAT)
+    assert after is not None and after.totals == before.totals
+    await assert_books_balance(ledger, [CHAT])
+
+
 async def test_record_a_night(ledger: Ledger) -> None:
     s = await ledger.open_session(CHAT, SEATED, preset="chengdu")
     assert s.dealer == "E" and s.seats["W"].name == "carol" and s.seats["W"].is_guest

@@ -1,0 +1,51 @@
+"""The statements every report runs, built once.
+
+Building a Core statement and computing its cache key costs more than SQLite takes to run
+it, so the statements on the recording path are built here at import, with named bind
+parameters (prefixed ``b_`` where a column of that name is being set), and executed with
+plain dictionaries.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import and_, bindparam, delete, insert, select, text, update
+
+from storage import tables as t
+
+_s, _h, _hp, _tc = t.sessions, t.hands, t.hand_players.c, t.totals.c
+
+# The chat's open table, locked for writing, with its open hand (``h_``-labelled) if any.
+OPEN_SESSION_AND_HAND = (
+    select(_s, *[c.label(f"h_{c.name}") for c in _h.c])
+    .outerjoin(_h, and_(_h.c.session_id == _s.c.id, _h.c.status == "open"))
+    .where(_s.c.chat_id == bindparam("chat_id"), _s.c.status == "open")
+    .with_for_update(of=_s)
+)
+
+INSERT_ENTRIES = insert(t.entries)
+INSERT_HAND_PLAYERS = insert(t.hand_players)
+DELETE_HAND_PLAYERS = delete(t.hand_players).where(_hp.hand_id == bindparam("hand_id"))
+SELECT_HAND_PLAYERS = select(t.hand_players).where(_hp.hand_id == bindparam("hand_id"))
+SELECT_PLAYERS = select(t.players).where(
+    t.players.c.id.in_(bindparam("ids", expanding=True)))
+
+UPDATE_HAND = update(_h).where(_h.c.id == bindparam("hand_id")).values(
+    report=bindparam("b_report"), result=bindparam("b_result"),
+    status=bindparam("b_status"), next_dealer=bindparam("b_next_dealer"),
+    reporters=bindparam("b_reporters"), updated_at=bindparam("b_updated_at"))
+
+TOTAL_FIELDS = ("net", "hands", "wins", "self_draws", "dealt_in", "win_points")
+# Executed with one parameter set per player whose totals moved.
+MOVE_TOTALS = update(t.totals).where(_tc.player_id == bindparam("pid")).values(
+    **{k: getattr(_tc, k) + bindparam("d_" + k) for k in TOTAL_FIELDS})
+
+MOVE_SESSION_NETS = update(_s).where(_s.c.id == bindparam("session_id")).values(
+    **{f"net_{x}": _s.c[f"net_{x}"] + bindparam(f"d_{x}") for x in "eswn"})
+
+# Note an update id unless it is there. The dialects' ``insert().on_conflict_do_nothing()``
+# has no cache key, so it would be compiled afresh every time; this text is the same SQL
+# in both (SQLite 3.24+, PostgreSQL 9.5+) and is compiled once.
+NOTE_UPDATE = text(
+    "INSERT INTO processed_updates (update_id, chat_id, at) "
+    "VALUES (:update_id, :chat_id, :at) ON CONFLICT DO NOTHING"
+).bindparams(bindparam("at", type_=t.processed_updates.c.at.type))
