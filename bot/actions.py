@@ -9,6 +9,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot import render
+from bot.board import update_board
 from bot.chat import (
     chat_lang,
     fresh_update,
@@ -16,7 +17,6 @@ from bot.chat import (
     refuse,
     services,
     session_for_action,
-    update_board,
 )
 from bot.i18n import t
 from bot.keyboards import undo_keyboard

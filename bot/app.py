@@ -1,5 +1,6 @@
 """Build the python-telegram-bot Application: handlers, Defaults, rate limiter, one error
-handler, post_init (storage, migrations, command menus) and post_shutdown."""
+handler, post_init (storage, migrations, command menus), post_stop (pending scoreboard
+edits) and post_shutdown."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import buttons, chat, commands
+from bot import board, buttons, chat, commands
 from bot.config import Settings
 from bot.i18n import t
 from storage.drafts import Drafts
@@ -78,7 +79,8 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
         ledger = await Ledger.open(settings.storage.url)
         app.bot_data["services"] = chat.Services(
             ledger=ledger, drafts=Drafts(ledger), admins=frozenset(settings.admins),
-            default_language=settings.default_language)
+            default_language=settings.default_language,
+            board_interval=settings.telegram.board_interval)
         await set_menus(app)
         log.info("storage ready at %s", ledger.engine.url.render_as_string(hide_password=True))
 
@@ -100,6 +102,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
             group_max_rate=settings.telegram.group_max_rate, max_retries=2))
         .concurrent_updates(False)
         .post_init(post_init)
+        .post_stop(board.flush_all)
         .post_shutdown(post_shutdown)
     )
     if request is not None:
@@ -119,7 +122,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
 async def running(app: Application, poll_timeout: float = 1.0  # type: ignore[type-arg]
                   ) -> AsyncIterator[Application]:  # type: ignore[type-arg]
     """Run ``app`` with real polling inside the caller's event loop (console, tests,
-    benchmarks), calling post_init and post_shutdown as ``run_polling`` would."""
+    benchmarks), calling post_init, post_stop and post_shutdown as ``run_polling`` would."""
     await app.initialize()
     try:
         if app.post_init:
@@ -133,6 +136,8 @@ async def running(app: Application, poll_timeout: float = 1.0  # type: ignore[ty
         finally:
             await app.updater.stop()
             await app.stop()
+            if app.post_stop:
+                await app.post_stop(app)
     finally:
         await app.shutdown()
         if app.post_shutdown:

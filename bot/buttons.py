@@ -11,6 +11,7 @@ from telegram.ext import ContextTypes
 
 from bot import guided, render
 from bot.actions import record_event, undo_last
+from bot.board import update_board
 from bot.chat import (
     SEAT_ORDER,
     chat_lang,
@@ -23,7 +24,6 @@ from bot.chat import (
     session_for_action,
     suppress_edit_errors,
     table_of,
-    update_board,
 )
 from bot.errors_text import error_text
 from bot.i18n import t

@@ -1,19 +1,18 @@
 """Chat plumbing shared by commands and buttons: services, the chat's language, the
-table, who may act, replies, refusals, the scoreboard, and the one error handler."""
+table, who may act, replies, refusals, and the one error handler."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram import Message, MessageEntity, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
-from bot import render
 from bot.errors_text import error_text
 from bot.grammar import (
     Token,
@@ -23,6 +22,9 @@ from bot.i18n import normalise_language, t
 from storage.drafts import Drafts
 from storage.ledger import Ledger
 from storage.models import PlayerRef, SessionInfo
+
+if TYPE_CHECKING:
+    from bot.board import BoardState
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +41,8 @@ class Services:
     # chat id -> its table (None: none going). Safe to cache: Telegram lets one process poll
     # a token, so this process makes every write to its chats and refreshes the entry.
     tables: dict[int, SessionInfo | None] = field(default_factory=dict)
+    board_interval: float = 0.0  # seconds between scoreboard edits in one chat
+    boards: dict[int, BoardState] = field(default_factory=dict)  # chat id -> its board
 
 
 async def table_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> SessionInfo | None:
@@ -161,27 +165,6 @@ async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
     fresh = await ledger.current_session(session.chat_id)
     remember(context, session.chat_id, fresh)
     return fresh or session
-
-
-async def update_board(context: ContextTypes.DEFAULT_TYPE, lang: str, session: SessionInfo
-                       ) -> None:
-    """Edit the table's one scoreboard message in place; post (and pin) it the first time."""
-    remember(context, session.chat_id, session)
-    text = render.board_text(lang, session)
-    bot, ledger = context.bot, services(context).ledger
-    if session.board_message_id:
-        try:
-            await bot.edit_message_text(text, session.chat_id, session.board_message_id)
-            return
-        except BadRequest as exc:
-            if "not modified" in str(exc).lower():
-                return
-    msg = await bot.send_message(session.chat_id, text)
-    await ledger.set_board_message(session.chat_id, session.id, msg.message_id)
-    remember(context, session.chat_id,
-             session.model_copy(update={"board_message_id": msg.message_id}))
-    with contextlib.suppress(TelegramError):  # the bot may not pin here; the board works
-        await bot.pin_chat_message(session.chat_id, msg.message_id, disable_notification=True)
 
 
 async def fresh_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:

@@ -13,6 +13,7 @@ from telegram.ext import ContextTypes
 
 from bot import render
 from bot.actions import acting, record_event, undo_last
+from bot.board import flush_board, update_board
 from bot.buttons import start_guided, start_join
 from bot.chat import (
     chat_lang,
@@ -27,7 +28,6 @@ from bot.chat import (
     session_for_action,
     table_of,
     tokens_of,
-    update_board,
 )
 from bot.errors_text import error_text
 from bot.grammar import (
@@ -306,6 +306,7 @@ async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     lang, session = act
     user = update.effective_user
+    await flush_board(context, session.chat_id)  # the board shows the final totals
     remember(context, session.chat_id, None)
     summary = await services(context).ledger.end_session(session.chat_id,
                                                          actor=user.id if user else None)

@@ -26,6 +26,9 @@ class TelegramSettings(BaseModel):
     # 0 turns a limit off (only for a fake or a local Bot API server).
     overall_max_rate: float = Field(30, ge=0)
     group_max_rate: float = Field(20, ge=0)
+    # Seconds between edits of one chat's scoreboard; edits in between are merged into
+    # one that shows the newest table. 0 edits after every event.
+    board_interval: float = Field(3, ge=0)
 
 
 class StorageSettings(BaseModel):

@@ -73,10 +73,12 @@ class Table:
 @asynccontextmanager
 async def table(tmp_path: Path, lang: str = "en", **settings: Any) -> AsyncIterator[Table]:
     api = FakeBotAPI()
-    # The fake does not throttle, so the rate limiter's Telegram limits are lifted here.
+    # The fake does not throttle, so the rate limiter's Telegram limits are lifted here,
+    # and the scoreboard is edited after every event unless a test asks otherwise.
+    telegram = TelegramSettings(overall_max_rate=0, group_max_rate=0,
+                                board_interval=settings.pop("board_interval", 0))
     config = Settings(storage=StorageSettings(url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"),
-                      telegram=TelegramSettings(overall_max_rate=0, group_max_rate=0),
-                      **settings)
+                      telegram=telegram, **settings)
     app = build_application(config, request=FakeRequest(api), token="42:TEST")
     async with running(app, poll_timeout=1):
         yield Table(api, app, lang)

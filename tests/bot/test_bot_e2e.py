@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from telegram.ext import CommandHandler
 
+from bot import render
 from bot.app import build_application, running
 from bot.config import Settings, StorageSettings, TelegramSettings
 from bot.fake_api import FakeBotAPI, FakeUser, dispatch, serve_http
@@ -100,6 +101,55 @@ async def test_scoreboard_is_edited_in_place_and_pinned(tmp_path: Path) -> None:
         assert len(boards) == 1
         board = t.api.messages[(t.chat_id, boards.pop())]
         assert board.pinned and board.edits == 3
+
+
+async def _until(condition, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    """Wait for the job queue's timer, without asserting how long it took."""
+    for _ in range(int(timeout / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("condition not met")
+
+
+async def test_scoreboard_edits_in_a_burst_merge_into_one(tmp_path: Path) -> None:
+    async with table(tmp_path, board_interval=0.5) as t:
+        await t.say("alice", NEW)
+        board_id = next(m.message_id for m in t.api.outbox if "Scoreboard" in m.text)
+        board = t.api.messages[(t.chat_id, board_id)]
+        for text in ("/hu bob 自摸", "/hu carol from alice", "/hu dave 自摸"):
+            out = await t.say("bob", text)
+            assert any("recorded" in plain(m.text) for m in out)  # each report answered
+        assert board.edits == 0  # all three came within the interval of the post
+        await _until(lambda: board.edits == 1)
+        await shows_the_ledger(t, board)  # the one edit shows the newest table
+        await asyncio.sleep(0.6)  # quiet for longer than the interval: the next is at once
+        await t.say("bob", "/hu bob 自摸")
+        assert board.edits == 2
+        await shows_the_ledger(t, board)
+        await t.say("carol", "/hu carol 自摸")
+        assert board.edits == 2
+        session = await t.ledger.current_session(t.chat_id)
+        await t.say("alice", "/end")  # the pending edit is shown before the summary
+        assert board.edits == 3 and board.text == render.board_text("en", session)
+        await asyncio.sleep(0.6)
+        assert board.edits == 3 and t.api.errors == []
+
+
+async def test_a_pending_scoreboard_edit_is_shown_at_shutdown(tmp_path: Path) -> None:
+    async with table(tmp_path, board_interval=60) as t:
+        await t.say("alice", NEW)
+        await t.say("bob", "/hu bob 自摸")
+        board = next(t.api.messages[(t.chat_id, m.message_id)] for m in t.api.outbox
+                     if "Scoreboard" in m.text)
+        assert board.edits == 0
+    assert board.edits == 1 and "bob: +6" in plain(board.text)
+
+
+async def shows_the_ledger(t, board) -> None:  # type: ignore[no-untyped-def]
+    session = await t.ledger.current_session(t.chat_id)
+    assert board.text == render.board_text("en", session)
+    assert f"{session.seats['S'].name}: {session.totals['S']:+d}" in plain(board.text)
 
 
 async def test_private_chat_calculator_and_no_ledger(tmp_path: Path) -> None:
