@@ -82,7 +82,7 @@ def load_settings(path: str | Path | None = None, **overrides: Any) -> Settings:
     else:
         p = Path("config.toml")
         p = p if p.is_file() else None  # type: ignore[assignment]
-    _CONFIG_PATH["path"] = p
+    _CONFIG_PATH["path"] = p  # read by settings_customise_sources, for this call only
     try:
         settings = Settings(**overrides)
     except ValidationError as exc:
@@ -92,6 +92,8 @@ def load_settings(path: str | Path | None = None, **overrides: Any) -> Settings:
                           + (f" (in {p})" if p else "")) from None
     except Exception as exc:  # a TOML syntax error
         raise ConfigError(f"cannot read {p}: {exc}") from None
+    finally:
+        _CONFIG_PATH.pop("path", None)
     if settings.default_language not in LANGUAGES:
         raise ConfigError(f"default_language must be one of {', '.join(LANGUAGES)}")
     return settings
