@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench i18n clean
+.PHONY: run test lint bench i18n docker-smoke clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ bench: $(STAMP)
 
 i18n: $(STAMP)
 	$(BIN)/python -m bot.i18n_extract
+
+# Builds the image and drives it against the fake Bot API over HTTP (needs a Docker daemon).
+docker-smoke: $(STAMP)
+	$(BIN)/python -m tests.docker_smoke
 
 clean:
 	rm -rf $(VENV)

@@ -440,6 +440,8 @@ async def serve_http(api: FakeBotAPI, host: str = "127.0.0.1", port: int = 0
                 await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
+        except asyncio.CancelledError:  # the loop is closing with a long poll still open
+            pass
         finally:
             writer.close()
 
