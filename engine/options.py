@@ -49,6 +49,10 @@ class SichuanOptions(FamilyOptions):
     yaojiu_jiangdui: bool = Field(True, description="count 带幺九 and 将对")
     tiandi_hu: bool = Field(True, description="count 天胡 and 地胡")
     longqidui_bonus: bool = Field(True, description="龙七对 is a base pattern of its own")
+    jingoudiao_duidui: bool = Field(
+        True, description="additive fan: 金钩钓 also counts 对对胡/大对子 (its four declared "
+        "sets are all pongs); off: 金钩钓 adds its own fan only"
+    )
     tingyong: bool = Field(False, description="听用: the tiles either side of 本金 are wild")
     tingyong_scope: Literal["same_suit", "all_suits"] = Field(
         "same_suit", description="听用 in the 本金's suit only, or in every suit"

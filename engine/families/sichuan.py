@@ -102,6 +102,8 @@ def fan_of(opts: SichuanOptions, names: set[str], gen: int, kongs: int, how: How
     if opts.fan_mode == "additive":
         fan = 1
         lines.append(("base", {"name": "平胡", "fan": 1}))
+        if "金钩钓" in names and not opts.jingoudiao_duidui:
+            names = names - {"对对胡"}
         for n in sorted(names):
             inc = opts.fan.get(n, 0)
             if inc and _allowed(opts, n):

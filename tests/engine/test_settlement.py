@@ -69,6 +69,21 @@ def test_declared_melds_and_golden_hook() -> None:
     assert r.deltas["S"] == 4  # 金钩钓 3 fan
 
 
+def test_additive_golden_hook_counts_duidui_unless_turned_off() -> None:
+    # 本金 3m (2m, 4m wild); four pongs declared, waiting on 9p with a wildcard in hand.
+    hook = {"type": "win", "how": "discard", "winner": "S", "from_seat": "E",
+            "tiles": "9p 2m", "melds": ["111s", "555s", "666p", "777p"]}
+    # 平胡 1 + 大对子 2 + 金钩钓 1 = 4 fan = 8.
+    assert settle("yibin", [hook], indicator="3m").deltas["S"] == 8
+    # A table that counts 金钩钓 alone: 平胡 1 + 金钩钓 1 = 2 fan = 2.
+    off = settle("yibin", [hook], ["jingoudiao_duidui=false"], indicator="3m")
+    assert off.deltas["S"] == 2
+    assert [ln.params["name"] for ln in off.lines if ln.code == "pattern"] == ["金钩钓"]
+    # Largest-base presets are unaffected: 金钩钓 is a base of its own.
+    assert settle("chengdu", [{**hook, "tiles": "99p"}], ["jingoudiao_duidui=false"]
+                  ).deltas["S"] == 4
+
+
 def test_yibin_wildcard_use_decides_wutingyong() -> None:
     # 本金 3m: 2m and 4m are wild. Without them the hand is 平胡 + 无听用 = 2 fan.
     plain = settle("yibin", [{"type": "win", "how": "discard", "winner": "S", "from_seat": "W",
