@@ -57,7 +57,7 @@ async def export_csv(ledger: Ledger) -> dict[str, str]:
             cols = list(table.columns)
             writer.writerow([c.name for c in cols])
             key = list(table.primary_key.columns)
-            for row in (conn.execute(select(table).order_by(*key))).all():
+            for row in conn.execute(select(table).order_by(*key)).all():
                 writer.writerow([_encode(c, row._mapping[c.name]) for c in cols])
             out[f"{table.name}.csv"] = buf.getvalue()
         return out
@@ -71,7 +71,7 @@ async def import_csv(ledger: Ledger, files: dict[str, str]) -> dict[str, int]:
 
     def unit(conn: Connection) -> dict[str, int]:
         for table in TABLES:
-            if (conn.execute(select(func.count()).select_from(table))).scalar_one():
+            if conn.execute(select(func.count()).select_from(table)).scalar_one():
                 raise LedgerError("not_empty", f"table {table.name} is not empty; restore "
                                   "into an empty database", table=table.name)
         for table in TABLES:

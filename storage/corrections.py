@@ -31,9 +31,9 @@ class Corrections(LedgerBase):
         def unit(conn: Connection) -> UndoOutcome:
             srow = self._open_session_row(conn, chat_id)
             h = t.hands.c
-            hrow = (conn.execute(select(t.hands).where(
+            hrow = conn.execute(select(t.hands).where(
                 h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
-                .limit(1))).first()
+                .limit(1)).first()
             if hrow is None:
                 raise LedgerError("nothing_to_undo", "nothing has been recorded at this table")
             reporters = list(hrow.reporters)
@@ -44,13 +44,13 @@ class Corrections(LedgerBase):
             removed = events.pop()
             index = len(events)
             e = t.entries.c
-            deltas_rows = (conn.execute(select(e.player_id, e.delta).where(
-                e.hand_id == hrow.id, e.event_index == index))).all()
+            deltas_rows = conn.execute(select(e.player_id, e.delta).where(
+                e.hand_id == hrow.id, e.event_index == index)).all()
             seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
             by_pid = dict(deltas_rows)
             deltas = {seat: -int(by_pid.get(pid, 0)) for seat, pid in seats.items()}
             conn.execute(delete(t.entries).where(e.hand_id == hrow.id,
-                                                       e.event_index == index))
+                                                 e.event_index == index))
             stamp = now()
             if not events:
                 self._set_hand_facts(conn, srow, hrow.id, None)
@@ -72,9 +72,9 @@ class Corrections(LedgerBase):
                     reporters=reporters[:-1], updated_at=stamp))
                 self._set_hand_facts(conn, srow, hrow.id, result)
                 conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
-                                   .values(dealer=hrow.dealer))
+                             .values(dealer=hrow.dealer))
             self._audit(conn, chat_id, srow.id, hrow.number, "undo", actor,
-                              {"event": removed}, None)
+                        {"event": removed}, None)
             return UndoOutcome(hand_number=hrow.number, event_index=index, removed=removed,
                                deltas=deltas,
                                session=self._session_info(conn, chat_id, srow.id))
@@ -94,8 +94,8 @@ class Corrections(LedgerBase):
         def unit(conn: Connection) -> EditOutcome:
             srow = self._open_session_row(conn, chat_id)
             h = t.hands.c
-            target = (conn.execute(select(t.hands).where(
-                h.session_id == srow.id, h.number == number))).first()
+            target = conn.execute(select(t.hands).where(
+                h.session_id == srow.id, h.number == number)).first()
             if target is None or target.status == "void":
                 raise LedgerError("no_hand", f"there is no hand {number} to change",
                                   number=number)
@@ -115,15 +115,15 @@ class Corrections(LedgerBase):
                                        "indicator": indicator or target.report.get("indicator")})
                 result = settle_hand(rules, report, target.dealer)
                 if result.open and target.status == "closed":
-                    later = (conn.execute(select(h.id).where(
-                        h.session_id == srow.id, h.number > number, h.status != "void"))).first()
+                    later = conn.execute(select(h.id).where(
+                        h.session_id == srow.id, h.number > number, h.status != "void")).first()
                     if later is not None:
                         raise LedgerError("amend_reopens", "that correction leaves the hand "
                                           "unfinished, but later hands were played")
                 self._write_hand(conn, srow, target.id, report, result,
-                                       list(target.reporters)[: len(events)]
-                                       + [actor] * max(0, len(events) - len(target.reporters)),
-                                       stamp)
+                                 list(target.reporters)[: len(events)]
+                                 + [actor] * max(0, len(events) - len(target.reporters)),
+                                 stamp)
                 after = {"report": report.model_dump(mode="json"), "deltas": result.deltas}
                 action = "amend"
             changes = self._replay_dealers(conn, srow, rules, seats, number, stamp)
@@ -143,13 +143,13 @@ class Corrections(LedgerBase):
         return await self.run(unit, write=True)
 
     def _replay_dealers(self, conn: Connection, srow: Row[Any], rules: Ruleset,
-                              seats: dict[Seat, int], from_number: int, stamp: datetime
-                              ) -> list[HandChange]:
+                        seats: dict[Seat, int], from_number: int, stamp: datetime
+                        ) -> list[HandChange]:
         """Walk the session's hands in order, giving each the dealer its predecessor left,
         and re-score those whose dealer changed. Sets the session's current dealer."""
         h = t.hands.c
-        rows = (conn.execute(select(t.hands).where(
-            h.session_id == srow.id, h.status != "void").order_by(h.number))).all()
+        rows = conn.execute(select(t.hands).where(
+            h.session_id == srow.id, h.status != "void").order_by(h.number)).all()
         dealer: Seat = "E"
         changes: list[HandChange] = []
         for row in rows:
@@ -158,7 +158,7 @@ class Corrections(LedgerBase):
                 result = settle_hand(rules, report, dealer)
                 conn.execute(update(t.hands).where(h.id == row.id).values(dealer=dealer))
                 self._write_hand(conn, srow, row.id, report, result, list(row.reporters),
-                                       stamp)
+                                 stamp)
                 changes.append(HandChange(
                     number=row.number, dealer_before=row.dealer, dealer_after=dealer,
                     deltas_before=row.result["deltas"], deltas_after=result.deltas))
@@ -169,12 +169,12 @@ class Corrections(LedgerBase):
                 break
             dealer = nxt
         conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
-                           .values(dealer=dealer))
+                     .values(dealer=dealer))
         return [c for c in changes if c.number > from_number]
 
     def _audit(self, conn: Connection, chat_id: int, session_id: int | None,
-                     number: int | None, action: str, actor: int | None,
-                     before: Any, after: Any) -> None:
+               number: int | None, action: str, actor: int | None,
+               before: Any, after: Any) -> None:
         conn.execute(insert(t.audit).values(
             chat_id=chat_id, session_id=session_id, hand_number=number, action=action,
             actor=actor, at=now(), before=before, after=after))

@@ -110,13 +110,13 @@ class LedgerBase:
         return await self.run(unit, write=True)
 
     def _chat(self, conn: Connection, chat_id: int, language: str = "zh-Hans"
-                    ) -> ChatInfo:
-        row = (conn.execute(select(t.chats).where(t.chats.c.id == chat_id))).first()
+              ) -> ChatInfo:
+        row = conn.execute(select(t.chats).where(t.chats.c.id == chat_id)).first()
         if row is None:
             values = {"id": chat_id, "language": language, "preset": DEFAULT_PRESET,
                       "overrides": {}, "stake_cents": 100, "created_at": now()}
             conn.execute(self._upsert(t.chats).values(**values).on_conflict_do_nothing())
-            row = (conn.execute(select(t.chats).where(t.chats.c.id == chat_id))).one()
+            row = conn.execute(select(t.chats).where(t.chats.c.id == chat_id)).one()
         return ChatInfo(id=row.id, language=row.language, preset=row.preset,
                         overrides=row.overrides, stake_cents=row.stake_cents)
 
@@ -141,26 +141,26 @@ class LedgerBase:
                 values["stake_cents"] = stake_cents
             if values:
                 conn.execute(update(t.chats).where(t.chats.c.id == chat_id)
-                                   .values(**values))
+                             .values(**values))
             return self._chat(conn, chat_id)
 
         return await self.run(unit, write=True)
 
     def _find_or_add_player(self, conn: Connection, chat_id: int, ref: PlayerRef
-                                  ) -> PlayerInfo:
+                            ) -> PlayerInfo:
         p = t.players.c
         if ref.telegram_id is not None:
-            row = (conn.execute(select(t.players).where(
-                p.chat_id == chat_id, p.telegram_id == ref.telegram_id))).first()
+            row = conn.execute(select(t.players).where(
+                p.chat_id == chat_id, p.telegram_id == ref.telegram_id)).first()
             if row is not None:
                 if ref.username and row.username != ref.username:
                     conn.execute(update(t.players).where(p.id == row.id)
-                                       .values(username=ref.username))
+                                 .values(username=ref.username))
                 return _player(row)
             if ref.username:  # seated earlier by @username: link the account now
-                row = (conn.execute(select(t.players).where(
+                row = conn.execute(select(t.players).where(
                     p.chat_id == chat_id, p.telegram_id.is_(None),
-                    func.lower(p.username) == ref.username.lower()))).first()
+                    func.lower(p.username) == ref.username.lower())).first()
                 if row is not None:
                     conn.execute(update(t.players).where(p.id == row.id).values(
                         telegram_id=ref.telegram_id))
@@ -169,8 +169,8 @@ class LedgerBase:
         key = ref.name.strip().lower()
         if not key:
             raise LedgerError("bad_name", "a player needs a name")
-        row = (conn.execute(select(t.players).where(
-            p.chat_id == chat_id, p.name_key == key))).first()
+        row = conn.execute(select(t.players).where(
+            p.chat_id == chat_id, p.name_key == key)).first()
         if row is not None:
             if ref.telegram_id is None or row.telegram_id == ref.telegram_id:
                 return _player(row)
@@ -187,8 +187,8 @@ class LedgerBase:
             .on_conflict_do_nothing().returning(p.id))
         pid = result.scalar_one_or_none()
         if pid is None:
-            row = (conn.execute(select(t.players).where(
-                p.chat_id == chat_id, p.name_key == key[:64]))).one()
+            row = conn.execute(select(t.players).where(
+                p.chat_id == chat_id, p.name_key == key[:64])).one()
             return _player(row)
         conn.execute(insert(t.totals).values(
             player_id=pid, chat_id=chat_id, net=0, hands=0, wins=0, self_draws=0,
@@ -221,13 +221,13 @@ class LedgerBase:
         p = t.players.c
 
         def unit(conn: Connection) -> PlayerInfo:
-            row = (conn.execute(select(t.players).where(
-                p.chat_id == chat_id, p.name_key == guest_name.strip().lower()))).first()
+            row = conn.execute(select(t.players).where(
+                p.chat_id == chat_id, p.name_key == guest_name.strip().lower())).first()
             if row is None or row.telegram_id is not None:
                 raise LedgerError("no_guest", f"no guest named {guest_name!r} here",
                                   name=guest_name)
-            taken = (conn.execute(select(p.id).where(
-                p.chat_id == chat_id, p.telegram_id == telegram_id))).first()
+            taken = conn.execute(select(p.id).where(
+                p.chat_id == chat_id, p.telegram_id == telegram_id)).first()
             if taken is not None:
                 raise LedgerError("already_linked", "that account already plays here")
             conn.execute(update(t.players).where(p.id == row.id).values(
@@ -248,8 +248,8 @@ class LedgerBase:
         def unit(conn: Connection) -> SessionInfo:
             chat = self._chat(conn, chat_id)
             s = t.sessions.c
-            if (conn.execute(select(s.id).where(
-                    s.chat_id == chat_id, s.status == "open"))).first() is not None:
+            if conn.execute(select(s.id).where(
+                    s.chat_id == chat_id, s.status == "open")).first() is not None:
                 raise LedgerError("session_open", "this chat already has a table going; "
                                   "end it first")
             rules = ruleset(preset or chat.preset,
@@ -273,15 +273,15 @@ class LedgerBase:
         return await self.run(unit, write=True)
 
     def _session_row(self, conn: Connection, chat_id: int,
-                           session_id: int | None = None, lock: bool = False
-                           ) -> Row[Any] | None:
+                     session_id: int | None = None, lock: bool = False
+                     ) -> Row[Any] | None:
         s = t.sessions.c
         q = select(t.sessions).where(s.chat_id == chat_id)
         q = q.where(s.id == session_id) if session_id is not None else q.where(
             s.status == "open")
         if lock:
             q = q.with_for_update()
-        return (conn.execute(q)).first()
+        return conn.execute(q).first()
 
     def _open_session_row(self, conn: Connection, chat_id: int) -> Row[Any]:
         row = self._session_row(conn, chat_id, lock=True)
@@ -308,8 +308,8 @@ class LedgerBase:
         seats = {seat: _player(prow[pid]) for seat, pid in ids.items()}
         if open_hand is UNKNOWN:
             h = t.hands.c
-            found = (conn.execute(select(h.number, h.result).where(
-                h.session_id == session_id, h.status == "open"))).first()
+            found = conn.execute(select(h.number, h.result).where(
+                h.session_id == session_id, h.status == "open")).first()
             open_hand = (found.number, tuple(found.result["still_in"])) if found else None
         number, still_in = open_hand if open_hand else (None, ())  # type: ignore[misc]
         return SessionInfo(
@@ -339,9 +339,9 @@ class LedgerBase:
             if srow is None:
                 return None
             h = t.hands.c
-            row = (conn.execute(select(h.number, h.reporters).where(
+            row = conn.execute(select(h.number, h.reporters).where(
                 h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
-                .limit(1))).first()
+                .limit(1)).first()
             if row is None or not row.reporters:
                 return None
             return srow.id, row.number, len(row.reporters) - 1, row.reporters[-1]

@@ -33,8 +33,8 @@ class Reading(LedgerBase):
             srow = self._open_session_row(conn, chat_id)
             h = t.hands.c
             conn.execute(update(t.hands).where(h.session_id == srow.id,
-                                                     h.status == "open")
-                               .values(status="closed", updated_at=now()))
+                                               h.status == "open")
+                         .values(status="closed", updated_at=now()))
             conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id).values(
                 status="ended", ended_at=now()))
             summary = self._summary(conn, chat_id, srow)
@@ -56,14 +56,14 @@ class Reading(LedgerBase):
                      cents=n * srow.stake_cents)
             for a, b, n in fewest_transfers(nets))
         hp, h = t.hand_players.c, t.hands.c
-        best = (conn.execute(
+        best = conn.execute(
             select(hp.player_id, hp.win_points, h.number).join(t.hands, h.id == hp.hand_id)
             .where(h.session_id == srow.id, hp.win_points > 0)
-            .order_by(hp.win_points.desc(), h.number).limit(1))).first()
-        wins = (conn.execute(
+            .order_by(hp.win_points.desc(), h.number).limit(1)).first()
+        wins = conn.execute(
             select(hp.player_id, func.sum(hp.won).label("w")).join(t.hands, h.id == hp.hand_id)
             .where(h.session_id == srow.id).group_by(hp.player_id)
-            .order_by(func.sum(hp.won).desc()).limit(1))).first()
+            .order_by(func.sum(hp.won).desc()).limit(1)).first()
         return Summary(
             session_id=srow.id, hands=info.hands, stake_cents=srow.stake_cents, nets=nets,
             players=players, transfers=transfers,
@@ -83,17 +83,17 @@ class Reading(LedgerBase):
         return await self.run(unit, write=False)
 
     def _debts(self, conn: Connection, chat_id: int, session_id: int | None = None,
-                     unpaid_only: bool = False) -> list[Debt]:
+               unpaid_only: bool = False) -> list[Debt]:
         d = t.debts.c
         q = select(t.debts).where(d.chat_id == chat_id)
         if session_id is not None:
             q = q.where(d.session_id == session_id)
         if unpaid_only:
             q = q.where(d.paid.is_(False))
-        rows = (conn.execute(q.order_by(d.id))).all()
+        rows = conn.execute(q.order_by(d.id)).all()
         ids = {r.payer_id for r in rows} | {r.payee_id for r in rows}
-        players = {r.id: _player(r) for r in (conn.execute(
-            select(t.players).where(t.players.c.id.in_(ids)))).all()} if ids else {}
+        players = {r.id: _player(r) for r in conn.execute(
+            select(t.players).where(t.players.c.id.in_(ids))).all()} if ids else {}
         return [Debt(id=r.id, session_id=r.session_id, payer=players[r.payer_id],
                      payee=players[r.payee_id], points=r.points, cents=r.cents, paid=r.paid)
                 for r in rows]
@@ -108,8 +108,8 @@ class Reading(LedgerBase):
         d = t.debts.c
 
         def unit(conn: Connection) -> Debt:
-            row = (conn.execute(select(t.debts).where(
-                d.chat_id == chat_id, d.id == debt_id))).first()
+            row = conn.execute(select(t.debts).where(
+                d.chat_id == chat_id, d.id == debt_id)).first()
             if row is None:
                 raise LedgerError("no_debt", f"no debt {debt_id} in this chat", id=debt_id)
             conn.execute(update(t.debts).where(d.id == debt_id).values(paid=True))
@@ -124,12 +124,12 @@ class Reading(LedgerBase):
         """Net per player: all time from running totals, or summed over a date range."""
 
         def unit(conn: Connection) -> list[Standing]:
-            players = {r.id: r for r in (conn.execute(
-                select(t.players).where(t.players.c.chat_id == chat_id))).all()}
+            players = {r.id: r for r in conn.execute(
+                select(t.players).where(t.players.c.chat_id == chat_id)).all()}
             tc = t.totals.c
             if since is None and until is None:
-                rows = (conn.execute(select(t.totals).where(
-                    tc.chat_id == chat_id, tc.hands > 0).order_by(tc.net.desc()))).all()
+                rows = conn.execute(select(t.totals).where(
+                    tc.chat_id == chat_id, tc.hands > 0).order_by(tc.net.desc())).all()
                 return [Standing(player=_player(players[r.player_id]), net=r.net,
                                  hands=r.hands, wins=r.wins) for r in rows]
             e = t.entries.c
@@ -138,11 +138,11 @@ class Reading(LedgerBase):
                 cond.append(e.created_at >= since)
             if until is not None:
                 cond.append(e.created_at < until)
-            rows = (conn.execute(
+            rows = conn.execute(
                 select(e.player_id, func.sum(e.delta).label("net"),
                        func.count(func.distinct(e.hand_id)).label("hands"))
                 .where(and_(*cond)).group_by(e.player_id)
-                .order_by(func.sum(e.delta).desc()))).all()
+                .order_by(func.sum(e.delta).desc())).all()
             return [Standing(player=_player(players[r.player_id]), net=int(r.net),
                              hands=int(r.hands), wins=0) for r in rows]
 
@@ -150,15 +150,15 @@ class Reading(LedgerBase):
 
     async def player_stats(self, chat_id: int, player_id: int) -> PlayerStats:
         def unit(conn: Connection) -> PlayerStats:
-            prow = (conn.execute(select(t.players).where(
-                t.players.c.chat_id == chat_id, t.players.c.id == player_id))).first()
+            prow = conn.execute(select(t.players).where(
+                t.players.c.chat_id == chat_id, t.players.c.id == player_id)).first()
             if prow is None:
                 raise LedgerError("no_player", "no such player in this chat")
-            tot = (conn.execute(select(t.totals).where(
-                t.totals.c.player_id == player_id))).one()
+            tot = conn.execute(select(t.totals).where(
+                t.totals.c.player_id == player_id)).one()
             hp = t.hand_players.c
-            biggest = (conn.execute(select(func.max(hp.win_points)).where(
-                hp.chat_id == chat_id, hp.player_id == player_id))).scalar() or 0
+            biggest = conn.execute(select(func.max(hp.win_points)).where(
+                hp.chat_id == chat_id, hp.player_id == player_id)).scalar() or 0
             return PlayerStats(
                 player=_player(prow), hands=tot.hands, wins=tot.wins,
                 self_draws=tot.self_draws, dealt_in=tot.dealt_in, net=tot.net,
@@ -176,17 +176,17 @@ class Reading(LedgerBase):
             cond.append(h.session_id == session_id)
 
         def unit(conn: Connection) -> HistoryPage:
-            total = (conn.execute(select(func.count()).select_from(t.hands)
-                                        .where(*cond))).scalar_one()
-            rows = (conn.execute(
+            total = conn.execute(select(func.count()).select_from(t.hands)
+                                 .where(*cond)).scalar_one()
+            rows = conn.execute(
                 select(t.hands).where(*cond).order_by(h.id.desc())
-                .limit(page_size).offset((page - 1) * page_size))).all()
+                .limit(page_size).offset((page - 1) * page_size)).all()
             sids = {r.session_id for r in rows}
-            srows = {r.id: r for r in (conn.execute(select(t.sessions).where(
-                t.sessions.c.id.in_(sids)))).all()} if sids else {}
+            srows = {r.id: r for r in conn.execute(select(t.sessions).where(
+                t.sessions.c.id.in_(sids))).all()} if sids else {}
             pids = {getattr(s, c) for s in srows.values() for c in SEAT_COLUMNS.values()}
-            names = dict((conn.execute(select(t.players.c.id, t.players.c.name).where(
-                t.players.c.id.in_(pids)))).all()) if pids else {}
+            names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
+                t.players.c.id.in_(pids))).all()) if pids else {}
             items = tuple(HistoryItem(
                 session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
                 deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(SEATS, 0),
@@ -207,8 +207,8 @@ class Reading(LedgerBase):
             if srow is None:
                 raise LedgerError("no_session", "no table is going in this chat")
             h = t.hands.c
-            row = (conn.execute(select(t.hands).where(
-                h.session_id == srow.id, h.number == number))).first()
+            row = conn.execute(select(t.hands).where(
+                h.session_id == srow.id, h.number == number)).first()
             if row is None:
                 raise LedgerError("no_hand", f"there is no hand {number}", number=number)
             return row.report, HandResult.model_validate(row.result)
