@@ -116,7 +116,8 @@ def run(n: int = 300) -> dict[str, float]:
     print(f"echo bot: {echo:.0f} updates/s")
     print(f"echo bot + one durable aiosqlite INSERT: {floor:.0f} updates/s "
           f"-> ratio {floor / echo:.2f} (the most any bot that records first can reach)")
-    print(f"tally bot: {tally:.0f} hand reports/s (recorded, replied, scoreboard edited) "
+    print(f"tally bot: {tally:.0f} hand reports/s (recorded, replied; scoreboard edits merged "
+          f"per board_interval, the default settings) "
           f"-> ratio {ratio:.2f} (goal >= 0.8)")
     return {"echo": echo, "floor": floor, "tally": tally, "ratio": ratio,
             "floor_ratio": floor / echo}

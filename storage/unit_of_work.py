@@ -7,7 +7,7 @@ its transaction and runs it without blocking the event loop:
   bridge, so every statement is awaited on the event loop as usual.
 - SQLite (aiosqlite): in the worker thread that aiosqlite keeps for each connection, in one
   step. SQLAlchemy's aiosqlite adapter hands every cursor call to that thread and back
-  (three or four thread switches per statement, about 0.2 ms each here), so a ten-statement
+  (three or four thread switches per statement, 0.1–0.2 ms each here), so a ten-statement
   write costs milliseconds in switching alone. Running the whole unit on the thread that
   owns the connection costs one switch. There a synchronous engine (the ``pysqlite``
   dialect, sharing the same ``sqlite3`` connection, which aiosqlite's pool still owns and
