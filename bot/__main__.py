@@ -41,10 +41,11 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger().setLevel(logging.WARNING)
         console_main(settings)
         return 0
-    from bot.app import build_application
+    import asyncio
 
-    app = build_application(settings)
-    app.run_polling(allowed_updates=["message", "callback_query", "my_chat_member"])
+    from bot.app import build_application, serve
+
+    asyncio.run(serve(build_application(settings)))
     return 0
 
 

@@ -1,10 +1,12 @@
 """Build the python-telegram-bot Application: handlers, Defaults, rate limiter, one error
-handler, post_init (storage, migrations, command menus), post_stop (pending scoreboard
-edits) and post_shutdown."""
+handler, post_init (storage, migrations, the delivery pipeline, command menus) and
+post_shutdown; and run it, polling, with the pipeline (:func:`running`, :func:`serve`)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -21,9 +23,10 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import board, buttons, chat, commands
+from bot import buttons, chat, commands
 from bot.config import Settings
 from bot.i18n import t
+from bot.pipeline import Pipeline
 from storage.drafts import Drafts
 from storage.ledger import Ledger
 
@@ -74,17 +77,23 @@ async def set_menus(app: Application) -> None:  # type: ignore[type-arg]
 
 
 def build_application(settings: Settings, request: BaseRequest | None = None,
-                      token: str | None = None) -> Application:  # type: ignore[type-arg]
+                      token: str | None = None, *, shared: bool = False
+                      ) -> Application:  # type: ignore[type-arg]
+    """``shared``: several worker processes share the inbox (webhook mode)."""
+
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         ledger = await Ledger.open(settings.storage.url)
         app.bot_data["services"] = chat.Services(
             ledger=ledger, drafts=Drafts(ledger), admins=frozenset(settings.admins),
-            default_language=settings.default_language,
-            board_interval=settings.telegram.board_interval)
+            default_language=settings.default_language)
+        app.bot_data["pipeline"] = Pipeline(
+            app, ledger, settings.delivery, board_interval=settings.telegram.board_interval,
+            default_language=settings.default_language, shared=shared)
         await set_menus(app)
         log.info("storage ready at %s", ledger.engine.url.render_as_string(hide_password=True))
 
     async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+        app.bot_data.pop("pipeline", None)
         services = app.bot_data.pop("services", None)
         if services is not None:
             await services.ledger.close()
@@ -99,10 +108,9 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
         .defaults(Defaults(parse_mode=ParseMode.HTML, disable_notification=False))
         .rate_limiter(AIORateLimiter(
             overall_max_rate=settings.telegram.overall_max_rate,
-            group_max_rate=settings.telegram.group_max_rate, max_retries=2))
-        .concurrent_updates(False)
+            group_max_rate=settings.telegram.group_max_rate, max_retries=0))
+        .updater(None)  # the pipeline polls: see bot.poller
         .post_init(post_init)
-        .post_stop(board.flush_all)
         .post_shutdown(post_shutdown)
     )
     if request is not None:
@@ -118,27 +126,40 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     return app
 
 
+def pipeline(app: Application) -> Pipeline:  # type: ignore[type-arg]
+    return app.bot_data["pipeline"]  # type: ignore[no-any-return]
+
+
 @asynccontextmanager
-async def running(app: Application, poll_timeout: float = 1.0  # type: ignore[type-arg]
-                  ) -> AsyncIterator[Application]:  # type: ignore[type-arg]
-    """Run ``app`` with real polling inside the caller's event loop (console, tests,
-    benchmarks), calling post_init, post_stop and post_shutdown as ``run_polling`` would."""
+async def running(app: Application, poll_timeout: float = 1.0, *,  # type: ignore[type-arg]
+                  poll: bool = True) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """Run ``app`` inside the caller's event loop: storage, the delivery pipeline and (with
+    ``poll``) polling; on the way out, finish what is in hand and close everything."""
     await app.initialize()
     try:
         if app.post_init:
             await app.post_init(app)
         await app.start()
-        assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0.0, timeout=int(poll_timeout),
-                                        drop_pending_updates=False)
         try:
-            yield app
+            await pipeline(app).start(poll=poll, poll_timeout=poll_timeout)
+            try:
+                yield app
+            finally:
+                await pipeline(app).stop()
         finally:
-            await app.updater.stop()
             await app.stop()
-            if app.post_stop:
-                await app.post_stop(app)
     finally:
         await app.shutdown()
         if app.post_shutdown:
             await app.post_shutdown(app)
+
+
+async def serve(app: Application) -> None:  # type: ignore[type-arg]
+    """Poll until SIGINT or SIGTERM, then stop cleanly (``python -m bot run``)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    async with running(app, poll_timeout=10.0):
+        log.info("polling; stop with Ctrl-C or SIGTERM")
+        await stop.wait()

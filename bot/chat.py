@@ -6,25 +6,23 @@ from __future__ import annotations
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from telegram import Message, MessageEntity, Update
 from telegram.constants import ChatType
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import ContextTypes
 
+from bot import send
 from bot.errors_text import error_text
 from bot.grammar import (
     Token,
     seat_resolver,
 )
-from bot.i18n import normalise_language, t
+from bot.i18n import normalise_language
 from storage.drafts import Drafts
 from storage.ledger import Ledger
 from storage.models import PlayerRef, SessionInfo
-
-if TYPE_CHECKING:
-    from bot.board import BoardState
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +39,6 @@ class Services:
     # chat id -> its table (None: none going). Safe to cache: Telegram lets one process poll
     # a token, so this process makes every write to its chats and refreshes the entry.
     tables: dict[int, SessionInfo | None] = field(default_factory=dict)
-    board_interval: float = 0.0  # seconds between scoreboard edits in one chat
-    boards: dict[int, BoardState] = field(default_factory=dict)  # chat id -> its board
 
 
 async def table_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> SessionInfo | None:
@@ -109,15 +105,18 @@ async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
         return True
     try:
         member = await context.bot.get_chat_member(chat.id, user.id)
+    except NetworkError:
+        raise  # passing: the update is tried again, rather than refused for it
     except TelegramError:
         return False
     return member.status in ("administrator", "creator")
 
 
-async def reply(update: Update, text: str, **kw: Any) -> Message | None:
-    if update.effective_message is None:
-        return None
-    return await update.effective_message.reply_text(text, **kw)
+async def reply(update: Update, text: str, *, reply_markup: Any = None) -> None:
+    """Answer ``update`` in its chat (queued with the update, see :mod:`bot.send`)."""
+    if update.effective_chat is None:
+        return
+    await send.say(update.get_bot(), send.replying(update, text, reply_markup=reply_markup))
 
 
 async def refuse(update: Update, lang: str, code: str, fallback: str = "",
@@ -168,14 +167,9 @@ async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
 
 
 async def fresh_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
-    """False for a re-delivered update (same update id): do nothing twice."""
-    chat = update.effective_chat
-    return await services(context).ledger.mark_update(update.update_id,
-                                                      chat.id if chat else None)
-
-
-# -- commands ---------------------------------------------------------------------------
-
+    """Always True: a re-delivered update never reaches a handler (the inbox refuses it
+    by its key). Kept for handlers not yet rid of it."""
+    return True
 
 
 def error_text_plain(code: str) -> str:
@@ -190,23 +184,11 @@ def suppress_edit_errors() -> contextlib.suppress:
     return contextlib.suppress(BadRequest)
 
 
-
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The one error handler: log it, and tell the chat something short and useful."""
-    log.error("while handling an update", exc_info=context.error)
-    if not isinstance(update, Update) or update.effective_chat is None:
-        return
-    try:
-        lang = await chat_lang(update, context)
-    except Exception:  # the database itself may be what failed
-        lang = services(context).default_language
-    text = t(lang, "Sorry, something went wrong and nothing was recorded. Please try again.")
-    try:
-        if update.callback_query is not None:
-            await update.callback_query.answer(text, show_alert=True)
-        else:
-            await context.bot.send_message(update.effective_chat.id, text)
-    except TelegramError:
-        log.warning("could not report the error to the chat")
-
-
+    """The one error handler: the dispatcher decides what the chat is told (a retry, or
+    "nothing was recorded" only when the update's write did not commit)."""
+    turn = send.CURRENT.get()
+    if turn is not None:
+        turn.error = context.error
+    else:
+        log.error("while handling an update", exc_info=context.error)

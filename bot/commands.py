@@ -11,14 +11,12 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import render
+from bot import board, render, send
 from bot.actions import acting, record_event, undo_last
-from bot.board import flush_board, update_board
 from bot.buttons import start_guided, start_join
 from bot.chat import (
     chat_lang,
     error_text_plain,
-    fresh_update,
     is_admin,
     refuse,
     remember,
@@ -45,6 +43,7 @@ from engine.hand_input import build_hand, parse_wild_kinds
 from engine.rules import parse_overrides, presets
 from engine.shape_rules import FAMILY_SHAPES, family_readings, family_waits
 from engine.tiles import TileError, format_chinese, format_compact
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import PlayerRef
 
@@ -109,18 +108,20 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         refs = [PlayerRef(name=r.name, username=r.username, telegram_id=user.id)
                 if r.username and user.username and r.username.lower() == user.username.lower()
                 else r for r in refs]
-    if not await fresh_update(update, context):
-        return
+
+    def answer(session: Any) -> list[Outgoing]:
+        text = t(lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
+                 preset=session.preset, seats=render.seats_text(session),
+                 dealer=render.name(session, "E"))
+        return [send.replying(update, text), board.item(lang, session)]
+
     try:
-        session = await services(context).ledger.open_session(chat.id, refs, preset=preset,
-                                                               stake_cents=stake)
+        session = await send.answered(context, answer).open_session(
+            chat.id, refs, preset=preset, stake_cents=stake)
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
-    await reply(update, t(lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
-                          preset=session.preset, seats=render.seats_text(session),
-                          dealer=render.name(session, "E")))
-    await update_board(context, lang, session)
+    remember(context, chat.id, session)
 
 
 
@@ -199,17 +200,24 @@ async def cmd_void(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if number is None:
         await refuse(update, lang, "number_usage")
         return
-    if not await fresh_update(update, context):
-        return
     user = update.effective_user
     try:
-        out = await services(context).ledger.void(session.chat_id, number,
-                                                  actor=user.id if user else None)
+        out = await send.answered(context, _corrected(update, lang)).void(
+            session.chat_id, number, actor=user.id if user else None)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
-    await reply(update, render.edit_text(lang, out))
-    await update_board(context, lang, out.session)
+    remember(context, session.chat_id, out.session)
+
+
+def _corrected(update: Update, lang: str) -> Any:
+    """The answer to a void or an edit: what changed, and the scoreboard."""
+
+    def answer(out: Any) -> list[Outgoing]:
+        return [send.replying(update, render.edit_text(lang, out)),
+                board.item(lang, out.session)]
+
+    return answer
 
 
 async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -246,17 +254,14 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except GrammarError as exc:
         await refuse(update, lang, exc.code, **exc.params)
         return
-    if not await fresh_update(update, context):
-        return
     try:
-        out = await services(context).ledger.amend(session.chat_id, number, events,
-                                                   actor=user.id if user else None,
-                                                   indicator=indicator)
+        out = await send.answered(context, _corrected(update, lang)).amend(
+            session.chat_id, number, events, actor=user.id if user else None,
+            indicator=indicator)
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
-    await reply(update, render.edit_text(lang, out))
-    await update_board(context, lang, out.session)
+    remember(context, session.chat_id, out.session)
 
 
 async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -306,11 +311,14 @@ async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     lang, session = act
     user = update.effective_user
-    await flush_board(context, session.chat_id)  # the board shows the final totals
+
+    def answer(summary: Any) -> list[Outgoing]:  # the board shows the final totals
+        return [board.item(lang, session, now=True),
+                send.replying(update, render.summary_text(lang, summary))]
+
     remember(context, session.chat_id, None)
-    summary = await services(context).ledger.end_session(session.chat_id,
-                                                         actor=user.id if user else None)
-    await reply(update, render.summary_text(lang, summary))
+    await send.answered(context, answer).end_session(session.chat_id,
+                                                      actor=user.id if user else None)
 
 
 async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -485,4 +493,4 @@ async def on_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = normalise_language(change.from_user.language_code, svc.default_language)
     info = await svc.ledger.chat(change.chat.id, lang)  # an existing chat keeps its own
     svc.languages[change.chat.id] = info.language
-    await context.bot.send_message(change.chat.id, t(info.language, HELP))
+    await send.message(context, change.chat.id, t(info.language, HELP))

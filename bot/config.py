@@ -31,6 +31,24 @@ class TelegramSettings(BaseModel):
     board_interval: float = Field(3, ge=0)
 
 
+class DeliverySettings(BaseModel):
+    """The pipeline between Telegram and the ledger (inbox, dispatcher, outbox, sender)."""
+
+    # Updates handled at once (each chat's strictly in order, chats in parallel).
+    max_in_flight: int = Field(64, ge=1, le=10_000)
+    # Tries at an update that fails on something passing (a timeout, a database hiccup)
+    # before the chat is told that nothing was recorded.
+    handle_attempts: int = Field(5, ge=1, le=100)
+    # Tries at sending an answer on 5xx, timeouts and network errors (429 waits and
+    # does not count).
+    send_attempts: int = Field(8, ge=1, le=100)
+    # Handled updates and sent answers are forgotten after this long (the ledger's own
+    # tables never are).
+    inbox_retention_hours: float = Field(72, ge=0)
+    outbox_retention_hours: float = Field(72, ge=0)
+    prune_interval_minutes: float = Field(60, gt=0)
+
+
 class StorageSettings(BaseModel):
     url: str = "sqlite+aiosqlite:///data/tally.sqlite3"
 
@@ -45,6 +63,7 @@ class Settings(BaseSettings):
 
     telegram: TelegramSettings = Field(default_factory=TelegramSettings)
     storage: StorageSettings = Field(default_factory=StorageSettings)
+    delivery: DeliverySettings = Field(default_factory=DeliverySettings)
     default_language: str = "zh-Hans"
     admins: list[int] = Field(default_factory=list)
     logging: LoggingSettings = Field(default_factory=LoggingSettings)

@@ -13,7 +13,7 @@ import re
 import sys
 from typing import TextIO
 
-from bot.app import build_application, running
+from bot.app import build_application, pipeline, running
 from bot.config import Settings
 from bot.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
 from bot.i18n import t
@@ -60,7 +60,7 @@ class Console:
             if not self.api.updates:
                 break
             await asyncio.sleep(0.01)
-        await app.update_queue.join()
+        await pipeline(app).idle()
 
     async def handle(self, app, line: str) -> bool:  # type: ignore[no-untyped-def]
         line = line.strip()

@@ -83,6 +83,7 @@ class FakeBotAPI:
 
     def __init__(self) -> None:
         self.updates: list[dict[str, Any]] = []
+        self.delivered: list[dict[str, Any]] = []  # every update getUpdates returned
         self._next_update = 1
         self._next_message = 1
         self.offset = 0
@@ -141,6 +142,18 @@ class FakeBotAPI:
             self._new_update.set()
             return update_id
         return self._push(payload)
+
+    def redeliver(self, update_id: int, new_id: bool = True) -> int:
+        """Send an update again, as Telegram does when it was not confirmed (the bot
+        crashed), or after restarting its update ids (``new_id``: under a new id)."""
+        payload = next(u for u in self.delivered if u["update_id"] == update_id)
+        body = {k: v for k, v in payload.items() if k != "update_id"}
+        if new_id:
+            return self._push(body)
+        self.updates.insert(0, dict(payload))
+        self.offset = min(self.offset, update_id)
+        self._new_update.set()
+        return update_id
 
     def add_bot(self, user: FakeUser, chat_id: int) -> int:
         """``user`` adds the bot to the group."""
@@ -207,7 +220,9 @@ class FakeBotAPI:
             except TimeoutError:
                 break
         limit = int(p.get("limit", 100) or 100)
-        return self.updates[:limit]
+        batch = self.updates[:limit]
+        self.delivered.extend(u for u in batch if u not in self.delivered)
+        return batch
 
     def _markup(self, p: dict[str, Any]) -> dict[str, Any] | None:
         markup = p.get("reply_markup")

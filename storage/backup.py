@@ -15,8 +15,10 @@ from storage import tables as t
 from storage.errors import LedgerError
 from storage.ledger import Ledger
 
-# Tables in the order their foreign keys allow inserting them.
-TABLES = [tbl for tbl in t.metadata.sorted_tables if tbl.name != "drafts"]
+# The ledger's tables, in the order their foreign keys allow inserting them (not the
+# buttons' drafts, nor the delivery pipeline's inbox and outbox).
+TABLES = [tbl for tbl in t.metadata.sorted_tables
+          if tbl.name not in ("drafts", "inbox", "outbox")]
 
 
 def _encode(column: Any, value: Any) -> str:
@@ -91,7 +93,7 @@ async def import_csv(ledger: Ledger, files: dict[str, str]) -> dict[str, int]:
                 for c in table.primary_key.columns:
                     if c.autoincrement is True or (c.autoincrement == "auto" and len(
                             table.primary_key.columns) == 1 and c.type.python_type is int
-                            and table.name not in ("chats", "processed_updates")):
+                            and table.name != "chats"):
                         conn.execute(text(
                             f"SELECT setval(pg_get_serial_sequence('{table.name}', "
                             f"'{c.name}'), COALESCE((SELECT MAX({c.name}) FROM "

@@ -3,19 +3,21 @@
 Every write is one transaction (a unit of work): on SQLite it starts with BEGIN IMMEDIATE,
 on PostgreSQL it locks the session row first, so two writers on one table queue instead of
 interleaving. Every read and write is scoped by chat id. The operations live in modules
-named for what they do; :class:`Ledger` puts them together.
+named for what they do; :class:`Ledger` puts them together, with the delivery pipeline's
+inbox and outbox (:mod:`storage.delivery`), whose answers ride on the ledger's writes.
 """
 
 from __future__ import annotations
 
 from storage.corrections import Corrections
+from storage.delivery import Delivery
 from storage.errors import LedgerError
 from storage.ledger_base import SEAT_COLUMNS, now
 from storage.reading import Reading
 from storage.recording import Recording
 
 
-class Ledger(Recording, Corrections, Reading):
+class Ledger(Delivery, Recording, Corrections, Reading):
     """Open with ``await Ledger.open(url)``; close with ``await ledger.close()``."""
 
 

@@ -348,6 +348,16 @@ class LedgerBase:
 
         return await self.run(unit, write=False)
 
+    async def board_message(self, chat_id: int, session_id: int) -> int | None:
+        """The id of the table's scoreboard message, if it was posted."""
+
+        def unit(conn: Connection) -> int | None:
+            return conn.execute(select(t.sessions.c.board_message_id).where(
+                t.sessions.c.chat_id == chat_id, t.sessions.c.id == session_id)
+            ).scalar_one_or_none()
+
+        return await self.run(unit, write=False)
+
     async def set_board_message(self, chat_id: int, session_id: int, message_id: int) -> None:
         def unit(conn: Connection) -> None:
             conn.execute(update(t.sessions).where(

@@ -1,4 +1,5 @@
-"""Recording events: the one write every report makes, atomic and idempotent."""
+"""Recording events: the one write every report makes, atomic. (A re-delivered update
+never reaches it twice: the delivery pipeline's inbox refuses it by its key.)"""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ from typing import Any
 
 from sqlalchemy import insert, update
 from sqlalchemy.engine import Connection, Row
-from sqlalchemy.exc import IntegrityError
 
 from engine.models import HandResult
 from engine.rules import Ruleset
@@ -23,33 +23,11 @@ from storage.models import (
 class Recording(LedgerBase):
     # -- recording --------------------------------------------------------------------
 
-    def _seen_update(self, conn: Connection, update_id: int | None, chat_id: int) -> bool:
-        """Note the update id; True if it was noted before (a re-delivery). One statement."""
-        if update_id is None:
-            return False
-        result = conn.execute(sql.NOTE_UPDATE, {
-            "update_id": update_id, "chat_id": chat_id, "at": now()})
-        return result.rowcount == 0
-
-    async def mark_update(self, update_id: int, chat_id: int | None = None) -> bool:
-        """Record an update id; False when it was already processed (a re-delivery)."""
-
-        def unit(conn: Connection) -> bool:
-            try:
-                return not self._seen_update(conn, update_id, chat_id or 0)
-            except IntegrityError:
-                return False
-
-        return await self.run(unit, write=True)
-
     async def record(self, chat_id: int, event: dict[str, Any], *, reporter: int | None = None,
-                     update_id: int | None = None, indicator: str | None = None
-                     ) -> RecordOutcome:
+                     indicator: str | None = None) -> RecordOutcome:
         """Record one event: it joins the open hand, or starts the next one. Atomic."""
 
         def unit(conn: Connection) -> RecordOutcome:
-            if self._seen_update(conn, update_id, chat_id):
-                return RecordOutcome(duplicate=True)
             srow, hrow = self._open_session_and_hand(conn, chat_id)
             rules = Ruleset.from_snapshot(srow.rules)
             h = t.hands.c

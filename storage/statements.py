@@ -8,7 +8,7 @@ plain dictionaries.
 
 from __future__ import annotations
 
-from sqlalchemy import and_, bindparam, delete, insert, select, text, update
+from sqlalchemy import and_, bindparam, delete, insert, select, update
 
 from storage import tables as t
 
@@ -41,11 +41,3 @@ MOVE_TOTALS = update(t.totals).where(_tc.player_id == bindparam("pid")).values(
 
 MOVE_SESSION_NETS = update(_s).where(_s.c.id == bindparam("session_id")).values(
     **{f"net_{x}": _s.c[f"net_{x}"] + bindparam(f"d_{x}") for x in "eswn"})
-
-# Note an update id unless it is there. The dialects' ``insert().on_conflict_do_nothing()``
-# has no cache key, so it would be compiled afresh every time; this text is the same SQL
-# in both (SQLite 3.24+, PostgreSQL 9.5+) and is compiled once.
-NOTE_UPDATE = text(
-    "INSERT INTO processed_updates (update_id, chat_id, at) "
-    "VALUES (:update_id, :chat_id, :at) ON CONFLICT DO NOTHING"
-).bindparams(bindparam("at", type_=t.processed_updates.c.at.type))

@@ -185,12 +185,51 @@ debts = Table(
     Index("ix_debts_chat", "chat_id", "paid"),
 )
 
-processed_updates = Table(
-    "processed_updates",
+# The delivery pipeline. An update is made durable here before Telegram is told it was
+# received; ``key`` is what Telegram never reuses (a message's chat and id, a button
+# press's query id), so a re-delivered update is refused by the unique index.
+inbox = Table(
+    "inbox",
     metadata,
-    Column("update_id", BigInteger, primary_key=True, autoincrement=False),
-    Column("chat_id", BigInteger, nullable=True),
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("id", Integer, primary_key=True),
+    Column("key", String(96), nullable=False),
+    Column("chat_id", BigInteger, nullable=False),  # 0: the update has no chat
+    Column("update_id", BigInteger, nullable=False),
+    Column("payload", JSON, nullable=False),  # the update as Telegram sent it
+    Column("status", String(8), nullable=False),  # pending | done
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("claimed_by", String(40), nullable=True),  # a worker, while it handles the row
+    Column("claimed_until", DateTime(timezone=True), nullable=True),
+    Column("received_at", DateTime(timezone=True), nullable=False),
+    Column("done_at", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("key", name="uq_inbox_key"),
+    CheckConstraint("status in ('pending', 'done')", name="status"),
+    Index("ix_inbox_pending", "status", "chat_id", "id"),
+    Index("ix_inbox_done_at", "done_at"),
+)
+
+# What the bot says, written in the same transaction as the change it answers, and sent
+# (with retries) by the sender. ``collapse`` groups rows of which only the newest matters
+# (a chat's scoreboard).
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("chat_id", BigInteger, nullable=False),
+    Column("inbox_id", Integer, nullable=True),
+    Column("method", String(32), nullable=False),
+    Column("params", JSON, nullable=False),
+    Column("collapse", String(64), nullable=True),
+    Column("status", String(8), nullable=False),  # pending | sent | dropped | failed
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("claimed_by", String(40), nullable=True),
+    Column("claimed_until", DateTime(timezone=True), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("sent_at", DateTime(timezone=True), nullable=True),
+    Column("error", Text, nullable=True),
+    CheckConstraint("status in ('pending', 'sent', 'dropped', 'failed')", name="status"),
+    Index("ix_outbox_pending", "status", "chat_id", "id"),
+    Index("ix_outbox_sent_at", "sent_at"),
 )
 
 # Drafts behind inline buttons: callback data carries only a draft id and a version.

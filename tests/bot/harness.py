@@ -10,7 +10,7 @@ from html import unescape
 from pathlib import Path
 from typing import Any
 
-from bot.app import build_application, running
+from bot.app import build_application, pipeline, running
 from bot.config import Settings, StorageSettings, TelegramSettings
 from bot.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
 
@@ -40,14 +40,15 @@ class Table:
         self.api.chat(self.chat_id).admins.add(self.user(name).id)
 
     async def settle(self, update_id: int) -> None:
-        """Until polling has acknowledged the update and the application processed it."""
+        """Until the update is durable (polling has confirmed it), handled, and every
+        answer sent."""
         for _ in range(2000):  # up to 10 s on a loaded machine; usually a few ms
             if self.api.offset > update_id:
                 break
             await asyncio.sleep(0.005)
         else:
             raise TimeoutError(f"update {update_id} was never fetched")
-        await self.app.update_queue.join()
+        await pipeline(self.app).idle()
 
     async def say(self, who: str, text: str, chat_id: int | None = None,
                   update_id: int | None = None, **kw: Any) -> list[SentMessage]:

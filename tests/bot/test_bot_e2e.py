@@ -18,13 +18,18 @@ from tests.bot.harness import plain, table
 NEW = "/new chengdu @alice @bob @carol @dave"
 
 
-async def test_duplicate_delivery_is_recorded_once(tmp_path: Path) -> None:
+async def test_a_redelivered_report_is_recorded_once(tmp_path: Path) -> None:
+    """Telegram sends an update again when it was not confirmed, or after restarting its
+    update ids; the inbox knows it by its chat and message id."""
     async with table(tmp_path) as t:
         await t.say("alice", NEW)
-        first = await t.say("bob", "/hu bob 自摸", update_id=9001)
-        again = await t.say("bob", "/hu bob 自摸", update_id=9001)
+        first = await t.say("bob", "/hu bob 自摸")
+        uid = t.api.delivered[-1]["update_id"]
+        before = len(t.api.outbox)
+        await t.settle(t.api.redeliver(uid))  # under a new update id
+        await t.settle(t.api.redeliver(uid, new_id=False))  # the same one again
         assert any("Hand 1 recorded" in plain(m.text) for m in first)
-        assert not any("recorded" in plain(m.text) for m in again)
+        assert len(t.api.outbox) == before  # recorded and answered once
         session = await t.ledger.current_session(t.chat_id)
         assert session.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
 

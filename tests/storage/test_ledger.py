@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -12,6 +13,7 @@ from sqlalchemy import func, select
 from engine.errors import ReportError
 from storage import tables as t
 from storage.backup import export_csv, import_csv
+from storage.delivery import AlreadyHandled, Answer, Incoming, Outgoing
 from storage.errors import LedgerError
 from storage.ledger import Ledger
 from storage.models import PlayerRef
@@ -104,13 +106,39 @@ async def test_crash_mid_transaction_loses_only_that_transaction(ledger: Ledger)
     assert s is not None and s.totals["S"] == 6
 
 
-async def test_redelivered_update_is_recorded_once(ledger: Ledger) -> None:
+async def test_redelivered_update_is_received_once(ledger: Ledger) -> None:
+    update = Incoming(key=f"m:{CHAT}:5", chat_id=CHAT, update_id=77,
+                      payload={"update_id": 77, "message": {"message_id": 5}})
+    first = await ledger.receive([update])
+    # Telegram may redeliver it, even under another update id after a restart of its ids.
+    again = await ledger.receive([update, update.model_copy(update={"update_id": 3})])
+    assert [p.update_id for p in first] == [77] and again == []
+    assert [p.id for p in await ledger.pending_updates()] == [first[0].id]
+
+
+async def test_an_answer_is_written_with_its_change_or_not_at_all(ledger: Ledger) -> None:
     await ledger.open_session(CHAT, SEATED, preset="chengdu")
-    first = await ledger.record(CHAT, win("self_draw", "S"), update_id=77)
-    again = await ledger.record(CHAT, win("self_draw", "S"), update_id=77)
-    assert not first.duplicate and again.duplicate
+    [pending] = await ledger.receive([Incoming(key="m:1:1", chat_id=CHAT, update_id=1,
+                                               payload={})])
+
+    def render(out: Any) -> list[Outgoing]:
+        return [Outgoing(chat_id=CHAT, method="sendMessage",
+                         params={"text": f"hand {out.hand_number}"})]
+
+    answer = Answer(pending.id, render)
+    await ledger.answering(answer).record(CHAT, win("self_draw", "S"))
+    assert [q.params["text"] for q in answer.queued] == ["hand 1"]
+    assert await ledger.pending_updates() == []
+    assert [q.id for q in await ledger.pending_messages()] == [answer.queued[0].id]
+    # The same update cannot be answered twice: the second write rolls back whole.
+    with pytest.raises(AlreadyHandled):
+        await ledger.answering(Answer(pending.id, render)).record(CHAT, win("self_draw", "W"))
     s = await ledger.current_session(CHAT)
-    assert s is not None and s.totals["S"] == 6
+    assert s is not None and s.hands == 1 and len(await ledger.pending_messages()) == 1
+    await ledger.settle_messages(sent=[answer.queued[0].id])
+    assert await ledger.backlog() == (0, 0)
+    assert await ledger.prune(datetime.now(UTC) + timedelta(seconds=1),
+                              datetime.now(UTC) + timedelta(seconds=1)) == (1, 1)
 
 
 async def test_undo(ledger: Ledger) -> None:

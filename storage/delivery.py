@@ -1,0 +1,338 @@
+"""The delivery pipeline's storage: the inbox of updates and the outbox of answers.
+
+- :meth:`Delivery.receive` makes updates durable (one transaction for a batch), refusing a
+  re-delivered one by its key; only then may Telegram be told they arrived.
+- An :class:`Answer` rides on a ledger write (``ledger.answering(answer).record(...)``): in
+  the same transaction as the change, it renders the messages from the change's result,
+  queues them in the outbox and marks the update handled. So a change is never committed
+  without its answer, nor an update marked handled without its change.
+- :meth:`Delivery.finish` does the same for an update that changed nothing.
+- The sender reads the outbox and marks what it sent; :meth:`Delivery.prune` forgets
+  handled updates and sent answers after a while (never the ledger's own tables).
+- Several workers share the inbox and the outbox through leases (``claimed_by`` and
+  ``claimed_until``): a row is worked on by one worker at a time, and a chat's rows in order.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import JSON, and_, bindparam, delete, func, insert, or_, select, text, update
+from sqlalchemy.engine import Connection
+
+from storage import tables as t
+from storage.ledger_base import LedgerBase, now
+from storage.unit_of_work import T, Unit
+
+_i, _o = t.inbox.c, t.outbox.c
+
+
+class Incoming(BaseModel):
+    """An update to make durable: its key, chat and the update as Telegram sent it."""
+
+    model_config = ConfigDict(frozen=True)
+    key: str
+    chat_id: int
+    update_id: int
+    payload: dict[str, Any]
+
+
+class Pending(BaseModel):
+    """An inbox row not handled yet."""
+
+    id: int
+    key: str
+    chat_id: int
+    update_id: int
+    payload: dict[str, Any]
+    attempts: int = 0
+
+
+class Outgoing(BaseModel):
+    """Something to say: a Bot API method and its parameters. Rows with one ``collapse``
+    key replace each other (only the newest is sent)."""
+
+    chat_id: int
+    method: str
+    params: dict[str, Any]
+    collapse: str | None = None
+
+
+class Queued(Outgoing):
+    """An outbox row."""
+
+    id: int
+    attempts: int = 0
+    created_at: datetime | None = None
+
+
+class AlreadyHandled(Exception):
+    """The update was handled meanwhile (another worker, or a lease that ran out)."""
+
+
+class Answer:
+    """The messages a write answers with, written in the write's own transaction.
+
+    ``render`` turns the unit of work's result into messages; ``before`` are messages
+    the handler queued before the write. After the commit, ``queued`` holds the rows."""
+
+    def __init__(self, inbox_id: int | None, render: Callable[[Any], Sequence[Outgoing]],
+                 before: Sequence[Outgoing] = (), worker: str | None = None) -> None:
+        self.inbox_id = inbox_id
+        self.render = render
+        self.before = list(before)
+        self.worker = worker
+        self.queued: list[Queued] = []
+        self.committed = False
+
+    def write(self, conn: Connection, result: Any) -> None:
+        stamp = now()
+        self.queued = _enqueue(conn, [*self.before, *self.render(result)], self.inbox_id,
+                               stamp)
+        if self.inbox_id is not None:
+            _mark_done(conn, self.inbox_id, self.worker, stamp)
+
+
+_RECEIVE = text(
+    "INSERT INTO inbox (key, chat_id, update_id, payload, status, attempts, received_at) "
+    "VALUES (:key, :chat_id, :update_id, :payload, 'pending', 0, :at) "
+    "ON CONFLICT (key) DO NOTHING RETURNING id"
+).bindparams(bindparam("payload", type_=JSON), bindparam("at", type_=_i.received_at.type))
+_INSERT_OUT = insert(t.outbox).returning(_o.id)
+_DONE = update(t.inbox).where(_i.id == bindparam("b_id"), _i.status == "pending")
+
+
+def _enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | None,
+             stamp: datetime) -> list[Queued]:
+    out = []
+    for m in messages:
+        row_id = conn.execute(_INSERT_OUT, {
+            "chat_id": m.chat_id, "inbox_id": inbox_id, "method": m.method,
+            "params": m.params, "collapse": m.collapse, "status": "pending", "attempts": 0,
+            "created_at": stamp}).scalar_one()
+        out.append(Queued(id=row_id, created_at=stamp, **m.model_dump()))
+    return out
+
+
+def _mark_done(conn: Connection, inbox_id: int, worker: str | None, stamp: datetime) -> None:
+    stmt = _DONE
+    if worker is not None:  # only while this worker's lease holds
+        stmt = stmt.where(_i.claimed_by == worker)
+    done = conn.execute(stmt.values(status="done", done_at=stamp, claimed_by=None,
+                                    claimed_until=None), {"b_id": inbox_id})
+    if done.rowcount != 1:
+        raise AlreadyHandled(inbox_id)
+
+
+def _pending(row: Any) -> Pending:
+    return Pending(id=row.id, key=row.key, chat_id=row.chat_id, update_id=row.update_id,
+                   payload=row.payload, attempts=row.attempts)
+
+
+def _queued(row: Any) -> Queued:
+    return Queued(id=row.id, chat_id=row.chat_id, method=row.method, params=row.params,
+                  collapse=row.collapse, attempts=row.attempts, created_at=row.created_at)
+
+
+class Delivery(LedgerBase):
+    _answer: Answer | None = None
+
+    # -- answers riding on writes ----------------------------------------------------------
+
+    def answering(self, answer: Answer) -> Self:
+        """This ledger, with ``answer`` written in the transaction of its next write."""
+        bound = copy.copy(self)
+        bound._answer = answer
+        return bound
+
+    async def run(self, unit: Unit[T], *args: Any, write: bool) -> T:
+        answer = self._answer if write else None
+        if answer is None:
+            return await super().run(unit, *args, write=write)
+        self._answer = None  # one answer, one write
+
+        def answered(conn: Connection, *a: Any) -> T:
+            result = unit(conn, *a)
+            answer.write(conn, result)
+            return result
+
+        result = await super().run(answered, *args, write=write)
+        answer.committed = True
+        return result
+
+    # -- the inbox ---------------------------------------------------------------------
+
+    async def receive(self, items: Sequence[Incoming]) -> list[Pending]:
+        """Make updates durable, in one transaction; returns the new ones (a key seen
+        before is a re-delivery and is left out)."""
+
+        def unit(conn: Connection) -> list[Pending]:
+            stamp = now()
+            new = []
+            for item in items:
+                row_id = conn.execute(_RECEIVE, {
+                    "key": item.key, "chat_id": item.chat_id, "update_id": item.update_id,
+                    "payload": item.payload, "at": stamp}).scalar_one_or_none()
+                if row_id is not None:
+                    new.append(Pending(id=row_id, **item.model_dump()))
+            return new
+
+        return await self.run(unit, write=True)
+
+    async def pending_updates(self, limit: int = 10_000) -> list[Pending]:
+        """Updates not handled yet, oldest first (what a restart picks up)."""
+
+        def unit(conn: Connection) -> list[Pending]:
+            rows = conn.execute(select(t.inbox).where(_i.status == "pending")
+                                .order_by(_i.id).limit(limit)).all()
+            return [_pending(r) for r in rows]
+
+        return await self.run(unit, write=False)
+
+    async def finish(self, inbox_id: int | None, messages: Sequence[Outgoing],
+                     worker: str | None = None) -> list[Queued]:
+        """An update that changed nothing: queue its messages and mark it handled, in one
+        transaction (without an inbox row, only queue them)."""
+
+        def unit(conn: Connection) -> list[Queued]:
+            stamp = now()
+            queued = _enqueue(conn, messages, inbox_id, stamp)
+            if inbox_id is not None:
+                _mark_done(conn, inbox_id, worker, stamp)
+            return queued
+
+        return await self.run(unit, write=True)
+
+    async def attempted(self, inbox_id: int) -> int:
+        """Count a failed attempt at an update (left pending for a retry)."""
+
+        def unit(conn: Connection) -> int:
+            conn.execute(update(t.inbox).where(_i.id == inbox_id).values(
+                attempts=_i.attempts + 1, claimed_by=None, claimed_until=None))
+            return int(conn.execute(select(_i.attempts).where(_i.id == inbox_id))
+                       .scalar_one())
+
+        return await self.run(unit, write=True)
+
+    # -- leases, for several workers ----------------------------------------------------
+
+    async def claim_chat(self, chat_id: int, worker: str, lease: float) -> Pending | None:
+        """The chat's oldest pending update, if no other worker holds it; held by
+        ``worker`` for ``lease`` seconds (a dead worker's lease runs out)."""
+
+        def unit(conn: Connection) -> Pending | None:
+            stamp = now()
+            head = (select(func.min(_i.id)).where(_i.status == "pending",
+                                                   _i.chat_id == chat_id)
+                    .scalar_subquery())
+            row = conn.execute(update(t.inbox).where(
+                _i.id == head, or_(_i.claimed_until.is_(None), _i.claimed_until < stamp,
+                                   _i.claimed_by == worker))
+                .values(claimed_by=worker, claimed_until=stamp + timedelta(seconds=lease))
+                .returning(*t.inbox.c)).first()
+            return None if row is None else _pending(row)
+
+        return await self.run(unit, write=True)
+
+    async def chats_waiting(self, limit: int = 500) -> list[int]:
+        """Chats with pending updates that no live lease holds, oldest first."""
+
+        def unit(conn: Connection) -> list[int]:
+            rows = conn.execute(
+                select(_i.chat_id, func.min(_i.id).label("first"))
+                .where(_i.status == "pending",
+                       or_(_i.claimed_until.is_(None), _i.claimed_until < now()))
+                .group_by(_i.chat_id).order_by(text("first")).limit(limit)).all()
+            return [r.chat_id for r in rows]
+
+        return await self.run(unit, write=False)
+
+    async def release_claims(self) -> None:
+        """Forget every lease (one process owning the pipeline, at its start)."""
+
+        def unit(conn: Connection) -> None:
+            conn.execute(update(t.inbox).where(_i.claimed_by.is_not(None))
+                         .values(claimed_by=None, claimed_until=None))
+            conn.execute(update(t.outbox).where(_o.claimed_by.is_not(None))
+                         .values(claimed_by=None, claimed_until=None))
+
+        await self.run(unit, write=True)
+
+    # -- the outbox ----------------------------------------------------------------------
+
+    async def pending_messages(self, limit: int = 10_000) -> list[Queued]:
+        def unit(conn: Connection) -> list[Queued]:
+            rows = conn.execute(select(t.outbox).where(_o.status == "pending")
+                                .order_by(_o.id).limit(limit)).all()
+            return [_queued(r) for r in rows]
+
+        return await self.run(unit, write=False)
+
+    async def claim_messages(self, worker: str, lease: float, limit: int = 200
+                             ) -> list[Queued]:
+        """Pending answers no live lease holds, oldest first, now held by ``worker``."""
+
+        def unit(conn: Connection) -> list[Queued]:
+            stamp = now()
+            free = or_(_o.claimed_until.is_(None), _o.claimed_until < stamp)
+            ids = select(_o.id).where(_o.status == "pending", free).order_by(_o.id).limit(limit)
+            if self.dialect == "postgresql":
+                ids = ids.with_for_update(skip_locked=True)
+            rows = conn.execute(update(t.outbox).where(_o.id.in_(ids.scalar_subquery()), free)
+                                .values(claimed_by=worker,
+                                        claimed_until=stamp + timedelta(seconds=lease))
+                                .returning(*t.outbox.c)).all()
+            return sorted((_queued(r) for r in rows), key=lambda q: q.id)
+
+        return await self.run(unit, write=True)
+
+    async def settle_messages(self, sent: Sequence[int] = (), dropped: Sequence[int] = (),
+                              failed: Sequence[tuple[int, str]] = (),
+                              retried: Sequence[int] = ()) -> None:
+        """Record what the sender did, in one transaction."""
+
+        def unit(conn: Connection) -> None:
+            stamp = now()
+            for status, ids in (("sent", sent), ("dropped", dropped)):
+                if ids:
+                    conn.execute(update(t.outbox).where(_o.id.in_(list(ids))).values(
+                        status=status, sent_at=stamp, claimed_by=None, claimed_until=None))
+            for row_id, error in failed:
+                conn.execute(update(t.outbox).where(_o.id == row_id).values(
+                    status="failed", sent_at=stamp, error=error[:500], claimed_by=None,
+                    claimed_until=None))
+            if retried:
+                conn.execute(update(t.outbox).where(_o.id.in_(list(retried)))
+                             .values(attempts=_o.attempts + 1))
+
+        await self.run(unit, write=True)
+
+    # -- the operator's view -------------------------------------------------------------
+
+    async def backlog(self) -> tuple[int, int]:
+        """(updates not handled, answers not sent)."""
+
+        def unit(conn: Connection) -> tuple[int, int]:
+            inbox = conn.execute(select(func.count()).where(_i.status == "pending")
+                                 .select_from(t.inbox)).scalar_one()
+            outbox = conn.execute(select(func.count()).where(_o.status == "pending")
+                                  .select_from(t.outbox)).scalar_one()
+            return int(inbox), int(outbox)
+
+        return await self.run(unit, write=False)
+
+    async def prune(self, handled_before: datetime, sent_before: datetime) -> tuple[int, int]:
+        """Forget updates handled and answers sent (or given up) before these times."""
+
+        def unit(conn: Connection) -> tuple[int, int]:
+            a = conn.execute(delete(t.inbox).where(and_(
+                _i.status == "done", _i.done_at < handled_before))).rowcount
+            b = conn.execute(delete(t.outbox).where(and_(
+                _o.status != "pending", _o.sent_at < sent_before))).rowcount
+            return int(a), int(b)
+
+        return await self.run(unit, write=True)
