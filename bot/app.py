@@ -116,7 +116,11 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     if request is not None:
         builder = builder.request(request).get_updates_request(request)
     else:
-        builder = builder.base_url(settings.telegram.base_url)
+        timeout = settings.telegram.request_timeout
+        builder = (builder.base_url(settings.telegram.base_url)
+                   .connect_timeout(timeout).read_timeout(timeout).write_timeout(timeout)
+                   .pool_timeout(timeout).get_updates_connect_timeout(timeout)
+                   .get_updates_write_timeout(timeout).get_updates_pool_timeout(timeout))
     app = builder.build()
     for name, callback in COMMANDS.items():
         app.add_handler(CommandHandler(name, callback))

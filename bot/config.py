@@ -29,6 +29,9 @@ class TelegramSettings(BaseModel):
     # Seconds between edits of one chat's scoreboard; edits in between are merged into
     # one that shows the newest table. 0 edits after every event.
     board_interval: float = Field(3, ge=0)
+    # Seconds to wait for Telegram to connect and answer one call (polling's long wait
+    # comes on top); a call that takes longer is retried.
+    request_timeout: float = Field(10, gt=0, le=300)
 
 
 class DeliverySettings(BaseModel):

@@ -13,6 +13,7 @@ import asyncio
 import json
 import re
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,10 +26,17 @@ MAX_CALLBACK = 64
 
 
 class ApiError(Exception):
-    def __init__(self, description: str, code: int = 400) -> None:
+    def __init__(self, description: str, code: int = 400, retry_after: int | None = None
+                 ) -> None:
         super().__init__(description)
         self.description = description
         self.code = code
+        self.retry_after = retry_after
+
+
+# A fault hook sees every call before it is served: it may wait (a slow or hanging
+# Telegram), raise ApiError (429 with retry_after, 5xx), or act on the caller.
+FaultHook = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
 @dataclass
@@ -55,6 +63,7 @@ class SentMessage:
     reply_markup: dict[str, Any] | None = None
     edits: int = 0
     pinned: bool = False
+    reply_to: int | None = None  # the message it answers
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
@@ -97,6 +106,8 @@ class FakeBotAPI:
         self._callbacks: set[str] = set()
         self._new_update = asyncio.Event()
         self._activity = asyncio.Event()
+        self.faults: list[FaultHook] = []
+        self.calls = 0
 
     # -- the world, as tests and the console drive it --------------------------------
 
@@ -188,10 +199,13 @@ class FakeBotAPI:
 
     async def call(self, method: str, params: dict[str, Any]) -> Any:
         self.log.append((method, params))
+        self.calls += 1
         handler = getattr(self, "api_" + method.lower(), None)
         if handler is None:
             raise ApiError(f"Not Found: method {method} is not faked", 404)
         try:
+            for fault in list(self.faults):
+                await fault(method, params)
             return await handler(params)
         except ApiError as exc:
             self.errors.append((method, exc.description))
@@ -253,9 +267,13 @@ class FakeBotAPI:
     async def api_sendmessage(self, p: dict[str, Any]) -> Any:
         chat_id = int(p["chat_id"])
         text, markup = self._text(p), self._markup(p)
+        reply = p.get("reply_parameters")
+        if isinstance(reply, str):
+            reply = json.loads(reply)
         mid = self._next_message
         self._next_message += 1
-        msg = SentMessage(chat_id, mid, text, markup)
+        msg = SentMessage(chat_id, mid, text, markup,
+                          reply_to=int(reply["message_id"]) if reply else None)
         self.messages[(chat_id, mid)] = msg
         self.outbox.append(msg)
         self._activity.set()
@@ -419,7 +437,10 @@ async def dispatch(api: FakeBotAPI, method: str, params: dict[str, Any]) -> tupl
     try:
         result = await api.call(method, params)
     except ApiError as exc:
-        body = {"ok": False, "error_code": exc.code, "description": exc.description}
+        body: dict[str, Any] = {"ok": False, "error_code": exc.code,
+                                "description": exc.description}
+        if exc.retry_after is not None:
+            body["parameters"] = {"retry_after": exc.retry_after}
         return exc.code, json.dumps(body).encode()
     return 200, json.dumps({"ok": True, "result": result}).encode()
 
