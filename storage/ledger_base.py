@@ -3,6 +3,7 @@ that write a hand. :class:`storage.ledger.Ledger` composes it with the operation
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -58,6 +59,9 @@ class LedgerBase:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name
+        # SQLite has one writer at a time: this process's writers queue here, in order,
+        # rather than spin in SQLite's busy handler (another process still waits there).
+        self._writers = asyncio.Lock() if self.dialect == "sqlite" else None
 
     @classmethod
     async def open(cls, url: str, *, run_migrations: bool = True, **kw: Any) -> Self:
@@ -83,6 +87,9 @@ class LedgerBase:
 
     async def run(self, unit: Unit[T], *args: Any, write: bool) -> T:
         """Run ``unit(conn, *args)`` as one transaction (see :mod:`storage.unit_of_work`)."""
+        if write and self._writers is not None:
+            async with self._writers:
+                return await unit_of_work.run(self.engine, unit, *args, write=write)
         return await unit_of_work.run(self.engine, unit, *args, write=write)
 
     @asynccontextmanager
