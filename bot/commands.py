@@ -39,7 +39,7 @@ from bot.grammar import (
     parse_win,
 )
 from bot.i18n import normalise_language, t
-from bot.words import preset_name
+from bot.words import preset_key, preset_name
 from engine.errors import ReportError
 from engine.hand_input import build_hand, parse_wild_kinds
 from engine.rules import parse_overrides, presets, ruleset
@@ -80,8 +80,8 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     words = tokens_of(msg)
     preset = None
-    if words and words[0].text.lower() in presets():
-        preset = words.pop(0).text.lower()
+    if words and preset_key(words[0].text, presets()):
+        preset = preset_key(words.pop(0).text, presets())
     stake = None
     if words and (words[-1].text.startswith(("stake=", "注=")) or (
             len(words) == 5 and words[-1].text.replace(".", "", 1).isdigit())):
@@ -329,11 +329,12 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert msg is not None and chat is not None
     words = tokens_of(msg)
     if words:
-        preset = words[0].text.lower()
-        if preset not in presets():
-            await refuse(update, lang, "unknown_preset", name=escape(preset),
+        found = preset_key(words[0].text, presets())
+        if found is None:
+            await refuse(update, lang, "unknown_preset", name=escape(words[0].text),
                          valid=", ".join(presets()))
             return
+        preset = found
         options = None
     else:  # the rules this chat actually plays: the table's, or the chat's house rules
         session = await services(context).ledger.current_session(chat.id)
@@ -357,7 +358,8 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     ledger = services(context).ledger
     try:
         if len(words) == 2 and words[0].lower() in ("preset", "规则"):
-            info = await ledger.update_chat(chat.id, preset=words[1].lower())
+            info = await ledger.update_chat(
+                chat.id, preset=preset_key(words[1], presets()) or words[1].lower())
         elif len(words) == 2 and words[0].lower() in ("stake", "注"):
             info = await ledger.update_chat(chat.id, stake_cents=parse_stake(words[1]))
         elif len(words) == 2 and words[0].lower() in ("lang", "language", "语言"):

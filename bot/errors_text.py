@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from bot.i18n import t
+from bot.words import option_list, preset_list, value_list
 
 MESSAGES: dict[str, str] = {
     # grammar
@@ -117,6 +118,7 @@ FIELDS = {
     "tiles": "the tiles", "melds": "the melds", "kinds": "a starting-hand win is missing",
     "players": "a player at the wall", "indicator": "the turned-up tile",
 }
+OR = " or "
 FIELD_OTHER = "something in it is missing or out of range"
 SEATS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
@@ -138,6 +140,14 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         return "⚠️ " + escape(fallback)
     if code == "bad_report":
         params = {"what": t(lang, report_field(str(params.get("where", ""))))}
+    if code in ("unknown_preset", "unknown_preset_new") and "valid" in params:
+        params["valid"] = preset_list(lang, str(params["valid"]).split(", "))
+    if code == "unknown_option" and "valid" in params:
+        params["valid"] = option_list(lang, str(params["valid"]).split(", "))
+    if code == "bad_option_value" and "valid" in params:
+        params["valid"] = value_list(lang, str(params.get("option")), str(params["valid"]))
+    if "expected" in params:  # a tile count: "13 or 14"
+        params["expected"] = str(params["expected"]).replace(" or ", t(lang, " or "))
     clean = {k: escape(_seat(lang, str(v), seats) if k == "seat" else str(v))
              for k, v in params.items()}
     return "⚠️ " + t(lang, template, **clean)

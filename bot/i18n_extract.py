@@ -17,7 +17,7 @@ from bot.answer import SHORT
 from bot.app import GROUP_COMMANDS
 from bot.commands import FORMS, HELP
 from bot.console import BANNER
-from bot.errors_text import FIELD_OTHER, FIELDS, MESSAGES
+from bot.errors_text import FIELD_OTHER, FIELDS, MESSAGES, OR
 from bot.guided import HOWS
 from bot.i18n import LANGUAGES, LOCALES
 from bot.words import dynamic_msgids
@@ -36,7 +36,7 @@ def template() -> Catalog:
             cat.add(message, locations=[(f"bot/{filename}", lineno)])
     dynamic = [HELP, BANNER, *TEMPLATES.values(), *MESSAGES.values(), *(label for _, label in HOWS),
                *(d for _, d in GROUP_COMMANDS), *REASONS, *dynamic_msgids(),
-               *(s for s in SHORT.values() if s), *FIELDS.values(), FIELD_OTHER,
+               *(s for s in SHORT.values() if s), *FIELDS.values(), FIELD_OTHER, OR,
                *FORMS.values()]
     for text in dynamic:
         if text not in cat:

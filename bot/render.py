@@ -210,8 +210,9 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
 def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     if family == "sichuan":
-        fmt = "+{n} fan" if opts.get("fan_mode") == "additive" else "{n} fan"
-        rows += [(n, t(lang, fmt, n=f)) for n, f in opts.get("fan", {}).items()]
+        additive = opts.get("fan_mode") == "additive"
+        rows += [(n, t(lang, "+{n} fan", n=f) if additive else t(lang, "{n} fan", n=f))
+                 for n, f in opts.get("fan", {}).items()]
         rows += [(n, t(lang, "+{n} fan each", n=f)) for n, f in opts.get("extras", {}).items()
                  if f]
     elif family == "changsha":

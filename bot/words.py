@@ -143,6 +143,49 @@ def then(lang: str, head: str) -> str:
     return head if head.endswith(("：", "。")) else head + " "
 
 
+PRESET_ALIASES = {
+    "四川": "sichuan", "四川麻将": "sichuan", "成都": "chengdu", "成都血战": "chengdu",
+    "成都血战到底": "chengdu", "血战到底": "chengdu", "血战": "chengdu", "宜宾": "yibin",
+    "宜宾麻将": "yibin", "长沙": "changsha", "长沙麻将": "changsha", "上饶飞宝": "feibao",
+    "飞宝": "feibao", "上饶": "feibao", "上饶飞宝麻将": "feibao",
+}
+
+
+def preset_key(word: str, known: Any) -> str | None:
+    """A preset named by its key (chengdu) or its Chinese name (成都血战)."""
+    low = word.strip().lower()
+    if low in known:
+        return low
+    return PRESET_ALIASES.get(word.strip())
+
+
+def preset_list(lang: str, keys: Any) -> str:
+    if lang != "zh-Hans":
+        return ", ".join(keys)
+    return "、".join(preset_name(lang, k) for k in keys)
+
+
+def option_list(lang: str, keys: list[str]) -> str:
+    """Options a player may set, as they type them (key=), each with its label."""
+    if lang != "zh-Hans":
+        return ", ".join(keys)
+    return "、".join(f"{k}=（{t(lang, OPTIONS[k])}）" if k in OPTIONS else f"{k}=" for k in keys)
+
+
+def value_list(lang: str, key: str, valid: str) -> str:
+    """An option's valid values, as typed (key=value), each with its meaning."""
+    if lang != "zh-Hans":
+        return valid
+    if valid.startswith("a whole number"):
+        return t(lang, "a whole number") + ("" if "none" not in valid else
+                                            t(lang, ", or {key}=none (none)", key=key))
+    out = []
+    for v in valid.split(", "):
+        value: Any = {"true": True, "false": False}.get(v, v)
+        out.append(f"{key}={v}（{option_value(lang, key, value)}）")
+    return "、".join(out)
+
+
 def preset_name(lang: str, preset: str) -> str:
     return t(lang, PRESET_NAMES[preset]) if preset in PRESET_NAMES else preset
 
@@ -176,4 +219,4 @@ def dynamic_msgids() -> list[str]:
     return [*SEAT_KEYS.values(), *PRESET_NAMES.values(), *PRESET_SUMMARIES.values(),
             *HOW.values(), *HOW_SHORT.values(), *KONG_KINDS.values(), *PAYMENTS.values(),
             PAYMENT_OTHER, *OPTIONS.values(), *VALUES.values(), YES, NO, NO_CAP,
-            *UNITS.values()]
+            *UNITS.values(), "a whole number", ", or {key}=none (none)"]
