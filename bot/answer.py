@@ -18,6 +18,7 @@ SHORT: dict[str, str | None] = {
     "base": "{name}", "pattern": "{name}", "extra": "{name}", "given": "{fan} fan as reported",
     "cap": None, "value": "{fan} fan, {points} points", "hand_value": "{name} ({wild})",
     "in_base": "{name}", "doubling": "{name}", "doubled_value": "{points} points",
+    "plain_value": "{points} points",
     "small_win": "small win", "big_win": "{name}", "bird": "bird {rank} on {seat}",
     "penalty": None, "starting_win": "{seat} declares {name}", "kong": "{seat}: {kind}",
     "kong_robbed": None, "hujiao_zhuanyi": "呼叫转移 from {seat}",
@@ -119,7 +120,7 @@ def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) 
     return t(lang, template, seat=player(session, seat), payer=player(session, payer))
 
 
-_TAIL = ("value", "doubled_value", "given", "jing")
+_TAIL = ("value", "doubled_value", "given", "jing", "bird")  # after the patterns
 
 
 def headline(lang: str, session: SessionInfo, event: EventResult) -> str:

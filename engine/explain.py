@@ -8,7 +8,7 @@ TEMPLATES: dict[str, str] = {
     "win": "{seat} wins ({how})",
     "base": "{seat}: {name} {fan} fan",
     "pattern": "{seat}: {name} +{fan} fan",
-    "extra": "{seat}: {name} +{fan}",
+    "extra": "{seat}: {name} +{fan} fan",
     "given": "{seat}: {fan} fan as reported",
     "cap": "{seat}: {fan} fan capped at {cap}",
     "value": "{seat}: {fan} fan = {points} points",
@@ -16,6 +16,7 @@ TEMPLATES: dict[str, str] = {
     "in_base": "{seat}: {name} counted in the base value",
     "doubling": "{seat}: {name} doubles x{times}",
     "doubled_value": "{seat}: {value} x {times} = {points} points",
+    "plain_value": "{seat}: {points} points",
     "small_win": "{seat}: small win",
     "big_win": "{seat}: big win {name} (x{count})",
     "bird": "bird {rank} lands on {seat}",
@@ -44,6 +45,8 @@ def template_code(line: Line) -> str:
     """The template for a line: some codes have a variant when they carry more facts."""
     if line.code == "chajiao" and "wait" in line.params:
         return "chajiao_tiles"
+    if line.code == "doubled_value" and line.params.get("times") == 1:
+        return "plain_value"
     return line.code
 
 
