@@ -166,6 +166,8 @@ def compact_text(lang: str, session: SessionInfo, number: int, event: EventResul
     """Two lines: the hand and what happened; who moved how much and what comes next."""
     head = words.then(lang, t(lang, "Hand {number} recorded:", number=number)) + headline(
         lang, session, event)
-    tail = moves_text(lang, session, event.deltas) + " · " + state_text(
-        lang, session, hand, closed)
+    moves = moves_text(lang, session, event.deltas)
+    if not any(event.deltas.values()) and any(line.code == "kong" for line in event.lines):
+        moves = t(lang, "Kong points are paid when the hand ends.")  # Jiangxi
+    tail = moves + " · " + state_text(lang, session, hand, closed)
     return head + "\n" + tail
