@@ -20,7 +20,7 @@ SHORT: dict[str, str | None] = {
     "in_base": "{name}", "doubling": "{name}", "doubled_value": "{points} points",
     "plain_value": "{points} points",
     "small_win": "small win", "big_win": "{name}", "bird": "bird {rank} on {seat}",
-    "penalty": None, "starting_win": "{seat} declares {name}", "kong": "{seat}: {kind}",
+    "penalty": None, "starting_win": "{seat} declares {name}", "kong": "{seat} declares a {kind}",
     "kong_robbed": None, "hujiao_zhuanyi": "呼叫转移 from {seat}",
     "wall_end": "the wall runs out", "huazhu": "{seat} is 花猪",
     "huazhu_not_counted": None, "chajiao": "{seat} is ready ({points})",

@@ -37,7 +37,8 @@ def line_text(lang: str, session: SessionInfo, line: Line) -> str:
 def totals_text(lang: str, session: SessionInfo) -> str:
     rows = [t(lang, "Totals:")]
     for seat in SEATS:
-        dealer = " " + t(lang, "(dealer)") if seat == session.dealer else ""
+        space = "" if lang == "zh-Hans" else " "
+        dealer = space + t(lang, "(dealer)") if seat == session.dealer else ""
         rows.append("  " + t(lang, "{seat} {player}: {points}", seat=t(lang, SEAT_KEYS[seat]),
                              player=name(session, seat),
                              points=f"<b>{signed(session.totals[seat])}</b>") + dealer)
