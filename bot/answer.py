@@ -24,7 +24,8 @@ SHORT: dict[str, str | None] = {
     "kong_robbed": None, "hujiao_zhuanyi": "呼叫转移 from {seat}",
     "wall_end": "the wall runs out", "huazhu": "{seat} is 花猪",
     "huazhu_not_counted": None, "chajiao": "{seat} is ready ({points})",
-    "chajiao_tiles": "{seat} is ready ({points})", "qianggang": None,
+    "chajiao_tiles": "{seat} is ready ({points})",
+    "chajiao_points": "{seat} is ready ({points})", "qianggang": None,
     "loser_feibao": "{seat} threw {count} 飞宝", "chengbao": "承包 by {seat}",
     "chongguan": None, "bawang_jing": None, "jing": "精: {seat} {score}",
 }

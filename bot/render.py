@@ -125,7 +125,8 @@ def edit_text(lang: str, out: EditOutcome) -> str:
         dealer = "" if c.dealer_before == c.dealer_after else " " + t(
             lang, "dealer {before}→{after}", before=name(s, c.dealer_before),
             after=name(s, c.dealer_after))
-        parts.append(t(lang, "Hand {number}:", number=c.number) + f" {diff or '-'}{dealer}")
+        parts.append(words.then(lang, t(lang, "Hand {number}:", number=c.number))
+                     + f"{diff or '-'}{dealer}")
     parts += ["", totals_text(lang, s)]
     return "\n".join(parts)
 

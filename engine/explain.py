@@ -29,6 +29,7 @@ TEMPLATES: dict[str, str] = {
     "huazhu": "{seat} is 花猪: pays {fan} fan to each other player",
     "huazhu_not_counted": "花猪 is not counted in this preset",
     "chajiao": "查叫: {seat} is ready for {fan} fan, worth {points}",
+    "chajiao_points": "查叫: {seat} is ready, worth {points}",
     "chajiao_tiles": "查叫: {seat} waits on {wait} for {patterns}, {fan} fan, worth {points} "
                      "(the {mode} wait counts)",
     "qianggang": "{seat}'s kong is robbed: pays x{mult} for {kongs} kong(s)",
@@ -45,6 +46,8 @@ def template_code(line: Line) -> str:
     """The template for a line: some codes have a variant when they carry more facts."""
     if line.code == "chajiao" and "wait" in line.params:
         return "chajiao_tiles"
+    if line.code == "chajiao" and "fan" not in line.params:
+        return "chajiao_points"  # a line stored before 查叫 lines carried the fan
     if line.code == "doubled_value" and line.params.get("times") == 1:
         return "plain_value"
     return line.code
