@@ -25,7 +25,7 @@ SHORT: dict[str, str | None] = {
     "wall_end": "the wall runs out", "huazhu": "{seat} is 花猪",
     "huazhu_not_counted": None, "chajiao": "{seat} is ready ({points})",
     "chajiao_tiles": "{seat} is ready ({points})",
-    "chajiao_points": "{seat} is ready ({points})", "qianggang": None,
+    "chajiao_points": "{seat} is ready ({points})", "qianggang": "{seat} pays x{mult}",
     "loser_feibao": "{seat} threw {count} 飞宝", "chengbao": "承包 by {seat}",
     "chongguan": None, "bawang_jing": None, "jing": "精: {seat} {score}",
 }
@@ -121,7 +121,9 @@ def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) 
     return t(lang, template, seat=player(session, seat), payer=player(session, payer))
 
 
-_TAIL = ("value", "doubled_value", "given", "jing", "bird")  # after the patterns
+_TAIL = ("value", "doubled_value", "given", "jing", "bird",  # after the patterns
+         "hujiao_zhuanyi", "qianggang")
+_SAID_BY_HOW = {"杠上花", "杠上炮", "抢杠", "杠上开花", "抢杠胡"}
 
 
 def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
@@ -143,6 +145,8 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if line.code == "base" and line.params.get("name") == "平胡" and any(
                 other.code == "pattern" for other in event.lines):
             continue  # additive fan: 平胡's 1 is the start, the patterns tell the hand
+        if line.code in ("extra", "big_win") and line.params.get("name") in _SAID_BY_HOW:
+            continue  # "dave wins on a kong replacement" already says 杠上花
         template = SHORT.get(template_code(line))
         if template is None:
             continue
