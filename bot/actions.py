@@ -8,7 +8,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot import board, render, send
+from bot import board, details, render, send
 from bot.chat import (
     chat_lang,
     is_admin,
@@ -16,8 +16,6 @@ from bot.chat import (
     remember,
     session_for_action,
 )
-from bot.i18n import t
-from bot.keyboards import undo_keyboard
 from engine.errors import ReportError
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
@@ -26,12 +24,13 @@ from storage.models import RecordOutcome, SessionInfo
 log = logging.getLogger(__name__)
 
 
-def announcement(update: Update, lang: str, out: RecordOutcome) -> list[Outgoing]:
-    """The answer to a recorded event: its explanation with an Undo button, and the
-    scoreboard."""
+def announcement(update: Update, lang: str, out: RecordOutcome, verbose: bool = False
+                 ) -> list[Outgoing]:
+    """The answer to a recorded event: compact with Undo and Details buttons (or, for a
+    verbose chat, the full explanation with Undo), and the scoreboard."""
     assert out.session is not None
-    keyboard = undo_keyboard(t(lang, "Undo"), out.session.id, out.hand_number, out.event_index)
-    return [send.replying(update, render.outcome_text(lang, out), reply_markup=keyboard),
+    text, keyboard = details.answer(lang, out, verbose)
+    return [send.replying(update, text, reply_markup=keyboard),
             board.item(lang, out.session)]
 
 
@@ -40,8 +39,10 @@ async def record_event(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
                        ) -> None:
     """Record the event; its answer is written in the same transaction."""
     user = update.effective_user
+    verbose = await details.is_verbose(context, session.chat_id)
     try:
-        out = await send.answered(context, lambda out: announcement(update, lang, out)).record(
+        out = await send.answered(
+            context, lambda out: announcement(update, lang, out, verbose)).record(
             session.chat_id, event, reporter=user.id if user else None, indicator=indicator)
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
@@ -53,7 +54,8 @@ async def announce(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str
                    out: RecordOutcome) -> None:
     """Say what ``out`` recorded (for a write made without its answer)."""
     remember(context, out.session.chat_id if out.session else 0, out.session)
-    await send.say(context.bot, *announcement(update, lang, out))
+    verbose = await details.is_verbose(context, out.session.chat_id) if out.session else False
+    await send.say(context.bot, *announcement(update, lang, out, verbose))
 
 
 async def acting(update: Update, context: ContextTypes.DEFAULT_TYPE

@@ -23,7 +23,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import buttons, chat, commands
+from bot import buttons, chat, commands, details
 from bot.config import Settings
 from bot.i18n import t
 from bot.pipeline import Pipeline
@@ -124,6 +124,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     app = builder.build()
     for name, callback in COMMANDS.items():
         app.add_handler(CommandHandler(name, callback))
+    app.add_handler(CallbackQueryHandler(details.on_details, pattern=details.PATTERN))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(ChatMemberHandler(commands.on_added, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(chat.on_error)

@@ -27,6 +27,7 @@ from bot.chat import (
     table_of,
     tokens_of,
 )
+from bot.details import remember_verbose
 from bot.errors_text import error_text
 from bot.grammar import (
     GrammarError,
@@ -38,9 +39,10 @@ from bot.grammar import (
     parse_win,
 )
 from bot.i18n import normalise_language, t
+from bot.words import preset_key, preset_name
 from engine.errors import ReportError
 from engine.hand_input import build_hand, parse_wild_kinds
-from engine.rules import parse_overrides, presets
+from engine.rules import parse_overrides, presets, ruleset
 from engine.shape_rules import FAMILY_SHAPES, family_readings, family_waits
 from engine.tiles import TileError, format_chinese, format_compact
 from storage.delivery import Outgoing
@@ -78,8 +80,8 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     words = tokens_of(msg)
     preset = None
-    if words and words[0].text.lower() in presets():
-        preset = words.pop(0).text.lower()
+    if words and preset_key(words[0].text, presets()):
+        preset = preset_key(words.pop(0).text, presets())
     stake = None
     if words and (words[-1].text.startswith(("stake=", "注=")) or (
             len(words) == 5 and words[-1].text.replace(".", "", 1).isdigit())):
@@ -111,8 +113,8 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
     def answer(session: Any) -> list[Outgoing]:
         text = t(lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
-                 preset=session.preset, seats=render.seats_text(session),
-                 dealer=render.name(session, "E"))
+                 preset=preset_name(lang, session.preset),
+                 seats=render.seats_text(session, lang), dealer=render.name(session, "E"))
         return [send.replying(update, text), board.item(lang, session)]
 
     try:
@@ -312,8 +314,8 @@ async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang, session = act
     user = update.effective_user
 
-    def answer(summary: Any) -> list[Outgoing]:  # the board shows the final totals
-        return [board.item(lang, session, now=True),
+    def answer(summary: Any) -> list[Outgoing]:  # the board shows the night is over
+        return [board.item(lang, render.ended(session, summary), now=True),
                 send.replying(update, render.summary_text(lang, summary))]
 
     remember(context, session.chat_id, None)
@@ -327,16 +329,22 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert msg is not None and chat is not None
     words = tokens_of(msg)
     if words:
-        preset = words[0].text.lower()
-        if preset not in presets():
-            await refuse(update, lang, "unknown_preset", name=escape(preset),
+        found = preset_key(words[0].text, presets())
+        if found is None:
+            await refuse(update, lang, "unknown_preset", name=escape(words[0].text),
                          valid=", ".join(presets()))
             return
-    else:
+        preset = found
+        options = None
+    else:  # the rules this chat actually plays: the table's, or the chat's house rules
         session = await services(context).ledger.current_session(chat.id)
-        preset = session.preset if session else (await services(context).ledger.chat(
-            chat.id)).preset
-    await reply(update, render.rules_text(lang, preset))
+        if session is not None:
+            preset, options = session.preset, session.rules.get("options")
+        else:
+            info = await services(context).ledger.chat(chat.id)
+            preset = info.preset
+            options = ruleset(preset, info.overrides).options.model_dump()
+    await reply(update, render.rules_text(lang, preset, options))
 
 
 async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -350,11 +358,16 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     ledger = services(context).ledger
     try:
         if len(words) == 2 and words[0].lower() in ("preset", "规则"):
-            info = await ledger.update_chat(chat.id, preset=words[1].lower())
+            info = await ledger.update_chat(
+                chat.id, preset=preset_key(words[1], presets()) or words[1].lower())
         elif len(words) == 2 and words[0].lower() in ("stake", "注"):
             info = await ledger.update_chat(chat.id, stake_cents=parse_stake(words[1]))
         elif len(words) == 2 and words[0].lower() in ("lang", "language", "语言"):
             info = await ledger.update_chat(chat.id, language=normalise_language(words[1]))
+        elif len(words) == 2 and words[0].lower() in ("verbose", "详细") and \
+                words[1].lower() in VERBOSE_WORDS:
+            info = await ledger.update_chat(chat.id, verbose=VERBOSE_WORDS[words[1].lower()])
+            remember_verbose(context, info.verbose)
         elif words == ["reset"]:
             info = await ledger.update_chat(chat.id, overrides={})
         elif words and all("=" in w for w in words):
@@ -377,9 +390,11 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     lang = services(context).languages[chat.id] = info.language
     over = ", ".join(f"{k}={v}" for k, v in info.overrides.items()) or "-"
-    await reply(update, t(lang, "House rules: {preset} ({overrides}); stake {stake} per point. "
-                          "A table already going keeps its rules.", preset=info.preset,
-                          overrides=escape(over), stake=render.money(info.stake_cents)))
+    style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
+    await reply(update, t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
+                          "{style}. A table already going keeps its rules.",
+                          preset=preset_name(lang, info.preset), overrides=escape(over),
+                          stake=render.money(info.stake_cents), style=style))
 
 
 async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -434,7 +449,7 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await reply(update, t(lang, "Not a winning hand."))
             return
         lines = [t(lang, "A winning hand. Readings:")]
-        lines += [f"  {escape(r.describe())}" for r in found[:8]]
+        lines += [f"  {escape(_reading(lang, r.describe()))}" for r in found[:8]]
         if len(found) > 8:
             lines.append(t(lang, "…and {n} more.", n=len(found) - 8))
         await reply(update, "\n".join(lines))
@@ -447,6 +462,18 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, t(lang, "Not ready."))
 
 
+
+
+FORMS = {"standard": "four sets and a pair", "seven_pairs": "seven pairs", "jiuyao": "九幺",
+         "shisanlang": "十三浪", "jiangjiang": "将将胡"}
+VERBOSE_WORDS = {"on": True, "off": False, "开": True, "关": False, "1": True, "0": False}
+
+
+def _reading(lang: str, described: str) -> str:
+    """A reading as the engine describes it ("standard: 123m …"), its form in words."""
+    form, _, melds = described.partition(": ")
+    return f"{t(lang, FORMS.get(form, form))}：{melds}" if lang == "zh-Hans" \
+        else f"{t(lang, FORMS.get(form, form))}: {melds}"
 
 
 async def cmd_debts(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from bot.i18n import t
+from bot.words import option_list, preset_list, value_list
 
 MESSAGES: dict[str, str] = {
     # grammar
@@ -27,7 +28,8 @@ MESSAGES: dict[str, str] = {
                  "order E S W N; E deals first.",
     "unknown_preset_new": "Unknown preset {name}; choose one of: {valid}.",
     "number_usage": "Give the hand's number, e.g. /void 3 (see /history).",
-    "set_usage": "Examples: /set preset yibin · /set cap_fan=5 · /set stake 0.5 · /set lang en",
+    "set_usage": "Examples: /set preset yibin · /set cap_fan=5 · /set stake 0.5 · "
+                 "/set verbose on · /set lang en",
     "not_player": "Only the players at this table, or a chat admin, can do that.",
     "admins_only": "Only chat admins can change house rules.",
     "group_only": "This works in a group, where the table plays.",
@@ -66,7 +68,7 @@ MESSAGES: dict[str, str] = {
     "huazhu_ready": "{seat} cannot be both 花猪 and ready.",
     "needs_indicator": "With 听用/精 tiles, name the turned-up tile too: 本金 5p",
     "chow_not_allowed": "This family has no chow: {meld}.",
-    "bad_report": "That report is incomplete: {where}.",
+    "bad_report": "That report cannot be scored: {what}. Nothing was recorded.",
     "unknown_option": "Unknown option {option}; valid: {valid}.",
     "bad_option_value": "Bad value for {option}; valid: {valid}.",
     "unknown_preset": "Unknown preset {name}; valid: {valid}.",
@@ -105,12 +107,53 @@ MESSAGES: dict[str, str] = {
 }
 
 
+# What a field of a report is, in words, for a report the engine cannot read (the
+# field's path, like events.1.win.winners.0.kongs, never reaches players).
+FIELDS = {
+    "fan": "a fan count out of range", "gen": "a 根 count out of range",
+    "kongs": "a kong count out of range", "birds": "a bird out of range",
+    "feibao": "a 飞宝 count out of range", "loser_feibao": "a 飞宝 count out of range",
+    "kong_chain": "a kong chain out of range", "robbed_kongs": "a robbed-kong count out of "
+    "range", "jing": "a 精 count out of range", "winners": "too many or too few winners",
+    "tiles": "the tiles", "melds": "the melds", "kinds": "a starting-hand win is missing",
+    "players": "a player at the wall", "indicator": "the turned-up tile",
+}
+OR = " or "
+FIELD_OTHER = "something in it is missing or out of range"
+SEATS = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+
+def report_field(where: str) -> str:
+    """The innermost named field of a validation path, in words (English msgid)."""
+    for part in reversed(where.split(".")):
+        if part in FIELDS:
+            return FIELDS[part]
+    return FIELD_OTHER
+
+
 def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None = None,
                **params: object) -> str:
-    """The refusal in the chat's language; seat letters become names, all text escaped."""
+    """The refusal in the chat's language; seat letters become names (or the seat's word),
+    all text escaped."""
     template = MESSAGES.get(code)
     if template is None:
         return "⚠️ " + escape(fallback)
-    clean = {k: escape(seats.get(str(v), str(v)) if seats and k == "seat" else str(v))
+    if code == "bad_report":
+        params = {"what": t(lang, report_field(str(params.get("where", ""))))}
+    if code in ("unknown_preset", "unknown_preset_new") and "valid" in params:
+        params["valid"] = preset_list(lang, str(params["valid"]).split(", "))
+    if code == "unknown_option" and "valid" in params:
+        params["valid"] = option_list(lang, str(params["valid"]).split(", "))
+    if code == "bad_option_value" and "valid" in params:
+        params["valid"] = value_list(lang, str(params.get("option")), str(params["valid"]))
+    if "expected" in params:  # a tile count: "13 or 14"
+        params["expected"] = str(params["expected"]).replace(" or ", t(lang, " or "))
+    clean = {k: escape(_seat(lang, str(v), seats) if k == "seat" else str(v))
              for k, v in params.items()}
     return "⚠️ " + t(lang, template, **clean)
+
+
+def _seat(lang: str, value: str, seats: dict[str, str] | None) -> str:
+    if seats and value in seats:
+        return seats[value]
+    return t(lang, SEATS[value]) if value in SEATS else value

@@ -13,13 +13,14 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
+from bot.answer import SHORT
 from bot.app import GROUP_COMMANDS
-from bot.commands import HELP
+from bot.commands import FORMS, HELP
 from bot.console import BANNER
-from bot.errors_text import MESSAGES
+from bot.errors_text import FIELD_OTHER, FIELDS, MESSAGES, OR
 from bot.guided import HOWS
 from bot.i18n import LANGUAGES, LOCALES
-from bot.render import _HOW, SEAT_KEYS
+from bot.words import dynamic_msgids
 from engine.explain import TEMPLATES
 
 REASONS = ["win", "kong", "kong_void", "hujiao_zhuanyi", "huazhu", "chajiao", "tuishui",
@@ -34,7 +35,9 @@ def template() -> Catalog:
         if isinstance(message, str):
             cat.add(message, locations=[(f"bot/{filename}", lineno)])
     dynamic = [HELP, BANNER, *TEMPLATES.values(), *MESSAGES.values(), *(label for _, label in HOWS),
-               *(d for _, d in GROUP_COMMANDS), *SEAT_KEYS.values(), *_HOW.values(), *REASONS]
+               *(d for _, d in GROUP_COMMANDS), *REASONS, *dynamic_msgids(),
+               *(s for s in SHORT.values() if s), *FIELDS.values(), FIELD_OTHER, OR,
+               *FORMS.values()]
     for text in dynamic:
         if text not in cat:
             cat.add(text, auto_comments=["dynamic"])

@@ -1,18 +1,27 @@
 """Inline keyboards and their compact, versioned callback data (at most 64 bytes).
 
 ``v1:u:<session>:<hand>:<event>`` undoes an event; ``v1:d:<draft>:<version>:<action>``
-drives a guided report stored as a draft in the database, so buttons survive a restart.
+drives a guided report stored as a draft in the database, so buttons survive a restart;
+``v1:x:<session>:<hand>:<event>:<check>`` shows an event's full explanation, where
+``check`` is a checksum of the event's result, so a press after an undo or correction
+changed that event is refused instead of showing another event.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import zlib
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.i18n import t
+from engine.models import EventResult
+
 VERSION = "v1"
 _UNDO = re.compile(r"^v1:u:(\d+):(\d+):(\d+)$")
+_DETAILS = re.compile(r"^v1:x:(\d{1,12}):(\d{1,6}):(\d{1,4}):([0-9a-f]{8})$")
 _DRAFT = re.compile(r"^v1:d:(\d+):(\d+):([a-z]{1,3})(?::([A-Za-z0-9_]{1,24}))?$")
 
 
@@ -52,6 +61,47 @@ def parse_callback(data: str | None) -> UndoData | DraftData | None:
     if m:
         return DraftData(int(m.group(1)), int(m.group(2)), m.group(3), m.group(4))
     return None
+
+
+@dataclass(frozen=True)
+class DetailsData:
+    session_id: int
+    hand: int
+    event: int
+    check: str
+
+
+def event_check(event: EventResult) -> str:
+    """A short checksum of an event's result: its deltas and lines."""
+    blob = json.dumps(event.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+    return f"{zlib.crc32(blob.encode()):08x}"
+
+
+def details_data(session_id: int, hand: int, event: EventResult) -> str:
+    data = f"{VERSION}:x:{session_id}:{hand}:{event.index}:{event_check(event)}"
+    assert len(data.encode()) <= 64, data
+    return data
+
+
+def parse_details(data: str | None) -> DetailsData | None:
+    """A Details button's data, or None when malformed, forged or from another version."""
+    if not data or len(data.encode()) > 64:
+        return None
+    m = _DETAILS.match(data)
+    if m is None:
+        return None
+    return DetailsData(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4))
+
+
+def answer_keyboard(lang: str, session_id: int, hand: int, event: EventResult,
+                    details: bool = True) -> InlineKeyboardMarkup:
+    """Undo, and Details when the answer is the compact one."""
+    row = [InlineKeyboardButton(t(lang, "Undo"), callback_data=undo_data(
+        session_id, hand, event.index))]
+    if details:
+        row.append(InlineKeyboardButton(t(lang, "Details"), callback_data=details_data(
+            session_id, hand, event)))
+    return InlineKeyboardMarkup([row])
 
 
 def undo_keyboard(label: str, session_id: int, hand: int, event: int) -> InlineKeyboardMarkup:

@@ -8,11 +8,15 @@ TEMPLATES: dict[str, str] = {
     "win": "{seat} wins ({how})",
     "base": "{seat}: {name} {fan} fan",
     "pattern": "{seat}: {name} +{fan} fan",
-    "extra": "{seat}: {name} +{fan}",
+    "extra": "{seat}: {name} +{fan} fan",
     "given": "{seat}: {fan} fan as reported",
     "cap": "{seat}: {fan} fan capped at {cap}",
     "value": "{seat}: {fan} fan = {points} points",
     "hand_value": "{seat}: {name} ({wild}) base value {value}",
+    "in_base": "{seat}: {name} counted in the base value",
+    "doubling": "{seat}: {name} doubles x{times}",
+    "doubled_value": "{seat}: {value} x {times} = {points} points",
+    "plain_value": "{seat}: {points} points",
     "small_win": "{seat}: small win",
     "big_win": "{seat}: big win {name} (x{count})",
     "bird": "bird {rank} lands on {seat}",
@@ -24,7 +28,10 @@ TEMPLATES: dict[str, str] = {
     "wall_end": "the wall runs out",
     "huazhu": "{seat} is 花猪: pays {fan} fan to each other player",
     "huazhu_not_counted": "花猪 is not counted in this preset",
-    "chajiao": "查叫: {seat} is ready, worth {points} ({mode})",
+    "chajiao": "查叫: {seat} is ready for {fan} fan, worth {points}",
+    "chajiao_points": "查叫: {seat} is ready, worth {points}",
+    "chajiao_tiles": "查叫: {seat} waits on {wait} for {patterns}, {fan} fan, worth {points} "
+                     "(the {mode} wait counts)",
     "qianggang": "{seat}'s kong is robbed: pays x{mult} for {kongs} kong(s)",
     "loser_feibao": "{seat} threw {count} wildcard(s): pays double each",
     "chengbao": "承包: {seat} fed {winner} three melds and pays for the others",
@@ -35,8 +42,19 @@ TEMPLATES: dict[str, str] = {
 }
 
 
+def template_code(line: Line) -> str:
+    """The template for a line: some codes have a variant when they carry more facts."""
+    if line.code == "chajiao" and "wait" in line.params:
+        return "chajiao_tiles"
+    if line.code == "chajiao" and "fan" not in line.params:
+        return "chajiao_points"  # a line stored before 查叫 lines carried the fan
+    if line.code == "doubled_value" and line.params.get("times") == 1:
+        return "plain_value"
+    return line.code
+
+
 def line_text(line: Line) -> str:
-    template = TEMPLATES.get(line.code, line.code + " {params}")
+    template = TEMPLATES.get(template_code(line), line.code + " {params}")
     try:
         return template.format(params=line.params, **line.params)
     except (KeyError, IndexError):

@@ -125,11 +125,13 @@ class LedgerBase:
             conn.execute(self._upsert(t.chats).values(**values).on_conflict_do_nothing())
             row = conn.execute(select(t.chats).where(t.chats.c.id == chat_id)).one()
         return ChatInfo(id=row.id, language=row.language, preset=row.preset,
-                        overrides=row.overrides, stake_cents=row.stake_cents)
+                        overrides=row.overrides, stake_cents=row.stake_cents,
+                        verbose=bool(row.verbose))
 
     async def update_chat(self, chat_id: int, *, language: str | None = None,
                           preset: str | None = None, overrides: dict[str, Any] | None = None,
-                          stake_cents: int | None = None) -> ChatInfo:
+                          stake_cents: int | None = None, verbose: bool | None = None
+                          ) -> ChatInfo:
         def unit(conn: Connection) -> ChatInfo:
             chat = self._chat(conn, chat_id)
             values: dict[str, Any] = {}
@@ -146,6 +148,8 @@ class LedgerBase:
                 if stake_cents < 0:
                     raise LedgerError("bad_stake", "the stake cannot be negative")
                 values["stake_cents"] = stake_cents
+            if verbose is not None:
+                values["verbose"] = verbose
             if values:
                 conn.execute(update(t.chats).where(t.chats.c.id == chat_id)
                              .values(**values))

@@ -20,6 +20,7 @@ class ChatInfo(Contract):
     preset: str
     overrides: dict[str, Any]
     stake_cents: int
+    verbose: bool = False  # answer events with the full explanation
 
 
 class PlayerInfo(Contract):
@@ -122,6 +123,7 @@ class Summary(Contract):
     debts: tuple[Debt, ...] = ()
     biggest: tuple[PlayerInfo, int, int] | None = None  # player, points, hand number
     most_wins: tuple[PlayerInfo, int] | None = None
+    most_winners: tuple[PlayerInfo, ...] = ()  # everyone tied for the most wins
 
 
 class Standing(Contract):

@@ -18,6 +18,7 @@ from storage.models import (
     HistoryItem,
     HistoryPage,
     PlayerStats,
+    SessionInfo,
     Standing,
     Summary,
     Transfer,
@@ -60,15 +61,18 @@ class Reading(LedgerBase):
             select(hp.player_id, hp.win_points, h.number).join(t.hands, h.id == hp.hand_id)
             .where(h.session_id == srow.id, hp.win_points > 0)
             .order_by(hp.win_points.desc(), h.number).limit(1)).first()
-        wins = conn.execute(
+        tally = conn.execute(
             select(hp.player_id, func.sum(hp.won).label("w")).join(t.hands, h.id == hp.hand_id)
             .where(h.session_id == srow.id).group_by(hp.player_id)
-            .order_by(func.sum(hp.won).desc()).limit(1)).first()
+            .order_by(func.sum(hp.won).desc(), hp.player_id)).all()
+        wins = tally[0] if tally else None
+        top = tuple(players[r.player_id] for r in tally if wins and wins.w and r.w == wins.w)
         return Summary(
             session_id=srow.id, hands=info.hands, stake_cents=srow.stake_cents, nets=nets,
             players=players, transfers=transfers,
             biggest=(players[best.player_id], best.win_points, best.number) if best else None,
             most_wins=(players[wins.player_id], int(wins.w)) if wins and wins.w else None,
+            most_winners=top,
         )
 
     async def summary(self, chat_id: int, session_id: int | None = None) -> Summary:
@@ -215,5 +219,18 @@ class Reading(LedgerBase):
 
         return await self.run(unit, write=False)
 
+    async def hand_view(self, chat_id: int, session_id: int, number: int
+                        ) -> tuple[SessionInfo, HandResult]:
+        """A hand's result with its table (names, preset), in any session of the chat:
+        what a "Details" button shows after the night has moved on or ended."""
 
+        def unit(conn: Connection) -> tuple[SessionInfo, HandResult]:
+            info = self._session_info(conn, chat_id, session_id)
+            h = t.hands.c
+            row = conn.execute(select(t.hands.c.result).where(
+                h.session_id == session_id, h.number == number)).first()
+            if row is None:
+                raise LedgerError("no_hand", f"there is no hand {number}", number=number)
+            return info, HandResult.model_validate(row.result)
 
+        return await self.run(unit, write=False)

@@ -17,6 +17,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 
@@ -41,6 +42,8 @@ chats = Table(
     Column("overrides", JSON, nullable=False),
     Column("stake_cents", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # Answer every event with the full explanation instead of the compact line.
+    Column("verbose", Boolean, nullable=False, server_default=false()),
 )
 
 players = Table(

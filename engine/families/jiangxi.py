@@ -47,25 +47,27 @@ def value_of(opts: JiangxiOptions, names: set[str], wild_used: bool, feibao: int
     v0 = base_value(opts, hand_type, wild_used, bao_diao)
     lines.append(("hand_value", {"name": hand_type, "value": v0,
                                  "wild": "有宝" if wild_used else "无宝"}))
-    if bao_diao and wild_used:
-        lines.append(("extra", {"name": "宝吊", "fan": 0}))
+    if bao_diao and wild_used:  # 宝吊 raises the base value itself (平和宝吊, 七对/碰对 x2)
+        lines.append(("in_base", {"name": "宝吊"}))
     doublings = 0
     for n in _EXTRAS:
         if n in names:
             doublings += 1
-            lines.append(("extra", {"name": n, "fan": 1}))
+            lines.append(("doubling", {"name": n, "count": 1, "times": 2}))
     if feibao:
         doublings += feibao
-        lines.append(("extra", {"name": "飞宝", "count": feibao, "fan": feibao}))
+        lines.append(("doubling", {"name": "飞宝", "count": feibao, "times": 2**feibao}))
     if how == How.KONG_REPLACEMENT:
         chain = max(1, kong_chain)
         doublings += chain
-        lines.append(("extra", {"name": "杠上花", "count": chain, "fan": chain}))
+        lines.append(("doubling", {"name": "杠上花", "count": chain, "times": 2**chain}))
     if "清一色" in names:
         doublings += opts.qingyise_fan
-        lines.append(("extra", {"name": "清一色", "fan": opts.qingyise_fan}))
+        lines.append(("doubling", {"name": "清一色", "count": opts.qingyise_fan,
+                                   "times": 2**opts.qingyise_fan}))
     value = opts.base * v0 * 2**doublings
-    lines.append(("value", {"fan": doublings, "points": value}))
+    lines.append(("doubled_value", {"value": opts.base * v0, "times": 2**doublings,
+                                    "points": value}))
     return value, lines
 
 

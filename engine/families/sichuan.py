@@ -26,6 +26,7 @@ from engine.options import SichuanOptions
 from engine.patterns import SICHUAN
 from engine.readings import KONG, Hand
 from engine.shape_rules import FAMILY_SHAPES, held_counts, with_tile
+from engine.tiles import compact
 from engine.wildcards import tingyong_kinds
 
 PATTERNS = SICHUAN
@@ -345,11 +346,29 @@ def close(opts: SichuanOptions, state: HandState) -> None:
             state.dealer)
 
 
+@dataclass(frozen=True)
+class ReadyValue:
+    """What a ready hand is worth at 查叫, and which wait and patterns set it."""
+
+    points: int
+    fan: int
+    wait: int | None = None  # the tile kind, when found from tiles
+    patterns: str = ""  # the counted patterns and extras, space-separated
+
+
+def _counted(lines: list[tuple[str, dict[str, str | int]]]) -> str:
+    names = [str(p["name"]) for code, p in lines if code in ("base", "pattern", "extra")]
+    if len(names) > 1 and names[0] == "平胡" and lines[0][0] == "base":
+        names = names[1:]  # additive: 平胡 is the start, the rest tell the story
+    return " ".join(names)
+
+
 def ready_value(opts: SichuanOptions, seat: Seat, info, indicator: int | None,  # type: ignore[no-untyped-def]
-                mode: str) -> int:
+                mode: str) -> ReadyValue:
     """A ready hand's 查叫 value: given as fan, or found from its tiles over every wait."""
     if info.fan is not None:
-        return points_of(opts, cap(opts, info.fan))
+        capped = cap(opts, info.fan)
+        return ReadyValue(points_of(opts, capped), capped)
     if info.tiles is None:
         raise ReportError("ready_needs_value", f"{seat} is ready: give their fan or tiles",
                           seat=seat)
@@ -358,7 +377,7 @@ def ready_value(opts: SichuanOptions, seat: Seat, info, indicator: int | None,  
     rules = FAMILY_SHAPES["sichuan"]
     held = [a + b for a, b in zip(hand.counts, held_counts(hand), strict=True)]
     candidates = waits(hand.counts, hand.wild, kinds=rules.kinds)
-    values = []
+    values: list[ReadyValue] = []
     for k in sorted(candidates):
         if held[k] >= 4:
             continue
@@ -366,12 +385,13 @@ def ready_value(opts: SichuanOptions, seat: Seat, info, indicator: int | None,  
             v = best_value(opts, with_tile(hand, k), {"平胡"}, 0, None, False, indicator)
         except ReportError:
             continue  # a standard shape, but not a win here (three suits)
-        values.append(v.points)
+        values.append(ReadyValue(v.points, v.fan, k, _counted(v.lines)))
         if mode == "max" and opts.cap_fan is not None and v.fan >= opts.cap_fan:
             break  # nothing is worth more than the cap
     if not values:
         raise ReportError("not_ready", f"{seat}'s tiles are not ready", seat=seat)
-    return min(values) if mode == "min" else max(values)
+    pick = min if mode == "min" else max
+    return pick(values, key=lambda r: r.points)  # the first wait of that value
 
 
 def on_wall_end(opts: SichuanOptions, state: HandState, ev: WallEnd, book: Book,
@@ -400,10 +420,13 @@ def on_wall_end(opts: SichuanOptions, state: HandState, ev: WallEnd, book: Book,
     not_ready = [s for s in state.still_in if s not in ready and s not in huazhu]
     if opts.chajiao != "off" and ready and not_ready:
         for s in ready:
-            amount = ready_value(opts, s, info[s], indicator, opts.chajiao)
-            book.line("chajiao", seat=s, mode=opts.chajiao, points=amount)
+            rv = ready_value(opts, s, info[s], indicator, opts.chajiao)
+            params: dict[str, str | int] = {"fan": rv.fan}
+            if rv.wait is not None:
+                params |= {"wait": compact(rv.wait), "patterns": rv.patterns or "平胡"}
+            book.line("chajiao", seat=s, mode=opts.chajiao, points=rv.points, **params)
             for payer in not_ready:
-                book.pay(payer, s, amount, "chajiao")
+                book.pay(payer, s, rv.points, "chajiao")
     if opts.tuishui:
         for s in [*not_ready, *huazhu]:
             for record in state.kongs:

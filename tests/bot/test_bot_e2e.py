@@ -135,8 +135,10 @@ async def test_scoreboard_edits_in_a_burst_merge_into_one(tmp_path: Path) -> Non
         await t.say("carol", "/hu carol 自摸")
         assert board.edits == 2
         session = await t.ledger.current_session(t.chat_id)
-        await t.say("alice", "/end")  # the pending edit is shown before the summary
-        assert board.edits == 3 and board.text == render.board_text("en", session)
+        await t.say("alice", "/end")  # one edit, at once: the night is over (no hand in
+        # progress), with the final nets
+        assert board.edits == 3 and "the night is over" in board.text
+        assert render.board_text("en", session).split("\n")[-4:] == board.text.split("\n")[-4:]
         await asyncio.sleep(0.6)
         assert board.edits == 3 and t.api.errors == []
 
