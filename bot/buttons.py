@@ -1,4 +1,5 @@
-"""Inline buttons: the guided /hu report, the seat buttons of /new, and Undo."""
+"""Inline buttons: the guided /hu report (also started from the scoreboard), the seat
+buttons of /new, and Undo."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from typing import Any
 from telegram import InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from bot import guided, render
-from bot.actions import record_event, undo_last
+from bot import guided, render, send
+from bot.actions import announce, undo_last
 from bot.board import update_board
 from bot.chat import (
     SEAT_ORDER,
@@ -27,7 +28,7 @@ from bot.chat import (
 )
 from bot.errors_text import error_text
 from bot.i18n import t
-from bot.keyboards import DraftData, UndoData, draft_data, grid, parse_callback
+from bot.keyboards import BoardData, DraftData, UndoData, draft_data, grid, parse_callback
 from engine.errors import ReportError
 from storage.errors import LedgerError
 from storage.models import PlayerRef, SessionInfo
@@ -41,9 +42,21 @@ async def start_guided(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     user = update.effective_user
     if session is None or user is None:
         return
-    draft_id, version = await services(context).drafts.create(session.chat_id, user.id, "hu", {})
-    text, keyboard = guided.step(lang, session, draft_id, version, {})
-    await reply(update, text, reply_markup=keyboard)
+    await _open_draft(update, context, lang, session, user.id, None)
+
+
+async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                      session: SessionInfo, owner: int, winner: str | None) -> None:
+    """Post a guided report's first question, with what the ledger suggests."""
+    drafts = services(context).drafts
+    hints = await drafts.hints(session.chat_id, session.id)
+    data = guided.new_draft(hints.recent_winners, hints.kongs, winner)
+    draft_id, version = await drafts.create(session.chat_id, owner, "hu", data)
+    text, keyboard = guided.step(lang, session, draft_id, version, data)
+    if update.callback_query is None:
+        await reply(update, text, reply_markup=keyboard)
+    else:
+        await send.message(context, session.chat_id, text, reply_markup=keyboard)
 
 
 def join_keyboard(lang: str, draft_id: int, version: int, seats: dict[str, Any]
@@ -146,6 +159,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     if isinstance(data, UndoData):
         await _press_undo(update, context, lang, session, data)
+    elif isinstance(data, BoardData):
+        await _press_board(update, context, lang, session, data)
     else:
         await _press_draft(update, context, lang, session, data)
 
@@ -164,44 +179,81 @@ async def _press_undo(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
             await query.edit_message_reply_markup(None)
 
 
+async def _press_board(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                       session: SessionInfo, data: BoardData) -> None:
+    """A player's button on the scoreboard: a guided report with that winner."""
+    query = update.callback_query
+    assert query is not None
+    if data.session_id != session.id or data.seat not in (session.still_in or SEAT_ORDER):
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        return
+    await send.answer(update)
+    await _open_draft(update, context, lang, session, query.from_user.id, data.seat)
+
+
 async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
                        session: SessionInfo, data: DraftData) -> None:
     query = update.callback_query
-    assert query is not None
+    assert query is not None and query.message is not None
     drafts = services(context).drafts
     found = await drafts.get(session.chat_id, data.draft_id)
-    if found is None or found[0] != data.version:
-        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+    if found is None or found[0] != data.version or found[1] != "hu":
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
         return
     _version, _kind, draft, owner = found
     if query.from_user.id != owner and not await is_admin(update, context):
-        await query.answer(t(lang, "This report belongs to another player."), show_alert=True)
+        await send.answer(update, t(lang, "This report belongs to another player."),
+                          alert=True)
         return
+    message_id = query.message.message_id
     if data.action == "x":
         await drafts.delete(session.chat_id, data.draft_id)
-        await query.answer()
+        await send.answer(update)
         with suppress_edit_errors():
-            await query.edit_message_text(t(lang, "Cancelled."))
+            await send.edit(context, session.chat_id, message_id, t(lang, "Cancelled."),
+                            reply_markup=None)
         return
-    if data.action == "y" and draft.get("patterns_done"):
-        await drafts.delete(session.chat_id, data.draft_id)
-        await query.answer()
-        with suppress_edit_errors():
-            await query.edit_message_text(t(lang, "Recorded:") + " "
-                                          + escape(guided.describe(lang, session, draft)))
-        await record_event(update, context, lang, session, guided.to_event(draft), None)
+    new = draft if data.action == "y" else guided.apply(session, draft, data.action, data.arg)
+    if new is None or (data.action in ("y", "yb") and not guided.ready(new)):
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
         return
-    new = guided.apply(session, draft, data.action, data.arg)
-    if new is None:
-        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+    if data.action in ("y", "yb"):
+        await _record(update, context, lang, session, data, new)
         return
     version = await drafts.update(session.chat_id, data.draft_id, data.version, new)
     if version is None:
-        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
         return
-    await query.answer()
+    await send.answer(update)
     text, keyboard = guided.step(lang, session, data.draft_id, version, new)
     with suppress_edit_errors():
-        await query.edit_message_text(text, reply_markup=keyboard)
+        await send.edit(context, session.chat_id, message_id, text, reply_markup=keyboard)
 
 
+async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                  session: SessionInfo, data: DraftData, draft: dict[str, Any]) -> None:
+    """Confirm: the hand is recorded and its draft deleted in one ledger transaction."""
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    event, indicator = guided.to_event(draft)
+    user = update.effective_user
+    try:
+        out = await services(context).ledger.record(
+            session.chat_id, event, reporter=user.id if user else None,
+            update_id=update.update_id, indicator=indicator, draft_id=data.draft_id)
+    except (LedgerError, ReportError) as exc:
+        if exc.code == "stale_button":
+            await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+            return
+        await send.answer(update)
+        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        return
+    await send.answer(update)
+    if out.duplicate:
+        return
+    with suppress_edit_errors():
+        await send.edit(context, session.chat_id, query.message.message_id,
+                        t(lang, "Recorded:") + "\n" + escape(guided.describe(lang, session,
+                                                                             draft)),
+                        reply_markup=None)
+    await announce(update, context, lang, out)
