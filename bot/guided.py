@@ -519,5 +519,8 @@ def _more(lang: str, session: SessionInfo, facts: Facts, data: dict[str, Any], b
             rows += _rows([b(t(lang, "Bird {rank}", rank=r), "bd", r) for r in range(1, 10)], 5)
             rows.append([b(t(lang, "No bird"), "bc")])
         prompt = t(lang, "More about this hand:")
+        if facts.birds != 1:
+            rows.append([back, b("✅ " + t(lang, "Record"), "y")])
+            return summary + "\n" + prompt, InlineKeyboardMarkup(_markup(rows))
     rows.append([back])
     return summary + "\n" + prompt, InlineKeyboardMarkup(_markup(rows))
