@@ -50,7 +50,8 @@ async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
     """Post a guided report's first question, with what the ledger suggests."""
     drafts = services(context).drafts
     hints = await drafts.hints(session.chat_id, session.id)
-    data = guided.new_draft(hints.recent_winners, hints.kongs, winner)
+    kongs = hints.kongs if guided.facts_of(session).counts else {}  # kongs add fan: Sichuan
+    data = guided.new_draft(hints.recent_winners, kongs, winner)
     draft_id, version = await drafts.create(session.chat_id, owner, "hu", data)
     text, keyboard = guided.step(lang, session, draft_id, version, data)
     if update.callback_query is None:
