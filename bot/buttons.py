@@ -10,7 +10,7 @@ from typing import Any
 from telegram import InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from bot import guided, render, send
+from bot import guided, guided_events, render, send
 from bot.actions import announce, undo_last
 from bot.board import update_board
 from bot.chat import (
@@ -43,6 +43,21 @@ async def start_guided(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if session is None or user is None:
         return
     await _open_draft(update, context, lang, session, user.id, None)
+
+
+async def start_guided_event(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                             kind: str) -> None:
+    """/kong or /draw alone: the event as buttons."""
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    user = update.effective_user
+    if session is None or user is None:
+        return
+    data = guided_events.new_kong() if kind == "kong" else guided_events.new_draw(session)
+    draft_id, version = await services(context).drafts.create(session.chat_id, user.id, kind,
+                                                              data)
+    text, keyboard = guided_events.step(lang, session, kind, draft_id, version, data)
+    await reply(update, text, reply_markup=keyboard)
 
 
 async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
@@ -198,7 +213,7 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     assert query is not None and query.message is not None
     drafts = services(context).drafts
     found = await drafts.get(session.chat_id, data.draft_id)
-    if found is None or found[0] != data.version or found[1] != "hu":
+    if found is None or found[0] != data.version or found[1] not in ("hu", "kong", "draw"):
         await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
         return
     _version, _kind, draft, owner = found
@@ -214,29 +229,51 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
             await send.edit(context, session.chat_id, message_id, t(lang, "Cancelled."),
                             reply_markup=None)
         return
-    new = draft if data.action == "y" else guided.apply(session, draft, data.action, data.arg)
-    if new is None or (data.action in ("y", "yb") and not guided.ready(new)):
+    kind = found[1]
+    if kind == "hu":
+        new = draft if data.action == "y" else guided.apply(session, draft, data.action,
+                                                            data.arg)
+        done = data.action in ("y", "yb")
+        if new is not None and done and not guided.ready(new):
+            new = None
+    elif kind == "draw" and data.action == "y":
+        new, done = draft, True
+    else:
+        new = guided_events.apply(session, kind, draft, data.action, data.arg)
+        done = kind == "kong" and new is not None and guided_events.kong_ready(new)
+    if new is None:
         await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
         return
-    if data.action in ("y", "yb"):
-        await _record(update, context, lang, session, data, new)
+    if done:
+        await _record(update, context, lang, session, data, kind, new)
         return
     version = await drafts.update(session.chat_id, data.draft_id, data.version, new)
     if version is None:
         await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
         return
     await send.answer(update)
-    text, keyboard = guided.step(lang, session, data.draft_id, version, new)
+    if kind == "hu":
+        text, keyboard = guided.step(lang, session, data.draft_id, version, new)
+    else:
+        text, keyboard = guided_events.step(lang, session, kind, data.draft_id, version, new)
     with suppress_edit_errors():
         await send.edit(context, session.chat_id, message_id, text, reply_markup=keyboard)
 
 
 async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
-                  session: SessionInfo, data: DraftData, draft: dict[str, Any]) -> None:
-    """Confirm: the hand is recorded and its draft deleted in one ledger transaction."""
+                  session: SessionInfo, data: DraftData, kind: str, draft: dict[str, Any]
+                  ) -> None:
+    """Confirm: the event is recorded and its draft deleted in one ledger transaction."""
     query = update.callback_query
     assert query is not None and query.message is not None
-    event, indicator = guided.to_event(draft)
+    indicator = None
+    if kind == "hu":
+        event, indicator = guided.to_event(draft)
+        summary = guided.describe(lang, session, draft)
+    else:
+        event = guided_events.kong_event(draft) if kind == "kong" else \
+            guided_events.draw_event(draft)
+        summary = guided_events.describe(session, kind, draft)
     user = update.effective_user
     try:
         out = await services(context).ledger.record(
@@ -254,7 +291,5 @@ async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
         return
     with suppress_edit_errors():
         await send.edit(context, session.chat_id, query.message.message_id,
-                        t(lang, "Recorded:") + "\n" + escape(guided.describe(lang, session,
-                                                                             draft)),
-                        reply_markup=None)
+                        t(lang, "Recorded:") + "\n" + escape(summary), reply_markup=None)
     await announce(update, context, lang, out)

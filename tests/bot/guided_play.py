@@ -22,6 +22,7 @@ from tests.bot.harness import Table, plain
 
 _SAY = re.compile(r"^@(\w+):\s*(.+)$")
 _TAP = re.compile(r"^@(\w+) (tap|board) (.+)$")
+GUIDED = ("/hu", "/kong", "/draw")  # said alone, they open buttons
 
 
 @dataclass
@@ -75,10 +76,10 @@ async def play(t: Table, path: Path, *, typed: bool, fill: bool = False) -> Play
             if typed:
                 replies = await t.say(last_tapper, line[1:].strip())
         elif m := _SAY.match(line):
-            if typed and m.group(2).strip() == "/hu":
+            if typed and m.group(2).strip() in GUIDED:
                 continue
             replies = await t.say(m.group(1), m.group(2))
-            if m.group(2).strip() == "/hu":
+            if m.group(2).strip() in GUIDED:
                 taps = 0
         elif line.startswith("taps "):
             _, measure, count = line.split()
