@@ -60,6 +60,16 @@ async def start_guided_event(update: Update, context: ContextTypes.DEFAULT_TYPE,
     await reply(update, text, reply_markup=keyboard)
 
 
+async def retire_board_buttons(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo
+                               ) -> None:
+    """The night is over: the scoreboard's quick-report buttons go (a press would be
+    refused anyway)."""
+    if session.board_message_id:
+        with suppress_edit_errors():
+            await send.edit(context, session.chat_id, session.board_message_id,
+                            reply_markup=None)
+
+
 async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
                       session: SessionInfo, owner: int, winner: str | None) -> None:
     """Post a guided report's first question, with what the ledger suggests."""
