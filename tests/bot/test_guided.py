@@ -159,3 +159,23 @@ async def test_another_players_draft_is_refused(tmp_path: Path) -> None:
         await _tap(t, "carol", "bob self-draw")
         assert list(t.api.answered.values())[-1].get("show_alert")
         assert "Who won" in plain(t.last_with_buttons().text)
+
+
+async def test_recent_winners_first_and_kongs_filled_in(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", NEW.format(preset="chengdu"))
+        for text in ("/hu bob 自摸", "/hu carol from alice", "/hu dave 自摸"):
+            await t.say("bob", text)
+        await t.say("carol", "/kong carol 暗杠")
+        await _start(t, "carol")
+        rows = t.last_with_buttons().reply_markup["inline_keyboard"]
+        firsts = [row[0]["text"] for row in rows[:4]]
+        assert firsts == ["dave self-draw", "carol self-draw", "bob self-draw",
+                          "alice self-draw"]
+        await _tap(t, "carol", "carol self-draw")
+        labels = [b["text"] for b in t.last_with_buttons().buttons]
+        assert "杠 1" in labels and "根 0" in labels  # carol's kong is already counted
+        await _tap(t, "carol", "✅ Record")
+        session = await t.ledger.current_session(t.chat_id)
+        report, _result = await t.ledger.hand(t.chat_id, session.open_hand)
+        assert report["events"][-1]["winners"][0]["kongs"] == 1
