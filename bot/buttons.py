@@ -11,7 +11,7 @@ from telegram import InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from bot import guided, guided_events, render, send
-from bot.actions import announce, undo_last
+from bot.actions import announcement, undo_last
 from bot.board import update_board
 from bot.chat import (
     SEAT_ORDER,
@@ -20,6 +20,7 @@ from bot.chat import (
     is_admin,
     link_sender,
     refuse,
+    remember,
     reply,
     services,
     session_for_action,
@@ -30,8 +31,9 @@ from bot.errors_text import error_text
 from bot.i18n import t
 from bot.keyboards import BoardData, DraftData, UndoData, draft_data, grid, parse_callback
 from engine.errors import ReportError
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
-from storage.models import PlayerRef, SessionInfo
+from storage.models import PlayerRef, RecordOutcome, SessionInfo
 
 log = logging.getLogger(__name__)
 
@@ -58,16 +60,6 @@ async def start_guided_event(update: Update, context: ContextTypes.DEFAULT_TYPE,
                                                               data)
     text, keyboard = guided_events.step(lang, session, kind, draft_id, version, data)
     await reply(update, text, reply_markup=keyboard)
-
-
-async def retire_board_buttons(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo
-                               ) -> None:
-    """The night is over: the scoreboard's quick-report buttons go (a press would be
-    refused anyway)."""
-    if session.board_message_id:
-        with suppress_edit_errors():
-            await send.edit(context, session.chat_id, session.board_message_id,
-                            reply_markup=None)
 
 
 async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
@@ -235,9 +227,8 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     if data.action == "x":
         await drafts.delete(session.chat_id, data.draft_id)
         await send.answer(update)
-        with suppress_edit_errors():
-            await send.edit(context, session.chat_id, message_id, t(lang, "Cancelled."),
-                            reply_markup=None)
+        await send.edit(context, session.chat_id, message_id, t(lang, "Cancelled."),
+                        reply_markup=None)
         return
     kind = found[1]
     if kind == "hu":
@@ -266,8 +257,7 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
         text, keyboard = guided.step(lang, session, data.draft_id, version, new)
     else:
         text, keyboard = guided_events.step(lang, session, kind, data.draft_id, version, new)
-    with suppress_edit_errors():
-        await send.edit(context, session.chat_id, message_id, text, reply_markup=keyboard)
+    await send.edit(context, session.chat_id, message_id, text, reply_markup=keyboard)
 
 
 async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
@@ -285,10 +275,17 @@ async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
             guided_events.draw_event(draft)
         summary = guided_events.describe(session, kind, draft)
     user = update.effective_user
+    chat_id, message_id = session.chat_id, query.message.message_id
+
+    def answer(out: RecordOutcome) -> list[Outgoing]:
+        done = send.edit_of(chat_id, message_id, t(lang, "Recorded:") + "\n" + escape(summary),
+                            reply_markup=None)
+        return [done, *announcement(update, lang, out)]
+
     try:
-        out = await services(context).ledger.record(
-            session.chat_id, event, reporter=user.id if user else None,
-            update_id=update.update_id, indicator=indicator, draft_id=data.draft_id)
+        out = await send.answered(context, answer).record(
+            chat_id, event, reporter=user.id if user else None, indicator=indicator,
+            draft_id=data.draft_id)
     except (LedgerError, ReportError) as exc:
         if exc.code == "stale_button":
             await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
@@ -297,9 +294,4 @@ async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
     await send.answer(update)
-    if out.duplicate:
-        return
-    with suppress_edit_errors():
-        await send.edit(context, session.chat_id, query.message.message_id,
-                        t(lang, "Recorded:") + "\n" + escape(summary), reply_markup=None)
-    await announce(update, context, lang, out)
+    remember(context, chat_id, out.session)

@@ -122,10 +122,8 @@ async def test_quick_report_from_the_scoreboard(tmp_path: Path) -> None:
         assert session.still_in == ("E", "N")
         board = t.api.messages[(t.chat_id, session.board_message_id)]
         assert [b["text"] for b in board.buttons] == ["alice won…", "dave won…"]
-        old = board.buttons[0]["callback_data"]
         await t.say("alice", "/end")
-        assert board.buttons == []  # the finished board has no buttons left
-        await t.press("alice", board, old)
+        await t.press("alice", board, board.buttons[0]["callback_data"])
         assert list(t.api.answered.values())[-1].get("show_alert")  # the night is over
         assert t.api.errors == []
 
