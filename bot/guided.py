@@ -407,7 +407,12 @@ def step(lang: str, session: SessionInfo, draft_id: int, version: int, data: dic
                 InlineKeyboardMarkup(_markup(rows)))
     if view == "from":
         buttons = [b(names[o], "f", o) for o in inside if o not in winners]
-        return (summary + "\n" + t(lang, "Whose tile was it?"),
+        question = {
+            "rob_kong": t(lang, "Whose kong did {player} rob?",
+                          player=escape(names[winners[0]])),
+            "after_kong_discard": t(lang, "Who made the kong and then discarded?"),
+        }.get(data["how"]) or t(lang, "Whose tile was it?")
+        return (summary + "\n" + question,
                 InlineKeyboardMarkup(_markup([buttons, [cancel]])))
     if view == "add":
         buttons = [b(names[o], "aw", o) for o in inside
