@@ -273,7 +273,7 @@ async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
     else:
         event = guided_events.kong_event(draft) if kind == "kong" else \
             guided_events.draw_event(draft)
-        summary = guided_events.describe(session, kind, draft)
+        summary = guided_events.describe(lang, session, kind, draft)
     user = update.effective_user
     chat_id, message_id = session.chat_id, query.message.message_id
 

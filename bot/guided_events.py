@@ -150,15 +150,15 @@ def step(lang: str, session: SessionInfo, kind: str, draft_id: int, version: int
     return prompt, InlineKeyboardMarkup(rows)
 
 
-def describe(session: SessionInfo, kind: str, data: dict[str, Any]) -> str:
-    """What was recorded, in the grammar's words (plain text)."""
+def describe(lang: str, session: SessionInfo, kind: str, data: dict[str, Any]) -> str:
+    """What was recorded (plain text)."""
     names = _names(session)
     if kind == "kong":
         word = next(w for k, w in KONG_KINDS.values() if k == data["kind"])
-        return f"/kong {names[data['seat']]} {word}" + (
-            f" from {names[data['from']]}" if data["from"] else "")
+        return f"{names[data['seat']]} {word}" + (
+            f" ← {names[data['from']]}" if data["from"] else "")
     labels = {"ready": "听", "pig": "花猪"}
     parts = [f"{names[s]} {labels[p['state']]}" + (f" {p['fan']}" if p["state"] == "ready"
                                                    else "")
              for s, p in data["players"].items() if p["state"] in labels]
-    return "/draw " + ", ".join(parts) if parts else "/draw"
+    return t(lang, "The wall ran out") + (": " + ", ".join(parts) if parts else "")

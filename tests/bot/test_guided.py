@@ -177,3 +177,37 @@ async def test_recent_winners_first_and_kongs_filled_in(tmp_path: Path) -> None:
         session = await t.ledger.current_session(t.chat_id)
         report, _result = await t.ledger.hand(t.chat_id, session.open_hand)
         assert report["events"][-1]["winners"][0]["kongs"] == 1
+
+
+async def test_guided_kong_and_draw(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", NEW.format(preset="chengdu"))
+        await t.say("bob", "/kong")
+        labels = [b["text"] for b in t.last_with_buttons().buttons]
+        assert labels[:4] == ["alice", "bob", "carol", "dave"]
+        await _tap(t, "bob", "bob")
+        assert [b["text"] for b in t.last_with_buttons().buttons] == [
+            "暗杠", "补杠", "直杠…", "Cancel"]  # no 宝杠 outside Jiangxi
+        msg = t.last_with_buttons()
+        forged = find_button(msg, "暗杠")["callback_data"].replace(":kk:c", ":kk:w")
+        await t.press("bob", msg, forged)
+        assert list(t.api.answered.values())[-1].get("show_alert")
+        await _tap(t, "bob", "直杠…")
+        out = await _tap(t, "bob", "carol")
+        assert any("Recorded:\nbob 直杠 ← carol" in plain(m.text) for m in out)
+        session = await t.ledger.current_session(t.chat_id)
+        assert session.totals == {"E": 0, "S": 2, "W": -2, "N": 0}  # 直杠: the discarder pays
+        await t.say("bob", "/draw")
+        await _tap(t, "bob", "carol: 未听")
+        await _tap(t, "bob", "1 fan")
+        out = await _tap(t, "bob", "✅ Record")
+        assert any("The wall ran out: carol 听 2" in plain(m.text) for m in out)
+        session = await t.ledger.current_session(t.chat_id)
+        assert session.open_hand is None and session.hands == 1
+    async with table(tmp_path / "changsha") as t:
+        await t.say("alice", NEW.format(preset="changsha"))
+        await t.say("bob", "/draw")
+        assert [b["text"] for b in t.last_with_buttons().buttons] == ["✅ Record", "Cancel"]
+        await _tap(t, "bob", "✅ Record")
+        assert (await t.ledger.current_session(t.chat_id)).hands == 1
+        assert t.api.errors == []
