@@ -12,6 +12,7 @@ from telegram.ext import ContextTypes
 
 from bot import render, send
 from bot.chat import remember
+from bot.keyboards import board_keyboard
 from storage.delivery import Outgoing
 from storage.models import SessionInfo
 
@@ -19,7 +20,8 @@ from storage.models import SessionInfo
 def item(lang: str, session: SessionInfo, *, now: bool = False) -> Outgoing:
     """The scoreboard row showing ``session``; ``now``: without waiting for the
     interval (the night's last)."""
-    params = {"session_id": session.id, "text": render.board_text(lang, session)}
+    params = {"session_id": session.id, "text": render.board_text(lang, session),
+              "reply_markup": board_keyboard(lang, session).to_dict()}  # quick reports
     if now:
         params["now"] = True
     return Outgoing(chat_id=session.chat_id, method="board", params=params,

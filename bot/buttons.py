@@ -1,4 +1,5 @@
-"""Inline buttons: the guided /hu report, the seat buttons of /new, and Undo."""
+"""Inline buttons: the guided /hu report (also started from the scoreboard), the seat
+buttons of /new, and Undo."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from typing import Any
 from telegram import InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from bot import guided, render
-from bot.actions import record_event, undo_last
+from bot import guided, guided_events, render, send
+from bot.actions import announcement, undo_last
 from bot.board import update_board
 from bot.chat import (
     SEAT_ORDER,
@@ -19,6 +20,7 @@ from bot.chat import (
     is_admin,
     link_sender,
     refuse,
+    remember,
     reply,
     services,
     session_for_action,
@@ -27,10 +29,11 @@ from bot.chat import (
 )
 from bot.errors_text import error_text
 from bot.i18n import t
-from bot.keyboards import DraftData, UndoData, draft_data, grid, parse_callback
+from bot.keyboards import BoardData, DraftData, UndoData, draft_data, grid, parse_callback
 from engine.errors import ReportError
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
-from storage.models import PlayerRef, SessionInfo
+from storage.models import PlayerRef, RecordOutcome, SessionInfo
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +44,37 @@ async def start_guided(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     user = update.effective_user
     if session is None or user is None:
         return
-    draft_id, version = await services(context).drafts.create(session.chat_id, user.id, "hu", {})
-    text, keyboard = guided.step(lang, session, draft_id, version, {})
+    await _open_draft(update, context, lang, session, user.id, None)
+
+
+async def start_guided_event(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                             kind: str) -> None:
+    """/kong or /draw alone: the event as buttons."""
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    user = update.effective_user
+    if session is None or user is None:
+        return
+    data = guided_events.new_kong() if kind == "kong" else guided_events.new_draw(session)
+    draft_id, version = await services(context).drafts.create(session.chat_id, user.id, kind,
+                                                              data)
+    text, keyboard = guided_events.step(lang, session, kind, draft_id, version, data)
     await reply(update, text, reply_markup=keyboard)
+
+
+async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                      session: SessionInfo, owner: int, winner: str | None) -> None:
+    """Post a guided report's first question, with what the ledger suggests."""
+    drafts = services(context).drafts
+    hints = await drafts.hints(session.chat_id, session.id)
+    kongs = hints.kongs if guided.facts_of(session).counts else {}  # kongs add fan: Sichuan
+    data = guided.new_draft(hints.recent_winners, kongs, winner)
+    draft_id, version = await drafts.create(session.chat_id, owner, "hu", data)
+    text, keyboard = guided.step(lang, session, draft_id, version, data)
+    if update.callback_query is None:
+        await reply(update, text, reply_markup=keyboard)
+    else:
+        await send.message(context, session.chat_id, text, reply_markup=keyboard)
 
 
 def join_keyboard(lang: str, draft_id: int, version: int, seats: dict[str, Any]
@@ -146,6 +177,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     if isinstance(data, UndoData):
         await _press_undo(update, context, lang, session, data)
+    elif isinstance(data, BoardData):
+        await _press_board(update, context, lang, session, data)
     else:
         await _press_draft(update, context, lang, session, data)
 
@@ -164,44 +197,101 @@ async def _press_undo(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
             await query.edit_message_reply_markup(None)
 
 
+async def _press_board(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                       session: SessionInfo, data: BoardData) -> None:
+    """A player's button on the scoreboard: a guided report with that winner."""
+    query = update.callback_query
+    assert query is not None
+    if data.session_id != session.id or data.seat not in (session.still_in or SEAT_ORDER):
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        return
+    await send.answer(update)
+    await _open_draft(update, context, lang, session, query.from_user.id, data.seat)
+
+
 async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
                        session: SessionInfo, data: DraftData) -> None:
     query = update.callback_query
-    assert query is not None
+    assert query is not None and query.message is not None
     drafts = services(context).drafts
     found = await drafts.get(session.chat_id, data.draft_id)
-    if found is None or found[0] != data.version:
-        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+    if found is None or found[0] != data.version or found[1] not in ("hu", "kong", "draw"):
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
         return
     _version, _kind, draft, owner = found
     if query.from_user.id != owner and not await is_admin(update, context):
-        await query.answer(t(lang, "This report belongs to another player."), show_alert=True)
+        await send.answer(update, t(lang, "This report belongs to another player."),
+                          alert=True)
         return
+    message_id = query.message.message_id
     if data.action == "x":
         await drafts.delete(session.chat_id, data.draft_id)
-        await query.answer()
-        with suppress_edit_errors():
-            await query.edit_message_text(t(lang, "Cancelled."))
+        await send.answer(update)
+        await send.edit(context, session.chat_id, message_id, t(lang, "Cancelled."),
+                        reply_markup=None)
         return
-    if data.action == "y" and draft.get("patterns_done"):
-        await drafts.delete(session.chat_id, data.draft_id)
-        await query.answer()
-        with suppress_edit_errors():
-            await query.edit_message_text(t(lang, "Recorded:") + " "
-                                          + escape(guided.describe(lang, session, draft)))
-        await record_event(update, context, lang, session, guided.to_event(draft), None)
-        return
-    new = guided.apply(session, draft, data.action, data.arg)
+    kind = found[1]
+    if kind == "hu":
+        new = draft if data.action == "y" else guided.apply(session, draft, data.action,
+                                                            data.arg)
+        done = data.action in ("y", "yb")
+        if new is not None and done and not guided.ready(new):
+            new = None
+    elif kind == "draw" and data.action == "y":
+        new, done = draft, True
+    else:
+        new = guided_events.apply(session, kind, draft, data.action, data.arg)
+        done = kind == "kong" and new is not None and guided_events.kong_ready(new)
     if new is None:
-        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        return
+    if done:
+        await _record(update, context, lang, session, data, kind, new)
         return
     version = await drafts.update(session.chat_id, data.draft_id, data.version, new)
     if version is None:
-        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
         return
-    await query.answer()
-    text, keyboard = guided.step(lang, session, data.draft_id, version, new)
-    with suppress_edit_errors():
-        await query.edit_message_text(text, reply_markup=keyboard)
+    await send.answer(update)
+    if kind == "hu":
+        text, keyboard = guided.step(lang, session, data.draft_id, version, new)
+    else:
+        text, keyboard = guided_events.step(lang, session, kind, data.draft_id, version, new)
+    await send.edit(context, session.chat_id, message_id, text, reply_markup=keyboard)
 
 
+async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                  session: SessionInfo, data: DraftData, kind: str, draft: dict[str, Any]
+                  ) -> None:
+    """Confirm: the event is recorded and its draft deleted in one ledger transaction."""
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    indicator = None
+    if kind == "hu":
+        event, indicator = guided.to_event(draft)
+        summary = guided.describe(lang, session, draft)
+    else:
+        event = guided_events.kong_event(draft) if kind == "kong" else \
+            guided_events.draw_event(draft)
+        summary = guided_events.describe(lang, session, kind, draft)
+    user = update.effective_user
+    chat_id, message_id = session.chat_id, query.message.message_id
+
+    def answer(out: RecordOutcome) -> list[Outgoing]:
+        done = send.edit_of(chat_id, message_id, t(lang, "Recorded:") + "\n" + escape(summary),
+                            reply_markup=None)
+        return [done, *announcement(update, lang, out)]
+
+    try:
+        out = await send.answered(context, answer).record(
+            chat_id, event, reporter=user.id if user else None, indicator=indicator,
+            draft_id=data.draft_id)
+    except (LedgerError, ReportError) as exc:
+        if exc.code == "stale_button":
+            await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+            return
+        await send.answer(update)
+        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        return
+    await send.answer(update)
+    remember(context, chat_id, out.session)

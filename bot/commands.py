@@ -13,7 +13,7 @@ from telegram.ext import ContextTypes
 
 from bot import board, render, send
 from bot.actions import acting, record_event, undo_last
-from bot.buttons import start_guided, start_join
+from bot.buttons import start_guided, start_guided_event, start_join
 from bot.chat import (
     chat_lang,
     error_text_plain,
@@ -155,10 +155,18 @@ async def cmd_hu(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def cmd_kong(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg = update.effective_message
+    if msg is not None and not tokens_of(msg):
+        await start_guided_event(update, context, "kong")
+        return
     await _parse_and_record(update, context, parse_kong)
 
 
 async def cmd_draw(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg = update.effective_message
+    if msg is not None and not tokens_of(msg):
+        await start_guided_event(update, context, "draw")
+        return
     await _parse_and_record(update, context, parse_draw)
 
 

@@ -52,7 +52,8 @@ class Console:
         self.out.flush()
 
     def last_with_buttons(self) -> SentMessage | None:
-        return next((m for m in reversed(self.api.outbox) if m.buttons), None)
+        # Not the pinned scoreboard, whose quick-report buttons come back with every edit.
+        return next((m for m in reversed(self.api.outbox) if m.buttons and not m.pinned), None)
 
     async def settle(self, app) -> None:  # type: ignore[no-untyped-def]
         """Wait until the bot has fetched and processed everything sent so far."""

@@ -40,6 +40,7 @@ KONG_DISCARD = {"杠上炮", "gangshangpao", "gsp", "kongdiscard", "kong-discard
 WILD = {"有宝", "wild", "有精", "带宝"}
 NO_WILD = {"无宝", "nowild", "no-wild", "无精"}
 FEEDER = {"承包", "feeder", "fed", "包"}
+FOURTH = {"第四凑", "fourth", "第四"}  # 承包: who fed the fourth meld
 INDICATOR = {"本金", "翻", "精牌", "indicator", "宝牌", "flip"}
 KONG_KINDS = {
     "暗杠": "concealed", "an": "concealed", "concealed": "concealed", "自杠": "concealed",
@@ -60,6 +61,8 @@ _COUNTS = [
 ]
 _BIRD = re.compile(r"^(?:鸟|bird|birds|扎鸟)([1-9](?:[,/][1-9])*)$", re.I)
 _JING = re.compile(r"^(?:精|jing)[:=]?(.+)$", re.I)
+_LOSER_FEIBAO = re.compile(r"^(?:飞宝|feibao)[:=](.+)$", re.I)  # 飞宝=alice:1,bob:2
+_ROBBED = re.compile(r"^(?:连抢|robbed)(\d)$", re.I)  # kongs robbed at once (连杠连抢)
 _SPLIT = re.compile(r"\s*[,，;；]\s*")
 
 
@@ -84,7 +87,8 @@ def split_segments(tokens: list[Token]) -> list[list[Token]]:
     """Split on commas/semicolons (several winners on one discard)."""
     segments: list[list[Token]] = [[]]
     for tok in tokens:
-        keep = tok.user_id is not None or _JING.match(tok.text) is not None
+        keep = tok.user_id is not None or _JING.match(tok.text) is not None or \
+            _LOSER_FEIBAO.match(tok.text) is not None
         parts = [tok.text] if keep else _SPLIT.split(tok.text)
         for i, part in enumerate(parts):
             if i:
@@ -102,6 +106,8 @@ class WinDraft:
     birds: list[int] = field(default_factory=list)
     indicator: str | None = None
     jing: dict[str, list[int]] = field(default_factory=dict)
+    loser_feibao: dict[str, int] = field(default_factory=dict)
+    robbed_kongs: int | None = None
 
 
 def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], str | None]:
@@ -146,6 +152,9 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
             elif low in FEEDER:
                 hand["feeder"] = _player_after(tok, nxt, resolve, "feeder")
                 i += 1
+            elif low in FOURTH:
+                hand["fourth_feeder"] = _player_after(tok, nxt, resolve, "feeder")
+                i += 1
             elif low in INDICATOR:
                 if nxt is None or not is_tiles(nxt.text):
                     raise GrammarError("needs_tile", word=tok.text)
@@ -155,6 +164,10 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                 hand[c[0]] = c[1]
             elif (m := _BIRD.match(tok.text)) is not None:
                 d.birds += [int(x) for x in re.split(r"[,/]", m.group(1))]
+            elif (m := _LOSER_FEIBAO.match(tok.text)) is not None:
+                d.loser_feibao.update(_parse_loser_feibao(tok.text, m.group(1), resolve))
+            elif (m := _ROBBED.match(tok.text)) is not None:
+                d.robbed_kongs = int(m.group(1))
             elif (m := _JING.match(tok.text)) is not None:
                 d.jing.update(_parse_jing(m.group(1), resolve))
             elif tok.text.startswith("[") and tok.text.endswith("]"):
@@ -180,6 +193,10 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
         event["birds"] = d.birds
     if d.jing:
         event["jing"] = d.jing
+    if d.loser_feibao:
+        event["loser_feibao"] = d.loser_feibao
+    if d.robbed_kongs is not None:
+        event["robbed_kongs"] = d.robbed_kongs
     return event, d.indicator
 
 
@@ -188,6 +205,20 @@ def _player_after(word: Token, nxt: Token | None, resolve: Resolver, kind: str) 
     if seat is None:
         raise GrammarError("needs_player", word=word.text, kind=kind)
     return seat
+
+
+def _parse_loser_feibao(word: str, text: str, resolve: Resolver) -> dict[str, int]:
+    """``alice:1,bob:2`` -> seat -> wildcards that loser discarded (飞宝)."""
+    out: dict[str, int] = {}
+    for part in re.split(r"[,，]", text):
+        if not part:
+            continue
+        m = re.match(r"^(.+?)[:=](\d)$", part)
+        seat = resolve(Token(m.group(1))) if m else None
+        if m is None or seat is None:
+            raise GrammarError("needs_player", word=word, kind="feibao")
+        out[seat] = int(m.group(2))
+    return out
 
 
 def _parse_jing(text: str, resolve: Resolver) -> dict[str, list[int]]:

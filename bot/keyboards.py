@@ -5,6 +5,7 @@ drives a guided report stored as a draft in the database, so buttons survive a r
 ``v1:x:<session>:<hand>:<event>:<check>`` shows an event's full explanation, where
 ``check`` is a checksum of the event's result, so a press after an undo or correction
 changed that event is refused instead of showing another event.
+``v1:b:<session>:<seat>`` on the scoreboard starts a guided report with the winner chosen.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import t
-from engine.models import EventResult
+from engine.models import SEATS, EventResult
+from storage.models import SessionInfo
 
 VERSION = "v1"
 _UNDO = re.compile(r"^v1:u:(\d+):(\d+):(\d+)$")
 _DETAILS = re.compile(r"^v1:x:(\d{1,12}):(\d{1,6}):(\d{1,4}):([0-9a-f]{8})$")
+_BOARD = re.compile(r"^v1:b:(\d+):([ESWN])$")
 _DRAFT = re.compile(r"^v1:d:(\d+):(\d+):([a-z]{1,3})(?::([A-Za-z0-9_]{1,24}))?$")
 
 
@@ -40,6 +43,12 @@ class DraftData:
     arg: str | None
 
 
+@dataclass(frozen=True)
+class BoardData:
+    session_id: int
+    seat: str
+
+
 def undo_data(session_id: int, hand: int, event: int) -> str:
     return f"{VERSION}:u:{session_id}:{hand}:{event}"
 
@@ -50,7 +59,11 @@ def draft_data(draft_id: int, version: int, action: str, arg: str | int | None =
     return data
 
 
-def parse_callback(data: str | None) -> UndoData | DraftData | None:
+def board_data(session_id: int, seat: str) -> str:
+    return f"{VERSION}:b:{session_id}:{seat}"
+
+
+def parse_callback(data: str | None) -> UndoData | DraftData | BoardData | None:
     """The button's data, or None when it is malformed, forged or from another version."""
     if not data or len(data.encode()) > 64:
         return None
@@ -60,6 +73,9 @@ def parse_callback(data: str | None) -> UndoData | DraftData | None:
     m = _DRAFT.match(data)
     if m:
         return DraftData(int(m.group(1)), int(m.group(2)), m.group(3), m.group(4))
+    m = _BOARD.match(data)
+    if m:
+        return BoardData(int(m.group(1)), m.group(2))
     return None
 
 
@@ -102,6 +118,12 @@ def answer_keyboard(lang: str, session_id: int, hand: int, event: EventResult,
         row.append(InlineKeyboardButton(t(lang, "Details"), callback_data=details_data(
             session_id, hand, event)))
     return InlineKeyboardMarkup([row])
+def board_keyboard(lang: str, session: SessionInfo) -> InlineKeyboardMarkup:
+    """The scoreboard's quick report: one button per player still in the hand; a press
+    starts a guided report with that player as the winner."""
+    seats = [s for s in SEATS if s in (session.still_in or SEATS) and s in session.seats]
+    return grid([(t(lang, "{player} won…", player=session.seats[s].name),  # type: ignore[index]
+                  board_data(session.id, s)) for s in seats], 2)
 
 
 def undo_keyboard(label: str, session_id: int, hand: int, event: int) -> InlineKeyboardMarkup:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
@@ -10,6 +12,18 @@ from sqlalchemy.engine import Connection
 from storage import tables as t
 from storage.ledger_base import LedgerBase as Ledger
 from storage.ledger_base import now
+
+
+@dataclass(frozen=True)
+class Hints:
+    """What a guided report can guess from the ledger: the seats that won lately (newest
+    first) and the kongs each seat has declared in the open hand."""
+
+    recent_winners: tuple[str, ...] = ()
+    kongs: dict[str, int] = field(default_factory=dict)
+
+
+RECENT_HANDS = 8
 
 
 class Drafts:
@@ -59,3 +73,27 @@ class Drafts:
                 t.drafts.c.chat_id == chat_id, t.drafts.c.id == draft_id))
 
         return await self.ledger.run(unit, write=True)
+
+    async def hints(self, chat_id: int, session_id: int) -> Hints:
+        """Recent winners and the open hand's kongs, from the table's last few hands."""
+        h = t.hands.c
+
+        def unit(conn: Connection) -> Hints:
+            rows = conn.execute(select(h.status, h.report).where(
+                h.chat_id == chat_id, h.session_id == session_id)
+                .order_by(h.number.desc()).limit(RECENT_HANDS)).all()
+            recent: list[str] = []
+            kongs: Counter[str] = Counter()
+            for row in rows:
+                events = (row.report or {}).get("events", [])
+                if row.status == "open":
+                    kongs.update(e["seat"] for e in events if e.get("type") == "kong")
+                if row.status == "void":
+                    continue
+                for event in reversed(events):
+                    for w in event.get("winners", []) if event.get("type") == "win" else []:
+                        if w["seat"] not in recent:
+                            recent.append(w["seat"])
+            return Hints(tuple(recent), dict(kongs))
+
+        return await self.ledger.run(unit, write=False)

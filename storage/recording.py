@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import insert, update
+from sqlalchemy import delete, insert, update
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import HandResult
@@ -24,10 +24,17 @@ class Recording(LedgerBase):
     # -- recording --------------------------------------------------------------------
 
     async def record(self, chat_id: int, event: dict[str, Any], *, reporter: int | None = None,
-                     indicator: str | None = None) -> RecordOutcome:
-        """Record one event: it joins the open hand, or starts the next one. Atomic."""
+                     indicator: str | None = None, draft_id: int | None = None
+                     ) -> RecordOutcome:
+        """Record one event: it joins the open hand, or starts the next one. Atomic.
+
+        With ``draft_id`` (a guided report's Confirm) the draft is deleted in the same
+        transaction: the hand is recorded and its draft gone, or neither. A draft already
+        gone (a second press of Confirm) is refused as ``stale_button``."""
 
         def unit(conn: Connection) -> RecordOutcome:
+            if draft_id is not None:
+                self._take_draft(conn, chat_id, draft_id)
             srow, hrow = self._open_session_and_hand(conn, chat_id)
             rules = Ruleset.from_snapshot(srow.rules)
             h = t.hands.c
@@ -77,6 +84,12 @@ class Recording(LedgerBase):
                                  next_dealer=result.next_dealer, session=info)
 
         return await self.run(unit, write=True)
+
+    def _take_draft(self, conn: Connection, chat_id: int, draft_id: int) -> None:
+        gone = conn.execute(delete(t.drafts).where(
+            t.drafts.c.chat_id == chat_id, t.drafts.c.id == draft_id)).rowcount
+        if gone != 1:
+            raise LedgerError("stale_button", "that report was already recorded or cancelled")
 
     def _open_session_and_hand(self, conn: Connection, chat_id: int
                                ) -> tuple[Row[Any], Row[Any] | None]:

@@ -64,7 +64,9 @@ class Table:
         return self.api.outbox[before:]
 
     def last_with_buttons(self) -> SentMessage:
-        return next(m for m in reversed(self.api.outbox) if m.buttons)
+        """The newest message with buttons, other than the pinned scoreboard (whose
+        quick-report buttons come back with every edit)."""
+        return next(m for m in reversed(self.api.outbox) if m.buttons and not m.pinned)
 
     @property
     def ledger(self) -> Any:

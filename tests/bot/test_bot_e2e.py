@@ -13,6 +13,7 @@ from bot import render
 from bot.app import build_application, running
 from bot.config import Settings, StorageSettings, TelegramSettings
 from bot.fake_api import FakeBotAPI, FakeUser, dispatch, serve_http
+from tests.bot.guided_play import find_button
 from tests.bot.harness import plain, table
 
 NEW = "/new chengdu @alice @bob @carol @dave"
@@ -73,27 +74,25 @@ async def test_guided_report_with_buttons(tmp_path: Path) -> None:
         await t.say("alice", NEW)
         out = await t.say("carol", "/hu")
         prompt = out[0]
-        assert "Who won?" in prompt.text
+        assert "Who won, and how?" in prompt.text
 
         async def press(label: str) -> None:
             msg = t.api.messages[(prompt.chat_id, prompt.message_id)]
-            button = next(b for b in msg.buttons if b["text"].endswith(label))
+            button = find_button(msg, label)
             assert len(button["callback_data"].encode()) <= 64
             await t.press("carol", msg, button["callback_data"])
 
-        await press("carol")
-        await press("Off a discard")
-        await press("dave")
+        await press("carol ← dave")
         old = t.api.messages[(prompt.chat_id, prompt.message_id)].buttons[0]["callback_data"]
         await press("七对")
         # Pressing a button from an older version of the draft is refused.
         await t.press("carol", t.api.messages[(prompt.chat_id, prompt.message_id)], old)
         assert list(t.api.answered.values())[-1].get("show_alert")
-        await press("Done")
-        await press("1")  # one 根: in chengdu 七对 with a four is 龙七对, 5 fan = 16
-        await press("Confirm")
+        await press("根 0")  # one 根: in chengdu 七对 with a four is 龙七对, 5 fan = 16
+        await press("✅ Record")
         session = await t.ledger.current_session(t.chat_id)
         assert session.totals == {"E": 0, "S": 0, "W": 16, "N": -16}
+        assert "Recorded:" in t.api.messages[(prompt.chat_id, prompt.message_id)].text
         assert t.api.errors == []
 
 

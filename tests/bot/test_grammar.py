@@ -53,6 +53,12 @@ def toks(text: str) -> list[Token]:
      {"how": "self_draw", "jing": {"S": [1, 0], "N": [0, 2]}, "winners": [
          {"seat": "S", "patterns": ["平和"], "wild_used": True, "feibao": 2, "feeder": "E"}]}),
     ("S 自摸 3番", {"how": "self_draw", "winners": [{"seat": "S", "patterns": [], "fan": 3}]}),
+    # What only the buttons could say before: losers' 飞宝, 第四凑, kongs robbed at once.
+    ("bob 自摸 飞宝=alice:1,carol:2 承包 alice 第四凑 dave",
+     {"how": "self_draw", "loser_feibao": {"E": 1, "W": 2}, "winners": [
+         {"seat": "S", "patterns": [], "feeder": "E", "fourth_feeder": "N"}]}),
+    ("bob rob carol 连抢2", {"how": "rob_kong", "from_seat": "W", "robbed_kongs": 2,
+                            "winners": [{"seat": "S", "patterns": []}]}),
 ])
 def test_win_grammar(text: str, event: dict[str, Any]) -> None:
     parsed, _indicator = parse_win(toks(text), RESOLVE)
@@ -73,6 +79,8 @@ def test_indicator_and_text_mentions() -> None:
     ("bob rob zed", "needs_player"),
     ("bob 自摸 本金", "needs_tile"),
     ("bob 自摸 jing=zed:1/1", "bad_jing"),
+    ("bob 自摸 飞宝=zed:1", "needs_player"),
+    ("bob 自摸 承包 alice 第四凑", "needs_player"),
 ])
 def test_win_grammar_mistakes(text: str, code: str) -> None:
     with pytest.raises(GrammarError) as err:
