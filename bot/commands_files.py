@@ -207,9 +207,10 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         if size > MAX_EXPORT_BYTES:
             await refuse(update, lang, "export_too_large")
             return
-        name = "mahjong-tally.zip" if number is None else f"mahjong-tally-night-{number}.zip"
-        await send.document(context, chat.id, fh, filename=name, caption=t(
-            lang, "The ledger as CSV files. An admin of an empty chat can /import it."))
+        data = fh.read()  # python-telegram-bot reads an upload whole anyway (≤ 50 MB)
+    name = "mahjong-tally.zip" if number is None else f"mahjong-tally-night-{number}.zip"
+    await send.document(context, chat.id, data, filename=name, caption=t(
+        lang, "The ledger as CSV files. An admin of an empty chat can /import it."))
 
 
 # -- import -------------------------------------------------------------------------------
