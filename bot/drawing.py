@@ -58,6 +58,10 @@ def label(font: Font, lang: str, name: str, seat: Seat | None) -> str:
     return zh if lang == "zh-Hans" and font.can_draw(zh) else seat
 
 
+def yuan(cents: int) -> str:
+    return ("-" if cents < 0 else "") + "¥" + money(abs(cents))
+
+
 def _figure(size: tuple[int, int]) -> Figure:
     return Figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI, facecolor="white")
 
@@ -114,6 +118,7 @@ def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) ->
                         (number, y), textcoords="offset points", xytext=(8, 10),
                         fontsize=11, fontweight="bold")
         ax.axhline(0, color="black", linewidth=0.8)
+        ax.margins(y=0.12)  # room for the biggest hand's label
         ax.set_xlabel(ui(font, lang, "Hand"))
         ax.set_ylabel(ui(font, lang, "Points"))
         ax.grid(alpha=0.3)
@@ -175,7 +180,7 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
         table = card.table if card.table and font.can_draw(card.table) else ""
         head = ui(font, lang, "Night {night} · {preset} · {hands} hands · {stake} a point",
                   night=card.night, preset=card.preset, hands=card.hands,
-                  stake="¥" + money(card.stake_cents))
+                  stake=yuan(card.stake_cents))
         y = 0.83
         if table:
             fig.text(0.06, y, table[:40], fontsize=22, va="top", fontweight="bold")
@@ -187,7 +192,7 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
             fig.text(0.08, y, name(n), fontsize=30, va="top")
             fig.text(0.62, y, signed(n.points), fontsize=30, va="top", ha="right",
                      color=color, fontweight="bold")
-            fig.text(0.92, y, "¥" + money(n.cents), fontsize=30, va="top", ha="right",
+            fig.text(0.92, y, yuan(n.cents), fontsize=30, va="top", ha="right",
                      color=color)
             y -= 0.065
         y -= 0.02
@@ -199,7 +204,7 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
             y -= 0.05
         for tr in card.transfers:
             fig.text(0.08, y, ui(font, lang, "{payer} pays {payee} {money}", payer=name(
-                tr.payer), payee=name(tr.payee), money="¥" + money(tr.cents)), fontsize=26,
+                tr.payer), payee=name(tr.payee), money=yuan(tr.cents)), fontsize=26,
                 va="top")
             fig.text(0.92, y, ui(font, lang, "{points} points", points=tr.points),
                      fontsize=20, va="top", ha="right", color="#666666")
@@ -270,7 +275,7 @@ def patterns_chart(player: str, counts: Sequence[tuple[str, int]], wins: int, la
             ax.text(0.5, 0.5, ui(font, lang, "No wins yet."), transform=ax.transAxes,
                     ha="center", fontsize=16)
         who = label(font, lang, player, None)
-        ax.set_title(ui(font, lang, "{player}: wins by pattern (last {n})", player=who,
+        ax.set_title(ui(font, lang, "{player}: {n} wins by pattern", player=who,
                         n=wins), fontsize=15)
 
     return _render(font, draw, CHART_SIZE)

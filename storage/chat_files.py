@@ -166,12 +166,13 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
     hand_order = (_h.session_id, _h.number)
 
     def hands() -> Iterator[list[str]]:
-        q = (select(_h.session_id, _h.number, _h.dealer, _h.report, _h.status,
+        q = (select(_h.session_id, _h.number, _h.dealer,
+                    _h.report["indicator"].as_string().label("indicator"), _h.status,
                     _h.next_dealer, _h.result, _h.created_at, _h.updated_at)
              .where(_h.session_id.in_(chosen)).order_by(*hand_order))
         for r in _stream(conn, q):
             yield [str(number[r.session_id]), str(r.number), r.dealer,
-                   r.report.get("indicator") or "", r.status, r.next_dealer or "",
+                   r.indicator or "", r.status, r.next_dealer or "",
                    enc(_h.result, r.result), enc(_h.created_at, r.created_at),
                    enc(_h.updated_at, r.updated_at)]
 
@@ -334,9 +335,8 @@ class _Loader:
         if returning is None:
             self.conn.execute(insert(table), rows)
             return []
-        # One statement per row keeps the new ids in order on every backend.
-        stmt = insert(table).returning(returning)
-        return [self.conn.execute(stmt, row).scalar_one() for row in rows]
+        stmt = insert(table).returning(returning, sort_by_parameter_order=True)
+        return list(self.conn.execute(stmt, rows).scalars())
 
     def _batched(self, name: str, make: Callable[[str, dict[str, Any]], dict[str, Any] | None],
                  table: Any) -> int:
@@ -435,6 +435,7 @@ class _Loader:
         events = _rows(self.zf, "events.csv")
         pending = next(events, None)
         last: tuple[int, int] = (0, 0)
+        batch: list[tuple[tuple[int, int], dict[str, str], HandResult, dict[str, Any]]] = []
         for line, v in _rows(self.zf, "hands.csv"):
             where = f"hands.csv:{line}"
             sid, seats = self._night(where, v["night"])
@@ -463,22 +464,33 @@ class _Loader:
             if not evs or len(result.events) != len(evs) or sum(result.deltas.values()):
                 raise _bad(where, "its result does not match its events")
             self.events[hk] = len(evs)
-            (hid,) = self._insert(t.hands, [{
+            batch.append((hk, seats, result, {
                 "chat_id": self.chat_id, "session_id": sid, "number": v["hand"],
                 "dealer": v["dealer"], "report": report, "result": v["result"],
                 "status": v["status"], "next_dealer": v["next_dealer"],
                 "reporters": reporters, "created_at": v["created_at"],
-                "updated_at": v["updated_at"]}], returning=_h.id)
-            self.hands[hk] = (hid, v["status"])
+                "updated_at": v["updated_at"]}))
             self.preview.hands += 1
             self.preview.events += len(evs)
-            if v["status"] != "void":
-                self._facts(hid, v["night"], seats, result)
+            if len(batch) >= BATCH:
+                self._flush_hands(batch)
+                batch = []
+        self._flush_hands(batch)
         if pending is not None:
             raise _bad(f"events.csv:{pending[0]}", "an event of no hand, or out of order")
 
+    def _flush_hands(self, batch: list[tuple[tuple[int, int], dict[str, str], HandResult,
+                                             dict[str, Any]]]) -> None:
+        ids = self._insert(t.hands, [row for *_, row in batch], returning=_h.id)
+        facts: list[dict[str, Any]] = []
+        for hid, (hk, seats, result, row) in zip(ids, batch, strict=True):
+            self.hands[hk] = (hid, row["status"])
+            if row["status"] != "void":
+                facts += self._facts(hid, hk[0], seats, result)
+        self._insert(t.hand_players, facts)
+
     def _facts(self, hand_id: int, night: int, seats: dict[str, str],
-               result: HandResult) -> None:
+               result: HandResult) -> list[dict[str, Any]]:
         rows = []
         for seat, f in seat_facts(result).items():
             key = seats[seat]
@@ -491,7 +503,7 @@ class _Loader:
                          "chat_id": self.chat_id, "delta": f.delta, "won": f.won,
                          "self_draws": f.self_draws, "dealt_in": f.dealt_in,
                          "win_points": f.win_points})
-        self._insert(t.hand_players, rows)
+        return rows
 
     def _entries(self) -> None:
         last: tuple[int, int, int] = (0, 0, 0)
