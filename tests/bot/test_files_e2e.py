@@ -202,3 +202,16 @@ async def test_the_fake_enforces_telegrams_file_limits() -> None:
     doc = await api.call("sendDocument", {"chat_id": 1, "document": Upload("a.zip", b"PK")})
     got = await api.call("getFile", {"file_id": doc["document"]["file_id"]})
     assert api.download(got["file_path"]) == (200, b"PK")
+
+
+def test_base_file_url_is_configured_beside_base_url(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from bot.app import build_application
+    from bot.config import load_settings
+
+    monkeypatch.setenv("TALLY_TELEGRAM__BASE_URL", "http://127.0.0.1:8081/bot")
+    monkeypatch.setenv("TALLY_TELEGRAM__BASE_FILE_URL", "http://127.0.0.1:8081/file/bot")
+    settings = load_settings(Path(__file__).resolve().parents[2] / "config.example.toml")
+    assert settings.telegram.base_file_url == "http://127.0.0.1:8081/file/bot"
+    app = build_application(settings, token="1:A")
+    assert app.bot.base_file_url == "http://127.0.0.1:8081/file/bot1:A"
+    assert app.bot.base_url == "http://127.0.0.1:8081/bot1:A"
