@@ -35,6 +35,7 @@ from bot.picture_data import night_series, pattern_counts, standings_series, win
 from engine.pattern_table import pattern_rows
 from engine.rules import presets
 from storage import chat_files, series
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import PlayerInfo, Summary
 
@@ -312,21 +313,24 @@ async def on_import_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
             await send.edit(context, chat.id, message.message_id,
                             t(lang, "Import cancelled; nothing was written."), reply_markup=None)
         return
+    def answer(done: chat_files.ImportPreview) -> list[Outgoing]:
+        text = t(lang, "Imported {nights} night(s), {hands} hand(s) and {players} player(s).",
+                 nights=done.nights, hands=done.hands, players=done.players)
+        if message is None:
+            return [send.to_chat(chat.id, text)]
+        return [send.edit_of(chat.id, message.message_id, text, reply_markup=None)]
+
+    await send.answer(update)
     try:
         data = await _download(context, item.file_id)
-        done = await chat_files.import_zip(services(context).ledger, chat.id, data)
+        # One write: the import, its answer and "this update is handled" commit together.
+        await chat_files.import_zip(send.answered(context, answer), chat.id, data)
     except (TelegramError, LedgerError) as exc:
-        await send.answer(update)
         code = exc.code if isinstance(exc, LedgerError) else "import_download"
         params = exc.params if isinstance(exc, LedgerError) else {}
         await refuse(update, lang, code, str(exc), **params)
         return
     services(context).tables.pop(chat.id, None)  # the chat may have an open night now
-    await send.answer(update)
-    text = t(lang, "Imported {nights} night(s), {hands} hand(s) and {players} player(s).",
-             nights=done.nights, hands=done.hands, players=done.players)
-    if message is not None:
-        await send.edit(context, chat.id, message.message_id, text, reply_markup=None)
 
 
 # -- registration -------------------------------------------------------------------------
