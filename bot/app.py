@@ -23,7 +23,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import buttons, chat, commands, details
+from bot import buttons, chat, commands, commands_files, details
 from bot.config import Settings
 from bot.i18n import t
 from bot.pipeline import Pipeline
@@ -48,6 +48,9 @@ GROUP_COMMANDS = [
     ("paid", "Mark a debt paid: /paid 4"),
     ("standings", "Standings in this chat"),
     ("stats", "A player's statistics"),
+    ("chart", "The night as a chart"),
+    ("export", "The ledger as CSV files"),
+    ("import", "Import a ledger (admins)"),
     ("rules", "Patterns and options"),
     ("set", "House rules (admins)"),
     ("lang", "Language: en or zh"),
@@ -61,7 +64,7 @@ COMMANDS = {
     for name in ("new", "hu", "kong", "draw", "qishou", "table", "undo", "void", "edit",
                  "history", "end", "standings", "stats", "rules", "set", "lang", "score",
                  "help", "debts", "paid")
-} | {"start": commands.cmd_help}
+} | {"start": commands.cmd_help} | commands_files.COMMANDS
 
 
 async def set_menus(app: Application) -> None:  # type: ignore[type-arg]
@@ -118,6 +121,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     else:
         timeout = settings.telegram.request_timeout
         builder = (builder.base_url(settings.telegram.base_url)
+                   .base_file_url(settings.telegram.base_file_url)
                    .connect_timeout(timeout).read_timeout(timeout).write_timeout(timeout)
                    .pool_timeout(timeout).get_updates_connect_timeout(timeout)
                    .get_updates_write_timeout(timeout).get_updates_pool_timeout(timeout))
@@ -125,6 +129,8 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     for name, callback in COMMANDS.items():
         app.add_handler(CommandHandler(name, callback))
     app.add_handler(CallbackQueryHandler(details.on_details, pattern=details.PATTERN))
+    for handler in commands_files.handlers():  # before on_button: it takes every button
+        app.add_handler(handler)
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(ChatMemberHandler(commands.on_added, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(chat.on_error)

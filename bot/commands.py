@@ -11,7 +11,7 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import board, render, send
+from bot import board, commands_files, render, send
 from bot.actions import acting, record_event, undo_last
 from bot.buttons import start_guided, start_guided_event, start_join
 from bot.chat import (
@@ -50,6 +50,8 @@ from storage.errors import LedgerError
 from storage.models import PlayerRef
 
 log = logging.getLogger(__name__)
+
+CHART_WORDS = ("chart", "图", "图表")  # /standings chart, /stats chart @bob
 
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -291,6 +293,9 @@ async def cmd_standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     since = None
     if words and words[0].text.rstrip("dD天").isdigit():
         since = datetime.now(UTC) - timedelta(days=int(words[0].text.rstrip("dD天")))
+    if words and words[0].text.lower() in CHART_WORDS:
+        await commands_files.standings_picture(update, context, lang)
+        return
     rows = await services(context).ledger.standings(chat.id, since=since)
     await reply(update, render.standings_text(lang, rows))
 
@@ -301,6 +306,8 @@ async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert chat is not None and msg is not None
     ledger = services(context).ledger
     words = tokens_of(msg)
+    picture = any(w.text.lower() in CHART_WORDS for w in words)
+    words = [w for w in words if w.text.lower() not in CHART_WORDS]
     if words:
         player = await ledger.find_player(chat.id, words[0].text)
         if player is None:
@@ -311,6 +318,9 @@ async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         player = await ledger.player(chat.id, PlayerRef(
             name=user.username or user.first_name, telegram_id=user.id, username=user.username))
+    if picture:
+        await commands_files.stats_picture(update, context, lang, player)
+        return
     st = await ledger.player_stats(chat.id, player.id)
     await reply(update, render.stats_text(lang, st))
 
@@ -327,8 +337,9 @@ async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 send.replying(update, render.summary_text(lang, summary))]
 
     remember(context, session.chat_id, None)
-    await send.answered(context, answer).end_session(session.chat_id,
-                                                      actor=user.id if user else None)
+    summary = await send.answered(context, answer).end_session(session.chat_id,
+                                                                actor=user.id if user else None)
+    await commands_files.send_end_pictures(update, context, lang, summary)
 
 
 async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

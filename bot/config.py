@@ -22,6 +22,7 @@ LANGUAGES = ("zh-Hans", "en")
 class TelegramSettings(BaseModel):
     token: SecretStr | None = None
     base_url: str = "https://api.telegram.org/bot"
+    base_file_url: str = "https://api.telegram.org/file/bot"  # where getFile's files are
     # Telegram's limits: about 30 messages a second overall, 20 a minute in one group.
     # 0 turns a limit off (only for a fake or a local Bot API server).
     overall_max_rate: float = Field(30, ge=0)

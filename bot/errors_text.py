@@ -104,6 +104,23 @@ MESSAGES: dict[str, str] = {
     "not_party": "Only the two players of that debt, or an admin, can mark it paid.",
     "not_empty": "Restore into an empty database.",
     "missing_file": "{table}.csv is missing.",
+    # pictures and files
+    "no_nights": "No night has been played in this chat yet; start one with /new.",
+    "no_night": "There is no night {number}; this chat has played {nights}.",
+    "chart_usage": "Example: /chart for the night going (or the last one), /chart 2 for the "
+                   "second night.",
+    "export_usage": "Example: /export for every night, /export 2 for the second night only.",
+    "export_too_large": "The export is over 50 MB, more than Telegram takes; export one night "
+                        "at a time: /export 2.",
+    "import_admins_only": "Only chat admins can import a ledger.",
+    "import_usage": "Send the zip made by /export with the caption /import, or reply /import "
+                    "to it.",
+    "import_too_big": "That file is over 20 MB, more than a bot can download.",
+    "import_download": "The file could not be fetched from Telegram; send it again.",
+    "import_not_empty": "This chat already has a ledger; /import works only in a chat with "
+                        "none.",
+    "bad_import": "That file cannot be imported ({where}: {why}); nothing was written. Send "
+                  "the zip made by /export, unchanged.",
 }
 
 

@@ -23,6 +23,10 @@ BOT_ID = 777000
 BOT_USERNAME = "tally_bot"
 MAX_TEXT = 4096
 MAX_CALLBACK = 64
+MAX_CAPTION = 1024  # characters
+MAX_PHOTO = 10 * 1024 * 1024  # bytes a bot may upload as a photo
+MAX_DOCUMENT = 50 * 1024 * 1024  # bytes a bot may upload as a document
+MAX_DOWNLOAD = 20 * 1024 * 1024  # bytes a bot may download with getFile
 
 
 class ApiError(Exception):
@@ -64,6 +68,10 @@ class SentMessage:
     edits: int = 0
     pinned: bool = False
     reply_to: int | None = None  # the message it answers
+    kind: str = "text"  # text | photo | document
+    data: bytes = b""  # a photo's or document's bytes
+    filename: str | None = None
+    caption: str | None = None
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
@@ -104,6 +112,8 @@ class FakeBotAPI:
         self.chats: dict[int, FakeChat] = {}
         self.answered: dict[str, dict[str, Any]] = {}
         self._callbacks: set[str] = set()
+        self.files: dict[str, tuple[bytes, str]] = {}  # file id -> (bytes, file path)
+        self.user_messages: dict[tuple[int, int], dict[str, Any]] = {}  # documents sent
         self._new_update = asyncio.Event()
         self._activity = asyncio.Event()
         self.faults: list[FaultHook] = []
@@ -165,6 +175,43 @@ class FakeBotAPI:
         self.offset = min(self.offset, update_id)
         self._new_update.set()
         return update_id
+
+    def send_file(self, user: FakeUser, chat_id: int, data: bytes, filename: str, *,
+                  caption: str | None = None, mime_type: str = "application/zip") -> int:
+        """A user sends a document (with an optional caption, such as ``/import``)."""
+        chat = self.chat(chat_id)
+        mid = self._next_message
+        self._next_message += 1
+        file_id = f"file-{chat_id}-{mid}"
+        self.files[file_id] = (data, f"documents/{file_id}-{filename}")
+        message: dict[str, Any] = {
+            "message_id": mid, "date": int(time.time()), "chat": chat.to_dict(),
+            "from": user.to_dict(), "document": {
+                "file_id": file_id, "file_unique_id": f"u{file_id}", "file_name": filename,
+                "mime_type": mime_type, "file_size": len(data)}}
+        if caption is not None:
+            message["caption"] = caption
+            m = re.match(r"/\w+(@\w+)?", caption)
+            if m:
+                message["caption_entities"] = [
+                    {"type": "bot_command", "offset": 0, "length": m.end()}]
+        self.user_messages[(chat_id, mid)] = message
+        return self._push({"message": message})
+
+    def say_reply(self, user: FakeUser, chat_id: int, text: str, to_message_id: int) -> int:
+        """A user replies ``text`` to an earlier message of theirs (one sent with
+        :meth:`send_file`)."""
+        chat = self.chat(chat_id)
+        mid = self._next_message
+        self._next_message += 1
+        message: dict[str, Any] = {
+            "message_id": mid, "date": int(time.time()), "chat": chat.to_dict(),
+            "from": user.to_dict(), "text": text,
+            "reply_to_message": self.user_messages[(chat_id, to_message_id)]}
+        m = re.match(r"/\w+(@\w+)?", text)
+        if m:
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": m.end()}]
+        return self._push({"message": message})
 
     def add_bot(self, user: FakeUser, chat_id: int) -> int:
         """``user`` adds the bot to the group."""
@@ -365,6 +412,94 @@ class FakeBotAPI:
     async def api_close(self, p: dict[str, Any]) -> Any:
         return True
 
+    # -- files: multipart uploads, getFile and downloads ----------------------------------
+
+    def _upload(self, p: dict[str, Any], field: str, limit: int) -> tuple[bytes, str]:
+        upload = p.get(field)
+        if not isinstance(upload, Upload):
+            raise ApiError(f"Bad Request: there is no {field} in the request")
+        if not upload.data:
+            raise ApiError("Bad Request: file must be non-empty")
+        if len(upload.data) > limit:
+            raise ApiError("Request Entity Too Large", 413)
+        return upload.data, upload.filename
+
+    def _caption(self, p: dict[str, Any]) -> str | None:
+        caption = p.get("caption")
+        if caption is None:
+            return None
+        caption = str(caption)
+        if p.get("parse_mode") == "HTML":
+            check_html(caption)
+            visible = re.sub(r"<[^>]+>", "", caption)
+            length = len(re.sub(r"&(#\d+|#x[0-9a-fA-F]+|\w+);", "x", visible))
+        else:
+            length = len(caption)
+        if length > MAX_CAPTION:
+            raise ApiError("Bad Request: message caption is too long")
+        return caption
+
+    async def _send_file(self, p: dict[str, Any], kind: str, limit: int) -> Any:
+        chat_id = int(p["chat_id"])
+        data, filename = self._upload(p, kind, limit)
+        caption, markup = self._caption(p), self._markup(p)
+        if kind == "photo" and not data.startswith(b"\x89PNG\r\n\x1a\n") and \
+                not data.startswith(b"\xff\xd8"):
+            raise ApiError("Bad Request: IMAGE_PROCESS_FAILED")
+        mid = self._next_message
+        self._next_message += 1
+        msg = SentMessage(chat_id, mid, caption or "", markup, kind=kind, data=data,
+                          filename=filename, caption=caption)
+        self.messages[(chat_id, mid)] = msg
+        self.outbox.append(msg)
+        self._activity.set()
+        out = self._message_dict(msg)
+        out.pop("text", None)
+        if caption is not None:
+            out["caption"] = caption
+        file_id = f"sent-{chat_id}-{mid}"
+        self.files[file_id] = (data, f"{kind}s/{file_id}")
+        if kind == "photo":
+            out["photo"] = [{"file_id": file_id, "file_unique_id": f"u{file_id}",
+                             "width": 1, "height": 1, "file_size": len(data)}]
+        else:
+            out["document"] = {"file_id": file_id, "file_unique_id": f"u{file_id}",
+                               "file_name": filename, "file_size": len(data)}
+        return out
+
+    async def api_sendphoto(self, p: dict[str, Any]) -> Any:
+        return await self._send_file(p, "photo", MAX_PHOTO)
+
+    async def api_senddocument(self, p: dict[str, Any]) -> Any:
+        return await self._send_file(p, "document", MAX_DOCUMENT)
+
+    async def api_getfile(self, p: dict[str, Any]) -> Any:
+        file_id = str(p.get("file_id", ""))
+        if file_id not in self.files:
+            raise ApiError("Bad Request: invalid file_id")
+        data, path = self.files[file_id]
+        if len(data) > MAX_DOWNLOAD:
+            raise ApiError("Bad Request: file is too big")
+        return {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_size": len(data),
+                "file_path": path}
+
+    def download(self, file_path: str) -> tuple[int, bytes]:
+        """A GET of ``<base_file_url><token>/<file_path>``."""
+        for data, path in self.files.values():
+            if path == file_path and len(data) <= MAX_DOWNLOAD:
+                return 200, data
+        return 404, json.dumps({"ok": False, "error_code": 404,
+                                "description": "Not Found"}).encode()
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file that came in a multipart request."""
+
+    filename: str
+    data: bytes
+    mime_type: str | None = None
+
 
 HTML_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre",
              "tg-spoiler", "span", "blockquote", "tg-emoji"}
@@ -428,8 +563,14 @@ class FakeRequest(BaseRequest):
                          read_timeout: Any = None, write_timeout: Any = None,
                          connect_timeout: Any = None, pool_timeout: Any = None
                          ) -> tuple[int, bytes]:
+        if "/file/bot" in url:  # a download: <base_file_url><token>/<file_path>
+            return self.api.download(url.split("/file/bot", 1)[1].split("/", 1)[1])
         api_method = url.rsplit("/", 1)[-1]
         params = dict(request_data.parameters) if request_data is not None else {}
+        if request_data is not None and request_data.contains_files:
+            for name, (filename, content, mime) in request_data.multipart_data.items():
+                data = content if isinstance(content, bytes) else content.read()
+                params[name] = Upload(str(filename), bytes(data), mime)
         return await dispatch(self.api, api_method, params)
 
 

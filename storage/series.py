@@ -1,0 +1,125 @@
+"""What the pictures need from the ledger: a night's hands in order, each night's net per
+player, a player's winning hands. Plain rows, bounded in number; the bot turns them into
+the series it draws (:mod:`bot.picture_data`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from engine.models import Seat
+from storage import tables as t
+from storage.errors import LedgerError
+from storage.ledger import SEAT_COLUMNS, Ledger
+from storage.models import SessionInfo
+
+MAX_NIGHT_HANDS = 1000  # a chart shows a night's last 1,000 hands at most
+MAX_NIGHTS = 200  # the standings chart: the last 200 nights
+MAX_WINS = 2000  # the pattern picture: a player's last 2,000 wins
+
+_s, _h, _hp = t.sessions.c, t.hands.c, t.hand_players.c
+
+
+@dataclass(frozen=True)
+class HandRow:
+    number: int
+    dealer: Seat
+    status: str  # open | closed | void
+    result: dict[str, Any]  # the engine's HandResult as stored
+
+
+@dataclass(frozen=True)
+class Night:
+    number: int  # 1 = the chat's first night
+    of: int  # nights in the chat
+    session: SessionInfo
+    hands: tuple[HandRow, ...]  # in order; at most MAX_NIGHT_HANDS, the last ones
+    ended_at: datetime | None
+
+
+@dataclass(frozen=True)
+class NightNet:
+    night: int
+    started_at: datetime
+    nets: dict[int, int]  # player id -> points that night
+
+
+async def night(ledger: Ledger, chat_id: int, number: int | None = None) -> Night:
+    """Night ``number`` (1 = the first), or the open one, or else the last one."""
+
+    def unit(conn: Connection) -> Night:
+        ids = list(conn.execute(select(_s.id, _s.status).where(_s.chat_id == chat_id)
+                                .order_by(_s.id)).all())
+        if not ids:
+            raise LedgerError("no_nights", "no night has been played in this chat")
+        if number is None:
+            index = next((i for i, r in enumerate(ids) if r.status == "open"), len(ids) - 1)
+        elif 1 <= number <= len(ids):
+            index = number - 1
+        else:
+            raise LedgerError("no_night", f"there is no night {number} in this chat",
+                              number=number, nights=len(ids))
+        sid = ids[index].id
+        session = ledger._session_info(conn, chat_id, sid)
+        rows = conn.execute(select(_h.number, _h.dealer, _h.status, _h.result)
+                            .where(_h.session_id == sid).order_by(_h.number.desc())
+                            .limit(MAX_NIGHT_HANDS)).all()
+        ended = conn.execute(select(_s.ended_at).where(_s.id == sid)).scalar_one()
+        return Night(number=index + 1, of=len(ids), session=session,
+                     hands=tuple(HandRow(r.number, r.dealer, r.status, r.result)
+                                 for r in reversed(rows)), ended_at=ended)
+
+    return await ledger.run(unit, write=False)
+
+
+async def night_nets(ledger: Ledger, chat_id: int) -> tuple[list[NightNet], dict[int, str]]:
+    """Each of the last MAX_NIGHTS nights' net per player, in order, and the players'
+    names."""
+
+    def unit(conn: Connection) -> tuple[list[NightNet], dict[int, str]]:
+        sessions = list(conn.execute(select(_s.id, _s.started_at).where(
+            _s.chat_id == chat_id).order_by(_s.id)).all())
+        first = max(0, len(sessions) - MAX_NIGHTS)
+        shown = sessions[first:]
+        nets: dict[int, dict[int, int]] = {r.id: {} for r in shown}
+        if shown:
+            rows = conn.execute(
+                select(_h.session_id, _hp.player_id, func.sum(_hp.delta))
+                .join(t.hands, _h.id == _hp.hand_id)
+                .where(_hp.chat_id == chat_id, _h.session_id >= shown[0].id)
+                .group_by(_h.session_id, _hp.player_id)).all()
+            for sid, pid, net in rows:
+                if sid in nets:
+                    nets[sid][pid] = int(net)
+        names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
+            t.players.c.chat_id == chat_id)).all())
+        return [NightNet(first + i + 1, r.started_at, nets[r.id])
+                for i, r in enumerate(shown)], names
+
+    return await ledger.run(unit, write=False)
+
+
+async def player_wins(ledger: Ledger, chat_id: int, player_id: int
+                      ) -> list[tuple[Seat, dict[str, Any]]]:
+    """The player's last MAX_WINS winning hands: (their seat, the hand's result)."""
+    seat_of = [(_s.seat_e, "E"), (_s.seat_s, "S"), (_s.seat_w, "W"), (_s.seat_n, "N")]
+    assert [c.name for c, _ in seat_of] == list(SEAT_COLUMNS.values())
+
+    def unit(conn: Connection) -> list[tuple[Seat, dict[str, Any]]]:
+        rows = conn.execute(
+            select(_h.result, *(c for c, _ in seat_of))
+            .join(t.hand_players, _hp.hand_id == _h.id)
+            .join(t.sessions, _s.id == _h.session_id)
+            .where(_hp.chat_id == chat_id, _hp.player_id == player_id, _hp.won > 0)
+            .order_by(_h.id.desc()).limit(MAX_WINS)).all()
+        out: list[tuple[Seat, dict[str, Any]]] = []
+        for r in rows:
+            seat = next(s for (c, s) in seat_of if r._mapping[c.name] == player_id)
+            out.append((seat, r.result))  # type: ignore[arg-type]
+        return out
+
+    return await ledger.run(unit, write=False)

@@ -1,0 +1,175 @@
+"""The pictures' data equals the ledger's running totals; the pictures are PNGs of their
+documented sizes; Chinese names use a CJK font or fall back to seats."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import struct
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from matplotlib import font_manager
+
+from bot import drawing, fonts
+from bot.commands_files import card_of, draw_night
+from bot.picture_data import night_series, pattern_counts, standings_series, winning_patterns
+from storage import series
+from storage.ledger import Ledger
+from storage.models import PlayerRef
+from tests.storage.helpers import win
+
+CHAT = -1001
+SEATED = [PlayerRef(name="小明", telegram_id=1), PlayerRef(name="bob", telegram_id=2),
+          PlayerRef(name="carol"), PlayerRef(name="大卫", telegram_id=4)]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])  # type: ignore[return-value]
+
+
+@pytest.fixture
+async def ledger(tmp_path: Path):  # type: ignore[no-untyped-def]
+    led = await Ledger.open(f"sqlite+aiosqlite:///{tmp_path}/t.sqlite3")
+    yield led
+    await led.close()
+
+
+async def _night(ledger: Ledger, hands: int = 5) -> list[dict[str, int]]:
+    """Play a night of blood-battle hands, each won by three players in turn; the table's
+    totals after each hand."""
+    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    after: list[dict[str, int]] = [dict.fromkeys("ESWN", 0)]
+    patterns = {(0, 0): ["清一色"], (2, 2): ["七对"]}
+    for h in range(hands):
+        order = ["ESWN"[(h + i) % 4] for i in range(4)]
+        for k, seat in enumerate(order[:3]):
+            extra = {"patterns": patterns[(h, k)]} if (h, k) in patterns else {}
+            report = (win("discard", seat, order[3], **extra) if k == 1
+                      else win("self_draw", seat, **extra))
+            out = await ledger.record(CHAT, report)
+        assert out.closed
+        after.append(dict(out.session.totals))
+    return after
+
+
+async def test_the_night_series_is_the_ledgers_running_totals(ledger: Ledger) -> None:
+    after = await _night(ledger)
+    await ledger.void(CHAT, 2)
+    night = await series.night(ledger, CHAT)
+    data = night_series(night.hands, night.session.totals)
+    history = {h.number: h for h in (await ledger.history(CHAT, page_size=100)).items}
+    counted = [n for n in sorted(history) if history[n].status != "void"]
+    assert data.hands == (0, *counted)
+    # After each hand, each seat's point is the sum of the ledger's deltas so far.
+    for i, number in enumerate(data.hands):
+        for seat in "ESWN":
+            expected = sum(history[n].deltas[seat] for n in counted if n <= number)
+            assert data.totals[seat][i] == expected
+    assert {s: v[-1] for s, v in data.totals.items()} == night.session.totals
+    assert len(after) > 2  # the night had several closed hands
+    # Dealers: every change is a hand whose dealer differs from the one before.
+    dealers = {h.number: h.dealer for h in night.hands}
+    assert list(data.dealer_changes) == [
+        n for prev, n in itertools.pairwise(counted) if dealers[n] != dealers[prev]]
+    summary = await ledger.summary(CHAT)
+    assert summary.biggest is not None and data.biggest is not None
+    assert (data.biggest[0], data.biggest[2]) == (summary.biggest[2], summary.biggest[1])
+
+
+async def test_a_chart_of_the_last_hands_starts_where_they_start(ledger: Ledger) -> None:
+    await _night(ledger)
+    night = await series.night(ledger, CHAT)
+    whole = night_series(night.hands, night.session.totals)
+    tail = night_series(night.hands[3:], night.session.totals)
+    assert {s: v[0] for s, v in tail.totals.items()} == {s: v[3] for s, v in
+                                                          whole.totals.items()}
+    assert {s: v[-1] for s, v in tail.totals.items()} == night.session.totals
+
+
+async def test_standings_series_ends_at_the_standings(ledger: Ledger) -> None:
+    await _night(ledger)
+    await ledger.end_session(CHAT)
+    await ledger.open_session(CHAT, [SEATED[1], SEATED[0], PlayerRef(name="eve"), SEATED[3]],
+                              preset="chengdu")
+    await ledger.record(CHAT, win("self_draw", "W"))
+    nights, names = await series.night_nets(ledger, CHAT)
+    standings = await ledger.standings(CHAT)
+    data = standings_series(nights, names, {s.player.id: s.net for s in standings})
+    assert data.nights == (0, 1, 2)
+    assert {data.names[p]: v[-1] for p, v in data.lines.items()} == \
+        {s.player.name: s.net for s in standings}
+    eve = next(p for p, n in data.names.items() if n == "eve")
+    assert data.lines[eve][:2] == (0, 0)  # eve played the second night only
+
+
+async def test_pattern_counts_of_a_players_wins(ledger: Ledger) -> None:
+    await _night(ledger)
+    xiaoming = await ledger.find_player(CHAT, "小明")
+    wins = await series.player_wins(ledger, CHAT, xiaoming.id)
+    counts = dict(pattern_counts(wins))
+    assert counts["七对"] == 1 and counts["清一色"] == 1
+    assert sum(counts.values()) == (await ledger.player_stats(CHAT, xiaoming.id)).wins == 4
+    seat, result = wins[-1]  # the oldest: hand 1, 清一色 self-drawn
+    assert seat == "E" and winning_patterns(result, seat) == ["清一色"]
+
+
+def test_the_font_picker_falls_back_without_a_cjk_font(tmp_path: Path, caplog,  # type: ignore[no-untyped-def]
+                                                       monkeypatch) -> None:
+    none = fonts.pick_font([str(tmp_path)])  # a folder with no fonts at all
+    assert not none.cjk and none.family == fonts.BASE_FAMILY
+    assert not none.can_draw("小明") and none.can_draw("bob")
+    assert drawing.label(none, "zh-Hans", "小明", "E") == "E"
+    assert drawing.label(none, "zh-Hans", "bob", "S") == "bob"
+    assert drawing.ui(none, "zh-Hans", "biggest hand") == "biggest hand"
+    real = fonts.pick_font
+    monkeypatch.setattr(fonts, "pick_font", lambda: real([str(tmp_path)]))
+    monkeypatch.setattr(fonts, "_chosen", [])
+    with caplog.at_level(logging.WARNING, logger="bot.fonts"):
+        assert not fonts.chosen().cjk
+        assert fonts.chosen() is fonts.chosen()  # picked once
+    warnings = [r for r in caplog.records if "fonts-noto-cjk" in r.getMessage()]
+    assert len(warnings) == 1
+
+
+def test_a_cjk_font_draws_chinese_names_when_installed() -> None:
+    installed = {f.name for f in font_manager.fontManager.ttflist} & set(fonts.CJK_FAMILIES)
+    if not installed:
+        pytest.skip("no CJK font on this machine (apt-get install fonts-noto-cjk)")
+    font = fonts.pick_font()
+    assert font.cjk and font.can_draw("小明 付给 大卫")
+    assert drawing.label(font, "zh-Hans", "小明", "E") == "小明"
+    assert drawing.ui(font, "zh-Hans", "biggest hand") == "最大一手"
+    cjk_dir = str(Path(font.path).parent)
+    assert fonts.pick_font([cjk_dir]).cjk  # pointed at the font's folder, it is found
+
+
+async def test_pictures_are_pngs_of_their_sizes(ledger: Ledger, tmp_path: Path) -> None:
+    await _night(ledger)
+    summary = await ledger.end_session(CHAT)
+    night = await series.night(ledger, CHAT)
+    nights, names = await series.night_nets(ledger, CHAT)
+    for font in (fonts.pick_font(), fonts.pick_font([str(tmp_path)])):
+        for lang in ("zh-Hans", "en"):
+            assert png_size(draw_night(night, lang, font)) == drawing.CHART_SIZE
+            card = card_of(night, summary, "周五麻将")
+            assert png_size(drawing.settle_card(card, lang, font)) == drawing.CARD_SIZE
+            assert png_size(drawing.standings_chart(standings_series(nights, names), lang,
+                                                    font)) == drawing.CHART_SIZE
+            counts = [("清一色", 3), ("七对", 1)]
+            assert png_size(drawing.patterns_chart("小明", counts, 4, lang, font,
+                                                   {"清一色": "one suit"})) == drawing.CHART_SIZE
+    assert card.biggest is not None and card.biggest[3] == ("清一色",)
+    assert [n.points for n in card.nets] == sorted(summary.nets.values(), reverse=True)
+    assert sum(n.points for n in card.nets) == 0
+
+
+def test_a_card_with_long_names_and_no_transfers_still_fits() -> None:
+    font = fonts.pick_font()
+    who = drawing.CardNet("名" * 64, "E", 0, 0)
+    card = drawing.Card(date=datetime(2026, 1, 1, tzinfo=UTC), table="<b>" * 30, night=999999,
+                        preset="chengdu", stake_cents=10**9, hands=10**6,
+                        nets=(who,) * 4, transfers=(), biggest=(who, 10**9, 10**6, ("x",) * 50))
+    assert png_size(drawing.settle_card(card, "en", font)) == drawing.CARD_SIZE

@@ -1,0 +1,161 @@
+"""A chat's ledger as a zip of CSVs: export, import into an empty chat, refusals."""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+
+import pytest
+from sqlalchemy import func, select
+
+from storage import tables as t
+from storage.chat_files import FILES, export_zip, import_zip, preview_import
+from storage.errors import LedgerError
+from storage.ledger import Ledger
+from storage.models import PlayerRef
+from tests.storage.helpers import SEATED, assert_books_balance, win
+
+CHAT, OTHER, THIRD = -1001, -2002, -3003
+
+
+async def _play(ledger: Ledger, chat: int = CHAT) -> None:
+    await ledger.open_session(chat, SEATED, preset="chengdu", stake_cents=50)
+    await ledger.record(chat, win("self_draw", "S", patterns=["清一色"]), reporter=2)
+    await ledger.record(chat, win("discard", "W", "E"), reporter=1)
+    await ledger.record(chat, win("self_draw", "N"))
+    await ledger.record(chat, win("self_draw", "E"))
+    await ledger.record(chat, win("discard", "S", "W"))
+    await ledger.record(chat, win("discard", "N", "W"))
+    await ledger.record(chat, win("discard", "W", "N"))
+    await ledger.void(chat, 2, actor=1)
+    await ledger.end_session(chat)
+    seated = [PlayerRef(name="小明"), *SEATED[1:]]
+    await ledger.open_session(chat, seated, preset="chengdu")
+    await ledger.record(chat, {"type": "kong", "seat": "E", "kind": "concealed"})
+    await ledger.record(chat, win("self_draw", "E"))
+    await ledger.amend(chat, 1, [win("self_draw", "E", patterns=["七对"])], actor=4)
+
+
+async def _zip_bytes(ledger: Ledger, chat: int, night: int | None = None) -> bytes:
+    with await export_zip(ledger, chat, night) as fh:
+        return fh.read()
+
+
+async def _rows_in(ledger: Ledger, chat: int) -> dict[str, int]:
+    out = {}
+    async with ledger.read() as conn:
+        for table in (t.players, t.sessions, t.hands, t.entries, t.debts, t.hand_players,
+                      t.totals, t.audit):
+            out[table.name] = (await conn.execute(select(func.count()).select_from(table)
+                                                  .where(table.c.chat_id == chat))).scalar_one()
+    return out
+
+
+def _files(data: bytes) -> dict[str, list[list[str]]]:
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        assert zf.namelist() == list(FILES)
+        return {n: list(csv.reader(io.StringIO(zf.read(n).decode()))) for n in FILES}
+
+
+def _rezip(files: dict[str, str]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, text in files.items():
+            zf.writestr(name, text)
+    return buf.getvalue()
+
+
+async def test_export_import_export_is_identical(ledger: Ledger) -> None:
+    await _play(ledger)
+    first = await _zip_bytes(ledger, CHAT)
+    assert first == await _zip_bytes(ledger, CHAT)  # the same ledger, the same bytes
+    files = _files(first)
+    assert [r[0] for r in files["sessions.csv"]] == ["night", "1", "2"]
+    assert len(files["hands.csv"]) == 1 + 3 + 1
+    assert files["events.csv"][1][3] == "2"  # who reported it
+    text = "".join(",".join(r) for rows in files.values() for r in rows)
+    assert "-1001" not in text  # no chat id, nor any other database id
+    preview = await preview_import(ledger, OTHER, io.BytesIO(first))
+    assert (preview.nights, preview.hands, preview.players) == (2, 4, 5)
+    assert await _rows_in(ledger, OTHER) == dict.fromkeys(await _rows_in(ledger, OTHER), 0)
+    done = await import_zip(ledger, OTHER, io.BytesIO(first))
+    assert done == preview
+    assert await _zip_bytes(ledger, OTHER) == first
+    assert await _rows_in(ledger, OTHER) == await _rows_in(ledger, CHAT)
+    assert [(s.player.name, s.net, s.hands, s.wins) for s in await ledger.standings(OTHER)] \
+        == [(s.player.name, s.net, s.hands, s.wins) for s in await ledger.standings(CHAT)]
+    mine, theirs = await ledger.summary(CHAT), await ledger.summary(OTHER)
+    assert (mine.hands, sorted(mine.nets.values()), mine.biggest[1]) == \
+        (theirs.hands, sorted(theirs.nets.values()), theirs.biggest[1])
+    await assert_books_balance(ledger, [CHAT, OTHER])
+    # The imported ledger goes on as any other: its open night takes the next report.
+    out = await ledger.record(OTHER, win("self_draw", "S"))
+    assert out.hand_number == 1 and out.session.totals != {}
+    await assert_books_balance(ledger, [CHAT, OTHER])
+
+
+async def test_one_night_exports_alone(ledger: Ledger) -> None:
+    await _play(ledger)
+    second = _files(await _zip_bytes(ledger, CHAT, 2))
+    assert [r[0] for r in second["sessions.csv"]] == ["night", "1"]
+    assert {r[0] for r in second["players.csv"][1:]} == {"小明", "bob", "carol", "dave"}
+    with pytest.raises(LedgerError) as err:
+        await export_zip(ledger, CHAT, 3)
+    assert err.value.code == "no_night"
+    await import_zip(ledger, OTHER, io.BytesIO(await _zip_bytes(ledger, CHAT, 2)))
+    assert await _zip_bytes(ledger, OTHER) == await _zip_bytes(ledger, CHAT, 2)
+
+
+async def test_import_refuses_a_chat_with_a_ledger(ledger: Ledger) -> None:
+    await _play(ledger)
+    data = await _zip_bytes(ledger, CHAT)
+    await ledger.player(OTHER, PlayerRef(name="zoe"))
+    before = await _rows_in(ledger, OTHER)
+    for call in (preview_import, import_zip):
+        with pytest.raises(LedgerError) as err:
+            await call(ledger, OTHER, io.BytesIO(data))
+        assert err.value.code == "import_not_empty"
+    assert await _rows_in(ledger, OTHER) == before
+
+
+def _broken(files: dict[str, list[list[str]]]) -> list[tuple[str, bytes]]:
+    def text(rows: list[list[str]]) -> str:
+        buf = io.StringIO()
+        csv.writer(buf).writerows(rows)
+        return buf.getvalue()
+
+    good = {n: text(r) for n, r in files.items()}
+    cases = [("not a zip", b"PK\x03\x04 not really a zip"),
+             ("missing file", _rezip({n: v for n, v in good.items() if n != "debts.csv"}))]
+
+    def change(name: str, what: str, edit) -> None:  # type: ignore[no-untyped-def]
+        rows = [list(r) for r in files[name]]
+        edit(rows)
+        cases.append((what, _rezip({**good, name: text(rows)})))
+
+    change("players.csv", "bad header", lambda r: r[0].__setitem__(0, "id"))
+    change("sessions.csv", "unknown player", lambda r: r[1].__setitem__(4, "mallory"))
+    change("sessions.csv", "bad rules", lambda r: r[1].__setitem__(2, '{"preset": 1}'))
+    change("hands.csv", "huge number", lambda r: r[1].__setitem__(1, "9" * 30))
+    change("hands.csv", "bad json", lambda r: r[1].__setitem__(6, "{"))
+    change("events.csv", "orphan event", lambda r: r.append(["9", "1", "0", "", "{}"]))
+    change("entries.csv", "short row", lambda r: r[1].pop())
+    change("entries.csv", "seat", lambda r: r[1].__setitem__(3, "小明"))
+    change("debts.csv", "negative", lambda r: r[1].__setitem__(3, "-5"))
+    change("audit.csv", "action", lambda r: r[1].__setitem__(2, "drop"))
+    cases.append(("not utf-8", _rezip({**good, "players.csv": "player\xff"}).replace(
+        b"player\xc3\xbf", b"player\xff\xfe")))
+    return cases
+
+
+async def test_malformed_files_are_refused_and_nothing_written(ledger: Ledger) -> None:
+    await _play(ledger)
+    files = _files(await _zip_bytes(ledger, CHAT))
+    for what, data in _broken(files):
+        for call in (preview_import, import_zip):
+            with pytest.raises(LedgerError) as err:
+                await call(ledger, THIRD, io.BytesIO(data))
+            assert err.value.code == "bad_import", what
+            assert len(str(err.value)) < 200, what
+        assert set((await _rows_in(ledger, THIRD)).values()) == {0}, what
