@@ -117,7 +117,7 @@ async def _until(condition, timeout: float = 5.0) -> None:  # type: ignore[no-un
 
 
 async def test_scoreboard_edits_in_a_burst_merge_into_one(tmp_path: Path) -> None:
-    async with table(tmp_path, board_interval=0.5) as t:
+    async with table(tmp_path, board_interval=2.0) as t:
         await t.say("alice", NEW)
         board_id = next(m.message_id for m in t.api.outbox if "Scoreboard" in m.text)
         board = t.api.messages[(t.chat_id, board_id)]
@@ -127,7 +127,7 @@ async def test_scoreboard_edits_in_a_burst_merge_into_one(tmp_path: Path) -> Non
         assert board.edits == 0  # all three came within the interval of the post
         await _until(lambda: board.edits == 1)
         await shows_the_ledger(t, board)  # the one edit shows the newest table
-        await asyncio.sleep(0.6)  # quiet for longer than the interval: the next is at once
+        await asyncio.sleep(2.1)  # quiet for longer than the interval: the next is at once
         await t.say("bob", "/hu bob 自摸")
         assert board.edits == 2
         await shows_the_ledger(t, board)
@@ -138,7 +138,7 @@ async def test_scoreboard_edits_in_a_burst_merge_into_one(tmp_path: Path) -> Non
         # progress), with the final nets
         assert board.edits == 3 and "the night is over" in board.text
         assert render.board_text("en", session).split("\n")[-4:] == board.text.split("\n")[-4:]
-        await asyncio.sleep(0.6)
+        await asyncio.sleep(2.1)
         assert board.edits == 3 and t.api.errors == []
 
 
