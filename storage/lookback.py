@@ -1,0 +1,257 @@
+"""Looking back: nights by their label, one night's (or a day's, or every) hands paged, one
+hand with every event and who reported and changed it, and a player's recent record.
+
+A night is labelled by the UTC date it started, ``2026-11-20``; a second night started the
+same day is ``2026-11-20/2``. The label is what players type to name an earlier night.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection, Row
+
+from engine.models import SEATS, HandResult, Seat
+from storage import tables as t
+from storage.errors import LedgerError
+from storage.ledger_base import SEAT_COLUMNS, LedgerBase, _player
+from storage.models import Contract, HistoryItem, PlayerInfo, PlayerStats, SessionInfo
+
+# Which nights: "current" (the table going, else the latest night), "all", a day, or one
+# night by its label (a day and which night of it, from 1).
+Scope = str | date | tuple[date, int]
+
+
+class Night(Contract):
+    session_id: int
+    label: str
+    started_at: datetime
+    preset: str
+    stake_cents: int
+    hands: int
+    status: str
+
+
+class NightHistory(Contract):
+    nights: tuple[Night, ...]  # the nights in scope, latest first
+    items: tuple[HistoryItem, ...]
+    labels: dict[int, str]  # session id -> its night's label
+    page: int
+    pages: int
+    total: int
+
+
+class AuditNote(Contract):
+    action: str  # undo | void | amend
+    actor: str | None  # a player's name; None when not a player here
+    at: datetime
+
+
+class HandDetail(Contract):
+    night: Night
+    session: SessionInfo
+    number: int
+    dealer: Seat
+    status: str
+    report: dict[str, Any]
+    result: HandResult
+    reporters: tuple[str | None, ...]  # per event: a player's name, None if not a player
+    changes: tuple[AuditNote, ...]
+    created_at: datetime
+
+
+class RecentHand(Contract):
+    night: str
+    number: int
+    delta: int
+    won: int
+    self_draws: int
+    dealt_in: int
+    win_points: int
+    names: tuple[str, ...] = ()  # the winner's patterns and extras (best hand only)
+
+
+class PlayerRecord(Contract):
+    stats: PlayerStats
+    last: tuple[RecentHand, ...]
+    best: RecentHand | None
+
+
+def _labels(rows: list[Row[Any]]) -> dict[int, str]:
+    """Session id -> label, given the chat's sessions in id order."""
+    seen: dict[date, int] = {}
+    out = {}
+    for r in rows:
+        day = r.started_at.astimezone(UTC).date() if r.started_at.tzinfo else r.started_at.date()
+        seen[day] = seen.get(day, 0) + 1
+        out[r.id] = day.isoformat() + ("" if seen[day] == 1 else f"/{seen[day]}")
+    return out
+
+
+def _day(label: str) -> date:
+    return date.fromisoformat(label.split("/", 1)[0])
+
+
+class Lookback(LedgerBase):
+    def _nights(self, conn: Connection, chat_id: int) -> list[Night]:
+        """Every night of the chat, oldest first."""
+        s = t.sessions.c
+        rows = list(conn.execute(select(s.id, s.started_at, s.preset, s.stake_cents, s.hands,
+                                        s.status).where(s.chat_id == chat_id)
+                                 .order_by(s.id)).all())
+        labels = _labels(rows)
+        return [Night(session_id=r.id, label=labels[r.id], started_at=r.started_at,
+                      preset=r.preset, stake_cents=r.stake_cents, hands=r.hands,
+                      status=r.status) for r in rows]
+
+    def _scope(self, conn: Connection, chat_id: int, scope: Scope) -> list[Night]:
+        nights = self._nights(conn, chat_id)
+        if scope == "all":
+            chosen = nights
+        elif scope == "current":
+            going = [n for n in nights if n.status == "open"]
+            chosen = going or nights[-1:]
+        elif isinstance(scope, tuple):
+            day, k = scope
+            label = day.isoformat() + ("" if k == 1 else f"/{k}")
+            chosen = [n for n in nights if n.label == label]
+        elif isinstance(scope, date):
+            chosen = [n for n in nights if _day(n.label) == scope]
+        else:
+            raise ValueError(f"bad scope {scope!r}")
+        return chosen[::-1]
+
+    async def nights(self, chat_id: int) -> list[Night]:
+        def unit(conn: Connection) -> list[Night]:
+            return self._nights(conn, chat_id)
+
+        return await self.run(unit, write=False)
+
+    async def night_history(self, chat_id: int, scope: Scope = "current", page: int = 1,
+                            page_size: int = 10) -> NightHistory:
+        """The hands of the nights in ``scope``, latest first, a page at a time."""
+        page = max(1, page)
+        h = t.hands.c
+
+        def unit(conn: Connection) -> NightHistory:
+            nights = self._scope(conn, chat_id, scope)
+            labels = {n.session_id: n.label for n in nights}
+            if not nights:
+                return NightHistory(nights=(), items=(), labels={}, page=page, pages=1,
+                                    total=0)
+            cond = [h.chat_id == chat_id]
+            if scope != "all":
+                cond.append(h.session_id.in_(list(labels)))
+            total = conn.execute(select(func.count()).select_from(t.hands)
+                                 .where(*cond)).scalar_one()
+            pages = max(1, -(-total // page_size))
+            rows = [] if page > pages else conn.execute(
+                select(t.hands).where(*cond).order_by(h.id.desc())
+                .limit(page_size).offset((page - 1) * page_size)).all()
+            sids = {r.session_id for r in rows}
+            srows = {r.id: r for r in conn.execute(select(t.sessions).where(
+                t.sessions.c.id.in_(sids))).all()} if sids else {}
+            pids = {getattr(s, c) for s in srows.values() for c in SEAT_COLUMNS.values()}
+            names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
+                t.players.c.id.in_(pids))).all()) if pids else {}
+            items = tuple(HistoryItem(
+                session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
+                deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(SEATS, 0),
+                seats={s: names[getattr(srows[r.session_id], c)]
+                       for s, c in SEAT_COLUMNS.items()},
+                events=len(r.report["events"]), created_at=r.created_at) for r in rows)
+            return NightHistory(nights=tuple(nights), items=items, labels=labels, page=page,
+                                pages=pages, total=total)
+
+        return await self.run(unit, write=False)
+
+    async def hand_detail(self, chat_id: int, number: int, scope: Scope = "current"
+                          ) -> HandDetail:
+        """Hand ``number`` of one night (the current or latest unless ``scope`` names a
+        night or a day with one night): its events, result, reporters and changes."""
+
+        def unit(conn: Connection) -> HandDetail:
+            nights = self._scope(conn, chat_id, scope)
+            if not nights:
+                raise LedgerError("no_night", "no such night in this chat")
+            if len(nights) > 1:
+                raise LedgerError("which_night", "several nights that day",
+                                  labels=", ".join(n.label for n in nights[::-1]))
+            night = nights[0]
+            h = t.hands.c
+            row = conn.execute(select(t.hands).where(
+                h.session_id == night.session_id, h.number == number)).first()
+            if row is None:
+                raise LedgerError("no_hand_here", f"there is no hand {number}", number=number,
+                                  night=night.label)
+            session = self._session_info(conn, chat_id, night.session_id)
+            p = t.players.c
+            who = dict(conn.execute(select(p.telegram_id, p.name).where(
+                p.chat_id == chat_id, p.telegram_id.is_not(None))).all())
+            a = t.audit.c
+            notes = tuple(AuditNote(action=r.action, actor=who.get(r.actor), at=r.at)
+                          for r in conn.execute(select(a.action, a.actor, a.at).where(
+                              a.chat_id == chat_id, a.session_id == night.session_id,
+                              a.hand_number == number).order_by(a.id)).all())
+            return HandDetail(
+                night=night, session=session, number=row.number, dealer=row.dealer,
+                status=row.status, report=row.report,
+                result=HandResult.model_validate(row.result),
+                reporters=tuple(who.get(r) if r is not None else None for r in row.reporters),
+                changes=notes, created_at=row.created_at)
+
+        return await self.run(unit, write=False)
+
+    async def player_record(self, chat_id: int, player_id: int, last: int = 5
+                            ) -> PlayerRecord:
+        """A player's totals, rates, last hands and best hand."""
+
+        def unit(conn: Connection) -> PlayerRecord:
+            prow = conn.execute(select(t.players).where(
+                t.players.c.chat_id == chat_id, t.players.c.id == player_id)).first()
+            if prow is None:
+                raise LedgerError("no_player", "no such player in this chat")
+            tot = conn.execute(select(t.totals).where(
+                t.totals.c.player_id == player_id)).one()
+            hp, h = t.hand_players.c, t.hands.c
+            cols = (hp.delta, hp.won, hp.self_draws, hp.dealt_in, hp.win_points, h.number,
+                    h.session_id, h.result, h.dealer)
+            base = select(*cols).join(t.hands, h.id == hp.hand_id).where(
+                hp.chat_id == chat_id, hp.player_id == player_id)
+            recent = conn.execute(base.order_by(h.id.desc()).limit(last)).all()
+            best = conn.execute(base.where(hp.win_points > 0).order_by(
+                hp.win_points.desc(), h.id).limit(1)).first()
+            labels = {n.session_id: n.label for n in self._nights(conn, chat_id)}
+
+            def hand(r: Row[Any], names: tuple[str, ...] = ()) -> RecentHand:
+                return RecentHand(night=labels[r.session_id], number=r.number,
+                                  delta=r.delta, won=r.won, self_draws=r.self_draws,
+                                  dealt_in=r.dealt_in, win_points=r.win_points, names=names)
+
+            best_hand = None
+            if best is not None:
+                srow = self._session_row(conn, chat_id, best.session_id)
+                assert srow is not None
+                seat = next(s for s, c in SEAT_COLUMNS.items() if getattr(srow, c) == player_id)
+                result = HandResult.model_validate(best.result)
+                names = tuple(str(line.params["name"]) for ev in result.events
+                              for line in ev.lines
+                              if line.params.get("seat") == seat and "name" in line.params
+                              and line.code in ("base", "pattern", "extra", "big_win",
+                                                "hand_value"))
+                best_hand = hand(best, names)
+            stats = PlayerStats(
+                player=_player(prow), hands=tot.hands, wins=tot.wins,
+                self_draws=tot.self_draws, dealt_in=tot.dealt_in, net=tot.net,
+                biggest=best.win_points if best else 0,
+                average_win=round(tot.win_points / tot.wins, 2) if tot.wins else 0.0)
+            return PlayerRecord(stats=stats, last=tuple(hand(r) for r in recent),
+                                best=best_hand)
+
+        return await self.run(unit, write=False)
+
+
+__all__ = ["HandDetail", "Lookback", "Night", "NightHistory", "PlayerInfo", "PlayerRecord",
+           "RecentHand", "Scope"]
