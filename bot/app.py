@@ -23,7 +23,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import buttons, chat, commands
+from bot import buttons, chat, commands, commands_lookback, commands_money
 from bot.config import Settings
 from bot.i18n import t
 from bot.pipeline import Pipeline
@@ -42,10 +42,12 @@ GROUP_COMMANDS = [
     ("undo", "Undo the last event"),
     ("void", "Void a hand: /void 3"),
     ("edit", "Correct a hand: /edit 3 ..."),
-    ("history", "Recent hands"),
+    ("history", "This night's hands: /history all · /history 2026-11-20"),
+    ("hand", "Every event of a hand: /hand 3"),
     ("end", "End the night: who pays whom"),
     ("debts", "Unpaid debts from past nights"),
-    ("paid", "Mark a debt paid: /paid 4"),
+    ("paid", "Mark a debt paid: /paid 4 (or part: /paid 4 2.50)"),
+    ("settle", "Clear every debt with the fewest transfers"),
     ("standings", "Standings in this chat"),
     ("stats", "A player's statistics"),
     ("rules", "Patterns and options"),
@@ -59,9 +61,16 @@ PRIVATE_COMMANDS = ["score", "rules", "help", "lang"]
 COMMANDS = {
     name: getattr(commands, f"cmd_{name}")
     for name in ("new", "hu", "kong", "draw", "qishou", "table", "undo", "void", "edit",
-                 "history", "end", "standings", "stats", "rules", "set", "lang", "score",
-                 "help", "debts", "paid")
-} | {"start": commands.cmd_help}
+                 "end", "rules", "set", "lang", "score", "help")
+} | {"start": commands.cmd_help} | {
+    "standings": commands_money.cmd_standings,
+    "debts": commands_money.cmd_debts,
+    "paid": commands_money.cmd_paid,
+    "settle": commands_money.cmd_settle,
+    "history": commands_lookback.cmd_history,
+    "hand": commands_lookback.cmd_hand,
+    "stats": commands_lookback.cmd_stats,
+}
 
 
 async def set_menus(app: Application) -> None:  # type: ignore[type-arg]
@@ -124,6 +133,8 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     app = builder.build()
     for name, callback in COMMANDS.items():
         app.add_handler(CommandHandler(name, callback))
+    app.add_handler(CallbackQueryHandler(commands_money.on_settle_button,
+                                         pattern=commands_money.SETTLE_PATTERN))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(ChatMemberHandler(commands.on_added, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(chat.on_error)
