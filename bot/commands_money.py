@@ -5,9 +5,10 @@ proposal was made from, so a press after they changed is refused)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 from telegram.ext import ContextTypes
 
 from bot import numbers, render_money, send
@@ -16,6 +17,7 @@ from bot.errors_text import error_text
 from bot.grammar import GrammarError
 from bot.i18n import money
 from storage.errors import LedgerError
+from storage.models import PlayerInfo
 
 SETTLE_DATA = re.compile(r"^v1:s:([0-9a-f]{12})$")
 SETTLE_PATTERN = r"^v1:s:"
@@ -70,8 +72,7 @@ async def cmd_paid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if parties is None:
         await refuse(update, lang, "no_debt", id=number)
         return
-    if user is None or (user.id not in {p.telegram_id for p in parties}
-                        and not await is_admin(update, context)):
+    if user is None or (not _is_party(user, parties) and not await is_admin(update, context)):
         await refuse(update, lang, "not_party")
         return
     try:
@@ -83,6 +84,15 @@ async def cmd_paid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await refuse(update, lang, exc.code, str(exc), **params)
         return
     await reply(update, render_money.payment_text(lang, payment))
+
+
+def _is_party(user: User, players: Iterable[PlayerInfo]) -> bool:
+    """The user is one of ``players``: by account, or by the @username they were seated by
+    (a player seated as @dave who has not spoken since is linked only by that name)."""
+    name = (user.username or "").lower()
+    return any(p.telegram_id == user.id or (p.telegram_id is None and name
+                                            and (p.username or "").lower() == name)
+               for p in players)
 
 
 def _confirm(lang: str, token: str) -> InlineKeyboardMarkup:
@@ -118,8 +128,7 @@ async def on_settle_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         await send.answer(update, error_text(lang, "settle_stale", ""), alert=True)
         return
     user = query.from_user
-    if user.id not in {p.telegram_id for p in plan.parties} and not await is_admin(
-            update, context):
+    if not _is_party(user, plan.parties) and not await is_admin(update, context):
         await send.answer(update, error_text(lang, "not_party_settle", ""), alert=True)
         return
     try:
@@ -129,6 +138,6 @@ async def on_settle_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     await send.answer(update)
     await send.edit(context, chat.id, query.message.message_id, None, reply_markup=None)
-    by = next((p.name for p in plan.parties if p.telegram_id == user.id),
+    by = next((p.name for p in plan.parties if _is_party(user, [p])),
               user.username or user.first_name)
     await reply(update, render_money.settled_text(lang, done, by))

@@ -70,8 +70,8 @@ def _next(scope: Scope, page: int) -> str:
 
 def hand_text(lang: str, d: HandDetail) -> str:
     s = d.session
-    head = t(lang, "Hand {number} of night {night} ({preset}); dealer: {seat} {player}.",
-             number=d.number, night=d.night.label, preset=s.preset,
+    head = t(lang, "Hand {number} of night {night}; dealer: {seat} {player}.",
+             number=d.number, night=d.night.label,
              seat=t(lang, SEAT_KEYS[d.dealer]), player=name(s, d.dealer))
     parts = [head]
     if d.status == "void":
@@ -90,7 +90,7 @@ def hand_text(lang: str, d: HandDetail) -> str:
             f"{name(s, seat)} {signed(d.result.deltas[seat])}" for seat in SEATS
             if d.result.deltas[seat]))
     for c in d.changes:
-        note = _change(lang, c.action, _who(lang, c.actor), c.at.strftime("%Y-%m-%d %H:%M UTC"))
+        note = _change(lang, c.action, _who(lang, c.actor), c.at.strftime("%Y-%m-%d %H:%M"))
         if note:
             parts.append(note)
     return "\n".join(parts)

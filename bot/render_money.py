@@ -14,14 +14,14 @@ def signed_money(cents: int) -> str:
 
 
 def points_at_stakes(lang: str, points: tuple[tuple[int, int], ...]) -> str:
-    """``+24 at 0.50, -2 at 2.00``: points are never added across stakes."""
+    """``+24 at 0.50 · -2 at 2.00``: points are never added across stakes."""
     parts = []
     for stake, n in points:
         if stake:
             parts.append(t(lang, "{points} at {stake}", points=signed(n), stake=money(stake)))
         else:
             parts.append(t(lang, "{points} unstaked", points=signed(n)))
-    return ", ".join(parts) or "0"
+    return " · ".join(parts) or "0"
 
 
 def standings_text(lang: str, rows: list[MoneyStanding], days: int | None = None) -> str:
@@ -64,10 +64,11 @@ def payment_text(lang: str, p: Payment) -> str:
                  payer=payer, payee=payee)
     head = t(lang, "Recorded: {payer} paid {payee} {amount}.", payer=payer, payee=payee,
              amount=money(p.cents))
+    sep = "" if lang.startswith("zh") else " "
     if p.remaining:
-        return head + " " + t(lang, "{payer} still owes {payee} {amount}.", payer=payer,
+        return head + sep + t(lang, "{payer} still owes {payee} {amount}.", payer=payer,
                               payee=payee, amount=money(p.remaining))
-    return head + " " + t(lang, "They are square.")
+    return head + sep + t(lang, "They are square.")
 
 
 def settle_plan_text(lang: str, plan: SettlePlan) -> str:

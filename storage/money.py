@@ -194,7 +194,8 @@ class Money(LedgerBase):
     async def pay(self, chat_id: int, debt_id: int, cents: int | None = None, *,
                   actor: int | None = None) -> Payment:
         """Pay what the two people of debt ``debt_id`` owe each other, netted: all of it, or
-        ``cents`` of it. Debts the other way are set against it first, then the oldest."""
+        ``cents`` of it. Debts the other way are set against it first, then the oldest are
+        paid. Refused when nothing is open between them any more (``debt_paid``)."""
         d = t.debts.c
 
         def unit(conn: Connection) -> Payment:
@@ -202,9 +203,11 @@ class Money(LedgerBase):
                 d.chat_id == chat_id, d.id == debt_id)).first()
             if row is None:
                 raise LedgerError("no_debt", f"no debt {debt_id} in this chat", id=debt_id)
-            if row.paid or _remaining(row) <= 0:
-                raise LedgerError("debt_paid", f"debt {debt_id} is already paid", id=debt_id)
+            # The debt names its two people: while anything is open between them, /paid N
+            # still pays it, even after N itself was set off against the other way.
             rows = self._open_debts(conn, chat_id, (row.payer_id, row.payee_id), lock=True)
+            if not rows:
+                raise LedgerError("debt_paid", f"debt {debt_id} is already paid", id=debt_id)
             (lo, hi), (bal, _ids) = next(iter(self._pairs(rows).items()))
             payer, payee = (lo, hi) if bal >= 0 else (hi, lo)
             owed = abs(bal)
