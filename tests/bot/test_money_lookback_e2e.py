@@ -46,6 +46,11 @@ async def test_standings_and_debts_keep_each_stake_and_net_pairs(tmp_path: Path)
         assert ("alice", "bob") not in pairs or ("bob", "alice") not in pairs
         assert len({frozenset(p) for p in pairs}) == len(pairs)  # one line per two people
         assert "/settle" in text
+        for line in ("/standings 999999999", "/standings 99999999999d", "/standings ²",
+                     "/standings soon", "/standings 30d 2"):
+            text = await _text(t, "carol", line)
+            assert text.startswith("⚠️ Examples: /standings"), (line, text)
+        assert "Standings for the last 30 days" in await _text(t, "carol", "/standings 30天")
 
 
 async def test_paid_in_part_and_every_bad_amount_is_refused(tmp_path: Path) -> None:

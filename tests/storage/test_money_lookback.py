@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, date, datetime
 
 import pytest
@@ -152,3 +153,16 @@ async def test_player_record(ledger: Ledger) -> None:
     assert [h.number for h in rec.last] == [2, 1]
     assert rec.best is not None and rec.best.number == 1
     assert "清一色" in rec.best.names and rec.best.win_points == rec.stats.biggest
+
+
+async def test_two_payments_at_once_never_pay_more_than_is_owed(ledger: Ledger) -> None:
+    await _night(ledger, 100, win("self_draw", "S", patterns=["清一色"]))
+    balance = (await ledger.open_balances(CHAT))[0]
+    results = await asyncio.gather(
+        ledger.pay(CHAT, balance.handle, balance.cents - 100),
+        ledger.pay(CHAT, balance.handle, balance.cents - 100), return_exceptions=True)
+    paid = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, LedgerError)]
+    assert len(paid) == 1 and len(refused) == 1 and refused[0].code == "pay_too_much"
+    left = next(b for b in await ledger.open_balances(CHAT) if b.handle == balance.handle)
+    assert left.cents == 100
