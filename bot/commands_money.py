@@ -16,8 +16,10 @@ from bot.chat import chat_lang, is_admin, refuse, reply, services, tokens_of
 from bot.errors_text import error_text
 from bot.grammar import GrammarError
 from bot.i18n import money
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import PlayerInfo
+from storage.money import Payment, SettlePlan
 
 SETTLE_DATA = re.compile(r"^v1:s:([0-9a-f]{12})$")
 SETTLE_PATTERN = r"^v1:s:"
@@ -75,15 +77,16 @@ async def cmd_paid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user is None or (not _is_party(user, parties) and not await is_admin(update, context)):
         await refuse(update, lang, "not_party")
         return
+    def answer(payment: Payment) -> list[Outgoing]:
+        return [send.replying(update, render_money.payment_text(lang, payment))]
+
     try:
-        payment = await ledger.pay(chat.id, number, amount, actor=user.id)
+        await send.answered(context, answer).pay(chat.id, number, amount, actor=user.id)
     except LedgerError as exc:
         params = {**exc.params, "id": number}
         if "owed" in params:
             params["owed"] = money(int(params["owed"]))
         await refuse(update, lang, exc.code, str(exc), **params)
-        return
-    await reply(update, render_money.payment_text(lang, payment))
 
 
 def _is_party(user: User, players: Iterable[PlayerInfo]) -> bool:
@@ -131,13 +134,17 @@ async def on_settle_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if not _is_party(user, plan.parties) and not await is_admin(update, context):
         await send.answer(update, error_text(lang, "not_party_settle", ""), alert=True)
         return
+    by = next((p.name for p in plan.parties if _is_party(user, [p])),
+              user.username or user.first_name)
+    message_id = query.message.message_id
+
+    def answer(done: SettlePlan) -> list[Outgoing]:  # the proposal loses its button
+        return [send.edit_of(chat.id, message_id, None, reply_markup=None),
+                send.replying(update, render_money.settled_text(lang, done, by))]
+
     try:
-        done = await ledger.settle(chat.id, m.group(1), actor=user.id)
+        await send.answered(context, answer).settle(chat.id, m.group(1), actor=user.id)
     except LedgerError as exc:
         await send.answer(update, error_text(lang, exc.code, str(exc)), alert=True)
         return
     await send.answer(update)
-    await send.edit(context, chat.id, query.message.message_id, None, reply_markup=None)
-    by = next((p.name for p in plan.parties if _is_party(user, [p])),
-              user.username or user.first_name)
-    await reply(update, render_money.settled_text(lang, done, by))
