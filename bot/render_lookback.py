@@ -89,11 +89,23 @@ def hand_text(lang: str, d: HandDetail) -> str:
         parts.append(t(lang, "The hand:") + " " + "  ".join(
             f"{name(s, seat)} {signed(d.result.deltas[seat])}" for seat in SEATS
             if d.result.deltas[seat]))
-    for c in d.changes:
+    if len(d.changes) > 5:
+        parts.append(t(lang, "{n} earlier changes.", n=len(d.changes) - 5))
+    for c in d.changes[-5:]:
         note = _change(lang, c.action, _who(lang, c.actor), c.at.strftime("%Y-%m-%d %H:%M"))
         if note:
             parts.append(note)
-    return "\n".join(parts)
+    return "\n".join(_fit(lang, parts))
+
+
+def _fit(lang: str, lines: list[str], budget: int = 3800) -> list[str]:
+    """The lines that fit in one message, and how many were left out."""
+    used = 0
+    for i, line in enumerate(lines):
+        used += len(line) + 1
+        if used > budget:
+            return [*lines[:i], t(lang, "…and {n} more lines.", n=len(lines) - i)]
+    return lines
 
 
 def _rate(n: int, of: int) -> str:

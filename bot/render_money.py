@@ -8,6 +8,23 @@ from html import escape
 from bot.i18n import money, signed, t
 from storage.money import MoneyStanding, PairBalance, Payment, SettlePlan
 
+MAX_LINES = 30
+BUDGET = 3500  # characters of listed lines: a reply stays inside Telegram's 4,096
+
+
+def _fit(lang: str, lines: list[str]) -> list[str]:
+    """As many of ``lines`` as fit (at most :data:`MAX_LINES`), and how many were left."""
+    shown: list[str] = []
+    used = 0
+    for line in lines[:MAX_LINES]:
+        if used + len(line) > BUDGET:
+            break
+        shown.append(line)
+        used += len(line) + 1
+    if len(shown) < len(lines):
+        shown.append(t(lang, "…and {n} more lines.", n=len(lines) - len(shown)))
+    return shown
+
 
 def signed_money(cents: int) -> str:
     return ("+" if cents > 0 else "") + money(cents)
@@ -31,10 +48,11 @@ def standings_text(lang: str, rows: list[MoneyStanding], days: int | None = None
             t(lang, "Standings for the last {days} days, each night at its own stake:",
               days=days))
     parts = [head]
-    for i, r in enumerate(rows, 1):
-        parts.append(f"{i}. {escape(r.player.name)}: <b>{signed_money(r.cents)}</b> ("
-                     + points_at_stakes(lang, r.points) + ") · "
-                     + t(lang, "hands {hands} · wins {wins}", hands=r.hands, wins=r.wins))
+    parts += _fit(lang, [
+        f"{i}. {escape(r.player.name)}: <b>{signed_money(r.cents)}</b> ("
+        + points_at_stakes(lang, r.points) + ") · "
+        + t(lang, "hands {hands} · wins {wins}", hands=r.hands, wins=r.wins)
+        for i, r in enumerate(rows, 1)])
     return "\n".join(parts)
 
 
@@ -42,16 +60,18 @@ def balances_text(lang: str, balances: list[PairBalance]) -> str:
     if not balances:
         return t(lang, "No unpaid debts in this chat.")
     parts = [t(lang, "Open debts, netted between each two players:")]
+    lines = []
     for b in balances:
         nets = "" if len(b.debt_ids) == 1 else " " + t(
-            lang, "(nets {debts})", debts=", ".join(f"#{i}" for i in b.debt_ids[:8])
-            + (" …" if len(b.debt_ids) > 8 else ""))
+            lang, "(nets {debts})", debts=", ".join(f"#{i}" for i in b.debt_ids[:4])
+            + (" …" if len(b.debt_ids) > 4 else ""))
         if b.cents:
-            parts.append(f"  #{b.handle} {escape(b.payer.name)} → {escape(b.payee.name)}: "
+            lines.append(f"  #{b.handle} {escape(b.payer.name)} → {escape(b.payee.name)}: "
                          f"<b>{money(b.cents)}</b>{nets}")
         else:
-            parts.append(f"  #{b.handle} {escape(b.payer.name)} ⇄ {escape(b.payee.name)}: "
+            lines.append(f"  #{b.handle} {escape(b.payer.name)} ⇄ {escape(b.payee.name)}: "
                          + t(lang, "they cancel out") + nets)
+    parts += _fit(lang, lines)
     parts.append(t(lang, "Paid: /paid N · part of it: /paid N 2.50 · everything at once: "
                          "/settle"))
     return "\n".join(parts)
@@ -77,8 +97,8 @@ def settle_plan_text(lang: str, plan: SettlePlan) -> str:
                        "with a debt, or an admin, can clear them:", debts=plan.debts)
     parts = [t(lang, "To clear all {debts} open debts takes {n} transfer(s):",
                debts=plan.debts, n=len(plan.transfers))]
-    parts += [f"  {escape(x.payer.name)} → {escape(x.payee.name)}: <b>{money(x.cents)}</b>"
-              for x in plan.transfers]
+    parts += _fit(lang, [f"  {escape(x.payer.name)} → {escape(x.payee.name)}: "
+                         f"<b>{money(x.cents)}</b>" for x in plan.transfers])
     parts.append(t(lang, "Once paid, a player with a debt, or an admin, confirms here:"))
     return "\n".join(parts)
 
