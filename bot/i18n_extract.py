@@ -16,6 +16,7 @@ from babel.messages.pofile import read_po, write_po
 from bot.app import GROUP_COMMANDS
 from bot.commands import HELP
 from bot.console import BANNER
+from bot.dispatch import NOTHING_RECORDED
 from bot.errors_text import MESSAGES
 from bot.guided import HOWS
 from bot.i18n import LANGUAGES, LOCALES
@@ -34,6 +35,7 @@ def template() -> Catalog:
         if isinstance(message, str):
             cat.add(message, locations=[(f"bot/{filename}", lineno)])
     dynamic = [HELP, BANNER, *TEMPLATES.values(), *MESSAGES.values(), *(label for _, label in HOWS),
+               NOTHING_RECORDED,
                *(d for _, d in GROUP_COMMANDS), *SEAT_KEYS.values(), *_HOW.values(), *REASONS]
     for text in dynamic:
         if text not in cat:
