@@ -43,7 +43,7 @@ async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             return
         page = number
     view = await services(context).ledger.night_history(chat.id, scope, page=page)
-    if scope != "current" and not isinstance(scope, str) and not view.nights:
+    if not isinstance(scope, str) and not view.nights:
         await refuse(update, lang, "no_night", night=_label(scope))
         return
     if view.page > view.pages:

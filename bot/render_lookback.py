@@ -30,7 +30,7 @@ def _who(lang: str, player: str | None) -> str:
 
 
 def history_text(lang: str, view: NightHistory, scope: Scope) -> str:
-    if not view.nights:
+    if not view.nights and not view.total:
         return t(lang, "No hands recorded in this chat yet.")
     if scope == "all":
         head = t(lang, "All nights, page {page} of {pages}:", page=view.page, pages=view.pages)
@@ -42,7 +42,7 @@ def history_text(lang: str, view: NightHistory, scope: Scope) -> str:
         head = t(lang, "Night {night}, page {page} of {pages}:", night=night.label,
                  page=view.page, pages=view.pages)
     parts = [head]
-    several = len(view.nights) > 1
+    several = view.several
     for it in view.items:
         status = " " + t(lang, "(void)") if it.status == "void" else ""
         moves = "  ".join(f"{escape(it.seats[s])} {signed(v)}"  # type: ignore[index]

@@ -7,7 +7,7 @@ same day is ``2026-11-20/2``. The label is what players type to name an earlier 
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
@@ -35,9 +35,10 @@ class Night(Contract):
 
 
 class NightHistory(Contract):
-    nights: tuple[Night, ...]  # the nights in scope, latest first
+    nights: tuple[Night, ...]  # the nights in scope, latest first (none listed for "all")
     items: tuple[HistoryItem, ...]
-    labels: dict[int, str]  # session id -> its night's label
+    labels: dict[int, str]  # session id -> its night's label, for the items shown
+    several: bool  # the items may come from more than one night
     page: int
     pages: int
     total: int
@@ -79,55 +80,61 @@ class PlayerRecord(Contract):
     best: RecentHand | None
 
 
-def _labels(rows: list[Row[Any]]) -> dict[int, str]:
-    """Session id -> label, given the chat's sessions in id order."""
-    seen: dict[date, int] = {}
-    out = {}
-    for r in rows:
-        day = r.started_at.astimezone(UTC).date() if r.started_at.tzinfo else r.started_at.date()
-        seen[day] = seen.get(day, 0) + 1
-        out[r.id] = day.isoformat() + ("" if seen[day] == 1 else f"/{seen[day]}")
-    return out
+def _day_of(started_at: datetime) -> date:
+    return (started_at.astimezone(UTC) if started_at.tzinfo else started_at).date()
 
 
-def _day(label: str) -> date:
-    return date.fromisoformat(label.split("/", 1)[0])
+def _night(row: Row[Any], label: str) -> Night:
+    return Night(session_id=row.id, label=label, started_at=row.started_at,
+                 preset=row.preset, stake_cents=row.stake_cents, hands=row.hands,
+                 status=row.status)
+
+
+def _label(day: date, k: int) -> str:
+    return day.isoformat() + ("" if k == 1 else f"/{k}")
+
+
+_s = t.sessions.c
+_NIGHT = select(_s.id, _s.started_at, _s.preset, _s.stake_cents, _s.hands, _s.status)
 
 
 class Lookback(LedgerBase):
-    def _nights(self, conn: Connection, chat_id: int) -> list[Night]:
-        """Every night of the chat, oldest first."""
-        s = t.sessions.c
-        rows = list(conn.execute(select(s.id, s.started_at, s.preset, s.stake_cents, s.hands,
-                                        s.status).where(s.chat_id == chat_id)
-                                 .order_by(s.id)).all())
-        labels = _labels(rows)
-        return [Night(session_id=r.id, label=labels[r.id], started_at=r.started_at,
-                      preset=r.preset, stake_cents=r.stake_cents, hands=r.hands,
-                      status=r.status) for r in rows]
+    # Only the nights asked about are read (a day's, or the few a page shows), so looking
+    # back costs the same however many nights the chat has played.
 
-    def _scope(self, conn: Connection, chat_id: int, scope: Scope) -> list[Night]:
-        nights = self._nights(conn, chat_id)
+    def _nights_of_day(self, conn: Connection, chat_id: int, day: date) -> list[Night]:
+        """The nights started on ``day`` (UTC), oldest first."""
+        start = datetime(day.year, day.month, day.day, tzinfo=UTC)
+        rows = conn.execute(_NIGHT.where(
+            _s.chat_id == chat_id, _s.started_at >= start,
+            _s.started_at < start + timedelta(days=1)).order_by(_s.id)).all()
+        return [_night(r, _label(day, k)) for k, r in enumerate(rows, 1)]
+
+    def _nights_by_id(self, conn: Connection, chat_id: int, ids: set[int]
+                      ) -> dict[int, Night]:
+        if not ids:
+            return {}
+        rows = conn.execute(_NIGHT.where(_s.chat_id == chat_id, _s.id.in_(ids))).all()
+        out: dict[int, Night] = {}
+        for day in {_day_of(r.started_at) for r in rows}:
+            out |= {n.session_id: n for n in self._nights_of_day(conn, chat_id, day)}
+        return {sid: out[sid] for sid in ids if sid in out}
+
+    def _scope(self, conn: Connection, chat_id: int, scope: Scope) -> list[Night] | None:
+        """The nights in ``scope``, latest first; None for every night."""
         if scope == "all":
-            chosen = nights
-        elif scope == "current":
-            going = [n for n in nights if n.status == "open"]
-            chosen = going or nights[-1:]
-        elif isinstance(scope, tuple):
+            return None
+        if scope == "current":
+            sid = conn.execute(select(_s.id).where(_s.chat_id == chat_id).order_by(
+                (_s.status == "open").desc(), _s.id.desc()).limit(1)).scalar()
+            return list(self._nights_by_id(conn, chat_id, {sid}).values()) if sid else []
+        if isinstance(scope, tuple):
             day, k = scope
-            label = day.isoformat() + ("" if k == 1 else f"/{k}")
-            chosen = [n for n in nights if n.label == label]
-        elif isinstance(scope, date):
-            chosen = [n for n in nights if _day(n.label) == scope]
-        else:
-            raise ValueError(f"bad scope {scope!r}")
-        return chosen[::-1]
-
-    async def nights(self, chat_id: int) -> list[Night]:
-        def unit(conn: Connection) -> list[Night]:
-            return self._nights(conn, chat_id)
-
-        return await self.run(unit, write=False)
+            nights = self._nights_of_day(conn, chat_id, day)
+            return nights[k - 1 : k]
+        if isinstance(scope, date):
+            return self._nights_of_day(conn, chat_id, scope)[::-1]
+        raise ValueError(f"bad scope {scope!r}")
 
     async def night_history(self, chat_id: int, scope: Scope = "current", page: int = 1,
                             page_size: int = 10) -> NightHistory:
@@ -137,13 +144,12 @@ class Lookback(LedgerBase):
 
         def unit(conn: Connection) -> NightHistory:
             nights = self._scope(conn, chat_id, scope)
-            labels = {n.session_id: n.label for n in nights}
-            if not nights:
-                return NightHistory(nights=(), items=(), labels={}, page=page, pages=1,
-                                    total=0)
             cond = [h.chat_id == chat_id]
-            if scope != "all":
-                cond.append(h.session_id.in_(list(labels)))
+            if nights is not None:
+                if not nights:
+                    return NightHistory(nights=(), items=(), labels={}, several=False,
+                                        page=page, pages=1, total=0)
+                cond.append(h.session_id.in_([n.session_id for n in nights]))
             total = conn.execute(select(func.count()).select_from(t.hands)
                                  .where(*cond)).scalar_one()
             pages = max(1, -(-total // page_size))
@@ -151,6 +157,8 @@ class Lookback(LedgerBase):
                 select(t.hands).where(*cond).order_by(h.id.desc())
                 .limit(page_size).offset((page - 1) * page_size)).all()
             sids = {r.session_id for r in rows}
+            labels = {sid: n.label for sid, n in self._nights_by_id(conn, chat_id,
+                                                                    sids).items()}
             srows = {r.id: r for r in conn.execute(select(t.sessions).where(
                 t.sessions.c.id.in_(sids))).all()} if sids else {}
             pids = {getattr(s, c) for s in srows.values() for c in SEAT_COLUMNS.values()}
@@ -162,7 +170,8 @@ class Lookback(LedgerBase):
                 seats={s: names[getattr(srows[r.session_id], c)]
                        for s, c in SEAT_COLUMNS.items()},
                 events=len(r.report["events"]), created_at=r.created_at) for r in rows)
-            return NightHistory(nights=tuple(nights), items=items, labels=labels, page=page,
+            return NightHistory(nights=tuple(nights or ()), items=items, labels=labels,
+                                several=nights is None or len(nights) > 1, page=page,
                                 pages=pages, total=total)
 
         return await self.run(unit, write=False)
@@ -173,7 +182,7 @@ class Lookback(LedgerBase):
         night or a day with one night): its events, result, reporters and changes."""
 
         def unit(conn: Connection) -> HandDetail:
-            nights = self._scope(conn, chat_id, scope)
+            nights = self._scope(conn, chat_id, scope) or []
             if not nights:
                 raise LedgerError("no_night", "no such night in this chat")
             if len(nights) > 1:
@@ -223,7 +232,9 @@ class Lookback(LedgerBase):
             recent = conn.execute(base.order_by(h.id.desc()).limit(last)).all()
             best = conn.execute(base.where(hp.win_points > 0).order_by(
                 hp.win_points.desc(), h.id).limit(1)).first()
-            labels = {n.session_id: n.label for n in self._nights(conn, chat_id)}
+            labels = {sid: n.label for sid, n in self._nights_by_id(
+                conn, chat_id, {r.session_id for r in [*recent, *([best] if best else [])]}
+            ).items()}
 
             def hand(r: Row[Any], names: tuple[str, ...] = ()) -> RecentHand:
                 return RecentHand(night=labels[r.session_id], number=r.number,

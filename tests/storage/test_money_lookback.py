@@ -117,7 +117,8 @@ async def test_history_by_night_and_one_hand_with_its_changes(ledger: Ledger) ->
     current = await ledger.night_history(CHAT)
     assert current.total == 1 and current.items[0].deltas["N"] == 24
     every = await ledger.night_history(CHAT, "all", page=1, page_size=1)
-    assert every.total == 2 and every.pages == 2 and len(every.nights) == 2
+    assert every.total == 2 and every.pages == 2 and every.several
+    assert list(every.labels.values()) == [every.labels[every.items[0].session_id]]
     assert every.items[0].session_id != first  # latest first
     day = await ledger.night_history(CHAT, date(2026, 11, 20))
     assert day.total == 1 and day.items[0].session_id == first
@@ -166,3 +167,27 @@ async def test_two_payments_at_once_never_pay_more_than_is_owed(ledger: Ledger) 
     assert len(paid) == 1 and len(refused) == 1 and refused[0].code == "pay_too_much"
     left = next(b for b in await ledger.open_balances(CHAT) if b.handle == balance.handle)
     assert left.cents == 100
+
+
+async def test_two_nights_on_one_day_are_told_apart(ledger: Ledger) -> None:
+    first = await _night(ledger, 100, win("self_draw", "S"))
+    second = await _night(ledger, 100, win("self_draw", "W"))
+    async with ledger.write() as conn:
+        for sid, hour in ((first, 12), (second, 15)):
+            await conn.execute(update(t.sessions).where(t.sessions.c.id == sid).values(
+                started_at=datetime(2026, 11, 20, hour, tzinfo=UTC)))
+    day = date(2026, 11, 20)
+    both = await ledger.night_history(CHAT, day)
+    assert [n.label for n in both.nights] == ["2026-11-20/2", "2026-11-20"]
+    assert both.several and both.labels == {first: "2026-11-20", second: "2026-11-20/2"}
+    with pytest.raises(LedgerError) as exc:
+        await ledger.hand_detail(CHAT, 1, day)
+    assert exc.value.code == "which_night"
+    assert (await ledger.hand_detail(CHAT, 1, (day, 2))).result.deltas["W"] > 0
+    assert (await ledger.hand_detail(CHAT, 1, (day, 1))).result.deltas["S"] > 0
+    assert (await ledger.night_history(CHAT, (day, 3))).nights == ()
+    latest = await ledger.night_history(CHAT)  # no table going: the latest night
+    assert latest.nights[0].label == "2026-11-20/2"
+    bob = await ledger.player(CHAT, SEATED[1])
+    rec = await ledger.player_record(CHAT, bob.id)
+    assert [h.night for h in rec.last] == ["2026-11-20/2", "2026-11-20"]
