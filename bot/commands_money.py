@@ -77,6 +77,7 @@ async def cmd_paid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user is None or (not _is_party(user, parties) and not await is_admin(update, context)):
         await refuse(update, lang, "not_party")
         return
+
     def answer(payment: Payment) -> list[Outgoing]:
         return [send.replying(update, render_money.payment_text(lang, payment))]
 

@@ -124,10 +124,14 @@ class Lookback(LedgerBase):
         """The nights in ``scope``, latest first; None for every night."""
         if scope == "all":
             return None
-        if scope == "current":
-            sid = conn.execute(select(_s.id).where(_s.chat_id == chat_id).order_by(
-                (_s.status == "open").desc(), _s.id.desc()).limit(1)).scalar()
-            return list(self._nights_by_id(conn, chat_id, {sid}).values()) if sid else []
+        if scope == "current":  # the table going, else the latest night
+            row = conn.execute(_NIGHT.where(_s.chat_id == chat_id).order_by(
+                (_s.status == "open").desc(), _s.id.desc()).limit(1)).first()
+            if row is None:
+                return []
+            day = _day_of(row.started_at)
+            return [n for n in self._nights_of_day(conn, chat_id, day)
+                    if n.session_id == row.id]
         if isinstance(scope, tuple):
             day, k = scope
             nights = self._nights_of_day(conn, chat_id, day)
@@ -145,20 +149,26 @@ class Lookback(LedgerBase):
         def unit(conn: Connection) -> NightHistory:
             nights = self._scope(conn, chat_id, scope)
             cond = [h.chat_id == chat_id]
+            order = [h.id.desc()]  # walks ix_hands_chat_id backwards
             if nights is not None:
                 if not nights:
                     return NightHistory(nights=(), items=(), labels={}, several=False,
                                         page=page, pages=1, total=0)
-                cond.append(h.session_id.in_([n.session_id for n in nights]))
+                if len(nights) == 1:  # walks uq_hands_session_number backwards
+                    cond.append(h.session_id == nights[0].session_id)
+                    order = [h.number.desc()]
+                else:
+                    cond.append(h.session_id.in_([n.session_id for n in nights]))
             total = conn.execute(select(func.count()).select_from(t.hands)
                                  .where(*cond)).scalar_one()
             pages = max(1, -(-total // page_size))
             rows = [] if page > pages else conn.execute(
-                select(t.hands).where(*cond).order_by(h.id.desc())
+                select(t.hands).where(*cond).order_by(*order)
                 .limit(page_size).offset((page - 1) * page_size)).all()
             sids = {r.session_id for r in rows}
-            labels = {sid: n.label for sid, n in self._nights_by_id(conn, chat_id,
-                                                                    sids).items()}
+            known = {n.session_id: n.label for n in nights or ()}
+            labels = known if sids <= set(known) else {
+                sid: n.label for sid, n in self._nights_by_id(conn, chat_id, sids).items()}
             srows = {r.id: r for r in conn.execute(select(t.sessions).where(
                 t.sessions.c.id.in_(sids))).all()} if sids else {}
             pids = {getattr(s, c) for s in srows.values() for c in SEAT_COLUMNS.values()}
@@ -226,7 +236,7 @@ class Lookback(LedgerBase):
                 t.totals.c.player_id == player_id)).one()
             hp, h = t.hand_players.c, t.hands.c
             cols = (hp.delta, hp.won, hp.self_draws, hp.dealt_in, hp.win_points, h.number,
-                    h.session_id, h.result, h.dealer)
+                    h.session_id, h.id)  # not the result: a sort would carry it along
             base = select(*cols).join(t.hands, h.id == hp.hand_id).where(
                 hp.chat_id == chat_id, hp.player_id == player_id)
             recent = conn.execute(base.order_by(h.id.desc()).limit(last)).all()
@@ -246,7 +256,8 @@ class Lookback(LedgerBase):
                 srow = self._session_row(conn, chat_id, best.session_id)
                 assert srow is not None
                 seat = next(s for s, c in SEAT_COLUMNS.items() if getattr(srow, c) == player_id)
-                result = HandResult.model_validate(best.result)
+                result = HandResult.model_validate(conn.execute(
+                    select(h.result).where(h.id == best.id)).scalar_one())
                 names = tuple(str(line.params["name"]) for ev in result.events
                               for line in ev.lines
                               if line.params.get("seat") == seat and "name" in line.params
