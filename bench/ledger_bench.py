@@ -120,6 +120,9 @@ async def _reads(ledger: Ledger, chat_id: int, player_id: int) -> dict[str, floa
         "standings": await _time(lambda: ledger.standings(chat_id)),
         "player stats": await _time(lambda: ledger.player_stats(chat_id, player_id)),
         "history page": await _time(lambda: ledger.history(chat_id, page=1)),
+        "money standings": await _time(lambda: ledger.money_standings(chat_id)),
+        "night history": await _time(lambda: ledger.night_history(chat_id, "current")),
+        "player record": await _time(lambda: ledger.player_record(chat_id, player_id)),
     }
 
 

@@ -23,7 +23,15 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import buttons, chat, commands, commands_files, details
+from bot import (
+    buttons,
+    chat,
+    commands,
+    commands_files,
+    commands_lookback,
+    commands_money,
+    details,
+)
 from bot.config import Settings
 from bot.i18n import t
 from bot.pipeline import Pipeline
@@ -42,10 +50,12 @@ GROUP_COMMANDS = [
     ("undo", "Undo the last event"),
     ("void", "Void a hand: /void 3"),
     ("edit", "Correct a hand: /edit 3 ..."),
-    ("history", "Recent hands"),
+    ("history", "This night's hands: /history all · /history 2026-11-20"),
+    ("hand", "Every event of a hand: /hand 3"),
     ("end", "End the night: who pays whom"),
     ("debts", "Unpaid debts from past nights"),
-    ("paid", "Mark a debt paid: /paid 4"),
+    ("paid", "Mark a debt paid: /paid 4 (or part: /paid 4 2.50)"),
+    ("settle", "Clear every debt with the fewest transfers"),
     ("standings", "Standings in this chat"),
     ("stats", "A player's statistics"),
     ("chart", "The night as a chart"),
@@ -62,9 +72,16 @@ PRIVATE_COMMANDS = ["score", "rules", "help", "lang"]
 COMMANDS = {
     name: getattr(commands, f"cmd_{name}")
     for name in ("new", "hu", "kong", "draw", "qishou", "table", "undo", "void", "edit",
-                 "history", "end", "standings", "stats", "rules", "set", "lang", "score",
-                 "help", "debts", "paid")
-} | {"start": commands.cmd_help} | commands_files.COMMANDS
+                 "end", "rules", "set", "lang", "score", "help")
+} | {"start": commands.cmd_help} | commands_files.COMMANDS | {
+    "standings": commands_money.cmd_standings,
+    "debts": commands_money.cmd_debts,
+    "paid": commands_money.cmd_paid,
+    "settle": commands_money.cmd_settle,
+    "history": commands_lookback.cmd_history,
+    "hand": commands_lookback.cmd_hand,
+    "stats": commands_lookback.cmd_stats,
+}
 
 
 async def set_menus(app: Application) -> None:  # type: ignore[type-arg]
@@ -129,6 +146,8 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     for name, callback in COMMANDS.items():
         app.add_handler(CommandHandler(name, callback))
     app.add_handler(CallbackQueryHandler(details.on_details, pattern=details.PATTERN))
+    app.add_handler(CallbackQueryHandler(commands_money.on_settle_button,
+                                         pattern=commands_money.SETTLE_PATTERN))
     for handler in commands_files.handlers():  # before on_button: it takes every button
         app.add_handler(handler)
     app.add_handler(CallbackQueryHandler(buttons.on_button))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime, timedelta
 from html import escape
 from typing import Any
 
@@ -51,7 +50,6 @@ from storage.models import PlayerRef
 
 log = logging.getLogger(__name__)
 
-CHART_WORDS = ("chart", "图", "图表")  # /standings chart, /stats chart @bob
 
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -276,55 +274,6 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     remember(context, session.chat_id, out.session)
 
 
-async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
-    chat = update.effective_chat
-    assert chat is not None
-    number, _ = _number(update)
-    page = await services(context).ledger.history(chat.id, page=number or 1)
-    await reply(update, render.history_text(lang, page))
-
-
-async def cmd_standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
-    chat, msg = update.effective_chat, update.effective_message
-    assert chat is not None and msg is not None
-    words = tokens_of(msg)
-    since = None
-    if words and words[0].text.rstrip("dD天").isdigit():
-        since = datetime.now(UTC) - timedelta(days=int(words[0].text.rstrip("dD天")))
-    if words and words[0].text.lower() in CHART_WORDS:
-        await commands_files.standings_picture(update, context, lang)
-        return
-    rows = await services(context).ledger.standings(chat.id, since=since)
-    await reply(update, render.standings_text(lang, rows))
-
-
-async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
-    chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
-    assert chat is not None and msg is not None
-    ledger = services(context).ledger
-    words = tokens_of(msg)
-    picture = any(w.text.lower() in CHART_WORDS for w in words)
-    words = [w for w in words if w.text.lower() not in CHART_WORDS]
-    if words:
-        player = await ledger.find_player(chat.id, words[0].text)
-        if player is None:
-            await refuse(update, lang, "unknown_player", name=escape(words[0].text))
-            return
-    else:
-        if user is None:
-            return
-        player = await ledger.player(chat.id, PlayerRef(
-            name=user.username or user.first_name, telegram_id=user.id, username=user.username))
-    if picture:
-        await commands_files.stats_picture(update, context, lang, player)
-        return
-    st = await ledger.player_stats(chat.id, player.id)
-    await reply(update, render.stats_text(lang, st))
-
-
 async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     act = await acting(update, context)
     if act is None:
@@ -493,37 +442,6 @@ def _reading(lang: str, described: str) -> str:
     form, _, melds = described.partition(": ")
     return f"{t(lang, FORMS.get(form, form))}：{melds}" if lang == "zh-Hans" \
         else f"{t(lang, FORMS.get(form, form))}: {melds}"
-
-
-async def cmd_debts(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Unpaid transfers from ended nights in this chat."""
-    lang = await chat_lang(update, context)
-    chat = update.effective_chat
-    assert chat is not None
-    debts = await services(context).ledger.debts(chat.id)
-    await reply(update, render.debts_text(lang, debts))
-
-
-async def cmd_paid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Mark a debt paid: its payer, its payee or an admin."""
-    lang = await chat_lang(update, context)
-    chat, user = update.effective_chat, update.effective_user
-    assert chat is not None
-    number, _ = _number(update)
-    if number is None:
-        await refuse(update, lang, "paid_usage")
-        return
-    ledger = services(context).ledger
-    debt = next((d for d in await ledger.debts(chat.id) if d.id == number), None)
-    if debt is None:
-        await refuse(update, lang, "no_debt", id=number)
-        return
-    parties = {debt.payer.telegram_id, debt.payee.telegram_id}
-    if user is None or (user.id not in parties and not await is_admin(update, context)):
-        await refuse(update, lang, "not_party")
-        return
-    await ledger.mark_paid(chat.id, number)
-    await reply(update, render.debts_text(lang, await ledger.debts(chat.id)))
 
 
 async def on_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

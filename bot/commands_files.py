@@ -39,6 +39,7 @@ from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import PlayerInfo, Summary
 
+CHART_WORDS = ("chart", "图", "图表")  # /standings chart, /stats chart @bob
 log = logging.getLogger(__name__)
 
 MAX_IMPORT_BYTES = 20 * 1024 * 1024  # what a bot may download from Telegram

@@ -100,13 +100,14 @@ MESSAGES: dict[str, str] = {
     "already_linked": "That account already plays here.",
     "bad_name": "A player needs a name.",
     "no_debt": "No debt {id} in this chat (see /debts).",
-    "paid_usage": "Give the debt's number, e.g. /paid 4 (see /debts).",
+    "paid_usage": "Give the debt's number, e.g. /paid 4, or /paid 4 2.50 for part of it "
+                  "(see /debts).",
     "not_party": "Only the two players of that debt, or an admin, can mark it paid.",
     "not_empty": "Restore into an empty database.",
     "missing_file": "{table}.csv is missing.",
     # pictures and files
     "no_nights": "No night has been played in this chat yet; start one with /new.",
-    "no_night": "There is no night {number}; this chat has played {nights}.",
+    "night_out_of_range": "There is no night {number}; this chat has played {nights}.",
     "chart_usage": "Example: /chart for the night going (or the last one), /chart 2 for the "
                    "second night.",
     "export_usage": "Example: /export for every night, /export 2 for the second night only.",
@@ -121,6 +122,29 @@ MESSAGES: dict[str, str] = {
                         "none.",
     "bad_import": "That file cannot be imported ({where}: {why}); nothing was written. Send "
                   "the zip made by /export, unchanged.",
+    # money across nights and looking back
+    "debt_paid": "Debt {id} is already paid (see /debts).",
+    "pay_too_much": "That is more than {payer} owes {payee} ({owed}); /paid {id} alone pays "
+                    "it all.",
+    "amount_usage": "{token} is not an amount; write it like 5 or 2.50, e.g. /paid 4 2.50.",
+    "amount_zero": "Pay more than 0, e.g. /paid 4 2.50.",
+    "amount_negative": "An amount cannot be negative: /paid records what the payer paid.",
+    "bad_amount": "Pay more than 0, e.g. /paid 4 2.50.",
+    "no_debts": "No unpaid debts in this chat.",
+    "settle_stale": "The debts have changed since; send /settle again.",
+    "not_party_settle": "Only players with an open debt, or an admin, can confirm.",
+    "standings_usage": "Examples: /standings · /standings 30d (the last 30 days, at most "
+                       "{max}).",
+    "history_usage": "Examples: /history (this night) · /history 2 (its page 2) · /history "
+                     "all · /history 2026-11-20 (that day's nights).",
+    "hand_usage": "Examples: /hand 3 (hand 3 of this night) · /hand 3 2026-11-20 (of that "
+                  "day's night; 2026-11-20/2 for its second night, as /history shows).",
+    "stats_usage": "Example: /stats @bob (or /stats for yourself).",
+    "bad_date": "{token} is not a date; write it like 2026-11-20.",
+    "no_night": "No night {night} in this chat (see /history all).",
+    "which_night": "Several nights that day: {labels}. Name one of them.",
+    "no_hand_here": "There is no hand {number} in night {night} (see /history).",
+    "no_page": "There are only {pages} page(s).",
 }
 
 

@@ -17,6 +17,7 @@ from bot.answer import SHORT
 from bot.app import GROUP_COMMANDS
 from bot.commands import FORMS, HELP
 from bot.console import BANNER
+from bot.dispatch import NOTHING_RECORDED
 from bot.errors_text import FIELD_OTHER, FIELDS, MESSAGES, OR
 from bot.guided import HOWS
 from bot.i18n import LANGUAGES, LOCALES
@@ -35,6 +36,7 @@ def template() -> Catalog:
         if isinstance(message, str):
             cat.add(message, locations=[(f"bot/{filename}", lineno)])
     dynamic = [HELP, BANNER, *TEMPLATES.values(), *MESSAGES.values(), *(label for _, label in HOWS),
+               NOTHING_RECORDED,
                *(d for _, d in GROUP_COMMANDS), *REASONS, *dynamic_msgids(),
                *(s for s in SHORT.values() if s), *FIELDS.values(), FIELD_OTHER, OR,
                *FORMS.values()]

@@ -124,7 +124,7 @@ def _stream(conn: Connection, query: Any) -> Iterator[Any]:
 def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]) -> int:
     ids = _nights(conn, chat_id)
     if night is not None and not 1 <= night <= len(ids):
-        raise LedgerError("no_night", f"there is no night {night} in this chat",
+        raise LedgerError("night_out_of_range", f"there is no night {night} in this chat",
                           number=night, nights=len(ids))
     chosen = ids if night is None else [ids[night - 1]]
     number = {sid: i + 1 for i, sid in enumerate(chosen)}  # one night alone is night 1

@@ -13,11 +13,13 @@ from storage.corrections import Corrections
 from storage.delivery import Delivery
 from storage.errors import LedgerError
 from storage.ledger_base import SEAT_COLUMNS, now
+from storage.lookback import Lookback
+from storage.money import Money
 from storage.reading import Reading
 from storage.recording import Recording
 
 
-class Ledger(Delivery, Recording, Corrections, Reading):
+class Ledger(Delivery, Recording, Corrections, Reading, Money, Lookback):
     """Open with ``await Ledger.open(url)``; close with ``await ledger.close()``."""
 
 

@@ -116,7 +116,8 @@ class Reading(LedgerBase):
                 d.chat_id == chat_id, d.id == debt_id)).first()
             if row is None:
                 raise LedgerError("no_debt", f"no debt {debt_id} in this chat", id=debt_id)
-            conn.execute(update(t.debts).where(d.id == debt_id).values(paid=True))
+            conn.execute(update(t.debts).where(d.id == debt_id).values(
+                paid=True, paid_cents=d.cents))
             return next(x for x in self._debts(conn, chat_id) if x.id == debt_id)
 
         return await self.run(unit, write=True)

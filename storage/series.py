@@ -61,7 +61,7 @@ async def night(ledger: Ledger, chat_id: int, number: int | None = None) -> Nigh
         elif 1 <= number <= len(ids):
             index = number - 1
         else:
-            raise LedgerError("no_night", f"there is no night {number} in this chat",
+            raise LedgerError("night_out_of_range", f"there is no night {number} in this chat",
                               number=number, nights=len(ids))
         sid = ids[index].id
         session = ledger._session_info(conn, chat_id, sid)

@@ -185,6 +185,8 @@ debts = Table(
     Column("points", Integer, nullable=False),
     Column("cents", BigInteger, nullable=False),
     Column("paid", Boolean, nullable=False),
+    # How much of ``cents`` has been paid so far (part payments); ``paid`` once it is all.
+    Column("paid_cents", BigInteger, nullable=False, server_default="0"),
     Index("ix_debts_chat", "chat_id", "paid"),
 )
 

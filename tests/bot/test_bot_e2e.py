@@ -300,9 +300,9 @@ async def test_end_of_night_summary(tmp_path: Path, preset: str) -> None:
         text = plain(out[0].text)
         assert "bob: +24 (12.00)" in text and "To settle up" in text
         out = await t.say("alice", "/standings")
-        assert "bob: +24" in plain(out[0].text)
+        assert "bob: +12.00 (+24 at 0.50)" in plain(out[0].text)
         out = await t.say("bob", "/stats")
-        assert "Wins: 1 (self-draws: 1)" in plain(out[0].text)
+        assert "won 1 (100%), 1 of them by self-draw" in plain(out[0].text)
 
 
 async def test_join_buttons_open_a_table(tmp_path: Path) -> None:
@@ -359,13 +359,15 @@ async def test_debts_carry_over_and_are_marked_paid(tmp_path: Path) -> None:
         await t.say("alice", "/end")
         out = await t.say("carol", "/debts")
         text = plain(out[0].text)
-        assert text.count("→ bob: 8") == 3
+        assert text.count("→ bob: 8.00") == 3
         line = next(x for x in text.splitlines() if "#" in x and "dave" not in x)
         first = int(line.split("#", 1)[1].split()[0])
         out = await t.say("dave", f"/paid {first}")  # dave is not a party to this debt
         assert "Only the two players" in plain(out[0].text)
         out = await t.say("bob", f"/paid {first}")
-        assert plain(out[0].text).count("→ bob: 8") == 2
+        assert "Recorded: " in plain(out[0].text) and "They are square" in plain(out[0].text)
+        out = await t.say("carol", "/debts")
+        assert plain(out[0].text).count("→ bob: 8.00") == 2
         out = await t.say("bob", "/paid x")
         assert "Give the debt's number" in plain(out[0].text)
 

@@ -102,7 +102,7 @@ async def test_one_night_exports_alone(ledger: Ledger) -> None:
     assert {r[0] for r in second["players.csv"][1:]} == {"小明", "bob", "carol", "dave"}
     with pytest.raises(LedgerError) as err:
         await export_zip(ledger, CHAT, 3)
-    assert err.value.code == "no_night"
+    assert err.value.code == "night_out_of_range"
     await import_zip(ledger, OTHER, io.BytesIO(await _zip_bytes(ledger, CHAT, 2)))
     assert await _zip_bytes(ledger, OTHER) == await _zip_bytes(ledger, CHAT, 2)
 

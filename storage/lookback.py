@@ -1,0 +1,279 @@
+"""Looking back: nights by their label, one night's (or a day's, or every) hands paged, one
+hand with every event and who reported and changed it, and a player's recent record.
+
+A night is labelled by the UTC date it started, ``2026-11-20``; a second night started the
+same day is ``2026-11-20/2``. The label is what players type to name an earlier night.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection, Row
+
+from engine.models import SEATS, HandResult, Seat
+from storage import tables as t
+from storage.errors import LedgerError
+from storage.ledger_base import SEAT_COLUMNS, LedgerBase, _player
+from storage.models import Contract, HistoryItem, PlayerInfo, PlayerStats, SessionInfo
+
+# Which nights: "current" (the table going, else the latest night), "all", a day, or one
+# night by its label (a day and which night of it, from 1).
+Scope = str | date | tuple[date, int]
+
+
+class Night(Contract):
+    session_id: int
+    label: str
+    started_at: datetime
+    preset: str
+    stake_cents: int
+    hands: int
+    status: str
+
+
+class NightHistory(Contract):
+    nights: tuple[Night, ...]  # the nights in scope, latest first (none listed for "all")
+    items: tuple[HistoryItem, ...]
+    labels: dict[int, str]  # session id -> its night's label, for the items shown
+    several: bool  # the items may come from more than one night
+    page: int
+    pages: int
+    total: int
+
+
+class AuditNote(Contract):
+    action: str  # undo | void | amend
+    actor: str | None  # a player's name; None when not a player here
+    at: datetime
+
+
+class HandDetail(Contract):
+    night: Night
+    session: SessionInfo
+    number: int
+    dealer: Seat
+    status: str
+    report: dict[str, Any]
+    result: HandResult
+    reporters: tuple[str | None, ...]  # per event: a player's name, None if not a player
+    changes: tuple[AuditNote, ...]
+    created_at: datetime
+
+
+class RecentHand(Contract):
+    night: str
+    number: int
+    delta: int
+    won: int
+    self_draws: int
+    dealt_in: int
+    win_points: int
+    names: tuple[str, ...] = ()  # the winner's patterns and extras (best hand only)
+
+
+class PlayerRecord(Contract):
+    stats: PlayerStats
+    last: tuple[RecentHand, ...]
+    best: RecentHand | None
+
+
+def _day_of(started_at: datetime) -> date:
+    return (started_at.astimezone(UTC) if started_at.tzinfo else started_at).date()
+
+
+def _night(row: Row[Any], label: str) -> Night:
+    return Night(session_id=row.id, label=label, started_at=row.started_at,
+                 preset=row.preset, stake_cents=row.stake_cents, hands=row.hands,
+                 status=row.status)
+
+
+def _label(day: date, k: int) -> str:
+    return day.isoformat() + ("" if k == 1 else f"/{k}")
+
+
+_s = t.sessions.c
+_NIGHT = select(_s.id, _s.started_at, _s.preset, _s.stake_cents, _s.hands, _s.status)
+
+
+class Lookback(LedgerBase):
+    # Only the nights asked about are read (a day's, or the few a page shows), so looking
+    # back costs the same however many nights the chat has played.
+
+    def _nights_of_day(self, conn: Connection, chat_id: int, day: date) -> list[Night]:
+        """The nights started on ``day`` (UTC), oldest first."""
+        start = datetime(day.year, day.month, day.day, tzinfo=UTC)
+        rows = conn.execute(_NIGHT.where(
+            _s.chat_id == chat_id, _s.started_at >= start,
+            _s.started_at < start + timedelta(days=1)).order_by(_s.id)).all()
+        return [_night(r, _label(day, k)) for k, r in enumerate(rows, 1)]
+
+    def _nights_by_id(self, conn: Connection, chat_id: int, ids: set[int]
+                      ) -> dict[int, Night]:
+        if not ids:
+            return {}
+        rows = conn.execute(_NIGHT.where(_s.chat_id == chat_id, _s.id.in_(ids))).all()
+        out: dict[int, Night] = {}
+        for day in {_day_of(r.started_at) for r in rows}:
+            out |= {n.session_id: n for n in self._nights_of_day(conn, chat_id, day)}
+        return {sid: out[sid] for sid in ids if sid in out}
+
+    def _scope(self, conn: Connection, chat_id: int, scope: Scope) -> list[Night] | None:
+        """The nights in ``scope``, latest first; None for every night."""
+        if scope == "all":
+            return None
+        if scope == "current":  # the table going, else the latest night
+            row = conn.execute(_NIGHT.where(_s.chat_id == chat_id).order_by(
+                (_s.status == "open").desc(), _s.id.desc()).limit(1)).first()
+            if row is None:
+                return []
+            day = _day_of(row.started_at)
+            return [n for n in self._nights_of_day(conn, chat_id, day)
+                    if n.session_id == row.id]
+        if isinstance(scope, tuple):
+            day, k = scope
+            nights = self._nights_of_day(conn, chat_id, day)
+            return nights[k - 1 : k]
+        if isinstance(scope, date):
+            return self._nights_of_day(conn, chat_id, scope)[::-1]
+        raise ValueError(f"bad scope {scope!r}")
+
+    async def night_history(self, chat_id: int, scope: Scope = "current", page: int = 1,
+                            page_size: int = 10) -> NightHistory:
+        """The hands of the nights in ``scope``, latest first, a page at a time."""
+        page = max(1, page)
+        h = t.hands.c
+
+        def unit(conn: Connection) -> NightHistory:
+            nights = self._scope(conn, chat_id, scope)
+            cond = [h.chat_id == chat_id]
+            order = [h.id.desc()]  # walks ix_hands_chat_id backwards
+            if nights is not None:
+                if not nights:
+                    return NightHistory(nights=(), items=(), labels={}, several=False,
+                                        page=page, pages=1, total=0)
+                if len(nights) == 1:  # walks uq_hands_session_number backwards
+                    cond.append(h.session_id == nights[0].session_id)
+                    order = [h.number.desc()]
+                else:
+                    cond.append(h.session_id.in_([n.session_id for n in nights]))
+            total = conn.execute(select(func.count()).select_from(t.hands)
+                                 .where(*cond)).scalar_one()
+            pages = max(1, -(-total // page_size))
+            rows = [] if page > pages else conn.execute(
+                select(t.hands).where(*cond).order_by(*order)
+                .limit(page_size).offset((page - 1) * page_size)).all()
+            sids = {r.session_id for r in rows}
+            known = {n.session_id: n.label for n in nights or ()}
+            labels = known if sids <= set(known) else {
+                sid: n.label for sid, n in self._nights_by_id(conn, chat_id, sids).items()}
+            srows = {r.id: r for r in conn.execute(select(t.sessions).where(
+                t.sessions.c.id.in_(sids))).all()} if sids else {}
+            pids = {getattr(s, c) for s in srows.values() for c in SEAT_COLUMNS.values()}
+            names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
+                t.players.c.id.in_(pids))).all()) if pids else {}
+            items = tuple(HistoryItem(
+                session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
+                deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(SEATS, 0),
+                seats={s: names[getattr(srows[r.session_id], c)]
+                       for s, c in SEAT_COLUMNS.items()},
+                events=len(r.report["events"]), created_at=r.created_at) for r in rows)
+            return NightHistory(nights=tuple(nights or ()), items=items, labels=labels,
+                                several=nights is None or len(nights) > 1, page=page,
+                                pages=pages, total=total)
+
+        return await self.run(unit, write=False)
+
+    async def hand_detail(self, chat_id: int, number: int, scope: Scope = "current"
+                          ) -> HandDetail:
+        """Hand ``number`` of one night (the current or latest unless ``scope`` names a
+        night or a day with one night): its events, result, reporters and changes."""
+
+        def unit(conn: Connection) -> HandDetail:
+            nights = self._scope(conn, chat_id, scope) or []
+            if not nights:
+                raise LedgerError("no_night", "no such night in this chat")
+            if len(nights) > 1:
+                raise LedgerError("which_night", "several nights that day",
+                                  labels=", ".join(n.label for n in nights[::-1]))
+            night = nights[0]
+            h = t.hands.c
+            row = conn.execute(select(t.hands).where(
+                h.session_id == night.session_id, h.number == number)).first()
+            if row is None:
+                raise LedgerError("no_hand_here", f"there is no hand {number}", number=number,
+                                  night=night.label)
+            session = self._session_info(conn, chat_id, night.session_id)
+            p = t.players.c
+            who = dict(conn.execute(select(p.telegram_id, p.name).where(
+                p.chat_id == chat_id, p.telegram_id.is_not(None))).all())
+            a = t.audit.c
+            notes = tuple(AuditNote(action=r.action, actor=who.get(r.actor), at=r.at)
+                          for r in conn.execute(select(a.action, a.actor, a.at).where(
+                              a.chat_id == chat_id, a.session_id == night.session_id,
+                              a.hand_number == number).order_by(a.id)).all())
+            return HandDetail(
+                night=night, session=session, number=row.number, dealer=row.dealer,
+                status=row.status, report=row.report,
+                result=HandResult.model_validate(row.result),
+                reporters=tuple(who.get(r) if r is not None else None for r in row.reporters),
+                changes=notes, created_at=row.created_at)
+
+        return await self.run(unit, write=False)
+
+    async def player_record(self, chat_id: int, player_id: int, last: int = 5
+                            ) -> PlayerRecord:
+        """A player's totals, rates, last hands and best hand."""
+
+        def unit(conn: Connection) -> PlayerRecord:
+            prow = conn.execute(select(t.players).where(
+                t.players.c.chat_id == chat_id, t.players.c.id == player_id)).first()
+            if prow is None:
+                raise LedgerError("no_player", "no such player in this chat")
+            tot = conn.execute(select(t.totals).where(
+                t.totals.c.player_id == player_id)).one()
+            hp, h = t.hand_players.c, t.hands.c
+            cols = (hp.delta, hp.won, hp.self_draws, hp.dealt_in, hp.win_points, h.number,
+                    h.session_id, h.id)  # not the result: a sort would carry it along
+            base = select(*cols).join(t.hands, h.id == hp.hand_id).where(
+                hp.chat_id == chat_id, hp.player_id == player_id)
+            recent = conn.execute(base.order_by(h.id.desc()).limit(last)).all()
+            best = conn.execute(base.where(hp.win_points > 0).order_by(
+                hp.win_points.desc(), h.id).limit(1)).first()
+            labels = {sid: n.label for sid, n in self._nights_by_id(
+                conn, chat_id, {r.session_id for r in [*recent, *([best] if best else [])]}
+            ).items()}
+
+            def hand(r: Row[Any], names: tuple[str, ...] = ()) -> RecentHand:
+                return RecentHand(night=labels[r.session_id], number=r.number,
+                                  delta=r.delta, won=r.won, self_draws=r.self_draws,
+                                  dealt_in=r.dealt_in, win_points=r.win_points, names=names)
+
+            best_hand = None
+            if best is not None:
+                srow = self._session_row(conn, chat_id, best.session_id)
+                assert srow is not None
+                seat = next(s for s, c in SEAT_COLUMNS.items() if getattr(srow, c) == player_id)
+                result = HandResult.model_validate(conn.execute(
+                    select(h.result).where(h.id == best.id)).scalar_one())
+                names = tuple(str(line.params["name"]) for ev in result.events
+                              for line in ev.lines
+                              if line.params.get("seat") == seat and "name" in line.params
+                              and line.code in ("base", "pattern", "extra", "big_win",
+                                                "hand_value"))
+                best_hand = hand(best, names)
+            stats = PlayerStats(
+                player=_player(prow), hands=tot.hands, wins=tot.wins,
+                self_draws=tot.self_draws, dealt_in=tot.dealt_in, net=tot.net,
+                biggest=best.win_points if best else 0,
+                average_win=round(tot.win_points / tot.wins, 2) if tot.wins else 0.0)
+            return PlayerRecord(stats=stats, last=tuple(hand(r) for r in recent),
+                                best=best_hand)
+
+        return await self.run(unit, write=False)
+
+
+__all__ = ["HandDetail", "Lookback", "Night", "NightHistory", "PlayerInfo", "PlayerRecord",
+           "RecentHand", "Scope"]
