@@ -23,6 +23,8 @@ from storage.db import create_engine, migrate
 from storage.errors import LedgerError
 from storage.hand_stats import seat_facts
 from storage.models import (
+    MAX_STAKE_CENTS,
+    MAX_TOTAL,
     ChatInfo,
     PlayerInfo,
     PlayerRef,
@@ -145,8 +147,9 @@ class LedgerBase:
                 ruleset(new_preset, new_over)  # validates, or raises ReportError
                 values["preset"], values["overrides"] = new_preset, new_over
             if stake_cents is not None:
-                if stake_cents < 0:
-                    raise LedgerError("bad_stake", "the stake cannot be negative")
+                if not 0 <= stake_cents <= MAX_STAKE_CENTS:
+                    raise LedgerError("bad_stake", "the stake is out of range",
+                                      token=str(stake_cents / 100))
                 values["stake_cents"] = stake_cents
             if verbose is not None:
                 values["verbose"] = verbose
@@ -263,8 +266,10 @@ class LedgerBase:
                     s.chat_id == chat_id, s.status == "open")).first() is not None:
                 raise LedgerError("session_open", "this chat already has a table going; "
                                   "end it first")
+            # The chat's house rules are for its preset: a table of that preset keeps them.
+            same = preset is None or preset == chat.preset
             rules = ruleset(preset or chat.preset,
-                            {**(chat.overrides if preset is None else {}), **(overrides or {})})
+                            {**(chat.overrides if same else {}), **(overrides or {})})
             players = [self._find_or_add_player(conn, chat_id, ref) for ref in seats]
             if len({p.id for p in players}) != 4:
                 raise LedgerError("same_player_twice", "a player cannot sit twice")
@@ -458,6 +463,11 @@ class LedgerBase:
         if changes:  # one statement for every player whose totals moved
             conn.execute(sql.MOVE_TOTALS, changes)
         if any(moved.values()):
+            for seat, d in moved.items():
+                net = getattr(srow, f"net_{seat.lower()}", 0) or 0
+                if abs(net + d) > MAX_TOTAL:
+                    raise LedgerError("totals_too_large", "the table's totals would overflow "
+                                      "the ledger's columns")
             conn.execute(sql.MOVE_SESSION_NETS, {
                 "session_id": srow.id, **{f"d_{s.lower()}": d for s, d in moved.items()}})
         return moved
