@@ -350,10 +350,11 @@ def parse_starting(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
 
 def parse_stake(text: str) -> int:
     """``0.5`` or ``2`` (money per point) -> cents."""
-    m = re.fullmatch(r"([0-9]{1,9})(?:\.([0-9]{1,2}))?", text.strip().lstrip("¥$"))
+    m = re.fullmatch(r"([0-9]+)(?:\.([0-9]{1,2}))?", text.strip().lstrip("¥$"))
     if m is None:
         raise GrammarError("bad_stake", token=text)
-    cents = int(m.group(1)) * 100 + int((m.group(2) or "0").ljust(2, "0"))
+    whole = int(m.group(1)) if len(m.group(1)) <= 9 else MAX_STAKE_CENTS
+    cents = whole * 100 + int((m.group(2) or "0").ljust(2, "0"))
     if cents > MAX_STAKE_CENTS:
         raise GrammarError("stake_too_big", token=text, most=MAX_STAKE_CENTS // 100)
     return cents
