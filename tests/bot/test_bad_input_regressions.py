@@ -208,7 +208,9 @@ async def test_changsha_takes_kongs_as_it_advises(tmp_path: Path) -> None:
 async def test_english_pattern_names_of_several_words(tmp_path: Path) -> None:
     async with table(tmp_path) as t:
         await t.say("alice", f"/new chengdu {CREW}")
-        out = texts(await t.say("bob", "/hu bob 自摸 one suit"))
-        assert any("清一色" in x for x in out), out
-        out = texts(await t.say("carol", "/hu carol from alice seven pairs"))
-        assert any("七对" in x for x in out), out
+        reply = one(await t.say("bob", "/hu bob 自摸 one suit"))
+        assert "Hand 1 recorded" in reply and "bob: 清一色 3 fan" in reply, reply
+        reply = one(await t.say("carol", "/hu carol from alice seven pairs"))
+        assert "carol: 七对 3 fan" in reply, reply
+        reply = one(await t.say("dave", "/hu dave 自摸 qing yi se"))
+        assert "dave: 清一色 3 fan" in reply, reply
