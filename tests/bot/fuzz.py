@@ -214,6 +214,7 @@ class World:
         before_dump = await self.dump()
         known = set(api.messages)
         before, answers, calls = len(api.outbox), len(api.answered), len(api.errors)
+        self.errors.records.clear()
         if inp.text is not None:
             await self.t.say(inp.sender, inp.text, chat_id=inp.chat_id)
         else:
