@@ -6,6 +6,7 @@ in the ledger (see :mod:`tests.bot.fuzz`). A longer run: ``python -m bench.fuzz_
 from __future__ import annotations
 
 import asyncio
+import random
 import resource
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from tests.bot.fuzz import World, random_input
 
-EXAMPLES = 150
+EXAMPLES = 120
 MEMORY_MB = 300  # growth of the peak resident set the whole run may cause
 
 
@@ -25,9 +26,11 @@ def test_every_input_gets_one_acceptable_answer_and_refusals_change_nothing(
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     try:
         @settings(max_examples=EXAMPLES)
-        @given(rng=st.randoms(use_true_random=False))
-        def run(rng) -> None:  # type: ignore[no-untyped-def]
-            loop.run_until_complete(world.step(random_input(rng, world)))
+        # One integer per example: the inputs a seed makes depend on the bot's state (its
+        # keyboards), which hypothesis's own Random could not replay consistently.
+        @given(seed=st.integers(0, 2**32))
+        def run(seed: int) -> None:
+            loop.run_until_complete(world.step(random_input(random.Random(seed), world)))
 
         run()
     finally:
