@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
@@ -19,11 +19,6 @@ from storage.models import (
     HandChange,
     UndoOutcome,
 )
-
-
-def _naive(stamp: datetime) -> datetime:
-    """SQLite gives naive UTC datetimes, PostgreSQL aware ones: compare them as naive UTC."""
-    return stamp.astimezone(UTC).replace(tzinfo=None) if stamp.tzinfo else stamp
 
 
 def may_change(reporters: list[int | None], actor: int | None, allow_others: bool,
@@ -164,21 +159,6 @@ class Corrections(LedgerBase):
                                session=self._session_info(conn, chat_id, srow.id))
 
         return await self.run(unit, write=True)
-
-    def _latest_edit(self, conn: Connection, srow: Row[Any]) -> Row[Any] | None:
-        """The session's last correction when it is the last change at the table (nothing
-        recorded or undone since): an undo then takes the correction back."""
-        a = t.audit.c
-        last = conn.execute(select(t.audit).where(a.session_id == srow.id)
-                            .order_by(a.id.desc()).limit(1)).first()
-        if last is None or last.action != "amend":
-            return None
-        h = t.hands.c
-        touched = conn.execute(select(func.max(h.updated_at)).where(
-            h.session_id == srow.id)).scalar_one()
-        if touched is not None and _naive(touched) > _naive(last.at):
-            return None  # something was recorded after the correction
-        return last
 
     def _undo_edit(self, conn: Connection, chat_id: int, srow: Row[Any], edit: Row[Any],
                    actor: int | None, allow_others: bool) -> UndoOutcome:

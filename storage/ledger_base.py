@@ -36,6 +36,11 @@ SEAT_COLUMNS = {"E": "seat_e", "S": "seat_s", "W": "seat_w", "N": "seat_n"}
 DEFAULT_PRESET = "chengdu"
 
 
+def _naive(stamp: datetime) -> datetime:
+    """SQLite gives naive UTC datetimes, PostgreSQL aware ones: compare them as naive UTC."""
+    return stamp.astimezone(UTC).replace(tzinfo=None) if stamp.tzinfo else stamp
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -358,8 +363,8 @@ class LedgerBase:
             row = conn.execute(select(h.number, h.reporters).where(
                 h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
                 .limit(1)).first()
-            if row is None or not row.reporters:
-                return None
+            if row is None or not row.reporters or self._latest_edit(conn, srow) is not None:
+                return None  # after a correction, the events' Undo buttons are out of date
             return srow.id, row.number, len(row.reporters) - 1, row.reporters[-1]
 
         return await self.run(unit, write=False)
@@ -373,6 +378,21 @@ class LedgerBase:
             ).scalar_one_or_none()
 
         return await self.run(unit, write=False)
+
+    def _latest_edit(self, conn: Connection, srow: Row[Any]) -> Row[Any] | None:
+        """The session's last correction when it is the last change at the table (nothing
+        recorded or undone since): an undo then takes the correction back."""
+        a = t.audit.c
+        last = conn.execute(select(t.audit).where(a.session_id == srow.id)
+                            .order_by(a.id.desc()).limit(1)).first()
+        if last is None or last.action != "amend":
+            return None
+        h = t.hands.c
+        touched = conn.execute(select(func.max(h.updated_at)).where(
+            h.session_id == srow.id)).scalar_one()
+        if touched is not None and _naive(touched) > _naive(last.at):
+            return None  # something was recorded after the correction
+        return last
 
     async def set_board_message(self, chat_id: int, session_id: int, message_id: int) -> None:
         def unit(conn: Connection) -> None:
