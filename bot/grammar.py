@@ -13,17 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.errors import clip
 from engine.models import MAX_FAN
 from engine.patterns import FAMILY_PATTERNS
 from engine.tiles import TileError, parse_tokens
 from storage.models import MAX_STAKE_CENTS
-
-CLIP = 40  # characters of a player's word echoed back in a refusal
-
-
-def clip(text: str, limit: int = CLIP) -> str:
-    """A word as echoed back: never more than ``limit`` characters."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class GrammarError(Exception):

@@ -115,7 +115,9 @@ async def test_a_long_line_is_not_echoed_back_whole(tmp_path: Path) -> None:
         junk = "x" * 4000
         for line in (f"/score {junk}", f"/score 1m{junk}", f"/hu {junk}", f"/stats {junk}",
                      f"/rules {junk}", f"/hu bob 自摸 {junk}", f"/draw {junk}",
-                     f"/hu bob from {junk}"):
+                     f"/hu bob from {junk}", f"/set {junk}=1", f"/set cap_fan={junk}",
+                     f"/set preset {junk}", f"/new {junk} a b c d", f"/kong bob {junk}",
+                     f"/qishou bob {junk}", f"/edit 1 {junk}"):
             reply = one(await t.say("alice", line))
             assert len(reply) < 600, (line[:20], len(reply))
         assert t.api.errors == []
