@@ -78,7 +78,8 @@ def _count(text: str) -> tuple[str, int] | None:
     for name, rx in _COUNTS:
         m = rx.match(text)
         if m:
-            return name, bounded(text, next(g for g in m.groups() if g), MAX_COUNT[name])
+            return name, bounded(text, next(g for g in m.groups() if g), MAX_COUNT[name],
+                                 1 if name == "fan" else 0)
     return None
 
 
@@ -314,9 +315,9 @@ def parse_draw(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
                     raise GrammarError("draw_contradicts", token=seg[0].text)
                 info["ready"] = ready
             elif (c := _count(tok.text)) is not None and c[0] == "fan":
-                info["ready"], info["fan"] = True, bounded(tok.text, str(c[1]), MAX_FAN, 1)
+                info["fan"] = bounded(tok.text, str(c[1]), MAX_FAN, 1)
             elif (n := number(tok.text, MAX_FAN, 1)) is not None:
-                info["ready"], info["fan"] = True, n
+                info["fan"] = n
             elif tok.text.startswith("[") and tok.text.endswith("]"):
                 melds.append(tok.text[1:-1])
             elif is_tiles(tok.text):
@@ -327,7 +328,7 @@ def parse_draw(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
             info["tiles"] = " ".join(tiles)
         if ("tiles" in info or "fan" in info) and info.get("ready") is False:
             raise GrammarError("draw_contradicts", token=seg[0].text)
-        if "tiles" in info:
+        if "tiles" in info or "fan" in info:
             info["ready"] = True
         if melds:
             info["melds"] = melds

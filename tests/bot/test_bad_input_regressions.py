@@ -65,7 +65,7 @@ async def test_huge_numbers_are_refused_with_the_range(tmp_path: Path) -> None:
                      "/standings 999999999", "/void 1000000000000000000000000000000",
                      "/paid 1000000000000000000000000000000", "/edit 99999999999 bob 自摸",
                      "/hu bob 自摸 fan999999999", "/hu bob 自摸 fan62", "/hu bob 自摸 fan21",
-                     "/hu bob 自摸 根99999999999", "/hu bob 自摸 杠5",
+                     "/hu bob 自摸 根99999999999", "/hu bob 自摸 杠5", "/hu bob 自摸 fan0",
                      "/draw alice 听 99999999999, bob 未听", "/draw alice 听 fan33, bob 未听"):
             reply = one(await t.say("alice", line))
             assert "give a number from" in reply, (line, reply)
@@ -148,6 +148,8 @@ async def test_impossible_reports_are_refused(tmp_path: Path) -> None:
             "/draw alice 听 1112345678999m, alice 未听": "named twice",
             "/draw alice 听 3 未听": "both ready and not ready",
             "/draw alice 未听 1112345678999m": "both ready and not ready",
+            "/draw alice 未听 3, bob 未听": "both ready and not ready",
+            "/draw alice 没听 fan2": "both ready and not ready",
             "/kong dave 暗杠 from carol": "drop the 'from'",
         }
         for line, wanted in cases.items():
