@@ -2,11 +2,13 @@
 
 One bot, one group chat per preset (each with a table of four), a private chat, and five
 kinds of sender: the four players, an outsider and a chat admin. :func:`random_input`
-draws a command line or a button press from a ``random.Random`` (hypothesis gives one it
-controls; ``bench/fuzz_bench.py`` a seeded one). :meth:`World.step` sends it and checks:
+draws a command line or a button press from a ``random.Random`` (seeded by hypothesis in
+``tests/bot/test_fuzz.py``, by ``bench/fuzz_bench.py``). :meth:`World.step` sends it and
+checks:
 
-- a known command gets exactly one reply, anything else none; a press gets exactly one
-  answer; the fake Bot API accepted every call (length, HTML, callback data, one answer);
+- a known command gets exactly one text reply (pictures and files may come with it, or a
+  picture alone), anything else nothing; a press gets exactly one answer; the fake Bot API
+  accepted every call (length, HTML, callback data, one answer per query);
 - nothing was logged at ERROR (no traceback) and no reply is the crash apology;
 - a refusal (a reply starting with ⚠️, or a popup) and a read-only command leave every
   ledger table exactly as it was.
@@ -24,6 +26,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from bot.app import COMMANDS as HANDLED
 from bot.fake_api import SentMessage
 from storage import tables as tb
 from tests.bot.harness import Table, plain, table
@@ -33,10 +36,9 @@ CHATS = {preset: -100600 - i for i, preset in enumerate(PRESETS)}
 PRIVATE = 4242
 PLAYERS = ("alice", "bob", "carol", "dave")
 SENDERS = (*PLAYERS, "mallory", "root")  # mallory sits nowhere; root is a chat admin
-COMMANDS = ("hu", "kong", "draw", "qishou", "table", "undo", "void", "edit", "history",
-            "end", "standings", "stats", "rules", "set", "lang", "score", "help", "debts",
-            "paid", "new", "start")
-READ_ONLY = {"table", "history", "standings", "rules", "score", "help", "start", "debts"}
+COMMANDS = tuple(sorted(HANDLED))  # every command the bot answers
+READ_ONLY = {"table", "history", "standings", "rules", "score", "help", "start", "debts",
+             "chart", "export"}
 # The tables a refusal must leave as they were (not the update-id or draft bookkeeping).
 LEDGER = (tb.chats, tb.players, tb.sessions, tb.hands, tb.entries, tb.hand_players,
           tb.totals, tb.audit, tb.debts)
@@ -226,14 +228,18 @@ class World:
         new = {(m.chat_id, m.message_id): m for m in api.outbox[before:]
                if (m.chat_id, m.message_id) not in known}
         replies = [m for m in new.values() if not m.pinned]
+        files = [m for m in replies if m.kind != "text"]
+        replies = [m for m in replies if m.kind == "text"]
         texts = [plain(m.text) for m in replies]
         assert not any(c in x for x in texts for c in CRASH), (inp, texts)
         refused = False
         if inp.text is not None:
             m = re.match(r"/(\w+)", inp.text)
             command = m.group(1).lower() if m else None
-            expected = 1 if command in COMMANDS else 0
-            assert len(replies) == expected, (inp, texts)
+            if command in COMMANDS:
+                assert len(replies) == 1 or (not replies and files), (inp, texts, len(files))
+            else:
+                assert not replies and not files, (inp, texts)
             refused = bool(texts) and texts[0].startswith("⚠️")
             refused = refused or command in READ_ONLY
         else:

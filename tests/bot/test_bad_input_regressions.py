@@ -130,8 +130,8 @@ async def test_new_keeps_the_chats_house_rules(tmp_path: Path) -> None:
         await t.say("alice", f"/new chengdu {CREW}")
         session = await t.ledger.current_session(t.chat_id)
         assert session.rules["options"]["cap_fan"] == 6
-        out = texts(await t.say("bob", "/hu bob 自摸 清十八罗汉"))
-        assert any("capped at 6" in x or "cap 6" in x or "→ 6" in x for x in out), out
+        reply = one(await t.say("bob", "/hu bob 自摸 清十八罗汉"))
+        assert "6 fan, 32 points (capped)" in reply, reply
         assert await totals(t) == {"E": -32, "S": 96, "W": -32, "N": -32}
 
 
@@ -165,12 +165,12 @@ async def test_kongs_the_ledger_holds_count_in_the_win(tmp_path: Path) -> None:
     async with table(tmp_path) as t:
         await t.say("alice", f"/new chengdu {CREW}")
         await t.say("bob", "/kong bob 暗杠")
-        out = texts(await t.say("bob", "/hu bob 自摸"))
-        assert any("bob: 3 fan" in x for x in out), out
+        reply = one(await t.say("bob", "/hu bob 自摸"))
+        assert "平胡 杠 自摸, 3 fan" in reply, reply
     async with table(tmp_path / "sichuan") as t:
         await t.say("alice", f"/new sichuan {CREW}")
-        out = texts(await t.say("dave", "/hu dave 杠上花 from bob 平胡"))
-        assert any("dave: 4 fan" in x for x in out), out
+        reply = one(await t.say("dave", "/hu dave 杠上花 from bob 平胡"))
+        assert "4 fan" in reply, reply
 
 
 async def test_undo_after_edit_restores_the_hand(tmp_path: Path) -> None:
@@ -218,8 +218,8 @@ async def test_english_pattern_names_of_several_words(tmp_path: Path) -> None:
     async with table(tmp_path) as t:
         await t.say("alice", f"/new chengdu {CREW}")
         reply = one(await t.say("bob", "/hu bob 自摸 one suit"))
-        assert "Hand 1 recorded" in reply and "bob: 清一色 3 fan" in reply, reply
+        assert "Hand 1 recorded" in reply and "清一色 自摸, 4 fan" in reply, reply
         reply = one(await t.say("carol", "/hu carol from alice seven pairs"))
-        assert "carol: 七对 3 fan" in reply, reply
+        assert "七对, 3 fan" in reply, reply
         reply = one(await t.say("dave", "/hu dave 自摸 qing yi se"))
-        assert "dave: 清一色 3 fan" in reply, reply
+        assert "清一色 自摸, 4 fan" in reply, reply
