@@ -31,6 +31,8 @@ from bot.errors_text import error_text
 from bot.grammar import (
     GrammarError,
     Token,
+    clip,
+    number,
     parse_draw,
     parse_kong,
     parse_stake,
@@ -192,13 +194,18 @@ async def cmd_undo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await undo_last(update, context, *act)
 
 
+MAX_HAND_NUMBER = 100_000  # hands in one night, far beyond any table
 
-def _number(update: Update) -> tuple[int | None, list[Token]]:
+
+def _number(update: Update, most: int = MAX_HAND_NUMBER) -> tuple[int | None, list[Token]]:
+    """The number the command starts with (ASCII digits, from 1 to ``most``) and the rest;
+    None when it starts with none. A number out of range is a GrammarError."""
     msg = update.effective_message
     words = tokens_of(msg) if msg else []
-    if not words or not words[0].text.lstrip("#").isdigit():
+    if not words:
         return None, words
-    return int(words[0].text.lstrip("#")), words[1:]
+    value = number(words[0].text, most, 1)
+    return (value, words[1:]) if value is not None else (None, words)
 
 
 async def cmd_void(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -206,14 +213,19 @@ async def cmd_void(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     session = await session_for_action(update, context, lang)
     if session is None:
         return
-    number, _ = _number(update)
+    try:
+        number, _ = _number(update)
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
     if number is None:
         await refuse(update, lang, "number_usage")
         return
     user = update.effective_user
+    admin = await is_admin(update, context)
     try:
         out = await send.answered(context, _corrected(update, lang)).void(
-            session.chat_id, number, actor=user.id if user else None)
+            session.chat_id, number, actor=user.id if user else None, allow_others=admin)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
@@ -235,16 +247,16 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     session = await session_for_action(update, context, lang)
     if session is None:
         return
-    number, rest = _number(update)
-    if number is None or not rest:
-        await refuse(update, lang, "number_usage")
-        return
     user = update.effective_user
     resolve = resolver_for(session, user.id if user else None)
     events: list[dict[str, Any]] = []
     indicator = None
     chunk: list[Token] = []
     try:
+        number, rest = _number(update)
+        if number is None or not rest:
+            await refuse(update, lang, "number_usage")
+            return
         for tok in [*rest, Token("|")]:
             if tok.text != "|":
                 chunk.append(tok)
@@ -264,10 +276,11 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except GrammarError as exc:
         await refuse(update, lang, exc.code, **exc.params)
         return
+    admin = await is_admin(update, context)
     try:
         out = await send.answered(context, _corrected(update, lang)).amend(
             session.chat_id, number, events, actor=user.id if user else None,
-            indicator=indicator)
+            indicator=indicator, allow_others=admin)
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
@@ -299,7 +312,7 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if words:
         found = preset_key(words[0].text, presets())
         if found is None:
-            await refuse(update, lang, "unknown_preset", name=escape(words[0].text),
+            await refuse(update, lang, "unknown_preset", name=clip(words[0].text),
                          valid=", ".join(presets()))
             return
         preset = found
@@ -331,7 +344,11 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         elif len(words) == 2 and words[0].lower() in ("stake", "注"):
             info = await ledger.update_chat(chat.id, stake_cents=parse_stake(words[1]))
         elif len(words) == 2 and words[0].lower() in ("lang", "language", "语言"):
-            info = await ledger.update_chat(chat.id, language=normalise_language(words[1]))
+            language = normalise_language(words[1], "")
+            if not language:
+                await refuse(update, lang, "bad_language")
+                return
+            info = await ledger.update_chat(chat.id, language=language)
         elif len(words) == 2 and words[0].lower() in ("verbose", "详细") and \
                 words[1].lower() in VERBOSE_WORDS:
             info = await ledger.update_chat(chat.id, verbose=VERBOSE_WORDS[words[1].lower()])
@@ -370,17 +387,21 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert msg is not None and chat is not None
     words = tokens_of(msg)
     lang = await chat_lang(update, context)
+    # t()'s first parameter is named lang, so {lang} is filled in after translating.
     if not words:
-        await reply(update, t(lang, "Language: {lang}. Change it with /lang en or /lang zh.",
-                              lang=lang))
+        await reply(update, t(lang, "Language: {lang}. Change it with /lang en or /lang zh."
+                              ).format(lang=lang))
+        return
+    language = normalise_language(words[0].text, "")
+    if len(words) > 1 or not language:
+        await refuse(update, lang, "bad_language")
         return
     if chat.type != ChatType.PRIVATE and not await is_admin(update, context):
         await refuse(update, lang, "admins_only")
         return
-    info = await services(context).ledger.update_chat(
-        chat.id, language=normalise_language(words[0].text, lang))
+    info = await services(context).ledger.update_chat(chat.id, language=language)
     services(context).languages[chat.id] = info.language
-    await reply(update, t(info.language, "Language: {lang}.", lang=info.language))
+    await reply(update, t(info.language, "Language: {lang}.").format(lang=info.language))
 
 
 async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -408,7 +429,8 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         wild_kinds = parse_wild_kinds(wild)
         hand = build_hand(" ".join(tiles), rules, wild_kinds)
     except TileError as exc:
-        await reply(update, error_text(lang, exc.code, str(exc), **exc.params) + "\n"
+        params = {k: clip(v) if isinstance(v, str) else v for k, v in exc.params.items()}
+        await reply(update, error_text(lang, exc.code, clip(str(exc), 200), **params) + "\n"
                     + t(lang, error_text_plain("score_usage")))
         return
     if hand.size == 14:

@@ -145,6 +145,21 @@ MESSAGES: dict[str, str] = {
     "which_night": "Several nights that day: {labels}. Name one of them.",
     "no_hand_here": "There is no hand {number} in night {night} (see /history).",
     "no_page": "There are only {pages} page(s).",
+    # bounds and impossible reports
+    "number_out_of_range": "{token}: give a number from {least} to {most}.",
+    "stake_too_big": "{token}: the stake is at most {most} per point.",
+    "draw_twice": "{token} is named twice; say everything about a player once.",
+    "draw_contradicts": "{seat} cannot be both ready and not ready.",
+    "tianhu_dealer": "天胡 is the dealer's self-draw on the deal; {seat} cannot have it here.",
+    "dihu_dealer": "地胡 is won by a player who does not deal, on the dealer's first discard; "
+                   "{seat} cannot have it here.",
+    "kong_not_from": "Only a direct kong (直杠) takes someone's discard; drop the 'from'.",
+    "too_many_points": "That would move more than {limit} points in one hand; check the fan "
+                       "and the house rules.",
+    "totals_too_large": "The table's totals would grow beyond what the ledger holds; /end "
+                        "the night and start a new one.",
+    "bad_language": "Choose a language: /lang en or /lang zh.",
+    "not_reporter_hand": "Only the player who reported that hand, or an admin, can change it.",
 }
 
 

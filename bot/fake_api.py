@@ -2,8 +2,11 @@
 
 python-telegram-bot talks to it through :class:`FakeRequest` (a real ``BaseRequest``), so
 the whole stack runs: polling with ``getUpdates``, handlers, rate limiter, error handler.
-It refuses what Telegram refuses: ``callback_data`` over 64 bytes, text over 4096
-characters, "message is not modified", and a second answer to one callback query.
+It refuses what Telegram refuses: ``callback_data`` empty or over 64 bytes, a button
+without text, text over 4,096 characters after entity parsing (counted in UTF-16 code
+units, the stricter reading), a caption over 1,024 (:func:`check_caption`, for the file
+methods), HTML Telegram cannot parse, "message is not modified", a callback answer over
+200 characters and a second answer to one callback query.
 :func:`serve_http` offers the same fake over HTTP on loopback, for ``base_url``.
 """
 
@@ -22,11 +25,12 @@ from telegram.request import BaseRequest, RequestData
 BOT_ID = 777000
 BOT_USERNAME = "tally_bot"
 MAX_TEXT = 4096
+MAX_CAPTION = 1024
 MAX_CALLBACK = 64
-MAX_CAPTION = 1024  # characters
 MAX_PHOTO = 10 * 1024 * 1024  # bytes a bot may upload as a photo
 MAX_DOCUMENT = 50 * 1024 * 1024  # bytes a bot may upload as a document
 MAX_DOWNLOAD = 20 * 1024 * 1024  # bytes a bot may download with getFile
+MAX_ANSWER = 200
 
 
 class ApiError(Exception):
@@ -292,8 +296,10 @@ class FakeBotAPI:
         if markup:
             for row in markup.get("inline_keyboard", []):
                 for button in row:
+                    if not str(button.get("text", "")).strip():
+                        raise ApiError("Bad Request: BUTTON_TEXT_INVALID")
                     data = button.get("callback_data")
-                    if data is not None and len(data.encode()) > MAX_CALLBACK:
+                    if data is not None and not 1 <= len(data.encode()) <= MAX_CALLBACK:
                         raise ApiError("Bad Request: BUTTON_DATA_INVALID")
         return markup
 
@@ -301,13 +307,7 @@ class FakeBotAPI:
         text = str(p.get("text", ""))
         if not text.strip():
             raise ApiError("Bad Request: message text is empty")
-        if p.get("parse_mode") == "HTML":
-            check_html(text)
-            visible = re.sub(r"<[^>]+>", "", text)
-            length = len(re.sub(r"&(#\d+|#x[0-9a-fA-F]+|\w+);", "x", visible))
-        else:
-            length = len(text)
-        if length > MAX_TEXT:
+        if visible_length(text, p.get("parse_mode")) > MAX_TEXT:
             raise ApiError("Bad Request: message is too long")
         return text
 
@@ -366,6 +366,8 @@ class FakeBotAPI:
 
     async def api_answercallbackquery(self, p: dict[str, Any]) -> Any:
         qid = str(p["callback_query_id"])
+        if len(str(p.get("text") or "")) > MAX_ANSWER:
+            raise ApiError("Bad Request: MESSAGE_TOO_LONG")
         if qid in self.answered or qid not in self._callbacks:
             raise ApiError("Bad Request: query is too old and response timeout expired or "
                            "query ID is invalid")
@@ -425,19 +427,7 @@ class FakeBotAPI:
         return upload.data, upload.filename
 
     def _caption(self, p: dict[str, Any]) -> str | None:
-        caption = p.get("caption")
-        if caption is None:
-            return None
-        caption = str(caption)
-        if p.get("parse_mode") == "HTML":
-            check_html(caption)
-            visible = re.sub(r"<[^>]+>", "", caption)
-            length = len(re.sub(r"&(#\d+|#x[0-9a-fA-F]+|\w+);", "x", visible))
-        else:
-            length = len(caption)
-        if length > MAX_CAPTION:
-            raise ApiError("Bad Request: message caption is too long")
-        return caption
+        return check_caption(p)
 
     async def _send_file(self, p: dict[str, Any], kind: str, limit: int) -> Any:
         chat_id = int(p["chat_id"])
@@ -537,6 +527,28 @@ def check_html(text: str) -> None:
             pos += 1
     if stack:
         raise ApiError(f"Bad Request: can't parse entities: can't find end tag for {stack[-1]}")
+
+
+def visible_length(text: str, parse_mode: str | None) -> int:
+    """What Telegram measures against its limits: the text after entity parsing (HTML
+    checked first), in UTF-16 code units."""
+    if parse_mode == "HTML":
+        check_html(text)
+        text = re.sub(r"<[^>]+>", "", text)
+        text = re.sub(r"&(#\d+|#x[0-9a-fA-F]+|\w+);", "x", text)
+    return _utf16_len(text)
+
+
+def check_caption(p: dict[str, Any]) -> str | None:
+    """The caption of sendPhoto/sendDocument (and the like), as Telegram checks it: at most
+    1,024 characters after entity parsing. For the fake's file methods to call."""
+    caption = p.get("caption")
+    if caption is None:
+        return None
+    caption = str(caption)
+    if visible_length(caption, p.get("parse_mode")) > MAX_CAPTION:
+        raise ApiError("Bad Request: message caption is too long")
+    return caption
 
 
 def _utf16_len(text: str) -> int:

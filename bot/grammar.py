@@ -13,14 +13,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.errors import clip
+from engine.models import MAX_FAN
+from engine.patterns import FAMILY_PATTERNS
 from engine.tiles import TileError, parse_tokens
+from storage.models import MAX_STAKE_CENTS
 
 
 class GrammarError(Exception):
     def __init__(self, code: str, **params: str | int) -> None:
         super().__init__(code)
         self.code = code
-        self.params = params
+        self.params = {k: clip(v) if isinstance(v, str) else v for k, v in params.items()}
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,10 @@ KONG_KINDS = {
 HUAZHU = {"花猪", "huazhu", "pig", "三门"}
 READY = {"听", "听牌", "ready", "ting", "叫"}
 NOT_READY = {"未听", "没听", "notready", "not-ready", "无叫", "noting"}
-_NUM = r"(\d+)"
+_NUM = r"([0-9]+)"
+# The most each count may be: what the game allows.
+MAX_COUNT = {"gen": 4, "kongs": 4, "fan": MAX_FAN, "feibao": 8, "kong_chain": 4}
+MAX_BIRDS = 6
 _COUNTS = [
     ("gen", re.compile(rf"^(?:根|gen){_NUM}$|^{_NUM}(?:根|gen)$", re.I)),
     ("kongs", re.compile(rf"^(?:杠|kong|kongs){_NUM}$|^{_NUM}(?:杠|kongs?)$", re.I)),
@@ -60,9 +67,10 @@ _COUNTS = [
     ("kong_chain", re.compile(rf"^(?:连杠|chain){_NUM}$", re.I)),
 ]
 _BIRD = re.compile(r"^(?:鸟|bird|birds|扎鸟)([1-9](?:[,/][1-9])*)$", re.I)
+_DIGITS = re.compile(r"[0-9]+")
 _JING = re.compile(r"^(?:精|jing)[:=]?(.+)$", re.I)
 _LOSER_FEIBAO = re.compile(r"^(?:飞宝|feibao)[:=](.+)$", re.I)  # 飞宝=alice:1,bob:2
-_ROBBED = re.compile(r"^(?:连抢|robbed)(\d)$", re.I)  # kongs robbed at once (连杠连抢)
+_ROBBED = re.compile(r"^(?:连抢|robbed)([1-4])$", re.I)  # kongs robbed at once (连杠连抢)
 _SPLIT = re.compile(r"\s*[,，;；]\s*")
 
 
@@ -70,8 +78,25 @@ def _count(text: str) -> tuple[str, int] | None:
     for name, rx in _COUNTS:
         m = rx.match(text)
         if m:
-            return name, int(next(g for g in m.groups() if g))
+            return name, bounded(text, next(g for g in m.groups() if g), MAX_COUNT[name],
+                                 1 if name == "fan" else 0)
     return None
+
+
+def bounded(token: str, digits: str, most: int, least: int = 0) -> int:
+    """``digits`` (ASCII) as a number from ``least`` to ``most``, or a refusal naming it."""
+    value = int(digits) if len(digits) <= 9 else most + 1
+    if not least <= value <= most:
+        raise GrammarError("number_out_of_range", token=token, least=least, most=most)
+    return value
+
+
+def number(text: str, most: int, least: int = 0) -> int | None:
+    """A plain number the player typed (``3``, ``#3``), bounded; None when it is none."""
+    digits = text.lstrip("#")
+    if _DIGITS.fullmatch(digits) is None:
+        return None
+    return bounded(text, digits, most, least)
 
 
 def is_tiles(text: str) -> bool:
@@ -113,6 +138,7 @@ class WinDraft:
 def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], str | None]:
     """``/hu`` arguments -> (a win event, the indicator tile if one was named)."""
     d = WinDraft()
+    self_draw = False
     segments = split_segments(tokens)
     if not segments:
         raise GrammarError("hu_empty")
@@ -130,9 +156,11 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
             nxt = seg[i + 1] if i + 1 < len(seg) else None
             if low in SELF_DRAW:
                 d.how = "self_draw"
+                self_draw = True
             elif low in DISCARD:
-                # "杠上花 from X" is 点杠花; "杠上炮 from X" stays 杠上炮.
-                if d.how not in ("kong_replacement", "after_kong_discard"):
+                # "杠上花 from X" is 点杠花; "杠上炮 from X" stays 杠上炮; "自摸 from X" is
+                # left for the settler to refuse.
+                if d.how not in ("kong_replacement", "after_kong_discard", "self_draw"):
                     d.how = "discard"
                 d.from_seat = _player_after(tok, nxt, resolve, "discard")
                 i += 1
@@ -164,6 +192,9 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                 hand[c[0]] = c[1]
             elif (m := _BIRD.match(tok.text)) is not None:
                 d.birds += [int(x) for x in re.split(r"[,/]", m.group(1))]
+                if len(d.birds) > MAX_BIRDS:
+                    raise GrammarError("number_out_of_range", token=tok.text, least=1,
+                                       most=MAX_BIRDS)
             elif (m := _LOSER_FEIBAO.match(tok.text)) is not None:
                 d.loser_feibao.update(_parse_loser_feibao(tok.text, m.group(1), resolve))
             elif (m := _ROBBED.match(tok.text)) is not None:
@@ -177,13 +208,17 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
             elif resolve(tok) is not None and tok.user_id is not None:
                 raise GrammarError("unexpected_player", token=tok.text)
             else:
-                hand["patterns"].append(tok.text)
+                name, used = pattern_name(seg, i)
+                hand["patterns"].append(name)
+                i += used - 1
             i += 1
         if tiles:
             hand["tiles"] = " ".join(tiles)
         if melds:
             hand["melds"] = melds
         d.winners.append(hand)
+    if self_draw and d.how == "discard":
+        d.how = "self_draw"
     if d.how is None:
         raise GrammarError("hu_no_how")
     event: dict[str, Any] = {"type": "win", "how": d.how, "winners": d.winners}
@@ -213,7 +248,7 @@ def _parse_loser_feibao(word: str, text: str, resolve: Resolver) -> dict[str, in
     for part in re.split(r"[,，]", text):
         if not part:
             continue
-        m = re.match(r"^(.+?)[:=](\d)$", part)
+        m = re.match(r"^(.+?)[:=]([0-8])$", part)
         seat = resolve(Token(m.group(1))) if m else None
         if m is None or seat is None:
             raise GrammarError("needs_player", word=word, kind="feibao")
@@ -227,7 +262,7 @@ def _parse_jing(text: str, resolve: Resolver) -> dict[str, list[int]]:
     for part in re.split(r"[,，]", text):
         if not part:
             continue
-        m = re.match(r"^(.+?)[:=](\d)/(\d)$", part)
+        m = re.match(r"^(.+?)[:=]([0-4])/([0-4])$", part)
         seat = resolve(Token(m.group(1))) if m else None
         if m is None or seat is None:
             raise GrammarError("bad_jing", token=part)
@@ -265,6 +300,8 @@ def parse_draw(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
         seat = resolve(seg[0])
         if seat is None:
             raise GrammarError("draw_usage", token=seg[0].text)
+        if seat in players:
+            raise GrammarError("draw_twice", token=seg[0].text)
         info: dict[str, Any] = {}
         tiles = []
         melds = []
@@ -272,14 +309,15 @@ def parse_draw(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
             low = tok.text.lower()
             if low in HUAZHU:
                 info["huazhu"] = True
-            elif low in READY:
-                info["ready"] = True
-            elif low in NOT_READY:
-                info["ready"] = False
+            elif low in READY or low in NOT_READY:
+                ready = low in READY
+                if info.get("ready", ready) != ready:
+                    raise GrammarError("draw_contradicts", token=seg[0].text)
+                info["ready"] = ready
             elif (c := _count(tok.text)) is not None and c[0] == "fan":
-                info["ready"], info["fan"] = True, c[1]
-            elif tok.text.isdigit():
-                info["ready"], info["fan"] = True, int(tok.text)
+                info["fan"] = bounded(tok.text, str(c[1]), MAX_FAN, 1)
+            elif (n := number(tok.text, MAX_FAN, 1)) is not None:
+                info["fan"] = n
             elif tok.text.startswith("[") and tok.text.endswith("]"):
                 melds.append(tok.text[1:-1])
             elif is_tiles(tok.text):
@@ -287,7 +325,11 @@ def parse_draw(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
             else:
                 raise GrammarError("draw_usage", token=tok.text)
         if tiles:
-            info["ready"], info["tiles"] = True, " ".join(tiles)
+            info["tiles"] = " ".join(tiles)
+        if ("tiles" in info or "fan" in info) and info.get("ready") is False:
+            raise GrammarError("draw_contradicts", token=seg[0].text)
+        if "tiles" in info or "fan" in info:
+            info["ready"] = True
         if melds:
             info["melds"] = melds
         players[seat] = info
@@ -303,10 +345,34 @@ def parse_starting(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
 
 def parse_stake(text: str) -> int:
     """``0.5`` or ``2`` (money per point) -> cents."""
-    m = re.fullmatch(r"(\d+)(?:\.(\d{1,2}))?", text.strip().lstrip("¥$"))
+    m = re.fullmatch(r"([0-9]+)(?:\.([0-9]{1,2}))?", text.strip().lstrip("¥$"))
     if m is None:
         raise GrammarError("bad_stake", token=text)
-    return int(m.group(1)) * 100 + int((m.group(2) or "0").ljust(2, "0"))
+    whole = int(m.group(1)) if len(m.group(1)) <= 9 else MAX_STAKE_CENTS
+    cents = whole * 100 + int((m.group(2) or "0").ljust(2, "0"))
+    if cents > MAX_STAKE_CENTS:
+        raise GrammarError("stake_too_big", token=text, most=MAX_STAKE_CENTS // 100)
+    return cents
+
+
+_PATTERN_WORDS = 4  # the longest pattern name in words ("one suit dragon seven pairs")
+
+
+def _known(name: str) -> bool:
+    return any(p.knows(name) for p in FAMILY_PATTERNS.values())
+
+
+def pattern_name(seg: list[Token], i: int) -> tuple[str, int]:
+    """The pattern name starting at ``seg[i]``: the longest run of words that names one in
+    any family (``one suit``), else the one word. Returns the name and the words used."""
+    for n in range(min(_PATTERN_WORDS, len(seg) - i), 1, -1):
+        words = [tok.text for tok in seg[i : i + n]]
+        if any(tok.user_id is not None for tok in seg[i : i + n]):
+            continue
+        name = " ".join(words)
+        if _known(name):
+            return name, n
+    return seg[i].text, 1
 
 
 def seat_resolver(names: Mapping[str, str], user_ids: Mapping[int, str]) -> Resolver:

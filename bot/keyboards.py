@@ -22,10 +22,12 @@ from engine.models import SEATS, EventResult
 from storage.models import SessionInfo
 
 VERSION = "v1"
-_UNDO = re.compile(r"^v1:u:(\d+):(\d+):(\d+)$")
-_DETAILS = re.compile(r"^v1:x:(\d{1,12}):(\d{1,6}):(\d{1,4}):([0-9a-f]{8})$")
-_BOARD = re.compile(r"^v1:b:(\d+):([ESWN])$")
-_DRAFT = re.compile(r"^v1:d:(\d+):(\d+):([a-z]{1,3})(?::([A-Za-z0-9_]{1,24}))?$")
+# Ids are ASCII digits that fit the ledger's 32-bit columns: forged data is no crash.
+_ID = r"(0|[1-9][0-9]{0,8})"
+_UNDO = re.compile(rf"^v1:u:{_ID}:{_ID}:{_ID}$")
+_DETAILS = re.compile(rf"^v1:x:{_ID}:([0-9]{{1,6}}):([0-9]{{1,4}}):([0-9a-f]{{8}})$")
+_BOARD = re.compile(rf"^v1:b:{_ID}:([ESWN])$")
+_DRAFT = re.compile(rf"^v1:d:{_ID}:{_ID}:([a-z]{{1,3}})(?::([A-Za-z0-9_]{{1,24}}))?$")
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,15 @@ class ReportError(ValueError):
     bot say it in the chat's language; ``str()`` is the English message."""
 
     def __init__(self, code: str, message: str, **params: str | int) -> None:
-        super().__init__(message)
+        super().__init__(clip(message, 300))
         self.code = code
-        self.params = params
+        self.params = {k: clip(v) if isinstance(v, str) else v for k, v in params.items()}
+
+
+ECHO = 40  # characters of a player's input a message may repeat
+
+
+def clip(text: str, limit: int = ECHO) -> str:
+    """Input as a message repeats it: never more than ``limit`` characters, so that no
+    input makes an answer long."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

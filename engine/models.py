@@ -13,6 +13,17 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validat
 
 Seat = Literal["E", "S", "W", "N"]
 Count4 = Annotated[int, Field(ge=0, le=4)]
+
+# Bounds on every number a report can carry. No real hand counts more than 20 fan (the
+# richest Sichuan hands reach about 16 with every extra), and 2^19 base units per payer
+# keeps any settlement far inside the ledger's 32-bit point columns even with no cap.
+MAX_FAN = 20
+# The most one seat may gain or lose in one hand: a guard the settler enforces whatever
+# the options, so that no hand can overflow a 32-bit column (2,147,483,647).
+MAX_HAND_POINTS = 100_000_000
+MAX_PATTERNS = 16  # pattern names one winner may list
+MAX_TEXT = 200  # characters of a tile string
+Fan = Annotated[int, Field(ge=1, le=MAX_FAN)]
 SEATS: tuple[Seat, ...] = ("E", "S", "W", "N")
 
 
@@ -47,14 +58,17 @@ class WinnerHand(Frozen):
     English); with ``tiles`` the engine derives patterns and counts itself."""
 
     seat: Seat
-    patterns: tuple[str, ...] = ()
-    fan: int | None = Field(
-        None, ge=1, description="the hand's fan, when the table agreed it without patterns"
+    patterns: tuple[Annotated[str, Field(max_length=40)], ...] = Field(
+        (), max_length=MAX_PATTERNS)
+    fan: Fan | None = Field(
+        None, description="the hand's fan, when the table agreed it without patterns"
     )
-    gen: int = Field(0, ge=0, description="根: fours held in hand, not declared as kongs")
+    gen: int = Field(0, ge=0, le=4, description="根: fours held in hand, not declared as kongs")
     kongs: int = Field(0, ge=0, le=4, description="kongs this winner declared")
-    tiles: str | None = Field(None, description="concealed tiles, winning tile included")
-    melds: tuple[str, ...] = Field((), description='declared melds, e.g. "555p", "2222m"')
+    tiles: str | None = Field(None, max_length=MAX_TEXT,
+                              description="concealed tiles, winning tile included")
+    melds: tuple[Annotated[str, Field(max_length=20)], ...] = Field(
+        (), max_length=4, description='declared melds, e.g. "555p", "2222m"')
     # Jiangxi family
     wild_used: bool | None = Field(None, description="有宝: a wildcard stood in the hand")
     feibao: int = Field(0, ge=0, le=8, description="飞宝: wildcards this winner discarded")
@@ -73,7 +87,7 @@ class Win(Frozen):
     )
     winners: tuple[WinnerHand, ...] = Field(min_length=1, max_length=3)
     birds: tuple[Annotated[int, Field(ge=1, le=9)], ...] = Field(
-        (), description="Changsha: the ranks of the bird tiles"
+        (), max_length=6, description="Changsha: the ranks of the bird tiles"
     )
     loser_feibao: dict[Seat, Annotated[int, Field(ge=0, le=8)]] = Field(
         default_factory=dict, description="Jiangxi: wildcards each loser discarded"
@@ -109,15 +123,17 @@ class StartingWin(Frozen):
 
     type: Literal["starting_win"] = "starting_win"
     seat: Seat
-    kinds: tuple[str, ...] = Field(min_length=1)
+    kinds: tuple[Annotated[str, Field(max_length=40)], ...] = Field(min_length=1,
+                                                                     max_length=8)
 
 
 class WallEndPlayer(Frozen):
     huazhu: bool = Field(False, description="花猪: still holds all three suits")
     ready: bool = False
-    fan: int | None = Field(None, ge=1, description="the ready hand's value, if known")
-    tiles: str | None = Field(None, description="13 tiles; the engine finds every wait")
-    melds: tuple[str, ...] = ()
+    fan: Fan | None = Field(None, description="the ready hand's value, if known")
+    tiles: str | None = Field(None, max_length=MAX_TEXT,
+                              description="13 tiles; the engine finds every wait")
+    melds: tuple[Annotated[str, Field(max_length=20)], ...] = Field((), max_length=4)
 
 
 class WallEnd(Frozen):
@@ -129,9 +145,10 @@ Event = Annotated[Win | Kong | StartingWin | WallEnd, Field(discriminator="type"
 
 
 class HandReport(Frozen):
-    events: tuple[Event, ...] = ()
+    events: tuple[Event, ...] = Field((), max_length=64)
     indicator: str | None = Field(
-        None, description="the turned-up tile: Yibin 本金, Jiangxi 精 (wildcards follow it)"
+        None, max_length=20,
+        description="the turned-up tile: Yibin 本金, Jiangxi 精 (wildcards follow it)"
     )
 
 

@@ -4,15 +4,18 @@ the valid ones."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from engine.models import MAX_FAN
 
 
 class FamilyOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    base: int = Field(1, ge=1, description="points per unit: everything is multiplied by it")
+    base: int = Field(1, ge=1, le=100,
+                      description="points per unit: everything is multiplied by it")
     draw_dealer: Literal["stay", "next"] = Field(
         "stay", description="who deals after a hand nobody won"
     )
@@ -28,13 +31,13 @@ class SichuanOptions(FamilyOptions):
     fan_to_points: Literal["exponential", "linear"] = Field(
         "exponential", description="exponential: base x 2^(fan-1); linear: base x fan"
     )
-    cap_fan: int | None = Field(None, ge=1, description="the most fan a win can count")
+    cap_fan: int | None = Field(None, ge=1, le=MAX_FAN, description="the most fan a win can count")
     zimo: Literal["none", "double", "add_stake"] = Field(
         "none", description="self-draw: nothing, +1 fan, or one base more from each payer"
     )
     kong_payments: bool = Field(False, description="刮风下雨: kongs pay when made")
     huazhu: bool = Field(False, description="花猪 pays at an exhaustive draw")
-    huazhu_fan: int = Field(6, ge=1, description="花猪's fan when there is no cap")
+    huazhu_fan: int = Field(6, ge=1, le=MAX_FAN, description="花猪's fan when there is no cap")
     chajiao: Literal["min", "max", "off"] = Field(
         "min", description="查叫: not-ready players pay ready ones their smallest/largest value"
     )
@@ -57,21 +60,27 @@ class SichuanOptions(FamilyOptions):
     tingyong_scope: Literal["same_suit", "all_suits"] = Field(
         "same_suit", description="听用 in the 本金's suit only, or in every suit"
     )
-    fan: dict[str, int] = Field(
+    fan: dict[str, Annotated[int, Field(ge=0, le=MAX_FAN)]] = Field(
         default_factory=dict,
         description="pattern fan: increments (additive) or whole fan (largest_base)",
     )
-    extras: dict[str, int] = Field(default_factory=dict, description="fan of each extra")
+    extras: dict[str, Annotated[int, Field(ge=0, le=MAX_FAN)]] = Field(
+        default_factory=dict, description="fan of each extra")
 
 
 class ChangshaOptions(FamilyOptions):
-    dealer_premium: int = Field(1, ge=0, description="庄闲: +N when payer or receiver deals")
-    small_discard: int = Field(1, ge=0, description="small win off a discard")
-    small_self_draw: int = Field(1, ge=0, description="small self-draw, from each player")
-    big_discard: int = Field(6, ge=0, description="each big win off a discard")
-    big_self_draw: int = Field(3, ge=0, description="each big win self-drawn, from each player")
-    penalty: int = Field(10, ge=0, description="抢杠胡 and 海底炮: the one player pays this")
-    penalty_dealer: int = Field(12, ge=0, description="... or this when the payer deals")
+    dealer_premium: int = Field(1, ge=0, le=100,
+        description="庄闲: +N when payer or receiver deals")
+    small_discard: int = Field(1, ge=0, le=100, description="small win off a discard")
+    small_self_draw: int = Field(1, ge=0, le=100,
+        description="small self-draw, from each player")
+    big_discard: int = Field(6, ge=0, le=100, description="each big win off a discard")
+    big_self_draw: int = Field(3, ge=0, le=100,
+        description="each big win self-drawn, from each player")
+    penalty: int = Field(10, ge=0, le=1000,
+        description="抢杠胡 and 海底炮: the one player pays this")
+    penalty_dealer: int = Field(12, ge=0, le=1000,
+        description="... or this when the payer deals")
     stack_big_wins: bool = Field(True, description="several big wins add up")
     birds: Literal[0, 1, 2, 4, 6] = Field(1, description="扎鸟: birds drawn after a win")
     bird_mode: Literal["double", "add"] = Field(
@@ -80,7 +89,7 @@ class ChangshaOptions(FamilyOptions):
     bird_origin: Literal["dealer", "winner"] = Field(
         "dealer", description="bird rank 1 lands on the dealer or the winner"
     )
-    big_wins: dict[str, int] = Field(
+    big_wins: dict[str, Annotated[int, Field(ge=0, le=10)]] = Field(
         default_factory=dict, description="how many big wins each pattern counts as"
     )
     starting_wins: tuple[str, ...] = Field((), description="起手胡 kinds allowed")
@@ -92,14 +101,14 @@ class JiangxiOptions(FamilyOptions):
     wild_tiles: Literal["flipped_and_next", "next"] = Field(
         "flipped_and_next", description="精: the flipped tile and the next, or the next only"
     )
-    values: dict[str, int] = Field(
+    values: dict[str, Annotated[int, Field(ge=0, le=1000)]] = Field(
         default_factory=dict, description="base value V0 of each hand, with/without wildcards"
     )
-    qingyise_fan: int = Field(2, ge=0, description="清一色 doublings")
+    qingyise_fan: int = Field(2, ge=0, le=8, description="清一色 doublings")
     feibao_loser_doubles: bool = Field(True, description="a loser's 飞宝 doubles what they pay")
-    qianggang_mult: int = Field(6, ge=1, description="抢杠: the robbed player pays this x V")
+    qianggang_mult: int = Field(6, ge=1, le=12, description="抢杠: the robbed player pays this x V")
     chengbao: bool = Field(True, description="承包 (三凑牌): the feeder of three melds pays")
-    kong_points: dict[str, int] = Field(
+    kong_points: dict[str, Annotated[int, Field(ge=0, le=100)]] = Field(
         default_factory=dict, description="kong points by kind, from each other player"
     )
     kong_points_on_draw: bool = Field(True, description="pay kong points when nobody wins")

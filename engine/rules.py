@@ -115,8 +115,18 @@ def _valid_values(model: type[FamilyOptions], key: str) -> str:
         return ", ".join(str(a) for a in args)
     if annotation is bool:
         return "true, false"
+    if typing.get_origin(annotation) is dict:
+        value = args[1]
+        bounds = [m for a in typing.get_args(value)[1:] for m in getattr(a, "metadata", [a])]
+        low = next((m.ge for m in bounds if hasattr(m, "ge")), None)
+        high = next((m.le for m in bounds if hasattr(m, "le")), None)
+        span = f" from {low} to {high}" if low is not None and high is not None else ""
+        return f"{key}.<name>=<a whole number{span}>"
     if annotation in (int, int | None):
-        return "a whole number" + (" or none" if annotation == int | None else "")
+        low = next((m.ge for m in model.model_fields[key].metadata if hasattr(m, "ge")), None)
+        high = next((m.le for m in model.model_fields[key].metadata if hasattr(m, "le")), None)
+        span = f" from {low} to {high}" if low is not None and high is not None else ""
+        return "a whole number" + span + (" or none" if annotation == int | None else "")
     return str(annotation)
 
 

@@ -16,13 +16,20 @@ from engine.errors import ReportError
 from engine.families import FAMILIES, EventContext
 from engine.families.state import HandState
 from engine.models import (
+    MAX_HAND_POINTS,
+    PAID_BY_ONE,
     SEATS,
     HandReport,
     HandResult,
+    How,
     Kong,
+    KongKind,
     Seat,
     StartingWin,
+    WallEnd,
+    Win,
 )
+from engine.patterns import FAMILY_PATTERNS
 from engine.rules import Ruleset
 from engine.wildcards import parse_indicator
 
@@ -48,8 +55,49 @@ _UNHANDLED = {
 }
 
 
+def _named(family: str, patterns: tuple[str, ...]) -> set[str]:
+    """The canonical pattern names a winner listed (unknown ones are the family's to refuse)."""
+    table = FAMILY_PATTERNS[family]
+    out: set[str] = set()
+    for name in patterns:
+        try:
+            out.add(table.resolve(name).name)
+        except ReportError:
+            continue
+    return out
+
+
+def check_event(family: str, state: HandState, ev: Any) -> None:
+    """What no family allows: facts that contradict each other or the table."""
+    if isinstance(ev, Win):
+        seats = [w.seat for w in ev.winners]
+        if len(set(seats)) != len(seats):
+            raise ReportError("duplicate_winner", "a player is named twice as winner")
+        if ev.how == How.SELF_DRAW and ev.from_seat is not None:
+            raise ReportError("self_draw_from", "a self-draw has nobody to pay it alone")
+        for w in ev.winners:
+            names = _named(family, w.patterns)
+            if "天胡" in names and (w.seat != state.dealer or ev.how != How.SELF_DRAW):
+                raise ReportError("tianhu_dealer", "天胡 is the dealer's self-draw on the deal",
+                                  seat=w.seat)
+            if "地胡" in names and (w.seat == state.dealer or (
+                    ev.how in PAID_BY_ONE and ev.from_seat != state.dealer)):
+                raise ReportError("dihu_dealer", "地胡 is a non-dealer's win on the dealer's "
+                                  "first discard", seat=w.seat)
+    elif isinstance(ev, Kong):
+        if ev.kind != KongKind.DIRECT and ev.from_seat is not None:
+            raise ReportError("kong_not_from", "only a direct kong takes someone's discard; "
+                              "drop the 'from'")
+    elif isinstance(ev, WallEnd):
+        for seat, info in ev.players.items():
+            if not info.ready and (info.fan is not None or info.tiles is not None):
+                raise ReportError("draw_contradicts", f"{seat} is given a ready hand but "
+                                  "reported not ready", seat=seat)
+
+
 def _event(rules: Ruleset, state: HandState, ev: Any, index: int, book: Book,
            indicator: int | None) -> None:
+    check_event(rules.family, state, ev)
     handler = FAMILIES[rules.family].handlers.get(type(ev))
     if handler is None:
         code, message = _UNHANDLED.get(type(ev), ("wrong_family", "not part of these rules"))
@@ -77,6 +125,10 @@ def settle_hand(rules: Ruleset, report: HandReport, dealer: Seat = "E") -> HandR
             raise AssertionError(f"event {index + 1} does not sum to zero: {book.deltas}")
         for s in SEATS:
             total[s] += book.deltas[s]
+        if any(abs(v) > MAX_HAND_POINTS for v in total.values()):
+            raise ReportError("too_many_points", f"event {index + 1} moves more than "
+                              f"{MAX_HAND_POINTS} points; check the fan and the options",
+                              event=index + 1, limit=MAX_HAND_POINTS)
         results.append({"index": index, "deltas": book.deltas, "lines": book.lines})
     return HandResult.model_validate({
         "deltas": total,

@@ -10,6 +10,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from engine.errors import clip
+
 KINDS = 34
 SUITS = "mps"
 SUIT_NAMES_ZH = ("万", "筒", "条")
@@ -25,12 +27,14 @@ class TileError(ValueError):
 
     def __init__(self, code: str, message: str, token: str = "", position: int = -1,
                  **extra: str | int) -> None:
-        super().__init__(message)
+        super().__init__(clip(message, 300))
         self.code = code
         self.token = token
         self.position = position
         # For messages in other languages: the token, its 1-based position, and the rest.
-        self.params: dict[str, str | int] = {"token": token, "position": position + 1, **extra}
+        self.params: dict[str, str | int] = {
+            k: clip(v) if isinstance(v, str) else v
+            for k, v in {"token": token, "position": position + 1, **extra}.items()}
 
 
 def suit_of(kind: int) -> int:

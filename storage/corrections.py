@@ -21,6 +21,16 @@ from storage.models import (
 )
 
 
+def may_change(reporters: list[int | None], actor: int | None, allow_others: bool,
+               code: str) -> None:
+    """The one rule for undo, void and edit: whoever reported what changes, or an admin
+    (``allow_others``). Events recorded without a reporter bind nobody."""
+    if allow_others:
+        return
+    if any(r is not None and r != actor for r in reporters):
+        raise LedgerError(code, "only the player who reported it, or an admin, can change it")
+
+
 class Corrections(LedgerBase):
     # -- corrections --------------------------------------------------------------------
 
@@ -30,6 +40,9 @@ class Corrections(LedgerBase):
 
         def unit(conn: Connection) -> UndoOutcome:
             srow = self._open_session_row(conn, chat_id)
+            edit = self._latest_edit(conn, srow)
+            if edit is not None:
+                return self._undo_edit(conn, chat_id, srow, edit, actor, allow_others)
             h = t.hands.c
             hrow = conn.execute(select(t.hands).where(
                 h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
@@ -37,9 +50,7 @@ class Corrections(LedgerBase):
             if hrow is None:
                 raise LedgerError("nothing_to_undo", "nothing has been recorded at this table")
             reporters = list(hrow.reporters)
-            if not allow_others and reporters and reporters[-1] not in (None, actor):
-                raise LedgerError("not_reporter", "only the player who reported it, or an "
-                                  "admin, can undo it")
+            may_change(reporters[-1:], actor, allow_others, "not_reporter")
             events = list(hrow.report["events"])
             removed = events.pop()
             index = len(events)
@@ -81,16 +92,21 @@ class Corrections(LedgerBase):
 
         return await self.run(unit, write=True)
 
-    async def void(self, chat_id: int, number: int, *, actor: int | None = None
-                   ) -> EditOutcome:
-        return await self._edit(chat_id, number, None, actor)
+    async def void(self, chat_id: int, number: int, *, actor: int | None = None,
+                   allow_others: bool = False) -> EditOutcome:
+        """Void hand ``number``: only who reported it, unless ``allow_others`` (an admin)."""
+        return await self._edit(chat_id, number, None, actor, allow_others=allow_others)
 
     async def amend(self, chat_id: int, number: int, events: list[dict[str, Any]], *,
-                    actor: int | None = None, indicator: str | None = None) -> EditOutcome:
-        return await self._edit(chat_id, number, events, actor, indicator)
+                    actor: int | None = None, indicator: str | None = None,
+                    allow_others: bool = False) -> EditOutcome:
+        """Replace hand ``number``'s events: only who reported it, unless ``allow_others``."""
+        return await self._edit(chat_id, number, events, actor, indicator,
+                                allow_others=allow_others)
 
     async def _edit(self, chat_id: int, number: int, events: list[dict[str, Any]] | None,
-                    actor: int | None, indicator: str | None = None) -> EditOutcome:
+                    actor: int | None, indicator: str | None = None, *,
+                    allow_others: bool = False) -> EditOutcome:
         def unit(conn: Connection) -> EditOutcome:
             srow = self._open_session_row(conn, chat_id)
             h = t.hands.c
@@ -99,10 +115,12 @@ class Corrections(LedgerBase):
             if target is None or target.status == "void":
                 raise LedgerError("no_hand", f"there is no hand {number} to change",
                                   number=number)
+            may_change(list(target.reporters), actor, allow_others, "not_reporter_hand")
             rules = Ruleset.from_snapshot(srow.rules)
             seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
             stamp = now()
-            before = {"report": target.report, "deltas": target.result["deltas"]}
+            before = {"report": target.report, "deltas": target.result["deltas"],
+                      "reporters": list(target.reporters)}
             if events is None:
                 conn.execute(delete(t.entries).where(t.entries.c.hand_id == target.id))
                 self._set_hand_facts(conn, srow, target.id, None)
@@ -141,6 +159,32 @@ class Corrections(LedgerBase):
                                session=self._session_info(conn, chat_id, srow.id))
 
         return await self.run(unit, write=True)
+
+    def _undo_edit(self, conn: Connection, chat_id: int, srow: Row[Any], edit: Row[Any],
+                   actor: int | None, allow_others: bool) -> UndoOutcome:
+        """Put the corrected hand back as it was before the correction."""
+        may_change([edit.actor], actor, allow_others, "not_reporter")
+        h = t.hands.c
+        target = conn.execute(select(t.hands).where(
+            h.session_id == srow.id, h.number == edit.hand_number)).one()
+        rules = Ruleset.from_snapshot(srow.rules)
+        seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
+        before_totals = {s: getattr(srow, f"net_{s.lower()}") for s in SEATS}
+        report = parse_report(edit.before["report"])
+        result = settle_hand(rules, report, target.dealer)
+        reporters = edit.before.get("reporters") or list(target.reporters)
+        stamp = now()
+        self._write_hand(conn, srow, target.id, report, result,
+                         [*reporters, *[None] * (len(report.events) - len(reporters))]
+                         [: len(report.events)], stamp)
+        self._replay_dealers(conn, srow, rules, seats, target.number, stamp)
+        self._audit(conn, chat_id, srow.id, target.number, "undo", actor,
+                    edit.after, edit.before)
+        info = self._session_info(conn, chat_id, srow.id)
+        return UndoOutcome(hand_number=target.number, event_index=len(report.events) - 1,
+                           removed={"type": "amend", "hand": target.number},
+                           deltas={s: info.totals[s] - before_totals[s] for s in SEATS},
+                           session=info)
 
     def _replay_dealers(self, conn: Connection, srow: Row[Any], rules: Ruleset,
                         seats: dict[Seat, int], from_number: int, stamp: datetime

@@ -23,6 +23,8 @@ from storage.db import create_engine, migrate
 from storage.errors import LedgerError
 from storage.hand_stats import seat_facts
 from storage.models import (
+    MAX_STAKE_CENTS,
+    MAX_TOTAL,
     ChatInfo,
     PlayerInfo,
     PlayerRef,
@@ -32,6 +34,11 @@ from storage.unit_of_work import T, Unit
 
 SEAT_COLUMNS = {"E": "seat_e", "S": "seat_s", "W": "seat_w", "N": "seat_n"}
 DEFAULT_PRESET = "chengdu"
+
+
+def _naive(stamp: datetime) -> datetime:
+    """SQLite gives naive UTC datetimes, PostgreSQL aware ones: compare them as naive UTC."""
+    return stamp.astimezone(UTC).replace(tzinfo=None) if stamp.tzinfo else stamp
 
 
 def now() -> datetime:
@@ -145,8 +152,9 @@ class LedgerBase:
                 ruleset(new_preset, new_over)  # validates, or raises ReportError
                 values["preset"], values["overrides"] = new_preset, new_over
             if stake_cents is not None:
-                if stake_cents < 0:
-                    raise LedgerError("bad_stake", "the stake cannot be negative")
+                if not 0 <= stake_cents <= MAX_STAKE_CENTS:
+                    raise LedgerError("bad_stake", "the stake is out of range",
+                                      token=str(stake_cents / 100))
                 values["stake_cents"] = stake_cents
             if verbose is not None:
                 values["verbose"] = verbose
@@ -263,8 +271,10 @@ class LedgerBase:
                     s.chat_id == chat_id, s.status == "open")).first() is not None:
                 raise LedgerError("session_open", "this chat already has a table going; "
                                   "end it first")
+            # The chat's house rules are for its preset: a table of that preset keeps them.
+            same = preset is None or preset == chat.preset
             rules = ruleset(preset or chat.preset,
-                            {**(chat.overrides if preset is None else {}), **(overrides or {})})
+                            {**(chat.overrides if same else {}), **(overrides or {})})
             players = [self._find_or_add_player(conn, chat_id, ref) for ref in seats]
             if len({p.id for p in players}) != 4:
                 raise LedgerError("same_player_twice", "a player cannot sit twice")
@@ -353,8 +363,8 @@ class LedgerBase:
             row = conn.execute(select(h.number, h.reporters).where(
                 h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
                 .limit(1)).first()
-            if row is None or not row.reporters:
-                return None
+            if row is None or not row.reporters or self._latest_edit(conn, srow) is not None:
+                return None  # after a correction, the events' Undo buttons are out of date
             return srow.id, row.number, len(row.reporters) - 1, row.reporters[-1]
 
         return await self.run(unit, write=False)
@@ -368,6 +378,21 @@ class LedgerBase:
             ).scalar_one_or_none()
 
         return await self.run(unit, write=False)
+
+    def _latest_edit(self, conn: Connection, srow: Row[Any]) -> Row[Any] | None:
+        """The session's last correction when it is the last change at the table (nothing
+        recorded or undone since): an undo then takes the correction back."""
+        a = t.audit.c
+        last = conn.execute(select(t.audit).where(a.session_id == srow.id)
+                            .order_by(a.id.desc()).limit(1)).first()
+        if last is None or last.action != "amend":
+            return None
+        h = t.hands.c
+        touched = conn.execute(select(func.max(h.updated_at)).where(
+            h.session_id == srow.id)).scalar_one()
+        if touched is not None and _naive(touched) > _naive(last.at):
+            return None  # something was recorded after the correction
+        return last
 
     async def set_board_message(self, chat_id: int, session_id: int, message_id: int) -> None:
         def unit(conn: Connection) -> None:
@@ -458,6 +483,11 @@ class LedgerBase:
         if changes:  # one statement for every player whose totals moved
             conn.execute(sql.MOVE_TOTALS, changes)
         if any(moved.values()):
+            for seat, d in moved.items():
+                net = getattr(srow, f"net_{seat.lower()}", 0) or 0
+                if abs(net + d) > MAX_TOTAL:
+                    raise LedgerError("totals_too_large", "the table's totals would overflow "
+                                      "the ledger's columns")
             conn.execute(sql.MOVE_SESSION_NETS, {
                 "session_id": srow.id, **{f"d_{s.lower()}": d for s, d in moved.items()}})
         return moved

@@ -9,6 +9,11 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.models import EventResult, HandResult, Seat
 
+# The ledger's bounds: a stake of at most 10,000 per point (cents fit the 32-bit column and
+# transfers stay exact), and running totals kept inside the 32-bit point columns.
+MAX_STAKE_CENTS = 1_000_000
+MAX_TOTAL = 2_000_000_000
+
 
 class Contract(BaseModel):
     model_config = ConfigDict(frozen=True)

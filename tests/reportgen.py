@@ -28,12 +28,16 @@ def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
     still = list(SEATS)
     events: list[dict[str, Any]] = []
     pool = [n for n in opts.fan if n in FAMILY_PATTERNS["sichuan"].patterns]
+    made = dict.fromkeys(SEATS, 0)  # kongs recorded per seat: the settler counts them
     for _ in range(rng.randint(1, 5)):
         if len(still) <= 1:
             break
         roll = rng.random()
         if roll < 0.25 and opts.kong_payments:
             seat = rng.choice(still)
+            if made[seat] >= 3:
+                continue
+            made[seat] += 1
             kind = rng.choice(["direct", "added", "concealed"])
             ev: dict[str, Any] = {"type": "kong", "seat": seat, "kind": kind}
             if kind == "direct":
@@ -51,12 +55,17 @@ def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
             return events
         how = rng.choice(["self_draw", "discard", "discard", "rob_kong", "kong_replacement",
                           "after_kong_discard"])
-        def hand(seat: str) -> dict[str, Any]:
+        def hand(seat: str, how: str = how) -> dict[str, Any]:
+            held = max(made[seat], 1 if how == "kong_replacement" else 0)
             names = _patterns(rng, "sichuan", pool, rng.randint(0, 2))
             expanded = FAMILY_PATTERNS["sichuan"].expand(names)
             ps = FAMILY_PATTERNS["sichuan"].patterns
-            kongs = max((ps[n].min_kongs for n in expanded), default=0)
+            if held and "七对" in expanded:
+                names, expanded = [], set()
+            kongs = max(max((ps[n].min_kongs for n in expanded), default=0), held)
             low = max((ps[n].min_gen for n in expanded), default=0)
+            if low + kongs > 4:
+                names, low = [], 0
             gen = max(low, min(rng.randint(0, 2), 4 - kongs))
             return {"seat": seat, "patterns": names, "gen": gen}
 
@@ -147,11 +156,35 @@ def _jiangxi(rng: random.Random, opts: JiangxiOptions) -> list[dict[str, Any]]:
     return events
 
 
-def random_report(rng: random.Random, rules: Ruleset) -> dict[str, Any]:
+def random_report(rng: random.Random, rules: Ruleset, dealer: str = "E") -> dict[str, Any]:
     opts = rules.options
     if isinstance(opts, SichuanOptions):
-        return {"events": _sichuan(rng, opts)}
-    if isinstance(opts, ChangshaOptions):
-        return {"events": _changsha(rng, opts)}
-    assert isinstance(opts, JiangxiOptions)
-    return {"events": _jiangxi(rng, opts)}
+        events = _sichuan(rng, opts)
+    elif isinstance(opts, ChangshaOptions):
+        events = _changsha(rng, opts)
+    else:
+        assert isinstance(opts, JiangxiOptions)
+        events = _jiangxi(rng, opts)
+    return {"events": [_possible(ev, rules.family, dealer) for ev in events]}
+
+
+def _possible(ev: dict[str, Any], family: str, dealer: str) -> dict[str, Any]:
+    """Drop 天胡/地胡 where the dealer makes them impossible (the settler refuses them)."""
+    if ev.get("type") != "win":
+        return ev
+    ps = FAMILY_PATTERNS[family]
+    hands = ev.get("winners") or [ev]
+    for hand in hands:
+        seat = hand.get("seat") or hand.get("winner")
+        keep = []
+        for name in hand.get("patterns", []):
+            canon = ps.resolve(name).name
+            if canon == "天胡" and (seat != dealer or ev["how"] != "self_draw"):
+                continue
+            if canon == "地胡" and (seat == dealer or (
+                    ev["how"] in ("discard", "rob_kong", "after_kong_discard")
+                    and ev.get("from_seat") != dealer)):
+                continue
+            keep.append(name)
+        hand["patterns"] = keep
+    return ev

@@ -108,8 +108,9 @@ def on_win(opts: ChangshaOptions, state: HandState, ev: Win, book: Book) -> None
                           birds=opts.birds)
     dealer = state.dealer
     for w in ev.winners:
-        if w.gen or w.kongs or w.feibao or w.kong_chain or w.feeder or w.wild_used is not None:
-            raise ReportError("wrong_family", "根, kongs, 飞宝 and 承包 are not counted here")
+        # Kongs (杠1) may be named, as the bot advises after /kong; they change nothing here.
+        if w.gen or w.feibao or w.kong_chain or w.feeder or w.wild_used is not None:
+            raise ReportError("wrong_family", "根, 飞宝 and 承包 are not counted here")
         named = _named(w, ev.how)
         names = names_from_tiles(opts, w, named) if w.tiles is not None else named
         if not one_payer and "全求人" not in named:

@@ -285,6 +285,7 @@ def on_win(opts: SichuanOptions, state: HandState, ev: Win, index: int, book: Bo
     )
     for w in ev.winners:
         self_draw = not discarder_pays
+        w = with_recorded_kongs(state, w, ev.how)
         v = value_win(opts, w, ev.how, self_draw, indicator) if w.fan is None else _finish(
             opts, w.fan, [("given", {"fan": w.fan})])
         book.line("win", seat=w.seat, how=ev.how.value)
@@ -308,6 +309,18 @@ def on_win(opts: SichuanOptions, state: HandState, ev: Win, index: int, book: Bo
         state.still_in.remove(s)
     if not opts.blood_battle or len(state.still_in) <= 1:
         close(opts, state)
+
+
+def with_recorded_kongs(state: HandState, hand: WinnerHand, how: How) -> WinnerHand:
+    """The winner's kongs: never fewer than the hand's recorded kongs of theirs, nor than
+    one on a 杠上花 (the replacement tile follows their own kong). Tiles show their own."""
+    if hand.tiles is not None:
+        return hand
+    recorded = sum(1 for r in state.kongs if r.seat == hand.seat and not r.void)
+    least = max(recorded, 1 if how == How.KONG_REPLACEMENT else 0)
+    if hand.kongs >= least:
+        return hand
+    return hand.model_copy(update={"kongs": min(least, 4)})
 
 
 def _void_robbed_kong(state: HandState, robbed: Seat, index: int, book: Book) -> None:

@@ -84,6 +84,10 @@ class PatternSet:
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self.patterns.values())
 
+    def knows(self, name: str) -> bool:
+        """Whether ``name`` (any language, any spacing) names one of these patterns."""
+        return _norm(name) in self._index
+
     def __getitem__(self, name: str) -> Pattern:
         return self.patterns[name]
 

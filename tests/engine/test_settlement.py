@@ -260,7 +260,7 @@ def test_jiangxi_discard_win_refused() -> None:
          "not_in_hand"),
         ("chengdu", [{"type": "win", "how": "discard", "winner": "S", "from_seat": "E",
                       "patterns": ["七对", "对对胡"]}], "patterns_exclude"),
-        ("chengdu", [{"type": "win", "how": "self_draw", "winner": "S", "gen": 5}],
+        ("chengdu", [{"type": "win", "how": "self_draw", "winner": "S", "gen": 3, "kongs": 2}],
          "too_many_gen"),
         ("chengdu", [{"type": "win", "how": "self_draw", "winner": "S", "gen": 3,
                       "kongs": 2}], "too_many_gen"),
