@@ -35,6 +35,9 @@ def _ensure_sqlite_dir(url: str) -> None:
 def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     if url.startswith("sqlite"):
         _ensure_sqlite_dir(url)
+        # Every unit of work ends its own transaction (storage.unit_of_work), so the pool
+        # need not send a ROLLBACK (one more trip to aiosqlite's thread) on every return.
+        kwargs.setdefault("pool_reset_on_return", None)
         engine = create_async_engine(url, **kwargs)
         _sqlite_events(engine)
         return engine

@@ -102,20 +102,21 @@ _RECEIVE = text(
     "VALUES (:key, :chat_id, :update_id, :payload, 'pending', 0, :at) "
     "ON CONFLICT (key) DO NOTHING RETURNING id"
 ).bindparams(bindparam("payload", type_=JSON), bindparam("at", type_=_i.received_at.type))
-_INSERT_OUT = insert(t.outbox).returning(_o.id)
+# Several rows in one statement ("insertmanyvalues"), their ids in the order given.
+_INSERT_OUT = insert(t.outbox).returning(_o.id, sort_by_parameter_order=True)
 _DONE = update(t.inbox).where(_i.id == bindparam("b_id"), _i.status == "pending")
 
 
 def _enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | None,
              stamp: datetime) -> list[Queued]:
-    out = []
-    for m in messages:
-        row_id = conn.execute(_INSERT_OUT, {
-            "chat_id": m.chat_id, "inbox_id": inbox_id, "method": m.method,
-            "params": m.params, "collapse": m.collapse, "status": "pending", "attempts": 0,
-            "created_at": stamp}).scalar_one()
-        out.append(Queued(id=row_id, created_at=stamp, **m.model_dump()))
-    return out
+    if not messages:
+        return []
+    ids = conn.execute(_INSERT_OUT, [{
+        "chat_id": m.chat_id, "inbox_id": inbox_id, "method": m.method, "params": m.params,
+        "collapse": m.collapse, "status": "pending", "attempts": 0, "created_at": stamp}
+        for m in messages]).scalars().all()
+    return [Queued(id=row_id, created_at=stamp, **m.model_dump())
+            for row_id, m in zip(ids, messages, strict=True)]
 
 
 def _mark_done(conn: Connection, inbox_id: int, worker: str | None, stamp: datetime) -> None:

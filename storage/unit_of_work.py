@@ -22,7 +22,12 @@ Unit = Callable[..., T]
 
 def begin_sqlite(conn: Connection) -> None:
     """SQLAlchemy's "begin" hook for SQLite: writers take the lock up front
-    (``BEGIN IMMEDIATE``) so that two writers queue instead of failing half-way."""
+    (``BEGIN IMMEDIATE``) so that two writers queue instead of failing half-way. A
+    transaction left open on the connection (a caller cancelled mid-way; the pool does
+    not roll back on return, see :mod:`storage.db`) is rolled back first, never built on."""
+    driver = conn.connection.driver_connection
+    if getattr(driver, "in_transaction", False):
+        conn.exec_driver_sql("ROLLBACK")
     if conn.get_execution_options().get("write"):
         conn.exec_driver_sql("BEGIN IMMEDIATE")
     else:
