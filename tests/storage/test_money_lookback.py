@@ -113,7 +113,8 @@ async def test_history_by_night_and_one_hand_with_its_changes(ledger: Ledger) ->
             started_at=datetime(2026, 11, 20, 12, tzinfo=UTC)))
     await ledger.open_session(CHAT, SEATED, preset="chengdu")
     await ledger.record(CHAT, win("self_draw", "N"), reporter=4)
-    await ledger.amend(CHAT, 1, [win("self_draw", "N", patterns=["清一色"])], actor=1)
+    await ledger.amend(CHAT, 1, [win("self_draw", "N", patterns=["清一色"])], actor=1,
+                       allow_others=True)  # an admin corrects it
     current = await ledger.night_history(CHAT)
     assert current.total == 1 and current.items[0].deltas["N"] == 24
     every = await ledger.night_history(CHAT, "all", page=1, page_size=1)
