@@ -292,7 +292,9 @@ class Sender:
     async def _write_back(self) -> None:
         while True:
             await self._dirty.wait()
-            await asyncio.sleep(0.01)  # let a burst gather into one transaction
+            # Gather what was sent into one transaction now and then: the writer is shared
+            # with the reports. A crash in between sends those rows again (same words).
+            await asyncio.sleep(0.2)
             try:
                 await self._flush()
             except Exception:  # the database may be briefly unavailable: try again

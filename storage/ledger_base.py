@@ -406,9 +406,11 @@ class LedgerBase:
                     report: HandReport, result: HandResult, reporters: list[Any],
                     stamp: datetime, only_event: int | None = None,
                     previous: HandResult | object | None = UNKNOWN,
-                    stored: bool = False) -> dict[Seat, int]:
+                    stored: bool = False, session_values: dict[str, Any] | None = None
+                    ) -> dict[Seat, int]:
         """Store a hand's report, result, entries, per-player facts and running totals;
-        return how far each seat's session net moved.
+        return how far each seat's session net moved. ``session_values`` (``b_hands``,
+        ``b_dealer``) are set on the session in the same statement as its nets.
 
         ``only_event`` adds the entries of that event alone (earlier ones are unchanged,
         since settlement is sequential); otherwise all entries are rewritten. ``previous``
@@ -437,11 +439,12 @@ class LedgerBase:
                 "b_status": "open" if result.open else "closed",
                 "b_next_dealer": result.next_dealer if not result.open else None,
                 "b_reporters": reporters, "b_updated_at": stamp})
-        return self._set_hand_facts(conn, srow, hand_id, result, previous)
+        return self._set_hand_facts(conn, srow, hand_id, result, previous, session_values)
 
     def _set_hand_facts(self, conn: Connection, srow: Row[Any], hand_id: int,
                         result: HandResult | None,
-                        previous: HandResult | object | None = UNKNOWN) -> dict[Seat, int]:
+                        previous: HandResult | object | None = UNKNOWN,
+                        session_values: dict[str, Any] | None = None) -> dict[Seat, int]:
         """Replace the hand's per-player facts and move the running totals (the players'
         and the session's) by the change, which it returns per seat. ``previous`` (the
         hand's former result, or None for a new hand) spares a query."""
@@ -482,12 +485,16 @@ class LedgerBase:
             moved[seat] = diff["d_net"]
         if changes:  # one statement for every player whose totals moved
             conn.execute(sql.MOVE_TOTALS, changes)
-        if any(moved.values()):
+        if any(moved.values()) or session_values:
             for seat, d in moved.items():
                 net = getattr(srow, f"net_{seat.lower()}", 0) or 0
                 if abs(net + d) > MAX_TOTAL:
                     raise LedgerError("totals_too_large", "the table's totals would overflow "
                                       "the ledger's columns")
-            conn.execute(sql.MOVE_SESSION_NETS, {
-                "session_id": srow.id, **{f"d_{s.lower()}": d for s, d in moved.items()}})
+            params = {"session_id": srow.id, **{f"d_{x}": moved.get(x.upper(), 0)
+                                                for x in "eswn"}}
+            if session_values:
+                conn.execute(sql.MOVE_SESSION, {**params, **session_values})
+            else:
+                conn.execute(sql.MOVE_SESSION_NETS, params)
         return moved

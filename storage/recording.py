@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, insert, update
+from sqlalchemy import delete, insert
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import HandResult
@@ -60,21 +60,23 @@ class Recording(LedgerBase):
                     reporters=[reporter], created_at=stamp, updated_at=stamp)
                     .returning(h.id))
                 hand_id = ins.scalar_one()
-                moved = self._write_hand(conn, srow, hand_id, report, result, [reporter],
-                                         stamp, only_event=index, previous=None, stored=True)
-            else:
-                hand_id = hrow.id
-                moved = self._write_hand(conn, srow, hand_id, report, result,
-                                         [*reporters, reporter], stamp, only_event=index,
-                                         previous=HandResult.model_validate(hrow.result))
             changes: dict[str, Any] = {}
             if hrow is None:
                 changes["hands"] = number
             if closed:
                 changes["dealer"] = result.next_dealer
-            if changes:
-                conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
-                             .values(**changes))
+            session_values = {"b_hands": changes.get("hands", srow.hands),
+                              "b_dealer": changes.get("dealer", srow.dealer)} if changes else None
+            if hrow is None:
+                moved = self._write_hand(conn, srow, hand_id, report, result, [reporter],
+                                         stamp, only_event=index, previous=None, stored=True,
+                                         session_values=session_values)
+            else:
+                hand_id = hrow.id
+                moved = self._write_hand(conn, srow, hand_id, report, result,
+                                         [*reporters, reporter], stamp, only_event=index,
+                                         previous=HandResult.model_validate(hrow.result),
+                                         session_values=session_values)
             info = self._session_info(
                 conn, chat_id, srow.id, row=srow, dealer=changes.get("dealer", srow.dealer),
                 hands=changes.get("hands", srow.hands),

@@ -41,3 +41,7 @@ MOVE_TOTALS = update(t.totals).where(_tc.player_id == bindparam("pid")).values(
 
 MOVE_SESSION_NETS = update(_s).where(_s.c.id == bindparam("session_id")).values(
     **{f"net_{x}": _s.c[f"net_{x}"] + bindparam(f"d_{x}") for x in "eswn"})
+# The same, with the hand count and the dealer: a report moves all three in one statement.
+MOVE_SESSION = update(_s).where(_s.c.id == bindparam("session_id")).values(
+    hands=bindparam("b_hands"), dealer=bindparam("b_dealer"),
+    **{f"net_{x}": _s.c[f"net_{x}"] + bindparam(f"d_{x}") for x in "eswn"})
