@@ -13,7 +13,7 @@ Run: ``python -m bench.load_bench [--seconds 20] [--url postgresql+asyncpg://...
 3. Saturated: no delay, 200 chats, every report sent at once: reports/s, and ÷ echo.
 4. Calls per report over a whole night: one table's night (blood battle, 36 reports) at
    a real table's pace, time-scaled 100x (a report every 0.6 s for every minute, and the
-   scoreboard interval 300 s / 100): sendMessage + editMessageText + pinChatMessage.
+   default scoreboard interval / 100): sendMessage + editMessageText + pinChatMessage.
 """
 
 from __future__ import annotations
@@ -301,7 +301,8 @@ async def saturated(bot: str, url: str, n: int) -> float:
 async def calls_per_report(url: str, scale: float = 100.0) -> tuple[float, int, int]:
     api = FakeBotAPI()
     clock = Clock(api, 0.0)
-    app = tally_app(api, url, board_interval=300 / scale)
+    interval = TelegramSettings().board_interval  # the default
+    app = tally_app(api, url, board_interval=interval / scale)
     u = users()
     async with running(app):
         before = sum(1 for m, _ in api.log if m in SPEAKING)
@@ -311,18 +312,31 @@ async def calls_per_report(url: str, scale: float = 100.0) -> tuple[float, int, 
             w = WINNERS[i % 3]
             mids.append(clock.say(u[w], -4000, f"/hu {w} 自摸"))
         await wait_answered(clock, mids, 60)
-        await asyncio.sleep(300 / scale + 0.5)  # the last scoreboard edit
+        await asyncio.sleep(interval / scale + 0.5)  # the last scoreboard edit
         calls = sum(1 for m, _ in api.log if m in SPEAKING) - before
     return calls / 36, calls, 36
 
 
 async def main(seconds: float, url: str | None, saturate: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        def db(name: str) -> str:
-            return url or f"sqlite+aiosqlite:///{Path(tmp) / name}.sqlite3"
+        made: list[str] = []
+
+        async def fresh(name: str) -> str:
+            """A database of its own for each run: a file, or one on the given server."""
+            if url is None:
+                return f"sqlite+aiosqlite:///{Path(tmp) / name}.sqlite3"
+            import asyncpg
+
+            dsn = url.replace("postgresql+asyncpg", "postgresql")
+            conn = await asyncpg.connect(dsn)
+            await conn.execute(f"DROP DATABASE IF EXISTS bench_{name}")
+            await conn.execute(f"CREATE DATABASE bench_{name}")
+            await conn.close()
+            made.append(name)
+            return url.rsplit("/", 1)[0] + f"/bench_{name}"
 
         echo = await load("echo", "", seconds)
-        tally = await load("tally", db("load"), seconds)
+        tally = await load("tally", await fresh("load"), seconds)
         print(f"1. load, 200 chats, 40 reports/s offered, 50 ms per Bot API call, "
               f"{seconds:.0f} s:")
         for name, r in (("echo ", echo), ("tally", tally)):
@@ -332,17 +346,17 @@ async def main(seconds: float, url: str | None, saturate: int) -> None:
         print(f"   p50 over echo: {(tally['p50'] - echo['p50']) * 1000:+.0f} ms (goal <= 25);"
               f" p99 {tally['p99'] * 1000:.0f} ms (goal <= 250); replies before their "
               f"commit: {tally['early']} (sampled); chats in order: {tally['in_order']}")
-        alone = await isolation(db("alone"), seconds, busy=False)
-        crowded = await isolation(db("crowded"), seconds, busy=True)
+        alone = await isolation(await fresh("alone"), seconds, busy=False)
+        crowded = await isolation(await fresh("crowded"), seconds, busy=True)
         print(f"2. isolation (30/s, 20/min per group): the quiet chat's p99 alone "
               f"{pct(alone, 99) * 1000:.0f} ms, beside a chat reporting 5/s "
               f"{pct(crowded, 99) * 1000:.0f} ms: "
               f"{(pct(crowded, 99) - pct(alone, 99)) * 1000:+.0f} ms (goal <= 100)")
         e = await saturated("echo", "", saturate)
-        s = await saturated("tally", db("saturated"), saturate)
+        s = await saturated("tally", await fresh("saturated"), saturate)
         print(f"3. saturated, no delay, 200 chats, {saturate} reports: tally {s:.0f}/s "
               f"(goal >= 150), echo {e:.0f}/s, ratio {s / e:.2f}")
-        per, calls, reports = await calls_per_report(db("night"))
+        per, calls, reports = await calls_per_report(await fresh("night"))
         print(f"4. Telegram calls per report over a night: {calls} calls for {reports} "
               f"reports = {per:.2f} (goal <= 1.5)")
         print(f"   (p50 median of echo {statistics.median([echo['p50']]) * 1000:.0f} ms)")

@@ -28,8 +28,10 @@ class TelegramSettings(BaseModel):
     overall_max_rate: float = Field(30, ge=0)
     group_max_rate: float = Field(20, ge=0)
     # Seconds between edits of one chat's scoreboard; edits in between are merged into
-    # one that shows the newest table. 0 edits after every event.
-    board_interval: float = Field(3, ge=0)
+    # one that shows the newest table (the night's end is shown at once). Every answer
+    # says what moved, so the board may lag a little: at a table's pace (a hand a minute
+    # or so) 180 s keeps Telegram calls near 1.3 per report. 0 edits after every event.
+    board_interval: float = Field(180, ge=0)
     # Seconds to wait for Telegram to connect and answer one call (polling's long wait
     # comes on top); a call that takes longer is retried.
     request_timeout: float = Field(10, gt=0, le=300)

@@ -41,7 +41,9 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         engine = create_async_engine(url, **kwargs)
         _sqlite_events(engine)
         return engine
-    return create_async_engine(url, pool_pre_ping=True, **kwargs)
+    # No ping on every checkout (a round trip per unit of work): a connection that died
+    # with the server fails its unit, and the delivery pipeline tries the update again.
+    return create_async_engine(url, **kwargs)
 
 
 def _sqlite_events(engine: AsyncEngine) -> None:
