@@ -36,6 +36,7 @@ class Pipeline:
                                      max_in_flight=settings.max_in_flight,
                                      max_attempts=settings.handle_attempts, shared=shared,
                                      default_language=default_language)
+        self.sender.worker = self.dispatcher.worker  # None unless workers share the outbox
         self.poller: Poller | None = None
         self._pruner: asyncio.Task[None] | None = None
 

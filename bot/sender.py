@@ -28,7 +28,7 @@ from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParamet
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot import metrics
-from storage.delivery import Outgoing, Queued
+from storage.delivery import SEND_LEASE, Outgoing, Queued
 from storage.ledger import Ledger
 
 log = logging.getLogger(__name__)
@@ -80,8 +80,15 @@ class ChatStream:
 
 class Sender:
     def __init__(self, bot: Bot, ledger: Ledger, *, board_interval: float = 0.0,
-                 max_attempts: int = 8, max_in_flight: int = 64) -> None:
+                 max_attempts: int = 8, max_in_flight: int = 64, worker: str | None = None,
+                 sweep_interval: float = 5.0) -> None:
+        """``worker``: several workers share the outbox (webhook mode); each sends what
+        it wrote, and now and then takes up answers whose worker died (its lease ran
+        out)."""
         self.bot = bot
+        self.worker = worker
+        self.sweep_interval = sweep_interval
+        self._sweeper: asyncio.Task[None] | None = None
         self.ledger = ledger
         self.board_interval = board_interval
         self.max_attempts = max_attempts
@@ -120,6 +127,22 @@ class Sender:
 
     async def start(self) -> None:
         self._writer = asyncio.create_task(self._write_back(), name="sender:write-back")
+        if self.worker is not None:
+            self._sweeper = asyncio.create_task(self._sweep(), name="sender:sweep")
+
+    async def _sweep(self) -> None:
+        """Take up answers that a dead worker wrote and never sent."""
+        while True:
+            await asyncio.sleep(self.sweep_interval)
+            try:
+                assert self.worker is not None
+                rows = await self.ledger.claim_messages(self.worker, SEND_LEASE)
+            except Exception:
+                log.exception("could not look for answers left unsent; will retry")
+                continue
+            known = {r.id for st in self.streams.values()
+                     for r in [*st.fifo, *([st.board] if st.board else [])]}
+            self.enqueue([r for r in rows if r.id not in known])
 
     async def stop(self, timeout: float = 5.0) -> None:
         """Send what is due (boards at once) within ``timeout``, then write back."""

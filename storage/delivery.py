@@ -92,7 +92,7 @@ class Answer:
     def write(self, conn: Connection, result: Any) -> None:
         stamp = now()
         self.queued = _enqueue(conn, [*self.before, *self.render(result)], self.inbox_id,
-                               stamp)
+                               stamp, self.worker)
         if self.inbox_id is not None:
             _mark_done(conn, self.inbox_id, self.worker, stamp)
 
@@ -107,13 +107,20 @@ _INSERT_OUT = insert(t.outbox).returning(_o.id, sort_by_parameter_order=True)
 _DONE = update(t.inbox).where(_i.id == bindparam("b_id"), _i.status == "pending")
 
 
+SEND_LEASE = 120.0  # seconds a worker holds the answers it wrote, to send them itself
+
+
 def _enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | None,
-             stamp: datetime) -> list[Queued]:
+             stamp: datetime, worker: str | None = None) -> list[Queued]:
+    """Queue ``messages``; a worker (several share the outbox) holds them for a while, so
+    that no other sends them unless it dies."""
     if not messages:
         return []
+    until = stamp + timedelta(seconds=SEND_LEASE) if worker is not None else None
     ids = conn.execute(_INSERT_OUT, [{
         "chat_id": m.chat_id, "inbox_id": inbox_id, "method": m.method, "params": m.params,
-        "collapse": m.collapse, "status": "pending", "attempts": 0, "created_at": stamp}
+        "collapse": m.collapse, "status": "pending", "attempts": 0, "created_at": stamp,
+        "claimed_by": worker, "claimed_until": until}
         for m in messages]).scalars().all()
     return [Queued(id=row_id, created_at=stamp, **m.model_dump())
             for row_id, m in zip(ids, messages, strict=True)]
@@ -201,7 +208,7 @@ class Delivery(LedgerBase):
 
         def unit(conn: Connection) -> list[Queued]:
             stamp = now()
-            queued = _enqueue(conn, messages, inbox_id, stamp)
+            queued = _enqueue(conn, messages, inbox_id, stamp, worker)
             if inbox_id is not None:
                 _mark_done(conn, inbox_id, worker, stamp)
             return queued

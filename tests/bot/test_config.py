@@ -18,7 +18,7 @@ def test_the_example_file_loads_and_matches_the_defaults(monkeypatch) -> None:  
         monkeypatch.delenv(key)
     settings = load_settings(EXAMPLE)
     assert settings.model_dump() == Settings().model_dump()  # it documents the defaults
-    assert settings.telegram.token is None and settings.telegram.board_interval == 3
+    assert settings.telegram.token is None and settings.telegram.board_interval == 180
 
 
 def test_environment_overrides_the_file(monkeypatch) -> None:  # type: ignore[no-untyped-def]
