@@ -104,7 +104,9 @@ _RECEIVE = text(
 ).bindparams(bindparam("payload", type_=JSON), bindparam("at", type_=_i.received_at.type))
 # Several rows in one statement ("insertmanyvalues"), their ids in the order given.
 _INSERT_OUT = insert(t.outbox).returning(_o.id, sort_by_parameter_order=True)
-_DONE = update(t.inbox).where(_i.id == bindparam("b_id"), _i.status == "pending")
+_DONE = (update(t.inbox).where(_i.id == bindparam("b_id"), _i.status == "pending")
+         .values(status="done", done_at=bindparam("b_at"), claimed_by=None, claimed_until=None))
+_DONE_BY = _DONE.where(_i.claimed_by == bindparam("b_worker"))
 
 
 SEND_LEASE = 120.0  # seconds a worker holds the answers it wrote, to send them itself
@@ -127,11 +129,10 @@ def _enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | Non
 
 
 def _mark_done(conn: Connection, inbox_id: int, worker: str | None, stamp: datetime) -> None:
-    stmt = _DONE
-    if worker is not None:  # only while this worker's lease holds
-        stmt = stmt.where(_i.claimed_by == worker)
-    done = conn.execute(stmt.values(status="done", done_at=stamp, claimed_by=None,
-                                    claimed_until=None), {"b_id": inbox_id})
+    if worker is None:
+        done = conn.execute(_DONE, {"b_id": inbox_id, "b_at": stamp})
+    else:  # only while this worker's lease holds
+        done = conn.execute(_DONE_BY, {"b_id": inbox_id, "b_at": stamp, "b_worker": worker})
     if done.rowcount != 1:
         raise AlreadyHandled(inbox_id)
 

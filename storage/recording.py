@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, insert
+from sqlalchemy import delete
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import HandResult
@@ -37,7 +37,6 @@ class Recording(LedgerBase):
                 self._take_draft(conn, chat_id, draft_id)
             srow, hrow = self._open_session_and_hand(conn, chat_id)
             rules = Ruleset.from_snapshot(srow.rules)
-            h = t.hands.c
             if hrow is None:
                 number, dealer, events, reporters = srow.hands + 1, srow.dealer, [], []
                 base_indicator = indicator
@@ -51,15 +50,14 @@ class Recording(LedgerBase):
             stamp = now()
             closed = not result.open
             if hrow is None:  # the hand's first event: insert it whole
-                ins = conn.execute(insert(t.hands).values(
-                    chat_id=chat_id, session_id=srow.id, number=number, dealer=dealer,
-                    report=report.model_dump(mode="json"),
-                    result=result.model_dump(mode="json"),
-                    status="closed" if closed else "open",
-                    next_dealer=result.next_dealer if closed else None,
-                    reporters=[reporter], created_at=stamp, updated_at=stamp)
-                    .returning(h.id))
-                hand_id = ins.scalar_one()
+                hand_id = conn.execute(sql.INSERT_HAND, {
+                    "chat_id": chat_id, "session_id": srow.id, "number": number,
+                    "dealer": dealer, "report": report.model_dump(mode="json"),
+                    "result": result.model_dump(mode="json"),
+                    "status": "closed" if closed else "open",
+                    "next_dealer": result.next_dealer if closed else None,
+                    "reporters": [reporter], "created_at": stamp, "updated_at": stamp,
+                }).scalar_one()
             changes: dict[str, Any] = {}
             if hrow is None:
                 changes["hands"] = number

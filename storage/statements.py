@@ -22,6 +22,7 @@ OPEN_SESSION_AND_HAND = (
     .with_for_update(of=_s)
 )
 
+INSERT_HAND = insert(_h).returning(_h.c.id)
 INSERT_ENTRIES = insert(t.entries)
 INSERT_HAND_PLAYERS = insert(t.hand_players)
 DELETE_HAND_PLAYERS = delete(t.hand_players).where(_hp.hand_id == bindparam("hand_id"))
