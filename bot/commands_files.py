@@ -119,19 +119,27 @@ async def send_end_pictures(update: Update, context: ContextTypes.DEFAULT_TYPE, 
                      if not lines else "\n".join(lines)[:1000])
 
 
+async def _night_number(update: Update, lang: str, usage: str) -> tuple[bool, int | None]:
+    """The optional night number a command takes; (False, None) once it has refused."""
+    msg = update.effective_message
+    words = tokens_of(msg) if msg is not None else []
+    if not words:
+        return True, None
+    m = _NUMBER.match(words[0].text)
+    if m is None or len(words) > 1:
+        await refuse(update, lang, usage)
+        return False, None
+    return True, int(m.group(1))
+
+
 async def cmd_chart(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/chart [N]: the running totals of the night going (or the last one, or night N)."""
     lang = await chat_lang(update, context)
-    chat, msg = update.effective_chat, update.effective_message
-    assert chat is not None and msg is not None
-    words = tokens_of(msg)
-    number = None
-    if words:
-        m = _NUMBER.match(words[0].text)
-        if m is None or len(words) > 1:
-            await refuse(update, lang, "chart_usage")
-            return
-        number = int(m.group(1))
+    chat = update.effective_chat
+    assert chat is not None
+    ok, number = await _night_number(update, lang, "chart_usage")
+    if not ok:
+        return
     try:
         night = await series.night(services(context).ledger, chat.id, number)
     except LedgerError as exc:
@@ -184,16 +192,11 @@ async def stats_picture(update: Update, context: ContextTypes.DEFAULT_TYPE, lang
 async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/export [N]: the chat's ledger (or night N) as a zip of CSV files."""
     lang = await chat_lang(update, context)
-    chat, msg = update.effective_chat, update.effective_message
-    assert chat is not None and msg is not None
-    words = tokens_of(msg)
-    number = None
-    if words:
-        m = _NUMBER.match(words[0].text)
-        if m is None or len(words) > 1:
-            await refuse(update, lang, "export_usage")
-            return
-        number = int(m.group(1))
+    chat = update.effective_chat
+    assert chat is not None
+    ok, number = await _night_number(update, lang, "export_usage")
+    if not ok:
+        return
     ledger = services(context).ledger
     if not await chat_files.night_count(ledger, chat.id):
         await refuse(update, lang, "no_nights")

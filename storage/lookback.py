@@ -13,11 +13,12 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection, Row
 
-from engine.models import SEATS, HandResult, Seat
+from engine.models import HandResult, Seat
 from storage import tables as t
 from storage.errors import LedgerError
 from storage.ledger_base import SEAT_COLUMNS, LedgerBase, _player
 from storage.models import Contract, HistoryItem, PlayerInfo, PlayerStats, SessionInfo
+from storage.reading import history_items
 
 # Which nights: "current" (the table going, else the latest night), "all", a day, or one
 # night by its label (a day and which night of it, from 1).
@@ -169,17 +170,7 @@ class Lookback(LedgerBase):
             known = {n.session_id: n.label for n in nights or ()}
             labels = known if sids <= set(known) else {
                 sid: n.label for sid, n in self._nights_by_id(conn, chat_id, sids).items()}
-            srows = {r.id: r for r in conn.execute(select(t.sessions).where(
-                t.sessions.c.id.in_(sids))).all()} if sids else {}
-            pids = {getattr(s, c) for s in srows.values() for c in SEAT_COLUMNS.values()}
-            names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
-                t.players.c.id.in_(pids))).all()) if pids else {}
-            items = tuple(HistoryItem(
-                session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
-                deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(SEATS, 0),
-                seats={s: names[getattr(srows[r.session_id], c)]
-                       for s, c in SEAT_COLUMNS.items()},
-                events=len(r.report["events"]), created_at=r.created_at) for r in rows)
+            items = history_items(conn, rows)
             return NightHistory(nights=tuple(nights or ()), items=items, labels=labels,
                                 several=nights is None or len(nights) > 1, page=page,
                                 pages=pages, total=total)

@@ -3,6 +3,7 @@ history."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +26,20 @@ from storage.models import (
 )
 from storage.transfers import fewest_transfers
 
+
+def history_items(conn: Connection, rows: Sequence[Row[Any]]) -> tuple[HistoryItem, ...]:
+    """History lines for hand rows: each hand's moves, with its table's seat names."""
+    sids = {r.session_id for r in rows}
+    srows = {r.id: r for r in conn.execute(select(t.sessions).where(
+        t.sessions.c.id.in_(sids))).all()} if sids else {}
+    pids = {getattr(s, c) for s in srows.values() for c in SEAT_COLUMNS.values()}
+    names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
+        t.players.c.id.in_(pids))).all()) if pids else {}
+    return tuple(HistoryItem(
+        session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
+        deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(SEATS, 0),
+        seats={s: names[getattr(srows[r.session_id], c)] for s, c in SEAT_COLUMNS.items()},
+        events=len(r.report["events"]), created_at=r.created_at) for r in rows)
 
 class Reading(LedgerBase):
     # -- the end of the night -------------------------------------------------------------
@@ -186,18 +201,7 @@ class Reading(LedgerBase):
             rows = conn.execute(
                 select(t.hands).where(*cond).order_by(h.id.desc())
                 .limit(page_size).offset((page - 1) * page_size)).all()
-            sids = {r.session_id for r in rows}
-            srows = {r.id: r for r in conn.execute(select(t.sessions).where(
-                t.sessions.c.id.in_(sids))).all()} if sids else {}
-            pids = {getattr(s, c) for s in srows.values() for c in SEAT_COLUMNS.values()}
-            names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
-                t.players.c.id.in_(pids))).all()) if pids else {}
-            items = tuple(HistoryItem(
-                session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
-                deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(SEATS, 0),
-                seats={s: names[getattr(srows[r.session_id], c)]
-                       for s, c in SEAT_COLUMNS.items()},
-                events=len(r.report["events"]), created_at=r.created_at) for r in rows)
+            items = history_items(conn, rows)
             return HistoryPage(items=items, page=page, pages=max(1, -(-total // page_size)),
                                total=total)
 
