@@ -9,6 +9,7 @@ import argparse
 import logging
 import sys
 
+from bot import logs
 from bot.config import ConfigError, load_settings
 
 
@@ -24,10 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"configuration error: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.logging.level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("alembic").setLevel(logging.WARNING)  # its plugin set-up is noise
+    logs.setup(settings.logging.level, settings.logging.format)
     if args.mode == "run" and settings.telegram.token is None:
         print("configuration error: no Telegram token; set TALLY_TELEGRAM__TOKEN or "
               "telegram.token in config.toml", file=sys.stderr)
