@@ -1,4 +1,5 @@
-"""``python -m bot``: polling with a configured token; console mode without one.
+"""``python -m bot``: with a configured token, polling or webhook mode (``telegram.mode``);
+console mode without one.
 
 ``python -m bot console`` forces console mode; ``--config PATH`` names the config file.
 """
@@ -39,11 +40,18 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger().setLevel(logging.WARNING)
         console_main(settings)
         return 0
+    if settings.telegram.mode == "webhook":
+        from bot import serving
+
+        return serving.run(settings, args.config)
     import asyncio
 
+    from bot import admin
     from bot.app import build_application, serve
 
-    asyncio.run(serve(build_application(settings)))
+    app = build_application(settings)
+    admin.attach(app, settings)  # /healthz, /readyz, /metrics on telegram.admin_listen if set
+    asyncio.run(serve(app))
     return 0
 
 
