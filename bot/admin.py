@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import socket
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -100,14 +101,25 @@ class AdminServer:
     """The admin routes on their own port, as a task of the running event loop."""
 
     def __init__(self, listen: str, ledger: LedgerOf, max_outbox: int) -> None:
-        host, port = split_listen(listen)
+        self.host, self.port = split_listen(listen)
         app = Starlette(routes=routes(ledger, max_outbox))
-        self.server = _Server(uvicorn.Config(app, host=host, port=port, log_config=None,
-                                             access_log=False, lifespan="off"))
+        self.server = _Server(uvicorn.Config(app, host=self.host, port=self.port,
+                                             log_config=None, access_log=False,
+                                             lifespan="off"))
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        self._task = asyncio.create_task(self.server.serve())
+        """Bind (an ``OSError`` says why not: Uvicorn itself would exit the process),
+        then serve until :meth:`stop`."""
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((self.host, self.port))
+        except OSError:
+            sock.close()
+            raise
+        self._task = asyncio.create_task(self.server.serve(sockets=[sock]))
         while not self.server.started:
             if self._task.done():  # it could not bind: say so
                 self._task.result()
