@@ -54,6 +54,9 @@ def run(settings: Settings, config_path: str | None = None) -> int:
     os.environ[MULTIPROC_ENV] = directory
     if config_path:  # the workers load the same file
         os.environ["TALLY_CONFIG"] = str(Path(config_path).resolve())
+    if settings.telegram.workers > 1 and settings.storage.url.startswith("sqlite"):
+        log.warning("%d workers share one SQLite file and queue on its write lock; "
+                    "use PostgreSQL (storage.url) for more than one", settings.telegram.workers)
     try:
         asyncio.run(prepare(settings))
         host, port = split_listen(settings.telegram.listen)

@@ -1,0 +1,132 @@
+"""Telegram's side of a webhook, for tests and benchmarks on loopback.
+
+:class:`WebhookSender` takes the updates a :class:`bot.fake_api.FakeBotAPI` queues (what
+``say`` and ``press`` produce) and posts each to the webhook URL with the secret header,
+as Telegram does: over up to ``max_connections`` parallel connections, and a chat's next
+update only after a 2xx for its previous one. Anything else (an error status, a refused
+or broken connection, a timeout) is tried again after a growing pause, so an update is
+delivered at least once and each chat's updates arrive in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from typing import Any
+
+import httpx
+
+from bot.fake_api import FakeBotAPI
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+
+
+def chat_of(update: dict[str, Any]) -> int | None:
+    """The chat an update belongs to (None for kinds without one)."""
+    for kind in ("message", "edited_message", "my_chat_member"):
+        if kind in update:
+            return int(update[kind]["chat"]["id"])
+    query = update.get("callback_query")
+    if query and query.get("message"):
+        return int(query["message"]["chat"]["id"])
+    return None
+
+
+class WebhookSender:
+    def __init__(self, api: FakeBotAPI, url: str, secret: str, max_connections: int = 40,
+                 retry_delay: float = 0.05, timeout: float = 60.0,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.api, self.url, self.secret = api, url, secret
+        self.retry_delay = retry_delay
+        self.slots = asyncio.Semaphore(max_connections)
+        limits = httpx.Limits(max_connections=max_connections,
+                              max_keepalive_connections=max_connections)
+        self.client = httpx.AsyncClient(limits=limits, timeout=timeout, transport=transport)
+        self.queues: dict[int | None, deque[dict[str, Any]]] = {}
+        self.busy: set[int | None] = set()  # chats with a delivery task running
+        self.delivered: list[int] = []  # update ids, in the order their 2xx came
+        self.first_sent: dict[int, float] = {}  # update id -> first attempt (monotonic)
+        self.acked: dict[int, float] = {}  # update id -> its 2xx (monotonic)
+        self.failures: list[tuple[int, int | str]] = []  # (update id, status or error)
+        self.in_flight = 0
+        self.most_in_flight = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._pump: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> WebhookSender:
+        self._pump = asyncio.create_task(self._take())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, *([self._pump] if self._pump else []),
+                             return_exceptions=True)
+        await self.client.aclose()
+
+    async def _take(self) -> None:
+        while True:
+            if self.api.updates:
+                batch = list(self.api.updates)
+                self.api.updates.clear()
+                for update in batch:
+                    self._queue(update)
+            await asyncio.sleep(0.002)
+
+    def _queue(self, update: dict[str, Any]) -> None:
+        chat = chat_of(update)
+        self.queues.setdefault(chat, deque()).append(update)
+        if chat not in self.busy:
+            self.busy.add(chat)
+            task = asyncio.create_task(self._chat(chat))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _chat(self, chat: int | None) -> None:
+        queue = self.queues[chat]
+        try:
+            while queue:
+                await self._deliver(queue[0])
+                queue.popleft()
+        finally:
+            self.busy.discard(chat)
+
+    async def _deliver(self, update: dict[str, Any]) -> None:
+        uid = update["update_id"]
+        delay = self.retry_delay
+        while True:
+            async with self.slots:
+                self.first_sent.setdefault(uid, time.monotonic())
+                self.in_flight += 1
+                self.most_in_flight = max(self.most_in_flight, self.in_flight)
+                try:
+                    response = await self.client.post(
+                        self.url, json=update, headers={SECRET_HEADER: self.secret})
+                    status: int | str = response.status_code
+                except httpx.HTTPError as exc:
+                    status = type(exc).__name__
+                finally:
+                    self.in_flight -= 1
+            if isinstance(status, int) and 200 <= status < 300:
+                self.acked[uid] = time.monotonic()
+                self.delivered.append(uid)
+                return
+            self.failures.append((uid, status))
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 2.0)
+
+    @property
+    def pending(self) -> int:
+        return len(self.api.updates) + sum(len(q) for q in self.queues.values())
+
+    async def drained(self, timeout: float = 60.0) -> None:
+        """Wait until every queued update got its 2xx."""
+        deadline = time.monotonic() + timeout
+        while self.pending or self.busy:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.pending} updates not delivered in {timeout} s "
+                                   f"(last failures: {self.failures[-3:]})")
+            await asyncio.sleep(0.005)
