@@ -6,14 +6,15 @@ before any worker starts (``bot.serving``); every process then writes its sample
 multiprocess mode). Without it (one process: polling, tests) the default registry is used.
 The mode is fixed when this module is first imported, as prometheus-client requires.
 
-Who calls what:
-- the webhook and admin routes (``bot.webhook``, ``bot.admin``): ``HTTP_REQUESTS``,
-  ``WEBHOOK_SECONDS``, ``updates_received``;
-- the dispatcher (issue 12): ``UPDATES_HANDLED``, ``REPORTS_RECORDED``, ``REFUSALS``;
-- the sender (issue 12): ``ANSWER_LATENCY`` (from the update's arrival to its answer
-  accepted by Telegram), ``TELEGRAM_ERRORS``, ``RETRIES``;
-- ``/metrics`` itself: ``INBOX_BACKLOG`` and ``OUTBOX_BACKLOG``, refreshed from the ledger
-  on every scrape (``refresh_backlog``).
+Who calls what (functions, so that callers need not know the metric objects):
+- intake (``bot.intake``): :func:`received` for every update handed in; the webhook
+  (``bot.webhook``): :func:`duplicate` when the inbox already had it, ``HTTP_REQUESTS``
+  and ``WEBHOOK_SECONDS``; the admin routes: ``HTTP_REQUESTS``;
+- the dispatcher: :func:`handled`, :func:`recorded`, :func:`refused`;
+- the sender: :func:`answered` (from an update's arrival to its answer accepted by
+  Telegram), :func:`telegram_error`, ``RETRIES.inc()``;
+- ``/metrics`` and ``/readyz``: :func:`refresh_backlog`, from ``Ledger.backlog()`` on
+  every scrape.
 """
 
 from __future__ import annotations
@@ -39,12 +40,15 @@ CONTENT_TYPE = CONTENT_TYPE_LATEST
 UPDATE_KINDS = ("message", "edited_message", "callback_query", "my_chat_member")
 
 UPDATES_RECEIVED = Counter(
-    "tally_updates_received", "Updates accepted into the inbox (new ones), by kind", ["kind"])
+    "tally_updates_received", "Updates handed to the inbox, by kind", ["kind"])
 UPDATES_DUPLICATE = Counter(
     "tally_updates_duplicate", "Updates Telegram delivered again, already in the inbox",
     ["kind"])
 UPDATES_HANDLED = Counter(
     "tally_updates_handled", "Updates the dispatcher finished, by kind", ["kind"])
+HANDLE_SECONDS = Histogram(
+    "tally_update_handle_seconds", "Time to handle one update (its handler and its commit)",
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
 REPORTS_RECORDED = Counter(
     "tally_reports_recorded", "Events recorded in the ledger (hands, kongs, draws), by kind",
     ["kind"])
@@ -58,7 +62,7 @@ TELEGRAM_ERRORS = Counter(
     "tally_telegram_errors",
     "Failed Bot API calls, by code (HTTP status, or timeout / network)", ["code"])
 RETRIES = Counter(
-    "tally_telegram_retries", "Bot API calls tried again (429, 5xx, timeouts)", ["method"])
+    "tally_telegram_retries", "Bot API calls tried again after 5xx, timeouts, network errors")
 HTTP_REQUESTS = Counter(
     "tally_http_requests", "Requests to the webhook and admin routes, by route and status",
     ["route", "status"])
@@ -80,8 +84,33 @@ def update_kind(payload: Mapping[str, Any]) -> str:
     return "other"
 
 
-def updates_received(kind: str, new: bool) -> None:
-    (UPDATES_RECEIVED if new else UPDATES_DUPLICATE).labels(kind=kind).inc()
+def received(kind: str) -> None:
+    UPDATES_RECEIVED.labels(kind=kind).inc()
+
+
+def duplicate(kind: str) -> None:
+    UPDATES_DUPLICATE.labels(kind=kind).inc()
+
+
+def handled(kind: str, seconds: float) -> None:
+    UPDATES_HANDLED.labels(kind=kind).inc()
+    HANDLE_SECONDS.observe(seconds)
+
+
+def recorded(kind: str) -> None:
+    REPORTS_RECORDED.labels(kind=kind).inc()
+
+
+def refused(code: str) -> None:
+    REFUSALS.labels(code=code).inc()
+
+
+def answered(seconds: float) -> None:
+    ANSWER_LATENCY.observe(seconds)
+
+
+def telegram_error(code: str) -> None:
+    TELEGRAM_ERRORS.labels(code=code).inc()
 
 
 def refresh_backlog(inbox: int, outbox: int) -> None:

@@ -142,7 +142,8 @@ def create_app(settings: Settings, application: Application,  # type: ignore[typ
             log.exception("webhook: the update was not stored; Telegram will send it again",
                           extra={"update_id": payload["update_id"]})
             return 500
-        metrics.updates_received(kind, new)
+        if not new:
+            metrics.duplicate(kind)
         return 200
 
     @asynccontextmanager
