@@ -6,13 +6,20 @@ as Telegram does: over up to ``max_connections`` parallel connections, and a cha
 update only after a 2xx for its previous one. Anything else (an error status, a refused
 or broken connection, a timeout) is tried again after a growing pause, so an update is
 delivered at least once and each chat's updates arrive in order.
+
+:class:`BotProcess` runs ``python -m bot run`` in webhook mode as a child process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import socket
+import sys
 import time
 from collections import deque
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -130,3 +137,111 @@ class WebhookSender:
                 raise TimeoutError(f"{self.pending} updates not delivered in {timeout} s "
                                    f"(last failures: {self.failures[-3:]})")
             await asyncio.sleep(0.005)
+
+
+def _pids() -> list[int]:
+    return [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def parent_of(pid: int) -> int | None:
+    """A process's parent (Linux), or None if it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class BotProcess:
+    """``python -m bot run`` in webhook mode as a child process on loopback, against a
+    fake Bot API at ``base_url``; ``async with`` starts it, waits for ``/healthz`` and stops
+    it with SIGTERM. ``env`` adds or overrides ``TALLY_*`` settings."""
+
+    def __init__(self, base_url: str, workdir: Path, env: dict[str, str], *,
+                 secret: str = "fake_webhook_secret", path: str = "/telegram",
+                 start_seconds: float = 120, stop_seconds: float = 60) -> None:
+        self.port = free_port()
+        self.secret, self.path = secret, path
+        self.workdir, self.log = workdir, workdir / "bot.log"
+        self.start_seconds, self.stop_seconds = start_seconds, stop_seconds
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith(("TALLY_", "PROMETHEUS_"))}
+        root = Path(__file__).resolve().parents[1]
+        self.env["PYTHONPATH"] = os.pathsep.join(
+            [str(root), *filter(None, [os.environ.get("PYTHONPATH")])])
+        self.env.update({
+            "TALLY_TELEGRAM__TOKEN": "42:WEBHOOK",
+            "TALLY_TELEGRAM__BASE_URL": base_url,
+            "TALLY_TELEGRAM__MODE": "webhook",
+            "TALLY_TELEGRAM__WEBHOOK_URL": f"https://bot.example.org{path}",
+            "TALLY_TELEGRAM__SECRET_TOKEN": secret,
+            "TALLY_TELEGRAM__LISTEN": f"127.0.0.1:{self.port}",
+            **env,
+        })
+        self.process: asyncio.subprocess.Process | None = None
+        # A new connection for every request, so that any worker may take it.
+        self.client = httpx.AsyncClient(base_url=self.url, timeout=30,
+                                        limits=httpx.Limits(max_keepalive_connections=0))
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def webhook(self) -> str:
+        return self.url + self.path
+
+    async def __aenter__(self) -> BotProcess:
+        with self.log.open("wb") as out:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "run", cwd=self.workdir, env=self.env,
+                stdout=out, stderr=asyncio.subprocess.STDOUT)
+        await self.healthy()
+        return self
+
+    async def healthy(self) -> None:
+        assert self.process is not None
+        deadline = time.monotonic() + self.start_seconds
+        while time.monotonic() < deadline:
+            if self.process.returncode is not None:
+                raise AssertionError(f"the bot exited with {self.process.returncode}:\n"
+                                     f"{self.log.read_text()}")
+            try:
+                if (await self.client.get("/healthz")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.25)
+        raise AssertionError(f"no /healthz in {self.start_seconds} s:\n{self.log.read_text()}")
+
+    def workers(self) -> list[int]:
+        """The pids of the worker processes (children of the one started; Linux)."""
+        assert self.process is not None
+        return [pid for pid in _pids() if parent_of(pid) == self.process.pid
+                and b"resource_tracker" not in _cmdline(pid)]
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.client.aclose()
+        process = self.process
+        if process is None:
+            return
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), self.stop_seconds)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
