@@ -1,17 +1,19 @@
 """Webhook mode: an ASGI app (Starlette, served by Uvicorn) that takes Telegram's posts.
 
 python-telegram-bot's documented custom-webhook pattern: the Application is built without
-an updater, initialized and started in the server's lifespan, and each request hands its
-update on. ``POST <path of telegram.webhook_url>``:
+an updater and runs, with the delivery pipeline but no polling, for the server's lifespan
+(``bot.app.running``); each request hands its update to the inbox.
+``POST <path of telegram.webhook_url>``:
 
 - 403, nothing written, unless ``X-Telegram-Bot-Api-Secret-Token`` equals
   ``telegram.secret_token`` (compared in constant time);
 - 413 for a body over :data:`MAX_BODY`, 400 for one that is not a JSON object with an
   integer ``update_id``, nothing written either way;
-- otherwise the update is made durable in the inbox (``bot.intake.accept``) and the answer
-  is 200 only after that returned (a duplicate is 200 too); if it raised, 500, so that
-  Telegram delivers the update again. Telegram sends a chat's next update only after a
-  2xx for the previous one, so each chat's inbox stays in order.
+- otherwise the update is made durable in the inbox (``bot.intake.accept``, which also
+  wakes this worker's dispatcher), and the answer is 200 only after that returned (a
+  duplicate is 200 too); if it raised, 500, so that Telegram delivers the update again.
+  Telegram sends a chat's next update only after a 2xx for the previous one, so each
+  chat's inbox stays in order.
 
 The same server answers ``/healthz``, ``/readyz`` and ``/metrics`` (``bot.admin``).
 ``bot.serving`` starts the workers; :func:`worker_app` is what each of them runs.
@@ -33,23 +35,17 @@ from starlette.responses import Response
 from starlette.routing import Route
 from telegram.ext import Application
 
-from bot import admin, delivery, logs, metrics
+from bot import admin, intake, logs, metrics
+from bot.app import build_application, running
 from bot.config import Settings, load_settings
 
 log = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_BODY = 1 << 20  # bytes; Telegram's updates are a few kilobytes at most
-ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+ALLOWED_UPDATES = intake.ALLOWED_UPDATES
 
 Accept = Callable[[Application, dict[str, Any]], Awaitable[bool]]  # type: ignore[type-arg]
-
-
-def intake_accept() -> Accept:
-    """The inbox's ``accept`` (issue 12's ``bot.intake``), looked up when first needed."""
-    from bot import intake  # type: ignore[attr-defined]
-
-    return intake.accept  # type: ignore[no-any-return]
 
 
 class Refused(Exception):
@@ -84,29 +80,6 @@ def parse_update(body: bytes) -> dict[str, Any]:
     return payload
 
 
-@asynccontextmanager
-async def running(application: Application) -> AsyncIterator[None]:  # type: ignore[type-arg]
-    """Run ``application`` without an updater for the server's lifetime, with its hooks as
-    ``run_webhook`` would call them, and this process's dispatcher and sender."""
-    await application.initialize()
-    try:
-        if application.post_init:
-            await application.post_init(application)
-        await application.start()
-        await delivery.start(application)  # issue 12: the dispatcher and the sender
-        try:
-            yield
-        finally:
-            await delivery.stop(application)  # issue 12
-            await application.stop()
-            if application.post_stop:
-                await application.post_stop(application)
-    finally:
-        await application.shutdown()
-        if application.post_shutdown:
-            await application.post_shutdown(application)
-
-
 def create_app(settings: Settings, application: Application,  # type: ignore[type-arg]
                accept: Accept | None = None) -> Starlette:
     """The webhook and admin routes; the lifespan runs ``application``."""
@@ -114,7 +87,7 @@ def create_app(settings: Settings, application: Application,  # type: ignore[typ
     if tg.secret_token is None:
         raise ValueError("webhook mode needs telegram.secret_token")
     secret = tg.secret_token.get_secret_value().encode()
-    chosen: list[Accept] = [accept] if accept is not None else []
+    store = accept or intake.accept
 
     async def receive(request: Request) -> Response:
         started = time.perf_counter()
@@ -135,9 +108,7 @@ def create_app(settings: Settings, application: Application,  # type: ignore[typ
             return exc.status
         kind = metrics.update_kind(payload)
         try:
-            if not chosen:
-                chosen.append(intake_accept())
-            new = await chosen[0](application, payload)
+            new = await store(application, payload)
         except Exception:
             log.exception("webhook: the update was not stored; Telegram will send it again",
                           extra={"update_id": payload["update_id"]})
@@ -148,7 +119,7 @@ def create_app(settings: Settings, application: Application,  # type: ignore[typ
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
-        async with running(application):
+        async with running(application, poll=False):  # the pipeline, without polling
             yield
 
     return Starlette(
@@ -159,8 +130,6 @@ def create_app(settings: Settings, application: Application,  # type: ignore[typ
 
 def worker_app() -> Starlette:
     """Uvicorn's factory in each worker process: settings, logs, and a bot of its own."""
-    from bot.app import build_application
-
     settings = load_settings()
     logs.setup(settings.logging.level, settings.logging.format)
-    return create_app(settings, build_application(settings))
+    return create_app(settings, build_application(settings, shared=True))

@@ -17,10 +17,10 @@ import httpx
 import pytest
 from prometheus_client import REGISTRY
 
-from bot import delivery, webhook
-from bot.app import build_application
+from bot import admin, webhook
+from bot.app import build_application, pipeline
 from bot.config import Settings
-from bot.fake_api import FakeBotAPI, FakeRequest
+from bot.fake_api import FakeBotAPI, FakeRequest, FakeUser
 from storage.db import create_engine
 from storage.ledger import Ledger
 
@@ -238,26 +238,31 @@ async def test_metrics_expose_the_counters_and_the_backlog(ledger: Ledger) -> No
         assert f"# TYPE {name.removesuffix('_bucket').removesuffix('_total')}" in text, name
 
 
-async def test_the_lifespan_runs_the_bot_without_an_updater(tmp_path: Path, monkeypatch
-                                                            ) -> None:  # type: ignore[no-untyped-def]
-    calls: list[str] = []
-
-    async def start(app: Any) -> None:
-        calls.append("start")
-
-    async def stop(app: Any) -> None:
-        calls.append("stop")
-
-    monkeypatch.setattr(delivery, "start", start)
-    monkeypatch.setattr(delivery, "stop", stop)
-    config = settings()
+async def test_a_real_update_is_stored_handled_and_answered(tmp_path: Path) -> None:
+    """The lifespan runs the bot and its pipeline without polling; the real inbox takes
+    a posted update; the dispatcher handles it and the sender answers."""
+    config = settings(overall_max_rate=0, group_max_rate=0)
     config.storage.url = f"sqlite+aiosqlite:///{tmp_path / 'tally.sqlite3'}"
     api = FakeBotAPI()
     application = build_application(config, request=FakeRequest(api))
-    app = webhook.create_app(config, application, accept=Inbox())
+    app = webhook.create_app(config, application)
+    api.say(FakeUser(7, "alice"), 42, "/score 1112345678999m")  # a private chat
+    update = api.updates.pop()
     async with app.router.lifespan_context(app), client(app) as c:
-        assert calls == ["start"] and application.running
-        assert (await c.get("/readyz")).status_code == 200  # its ledger is open
+        assert application.running and application.updater is None
+        response = await c.post(PATH, json=update, headers={webhook.SECRET_HEADER: SECRET})
+        assert response.status_code == 200
+        inbox, _ = await admin.ledger_of(application).backlog()
+        assert inbox <= 1  # stored (and perhaps already handled)
+        await pipeline(application).idle()
+        assert [m.chat_id for m in api.outbox] == [42]  # the answer: its waits
+        assert "123456789m" in api.outbox[0].text
+        answers = len(api.outbox)
+        again = await c.post(PATH, json=update, headers={webhook.SECRET_HEADER: SECRET})
+        assert again.status_code == 200  # Telegram sent it again: stored once
+        await pipeline(application).idle()
+        assert (await c.get("/readyz")).json()["inbox"] == 0
         assert "getUpdates" not in [method for method, _ in api.log]
-    assert calls == ["start", "stop"] and not application.running
+    assert not application.running
     assert "services" not in application.bot_data  # post_shutdown closed the ledger
+    assert len(api.outbox) == answers == 1  # stored once, handled once
