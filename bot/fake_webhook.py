@@ -42,13 +42,15 @@ def chat_of(update: dict[str, Any]) -> int | None:
 
 class WebhookSender:
     def __init__(self, api: FakeBotAPI, url: str, secret: str, max_connections: int = 40,
-                 retry_delay: float = 0.05, timeout: float = 60.0,
+                 retry_delay: float = 0.05, timeout: float = 60.0, keepalive: bool = True,
                  transport: httpx.AsyncBaseTransport | None = None) -> None:
+        """``keepalive=False``: a new connection for every post, so that each may reach
+        another worker process (kept connections stay with the worker that took them)."""
         self.api, self.url, self.secret = api, url, secret
         self.retry_delay = retry_delay
         self.slots = asyncio.Semaphore(max_connections)
         limits = httpx.Limits(max_connections=max_connections,
-                              max_keepalive_connections=max_connections)
+                              max_keepalive_connections=max_connections if keepalive else 0)
         self.client = httpx.AsyncClient(limits=limits, timeout=timeout, transport=transport)
         self.queues: dict[int | None, deque[dict[str, Any]]] = {}
         self.busy: set[int | None] = set()  # chats with a delivery task running
