@@ -7,13 +7,16 @@ update only after a 2xx for its previous one. Anything else (an error status, a 
 or broken connection, a timeout) is tried again after a growing pause, so an update is
 delivered at least once and each chat's updates arrive in order.
 
-:class:`BotProcess` runs ``python -m bot run`` in webhook mode as a child process.
+:class:`WebhookBotAPI` is the fake Bot API that bot talks to (with ``setWebhook``, the
+time of each reply, and an optional delay per call); :class:`BotProcess` runs
+``python -m bot run`` in webhook mode as a child process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import socket
 import sys
@@ -24,7 +27,7 @@ from typing import Any
 
 import httpx
 
-from bot.fake_api import FakeBotAPI
+from bot.fake_api import FakeBotAPI, FakeUser
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
@@ -139,6 +142,43 @@ class WebhookSender:
                 raise TimeoutError(f"{self.pending} updates not delivered in {timeout} s "
                                    f"(last failures: {self.failures[-3:]})")
             await asyncio.sleep(0.005)
+
+
+class WebhookBotAPI(FakeBotAPI):
+    """The fake Bot API as a webhook bot sees it: it takes ``setWebhook``, notes when each
+    reply to a message arrived (``replies[(chat, message id)]``: times and texts), and can
+    add ``delay`` seconds to every call, as Telegram's round trip does."""
+
+    def __init__(self, delay: float = 0.0) -> None:
+        super().__init__()
+        self.delay = delay
+        self.webhooks: list[dict[str, Any]] = []
+        self.replies: dict[tuple[int, int], list[tuple[float, str]]] = {}
+
+    def say_message(self, user: FakeUser, chat_id: int, text: str) -> tuple[int, int]:
+        """Queue a message; its (chat, message id), which the answer replies to."""
+        self.say(user, chat_id, text)
+        return chat_id, int(self.updates[-1]["message"]["message_id"])
+
+    def reply_texts(self, key: tuple[int, int]) -> list[str]:
+        return [text for _, text in self.replies.get(key, [])]
+
+    async def call(self, method: str, params: dict[str, Any]) -> Any:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        return await super().call(method, params)
+
+    async def api_setwebhook(self, p: dict[str, Any]) -> Any:
+        self.webhooks.append(p)
+        return True
+
+    async def api_sendmessage(self, p: dict[str, Any]) -> Any:
+        result = await super().api_sendmessage(p)
+        to = (p.get("reply_parameters") or {}).get("message_id")
+        if to is not None:
+            self.replies.setdefault((int(p["chat_id"]), int(to)), []).append(
+                (time.monotonic(), re.sub(r"<[^>]+>", "", str(p["text"]))))
+        return result
 
 
 def _pids() -> list[int]:

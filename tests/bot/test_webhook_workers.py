@@ -16,16 +16,15 @@ import asyncio
 import os
 import signal
 import sys
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.fake_api import FakeBotAPI, FakeUser, serve_http
-from bot.fake_webhook import BotProcess, WebhookSender
+from bot.fake_api import FakeUser, serve_http
+from bot.fake_webhook import BotProcess, WebhookBotAPI, WebhookSender
 from storage.ledger import Ledger
-from tests.bot.harness import plain, table
+from tests.bot.harness import table
 
 PG_URL = os.environ.get("TALLY_TEST_POSTGRES_URL")
 pytestmark = [
@@ -79,24 +78,6 @@ async def state(ledger: Ledger, chat: int) -> Any:
     return hands, session.totals if session else None
 
 
-class Recording(FakeBotAPI):
-    """The fake Bot API, also taking setWebhook and noting what each reply answers."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.replies: dict[tuple[int, int], list[str]] = defaultdict(list)
-
-    async def api_setwebhook(self, p: dict[str, Any]) -> Any:
-        return True
-
-    async def api_sendmessage(self, p: dict[str, Any]) -> Any:
-        result = await super().api_sendmessage(p)
-        to = (p.get("reply_parameters") or {}).get("message_id")
-        if to is not None:
-            self.replies[(int(p["chat_id"]), int(to))].append(plain(str(p["text"])))
-        return result
-
-
 async def reset_public_schema() -> None:
     import asyncpg
 
@@ -114,7 +95,7 @@ async def reset_public_schema() -> None:
 async def run(tmp_path: Path, kill_after: int | None) -> None:
     want = await expected(tmp_path / "one_by_one")
     await reset_public_schema()
-    api = Recording()
+    api = WebhookBotAPI()
     for chat in CHATS:
         api.chat(chat, type="group")
     who = users()
@@ -135,13 +116,13 @@ async def run(tmp_path: Path, kill_after: int | None) -> None:
     try:
         async with bot, WebhookSender(api, bot.webhook, bot.secret, max_connections=8,
                                       retry_delay=0.05, keepalive=False) as sender:
-            news = [say(api, who["alice"], chat, NEW) for chat in CHATS]
+            news = [api.say_message(who["alice"], chat, NEW) for chat in CHATS]
             await sender.drained(timeout=120)
             await until(lambda: all(api.replies.get(n) for n in news), 120)
             for step in range(3 * CYCLES):  # interleaved: every chat's reports at once
                 for index, chat in enumerate(CHATS):
                     name, text = script(index)[step]
-                    reports.append(say(api, who[name], chat, text))
+                    reports.append(api.say_message(who[name], chat, text))
             if kill_after is not None:
                 await until(lambda: len(sender.delivered) >= len(CHATS) + kill_after, 120)
                 victim = bot.workers()[0]
@@ -161,7 +142,7 @@ async def run(tmp_path: Path, kill_after: int | None) -> None:
     if victim is not None:
         assert f"Child process [{victim}] died" in log, log
     for key in reports:
-        texts = api.replies[key]
+        texts = api.reply_texts(key)
         if kill_after is None:
             assert len(texts) == 1, (key, texts)  # answered once
         else:
@@ -172,12 +153,6 @@ async def run(tmp_path: Path, kill_after: int | None) -> None:
             assert await state(ledger, chat) == want[chat], chat
     finally:
         await ledger.close()
-
-
-def say(api: FakeBotAPI, user: FakeUser, chat: int, text: str) -> tuple[int, int]:
-    """Queue a message; its (chat, message id), which the answer replies to."""
-    api.say(user, chat, text)
-    return chat, int(api.updates[-1]["message"]["message_id"])
 
 
 def accepted_by_worker(directory: Path) -> dict[int, float]:

@@ -9,24 +9,11 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from bot.fake_api import FakeBotAPI, serve_http
-from bot.fake_webhook import BotProcess, parent_of
-
-
-class WebhookFake(FakeBotAPI):
-    """The fake Bot API, also taking setWebhook."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.webhooks: list[dict[str, Any]] = []
-
-    async def api_setwebhook(self, p: dict[str, Any]) -> Any:
-        self.webhooks.append(p)
-        return True
+from bot.fake_api import serve_http
+from bot.fake_webhook import BotProcess, WebhookBotAPI, parent_of
 
 
 def sample(text: str, name: str, **labels: str) -> float:
@@ -40,7 +27,7 @@ def sample(text: str, name: str, **labels: str) -> float:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 async def test_two_workers_answer_on_one_port_and_metrics_sum_over_both(tmp_path: Path
                                                                         ) -> None:
-    api = WebhookFake()
+    api = WebhookBotAPI()
     fake = await serve_http(api)
     temp = tmp_path / "tmp"
     temp.mkdir()
