@@ -9,7 +9,9 @@ bot, and a bot token's own limits are discussed in the README), opens a table in
 chat, then offers all the reports at once: Telegram's side (``bot.fake_webhook``) posts
 them over ``--connections`` parallel connections, a chat's next report after the 2xx for
 its last. Throughput is the reports divided by the time from the first post to the last
-answer; latency is from an update's first post to the reply that answers it.
+answer; latency is from an update's first post to the reply that answers it; the CPU time
+the worker processes spent per report (Linux ``/proc``) says what one core can serve
+whatever else the machine is doing; the load average printed says how busy it was.
 
 Goal (issue 13): 2 workers at least 1.5× one worker's throughput (median of 3 rounds; the
 machine has 2 cores, shared with PostgreSQL and this load generator), p99 not worse.
@@ -64,9 +66,18 @@ async def wait_for(condition, seconds: float) -> None:  # type: ignore[no-untype
         await asyncio.sleep(0.01)
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time the processes used so far (Linux)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 async def one_round(url: str, workers: int, chats: int, reports: int, delay: float,
-                    connections: int) -> tuple[float, list[float]]:
-    """(reports a second, latencies in seconds) of one run."""
+                    connections: int) -> tuple[float, list[float], float]:
+    """(reports a second, latencies in seconds, worker CPU seconds a report) of one run."""
     await reset_tables(url)
     api = WebhookBotAPI(delay=delay)
     users = {name: FakeUser(100 + i, name, name, "en") for i, name in enumerate(PLAYERS)}
@@ -98,15 +109,19 @@ async def one_round(url: str, workers: int, chats: int, reports: int, delay: flo
                         who, text = report(chat, n)
                         key = api.say_message(users[who], chat, text)
                         offered.append((key, int(api.updates[-1]["update_id"])))
+                assert bot.process is not None
+                pids = bot.workers() or [bot.process.pid]  # one worker: Uvicorn in-process
+                cpu = cpu_seconds(pids)
                 started = time.monotonic()
                 await sender.drained(timeout=600)
                 await wait_for(lambda: all(api.replies.get(k) for k, _ in offered), 600)
+                cpu = cpu_seconds(pids) - cpu
                 elapsed = max(api.replies[k][0][0] for k, _ in offered) - started
                 latencies = [api.replies[k][0][0] - sender.first_sent[u] for k, u in offered]
         finally:
             fake.close()
             await fake.wait_closed()
-    return len(offered) / elapsed, latencies
+    return len(offered) / elapsed, latencies, cpu / len(offered)
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -134,20 +149,24 @@ async def main(argv: list[str] | None = None) -> int:
         return 2
     results: dict[int, tuple[float, float, float]] = {}
     for workers in [int(w) for w in args.workers.split(",")]:
-        rates, p50s, p99s = [], [], []
+        rates, p50s, p99s, cpus = [], [], [], []
         for r in range(args.rounds):
-            rate, latencies = await one_round(args.url, workers, args.chats, args.reports,
-                                              args.delay, args.connections)
+            rate, latencies, cpu = await one_round(args.url, workers, args.chats,
+                                                   args.reports, args.delay, args.connections)
             rates.append(rate)
             p50s.append(quantile(latencies, 0.5))
             p99s.append(quantile(latencies, 0.99))
+            cpus.append(cpu)
             print(f"{workers} worker(s), round {r + 1}: {rate:6.1f} reports/s, "
-                  f"p50 {p50s[-1] * 1000:5.0f} ms, p99 {p99s[-1] * 1000:5.0f} ms", flush=True)
+                  f"p50 {p50s[-1] * 1000:5.0f} ms, p99 {p99s[-1] * 1000:5.0f} ms, "
+                  f"worker CPU {cpu * 1000:4.1f} ms a report; load average "
+                  f"{os.getloadavg()[0]:.1f}", flush=True)
         results[workers] = (statistics.median(rates), statistics.median(p50s),
                             statistics.median(p99s))
         rate, p50, p99 = results[workers]
         print(f"{workers} worker(s), median: {rate:6.1f} reports/s, p50 {p50 * 1000:.0f} ms, "
-              f"p99 {p99 * 1000:.0f} ms", flush=True)
+              f"p99 {p99 * 1000:.0f} ms, worker CPU {statistics.median(cpus) * 1000:.1f} ms "
+              "a report", flush=True)
     if 1 in results and 2 in results:
         ratio = results[2][0] / results[1][0]
         print(f"2 workers ÷ 1: {ratio:.2f}× the throughput (goal ≥ 1.5), p99 "
