@@ -210,9 +210,5 @@ async def test_one_chat_across_two_workers_is_handled_in_order(tmp_path: Path) -
     await run(tmp_path, kill_after=None)
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "issue 12's shared mode: outbox rows a worker committed but had not sent when it was "
-    "killed stay pending, unclaimed, for good: only the dispatcher scans for orphans "
-    "(Pipeline.start takes up pending_messages only when not shared)"))
 async def test_a_worker_killed_mid_report_loses_nothing(tmp_path: Path) -> None:
     await run(tmp_path, kill_after=len(CHATS) * 3)
