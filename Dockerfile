@@ -25,5 +25,7 @@ ENV PATH=/opt/venv/bin:$PATH \
 WORKDIR /app
 USER tally
 VOLUME ["/data"]
+# Webhook mode listens here (TALLY_TELEGRAM__LISTEN=0.0.0.0:8443; see compose.yaml).
+EXPOSE 8443
 # Needs TALLY_TELEGRAM__TOKEN; without it the bot would start console mode.
 CMD ["python", "-m", "bot", "run"]

@@ -1,4 +1,5 @@
-"""``python -m bot``: polling with a configured token; console mode without one.
+"""``python -m bot``: with a configured token, polling or webhook mode (``telegram.mode``);
+console mode without one.
 
 ``python -m bot console`` forces console mode; ``--config PATH`` names the config file.
 """
@@ -9,6 +10,7 @@ import argparse
 import logging
 import sys
 
+from bot import logs
 from bot.config import ConfigError, load_settings
 
 
@@ -24,10 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"configuration error: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.logging.level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("alembic").setLevel(logging.WARNING)  # its plugin set-up is noise
+    logs.setup(settings.logging.level, settings.logging.format)
     if args.mode == "run" and settings.telegram.token is None:
         print("configuration error: no Telegram token; set TALLY_TELEGRAM__TOKEN or "
               "telegram.token in config.toml", file=sys.stderr)
@@ -41,11 +40,18 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger().setLevel(logging.WARNING)
         console_main(settings)
         return 0
+    if settings.telegram.mode == "webhook":
+        from bot import serving
+
+        return serving.run(settings, args.config)
     import asyncio
 
+    from bot import admin
     from bot.app import build_application, serve
 
-    asyncio.run(serve(build_application(settings)))
+    app = build_application(settings)
+    admin.attach(app, settings)  # /healthz, /readyz, /metrics on telegram.admin_listen if set
+    asyncio.run(serve(app))
     return 0
 
 

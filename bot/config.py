@@ -5,10 +5,12 @@ the start with a clear message."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -17,6 +19,18 @@ from pydantic_settings import (
 )
 
 LANGUAGES = ("zh-Hans", "en")
+# Telegram's rule for setWebhook's secret_token: 1-256 characters A-Z, a-z, 0-9, _ and -.
+SECRET_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,256}")
+# Paths the webhook server answers itself; the webhook's own path must be another.
+ADMIN_PATHS = ("/healthz", "/readyz", "/metrics")
+
+
+def split_listen(value: str) -> tuple[str, int]:
+    """``host:port`` (``[::1]:8443`` for IPv6) as a host and a port."""
+    host, sep, port = value.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{value!r} is not host:port (e.g. 127.0.0.1:8443)")
+    return host.strip("[]"), int(port)
 
 
 class TelegramSettings(BaseModel):
@@ -35,6 +49,56 @@ class TelegramSettings(BaseModel):
     # Seconds to wait for Telegram to connect and answer one call (polling's long wait
     # comes on top); a call that takes longer is retried.
     request_timeout: float = Field(10, gt=0, le=300)
+    # polling (the default) or webhook: Telegram posts updates to webhook_url, which a
+    # reverse proxy with TLS forwards to listen; the URL's path is the path served.
+    mode: Literal["polling", "webhook"] = "polling"
+    webhook_url: str | None = None
+    listen: str = "127.0.0.1:8443"
+    secret_token: SecretStr | None = None
+    workers: int = Field(1, ge=1, le=64)
+    max_connections: int = Field(40, ge=1, le=100)  # Telegram allows 1-100
+    # Polling mode: serve /healthz, /readyz and /metrics on this host:port when set.
+    admin_listen: str | None = None
+    # /readyz answers 503 while more outbox rows than this wait to be sent.
+    ready_max_outbox: int = Field(1000, ge=0)
+
+    @field_validator("listen", "admin_listen")
+    @classmethod
+    def _host_port(cls, value: str | None) -> str | None:
+        if value is not None:
+            split_listen(value)
+        return value
+
+    @field_validator("secret_token")
+    @classmethod
+    def _secret_charset(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not SECRET_TOKEN.fullmatch(value.get_secret_value()):
+            raise ValueError("must be 1-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _https_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme != "https" or not parts.hostname:
+            raise ValueError("must be an https:// URL (Telegram posts only over TLS)")
+        if (parts.path or "/") in ADMIN_PATHS:
+            raise ValueError(f"its path may not be one of {', '.join(ADMIN_PATHS)}")
+        return value
+
+    @model_validator(mode="after")
+    def _webhook_needs(self) -> TelegramSettings:
+        if self.mode == "webhook":
+            missing = [k for k in ("webhook_url", "secret_token") if getattr(self, k) is None]
+            if missing:
+                raise ValueError(f"webhook mode needs {' and '.join(missing)}")
+        return self
+
+    @property
+    def webhook_path(self) -> str:
+        return (urlsplit(self.webhook_url).path or "/") if self.webhook_url else "/"
 
 
 class DeliverySettings(BaseModel):
@@ -61,6 +125,7 @@ class StorageSettings(BaseModel):
 
 class LoggingSettings(BaseModel):
     level: str = "INFO"
+    format: Literal["plain", "json"] = "plain"
 
 
 class Settings(BaseSettings):

@@ -1,0 +1,214 @@
+"""Two webhook workers on one PostgreSQL, fed as Telegram feeds them: several chats'
+reports posted over parallel connections (a chat's next one after the 2xx for its last),
+so one chat's reports land on both workers while the one before is still being handled.
+
+Each chat's hands must come out as when handled one by one (the same script through the
+in-process bot, polling, on SQLite): the same hands, dealers, deltas and totals; every
+report answered, and answered once (at least once, with one content, when a worker is
+killed with SIGKILL mid-way: the other finishes its work and the supervisor starts a new
+one). Needs TALLY_TEST_POSTGRES_URL; the bot's tables live in that database's public
+schema and are dropped first. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.fake_api import FakeUser, serve_http
+from bot.fake_webhook import BotProcess, WebhookBotAPI, WebhookSender
+from storage.ledger import Ledger
+from tests.bot.harness import table
+
+PG_URL = os.environ.get("TALLY_TEST_POSTGRES_URL")
+pytestmark = [
+    pytest.mark.skipif(not PG_URL, reason="needs TALLY_TEST_POSTGRES_URL"),
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
+]
+
+PLAYERS = ["alice", "bob", "carol", "dave"]
+CHATS = [-100500, -100501, -100502]  # the first is the harness's own group
+NEW = "/new chengdu @alice @bob @carol @dave"
+PATTERNS = ["清一色", "七对", "对对胡"]
+CYCLES = 4  # hands per chat; three self-drawn wins end a blood-battle hand
+
+
+def script(chat_index: int) -> list[tuple[str, str]]:
+    """(who, text): hands whose winners and patterns rotate, so that any two reports
+    handled out of order give other hands, dealers or totals."""
+    lines = []
+    for cycle in range(CYCLES):
+        turn = (cycle + chat_index) % 4
+        winners = (PLAYERS[turn:] + PLAYERS[:turn])[:3]
+        for i, who in enumerate(winners):
+            lines.append((who, f"/hu {who} 自摸 {PATTERNS[(i + cycle) % 3]}"))
+    return lines
+
+
+def users() -> dict[str, FakeUser]:
+    # As the harness makes them: ids by first appearance, alice speaking first.
+    return {name: FakeUser(100 + i, name, name, "en") for i, name in enumerate(PLAYERS)}
+
+
+async def expected(tmp_path: Path) -> dict[int, Any]:
+    """Each chat's script handled one by one by the in-process bot."""
+    out: dict[int, Any] = {}
+    async with table(tmp_path) as t:
+        for name in PLAYERS:
+            t.user(name)
+        for index, chat in enumerate(CHATS):
+            t.api.chat(chat, type="group")
+            await t.say("alice", NEW, chat_id=chat)
+            for who, text in script(index):
+                await t.say(who, text, chat_id=chat)
+            out[chat] = await state(t.ledger, chat)
+    return out
+
+
+async def state(ledger: Ledger, chat: int) -> Any:
+    page = await ledger.history(chat, page=1, page_size=100)
+    session = await ledger.current_session(chat)
+    hands = sorted((h.number, h.dealer, h.status, h.deltas, h.events) for h in page.items)
+    return hands, session.totals if session else None
+
+
+async def reset_public_schema() -> None:
+    import asyncpg
+
+    from storage.tables import metadata
+
+    conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg", "postgresql"))  # type: ignore[union-attr]
+    try:
+        names = [t.name for t in metadata.sorted_tables] + ["alembic_version"]
+        await conn.execute("DROP TABLE IF EXISTS "
+                           + ", ".join(f"public.{n}" for n in names) + " CASCADE")
+    finally:
+        await conn.close()
+
+
+async def run(tmp_path: Path, kill_after: int | None) -> None:
+    want = await expected(tmp_path / "one_by_one")
+    await reset_public_schema()
+    api = WebhookBotAPI()
+    for chat in CHATS:
+        api.chat(chat, type="group")
+    who = users()
+    fake = await serve_http(api)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    bot = BotProcess(f"http://127.0.0.1:{fake.sockets[0].getsockname()[1]}/bot", tmp_path, {
+        "TMPDIR": str(temp),
+        "TALLY_TELEGRAM__WORKERS": "2",
+        "TALLY_TELEGRAM__OVERALL_MAX_RATE": "0",
+        "TALLY_TELEGRAM__GROUP_MAX_RATE": "0",
+        "TALLY_TELEGRAM__BOARD_INTERVAL": "0",
+        "TALLY_DEFAULT_LANGUAGE": "en",
+        "TALLY_STORAGE__URL": PG_URL,  # type: ignore[dict-item]
+    })
+    reports: list[tuple[int, int]] = []  # (chat, message id) of every report
+    victim = None
+    try:
+        async with bot, WebhookSender(api, bot.webhook, bot.secret, max_connections=8,
+                                      retry_delay=0.05, keepalive=False) as sender:
+            news = [api.say_message(who["alice"], chat, NEW) for chat in CHATS]
+            await sender.drained(timeout=120)
+            await until(lambda: all(api.replies.get(n) for n in news), 120)
+            for step in range(3 * CYCLES):  # interleaved: every chat's reports at once
+                for index, chat in enumerate(CHATS):
+                    name, text = script(index)[step]
+                    reports.append(api.say_message(who[name], chat, text))
+            if kill_after is not None:
+                await until(lambda: len(sender.delivered) >= len(CHATS) + kill_after, 120)
+                victim = bot.workers()[0]
+                os.kill(victim, signal.SIGKILL)
+            await sender.drained(timeout=180)
+            try:
+                await until(lambda: all(api.replies.get(r) for r in reports), 90)
+            except TimeoutError:
+                missing = [r for r in reports if not api.replies.get(r)]
+                raise AssertionError(f"unanswered {missing}; {await leftovers()}\n"
+                                     f"{bot.log.read_text()[-6000:]}") from None
+            if kill_after is not None:
+                await until(lambda: len(bot.workers()) == 2, 120)  # a new one took its place
+            else:  # both workers took reports (each counts in its own file)
+                taken = accepted_by_worker(temp)
+                assert len(taken) == 2 and sum(taken.values()) >= len(reports), taken
+    finally:
+        fake.close()
+        await fake.wait_closed()
+    log = bot.log.read_text()
+    assert bot.process is not None and bot.process.returncode == 0, log
+    if victim is not None:
+        assert f"Child process [{victim}] died" in log, log
+    for key in reports:
+        texts = api.reply_texts(key)
+        if kill_after is None:
+            assert len(texts) == 1, (key, texts)  # answered once
+        else:
+            assert len(set(texts)) == 1, (key, texts)  # at least once, one content
+    ledger = await Ledger.open(PG_URL, run_migrations=False)  # type: ignore[arg-type]
+    try:
+        for chat in CHATS:
+            assert await state(ledger, chat) == want[chat], chat
+    finally:
+        await ledger.close()
+
+
+def accepted_by_worker(directory: Path) -> dict[int, float]:
+    """Webhook requests answered 200, per worker process, from the metrics files."""
+    from prometheus_client import CollectorRegistry
+    from prometheus_client.multiprocess import MultiProcessCollector
+
+    out: dict[int, float] = {}
+    root = next(directory.glob("tally-metrics-*"))
+    for path in root.glob("counter_*.db"):
+        pid = int(path.stem.rsplit("_", 1)[1])
+        alone = directory / f"pid{pid}"
+        alone.mkdir(exist_ok=True)
+        (alone / path.name).write_bytes(path.read_bytes())
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry, path=str(alone))
+        out[pid] = registry.get_sample_value(
+            "tally_http_requests_total", {"route": "webhook", "status": "200"}) or 0.0
+    return {pid: n for pid, n in out.items() if n}
+
+
+async def leftovers() -> str:
+    """The inbox and outbox rows not done, to say where an answer got stuck."""
+    import asyncpg
+
+    conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg", "postgresql"))  # type: ignore[union-attr]
+    try:
+        inbox = await conn.fetch("SELECT id, chat_id, status, attempts, claimed_by, "
+                                 "claimed_until FROM public.inbox WHERE status <> 'done'")
+        outbox = await conn.fetch("SELECT id, chat_id, inbox_id, method, status, attempts, "
+                                  "claimed_by, claimed_until FROM public.outbox "
+                                  "WHERE status <> 'sent'")
+        now = await conn.fetchval("SELECT now()")
+    finally:
+        await conn.close()
+    return (f"now {now}; inbox not done: {[dict(r) for r in inbox]}; "
+            f"outbox not sent: {[dict(r) for r in outbox]}")
+
+
+async def until(condition: Any, seconds: float) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not condition():
+        if loop.time() > deadline:
+            raise TimeoutError(f"not reached within {seconds} s")
+        await asyncio.sleep(0.02)
+
+
+async def test_one_chat_across_two_workers_is_handled_in_order(tmp_path: Path) -> None:
+    await run(tmp_path, kill_after=None)
+
+
+async def test_a_worker_killed_mid_report_loses_nothing(tmp_path: Path) -> None:
+    await run(tmp_path, kill_after=len(CHATS) * 3)

@@ -1,0 +1,84 @@
+"""``python -m bot run`` in webhook mode with 2 workers, as a process on loopback: the
+parent migrates and calls setWebhook once, two child processes answer on one port, and
+``/metrics`` in either sums what both counted. The fake Bot API runs over HTTP in this
+process; nothing reaches Telegram. Every wait is bounded."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bot.fake_api import serve_http
+from bot.fake_webhook import BotProcess, WebhookBotAPI, parent_of
+
+
+def sample(text: str, name: str, **labels: str) -> float:
+    want = ",".join(f'{k}="{v}"' for k, v in labels.items())
+    prefix = f"{name}{{{want}}} " if labels else f"{name} "
+    values = [float(line[len(prefix):]) for line in text.splitlines()
+              if line.startswith(prefix)]
+    return values[0] if values else 0.0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+async def test_two_workers_answer_on_one_port_and_metrics_sum_over_both(tmp_path: Path
+                                                                        ) -> None:
+    api = WebhookBotAPI()
+    fake = await serve_http(api)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    bot = BotProcess(f"http://127.0.0.1:{fake.sockets[0].getsockname()[1]}/bot", tmp_path, {
+        "TMPDIR": str(temp),
+        "TALLY_TELEGRAM__WORKERS": "2",
+        "TALLY_TELEGRAM__MAX_CONNECTIONS": "8",
+        "TALLY_STORAGE__URL": f"sqlite+aiosqlite:///{tmp_path / 'tally.sqlite3'}",
+        "TALLY_LOGGING__FORMAT": "json",
+    })
+    try:
+        async with bot:
+            assert len(api.webhooks) == 1  # once, from the parent
+            hook = api.webhooks[0]
+            assert hook["url"] == "https://bot.example.org/telegram"
+            assert hook["secret_token"] == bot.secret and hook["max_connections"] == 8
+            assert sorted(hook["allowed_updates"]) == ["callback_query", "message",
+                                                       "my_chat_member"]
+            assert len(bot.workers()) == 2
+
+            served: Counter[int] = Counter()
+            for _ in range(400):  # the kernel hands each connection to one waiting worker
+                response = await bot.client.get("/healthz")
+                assert response.status_code == 200
+                served[response.json()["pid"]] += 1
+                if len(served) == 2 and min(served.values()) >= 3:
+                    break
+            assert len(served) == 2, f"one worker served all {sum(served.values())} requests"
+            assert {parent_of(pid) for pid in served} == {bot.process.pid}  # type: ignore[union-attr]
+
+            refused = await bot.client.post(bot.path, content=b"{}",
+                                            headers={"X-Telegram-Bot-Api-Secret-Token": "no"})
+            assert refused.status_code == 403
+            for _ in range(6):  # whichever worker answers the scrape reports both
+                text = (await bot.client.get("/metrics")).text
+                assert sample(text, "tally_http_requests_total", route="healthz",
+                              status="200") == sum(served.values()) + 1  # + healthy()'s
+                assert sample(text, "tally_http_requests_total", route="webhook",
+                              status="403") == 1
+            ready = await bot.client.get("/readyz")
+            assert ready.status_code == 200 and ready.json()["schema"] == "at head"
+    finally:
+        fake.close()
+        await fake.wait_closed()
+    output = bot.log.read_text()
+    assert bot.process is not None and bot.process.returncode == 0, output
+    assert "Traceback" not in output, output
+    # Every log line is a JSON object (a library may still print text of its own).
+    logged = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
+    assert all(set(entry) >= {"time", "level", "logger", "message"} for entry in logged)
+    messages = [entry["message"] for entry in logged]
+    assert any(m.startswith("webhook set to https://bot.example.org/telegram") for m in messages)
+    assert sum(m.startswith("storage ready") for m in messages) == 2  # one per worker
+    assert list(temp.iterdir()) == []  # the metrics directory went with the parent
