@@ -8,7 +8,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot import board, details, render, send
+from bot import board, details, metrics, render, send
 from bot.chat import (
     chat_lang,
     is_admin,
@@ -47,6 +47,7 @@ async def record_event(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
+    metrics.recorded(str(event.get("type", "event")))
     remember(context, session.chat_id, out.session)
 
 

@@ -13,7 +13,7 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import ContextTypes
 
-from bot import send
+from bot import metrics, send
 from bot.errors_text import error_text
 from bot.grammar import (
     Token,
@@ -122,6 +122,7 @@ async def reply(update: Update, text: str, *, reply_markup: Any = None) -> None:
 async def refuse(update: Update, lang: str, code: str, fallback: str = "",
                  session: SessionInfo | None = None, **params: Any) -> None:
     seats = {s: p.name for s, p in session.seats.items()} if session else None
+    metrics.refused(code)
     await reply(update, error_text(lang, code, fallback or code, seats, **params))
 
 

@@ -186,6 +186,8 @@ class Dispatcher:
         except Exception:
             log.exception("chat %s: could not conclude update %s", row.chat_id, row.update_id)
             ok = False
+        for q in turn.queued:  # for the update-to-answer latency
+            q.answers_since = row.received_at
         self.sender.enqueue(turn.queued)
         if ok:
             metrics.handled(kind_of(row.payload), time.monotonic() - started)

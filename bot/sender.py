@@ -29,7 +29,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 
 from bot import metrics
 from storage.delivery import SEND_LEASE, Outgoing, Queued
-from storage.ledger import Ledger
+from storage.ledger import Ledger, now
 
 log = logging.getLogger(__name__)
 
@@ -225,6 +225,9 @@ class Sender:
                     else:
                         await deliver_now(self.bot, row)
                 self._settle(sent=row.id)
+                if row.answers_since is not None and row.method != "board":
+                    metrics.answered((now() - row.answers_since).total_seconds())
+                    row.answers_since = None  # the update's first answer only
                 return
             except RetryAfter as exc:
                 metrics.telegram_error("429")

@@ -50,6 +50,7 @@ class Pending(BaseModel):
     update_id: int
     payload: dict[str, Any]
     attempts: int = 0
+    received_at: datetime | None = None
 
 
 class Outgoing(BaseModel):
@@ -68,6 +69,7 @@ class Queued(Outgoing):
     id: int
     attempts: int = 0
     created_at: datetime | None = None
+    answers_since: datetime | None = None  # when the update it answers arrived (not stored)
 
 
 class AlreadyHandled(Exception):
@@ -139,7 +141,7 @@ def _mark_done(conn: Connection, inbox_id: int, worker: str | None, stamp: datet
 
 def _pending(row: Any) -> Pending:
     return Pending(id=row.id, key=row.key, chat_id=row.chat_id, update_id=row.update_id,
-                   payload=row.payload, attempts=row.attempts)
+                   payload=row.payload, attempts=row.attempts, received_at=row.received_at)
 
 
 def _queued(row: Any) -> Queued:
@@ -187,7 +189,7 @@ class Delivery(LedgerBase):
                     "key": item.key, "chat_id": item.chat_id, "update_id": item.update_id,
                     "payload": item.payload, "at": stamp}).scalar_one_or_none()
                 if row_id is not None:
-                    new.append(Pending(id=row_id, **item.model_dump()))
+                    new.append(Pending(id=row_id, received_at=stamp, **item.model_dump()))
             return new
 
         return await self.run(unit, write=True)

@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.app import COMMANDS as HANDLED
-from bot.fake_api import SentMessage
+from bot.fake_api import BOT_USERNAME, SentMessage
 from storage import tables as tb
 from tests.bot.harness import Table, plain, table
 
@@ -234,8 +234,10 @@ class World:
         assert not any(c in x for x in texts for c in CRASH), (inp, texts)
         refused = False
         if inp.text is not None:
-            m = re.match(r"/(\w+)", inp.text)
+            m = re.match(r"/(\w+)(?:@(\w+))?", inp.text)
             command = m.group(1).lower() if m else None
+            if m and m.group(2) and m.group(2).lower() != BOT_USERNAME:
+                command = None  # addressed to another bot: not ours to answer
             if command in COMMANDS:
                 assert len(replies) == 1 or (not replies and files), (inp, texts, len(files))
             else:
