@@ -105,7 +105,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
         ledger = await Ledger.open(settings.storage.url)
         app.bot_data["services"] = chat.Services(
             ledger=ledger, drafts=Drafts(ledger), admins=frozenset(settings.admins),
-            default_language=settings.default_language)
+            default_language=settings.default_language, cache=not shared)
         app.bot_data["pipeline"] = Pipeline(
             app, ledger, settings.delivery, board_interval=settings.telegram.board_interval,
             default_language=settings.default_language, shared=shared)

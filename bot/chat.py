@@ -35,14 +35,19 @@ class Services:
     drafts: Drafts
     admins: frozenset[int]
     default_language: str
-    languages: dict[int, str] = field(default_factory=dict)  # chat id -> language, cached
-    # chat id -> its table (None: none going). Safe to cache: Telegram lets one process poll
-    # a token, so this process makes every write to its chats and refreshes the entry.
-    tables: dict[int, SessionInfo | None] = field(default_factory=dict)
+    # What may be kept in memory between updates: the chat's language, answer style and
+    # table. Safe when one process owns the pipeline (polling: it makes every write to its
+    # chats and refreshes the entries). Several webhook workers share the chats, so there
+    # nothing is kept: every update reads them from the ledger.
+    cache: bool = True
+    languages: dict[int, str] = field(default_factory=dict)  # chat id -> language
+    tables: dict[int, SessionInfo | None] = field(default_factory=dict)  # None: no table
 
 
 async def table_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> SessionInfo | None:
     svc = services(context)
+    if not svc.cache:
+        return await svc.ledger.current_session(chat_id)
     if chat_id not in svc.tables:
         svc.tables[chat_id] = await svc.ledger.current_session(chat_id)
     return svc.tables[chat_id]
@@ -50,7 +55,9 @@ async def table_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> SessionI
 
 def remember(context: ContextTypes.DEFAULT_TYPE, chat_id: int, session: SessionInfo | None
              ) -> None:
-    services(context).tables[chat_id] = session
+    svc = services(context)
+    if svc.cache:
+        svc.tables[chat_id] = session
 
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
@@ -63,12 +70,13 @@ async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
     chat = update.effective_chat
     if chat is None:
         return svc.default_language
-    if chat.id in svc.languages:
+    if svc.cache and chat.id in svc.languages:
         return svc.languages[chat.id]
     user = update.effective_user
     first = normalise_language(user.language_code if user else None, svc.default_language)
     info = await svc.ledger.chat(chat.id, first)
-    svc.languages[chat.id] = info.language
+    if svc.cache:
+        svc.languages[chat.id] = info.language
     return info.language
 
 
@@ -165,12 +173,6 @@ async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
     fresh = await ledger.current_session(session.chat_id)
     remember(context, session.chat_id, fresh)
     return fresh or session
-
-
-async def fresh_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
-    """Always True: a re-delivered update never reaches a handler (the inbox refuses it
-    by its key). Kept for handlers not yet rid of it."""
-    return True
 
 
 def error_text_plain(code: str) -> str:

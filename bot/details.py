@@ -19,7 +19,8 @@ _VERBOSE = "verbose"  # chat_data key: the chat's answer style, read once from t
 
 
 async def is_verbose(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> bool:
-    data = context.chat_data if context.chat_data is not None else {}
+    kept = context.chat_data is not None and services(context).cache
+    data = context.chat_data if kept else {}
     if _VERBOSE not in data:
         data[_VERBOSE] = (await services(context).ledger.chat(chat_id)).verbose
     return bool(data[_VERBOSE])

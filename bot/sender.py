@@ -271,8 +271,8 @@ class Sender:
         message_id, shown = self.boards.get(session_id, (None, None))
         if message_id is None:
             message_id = await self.ledger.board_message(row.chat_id, session_id)
-        if message_id is not None and text == shown:
-            return  # it shows that already
+        if message_id is not None and text == shown and self.worker is None:
+            return  # it shows that already (with several workers, another may have edited)
         markup = _kwargs(self.bot, params).get("reply_markup")
         if message_id is not None:
             try:
