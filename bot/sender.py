@@ -22,6 +22,7 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC
 from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
@@ -226,7 +227,10 @@ class Sender:
                         await deliver_now(self.bot, row)
                 self._settle(sent=row.id)
                 if row.answers_since is not None and row.method != "board":
-                    metrics.answered((now() - row.answers_since).total_seconds())
+                    since = row.answers_since
+                    if since.tzinfo is None:  # SQLite keeps times without their zone
+                        since = since.replace(tzinfo=UTC)
+                    metrics.answered((now() - since).total_seconds())
                     row.answers_since = None  # the update's first answer only
                 return
             except RetryAfter as exc:
@@ -263,6 +267,14 @@ class Sender:
                 log.warning("chat %s: %s failed: %s", row.chat_id, row.method, exc)
                 self._settle(failed=(row.id, str(exc)))
                 return
+            except Exception:  # the database, or a bug: never let one row stop the chat
+                attempt += 1
+                log.exception("chat %s: outbox row %s failed (attempt %d)", row.chat_id,
+                              row.id, attempt)
+                if attempt >= self.max_attempts:
+                    self._settle(failed=(row.id, "gave up after an unexpected error"))
+                    return
+                await asyncio.sleep(backoff(attempt))
 
     async def _board(self, row: Queued) -> None:
         """Show the table on its scoreboard: edit it, or post and pin it."""

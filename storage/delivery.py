@@ -111,7 +111,7 @@ _DONE = (update(t.inbox).where(_i.id == bindparam("b_id"), _i.status == "pending
 _DONE_BY = _DONE.where(_i.claimed_by == bindparam("b_worker"))
 
 
-SEND_LEASE = 120.0  # seconds a worker holds the answers it wrote, to send them itself
+SEND_LEASE = 30.0  # seconds a worker holds the answers it wrote, to send them itself
 
 
 def _enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | None,

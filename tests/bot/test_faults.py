@@ -35,7 +35,7 @@ BACKENDS = [
 ]
 
 
-async def until(check: Callable[[], bool], what: str, seconds: float = 30.0) -> None:
+async def until(check: Callable[[], bool], what: str, seconds: float = 120.0) -> None:
     """Wait for ``check`` (a guard against hanging, not a timing assertion)."""
     for _ in range(int(seconds / 0.02)):
         if check():
@@ -190,12 +190,12 @@ async def test_sigkill_at_chosen_moments_loses_and_doubles_nothing(
                 first["id"] = sent[-1][1]
                 for w in batch[1:]:
                     report(w)
-                await asyncio.wait_for(plug.fired.wait(), 30)
+                await asyncio.wait_for(plug.fired.wait(), 120)
                 bot.start()
             for w in winners:
                 report(w)
             await until(lambda: all(any(m.reply_to == mid for m in api.outbox)
-                                    for _w, mid in sent), "every report answered", 60)
+                                    for _w, mid in sent), "every report answered", 180)
             api.faults.clear()  # Telegram recovers: what is left in the outbox goes out
             watcher = await Ledger.open(url, run_migrations=False)
             try:
