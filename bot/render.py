@@ -11,13 +11,9 @@ from bot.i18n import money, signed, t
 from engine.models import SEATS, HandResult, Line
 from engine.rules import get_preset, ruleset
 from storage.models import (
-    Debt,
     EditOutcome,
-    HistoryPage,
-    PlayerStats,
     RecordOutcome,
     SessionInfo,
-    Standing,
     Summary,
     UndoOutcome,
 )
@@ -156,40 +152,6 @@ def summary_text(lang: str, sm: Summary) -> str:
     return "\n".join(parts)
 
 
-def standings_text(lang: str, rows: list[Standing]) -> str:
-    if not rows:
-        return t(lang, "No hands recorded in this chat yet.")
-    parts = [t(lang, "Standings:")]
-    for i, r in enumerate(rows, 1):
-        parts.append(f"{i}. {escape(r.player.name)}: <b>{signed(r.net)}</b> "
-                     + t(lang, "({hands} hands)", hands=r.hands))
-    return "\n".join(parts)
-
-
-def stats_text(lang: str, st: PlayerStats) -> str:
-    return "\n".join([
-        t(lang, "Statistics for {player}:", player=escape(st.player.name)),
-        t(lang, "Hands played: {n}", n=st.hands),
-        t(lang, "Wins: {n} (self-draws: {sd})", n=st.wins, sd=st.self_draws),
-        t(lang, "Dealt in: {n}", n=st.dealt_in),
-        t(lang, "Biggest hand: {n}", n=st.biggest),
-        t(lang, "Average win: {n}", n=st.average_win),
-        t(lang, "Net: {n}", n=signed(st.net)),
-    ])
-
-
-def history_text(lang: str, page: HistoryPage) -> str:
-    if not page.items:
-        return t(lang, "No hands recorded in this chat yet.")
-    parts = [t(lang, "History, page {page} of {pages}:", page=page.page, pages=page.pages)]
-    for it in page.items:
-        status = " " + t(lang, "(void)") if it.status == "void" else ""
-        moves = "  ".join(f"{escape(it.seats[s])} {signed(v)}"  # type: ignore[index]
-                          for s, v in it.deltas.items() if v)
-        parts.append(f"#{it.number}{status}: {moves or '-'}")
-    return "\n".join(parts)
-
-
 def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) -> str:
     """The preset's patterns and options as this chat plays them (``options``: the table's
     or the chat's house rules; the preset's defaults when None)."""
@@ -239,11 +201,3 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
 def seats_text(s: SessionInfo, lang: str = "en") -> str:
     return _list(lang, [f"{t(lang, SEAT_KEYS[seat])} {name(s, seat)}" for seat in SEATS])
 
-
-def debts_text(lang: str, debts: list[Debt]) -> str:
-    if not debts:
-        return t(lang, "No unpaid debts in this chat.")
-    parts = [t(lang, "Unpaid debts (mark one with /paid N):")]
-    parts += [f"  #{d.id} {escape(d.payer.name)} → {escape(d.payee.name)}: {d.points} "
-              f"({money(d.cents)})" for d in debts]
-    return "\n".join(parts)
