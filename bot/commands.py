@@ -67,10 +67,10 @@ HELP = """<b>Mahjong Tally</b> keeps the score of your table.
 /hu alice rob dave 平胡 — robbing a kong
 /hu — a guided report with buttons
 /kong bob 暗杠 · /draw alice 花猪, bob 听 3 · /qishou bob 板板胡
-/table · /undo · /void 3 · /edit 3 bob 自摸 清一色 · /history
-/end — the night's summary and who pays whom · /debts · /paid 4
-/standings · /stats @bob · /rules chengdu · /score 1112345678999m
-/set preset yibin · /set cap_fan=5 · /set stake 0.5 · /lang en"""
+/table · /undo · /void 3 · /edit 3 bob 自摸 清一色 · /history · /hand 3
+/end — the night's summary and who pays whom · /debts · /paid 4 · /settle
+/standings · /stats @bob · /chart · /export · /rules chengdu · /score 1112345678999m
+/set preset yibin · /set cap_fan=5 · /set stake 0.5 · /set verbose on · /lang en"""
 
 
 async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
