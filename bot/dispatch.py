@@ -27,7 +27,6 @@ import uuid
 from collections import deque
 from collections.abc import Sequence
 
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from telegram import Update
 from telegram.error import NetworkError, RetryAfter
 from telegram.ext import Application
@@ -37,6 +36,7 @@ from bot.i18n import normalise_language, t
 from bot.intake import kind_of
 from bot.sender import Sender, backoff
 from storage.delivery import AlreadyHandled, Pending
+from storage.errors import database_away
 from storage.ledger import Ledger
 
 log = logging.getLogger(__name__)
@@ -46,10 +46,8 @@ NOTHING_RECORDED = "Sorry, something went wrong and nothing was recorded. Please
 
 def transient(exc: BaseException) -> bool:
     """Worth trying the update again: Telegram or the database was briefly away."""
-    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
-        return True
-    return isinstance(exc, NetworkError | RetryAfter | OperationalError | InterfaceError |
-                      OSError | TimeoutError)
+    return database_away(exc) or isinstance(exc, NetworkError | RetryAfter | OSError |
+                                            TimeoutError)
 
 
 class Dispatcher:
