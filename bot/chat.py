@@ -113,6 +113,8 @@ async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
         return True
     try:
         member = await context.bot.get_chat_member(chat.id, user.id)
+    except BadRequest:  # a refusal (python-telegram-bot counts it a NetworkError)
+        return False
     except NetworkError:
         raise  # passing: the update is tried again, rather than refused for it
     except TelegramError:

@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from telegram import Update
-from telegram.error import NetworkError, RetryAfter
+from telegram.error import BadRequest, NetworkError, RetryAfter
 from telegram.ext import Application
 
 from bot import metrics, send
@@ -46,6 +46,8 @@ NOTHING_RECORDED = "Sorry, something went wrong and nothing was recorded. Please
 
 def transient(exc: BaseException) -> bool:
     """Worth trying the update again: Telegram or the database was briefly away."""
+    if isinstance(exc, BadRequest):  # a refusal (python-telegram-bot counts it a NetworkError)
+        return False
     return database_away(exc) or isinstance(exc, NetworkError | RetryAfter | OSError |
                                             TimeoutError)
 
