@@ -98,7 +98,7 @@ def users() -> dict[str, FakeUser]:
 
 
 def tally_app(api: FakeBotAPI, url: str, *, limits: bool = False,
-              board_interval: float = 3.0) -> Any:
+              board_interval: float = TelegramSettings().board_interval) -> Any:
     telegram = TelegramSettings(overall_max_rate=30 if limits else 0,
                                 group_max_rate=20 if limits else 0,
                                 board_interval=board_interval)

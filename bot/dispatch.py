@@ -68,6 +68,7 @@ class Dispatcher:
         self.default_language = default_language
         self.worker = uuid.uuid4().hex[:16] if shared else None
         self.queues: dict[int, deque[Pending]] = {}
+        self.parsed: dict[int, Update] = {}  # inbox id -> the update already parsed
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self._idle = asyncio.Event()
         self._idle.set()
@@ -76,8 +77,11 @@ class Dispatcher:
 
     # -- intake ------------------------------------------------------------------------
 
-    def submit(self, rows: Sequence[Pending]) -> None:
-        """New inbox rows (committed) to handle."""
+    def submit(self, rows: Sequence[Pending], parsed: dict[int, Update] | None = None
+               ) -> None:
+        """New inbox rows (committed) to handle; ``parsed``: those already parsed."""
+        if parsed and not self.shared:
+            self.parsed.update(parsed)
         for row in rows:
             if not self.shared:
                 self.queues.setdefault(row.chat_id, deque()).append(row)
@@ -168,7 +172,8 @@ class Dispatcher:
         token = send.CURRENT.set(turn)
         update: Update | None = None
         try:
-            update = Update.de_json(row.payload, self.app.bot)
+            update = self.parsed.pop(row.id, None) or Update.de_json(row.payload,
+                                                                     self.app.bot)
             await self.app.process_update(update)
         except Exception as exc:  # process_update hands handler errors to on_error
             turn.error = exc

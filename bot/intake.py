@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from telegram import Update
 from telegram.ext import Application
 
 from bot import metrics
@@ -49,11 +50,12 @@ def pipeline_of(app: Application) -> Any:  # type: ignore[type-arg]
     return app.bot_data["pipeline"]
 
 
-async def accept_many(app: Application, payloads: Sequence[dict[str, Any]]  # type: ignore[type-arg]
-                      ) -> int:
+async def accept_many(app: Application, payloads: Sequence[dict[str, Any]],  # type: ignore[type-arg]
+                      parsed: Sequence[Update] = ()) -> int:
     """Make ``payloads`` durable in one transaction and hand the new ones to this
     process's dispatcher; returns how many were new. Raises if they could not be stored
-    (then Telegram must not be told they arrived)."""
+    (then Telegram must not be told they arrived). ``parsed``, when given, are the same
+    updates as python-telegram-bot objects (the poller's), so they are not parsed again."""
     if not payloads:
         return 0
     pipeline = pipeline_of(app)
@@ -61,7 +63,9 @@ async def accept_many(app: Application, payloads: Sequence[dict[str, Any]]  # ty
     for item in items:
         metrics.received(kind_of(item.payload))
     new = await pipeline.ledger.receive(items)
-    pipeline.dispatcher.submit(new)
+    objects = {i.key: u for i, u in zip(items, parsed, strict=False)}
+    pipeline.dispatcher.submit(new, {row.id: objects[row.key] for row in new
+                                     if row.key in objects})
     return len(new)
 
 

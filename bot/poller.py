@@ -15,6 +15,7 @@ import contextlib
 import logging
 from typing import Any
 
+from telegram import Update
 from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application
 
@@ -47,17 +48,18 @@ class Poller:
                 await self.app.bot.get_updates(offset=self.offset, timeout=0, limit=1,
                                                allowed_updates=ALLOWED_UPDATES)
 
-    async def fetch(self) -> list[dict[str, Any]]:
+    async def fetch(self) -> tuple[list[dict[str, Any]], tuple[Update, ...]]:
+        """The next updates, as JSON for the inbox and as parsed for the dispatcher."""
         updates = await self.app.bot.get_updates(
             offset=self.offset, timeout=int(self.timeout), limit=self.limit,
             allowed_updates=ALLOWED_UPDATES, read_timeout=self.timeout + 10)
-        return [u.to_dict() for u in updates]
+        return [u.to_dict() for u in updates], updates
 
     async def _loop(self) -> None:
         failures = 0
         while True:
             try:
-                payloads = await self.fetch()
+                payloads, parsed = await self.fetch()
                 failures = 0
             except RetryAfter as exc:
                 await asyncio.sleep(seconds(exc.retry_after))
@@ -74,7 +76,7 @@ class Poller:
                 continue
             while True:  # the offset moves on only once the batch is durable
                 try:
-                    await accept_many(self.app, payloads)
+                    await accept_many(self.app, payloads, parsed)
                     break
                 except Exception:
                     failures += 1

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from typing import Any
 
-from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
+from telegram import Bot, InputFile, Message
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot import metrics
@@ -38,12 +38,18 @@ METHODS = {"sendMessage": "send_message", "editMessageText": "edit_message_text"
            "editMessageReplyMarkup": "edit_message_reply_markup", "sendPhoto": "send_photo"}
 
 
+def _raw(params: dict[str, Any]) -> dict[str, Any] | None:
+    """The keyboard and the reply to, as stored (the Bot API's JSON): passed through
+    python-telegram-bot's ``api_kwargs`` as they are, rather than parsed into objects only
+    to be serialized again."""
+    raw = {k: params[k] for k in ("reply_markup", "reply_parameters")
+           if params.get(k) is not None}
+    return raw or None
+
+
 def _kwargs(bot: Bot, params: dict[str, Any]) -> dict[str, Any]:
-    kw = dict(params)
-    if kw.get("reply_markup") is not None:
-        kw["reply_markup"] = InlineKeyboardMarkup.de_json(kw["reply_markup"], bot)
-    if "reply_parameters" in kw:
-        kw["reply_parameters"] = ReplyParameters.de_json(kw["reply_parameters"], bot)
+    kw = {k: v for k, v in params.items() if k not in ("reply_markup", "reply_parameters")}
+    kw["api_kwargs"] = _raw(params)
     if "photo" in kw:
         kw["photo"] = InputFile(base64.b64decode(kw["photo"]),
                                 filename=kw.pop("filename", "picture.png"))
@@ -56,7 +62,7 @@ async def deliver_now(bot: Bot, message: Outgoing) -> Any:
         params = message.params
         return await bot.send_message(
             message.chat_id, params["text"], parse_mode="HTML",
-            reply_markup=_kwargs(bot, params).get("reply_markup"))
+            api_kwargs=_raw({"reply_markup": params.get("reply_markup")}))
     return await getattr(bot, METHODS[message.method])(**_kwargs(bot, message.params))
 
 
@@ -285,11 +291,11 @@ class Sender:
             message_id = await self.ledger.board_message(row.chat_id, session_id)
         if message_id is not None and text == shown and self.worker is None:
             return  # it shows that already (with several workers, another may have edited)
-        markup = _kwargs(self.bot, params).get("reply_markup")
+        markup = _raw({"reply_markup": params.get("reply_markup")})
         if message_id is not None:
             try:
                 await self.bot.edit_message_text(text, row.chat_id, message_id,
-                                                 parse_mode="HTML", reply_markup=markup)
+                                                 parse_mode="HTML", api_kwargs=markup)
                 self._shown(session_id, message_id, text)
                 return
             except BadRequest as exc:

@@ -21,11 +21,11 @@ from datetime import datetime, timedelta
 from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import JSON, and_, bindparam, delete, func, insert, or_, select, text, update
+from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 
 from storage import tables as t
-from storage.ledger_base import LedgerBase, now
+from storage.ledger_base import LedgerBase, now, upsert
 from storage.unit_of_work import T, Unit
 
 _i, _o = t.inbox.c, t.outbox.c
@@ -99,13 +99,20 @@ class Answer:
             _mark_done(conn, self.inbox_id, self.worker, stamp)
 
 
-_RECEIVE = text(
-    "INSERT INTO inbox (key, chat_id, update_id, payload, status, attempts, received_at) "
-    "VALUES (:key, :chat_id, :update_id, :payload, 'pending', 0, :at) "
-    "ON CONFLICT (key) DO NOTHING RETURNING id"
-).bindparams(bindparam("payload", type_=JSON), bindparam("at", type_=_i.received_at.type))
-# Several rows in one statement ("insertmanyvalues"), their ids in the order given.
-_INSERT_OUT = insert(t.outbox).returning(_o.id, sort_by_parameter_order=True)
+def _insert_many(conn: Connection, table: Any, rows: list[dict[str, Any]],
+                 *returning: Any, skip_key: Any = None) -> list[Any]:
+    """One multi-row ``INSERT ... RETURNING`` (one statement, one round trip, on both
+    backends), its rows in insertion order; with ``skip_key``, rows whose key exists are
+    skipped (``ON CONFLICT DO NOTHING``). Ids grow in insertion order (SQLite's integer
+    primary key, a PostgreSQL sequence), so sorting by id restores the order given."""
+    stmt: Any = upsert(conn.dialect.name, table) if skip_key is not None else insert(table)
+    stmt = stmt.values(rows)
+    if skip_key is not None:
+        stmt = stmt.on_conflict_do_nothing(index_elements=[skip_key])
+    return sorted(conn.execute(stmt.returning(table.c.id, *returning)).all(),
+                  key=lambda r: r.id)
+
+
 _DONE = (update(t.inbox).where(_i.id == bindparam("b_id"), _i.status == "pending")
          .values(status="done", done_at=bindparam("b_at"), claimed_by=None, claimed_until=None))
 _DONE_BY = _DONE.where(_i.claimed_by == bindparam("b_worker"))
@@ -121,13 +128,14 @@ def _enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | Non
     if not messages:
         return []
     until = stamp + timedelta(seconds=SEND_LEASE) if worker is not None else None
-    ids = conn.execute(_INSERT_OUT, [{
+    rows = _insert_many(conn, t.outbox, [{
         "chat_id": m.chat_id, "inbox_id": inbox_id, "method": m.method, "params": m.params,
         "collapse": m.collapse, "status": "pending", "attempts": 0, "created_at": stamp,
         "claimed_by": worker, "claimed_until": until}
-        for m in messages]).scalars().all()
-    return [Queued(id=row_id, created_at=stamp, **m.model_dump())
-            for row_id, m in zip(ids, messages, strict=True)]
+        for m in messages])
+    return [Queued(id=row.id, chat_id=m.chat_id, method=m.method, params=m.params,
+                   collapse=m.collapse, created_at=stamp)
+            for row, m in zip(rows, messages, strict=True)]
 
 
 def _mark_done(conn: Connection, inbox_id: int, worker: str | None, stamp: datetime) -> None:
@@ -182,14 +190,21 @@ class Delivery(LedgerBase):
         before is a re-delivery and is left out)."""
 
         def unit(conn: Connection) -> list[Pending]:
+            if not items:
+                return []
             stamp = now()
+            rows = _insert_many(conn, t.inbox, [{
+                "key": i.key, "chat_id": i.chat_id, "update_id": i.update_id,
+                "payload": i.payload, "status": "pending", "attempts": 0,
+                "received_at": stamp} for i in items], _i.key, skip_key=_i.key)
+            ids = {row.key: row.id for row in rows}
             new = []
-            for item in items:
-                row_id = conn.execute(_RECEIVE, {
-                    "key": item.key, "chat_id": item.chat_id, "update_id": item.update_id,
-                    "payload": item.payload, "at": stamp}).scalar_one_or_none()
+            for item in items:  # a key twice in one batch: the first is the update
+                row_id = ids.pop(item.key, None)
                 if row_id is not None:
-                    new.append(Pending(id=row_id, received_at=stamp, **item.model_dump()))
+                    new.append(Pending(id=row_id, key=item.key, chat_id=item.chat_id,
+                                       update_id=item.update_id, payload=item.payload,
+                                       received_at=stamp))
             return new
 
         return await self.run(unit, write=True)

@@ -62,6 +62,17 @@ def _player(row: Row[Any]) -> PlayerInfo:
     return PlayerInfo(id=row.id, name=row.name, telegram_id=row.telegram_id,
                       username=row.username)
 
+def upsert(dialect: str, table: Any) -> Any:
+    """The dialect's INSERT that supports ON CONFLICT DO NOTHING."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(table)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table)
+
+
 class LedgerBase:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -81,14 +92,7 @@ class LedgerBase:
         await self.engine.dispose()
 
     def _upsert(self, table: Any) -> Any:
-        """The dialect's INSERT that supports ON CONFLICT DO NOTHING."""
-        if self.dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as pg_insert
-
-            return pg_insert(table)
-        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-
-        return sqlite_insert(table)
+        return upsert(self.dialect, table)
 
     # -- units of work ----------------------------------------------------------------
 
@@ -323,10 +327,14 @@ class LedgerBase:
             row = self._session_row(conn, chat_id, session_id)
         if row is None:
             raise LedgerError("no_session", "no such table in this chat")
-        ids = {seat: getattr(row, col) for seat, col in SEAT_COLUMNS.items()}
-        prow = {r.id: r for r in conn.execute(
-            sql.SELECT_PLAYERS, {"ids": list(ids.values())}).all()}
-        seats = {seat: _player(prow[pid]) for seat, pid in ids.items()}
+        if hasattr(row, "p_e_id"):  # read with the session (statements.OPEN_SESSION_AND_HAND)
+            seats = {seat: PlayerInfo(**{f: getattr(row, f"p_{seat.lower()}_{f}")
+                                         for f in sql.PLAYER_FIELDS}) for seat in SEATS}
+        else:
+            ids = {seat: getattr(row, col) for seat, col in SEAT_COLUMNS.items()}
+            prow = {r.id: r for r in conn.execute(
+                sql.SELECT_PLAYERS, {"ids": list(ids.values())}).all()}
+            seats = {seat: _player(prow[pid]) for seat, pid in ids.items()}
         if open_hand is UNKNOWN:
             h = t.hands.c
             found = conn.execute(select(h.number, h.result).where(

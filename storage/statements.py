@@ -14,9 +14,19 @@ from storage import tables as t
 
 _s, _h, _hp, _tc = t.sessions, t.hands, t.hand_players.c, t.totals.c
 
-# The chat's open table, locked for writing, with its open hand (``h_``-labelled) if any.
+# The players at the four seats, ``p_<seat>_``-labelled, for a statement over sessions.
+PLAYER_FIELDS = ("id", "name", "telegram_id", "username")
+_seated = {x: t.players.alias(f"p_{x}") for x in "eswn"}
+_SEAT_COLUMNS = [_seated[x].c[f].label(f"p_{x}_{f}") for x in "eswn" for f in PLAYER_FIELDS]
+
+# The chat's open table, locked for writing, with its players and its open hand
+# (``h_``-labelled) if any: one statement.
 OPEN_SESSION_AND_HAND = (
-    select(_s, *[c.label(f"h_{c.name}") for c in _h.c])
+    select(_s, *_SEAT_COLUMNS, *[c.label(f"h_{c.name}") for c in _h.c])
+    .join_from(_s, _seated["e"], _seated["e"].c.id == _s.c.seat_e)
+    .join(_seated["s"], _seated["s"].c.id == _s.c.seat_s)
+    .join(_seated["w"], _seated["w"].c.id == _s.c.seat_w)
+    .join(_seated["n"], _seated["n"].c.id == _s.c.seat_n)
     .outerjoin(_h, and_(_h.c.session_id == _s.c.id, _h.c.status == "open"))
     .where(_s.c.chat_id == bindparam("chat_id"), _s.c.status == "open")
     .with_for_update(of=_s)
