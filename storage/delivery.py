@@ -184,10 +184,10 @@ class Delivery(LedgerBase):
         bound._answer = answer
         return bound
 
-    async def run(self, unit: Unit[T], *args: Any, write: bool) -> T:
+    async def run(self, unit: Unit[T], *args: Any, write: bool, batch: bool = False) -> T:
         answer = self._answer if write else None
         if answer is None:
-            return await super().run(unit, *args, write=write)
+            return await super().run(unit, *args, write=write, batch=batch)
         self._answer = None  # one answer, one write
 
         def answered(conn: Connection, *a: Any) -> T:
@@ -195,7 +195,7 @@ class Delivery(LedgerBase):
             answer.write(conn, result)
             return result
 
-        result = await super().run(answered, *args, write=write)
+        result = await super().run(answered, *args, write=write, batch=batch)
         answer.committed = True
         return result
 
@@ -223,7 +223,7 @@ class Delivery(LedgerBase):
                                        received_at=stamp))
             return new
 
-        return await self.run(unit, write=True)
+        return await self.run(unit, write=True, batch=True)
 
     async def pending_updates(self, limit: int = 10_000) -> list[Pending]:
         """Updates not handled yet, oldest first (what a restart picks up)."""
@@ -247,7 +247,7 @@ class Delivery(LedgerBase):
                 _mark_done(conn, inbox_id, worker, stamp)
             return queued
 
-        return await self.run(unit, write=True)
+        return await self.run(unit, write=True, batch=True)
 
     async def attempted(self, inbox_id: int) -> int:
         """Count a failed attempt at an update (left pending for a retry)."""
@@ -258,7 +258,7 @@ class Delivery(LedgerBase):
             return int(conn.execute(select(_i.attempts).where(_i.id == inbox_id))
                        .scalar_one())
 
-        return await self.run(unit, write=True)
+        return await self.run(unit, write=True, batch=True)
 
     # -- leases, for several workers ----------------------------------------------------
 
@@ -278,7 +278,7 @@ class Delivery(LedgerBase):
                 .returning(*t.inbox.c)).first()
             return None if row is None else _pending(row)
 
-        return await self.run(unit, write=True)
+        return await self.run(unit, write=True, batch=True)
 
     async def chats_waiting(self, limit: int = 500) -> list[int]:
         """Chats with pending updates that no live lease holds, oldest first."""
@@ -351,7 +351,7 @@ class Delivery(LedgerBase):
                 conn.execute(update(t.outbox).where(_o.id.in_(list(retried)))
                              .values(attempts=_o.attempts + 1))
 
-        await self.run(unit, write=True)
+        await self.run(unit, write=True, batch=True)
 
     # -- the operator's view -------------------------------------------------------------
 

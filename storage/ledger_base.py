@@ -3,7 +3,6 @@ that write a hand. :class:`storage.ledger.Ledger` composes it with the operation
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -31,6 +30,7 @@ from storage.models import (
     SessionInfo,
 )
 from storage.unit_of_work import T, Unit
+from storage.writer import Writer
 
 SEAT_COLUMNS = {"E": "seat_e", "S": "seat_s", "W": "seat_w", "N": "seat_n"}
 DEFAULT_PRESET = "chengdu"
@@ -77,9 +77,13 @@ class LedgerBase:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name
-        # SQLite has one writer at a time: this process's writers queue here, in order,
-        # rather than spin in SQLite's busy handler (another process still waits there).
-        self._writers = asyncio.Lock() if self.dialect == "sqlite" else None
+        # Writes go through one batching writer (storage.writer). SQLite has one writer at
+        # a time: every write of this process queues there, in order, rather than spin in
+        # SQLite's busy handler (another process still waits there). PostgreSQL runs two
+        # batches side by side, and the writes that are not batched on their own.
+        sqlite = self.dialect == "sqlite"
+        self._writer = Writer(engine, writers=1 if sqlite else 2)
+        self._serialize = sqlite
 
     @classmethod
     async def open(cls, url: str, *, run_migrations: bool = True, **kw: Any) -> Self:
@@ -96,12 +100,16 @@ class LedgerBase:
 
     # -- units of work ----------------------------------------------------------------
 
-    async def run(self, unit: Unit[T], *args: Any, write: bool) -> T:
-        """Run ``unit(conn, *args)`` as one transaction (see :mod:`storage.unit_of_work`)."""
-        if write and self._writers is not None:
-            async with self._writers:
-                return await unit_of_work.run(self.engine, unit, *args, write=write)
-        return await unit_of_work.run(self.engine, unit, *args, write=write)
+    async def run(self, unit: Unit[T], *args: Any, write: bool, batch: bool = False) -> T:
+        """Run ``unit(conn, *args)`` as one transaction (see :mod:`storage.unit_of_work`).
+        ``batch``: a write that may share its transaction with other chats' writes (a unit
+        that raises never does; see :mod:`storage.writer`). Such a unit must change
+        nothing outside the database but its return value."""
+        if not write:
+            return await unit_of_work.run(self.engine, unit, *args, write=False)
+        if batch or self._serialize:
+            return await self._writer.run(unit, *args, alone=not batch)  # type: ignore[no-any-return]
+        return await unit_of_work.run(self.engine, unit, *args, write=True)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncConnection]:
@@ -125,7 +133,7 @@ class LedgerBase:
         def unit(conn: Connection) -> ChatInfo:
             return self._chat(conn, chat_id, language)
 
-        return await self.run(unit, write=True)
+        return await self.run(unit, write=True, batch=True)
 
     def _chat(self, conn: Connection, chat_id: int, language: str = "zh-Hans"
               ) -> ChatInfo:

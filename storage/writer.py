@@ -1,0 +1,131 @@
+"""One writer that commits the units of several chats in one transaction.
+
+Every report is a small write (a handful of statements), and a transaction's own cost
+(taking a connection, ``BEGIN``, ``COMMIT``, and on SQLite the one write lock) is as large
+as a report's. Under load, units queue here and the writer runs all that are waiting (up
+to ``max_batch``) one after another in one transaction, then answers each caller with its
+own result. Measured in ``bench/`` and in the README.
+
+- A unit that raises rolls the whole transaction back; the writer then runs every unit of
+  that batch again, each alone, so that one unit's failure is only its own.
+- A unit that must run alone (``batch=False``) gets a transaction of its own, in turn.
+- A caller cancelled before its unit started is skipped; once started, a unit commits or
+  not with its batch, whatever became of its caller (the delivery pipeline's writes are
+  durable either way: an update's answer rides in the update's own transaction).
+- On SQLite this queue is also what serializes the process's writers (one write lock); on
+  PostgreSQL ``writers`` batches run side by side, each on its own connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage import unit_of_work
+from storage.unit_of_work import Unit
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Job:
+    unit: Unit[Any]
+    args: tuple[Any, ...]
+    alone: bool
+    future: asyncio.Future[Any] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+class Writer:
+    def __init__(self, engine: AsyncEngine, *, max_batch: int = 32, writers: int = 1) -> None:
+        self.engine = engine
+        self.max_batch = max_batch
+        self.writers = writers
+        self.queue: deque[_Job] = deque()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.batches = 0  # for the bench: transactions committed, units per transaction
+        self.units = 0
+
+    async def run(self, unit: Unit[Any], *args: Any, alone: bool = False) -> Any:
+        job = _Job(unit, args, alone)
+        self.queue.append(job)
+        # A task that found the queue empty has ended (it never waits), so it is done
+        # here, though its done-callback may not have run yet.
+        live = sum(1 for task in self.tasks if not task.done())
+        if live < min(self.writers, len(self.queue)):
+            task = asyncio.create_task(self._drain(), name="ledger:writer")
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        return await job.future
+
+    def _take(self) -> list[_Job]:
+        """The next transaction's jobs: one that must run alone, or a batch."""
+        jobs: list[_Job] = []
+        while self.queue and len(jobs) < self.max_batch:
+            job = self.queue[0]
+            if job.future.done():  # its caller was cancelled meanwhile
+                self.queue.popleft()
+                continue
+            if job.alone and jobs:
+                break
+            jobs.append(self.queue.popleft())
+            if job.alone:
+                break
+        return jobs
+
+    async def _drain(self) -> None:
+        try:
+            while self.queue:
+                jobs = self._take()
+                if jobs:
+                    await self._commit(jobs)
+        except asyncio.CancelledError:  # shutting down: no caller is left waiting
+            if not [t for t in self.tasks if t is not asyncio.current_task() and not t.done()]:
+                while self.queue:
+                    self.queue.popleft().future.cancel()
+            raise
+
+    async def _commit(self, jobs: list[_Job]) -> None:
+        if len(jobs) == 1:
+            await self._one(jobs[0])
+            return
+
+        def batch(conn: Connection) -> list[Any]:
+            return [job.unit(conn, *job.args) for job in jobs]
+
+        try:
+            results = await unit_of_work.run(self.engine, batch, write=True)
+        except BaseException as exc:  # rolled back whole: each unit again, alone
+            if isinstance(exc, asyncio.CancelledError):
+                for job in jobs:
+                    job.future.cancel()
+                raise
+            for job in jobs:
+                await self._one(job)
+            return
+        self.batches += 1
+        self.units += len(jobs)
+        for job, result in zip(jobs, results, strict=True):
+            if not job.future.done():
+                job.future.set_result(result)
+
+    async def _one(self, job: _Job) -> None:
+        try:
+            result = await unit_of_work.run(self.engine, job.unit, *job.args, write=True)
+        except asyncio.CancelledError:
+            job.future.cancel()
+            raise
+        except BaseException as exc:
+            if not job.future.done():
+                job.future.set_exception(exc)
+            return
+        self.batches += 1
+        self.units += 1
+        if not job.future.done():
+            job.future.set_result(result)

@@ -1,0 +1,70 @@
+"""The batching writer: several chats' writes in one transaction, each failing alone."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from storage import tables as t
+from storage.ledger import Ledger
+from tests.storage.helpers import SEATED, win
+
+CHATS = [-100 - i for i in range(8)]
+
+
+def _audit(conn: Connection, chat_id: int, action: str) -> str:
+    conn.execute(t.audit.insert().values(chat_id=chat_id, action=action,
+                                         at=datetime.now(UTC)))
+    return action
+
+
+def _actions(conn: Connection) -> list[str]:
+    return sorted(conn.execute(select(t.audit.c.action)).scalars())
+
+
+async def test_several_chats_reports_share_a_transaction_and_keep_their_results(
+        ledger: Ledger) -> None:
+    for chat in CHATS:
+        await ledger.open_session(chat, SEATED, preset="chengdu")
+    writer = ledger._writer
+    before = writer.batches, writer.units
+    event = win("self_draw", "S")
+    outcomes = await asyncio.gather(*(ledger.record(chat, event) for chat in CHATS))
+    batches, units = writer.batches - before[0], writer.units - before[1]
+    assert units == len(CHATS)
+    assert batches < units  # they queued behind the first and went in together
+    assert [o.session.chat_id for o in outcomes] == CHATS  # each its own outcome
+    assert all(o.hand_number == 1 for o in outcomes)
+    async with ledger.read() as conn:
+        hands = (await conn.execute(select(func.count()).select_from(t.hands))).scalar_one()
+    assert hands == len(CHATS)
+
+
+async def test_a_unit_that_raises_fails_alone(ledger: Ledger) -> None:
+    def broken(conn: Connection) -> None:
+        _audit(conn, -1, "half")
+        raise RuntimeError("bad unit")
+
+    jobs = [ledger.run(_audit, -1, "a", write=True, batch=True),
+            ledger.run(broken, write=True, batch=True),
+            ledger.run(_audit, -1, "b", write=True, batch=True)]
+    results = await asyncio.gather(*jobs, return_exceptions=True)
+    assert results[0] == "a" and results[2] == "b"
+    assert isinstance(results[1], RuntimeError)
+    assert await ledger.run(_actions, write=False) == ["a", "b"]
+
+
+async def test_a_caller_gone_before_its_turn_writes_nothing(ledger: Ledger) -> None:
+    first = asyncio.ensure_future(ledger.run(_audit, -1, "first", write=True, batch=True))
+    gone = asyncio.ensure_future(ledger.run(_audit, -1, "gone", write=True, batch=True))
+    await asyncio.sleep(0)  # both queued; the first is being written
+    gone.cancel()
+    assert await first == "first"
+    with pytest.raises(asyncio.CancelledError):
+        await gone
+    await ledger.run(_audit, -1, "last", write=True, batch=True)
+    assert await ledger.run(_actions, write=False) == ["first", "last"]
