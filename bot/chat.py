@@ -22,7 +22,7 @@ from bot.grammar import (
 from bot.i18n import normalise_language
 from storage.drafts import Drafts
 from storage.ledger import Ledger
-from storage.models import PlayerRef, SessionInfo
+from storage.models import ChatInfo, PlayerRef, SessionInfo
 
 log = logging.getLogger(__name__)
 
@@ -40,24 +40,43 @@ class Services:
     # chats and refreshes the entries). Several webhook workers share the chats, so there
     # nothing is kept: every update reads them from the ledger.
     cache: bool = True
-    languages: dict[int, str] = field(default_factory=dict)  # chat id -> language
+    chats: dict[int, ChatInfo] = field(default_factory=dict)  # its language, answer style
     tables: dict[int, SessionInfo | None] = field(default_factory=dict)  # None: no table
+
+
+def _kept(svc: Services, kind: str) -> dict[int, Any]:
+    """Where ``kind`` (tables, chats) is kept: in the process when it owns the pipeline,
+    else only for the update being handled (see :class:`bot.send.Turn`)."""
+    if svc.cache:
+        return svc.tables if kind == "tables" else svc.chats
+    turn = send.CURRENT.get()
+    return turn.memo.setdefault(kind, {}) if turn is not None else {}
 
 
 async def table_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> SessionInfo | None:
     svc = services(context)
-    if not svc.cache:
-        return await svc.ledger.current_session(chat_id)
-    if chat_id not in svc.tables:
-        svc.tables[chat_id] = await svc.ledger.current_session(chat_id)
-    return svc.tables[chat_id]
+    kept = _kept(svc, "tables")
+    if chat_id not in kept:
+        kept[chat_id] = await svc.ledger.current_session(chat_id)
+    return kept[chat_id]  # type: ignore[no-any-return]
 
 
 def remember(context: ContextTypes.DEFAULT_TYPE, chat_id: int, session: SessionInfo | None
              ) -> None:
-    svc = services(context)
-    if svc.cache:
-        svc.tables[chat_id] = session
+    _kept(services(context), "tables")[chat_id] = session
+
+
+async def chat_info(context: ContextTypes.DEFAULT_TYPE, chat_id: int, first_language: str
+                    ) -> ChatInfo:
+    """The chat's settings (created on first use, in ``first_language``)."""
+    kept = _kept(services(context), "chats")
+    if chat_id not in kept:
+        kept[chat_id] = await services(context).ledger.chat(chat_id, first_language)
+    return kept[chat_id]  # type: ignore[no-any-return]
+
+
+def remember_chat(context: ContextTypes.DEFAULT_TYPE, info: ChatInfo) -> None:
+    _kept(services(context), "chats")[info.id] = info
 
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
@@ -70,14 +89,9 @@ async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
     chat = update.effective_chat
     if chat is None:
         return svc.default_language
-    if svc.cache and chat.id in svc.languages:
-        return svc.languages[chat.id]
     user = update.effective_user
     first = normalise_language(user.language_code if user else None, svc.default_language)
-    info = await svc.ledger.chat(chat.id, first)
-    if svc.cache:
-        svc.languages[chat.id] = info.language
-    return info.language
+    return (await chat_info(context, chat.id, first)).language
 
 
 def tokens_of(message: Message) -> list[Token]:

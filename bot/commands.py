@@ -19,6 +19,7 @@ from bot.chat import (
     is_admin,
     refuse,
     remember,
+    remember_chat,
     reply,
     resolver_for,
     services,
@@ -26,7 +27,6 @@ from bot.chat import (
     table_of,
     tokens_of,
 )
-from bot.details import remember_verbose
 from bot.errors_text import error_text
 from bot.grammar import (
     GrammarError,
@@ -352,7 +352,6 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         elif len(words) == 2 and words[0].lower() in ("verbose", "详细") and \
                 words[1].lower() in VERBOSE_WORDS:
             info = await ledger.update_chat(chat.id, verbose=VERBOSE_WORDS[words[1].lower()])
-            remember_verbose(context, info.verbose)
         elif words == ["reset"]:
             info = await ledger.update_chat(chat.id, overrides={})
         elif words and all("=" in w for w in words):
@@ -373,7 +372,8 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
-    lang = services(context).languages[chat.id] = info.language
+    remember_chat(context, info)
+    lang = info.language
     over = ", ".join(f"{k}={v}" for k, v in info.overrides.items()) or "-"
     style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
     await reply(update, t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
@@ -400,7 +400,7 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await refuse(update, lang, "admins_only")
         return
     info = await services(context).ledger.update_chat(chat.id, language=language)
-    services(context).languages[chat.id] = info.language
+    remember_chat(context, info)
     await reply(update, t(info.language, "Language: {lang}.").format(lang=info.language))
 
 
@@ -478,5 +478,5 @@ async def on_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     svc = services(context)
     lang = normalise_language(change.from_user.language_code, svc.default_language)
     info = await svc.ledger.chat(change.chat.id, lang)  # an existing chat keeps its own
-    svc.languages[change.chat.id] = info.language
+    remember_chat(context, info)
     await send.message(context, change.chat.id, t(info.language, HELP))

@@ -8,27 +8,19 @@ from telegram import InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from bot import render, send
-from bot.chat import chat_lang, error_text_plain, services
+from bot.chat import chat_info, chat_lang, error_text_plain, services
 from bot.i18n import t
 from bot.keyboards import answer_keyboard, event_check, parse_details, undo_keyboard
 from storage.errors import LedgerError
 from storage.models import RecordOutcome
 
 PATTERN = r"^v1:x:"
-_VERBOSE = "verbose"  # chat_data key: the chat's answer style, read once from the ledger
 
 
 async def is_verbose(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> bool:
-    kept = context.chat_data is not None and services(context).cache
-    data = context.chat_data if kept else {}
-    if _VERBOSE not in data:
-        data[_VERBOSE] = (await services(context).ledger.chat(chat_id)).verbose
-    return bool(data[_VERBOSE])
-
-
-def remember_verbose(context: ContextTypes.DEFAULT_TYPE, verbose: bool) -> None:
-    if context.chat_data is not None:
-        context.chat_data[_VERBOSE] = verbose
+    """The chat's answer style (``/set verbose``)."""
+    svc = services(context)
+    return (await chat_info(context, chat_id, svc.default_language)).verbose
 
 
 def answer(lang: str, out: RecordOutcome, verbose: bool) -> tuple[str, InlineKeyboardMarkup]:

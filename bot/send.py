@@ -41,6 +41,9 @@ class Turn:
     inbox_id: int | None
     chat_id: int
     worker: str | None = None
+    # What the update's handlers read of the chat (its settings, its table), read once per
+    # update where nothing is kept between updates (several workers share the chats).
+    memo: dict[str, Any] = field(default_factory=dict)
     buffer: list[Outgoing] = field(default_factory=list)  # said, not yet written
     answers: list[Answer] = field(default_factory=list)
     queued: list[Queued] = field(default_factory=list)  # written to the outbox
