@@ -103,6 +103,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
 
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         ledger = await Ledger.open(settings.storage.url)
+        ledger.batching = not shared  # see storage.ledger_base: several workers, no batches
         app.bot_data["services"] = chat.Services(
             ledger=ledger, drafts=Drafts(ledger), admins=frozenset(settings.admins),
             default_language=settings.default_language, cache=not shared)
