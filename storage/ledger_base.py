@@ -62,17 +62,6 @@ def _player(row: Row[Any]) -> PlayerInfo:
     return PlayerInfo(id=row.id, name=row.name, telegram_id=row.telegram_id,
                       username=row.username)
 
-def upsert(dialect: str, table: Any) -> Any:
-    """The dialect's INSERT that supports ON CONFLICT DO NOTHING."""
-    if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as pg_insert
-
-        return pg_insert(table)
-    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-
-    return sqlite_insert(table)
-
-
 class LedgerBase:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -101,7 +90,14 @@ class LedgerBase:
         await self.engine.dispose()
 
     def _upsert(self, table: Any) -> Any:
-        return upsert(self.dialect, table)
+        """The dialect's INSERT that supports ON CONFLICT DO NOTHING."""
+        if self.dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+            return pg_insert(table)
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        return sqlite_insert(table)
 
     # -- units of work ----------------------------------------------------------------
 
