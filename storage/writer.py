@@ -6,6 +6,10 @@ as a report's. Under load, units queue here and the writer runs all that are wai
 to ``max_batch``) one after another in one transaction, then answers each caller with its
 own result. Measured in ``bench/`` and in the README.
 
+- Batching is for a queue: while fewer than ``batch_from`` units wait, each commits on its
+  own, so that the first of a few does not wait for the others' statements (every unit in
+  a batch is answered only at its commit). Under load the queue grows and batches form.
+
 - A unit that raises rolls the whole transaction back; the writer then runs every unit of
   that batch again, each alone, so that one unit's failure is only its own.
 - A unit that must run alone (``batch=False``) gets a transaction of its own, in turn.
@@ -43,9 +47,11 @@ class _Job:
 
 
 class Writer:
-    def __init__(self, engine: AsyncEngine, *, max_batch: int = 32, writers: int = 1) -> None:
+    def __init__(self, engine: AsyncEngine, *, max_batch: int = 32, batch_from: int = 4,
+                 writers: int = 1) -> None:
         self.engine = engine
         self.max_batch = max_batch
+        self.batch_from = batch_from
         self.writers = writers
         self.queue: deque[_Job] = deque()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -67,7 +73,8 @@ class Writer:
     def _take(self) -> list[_Job]:
         """The next transaction's jobs: one that must run alone, or a batch."""
         jobs: list[_Job] = []
-        while self.queue and len(jobs) < self.max_batch:
+        limit = self.max_batch if len(self.queue) >= self.batch_from else 1
+        while self.queue and len(jobs) < limit:
             job = self.queue[0]
             if job.future.done():  # its caller was cancelled meanwhile
                 self.queue.popleft()

@@ -31,6 +31,7 @@ async def test_several_chats_reports_share_a_transaction_and_keep_their_results(
     for chat in CHATS:
         await ledger.open_session(chat, SEATED, preset="chengdu")
     writer = ledger._writer
+    assert len(CHATS) > writer.batch_from
     before = writer.batches, writer.units
     event = win("self_draw", "S")
     outcomes = await asyncio.gather(*(ledger.record(chat, event) for chat in CHATS))
@@ -44,7 +45,18 @@ async def test_several_chats_reports_share_a_transaction_and_keep_their_results(
     assert hands == len(CHATS)
 
 
+async def test_a_short_queue_commits_each_unit_on_its_own(ledger: Ledger) -> None:
+    writer = ledger._writer
+    before = writer.batches, writer.units
+    jobs = [ledger.run(_audit, -1, a, write=True, batch=True)
+            for a in "abc"[:writer.batch_from - 1]]
+    assert await asyncio.gather(*jobs) == list("abc"[:writer.batch_from - 1])
+    assert writer.batches - before[0] == writer.units - before[1] == len(jobs)
+
+
 async def test_a_unit_that_raises_fails_alone(ledger: Ledger) -> None:
+    ledger._writer.batch_from = 2  # these three go in one transaction
+
     def broken(conn: Connection) -> None:
         _audit(conn, -1, "half")
         raise RuntimeError("bad unit")
