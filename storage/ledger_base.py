@@ -477,10 +477,13 @@ class LedgerBase:
         else:
             old = {seats[s]: f for s, f in seat_facts(previous).items()}  # type: ignore[arg-type]
         new = seat_facts(result) if result is not None else {}
-        if old:
+        same_players = bool(old) and set(old) == {seats[s] for s in new}
+        if old and not same_players:
             conn.execute(sql.DELETE_HAND_PLAYERS, {"hand_id": hand_id})
         if new:
-            conn.execute(sql.INSERT_HAND_PLAYERS, [
+            statement = (sql.UPSERT_HAND_PLAYERS[self.dialect] if same_players
+                         else sql.INSERT_HAND_PLAYERS)
+            conn.execute(statement, [
                 {"hand_id": hand_id, "player_id": seats[s], "chat_id": chat_id,
                  "delta": f.delta, "won": f.won, "self_draws": f.self_draws,
                  "dealt_in": f.dealt_in, "win_points": f.win_points}

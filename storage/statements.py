@@ -8,7 +8,11 @@ plain dictionaries.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import and_, bindparam, delete, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from storage import tables as t
 
@@ -35,6 +39,19 @@ OPEN_SESSION_AND_HAND = (
 INSERT_HAND = insert(_h).returning(_h.c.id)
 INSERT_ENTRIES = insert(t.entries)
 INSERT_HAND_PLAYERS = insert(t.hand_players)
+
+
+def _hand_players_upsert(dialect_insert: Any) -> Any:
+    stmt = dialect_insert(t.hand_players)
+    return stmt.on_conflict_do_update(
+        index_elements=[_hp.hand_id, _hp.player_id],
+        set_={c: stmt.excluded[c] for c in ("chat_id", "delta", "won", "self_draws",
+                                            "dealt_in", "win_points")})
+
+
+# A hand's facts rewritten for the same players: one statement instead of DELETE + INSERT.
+UPSERT_HAND_PLAYERS = {"sqlite": _hand_players_upsert(sqlite_insert),
+                       "postgresql": _hand_players_upsert(pg_insert)}
 DELETE_HAND_PLAYERS = delete(t.hand_players).where(_hp.hand_id == bindparam("hand_id"))
 SELECT_HAND_PLAYERS = select(t.hand_players).where(_hp.hand_id == bindparam("hand_id"))
 SELECT_PLAYERS = select(t.players).where(
