@@ -66,6 +66,13 @@ async def wait_for(condition, seconds: float) -> None:  # type: ignore[no-untype
         await asyncio.sleep(0.01)
 
 
+def machine_busy_seconds() -> float:
+    """CPU time all cores have spent busy so far, every process and the kernel (Linux)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(pids: list[int]) -> float:
     """User and system CPU time the processes used so far (Linux)."""
     total = 0
@@ -76,8 +83,9 @@ def cpu_seconds(pids: list[int]) -> float:
 
 
 async def one_round(url: str, workers: int, chats: int, reports: int, delay: float,
-                    connections: int) -> tuple[float, list[float], float]:
-    """(reports a second, latencies in seconds, worker CPU seconds a report) of one run."""
+                    connections: int) -> tuple[float, list[float], float, float]:
+    """(reports a second, latencies in seconds, worker CPU seconds a report, the rest of
+    the machine's CPU seconds a report) of one run."""
     await reset_tables(url)
     api = WebhookBotAPI(delay=delay)
     users = {name: FakeUser(100 + i, name, name, "en") for i, name in enumerate(PLAYERS)}
@@ -112,16 +120,18 @@ async def one_round(url: str, workers: int, chats: int, reports: int, delay: flo
                 assert bot.process is not None
                 pids = bot.workers() or [bot.process.pid]  # one worker: Uvicorn in-process
                 cpu = cpu_seconds(pids)
+                busy = machine_busy_seconds()
                 started = time.monotonic()
                 await sender.drained(timeout=600)
                 await wait_for(lambda: all(api.replies.get(k) for k, _ in offered), 600)
                 cpu = cpu_seconds(pids) - cpu
+                rest = machine_busy_seconds() - busy - cpu
                 elapsed = max(api.replies[k][0][0] for k, _ in offered) - started
                 latencies = [api.replies[k][0][0] - sender.first_sent[u] for k, u in offered]
         finally:
             fake.close()
             await fake.wait_closed()
-    return len(offered) / elapsed, latencies, cpu / len(offered)
+    return len(offered) / elapsed, latencies, cpu / len(offered), rest / len(offered)
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -148,29 +158,38 @@ async def main(argv: list[str] | None = None) -> int:
         print("needs --url or TALLY_TEST_POSTGRES_URL (PostgreSQL)", file=sys.stderr)
         return 2
     results: dict[int, tuple[float, float, float]] = {}
+    costs: dict[int, tuple[float, float]] = {}
     for workers in [int(w) for w in args.workers.split(",")]:
-        rates, p50s, p99s, cpus = [], [], [], []
+        rates, p50s, p99s, cpus, rests = [], [], [], [], []
         for r in range(args.rounds):
-            rate, latencies, cpu = await one_round(args.url, workers, args.chats,
-                                                   args.reports, args.delay, args.connections)
+            rate, latencies, cpu, rest = await one_round(
+                args.url, workers, args.chats, args.reports, args.delay, args.connections)
             rates.append(rate)
             p50s.append(quantile(latencies, 0.5))
             p99s.append(quantile(latencies, 0.99))
             cpus.append(cpu)
+            rests.append(rest)
             print(f"{workers} worker(s), round {r + 1}: {rate:6.1f} reports/s, "
                   f"p50 {p50s[-1] * 1000:5.0f} ms, p99 {p99s[-1] * 1000:5.0f} ms, "
-                  f"worker CPU {cpu * 1000:4.1f} ms a report; load average "
-                  f"{os.getloadavg()[0]:.1f}", flush=True)
+                  f"worker CPU {cpu * 1000:4.1f} ms a report, rest of the machine "
+                  f"{rest * 1000:4.1f} ms; load average {os.getloadavg()[0]:.1f}", flush=True)
         results[workers] = (statistics.median(rates), statistics.median(p50s),
                             statistics.median(p99s))
+        costs[workers] = (statistics.median(cpus), statistics.median(rests))
         rate, p50, p99 = results[workers]
         print(f"{workers} worker(s), median: {rate:6.1f} reports/s, p50 {p50 * 1000:.0f} ms, "
-              f"p99 {p99 * 1000:.0f} ms, worker CPU {statistics.median(cpus) * 1000:.1f} ms "
-              "a report", flush=True)
+              f"p99 {p99 * 1000:.0f} ms, worker CPU {costs[workers][0] * 1000:.1f} ms a "
+              f"report, rest of the machine {costs[workers][1] * 1000:.1f} ms", flush=True)
     if 1 in results and 2 in results:
         ratio = results[2][0] / results[1][0]
         print(f"2 workers ÷ 1: {ratio:.2f}× the throughput (goal ≥ 1.5), p99 "
               f"{results[2][2] * 1000:.0f} vs {results[1][2] * 1000:.0f} ms (goal: not worse)")
+        worker, rest = costs[1]
+        cores = os.cpu_count() or 1
+        ceiling = cores / (worker + rest)
+        print(f"   ceiling on this machine: {cores} cores ÷ ({worker * 1000:.1f} + "
+              f"{rest * 1000:.1f}) ms a report = {ceiling:.0f} reports/s whatever the "
+              f"workers, {ceiling / results[1][0]:.2f}× one worker's throughput")
     return 0
 
 
