@@ -481,7 +481,7 @@ class LedgerBase:
         if old and not same_players:
             conn.execute(sql.DELETE_HAND_PLAYERS, {"hand_id": hand_id})
         if new:
-            statement = (sql.UPSERT_HAND_PLAYERS[self.dialect] if same_players
+            statement = (sql.UPSERT_HAND_PLAYERS if same_players
                          else sql.INSERT_HAND_PLAYERS)
             conn.execute(statement, [
                 {"hand_id": hand_id, "player_id": seats[s], "chat_id": chat_id,

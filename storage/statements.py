@@ -8,11 +8,7 @@ plain dictionaries.
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlalchemy import and_, bindparam, delete, insert, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import TextClause, and_, bindparam, delete, insert, select, text, update
 
 from storage import tables as t
 
@@ -41,17 +37,20 @@ INSERT_ENTRIES = insert(t.entries)
 INSERT_HAND_PLAYERS = insert(t.hand_players)
 
 
-def _hand_players_upsert(dialect_insert: Any) -> Any:
-    stmt = dialect_insert(t.hand_players)
-    return stmt.on_conflict_do_update(
-        index_elements=[_hp.hand_id, _hp.player_id],
-        set_={c: stmt.excluded[c] for c in ("chat_id", "delta", "won", "self_draws",
-                                            "dealt_in", "win_points")})
+def _hand_players_upsert() -> TextClause:
+    columns = [c.name for c in t.hand_players.c]
+    keys = [c.name for c in t.hand_players.primary_key]
+    changed = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in keys)
+    return text(
+        f"INSERT INTO hand_players ({', '.join(columns)}) "
+        f"VALUES ({', '.join(':' + c for c in columns)}) "
+        f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {changed}")
 
 
 # A hand's facts rewritten for the same players: one statement instead of DELETE + INSERT.
-UPSERT_HAND_PLAYERS = {"sqlite": _hand_players_upsert(sqlite_insert),
-                       "postgresql": _hand_players_upsert(pg_insert)}
+# As SQL text, the same on SQLite and PostgreSQL: SQLAlchemy 2.0 does not cache a Core
+# ``on_conflict_do_update`` and would compile it on every execution.
+UPSERT_HAND_PLAYERS = _hand_players_upsert()
 DELETE_HAND_PLAYERS = delete(t.hand_players).where(_hp.hand_id == bindparam("hand_id"))
 SELECT_HAND_PLAYERS = select(t.hand_players).where(_hp.hand_id == bindparam("hand_id"))
 SELECT_PLAYERS = select(t.players).where(
