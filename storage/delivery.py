@@ -31,6 +31,19 @@ from storage.unit_of_work import T, Unit
 
 _i, _o = t.inbox.c, t.outbox.c
 
+# A worker's claim on a chat's oldest pending update, built once (a statement built per
+# call costs its cache key every time): held if no other worker's lease is live.
+_CLAIM = (
+    update(t.inbox)
+    .where(_i.id == select(func.min(_i.id))
+           .where(_i.status == "pending", _i.chat_id == bindparam("c_chat"))
+           .scalar_subquery(),
+           or_(_i.claimed_until.is_(None), _i.claimed_until < bindparam("c_now"),
+               _i.claimed_by == bindparam("c_worker")))
+    .values(claimed_by=bindparam("c_worker"), claimed_until=bindparam("c_until"))
+    .returning(*t.inbox.c)
+)
+
 
 class Incoming(BaseModel):
     """An update to make durable: its key, chat and the update as Telegram sent it."""
@@ -268,14 +281,9 @@ class Delivery(LedgerBase):
 
         def unit(conn: Connection) -> Pending | None:
             stamp = now()
-            head = (select(func.min(_i.id)).where(_i.status == "pending",
-                                                   _i.chat_id == chat_id)
-                    .scalar_subquery())
-            row = conn.execute(update(t.inbox).where(
-                _i.id == head, or_(_i.claimed_until.is_(None), _i.claimed_until < stamp,
-                                   _i.claimed_by == worker))
-                .values(claimed_by=worker, claimed_until=stamp + timedelta(seconds=lease))
-                .returning(*t.inbox.c)).first()
+            row = conn.execute(_CLAIM, {
+                "c_chat": chat_id, "c_now": stamp, "c_worker": worker,
+                "c_until": stamp + timedelta(seconds=lease)}).first()
             return None if row is None else _pending(row)
 
         return await self.run(unit, write=True, batch=True)
