@@ -69,8 +69,8 @@ async def wait_for(condition, seconds: float) -> None:  # type: ignore[no-untype
 def machine_busy_seconds() -> float:
     """CPU time all cores have spent busy so far, every process and the kernel (Linux)."""
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = fields[3] + fields[4]  # idle, iowait
-    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + fields[4]  # idle, iowait; steal (the 8th) is another guest's
+    return (sum(fields[:7]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def cpu_seconds(pids: list[int]) -> float:
