@@ -197,10 +197,11 @@ class Delivery(LedgerBase):
         bound._answer = answer
         return bound
 
-    async def run(self, unit: Unit[T], *args: Any, write: bool, batch: bool = False) -> T:
+    async def run(self, unit: Unit[T], *args: Any, write: bool, batch: bool = False,
+                  urgent: bool = False) -> T:
         answer = self._answer if write else None
         if answer is None:
-            return await super().run(unit, *args, write=write, batch=batch)
+            return await super().run(unit, *args, write=write, batch=batch, urgent=urgent)
         self._answer = None  # one answer, one write
 
         def answered(conn: Connection, *a: Any) -> T:
@@ -236,7 +237,8 @@ class Delivery(LedgerBase):
                                        received_at=stamp))
             return new
 
-        return await self.run(unit, write=True, batch=True)
+        # Urgent: the next getUpdates (or the webhook's answer to Telegram) waits for it.
+        return await self.run(unit, write=True, urgent=True)
 
     async def pending_updates(self, limit: int = 10_000) -> list[Pending]:
         """Updates not handled yet, oldest first (what a restart picks up)."""

@@ -101,13 +101,20 @@ class LedgerBase:
 
     # -- units of work ----------------------------------------------------------------
 
-    async def run(self, unit: Unit[T], *args: Any, write: bool, batch: bool = False) -> T:
+    async def run(self, unit: Unit[T], *args: Any, write: bool, batch: bool = False,
+                  urgent: bool = False) -> T:
         """Run ``unit(conn, *args)`` as one transaction (see :mod:`storage.unit_of_work`).
         ``batch``: a write that may share its transaction with other chats' writes (a unit
         that raises never does; see :mod:`storage.writer`). Such a unit must change
-        nothing outside the database but its return value."""
+        nothing outside the database but its return value. ``urgent``: a write that
+        everything else waits on (the inbox's); it does not queue behind reports (on
+        SQLite it goes to the head of the writer's queue)."""
         if not write:
             return await unit_of_work.run(self.engine, unit, *args, write=False)
+        if urgent:
+            if self._serialize:
+                return await self._writer.run(unit, *args, first=True)  # type: ignore[no-any-return]
+            return await unit_of_work.run(self.engine, unit, *args, write=True)
         batch = batch and self.batching
         if batch or self._serialize:
             return await self._writer.run(unit, *args, alone=not batch)  # type: ignore[no-any-return]

@@ -13,6 +13,8 @@ own result. Measured in ``bench/`` and in the README.
 - A unit that raises rolls the whole transaction back; the writer then runs every unit of
   that batch again, each alone, so that one unit's failure is only its own.
 - A unit that must run alone (``batch=False``) gets a transaction of its own, in turn.
+- A unit that others wait on (the inbox's: the next ``getUpdates`` waits for it) goes
+  first, alone, rather than behind a queue of reports.
 - A caller cancelled before its unit started is skipped; once started, a unit commits or
   not with its batch, whatever became of its caller (the delivery pipeline's writes are
   durable either way: an update's answer rides in the update's own transaction).
@@ -58,9 +60,15 @@ class Writer:
         self.batches = 0  # for the bench: transactions committed, units per transaction
         self.units = 0
 
-    async def run(self, unit: Unit[Any], *args: Any, alone: bool = False) -> Any:
-        job = _Job(unit, args, alone)
-        self.queue.append(job)
+    async def run(self, unit: Unit[Any], *args: Any, alone: bool = False,
+                  first: bool = False) -> Any:
+        """Queue ``unit``; ``first`` puts it at the head of the queue, in a transaction of
+        its own (a write that others wait on, such as the inbox's)."""
+        job = _Job(unit, args, alone or first)
+        if first:
+            self.queue.appendleft(job)
+        else:
+            self.queue.append(job)
         # A task that found the queue empty has ended (it never waits), so it is done
         # here, though its done-callback may not have run yet.
         live = sum(1 for task in self.tasks if not task.done())

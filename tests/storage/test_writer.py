@@ -80,3 +80,20 @@ async def test_a_caller_gone_before_its_turn_writes_nothing(ledger: Ledger) -> N
         await gone
     await ledger.run(_audit, -1, "last", write=True, batch=True)
     assert await ledger.run(_actions, write=False) == ["first", "last"]
+
+
+async def test_an_urgent_write_goes_before_the_queue_alone(ledger: Ledger) -> None:
+    """The inbox's write (the next getUpdates waits on it) does not queue behind reports."""
+    writer = ledger._writer
+    queued = [asyncio.ensure_future(ledger.run(_audit, -1, a, write=True, batch=True))
+              for a in "abcdef"]
+    urgent = asyncio.ensure_future(ledger.run(_audit, -1, "U", write=True, urgent=True))
+    before = writer.batches
+    await asyncio.gather(*queued, urgent)
+    order = await ledger.run(lambda conn: list(conn.execute(
+        select(t.audit.c.action).order_by(t.audit.c.id)).scalars()), write=False)
+    assert order[0] == "U"
+    assert sorted(order[1:]) == list("abcdef")
+    if ledger.dialect == "sqlite":  # one writer: the urgent one alone, then one batch
+        assert writer.batches - before == 2
+
