@@ -29,7 +29,7 @@ from storage.models import (
     PlayerRef,
     SessionInfo,
 )
-from storage.unit_of_work import T, Unit
+from storage.unit_of_work import T, Unit, later
 from storage.writer import Writer
 
 SEAT_COLUMNS = {"E": "seat_e", "S": "seat_s", "W": "seat_w", "N": "seat_n"}
@@ -456,9 +456,9 @@ class LedgerBase:
             for i, ev in todo for seat in SEATS
         ]
         if rows:
-            conn.execute(sql.INSERT_ENTRIES, rows)
+            later(conn, sql.INSERT_ENTRIES, rows)
         if not stored:
-            conn.execute(sql.UPDATE_HAND, {
+            later(conn, sql.UPDATE_HAND, {
                 "hand_id": hand_id, "b_report": report.model_dump(mode="json"),
                 "b_result": result.model_dump(mode="json"),
                 "b_status": "open" if result.open else "closed",
@@ -490,7 +490,7 @@ class LedgerBase:
         if new:
             statement = (sql.UPSERT_HAND_PLAYERS if same_players
                          else sql.INSERT_HAND_PLAYERS)
-            conn.execute(statement, [
+            later(conn, statement, [
                 {"hand_id": hand_id, "player_id": seats[s], "chat_id": chat_id,
                  "delta": f.delta, "won": f.won, "self_draws": f.self_draws,
                  "dealt_in": f.dealt_in, "win_points": f.win_points}
@@ -512,7 +512,7 @@ class LedgerBase:
                 changes.append({"pid": pid, **diff})
             moved[seat] = diff["d_net"]
         if changes:  # one statement for every player whose totals moved
-            conn.execute(sql.MOVE_TOTALS, changes)
+            later(conn, sql.MOVE_TOTALS, changes)
         if any(moved.values()) or session_values:
             for seat, d in moved.items():
                 net = getattr(srow, f"net_{seat.lower()}", 0) or 0
@@ -522,7 +522,7 @@ class LedgerBase:
             params = {"session_id": srow.id, **{f"d_{x}": moved.get(x.upper(), 0)
                                                 for x in "eswn"}}
             if session_values:
-                conn.execute(sql.MOVE_SESSION, {**params, **session_values})
+                later(conn, sql.MOVE_SESSION, {**params, **session_values})
             else:
-                conn.execute(sql.MOVE_SESSION_NETS, params)
+                later(conn, sql.MOVE_SESSION_NETS, params)
         return moved

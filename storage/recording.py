@@ -18,6 +18,7 @@ from storage.ledger_base import LedgerBase, _Prefixed, now
 from storage.models import (
     RecordOutcome,
 )
+from storage.unit_of_work import deferring
 
 
 class Recording(LedgerBase):
@@ -65,16 +66,20 @@ class Recording(LedgerBase):
                 changes["dealer"] = result.next_dealer
             session_values = {"b_hands": changes.get("hands", srow.hands),
                               "b_dealer": changes.get("dealer", srow.dealer)} if changes else None
-            if hrow is None:
-                moved = self._write_hand(conn, srow, hand_id, report, result, [reporter],
-                                         stamp, only_event=index, previous=None, stored=True,
-                                         session_values=session_values)
-            else:
-                hand_id = hrow.id
-                moved = self._write_hand(conn, srow, hand_id, report, result,
-                                         [*reporters, reporter], stamp, only_event=index,
-                                         previous=HandResult.model_validate(hrow.result),
-                                         session_values=session_values)
+            # The hand's rows and the totals are not read again in this transaction:
+            # they are written with the other chats' at its end (unit_of_work.later).
+            with deferring(conn):
+                if hrow is None:
+                    moved = self._write_hand(conn, srow, hand_id, report, result, [reporter],
+                                             stamp, only_event=index, previous=None,
+                                             stored=True, session_values=session_values)
+                else:
+                    hand_id = hrow.id
+                    moved = self._write_hand(conn, srow, hand_id, report, result,
+                                             [*reporters, reporter], stamp,
+                                             only_event=index,
+                                             previous=HandResult.model_validate(hrow.result),
+                                             session_values=session_values)
             info = self._session_info(
                 conn, chat_id, srow.id, row=srow, dealer=changes.get("dealer", srow.dealer),
                 hands=changes.get("hands", srow.hands),

@@ -10,7 +10,8 @@ what it costs per report); it uses nothing but the libraries' public API.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
@@ -34,11 +35,86 @@ def begin_sqlite(conn: Connection) -> None:
         conn.exec_driver_sql("BEGIN")
 
 
+class Later:
+    """Writes that a transaction's units do not read back, run at its end: the same
+    statement's parameters of every unit in one ``executemany`` (one statement, where
+    each unit would run its own). What an ORM session's flush does for its inserts.
+
+    Only writes whose order does not matter may wait here: new rows, additive updates
+    (``x = x + d``), and updates that set a row no other unit in the transaction touches
+    (the writer batches different chats). Anything read back, deleted or counted runs at
+    once."""
+
+    def __init__(self) -> None:
+        self.open = False
+        self.pending: dict[Any, list[dict[str, Any]]] = {}
+
+    def flush(self, conn: Connection) -> None:
+        pending, self.pending = self.pending, {}
+        for statement, rows in pending.items():
+            conn.execute(statement, rows)
+
+
+_LATER = "tally_later"
+
+
+def _current(conn: Connection) -> Later | None:
+    """This transaction's writes left for later, if it was begun by :func:`run` (a
+    leftover of a transaction that never finished is not this one's)."""
+    held = conn.info.get(_LATER)
+    if held is None or held[0] is not conn.get_transaction():
+        return None
+    return held[1]  # type: ignore[no-any-return]
+
+
+@contextmanager
+def deferring(conn: Connection) -> Iterator[None]:
+    """While inside, :func:`later` writes wait for the end of the transaction."""
+    writes = _current(conn)
+    if writes is None:  # outside unit_of_work.run (a bulk tool): at once
+        yield
+        return
+    writes.open = True
+    try:
+        yield
+    finally:
+        writes.open = False
+
+
+def later(conn: Connection, statement: Any, params: dict[str, Any] | list[dict[str, Any]]
+          ) -> None:
+    """Run ``statement`` with ``params`` (one set or several), at the end of the
+    transaction when inside :func:`deferring`, else now."""
+    writes = _current(conn)
+    if writes is None or not writes.open:
+        conn.execute(statement, params)
+        return
+    rows = writes.pending.setdefault(statement, [])
+    if isinstance(params, list):
+        rows.extend(params)
+    else:
+        rows.append(params)
+
+
+def _flushed(conn: Connection, fn: Unit[T], *args: Any) -> T:
+    writes = Later()
+    conn.info[_LATER] = (conn.get_transaction(), writes)
+    try:
+        result = fn(conn, *args)
+        writes.flush(conn)
+        return result
+    finally:
+        conn.info.pop(_LATER, None)
+
+
 async def run(engine: AsyncEngine, fn: Unit[T], *args: Any, write: bool) -> T:
     """Run ``fn(conn, *args)`` in one transaction and return its result. A write takes
     the write lock first (SQLite) and may lock rows itself (PostgreSQL); an exception
-    rolls the whole unit back."""
+    rolls the whole unit back. Writes left for later (:func:`later`) run before the
+    commit."""
     async with engine.connect() as aconn:
         aconn = await aconn.execution_options(write=write)
         async with aconn.begin():
-            return await aconn.run_sync(fn, *args)
+            if not write:
+                return await aconn.run_sync(fn, *args)
+            return await aconn.run_sync(_flushed, fn, *args)

@@ -6,11 +6,13 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from storage import tables as t
 from storage.ledger import Ledger
+from storage.unit_of_work import deferring, later
 from tests.storage.helpers import SEATED, win
 
 CHATS = [-100 - i for i in range(8)]
@@ -97,3 +99,49 @@ async def test_an_urgent_write_goes_before_the_queue_alone(ledger: Ledger) -> No
     if ledger.dialect == "sqlite":  # one writer: the urgent one alone, then one batch
         assert writer.batches - before == 2
 
+
+def _later_audit(conn: Connection, action: str | None) -> str | None:
+    with deferring(conn):
+        later(conn, t.audit.insert(), {"chat_id": -1, "action": action,
+                                       "at": datetime.now(UTC)})
+    return action
+
+
+async def test_writes_left_for_later_are_one_statement_for_the_whole_batch(
+        ledger: Ledger) -> None:
+    for chat in CHATS:
+        await ledger.open_session(chat, SEATED, preset="chengdu")
+    ledger._writer.batch_from = 2
+    seen: list[str] = []
+
+    def count(conn, cursor, statement, *args):  # type: ignore[no-untyped-def]
+        seen.append(statement.split(" (")[0])
+
+    event.listen(ledger.engine.sync_engine, "before_cursor_execute", count)
+    try:
+        outcomes = await asyncio.gather(*(ledger.record(chat, win("self_draw", "S"))
+                                          for chat in CHATS))
+    finally:
+        event.remove(ledger.engine.sync_engine, "before_cursor_execute", count)
+    transactions = seen.count("INSERT INTO entries")
+    assert 1 <= transactions < len(CHATS)  # one executemany a transaction, not one a unit
+    assert seen.count("INSERT INTO hands") == len(CHATS)  # read back (its id): at once
+    async with ledger.read() as conn:
+        entries = (await conn.execute(select(func.count()).select_from(t.entries))
+                   ).scalar_one()
+        nets = (await conn.execute(select(t.sessions.c.net_s).where(
+            t.sessions.c.chat_id.in_(CHATS)))).scalars().all()
+    assert entries == 4 * len(CHATS)
+    assert nets == [o.session.totals["S"] for o in outcomes]
+    assert all(n > 0 for n in nets)
+
+
+async def test_a_write_left_for_later_that_fails_fails_only_its_unit(ledger: Ledger) -> None:
+    ledger._writer.batch_from = 2
+    jobs = [ledger.run(_later_audit, "a", write=True, batch=True),
+            ledger.run(_later_audit, None, write=True, batch=True),  # NOT NULL: refused
+            ledger.run(_later_audit, "b", write=True, batch=True)]
+    results = await asyncio.gather(*jobs, return_exceptions=True)
+    assert results[0] == "a" and results[2] == "b"
+    assert isinstance(results[1], IntegrityError)
+    assert await ledger.run(_actions, write=False) == ["a", "b"]
