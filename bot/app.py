@@ -26,6 +26,7 @@ from telegram.request import BaseRequest
 from bot import (
     buttons,
     chat,
+    collector,
     commands,
     commands_files,
     commands_lookback,
@@ -174,7 +175,8 @@ async def running(app: Application, poll_timeout: float = 1.0, *,  # type: ignor
         try:
             await pipeline(app).start(poll=poll, poll_timeout=poll_timeout)
             try:
-                yield app
+                with collector.tuned():  # what has loaded by now stays for good
+                    yield app
             finally:
                 await pipeline(app).stop()
         finally:
