@@ -198,10 +198,11 @@ class Delivery(LedgerBase):
         return bound
 
     async def run(self, unit: Unit[T], *args: Any, write: bool, batch: bool = False,
-                  urgent: bool = False) -> T:
+                  urgent: bool = False, key: Any = None) -> T:
         answer = self._answer if write else None
         if answer is None:
-            return await super().run(unit, *args, write=write, batch=batch, urgent=urgent)
+            return await super().run(unit, *args, write=write, batch=batch, urgent=urgent,
+                                     key=key)
         self._answer = None  # one answer, one write
 
         def answered(conn: Connection, *a: Any) -> T:
@@ -209,7 +210,7 @@ class Delivery(LedgerBase):
             answer.write(conn, result)
             return result
 
-        result = await super().run(answered, *args, write=write, batch=batch)
+        result = await super().run(answered, *args, write=write, batch=batch, key=key)
         answer.committed = True
         return result
 

@@ -102,13 +102,14 @@ class LedgerBase:
     # -- units of work ----------------------------------------------------------------
 
     async def run(self, unit: Unit[T], *args: Any, write: bool, batch: bool = False,
-                  urgent: bool = False) -> T:
+                  urgent: bool = False, key: Any = None) -> T:
         """Run ``unit(conn, *args)`` as one transaction (see :mod:`storage.unit_of_work`).
         ``batch``: a write that may share its transaction with other chats' writes (a unit
         that raises never does; see :mod:`storage.writer`). Such a unit must change
         nothing outside the database but its return value. ``urgent``: a write that
         everything else waits on (the inbox's); it does not queue behind reports (on
-        SQLite it goes to the head of the writer's queue)."""
+        SQLite it goes to the head of the writer's queue). ``key`` (the chat of a batched
+        write whose writes wait for its end): no second unit of it joins that batch."""
         if not write:
             return await unit_of_work.run(self.engine, unit, *args, write=False)
         if urgent:
@@ -117,7 +118,7 @@ class LedgerBase:
             return await unit_of_work.run(self.engine, unit, *args, write=True)
         batch = batch and self.batching
         if batch or self._serialize:
-            return await self._writer.run(unit, *args, alone=not batch)  # type: ignore[no-any-return]
+            return await self._writer.run(unit, *args, alone=not batch, key=key)  # type: ignore[no-any-return]
         return await unit_of_work.run(self.engine, unit, *args, write=True)
 
     @asynccontextmanager

@@ -88,7 +88,7 @@ class Recording(LedgerBase):
                                  event=result.events[index], hand=result, closed=closed,
                                  next_dealer=result.next_dealer, session=info)
 
-        return await self.run(unit, write=True, batch=True)
+        return await self.run(unit, write=True, batch=True, key=chat_id)
 
     def _take_draft(self, conn: Connection, chat_id: int, draft_id: int) -> None:
         gone = conn.execute(delete(t.drafts).where(

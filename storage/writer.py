@@ -15,6 +15,11 @@ own result. Measured in ``bench/`` and in the README.
 - A unit that must run alone (``batch=False``) gets a transaction of its own, in turn.
 - A unit that others wait on (the inbox's: the next ``getUpdates`` waits for it) goes
   first, alone, rather than behind a queue of reports.
+- A batch holds one unit of a chat (``key``), and two writers never write one chat at
+  once: a report's writes wait for the end of its transaction
+  (:func:`storage.unit_of_work.later`), so the chat's next report, reading them, must be
+  in a later one. (The bot handles a chat's updates one at a time anyway; this holds for
+  any caller.)
 - A caller cancelled before its unit started is skipped; once started, a unit commits or
   not with its batch, whatever became of its caller (the delivery pipeline's writes are
   durable either way: an update's answer rides in the update's own transaction).
@@ -44,6 +49,7 @@ class _Job:
     unit: Unit[Any]
     args: tuple[Any, ...]
     alone: bool
+    key: Any = None  # a chat: two units with one key never share a transaction
     future: asyncio.Future[Any] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
 
@@ -56,54 +62,72 @@ class Writer:
         self.batch_from = batch_from
         self.writers = writers
         self.queue: deque[_Job] = deque()
+        self.first: deque[_Job] = deque()  # urgent units, each alone, in their order
+        self.busy: set[Any] = set()  # the keys of the units being written
         self.tasks: set[asyncio.Task[None]] = set()
         self.batches = 0  # for the bench: transactions committed, units per transaction
         self.units = 0
 
     async def run(self, unit: Unit[Any], *args: Any, alone: bool = False,
-                  first: bool = False) -> Any:
-        """Queue ``unit``; ``first`` puts it at the head of the queue, in a transaction of
-        its own (a write that others wait on, such as the inbox's)."""
-        job = _Job(unit, args, alone or first)
-        if first:
-            self.queue.appendleft(job)
-        else:
-            self.queue.append(job)
+                  first: bool = False, key: Any = None) -> Any:
+        """Queue ``unit``. ``first``: ahead of the queue (behind earlier such units), in
+        a transaction of its own (a write that others wait on, such as the inbox's).
+        ``key`` (a chat): a batch holds at most one unit of each key, so that a unit never
+        shares a transaction with another of its chat whose writes wait for the end
+        (:func:`storage.unit_of_work.later`)."""
+        job = _Job(unit, args, alone or first, key)
+        (self.first if first else self.queue).append(job)
         # A task that found the queue empty has ended (it never waits), so it is done
         # here, though its done-callback may not have run yet.
         live = sum(1 for task in self.tasks if not task.done())
-        if live < min(self.writers, len(self.queue)):
+        if live < min(self.writers, len(self.queue) + len(self.first)):
             task = asyncio.create_task(self._drain(), name="ledger:writer")
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
         return await job.future
 
     def _take(self) -> list[_Job]:
-        """The next transaction's jobs: one that must run alone, or a batch."""
+        """The next transaction's jobs: an urgent one, one that must run alone, or a
+        batch (in queue order, up to a second unit of a chat already in it). None when
+        the next unit's chat is being written by another writer (PostgreSQL): that one
+        takes it next."""
+        while self.first:
+            job = self.first.popleft()
+            if not job.future.done():  # else its caller was cancelled meanwhile
+                return [job]
         jobs: list[_Job] = []
+        keys: set[Any] = set()
         limit = self.max_batch if len(self.queue) >= self.batch_from else 1
         while self.queue and len(jobs) < limit:
             job = self.queue[0]
-            if job.future.done():  # its caller was cancelled meanwhile
+            if job.future.done():
                 self.queue.popleft()
                 continue
-            if job.alone and jobs:
+            if job.key is not None and job.key in self.busy:
+                break
+            if jobs and (job.alone or (job.key is not None and job.key in keys)):
                 break
             jobs.append(self.queue.popleft())
             if job.alone:
                 break
+            if job.key is not None:
+                keys.add(job.key)
         return jobs
 
     async def _drain(self) -> None:
         try:
-            while self.queue:
-                jobs = self._take()
-                if jobs:
+            while jobs := self._take():
+                keys = {job.key for job in jobs if job.key is not None}
+                self.busy |= keys
+                try:
                     await self._commit(jobs)
+                finally:
+                    self.busy -= keys
         except asyncio.CancelledError:  # shutting down: no caller is left waiting
             if not [t for t in self.tasks if t is not asyncio.current_task() and not t.done()]:
-                while self.queue:
-                    self.queue.popleft().future.cancel()
+                for queue in (self.first, self.queue):
+                    while queue:
+                        queue.popleft().future.cancel()
             raise
 
     async def _commit(self, jobs: list[_Job]) -> None:

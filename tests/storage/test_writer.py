@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from storage import tables as t
 from storage.ledger import Ledger
 from storage.unit_of_work import deferring, later
-from tests.storage.helpers import SEATED, win
+from tests.storage.helpers import SEATED, assert_books_balance, win
 
 CHATS = [-100 - i for i in range(8)]
 
@@ -89,15 +89,17 @@ async def test_an_urgent_write_goes_before_the_queue_alone(ledger: Ledger) -> No
     writer = ledger._writer
     queued = [asyncio.ensure_future(ledger.run(_audit, -1, a, write=True, batch=True))
               for a in "abcdef"]
-    urgent = asyncio.ensure_future(ledger.run(_audit, -1, "U", write=True, urgent=True))
+    urgent = [asyncio.ensure_future(ledger.run(_audit, -1, u, write=True, urgent=True))
+              for u in "UV"]
     before = writer.batches
-    await asyncio.gather(*queued, urgent)
+    await asyncio.gather(*queued, *urgent)
     order = await ledger.run(lambda conn: list(conn.execute(
         select(t.audit.c.action).order_by(t.audit.c.id)).scalars()), write=False)
-    assert order[0] == "U"
-    assert sorted(order[1:]) == list("abcdef")
-    if ledger.dialect == "sqlite":  # one writer: the urgent one alone, then one batch
-        assert writer.batches - before == 2
+    assert sorted(order) == sorted("abcdefUV")
+    if ledger.dialect == "sqlite":  # one writer: each urgent one alone, then one batch
+        assert order[:2] == ["U", "V"]  # first, and in their own order
+        assert writer.batches - before == 3
+    # (PostgreSQL: they do not queue at all, each on a connection of its own)
 
 
 def _later_audit(conn: Connection, action: str | None) -> str | None:
@@ -145,3 +147,25 @@ async def test_a_write_left_for_later_that_fails_fails_only_its_unit(ledger: Led
     assert results[0] == "a" and results[2] == "b"
     assert isinstance(results[1], IntegrityError)
     assert await ledger.run(_actions, write=False) == ["a", "b"]
+
+
+async def test_a_batch_holds_one_report_of_a_chat(ledger: Ledger) -> None:
+    """A report's writes wait for its transaction's end, so the chat's next report, which
+    reads them, goes in the next transaction (the bot never sends two at once; a direct
+    caller may)."""
+    chat, other = -555, -556
+    for c in (chat, other):  # blood battle: a hand stays open until three have won
+        await ledger.open_session(c, SEATED, preset="chengdu")
+    first = await ledger.record(chat, win("self_draw", "S"))
+    assert not first.closed
+    writer = ledger._writer
+    writer.batch_from = 2
+    before = writer.batches
+    outcomes = await asyncio.gather(ledger.record(chat, win("self_draw", "W")),
+                                    ledger.record(other, win("self_draw", "S")),
+                                    ledger.record(chat, win("self_draw", "N")))
+    assert [(o.hand_number, o.event_index) for o in outcomes] == [(1, 1), (1, 0), (1, 2)]
+    assert outcomes[2].closed
+    if ledger.dialect == "sqlite":  # the first two together, the chat's second after
+        assert writer.batches - before == 2
+    await assert_books_balance(ledger, [chat, other])
