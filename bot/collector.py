@@ -29,14 +29,23 @@ from contextlib import contextmanager
 YOUNGEST = 50_000
 
 
+_held = {"bots": 0, "before": (700, 10, 10)}
+
+
 @contextmanager
 def tuned() -> Iterator[None]:
-    before = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(YOUNGEST, *before[1:])
+    """While any bot of this process runs (tests and benches run several, one after
+    another or overlapping): tuned by the first, restored by the last."""
+    if _held["bots"] == 0:
+        _held["before"] = gc.get_threshold()
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(YOUNGEST, *_held["before"][1:])
+    _held["bots"] += 1
     try:
         yield
     finally:
-        gc.set_threshold(*before)
-        gc.unfreeze()
+        _held["bots"] -= 1
+        if _held["bots"] == 0:
+            gc.set_threshold(*_held["before"])
+            gc.unfreeze()
