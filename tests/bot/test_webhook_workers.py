@@ -116,6 +116,9 @@ async def run(tmp_path: Path, kill_after: int | None) -> None:
     try:
         async with bot, WebhookSender(api, bot.webhook, bot.secret, max_connections=8,
                                       retry_delay=0.05, keepalive=False) as sender:
+            # /healthz answers once one worker serves; wait for both to share the socket
+            await until(lambda: bot.log.read_text().count("Application startup complete")
+                        >= 2, 60)
             news = [api.say_message(who["alice"], chat, NEW) for chat in CHATS]
             await sender.drained(timeout=120)
             await until(lambda: all(api.replies.get(n) for n in news), 120)
