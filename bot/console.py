@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import html
+import json
+import os
 import re
 import sys
-from typing import TextIO
+from pathlib import Path
+from typing import Any, TextIO
+
+from sqlalchemy.engine import make_url
 
 from bot.app import build_application, pipeline, running
 from bot.config import Settings
@@ -26,6 +31,53 @@ Try:  /new chengdu @alice @bob @carol @dave   then   /hu bob 自摸 清一色 �
       /as carol   switch speaker      press 1   press a button      quit   leave"""
 
 
+def state_path(url: str) -> Path:
+    """Where the console keeps its simulated Telegram's ids: beside an SQLite database,
+    else in ``data/`` (named for the database, so two ledgers never share ids)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        db = Path(str(parsed.database)).expanduser()
+        return db.with_name(db.name + ".console.json")
+    name = re.sub(r"[^A-Za-z0-9]+", "-", f"{parsed.host}-{parsed.port}-{parsed.database}")
+    return Path("data") / f"console-{name}.json"
+
+
+class ConsoleState:
+    """The simulated Telegram's memory across runs: the next update and message ids and
+    each speaker's user id. Telegram never reuses a message id in a chat, and the inbox
+    keys a message by it, so a run that started the ids over would have its lines taken
+    for ones already handled. Each id is written down before it is handed out."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        data: dict[str, Any] = {}
+        if path.is_file():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                data = {}
+        self.next_update = max(1, int(data.get("next_update", 1)))
+        self.next_message = max(1, int(data.get("next_message", 1)))
+        users = data.get("users") or {}
+        self.users: dict[str, int] = {str(k): int(v) for k, v in users.items()}
+        for i, name in enumerate(PLAYERS):
+            self.users.setdefault(name, i + 1)
+
+    def user_id(self, name: str) -> int:
+        if name not in self.users:
+            self.users[name] = max(self.users.values(), default=0) + 1
+            self.save(self.next_update, self.next_message)
+        return self.users[name]
+
+    def save(self, next_update: int, next_message: int) -> None:
+        self.next_update, self.next_message = next_update, next_message
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(json.dumps({"next_update": next_update, "next_message": next_message,
+                                   "users": self.users}, indent=1), encoding="utf-8")
+        os.replace(tmp, self.path)
+
+
 def plain(text: str) -> str:
     return html.unescape(re.sub(r"</?(b|i|code|pre)>", "", text))
 
@@ -33,14 +85,25 @@ def plain(text: str) -> str:
 class Console:
     def __init__(self, settings: Settings, out: TextIO = sys.stdout) -> None:
         self.settings = settings
-        self.api = FakeBotAPI()
+        self.state = ConsoleState(state_path(settings.storage.url))
+        self.api = FakeBotAPI(self.state.next_update, self.state.next_message)
         self.out = out
-        self.users = {name: FakeUser(i + 1, name, name, "zh-hans" if settings.default_language
-                                     == "zh-Hans" else "en") for i, name in enumerate(PLAYERS)}
-        self.speaker = self.users["alice"]
+        self.users: dict[str, FakeUser] = {}
+        self.speaker = self.user("alice")
         self.lang = settings.default_language
         self.shown = 0
         self.api.chat(GROUP_ID).admins.add(1)
+
+    def user(self, name: str) -> FakeUser:
+        if name not in self.users:
+            language = "zh-hans" if self.settings.default_language == "zh-Hans" else "en"
+            self.users[name] = FakeUser(self.state.user_id(name), name, name, language)
+        return self.users[name]
+
+    def reserve(self) -> None:
+        """Write down the ids the next line will take (one update, one message), before
+        the bot can see it: a run that stops at any point never hands them out again."""
+        self.state.save(self.api.next_update + 1, self.api.next_message + 1)
 
     def print_new(self) -> None:
         for msg in self.api.outbox[self.shown:]:
@@ -71,9 +134,7 @@ class Console:
             return False
         if line.startswith("/as "):
             who = line[4:].strip().lstrip("@").lower()
-            if who not in self.users:
-                self.users[who] = FakeUser(len(self.users) + 1, who, who)
-            self.speaker = self.users[who]
+            self.speaker = self.user(who)
             self.out.write(t(self.lang, "(you are now {who})", who=who) + "\n")
             return True
         m = re.fullmatch(r"press\s+(\d+)", line)
@@ -83,8 +144,10 @@ class Console:
             if msg is None or not 0 <= index < len(msg.buttons):
                 self.out.write(t(self.lang, "(no such button)") + "\n")
                 return True
+            self.reserve()
             self.api.press(self.speaker, msg, msg.buttons[index]["callback_data"])
         else:
+            self.reserve()
             self.api.say(self.speaker, GROUP_ID, line)
         await self.settle(app)
         self.print_new()

@@ -102,11 +102,13 @@ class FakeChat:
 class FakeBotAPI:
     """The fake's state: chats, messages, the update queue and what the bot did."""
 
-    def __init__(self) -> None:
+    def __init__(self, first_update: int = 1, first_message: int = 1) -> None:
         self.updates: list[dict[str, Any]] = []
         self.delivered: list[dict[str, Any]] = []  # every update getUpdates returned
-        self._next_update = 1
-        self._next_message = 1
+        # The next ids handed out; a fake that stands for one Telegram across runs (the
+        # console's) starts where the last run stopped, as Telegram never reuses them.
+        self.next_update = first_update
+        self.next_message = first_message
         self.offset = 0
         self.messages: dict[tuple[int, int], SentMessage] = {}
         self.outbox: list[SentMessage] = []  # in order, edits appended again
@@ -131,8 +133,8 @@ class FakeBotAPI:
         return self.chats[chat_id]
 
     def _push(self, payload: dict[str, Any]) -> int:
-        uid = self._next_update
-        self._next_update += 1
+        uid = self.next_update
+        self.next_update += 1
         self.updates.append({"update_id": uid, **payload})
         self._new_update.set()
         return uid
@@ -141,8 +143,8 @@ class FakeBotAPI:
             mentions: dict[str, FakeUser] | None = None) -> int:
         """A user sends ``text``; ``mentions`` turns names into text mentions of users."""
         chat = self.chat(chat_id)
-        mid = self._next_message
-        self._next_message += 1
+        mid = self.next_message
+        self.next_message += 1
         entities = []
         m = re.match(r"/\w+(@\w+)?", text)
         if m:
@@ -184,8 +186,8 @@ class FakeBotAPI:
                   caption: str | None = None, mime_type: str = "application/zip") -> int:
         """A user sends a document (with an optional caption, such as ``/import``)."""
         chat = self.chat(chat_id)
-        mid = self._next_message
-        self._next_message += 1
+        mid = self.next_message
+        self.next_message += 1
         file_id = f"file-{chat_id}-{mid}"
         self.files[file_id] = (data, f"documents/{file_id}-{filename}")
         message: dict[str, Any] = {
@@ -206,8 +208,8 @@ class FakeBotAPI:
         """A user replies ``text`` to an earlier message of theirs (one sent with
         :meth:`send_file`)."""
         chat = self.chat(chat_id)
-        mid = self._next_message
-        self._next_message += 1
+        mid = self.next_message
+        self.next_message += 1
         message: dict[str, Any] = {
             "message_id": mid, "date": int(time.time()), "chat": chat.to_dict(),
             "from": user.to_dict(), "text": text,
@@ -228,7 +230,7 @@ class FakeBotAPI:
             "new_chat_member": {"status": "member", "user": bot}}})
 
     def press(self, user: FakeUser, message: SentMessage, data: str) -> int:
-        qid = f"q{self._next_update}"
+        qid = f"q{self.next_update}"
         self._callbacks.add(qid)
         return self._push({"callback_query": {
             "id": qid, "from": user.to_dict(), "chat_instance": "ci", "data": data,
@@ -317,8 +319,8 @@ class FakeBotAPI:
         reply = p.get("reply_parameters")
         if isinstance(reply, str):
             reply = json.loads(reply)
-        mid = self._next_message
-        self._next_message += 1
+        mid = self.next_message
+        self.next_message += 1
         msg = SentMessage(chat_id, mid, text, markup,
                           reply_to=int(reply["message_id"]) if reply else None)
         self.messages[(chat_id, mid)] = msg
@@ -436,8 +438,8 @@ class FakeBotAPI:
         if kind == "photo" and not data.startswith(b"\x89PNG\r\n\x1a\n") and \
                 not data.startswith(b"\xff\xd8"):
             raise ApiError("Bad Request: IMAGE_PROCESS_FAILED")
-        mid = self._next_message
-        self._next_message += 1
+        mid = self.next_message
+        self.next_message += 1
         msg = SentMessage(chat_id, mid, caption or "", markup, kind=kind, data=data,
                           filename=filename, caption=caption)
         self.messages[(chat_id, mid)] = msg

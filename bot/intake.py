@@ -7,6 +7,7 @@ press its query id, a membership change its chat, time, user and new status.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +16,8 @@ from telegram.ext import Application
 
 from bot import metrics
 from storage.delivery import Incoming
+
+log = logging.getLogger(__name__)
 
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 
@@ -63,6 +66,14 @@ async def accept_many(app: Application, payloads: Sequence[dict[str, Any]],  # t
     for item in items:
         metrics.received(kind_of(item.payload))
     new = await pipeline.ledger.receive(items)
+    if len(new) < len(items):
+        fresh = {row.key for row in new}
+        for item in items:
+            if item.key in fresh:
+                fresh.discard(item.key)  # a key twice in one batch: the second is refused
+            else:
+                log.info("update %s refused by the inbox: key %s was seen before",
+                         item.update_id, item.key)
     objects = {i.key: u for i, u in zip(items, parsed, strict=False)}
     pipeline.dispatcher.submit(new, {row.id: objects[row.key] for row in new
                                      if row.key in objects})
