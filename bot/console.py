@@ -13,6 +13,7 @@ import json
 import os
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -46,7 +47,9 @@ class ConsoleState:
     """The simulated Telegram's memory across runs: the next update and message ids and
     each speaker's user id. Telegram never reuses a message id in a chat, and the inbox
     keys a message by it, so a run that started the ids over would have its lines taken
-    for ones already handled. Each id is written down before it is handed out."""
+    for ones already handled. Each id is written down before it is handed out, and ids
+    never start below the clock's seconds: a database kept from a run without this file
+    (or after it was deleted) holds only smaller ones."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -56,8 +59,9 @@ class ConsoleState:
                 data = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 data = {}
-        self.next_update = max(1, int(data.get("next_update", 1)))
-        self.next_message = max(1, int(data.get("next_message", 1)))
+        floor = int(time.time())
+        self.next_update = max(floor, int(data.get("next_update", 1)))
+        self.next_message = max(floor, int(data.get("next_message", 1)))
         users = data.get("users") or {}
         self.users: dict[str, int] = {str(k): int(v) for k, v in users.items()}
         for i, name in enumerate(PLAYERS):
