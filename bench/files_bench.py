@@ -49,7 +49,7 @@ def _best(fn: Callable[[], Any], repeat: int) -> float:
 
 
 def _empty_png() -> bytes:
-    from bot import drawing, fonts
+    from bot.pictures import drawing, fonts
 
     def draw(fig: Any) -> None:
         fig.add_axes((0.1, 0.1, 0.8, 0.8))
@@ -59,8 +59,8 @@ def _empty_png() -> bytes:
 
 async def _forty_hands(tmp: Path) -> None:
     # Imported here: the export's child process measures its memory without matplotlib.
-    from bot import drawing, fonts
-    from bot.commands_files import card_of, draw_night
+    from bot.handlers.commands_files import card_of, draw_night
+    from bot.pictures import drawing, fonts
 
     ledger = await Ledger.open(f"sqlite+aiosqlite:///{tmp}/draw.sqlite3")
     try:

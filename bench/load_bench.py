@@ -33,8 +33,8 @@ from telegram import Update
 from telegram.ext import ApplicationBuilder, ContextTypes, MessageHandler, filters
 
 from bot.app import build_application, pipeline, running
-from bot.config import Settings, StorageSettings, TelegramSettings
-from bot.fake_api import FakeBotAPI, FakeRequest, FakeUser
+from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser
+from bot.ops.config import Settings, StorageSettings, TelegramSettings
 from storage import tables as t
 
 PLAYERS = ["alice", "bob", "carol", "dave"]

@@ -6,7 +6,7 @@ Run: ``python -m bench.webhook_bench --url postgresql+asyncpg://…`` (or set
 are dropped before every round. Each round starts ``python -m bot run`` in webhook mode
 with the bot's default settings except Telegram's rate limits (off: this measures the
 bot, and a bot token's own limits are discussed in the README), opens a table in every
-chat, then offers all the reports at once: Telegram's side (``bot.fake_webhook``) posts
+chat, then offers all the reports at once: Telegram's side (``tests.fake_webhook``) posts
 them over ``--connections`` parallel connections, a chat's next report after the 2xx for
 its last. Throughput is the reports divided by the time from the first post to the last
 answer; latency is from an update's first post to the reply that answers it; the CPU time
@@ -28,8 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.fake_api import FakeUser, serve_http
-from bot.fake_webhook import BotProcess, WebhookBotAPI, WebhookSender
+from bot.console.fake_api import FakeUser, serve_http
+from tests.fake_webhook import BotProcess, WebhookBotAPI, WebhookSender
 
 PLAYERS = ["alice", "bob", "carol", "dave"]
 NEW = "/new chengdu @alice @bob @carol @dave"
@@ -105,7 +105,7 @@ async def one_round(url: str, workers: int, chats: int, reports: int, delay: flo
                              "TALLY_STORAGE__URL": url,
                          })
         try:
-            async with bot, WebhookSender(api, bot.webhook, bot.secret,
+            async with bot, WebhookSender(api, bot.delivery.webhook, bot.secret,
                                           max_connections=connections,
                                           keepalive=False) as sender:
                 opened = [api.say_message(users["alice"], chat, NEW) for chat in groups]

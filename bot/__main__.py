@@ -10,8 +10,8 @@ import argparse
 import logging
 import sys
 
-from bot import logs
-from bot.config import ConfigError, load_settings
+from bot.ops import logs
+from bot.ops.config import ConfigError, load_settings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
               "telegram.token in config.toml", file=sys.stderr)
         return 2
     if args.mode == "console" or settings.telegram.token is None:
-        from bot.console import main as console_main
+        from bot.console.terminal import main as console_main
 
         if args.mode != "console":
             print("No Telegram token configured (TALLY_TELEGRAM__TOKEN or config.toml): "
@@ -41,13 +41,13 @@ def main(argv: list[str] | None = None) -> int:
         console_main(settings)
         return 0
     if settings.telegram.mode == "webhook":
-        from bot import serving
+        from bot.delivery import serving
 
         return serving.run(settings, args.config)
     import asyncio
 
-    from bot import admin
     from bot.app import build_application, serve
+    from bot.ops import admin
 
     app = build_application(settings)
     admin.attach(app, settings)  # /healthz, /readyz, /metrics on telegram.admin_listen if set

@@ -23,19 +23,19 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import (
+from bot.delivery.pipeline import Pipeline
+from bot.handlers import (
     buttons,
     chat,
-    collector,
     commands,
     commands_files,
     commands_lookback,
     commands_money,
     details,
 )
-from bot.config import Settings
-from bot.i18n import t
-from bot.pipeline import Pipeline
+from bot.ops import collector
+from bot.ops.config import Settings
+from bot.text.i18n import t
 from storage.drafts import Drafts
 from storage.ledger import Ledger
 
@@ -131,7 +131,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
         .rate_limiter(AIORateLimiter(
             overall_max_rate=settings.telegram.overall_max_rate,
             group_max_rate=settings.telegram.group_max_rate, max_retries=0))
-        .updater(None)  # the pipeline polls: see bot.poller
+        .updater(None)  # the pipeline polls: see bot.delivery.poller
         .post_init(post_init)
         .post_shutdown(post_shutdown)
     )

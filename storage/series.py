@@ -1,6 +1,6 @@
 """What the pictures need from the ledger: a night's hands in order, each night's net per
 player, a player's winning hands. Plain rows, bounded in number; the bot turns them into
-the series it draws (:mod:`bot.picture_data`)."""
+the series it draws (:mod:`bot.pictures.picture_data`)."""
 
 from __future__ import annotations
 

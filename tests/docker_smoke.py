@@ -17,7 +17,7 @@ import sys
 import time
 import uuid
 
-from bot.fake_api import FakeBotAPI, FakeUser, serve_http
+from bot.console.fake_api import FakeBotAPI, FakeUser, serve_http
 
 IMAGE = "mahjong-tally:smoke"
 GROUP = -100

@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.app import COMMANDS as HANDLED
-from bot.fake_api import BOT_USERNAME, SentMessage
+from bot.console.fake_api import BOT_USERNAME, SentMessage
 from storage import tables as tb
 from tests.bot.harness import Table, plain, table
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.fake_api import SentMessage
+from bot.console.fake_api import SentMessage
 from tests.bot.harness import Table, plain
 
 _SAY = re.compile(r"^@(\w+):\s*(.+)$")

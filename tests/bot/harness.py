@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import build_application, pipeline, running
-from bot.config import Settings, StorageSettings, TelegramSettings
-from bot.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
+from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
+from bot.ops.config import Settings, StorageSettings, TelegramSettings
 
 GROUP = -100500
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bot import admin
 from bot.app import build_application, running
-from bot.config import Settings
-from bot.fake_api import FakeBotAPI, FakeRequest
+from bot.console.fake_api import FakeBotAPI, FakeRequest
+from bot.ops import admin
+from bot.ops.config import Settings
 
 
 def free_port() -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.fake_api import SentMessage
+from bot.console.fake_api import SentMessage
 from tests.bot.harness import Table, plain, table
 
 NEW = "/new chengdu @alice @bob @carol @dave"
@@ -94,7 +94,7 @@ async def test_the_chinese_answer(tmp_path: Path) -> None:
 
 
 async def test_a_report_field_out_of_range_is_refused_in_plain_words(tmp_path: Path) -> None:
-    from bot.errors_text import error_text
+    from bot.text.errors_text import error_text
 
     text = error_text("zh-Hans", "bad_report", "", where="events.1.wall_end.players.E.fan")
     assert "events" not in text and "番数超出范围" in text

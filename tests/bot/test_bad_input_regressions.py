@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.fake_api import SentMessage
+from bot.console.fake_api import SentMessage
 from tests.bot.harness import Table, plain, table
 
 CREW = "@alice @bob @carol @dave"

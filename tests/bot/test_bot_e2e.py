@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from telegram.ext import CommandHandler
 
-from bot import render
 from bot.app import build_application, running
-from bot.config import Settings, StorageSettings, TelegramSettings
-from bot.fake_api import FakeBotAPI, FakeUser, dispatch, serve_http
+from bot.console.fake_api import FakeBotAPI, FakeUser, dispatch, serve_http
+from bot.ops.config import Settings, StorageSettings, TelegramSettings
+from bot.text import render
 from tests.bot.guided_play import find_button
 from tests.bot.harness import plain, table
 

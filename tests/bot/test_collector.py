@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from bot import collector
+from bot.ops import collector
 
 
 def test_the_first_bot_tunes_the_collector_and_the_last_restores_it() -> None:

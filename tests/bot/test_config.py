@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, Settings, load_settings
+from bot.ops.config import ConfigError, Settings, load_settings
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "config.example.toml"
 

@@ -6,8 +6,8 @@ import io
 import re
 from pathlib import Path
 
-from bot.config import Settings, StorageSettings, TelegramSettings
-from bot.console import Console, state_path
+from bot.console.terminal import Console, state_path
+from bot.ops.config import Settings, StorageSettings, TelegramSettings
 from storage.ledger import Ledger
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.fake_api import ApiError, FakeBotAPI, FakeUser, SentMessage, check_caption
+from bot.console.fake_api import ApiError, FakeBotAPI, FakeUser, SentMessage, check_caption
 
 CHAT = -1
 

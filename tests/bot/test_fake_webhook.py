@@ -1,4 +1,4 @@
-"""The webhook server under Telegram's way of posting (``bot.fake_webhook``): many chats
+"""The webhook server under Telegram's way of posting (``tests.fake_webhook``): many chats
 over parallel connections, a chat's next update only after a 2xx. Answering 2xx only after
 the inbox took an update keeps every chat's inbox in order, even when storing fails now
 and then; different chats are taken in parallel. The inbox is a stub here (issue 12)."""
@@ -12,10 +12,10 @@ from typing import Any
 
 import httpx
 
-from bot import webhook
-from bot.config import Settings
-from bot.fake_api import FakeBotAPI, FakeUser
-from bot.fake_webhook import WebhookSender, chat_of
+from bot.console.fake_api import FakeBotAPI, FakeUser
+from bot.delivery import webhook
+from bot.ops.config import Settings
+from tests.fake_webhook import WebhookSender, chat_of
 
 SECRET = "order_secret"
 CHATS, EACH = 12, 8

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from bot.fake_api import ApiError, FakeBotAPI, FakeUser, serve_http
+from bot.console.fake_api import ApiError, FakeBotAPI, FakeUser, serve_http
 from storage.ledger import Ledger
 from tests.storage.conftest import PG_URL
 

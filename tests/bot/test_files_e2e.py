@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import drawing
-from bot.fake_api import (
+from bot.console.fake_api import (
     MAX_CAPTION,
     MAX_DOWNLOAD,
     MAX_PHOTO,
@@ -19,6 +18,7 @@ from bot.fake_api import (
     SentMessage,
     Upload,
 )
+from bot.pictures import drawing
 from tests.bot.harness import Table, plain, table
 from tests.bot.test_pictures import png_size
 
@@ -206,7 +206,7 @@ async def test_the_fake_enforces_telegrams_file_limits() -> None:
 
 def test_base_file_url_is_configured_beside_base_url(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from bot.app import build_application
-    from bot.config import load_settings
+    from bot.ops.config import load_settings
 
     monkeypatch.setenv("TALLY_TELEGRAM__BASE_URL", "http://127.0.0.1:8081/bot")
     monkeypatch.setenv("TALLY_TELEGRAM__BASE_FILE_URL", "http://127.0.0.1:8081/file/bot")

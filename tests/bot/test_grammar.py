@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.grammar import (
+from bot.dialogs.grammar import (
     GrammarError,
     Token,
     parse_draw,

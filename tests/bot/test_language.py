@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.fake_api import SentMessage
-from bot.i18n import LOCALES
-from bot.i18n_extract import template
+from bot.console.fake_api import SentMessage
+from bot.text.i18n import LOCALES
+from bot.text.i18n_extract import template
 from engine.rules import presets
 from tests.bot.harness import Table, plain, table
 

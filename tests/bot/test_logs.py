@@ -6,7 +6,7 @@ import json
 import logging
 import sys
 
-from bot import logs
+from bot.ops import logs
 
 
 def record(msg: str, *args: object, extra: dict[str, object] | None = None,

@@ -1,10 +1,10 @@
-"""The calls the pipeline makes on ``bot.metrics`` land in the exposition."""
+"""The calls the pipeline makes on ``bot.ops.metrics`` land in the exposition."""
 
 from __future__ import annotations
 
 from prometheus_client import REGISTRY
 
-from bot import metrics
+from bot.ops import metrics
 
 
 def value(name: str, **labels: str) -> float:

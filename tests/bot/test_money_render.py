@@ -6,8 +6,9 @@ import re
 
 import pytest
 
-from bot import numbers, render_money
-from bot.grammar import GrammarError
+from bot.dialogs import numbers
+from bot.dialogs.grammar import GrammarError
+from bot.text import render_money
 from storage.models import PlayerInfo
 from storage.money import MoneyStanding, PairBalance, SettlePlan, SettleTransfer
 

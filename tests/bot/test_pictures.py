@@ -12,9 +12,14 @@ from pathlib import Path
 import pytest
 from matplotlib import font_manager
 
-from bot import drawing, fonts
-from bot.commands_files import card_of, draw_night
-from bot.picture_data import night_series, pattern_counts, standings_series, winning_patterns
+from bot.handlers.commands_files import card_of, draw_night
+from bot.pictures import drawing, fonts
+from bot.pictures.picture_data import (
+    night_series,
+    pattern_counts,
+    standings_series,
+    winning_patterns,
+)
 from storage import series
 from storage.ledger import Ledger
 from storage.models import PlayerRef
@@ -127,7 +132,7 @@ def test_the_font_picker_falls_back_without_a_cjk_font(tmp_path: Path, caplog,  
     real = fonts.pick_font
     monkeypatch.setattr(fonts, "pick_font", lambda: real([str(tmp_path)]))
     monkeypatch.setattr(fonts, "_chosen", [])
-    with caplog.at_level(logging.WARNING, logger="bot.fonts"):
+    with caplog.at_level(logging.WARNING, logger="bot.pictures.fonts"):
         assert not fonts.chosen().cjk
         assert fonts.chosen() is fonts.chosen()  # picked once
     warnings = [r for r in caplog.records if "fonts-noto-cjk" in r.getMessage()]

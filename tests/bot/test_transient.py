@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy.exc import OperationalError
 from telegram.error import BadRequest, RetryAfter, TimedOut
 
-from bot.dispatch import transient
+from bot.delivery.dispatch import transient
 from storage.errors import LedgerError
 
 

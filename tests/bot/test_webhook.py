@@ -1,7 +1,7 @@
 """Webhook mode in one process, over ASGI (no network): the secret header, bounded and
 well-formed bodies, 200 only once the inbox took the update, and the operator's routes.
 
-``bot.intake.accept`` (issue 12's inbox) is stubbed by a recorder passed to ``create_app``.
+``bot.delivery.intake.accept`` (issue 12's inbox) is stubbed by a recorder passed to ``create_app``.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ import httpx
 import pytest
 from prometheus_client import REGISTRY
 
-from bot import admin, webhook
 from bot.app import build_application, pipeline
-from bot.config import Settings
-from bot.fake_api import FakeBotAPI, FakeRequest, FakeUser
+from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser
+from bot.delivery import webhook
+from bot.ops import admin
+from bot.ops.config import Settings
 from storage.db import create_engine
 from storage.ledger import Ledger
 
@@ -36,7 +37,7 @@ def settings(**telegram: Any) -> Settings:
 
 
 class Inbox:
-    """Stands in for ``bot.intake.accept``: records what it was given."""
+    """Stands in for ``bot.delivery.intake.accept``: records what it was given."""
 
     def __init__(self, fail: bool = False) -> None:
         self.accepted: list[dict[str, Any]] = []

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.fake_api import serve_http
-from bot.fake_webhook import BotProcess, WebhookBotAPI, parent_of
+from bot.console.fake_api import serve_http
+from tests.fake_webhook import BotProcess, WebhookBotAPI, parent_of
 
 
 def sample(text: str, name: str, **labels: str) -> float:

@@ -1,0 +1,226 @@
+"""The dispatcher: handles inbox rows, each chat's strictly in order, chats in parallel.
+
+Each update runs through python-telegram-bot's handlers (``Application.process_update``)
+inside a :class:`bot.delivery.send.Turn`, so that what the handlers say is queued and written with
+"this update is handled" (by the handler's own write, or after it). Then the new outbox
+rows go to the sender. A bounded number of updates are in flight at once; a slow chat only
+holds up itself.
+
+- One process owning the pipeline (polling) keeps each chat's rows in a queue in memory;
+  at start it takes up what the inbox still holds.
+- Several worker processes (webhook) share the inbox: a worker leases a chat's oldest
+  pending row (``claim_chat``), so a chat's rows are handled one at a time, in order,
+  whichever worker received them; a periodic scan picks up rows whose worker died.
+
+A handler that fails on something passing (a timeout, a database hiccup) leaves its update
+pending and is retried after a backoff; after ``max_attempts`` the chat is told that
+nothing was recorded, which is true: the update's write, had it happened, would have
+marked it handled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from collections import deque
+from collections.abc import Sequence
+
+from telegram import Update
+from telegram.error import BadRequest, NetworkError, RetryAfter
+from telegram.ext import Application
+
+from bot.delivery import send
+from bot.delivery.intake import kind_of
+from bot.delivery.sender import Sender, backoff
+from bot.ops import metrics
+from bot.text.i18n import normalise_language, t
+from storage.delivery import AlreadyHandled, Pending
+from storage.errors import database_away
+from storage.ledger import Ledger
+
+log = logging.getLogger(__name__)
+
+NOTHING_RECORDED = "Sorry, something went wrong and nothing was recorded. Please try again."
+
+
+def transient(exc: BaseException) -> bool:
+    """Worth trying the update again: Telegram or the database was briefly away."""
+    if isinstance(exc, BadRequest):  # a refusal (python-telegram-bot counts it a NetworkError)
+        return False
+    return database_away(exc) or isinstance(exc, NetworkError | RetryAfter | OSError |
+                                            TimeoutError)
+
+
+class Dispatcher:
+    def __init__(self, app: Application, ledger: Ledger, sender: Sender, *,  # type: ignore[type-arg]
+                 max_in_flight: int = 64, max_attempts: int = 5, shared: bool = False,
+                 lease: float = 30.0, scan_interval: float = 1.0,
+                 default_language: str = "zh-Hans") -> None:
+        self.app = app
+        self.ledger = ledger
+        self.sender = sender
+        self.slots = asyncio.Semaphore(max_in_flight)
+        self.max_attempts = max_attempts
+        self.shared = shared
+        self.lease = lease
+        self.scan_interval = scan_interval
+        self.default_language = default_language
+        self.worker = uuid.uuid4().hex[:16] if shared else None
+        self.queues: dict[int, deque[Pending]] = {}
+        self.parsed: dict[int, Update] = {}  # inbox id -> the update already parsed
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._scanner: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    # -- intake ------------------------------------------------------------------------
+
+    def submit(self, rows: Sequence[Pending], parsed: dict[int, Update] | None = None
+               ) -> None:
+        """New inbox rows (committed) to handle; ``parsed``: those already parsed."""
+        if parsed and not self.shared:
+            self.parsed.update(parsed)
+        for row in rows:
+            if not self.shared:
+                self.queues.setdefault(row.chat_id, deque()).append(row)
+            self._start(row.chat_id)
+
+    def _start(self, chat_id: int) -> None:
+        if self._stopping or chat_id in self.tasks:
+            return
+        self._idle.clear()
+        self.tasks[chat_id] = asyncio.create_task(self._run_chat(chat_id),
+                                                  name=f"chat:{chat_id}")
+
+    async def start(self) -> None:
+        if self.shared:
+            self._scanner = asyncio.create_task(self._scan(), name="dispatch:scan")
+        else:
+            await self.ledger.release_claims()
+            self.submit(await self.ledger.pending_updates())
+
+    async def stop(self, timeout: float = 10.0) -> None:
+        """Finish what is in hand (within ``timeout``); the rest stays in the inbox."""
+        self._stopping = True
+        if self._scanner is not None:
+            self._scanner.cancel()
+            await asyncio.gather(self._scanner, return_exceptions=True)
+        for queue in self.queues.values():  # not started: left for the next start
+            while len(queue) > 1:
+                queue.pop()
+        tasks = list(self.tasks.values())
+        if tasks:
+            _done, late = await asyncio.wait(tasks, timeout=timeout)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+
+    async def idle(self) -> None:
+        await self._idle.wait()
+
+    async def _scan(self) -> None:
+        while True:
+            try:
+                for chat_id in await self.ledger.chats_waiting():
+                    self._start(chat_id)
+            except Exception:
+                log.exception("scanning the inbox failed; will retry")
+            await asyncio.sleep(self.scan_interval)
+
+    # -- one chat ----------------------------------------------------------------------
+
+    async def _next(self, chat_id: int) -> Pending | None:
+        if self.shared:
+            assert self.worker is not None
+            return await self.ledger.claim_chat(chat_id, self.worker, self.lease)
+        queue = self.queues.get(chat_id)
+        return queue[0] if queue else None
+
+    async def _run_chat(self, chat_id: int) -> None:
+        try:
+            while not (self._stopping and self.shared):
+                row = await self._next(chat_id)
+                if row is None:
+                    break
+                async with self.slots:
+                    done = await self.handle(row)
+                if done:
+                    if not self.shared:
+                        self.queues[chat_id].popleft()
+                    if self._stopping and not self.shared:
+                        break
+                    continue
+                await asyncio.sleep(backoff(row.attempts + 1))
+                row.attempts += 1
+        except Exception:
+            log.exception("chat %s: the dispatcher stopped on an unexpected error", chat_id)
+        finally:
+            self.tasks.pop(chat_id, None)
+            if not self.shared and not self.queues.get(chat_id):
+                self.queues.pop(chat_id, None)
+            elif not self.shared and not self._stopping:  # more came in meanwhile
+                self._start(chat_id)
+            if not self.tasks:
+                self._idle.set()
+
+    async def handle(self, row: Pending) -> bool:
+        """Handle one inbox row; False to try it again later."""
+        started = time.monotonic()
+        turn = send.Turn(row.id, row.chat_id, self.worker)
+        token = send.CURRENT.set(turn)
+        update: Update | None = None
+        try:
+            update = self.parsed.pop(row.id, None) or Update.de_json(row.payload,
+                                                                     self.app.bot)
+            await self.app.process_update(update)
+        except Exception as exc:  # process_update hands handler errors to on_error
+            turn.error = exc
+        finally:
+            send.CURRENT.reset(token)
+        for answer in turn.answers:
+            if answer.committed:
+                turn.finished = True
+                turn.queued.extend(answer.queued)
+                del turn.buffer[:len(answer.before)]
+        try:
+            ok = await self._conclude(row, turn, update)
+        except AlreadyHandled:
+            ok = True  # another worker (or an earlier life of this one) handled it
+        except Exception:
+            log.exception("chat %s: could not conclude update %s", row.chat_id, row.update_id)
+            ok = False
+        for q in turn.queued:  # for the update-to-answer latency
+            q.answers_since = row.received_at
+        self.sender.enqueue(turn.queued)
+        if ok:
+            metrics.handled(kind_of(row.payload), time.monotonic() - started)
+        return ok
+
+    async def _conclude(self, row: Pending, turn: send.Turn, update: Update | None) -> bool:
+        if turn.error is not None:
+            log.error("chat %s: update %s failed", row.chat_id, row.update_id,
+                      exc_info=turn.error)
+        if turn.error is not None and not turn.finished:
+            if transient(turn.error) and row.attempts + 1 < self.max_attempts:
+                await self.ledger.attempted(row.id)
+                return False
+            if row.chat_id:
+                turn.buffer.append(await self._nothing_recorded(row, update))
+        if not turn.finished:
+            turn.queued.extend(await self.ledger.finish(row.id, turn.buffer, self.worker))
+        elif turn.buffer:  # said after the update's write: queue it too
+            turn.queued.extend(await self.ledger.finish(None, turn.buffer))
+        return True
+
+    async def _nothing_recorded(self, row: Pending, update: Update | None) -> send.Outgoing:
+        user = update.effective_user if update is not None else None
+        lang = normalise_language(user.language_code if user else None,
+                                  self.default_language)
+        try:
+            lang = (await self.ledger.chat(row.chat_id, lang)).language
+        except Exception:
+            log.warning("chat %s: cannot read its language", row.chat_id)
+        return send.to_chat(row.chat_id, t(lang, NOTHING_RECORDED))

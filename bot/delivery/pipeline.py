@@ -1,0 +1,84 @@
+"""The delivery pipeline, put together: intake (polling here; webhooks in webhook mode),
+the dispatcher, the sender, and the pruning of old inbox and outbox rows.
+
+Its promise: every update that reached the inbox is handled exactly once (its write and
+"handled" commit together); every answer written is delivered at least once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+
+from telegram.ext import Application
+
+from bot.delivery.dispatch import Dispatcher
+from bot.delivery.poller import Poller
+from bot.delivery.sender import Sender
+from bot.ops.config import DeliverySettings
+from storage.ledger import Ledger, now
+
+log = logging.getLogger(__name__)
+
+
+class Pipeline:
+    def __init__(self, app: Application, ledger: Ledger, settings: DeliverySettings, *,  # type: ignore[type-arg]
+                 board_interval: float, default_language: str, shared: bool = False
+                 ) -> None:
+        self.app = app
+        self.ledger = ledger
+        self.settings = settings
+        self.sender = Sender(app.bot, ledger, board_interval=board_interval,
+                             max_attempts=settings.send_attempts,
+                             max_in_flight=settings.max_in_flight)
+        self.dispatcher = Dispatcher(app, ledger, self.sender,
+                                     max_in_flight=settings.max_in_flight,
+                                     max_attempts=settings.handle_attempts, shared=shared,
+                                     default_language=default_language)
+        self.sender.worker = self.dispatcher.worker  # None unless workers share the outbox
+        self.poller: Poller | None = None
+        self._pruner: asyncio.Task[None] | None = None
+
+    async def start(self, poll: bool = False, poll_timeout: float = 10.0) -> None:
+        """Take up what an earlier run left (answers first, then updates), then run."""
+        await self.sender.start()
+        if not self.dispatcher.shared:
+            self.sender.enqueue(await self.ledger.pending_messages())
+        await self.dispatcher.start()
+        self._pruner = asyncio.create_task(self._prune(), name="pipeline:prune")
+        if poll:
+            self.poller = Poller(self.app, timeout=poll_timeout)
+            await self.poller.start()
+
+    async def stop(self) -> None:
+        if self.poller is not None:
+            await self.poller.stop()
+        if self._pruner is not None:
+            self._pruner.cancel()
+            await asyncio.gather(self._pruner, return_exceptions=True)
+        await self.dispatcher.stop()
+        await self.sender.stop()
+
+    async def idle(self) -> None:
+        """Until every update handed in is handled and every answer sent (for tests,
+        console mode and benchmarks)."""
+        while True:
+            await self.dispatcher.idle()
+            await self.sender.idle()
+            await asyncio.sleep(0)
+            if self.dispatcher._idle.is_set() and self.sender.backlog() == 0:
+                return
+
+    async def _prune(self) -> None:
+        s = self.settings
+        while True:
+            try:
+                gone = await self.ledger.prune(
+                    now() - timedelta(hours=s.inbox_retention_hours),
+                    now() - timedelta(hours=s.outbox_retention_hours))
+                if any(gone):
+                    log.info("pruned %d handled updates and %d sent answers", *gone)
+            except Exception:
+                log.exception("pruning the inbox and outbox failed")
+            await asyncio.sleep(s.prune_interval_minutes * 60)

@@ -1,0 +1,178 @@
+"""Everything a handler says goes through here: messages, edits, pictures, files, button
+answers.
+
+Handlers never call ``context.bot`` to speak. While the pipeline handles an update (a
+:class:`Turn`), what a handler says is queued, not sent: it is written to the outbox with
+the update marked handled, in one transaction, and the sender delivers it with retries.
+A state-changing handler asks for that transaction to be its write's own::
+
+    out = await answered(context, lambda out: [to_chat(...), board.item(...)]).void(...)
+
+so the change, its answer and "this update is handled" commit together or not at all.
+Button answers (which must come within seconds, once) and documents (too large for the
+outbox) go out at once; a crash before the update is marked handled sends them again.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+from collections.abc import Callable, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Bot, InlineKeyboardMarkup, InputFile, Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from storage.delivery import Answer, Outgoing, Queued
+from storage.ledger import Ledger
+
+log = logging.getLogger(__name__)
+
+KEEP: Any = object()  # edit(): leave the message's buttons as they are
+
+
+@dataclass
+class Turn:
+    """The handling of one update from the inbox."""
+
+    inbox_id: int | None
+    chat_id: int
+    worker: str | None = None
+    # What the update's handlers read of the chat (its settings, its table), read once per
+    # update where nothing is kept between updates (several workers share the chats).
+    memo: dict[str, Any] = field(default_factory=dict)
+    buffer: list[Outgoing] = field(default_factory=list)  # said, not yet written
+    answers: list[Answer] = field(default_factory=list)
+    queued: list[Queued] = field(default_factory=list)  # written to the outbox
+    finished: bool = False  # the update is marked handled (with a change, or without)
+    answered_query: bool = False
+    error: BaseException | None = None
+
+
+CURRENT: ContextVar[Turn | None] = ContextVar("tally_turn", default=None)
+
+
+def _markup(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
+    return markup.to_dict() if markup is not None else None
+
+
+def to_chat(chat_id: int, text: str, *, reply_markup: InlineKeyboardMarkup | None = None,
+            reply_to: int | None = None) -> Outgoing:
+    """A message (HTML) to send, optionally as a reply to message ``reply_to``."""
+    params: dict[str, Any] = {"chat_id": chat_id, "text": text, "parse_mode": "HTML"}
+    if reply_markup is not None:
+        params["reply_markup"] = _markup(reply_markup)
+    if reply_to is not None:
+        params["reply_parameters"] = {"message_id": reply_to,
+                                      "allow_sending_without_reply": True}
+    return Outgoing(chat_id=chat_id, method="sendMessage", params=params)
+
+
+def replying(update: Update, text: str, *, reply_markup: InlineKeyboardMarkup | None = None
+             ) -> Outgoing:
+    """A message answering ``update``: a reply to the command, or (for a button press) a
+    message in its chat."""
+    chat = update.effective_chat
+    assert chat is not None
+    reply_to = None
+    if update.callback_query is None and update.effective_message is not None:
+        reply_to = update.effective_message.message_id
+    return to_chat(chat.id, text, reply_markup=reply_markup, reply_to=reply_to)
+
+
+def edit_of(chat_id: int, message_id: int, text: str | None = None, *,
+            reply_markup: Any = KEEP) -> Outgoing:
+    if text is None:
+        params: dict[str, Any] = {"chat_id": chat_id, "message_id": message_id,
+                                  "reply_markup": None if reply_markup is KEEP
+                                  else _markup(reply_markup)}
+        return Outgoing(chat_id=chat_id, method="editMessageReplyMarkup", params=params)
+    params = {"chat_id": chat_id, "message_id": message_id, "text": text,
+              "parse_mode": "HTML"}
+    if reply_markup is not KEEP:
+        params["reply_markup"] = _markup(reply_markup)
+    return Outgoing(chat_id=chat_id, method="editMessageText", params=params)
+
+
+def photo_of(chat_id: int, data: bytes, *, filename: str, caption: str | None = None
+             ) -> Outgoing:
+    params: dict[str, Any] = {"chat_id": chat_id, "filename": filename,
+                              "photo": base64.b64encode(data).decode("ascii")}
+    if caption:
+        params["caption"], params["parse_mode"] = caption, "HTML"
+    return Outgoing(chat_id=chat_id, method="sendPhoto", params=params)
+
+
+async def say(bot: Bot, *messages: Outgoing) -> None:
+    """Queue ``messages`` with the update being handled; outside a turn (start-up,
+    scripts), send them now through ``bot``."""
+    turn = CURRENT.get()
+    if turn is not None:
+        turn.buffer.extend(messages)
+        return
+    from bot.delivery.sender import deliver_now
+
+    for m in messages:
+        await deliver_now(bot, m)
+
+
+def answered(context: ContextTypes.DEFAULT_TYPE,
+             render: Callable[[Any], Sequence[Outgoing]]) -> Ledger:
+    """The ledger, with ``render(result)`` written to the outbox in the transaction of
+    its next write, together with what was said before and "this update is handled"."""
+    ledger: Ledger = context.application.bot_data["services"].ledger
+    turn = CURRENT.get()
+    if turn is None:
+        return ledger.answering(Answer(None, render))
+    answer = Answer(None if turn.finished else turn.inbox_id, render,
+                    before=list(turn.buffer), worker=turn.worker)
+    turn.answers.append(answer)
+    return ledger.answering(answer)
+
+
+# -- the handler's verbs ---------------------------------------------------------------
+
+async def message(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str, *,
+                  reply_markup: InlineKeyboardMarkup | None = None,
+                  reply_to: int | None = None) -> None:
+    """Send ``text`` (HTML) to the chat, optionally as a reply to message ``reply_to``."""
+    await say(context.bot, to_chat(chat_id, text, reply_markup=reply_markup, reply_to=reply_to))
+
+
+async def edit(context: ContextTypes.DEFAULT_TYPE, chat_id: int, message_id: int,
+               text: str | None = None, *, reply_markup: Any = KEEP) -> None:
+    """Edit a message's text (and buttons), or only its buttons when ``text`` is None.
+    An edit that would change nothing is not an error."""
+    await say(context.bot, edit_of(chat_id, message_id, text, reply_markup=reply_markup))
+
+
+async def photo(context: ContextTypes.DEFAULT_TYPE, chat_id: int, data: bytes, *,
+                filename: str, caption: str | None = None) -> None:
+    """Send a picture (PNG bytes); it is queued like a message."""
+    await say(context.bot, photo_of(chat_id, data, filename=filename, caption=caption))
+
+
+async def document(context: ContextTypes.DEFAULT_TYPE, chat_id: int, data: Any, *,
+                   filename: str, caption: str | None = None) -> None:
+    """Send a file (bytes or an open binary file) now: files can be large, so they do not
+    wait in the outbox; a crash before the update is handled sends it again."""
+    await context.bot.send_document(chat_id, InputFile(data, filename=filename),
+                                    caption=caption)
+
+
+async def answer(update: Update, text: str | None = None, *, alert: bool = False) -> None:
+    """Answer the pressed button, at once and at most once (Telegram refuses a second
+    answer, and one that comes too late: neither is worth failing the update for)."""
+    query = update.callback_query
+    turn = CURRENT.get()
+    if query is None or (turn is not None and turn.answered_query):
+        return
+    if turn is not None:
+        turn.answered_query = True
+    try:
+        await query.answer(text, show_alert=alert)
+    except TelegramError as exc:
+        log.info("could not answer button press %s: %s", query.id, exc)

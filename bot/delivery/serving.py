@@ -1,0 +1,69 @@
+"""``python -m bot run`` in webhook mode: the parent process and its workers.
+
+The parent, once: gives the workers a fresh directory for their metrics
+(``PROMETHEUS_MULTIPROC_DIR``, before anything imports prometheus-client), brings the
+schema to the newest migration (so that workers never race to migrate), and calls
+``setWebhook`` with the URL, the secret token, the update kinds the bot handles and
+``max_connections``. Then Uvicorn binds ``telegram.listen`` and starts
+``telegram.workers`` worker processes on that one socket (restarting any that dies); each
+runs :func:`bot.delivery.webhook.worker_app`, a whole bot of its own. With one worker Uvicorn serves
+in this process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from bot.ops.config import Settings, split_listen
+
+log = logging.getLogger(__name__)
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"  # as bot.ops.metrics reads it (not imported here)
+GRACEFUL_SECONDS = 20  # a worker's time to finish its requests and stop its sender
+
+
+async def prepare(settings: Settings) -> None:
+    """Migrate once, then point Telegram at the webhook."""
+    from telegram import Bot
+
+    from bot.delivery.webhook import ALLOWED_UPDATES
+    from storage.db import create_engine, migrate
+
+    engine = create_engine(settings.storage.url)
+    try:
+        await migrate(engine)
+    finally:
+        await engine.dispose()
+    tg = settings.telegram
+    assert tg.token is not None and tg.secret_token is not None and tg.webhook_url
+    async with Bot(tg.token.get_secret_value(), base_url=tg.base_url) as bot:
+        await bot.set_webhook(url=tg.webhook_url, secret_token=tg.secret_token.get_secret_value(),
+                              allowed_updates=ALLOWED_UPDATES, max_connections=tg.max_connections)
+    log.info("webhook set to %s (%d workers, up to %d connections)", tg.webhook_url,
+             tg.workers, tg.max_connections)
+
+
+def run(settings: Settings, config_path: str | None = None) -> int:
+    import uvicorn
+
+    directory = tempfile.mkdtemp(prefix="tally-metrics-")
+    os.environ[MULTIPROC_ENV] = directory
+    if config_path:  # the workers load the same file
+        os.environ["TALLY_CONFIG"] = str(Path(config_path).resolve())
+    if settings.telegram.workers > 1 and settings.storage.url.startswith("sqlite"):
+        log.warning("%d workers share one SQLite file and queue on its write lock; "
+                    "use PostgreSQL (storage.url) for more than one", settings.telegram.workers)
+    try:
+        asyncio.run(prepare(settings))
+        host, port = split_listen(settings.telegram.listen)
+        uvicorn.run("bot.delivery.webhook:worker_app", factory=True, host=host, port=port,
+                    workers=settings.telegram.workers, lifespan="on", log_config=None,
+                    access_log=False, server_header=False,
+                    timeout_graceful_shutdown=GRACEFUL_SECONDS)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    return 0

@@ -1,0 +1,94 @@
+"""What commands and buttons both do: record an event and announce it, undo the last one."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.delivery import send
+from bot.handlers import board, details
+from bot.handlers.chat import (
+    chat_lang,
+    is_admin,
+    refuse,
+    remember,
+    session_for_action,
+)
+from bot.ops import metrics
+from bot.text import render
+from engine.errors import ReportError
+from storage.delivery import Outgoing
+from storage.errors import LedgerError
+from storage.models import RecordOutcome, SessionInfo
+
+log = logging.getLogger(__name__)
+
+
+def announcement(update: Update, lang: str, out: RecordOutcome, verbose: bool = False
+                 ) -> list[Outgoing]:
+    """The answer to a recorded event: compact with Undo and Details buttons (or, for a
+    verbose chat, the full explanation with Undo), and the scoreboard."""
+    assert out.session is not None
+    text, keyboard = details.answer(lang, out, verbose)
+    return [send.replying(update, text, reply_markup=keyboard),
+            board.item(lang, out.session)]
+
+
+async def record_event(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                       session: SessionInfo, event: dict[str, Any], indicator: str | None
+                       ) -> None:
+    """Record the event; its answer is written in the same transaction."""
+    user = update.effective_user
+    verbose = await details.is_verbose(context, session.chat_id)
+    try:
+        out = await send.answered(
+            context, lambda out: announcement(update, lang, out, verbose)).record(
+            session.chat_id, event, reporter=user.id if user else None, indicator=indicator)
+    except (LedgerError, ReportError) as exc:
+        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        return
+    metrics.recorded(str(event.get("type", "event")))
+    remember(context, session.chat_id, out.session)
+
+
+async def announce(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                   out: RecordOutcome) -> None:
+    """Say what ``out`` recorded (for a write made without its answer)."""
+    remember(context, out.session.chat_id if out.session else 0, out.session)
+    verbose = await details.is_verbose(context, out.session.chat_id) if out.session else False
+    await send.say(context.bot, *announcement(update, lang, out, verbose))
+
+
+async def acting(update: Update, context: ContextTypes.DEFAULT_TYPE
+                  ) -> tuple[str, SessionInfo] | None:
+    """Language and table for a state-changing command from a player, delivered once."""
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    if session is None:
+        return None
+    return lang, session
+
+
+
+async def undo_last(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                session: SessionInfo) -> bool:
+    user = update.effective_user
+    admin = await is_admin(update, context)
+
+    def answer(out: Any) -> list[Outgoing]:
+        return [send.to_chat(session.chat_id, render.undo_text(lang, out)),
+                board.item(lang, out.session)]
+
+    try:
+        out = await send.answered(context, answer).undo(
+            session.chat_id, actor=user.id if user else None, allow_others=admin)
+    except LedgerError as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return False
+    remember(context, session.chat_id, out.session)
+    return True
+
+

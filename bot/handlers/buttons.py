@@ -1,0 +1,299 @@
+"""Inline buttons: the guided /hu report (also started from the scoreboard), the seat
+buttons of /new, and Undo."""
+
+from __future__ import annotations
+
+import logging
+from html import escape
+from typing import Any
+
+from telegram import InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from bot.delivery import send
+from bot.dialogs import guided, guided_events
+from bot.dialogs.keyboards import BoardData, DraftData, UndoData, draft_data, grid, parse_callback
+from bot.handlers.actions import announcement, undo_last
+from bot.handlers.board import update_board
+from bot.handlers.chat import (
+    SEAT_ORDER,
+    chat_lang,
+    error_text_plain,
+    is_admin,
+    link_sender,
+    refuse,
+    remember,
+    reply,
+    services,
+    session_for_action,
+    suppress_edit_errors,
+    table_of,
+)
+from bot.text import render
+from bot.text.errors_text import error_text
+from bot.text.i18n import t
+from engine.errors import ReportError
+from storage.delivery import Outgoing
+from storage.errors import LedgerError
+from storage.models import PlayerRef, RecordOutcome, SessionInfo
+
+log = logging.getLogger(__name__)
+
+
+async def start_guided(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    user = update.effective_user
+    if session is None or user is None:
+        return
+    await _open_draft(update, context, lang, session, user.id, None)
+
+
+async def start_guided_event(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                             kind: str) -> None:
+    """/kong or /draw alone: the event as buttons."""
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    user = update.effective_user
+    if session is None or user is None:
+        return
+    data = guided_events.new_kong() if kind == "kong" else guided_events.new_draw(session)
+    draft_id, version = await services(context).drafts.create(session.chat_id, user.id, kind,
+                                                              data)
+    text, keyboard = guided_events.step(lang, session, kind, draft_id, version, data)
+    await reply(update, text, reply_markup=keyboard)
+
+
+async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                      session: SessionInfo, owner: int, winner: str | None) -> None:
+    """Post a guided report's first question, with what the ledger suggests."""
+    drafts = services(context).drafts
+    hints = await drafts.hints(session.chat_id, session.id)
+    kongs = hints.kongs if guided.facts_of(session).counts else {}  # kongs add fan: Sichuan
+    data = guided.new_draft(hints.recent_winners, kongs, winner)
+    draft_id, version = await drafts.create(session.chat_id, owner, "hu", data)
+    text, keyboard = guided.step(lang, session, draft_id, version, data)
+    if update.callback_query is None:
+        await reply(update, text, reply_markup=keyboard)
+    else:
+        await send.message(context, session.chat_id, text, reply_markup=keyboard)
+
+
+def join_keyboard(lang: str, draft_id: int, version: int, seats: dict[str, Any]
+                  ) -> InlineKeyboardMarkup:
+    buttons = [(f"{t(lang, render.SEAT_KEYS[s])}: {seats[s]['name'] if s in seats else '—'}",
+                draft_data(draft_id, version, "s", s)) for s in SEAT_ORDER]
+    return grid(buttons, 2)
+
+
+async def start_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                     preset: str | None, stake: int | None) -> None:
+    """/new without players: four seat buttons; the fourth to sit opens the table."""
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None and user is not None
+    if await services(context).ledger.current_session(chat.id) is not None:
+        await refuse(update, lang, "session_open")
+        return
+    data = {"preset": preset, "stake": stake, "seats": {}}
+    draft_id, version = await services(context).drafts.create(chat.id, user.id, "join", data)
+    await reply(update, t(lang, "Take a seat: East deals first. Press your seat again to "
+                                "stand up."),
+                reply_markup=join_keyboard(lang, draft_id, version, {}))
+
+
+async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                      data: DraftData, draft: dict[str, Any]) -> None:
+    query = update.callback_query
+    chat = update.effective_chat
+    assert query is not None and chat is not None
+    seats: dict[str, Any] = dict(draft["seats"])
+    user = query.from_user
+    mine = next((s for s, p in seats.items() if p["id"] == user.id), None)
+    if data.action != "s" or data.arg not in SEAT_ORDER:
+        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        return
+    if mine == data.arg:
+        del seats[mine]
+    elif data.arg in seats or mine is not None:
+        await query.answer(t(lang, "That seat is taken, or you already sit."), show_alert=True)
+        return
+    else:
+        seats[data.arg] = {"id": user.id, "name": user.username or user.first_name,
+                           "username": user.username}
+    drafts = services(context).drafts
+    version = await drafts.update(chat.id, data.draft_id, data.version,
+                                  {**draft, "seats": seats})
+    if version is None:
+        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        return
+    await query.answer()
+    if len(seats) < 4:
+        with suppress_edit_errors():
+            await query.edit_message_reply_markup(join_keyboard(lang, data.draft_id, version,
+                                                                seats))
+        return
+    refs = [PlayerRef(name=seats[s]["name"], telegram_id=seats[s]["id"],
+                      username=seats[s]["username"]) for s in SEAT_ORDER]
+    try:
+        session = await services(context).ledger.open_session(
+            chat.id, refs, preset=draft.get("preset"), stake_cents=draft.get("stake"))
+    except (LedgerError, ReportError) as exc:
+        await context.bot.send_message(chat.id, error_text(lang, exc.code, str(exc),
+                                                           **exc.params))
+        return
+    await drafts.delete(chat.id, data.draft_id)
+    with suppress_edit_errors():
+        await query.edit_message_text(t(
+            lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
+            preset=session.preset, seats=render.seats_text(session),
+            dealer=render.name(session, "E")))
+    await update_board(context, lang, session)
+
+
+async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None
+    lang = await chat_lang(update, context)
+    data = parse_callback(query.data)
+    chat = update.effective_chat
+    if data is None or chat is None:
+        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        return
+    svc = services(context)
+    if isinstance(data, DraftData):
+        found = await svc.drafts.get(chat.id, data.draft_id)
+        if found is not None and found[1] == "join":
+            if found[0] != data.version:
+                await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+                return
+            await _press_join(update, context, lang, data, found[2])
+            return
+    session = await table_of(context, chat.id)
+    if session is not None:
+        session = await link_sender(context, session, query.from_user)
+    seated = {p.telegram_id for p in session.seats.values()} if session else set()
+    if session is None or (query.from_user.id not in seated and not await is_admin(
+            update, context)):
+        await query.answer(t(lang, error_text_plain(
+            "not_player" if session else "no_session")), show_alert=True)
+        return
+    if isinstance(data, UndoData):
+        await _press_undo(update, context, lang, session, data)
+    elif isinstance(data, BoardData):
+        await _press_board(update, context, lang, session, data)
+    else:
+        await _press_draft(update, context, lang, session, data)
+
+
+async def _press_undo(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                      session: SessionInfo, data: UndoData) -> None:
+    query = update.callback_query
+    assert query is not None
+    last = await services(context).ledger.last_event(session.chat_id)
+    if last != (data.session_id, data.hand, data.event, last[3] if last else None):
+        await query.answer(t(lang, "Only the latest event can be undone."), show_alert=True)
+        return
+    await query.answer()
+    if await undo_last(update, context, lang, session):
+        with suppress_edit_errors():
+            await query.edit_message_reply_markup(None)
+
+
+async def _press_board(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                       session: SessionInfo, data: BoardData) -> None:
+    """A player's button on the scoreboard: a guided report with that winner."""
+    query = update.callback_query
+    assert query is not None
+    if data.session_id != session.id or data.seat not in (session.still_in or SEAT_ORDER):
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        return
+    await send.answer(update)
+    await _open_draft(update, context, lang, session, query.from_user.id, data.seat)
+
+
+async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                       session: SessionInfo, data: DraftData) -> None:
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    drafts = services(context).drafts
+    found = await drafts.get(session.chat_id, data.draft_id)
+    if found is None or found[0] != data.version or found[1] not in ("hu", "kong", "draw"):
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        return
+    _version, _kind, draft, owner = found
+    if query.from_user.id != owner and not await is_admin(update, context):
+        await send.answer(update, t(lang, "This report belongs to another player."),
+                          alert=True)
+        return
+    message_id = query.message.message_id
+    if data.action == "x":
+        await drafts.delete(session.chat_id, data.draft_id)
+        await send.answer(update)
+        await send.edit(context, session.chat_id, message_id, t(lang, "Cancelled."),
+                        reply_markup=None)
+        return
+    kind = found[1]
+    if kind == "hu":
+        new = draft if data.action == "y" else guided.apply(session, draft, data.action,
+                                                            data.arg)
+        done = data.action in ("y", "yb")
+        if new is not None and done and not guided.ready(new):
+            new = None
+    elif kind == "draw" and data.action == "y":
+        new, done = draft, True
+    else:
+        new = guided_events.apply(session, kind, draft, data.action, data.arg)
+        done = kind == "kong" and new is not None and guided_events.kong_ready(new)
+    if new is None:
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        return
+    if done:
+        await _record(update, context, lang, session, data, kind, new)
+        return
+    version = await drafts.update(session.chat_id, data.draft_id, data.version, new)
+    if version is None:
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        return
+    await send.answer(update)
+    if kind == "hu":
+        text, keyboard = guided.step(lang, session, data.draft_id, version, new)
+    else:
+        text, keyboard = guided_events.step(lang, session, kind, data.draft_id, version, new)
+    await send.edit(context, session.chat_id, message_id, text, reply_markup=keyboard)
+
+
+async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                  session: SessionInfo, data: DraftData, kind: str, draft: dict[str, Any]
+                  ) -> None:
+    """Confirm: the event is recorded and its draft deleted in one ledger transaction."""
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    indicator = None
+    if kind == "hu":
+        event, indicator = guided.to_event(draft)
+        summary = guided.describe(lang, session, draft)
+    else:
+        event = guided_events.kong_event(draft) if kind == "kong" else \
+            guided_events.draw_event(draft)
+        summary = guided_events.describe(lang, session, kind, draft)
+    user = update.effective_user
+    chat_id, message_id = session.chat_id, query.message.message_id
+
+    def answer(out: RecordOutcome) -> list[Outgoing]:
+        done = send.edit_of(chat_id, message_id, t(lang, "Recorded:") + "\n" + escape(summary),
+                            reply_markup=None)
+        return [done, *announcement(update, lang, out)]
+
+    try:
+        out = await send.answered(context, answer).record(
+            chat_id, event, reporter=user.id if user else None, indicator=indicator,
+            draft_id=data.draft_id)
+    except (LedgerError, ReportError) as exc:
+        if exc.code == "stale_button":
+            await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+            return
+        await send.answer(update)
+        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        return
+    await send.answer(update)
+    remember(context, chat_id, out.session)

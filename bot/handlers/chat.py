@@ -1,0 +1,214 @@
+"""Chat plumbing shared by commands and buttons: services, the chat's language, the
+table, who may act, replies, refusals, and the one error handler."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Message, MessageEntity, Update
+from telegram.constants import ChatType
+from telegram.error import BadRequest, NetworkError, TelegramError
+from telegram.ext import ContextTypes
+
+from bot.delivery import send
+from bot.dialogs.grammar import (
+    Token,
+    seat_resolver,
+)
+from bot.ops import metrics
+from bot.text.errors_text import error_text
+from bot.text.i18n import normalise_language
+from storage.drafts import Drafts
+from storage.ledger import Ledger
+from storage.models import ChatInfo, PlayerRef, SessionInfo
+
+log = logging.getLogger(__name__)
+
+SEAT_ORDER = ("E", "S", "W", "N")
+
+
+@dataclass
+class Services:
+    ledger: Ledger
+    drafts: Drafts
+    admins: frozenset[int]
+    default_language: str
+    # What may be kept in memory between updates: the chat's language, answer style and
+    # table. Safe when one process owns the pipeline (polling: it makes every write to its
+    # chats and refreshes the entries). Several webhook workers share the chats, so there
+    # nothing is kept: every update reads them from the ledger.
+    cache: bool = True
+    chats: dict[int, ChatInfo] = field(default_factory=dict)  # its language, answer style
+    tables: dict[int, SessionInfo | None] = field(default_factory=dict)  # None: no table
+
+
+def _kept(svc: Services, kind: str) -> dict[int, Any]:
+    """Where ``kind`` (tables, chats) is kept: in the process when it owns the pipeline,
+    else only for the update being handled (see :class:`bot.delivery.send.Turn`)."""
+    if svc.cache:
+        return svc.tables if kind == "tables" else svc.chats
+    turn = send.CURRENT.get()
+    return turn.memo.setdefault(kind, {}) if turn is not None else {}
+
+
+async def table_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> SessionInfo | None:
+    svc = services(context)
+    kept = _kept(svc, "tables")
+    if chat_id not in kept:
+        kept[chat_id] = await svc.ledger.current_session(chat_id)
+    return kept[chat_id]  # type: ignore[no-any-return]
+
+
+def remember(context: ContextTypes.DEFAULT_TYPE, chat_id: int, session: SessionInfo | None
+             ) -> None:
+    _kept(services(context), "tables")[chat_id] = session
+
+
+async def chat_info(context: ContextTypes.DEFAULT_TYPE, chat_id: int, first_language: str
+                    ) -> ChatInfo:
+    """The chat's settings (created on first use, in ``first_language``)."""
+    kept = _kept(services(context), "chats")
+    if chat_id not in kept:
+        kept[chat_id] = await services(context).ledger.chat(chat_id, first_language)
+    return kept[chat_id]  # type: ignore[no-any-return]
+
+
+def remember_chat(context: ContextTypes.DEFAULT_TYPE, info: ChatInfo) -> None:
+    _kept(services(context), "chats")[info.id] = info
+
+
+def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
+    return context.application.bot_data["services"]  # type: ignore[no-any-return]
+
+
+async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    """The chat's language: stored with the chat, first taken from whoever spoke first."""
+    svc = services(context)
+    chat = update.effective_chat
+    if chat is None:
+        return svc.default_language
+    user = update.effective_user
+    first = normalise_language(user.language_code if user else None, svc.default_language)
+    return (await chat_info(context, chat.id, first)).language
+
+
+def tokens_of(message: Message) -> list[Token]:
+    """The words after the command; text mentions keep their user id."""
+    text = message.text or ""
+    mentions: dict[str, int] = {}
+    for entity, value in message.parse_entities([MessageEntity.TEXT_MENTION]).items():
+        if entity.user is not None:
+            mentions[value] = entity.user.id
+    words = text.split()[1:] if text.startswith("/") else text.split()
+    return [Token(w, mentions.get(w)) for w in words]
+
+
+def resolver_for(session: SessionInfo, me: int | None):  # type: ignore[no-untyped-def]
+    names: dict[str, str] = {}
+    ids: dict[int, str] = {}
+    for seat, p in session.seats.items():
+        names[p.name.lower()] = seat
+        if p.username:
+            names[p.username.lower()] = seat
+        if p.telegram_id is not None:
+            ids[p.telegram_id] = seat
+    if me is not None and me in ids:
+        names["me"] = names["我"] = ids[me]
+    return seat_resolver(names, ids)
+
+
+async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return False
+    if user.id in services(context).admins or chat.type == ChatType.PRIVATE:
+        return True
+    try:
+        member = await context.bot.get_chat_member(chat.id, user.id)
+    except BadRequest:  # a refusal (python-telegram-bot counts it a NetworkError)
+        return False
+    except NetworkError:
+        raise  # passing: the update is tried again, rather than refused for it
+    except TelegramError:
+        return False
+    return member.status in ("administrator", "creator")
+
+
+async def reply(update: Update, text: str, *, reply_markup: Any = None) -> None:
+    """Answer ``update`` in its chat (queued with the update, see :mod:`bot.delivery.send`)."""
+    if update.effective_chat is None:
+        return
+    await send.say(update.get_bot(), send.replying(update, text, reply_markup=reply_markup))
+
+
+async def refuse(update: Update, lang: str, code: str, fallback: str = "",
+                 session: SessionInfo | None = None, **params: Any) -> None:
+    seats = {s: p.name for s, p in session.seats.items()} if session else None
+    metrics.refused(code)
+    await reply(update, error_text(lang, code, fallback or code, seats, **params))
+
+
+async def session_for_action(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str
+                              ) -> SessionInfo | None:
+    """The open table, if the sender may act on it (a player there, or an admin)."""
+    chat = update.effective_chat
+    assert chat is not None
+    if chat.type == ChatType.PRIVATE:
+        await refuse(update, lang, "group_only")
+        return None
+    session = await table_of(context, chat.id)
+    if session is None:
+        await refuse(update, lang, "no_session")
+        return None
+    user = update.effective_user
+    session = await link_sender(context, session, user)
+    seated = {p.telegram_id for p in session.seats.values()}
+    if user is None or (user.id not in seated and not await is_admin(update, context)):
+        await refuse(update, lang, "not_player")
+        return None
+    return session
+
+
+async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
+                      user: Any) -> SessionInfo:
+    """A player seated by @username becomes linked to their account when they first act."""
+    if user is None or not user.username:
+        return session
+    seated = {p.telegram_id for p in session.seats.values()}
+    if user.id in seated:
+        return session
+    wanted = user.username.lower()
+    if not any(p.telegram_id is None and (p.username or "").lower() == wanted
+               for p in session.seats.values()):
+        return session
+    ledger = services(context).ledger
+    await ledger.player(session.chat_id, PlayerRef(name=user.username, telegram_id=user.id,
+                                                   username=user.username))
+    fresh = await ledger.current_session(session.chat_id)
+    remember(context, session.chat_id, fresh)
+    return fresh or session
+
+
+def error_text_plain(code: str) -> str:
+    from bot.text.errors_text import MESSAGES
+
+    return MESSAGES[code]
+
+
+
+def suppress_edit_errors() -> contextlib.suppress:
+    """Ignore "message is not modified" and similar harmless edit refusals."""
+    return contextlib.suppress(BadRequest)
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The one error handler: the dispatcher decides what the chat is told (a retry, or
+    "nothing was recorded" only when the update's write did not commit)."""
+    turn = send.CURRENT.get()
+    if turn is not None:
+        turn.error = context.error
+    else:
+        log.error("while handling an update", exc_info=context.error)

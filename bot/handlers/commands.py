@@ -1,0 +1,484 @@
+"""Command handlers. Thin: parse, call the ledger or engine, render, reply."""
+
+from __future__ import annotations
+
+import logging
+from html import escape
+from typing import Any
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import ContextTypes
+
+from bot.delivery import send
+from bot.dialogs.grammar import (
+    GrammarError,
+    Token,
+    clip,
+    number,
+    parse_draw,
+    parse_kong,
+    parse_stake,
+    parse_starting,
+    parse_win,
+)
+from bot.handlers import board, commands_files
+from bot.handlers.actions import acting, record_event, undo_last
+from bot.handlers.buttons import start_guided, start_guided_event, start_join
+from bot.handlers.chat import (
+    chat_lang,
+    error_text_plain,
+    is_admin,
+    refuse,
+    remember,
+    remember_chat,
+    reply,
+    resolver_for,
+    services,
+    session_for_action,
+    table_of,
+    tokens_of,
+)
+from bot.text import render
+from bot.text.errors_text import error_text
+from bot.text.i18n import normalise_language, t
+from bot.text.words import preset_key, preset_name
+from engine.errors import ReportError
+from engine.hand_input import build_hand, parse_wild_kinds
+from engine.rules import parse_overrides, presets, ruleset
+from engine.shape_rules import FAMILY_SHAPES, family_readings, family_waits
+from engine.tiles import TileError, format_chinese, format_compact
+from storage.delivery import Outgoing
+from storage.errors import LedgerError
+from storage.models import PlayerRef
+
+log = logging.getLogger(__name__)
+
+
+
+async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    await reply(update, t(lang, HELP))
+
+
+HELP = """<b>Mahjong Tally</b> keeps the score of your table.
+/new chengdu @alice @bob carol dave — start a table (seats E S W N, E deals)
+/hu bob 自摸 清一色 根1 — a self-draw
+/hu bob from carol 七对 — off carol's discard
+/hu bob 七对, dave from carol — two winners on one discard
+/hu alice rob dave 平胡 — robbing a kong
+/hu — a guided report with buttons
+/kong bob 暗杠 · /draw alice 花猪, bob 听 3 · /qishou bob 板板胡
+/table · /undo · /void 3 · /edit 3 bob 自摸 清一色 · /history · /hand 3
+/end — the night's summary and who pays whom · /debts · /paid 4 · /settle
+/standings · /stats @bob · /chart · /export · /rules chengdu · /score 1112345678999m
+/set preset yibin · /set cap_fan=5 · /set stake 0.5 · /set verbose on · /lang en"""
+
+
+async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    chat, msg = update.effective_chat, update.effective_message
+    assert chat is not None and msg is not None
+    if chat.type == ChatType.PRIVATE:
+        await refuse(update, lang, "group_only")
+        return
+    words = tokens_of(msg)
+    preset = None
+    if words and preset_key(words[0].text, presets()):
+        preset = preset_key(words.pop(0).text, presets())
+    stake = None
+    if words and (words[-1].text.startswith(("stake=", "注=")) or (
+            len(words) == 5 and words[-1].text.replace(".", "", 1).isdigit())):
+        raw = words.pop().text.split("=", 1)[-1]
+        try:
+            stake = parse_stake(raw)
+        except GrammarError as exc:
+            await refuse(update, lang, exc.code, **exc.params)
+            return
+    if not words and update.effective_user is not None:
+        await start_join(update, context, lang, preset, stake)
+        return
+    if len(words) != 4:
+        await refuse(update, lang, "new_usage")
+        return
+    refs = []
+    for w in words:
+        if w.user_id is not None:
+            refs.append(PlayerRef(name=w.text, telegram_id=w.user_id))
+        elif w.text.startswith("@"):
+            refs.append(PlayerRef(name=w.text[1:], username=w.text[1:]))
+        else:
+            refs.append(PlayerRef(name=w.text))
+    user = update.effective_user
+    if user is not None:  # a player naming themselves by @username gets linked at once
+        refs = [PlayerRef(name=r.name, username=r.username, telegram_id=user.id)
+                if r.username and user.username and r.username.lower() == user.username.lower()
+                else r for r in refs]
+
+    def answer(session: Any) -> list[Outgoing]:
+        text = t(lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
+                 preset=preset_name(lang, session.preset),
+                 seats=render.seats_text(session, lang), dealer=render.name(session, "E"))
+        return [send.replying(update, text), board.item(lang, session)]
+
+    try:
+        session = await send.answered(context, answer).open_session(
+            chat.id, refs, preset=preset, stake_cents=stake)
+    except (LedgerError, ReportError) as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return
+    remember(context, chat.id, session)
+
+
+
+async def _parse_and_record(update: Update, context: ContextTypes.DEFAULT_TYPE, parser: Any
+                            ) -> None:
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    if session is None:
+        return
+    msg = update.effective_message
+    assert msg is not None
+    user = update.effective_user
+    resolve = resolver_for(session, user.id if user else None)
+    try:
+        result = parser(tokens_of(msg), resolve)
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    event, indicator = result if isinstance(result, tuple) else (result, None)
+    await record_event(update, context, lang, session, event, indicator)
+
+
+async def cmd_hu(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg = update.effective_message
+    if msg is not None and not tokens_of(msg):
+        await start_guided(update, context)
+        return
+    await _parse_and_record(update, context, parse_win)
+
+
+async def cmd_kong(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg = update.effective_message
+    if msg is not None and not tokens_of(msg):
+        await start_guided_event(update, context, "kong")
+        return
+    await _parse_and_record(update, context, parse_kong)
+
+
+async def cmd_draw(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg = update.effective_message
+    if msg is not None and not tokens_of(msg):
+        await start_guided_event(update, context, "draw")
+        return
+    await _parse_and_record(update, context, parse_draw)
+
+
+async def cmd_qishou(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _parse_and_record(update, context, parse_starting)
+
+
+async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    chat = update.effective_chat
+    assert chat is not None
+    session = await table_of(context, chat.id)
+    if session is None:
+        await refuse(update, lang, "no_session")
+        return
+    await reply(update, render.table_text(lang, session))
+
+
+
+async def cmd_undo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    act = await acting(update, context)
+    if act is not None:
+        await undo_last(update, context, *act)
+
+
+MAX_HAND_NUMBER = 100_000  # hands in one night, far beyond any table
+
+
+def _number(update: Update, most: int = MAX_HAND_NUMBER) -> tuple[int | None, list[Token]]:
+    """The number the command starts with (ASCII digits, from 1 to ``most``) and the rest;
+    None when it starts with none. A number out of range is a GrammarError."""
+    msg = update.effective_message
+    words = tokens_of(msg) if msg else []
+    if not words:
+        return None, words
+    value = number(words[0].text, most, 1)
+    return (value, words[1:]) if value is not None else (None, words)
+
+
+async def cmd_void(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    if session is None:
+        return
+    try:
+        number, _ = _number(update)
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    if number is None:
+        await refuse(update, lang, "number_usage")
+        return
+    user = update.effective_user
+    admin = await is_admin(update, context)
+    try:
+        out = await send.answered(context, _corrected(update, lang)).void(
+            session.chat_id, number, actor=user.id if user else None, allow_others=admin)
+    except LedgerError as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return
+    remember(context, session.chat_id, out.session)
+
+
+def _corrected(update: Update, lang: str) -> Any:
+    """The answer to a void or an edit: what changed, and the scoreboard."""
+
+    def answer(out: Any) -> list[Outgoing]:
+        return [send.replying(update, render.edit_text(lang, out)),
+                board.item(lang, out.session)]
+
+    return answer
+
+
+async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    if session is None:
+        return
+    user = update.effective_user
+    resolve = resolver_for(session, user.id if user else None)
+    events: list[dict[str, Any]] = []
+    indicator = None
+    chunk: list[Token] = []
+    try:
+        number, rest = _number(update)
+        if number is None or not rest:
+            await refuse(update, lang, "number_usage")
+            return
+        for tok in [*rest, Token("|")]:
+            if tok.text != "|":
+                chunk.append(tok)
+                continue
+            if not chunk:
+                continue
+            head = chunk[0].text.lower()
+            if head in ("kong", "杠"):
+                events.append(parse_kong(chunk[1:], resolve))
+            elif head in ("draw", "流局", "荒庄"):
+                events.append(parse_draw(chunk[1:], resolve))
+            else:
+                event, ind = parse_win(chunk, resolve)
+                events.append(event)
+                indicator = indicator or ind
+            chunk = []
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    admin = await is_admin(update, context)
+    try:
+        out = await send.answered(context, _corrected(update, lang)).amend(
+            session.chat_id, number, events, actor=user.id if user else None,
+            indicator=indicator, allow_others=admin)
+    except (LedgerError, ReportError) as exc:
+        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        return
+    remember(context, session.chat_id, out.session)
+
+
+async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    act = await acting(update, context)
+    if act is None:
+        return
+    lang, session = act
+    user = update.effective_user
+
+    def answer(summary: Any) -> list[Outgoing]:  # the board shows the night is over
+        return [board.item(lang, render.ended(session, summary), now=True),
+                send.replying(update, render.summary_text(lang, summary))]
+
+    remember(context, session.chat_id, None)
+    summary = await send.answered(context, answer).end_session(session.chat_id,
+                                                                actor=user.id if user else None)
+    await commands_files.send_end_pictures(update, context, lang, summary)
+
+
+async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    msg, chat = update.effective_message, update.effective_chat
+    assert msg is not None and chat is not None
+    words = tokens_of(msg)
+    if words:
+        found = preset_key(words[0].text, presets())
+        if found is None:
+            await refuse(update, lang, "unknown_preset", name=clip(words[0].text),
+                         valid=", ".join(presets()))
+            return
+        preset = found
+        options = None
+    else:  # the rules this chat actually plays: the table's, or the chat's house rules
+        session = await services(context).ledger.current_session(chat.id)
+        if session is not None:
+            preset, options = session.preset, session.rules.get("options")
+        else:
+            info = await services(context).ledger.chat(chat.id)
+            preset = info.preset
+            options = ruleset(preset, info.overrides).options.model_dump()
+    await reply(update, render.rules_text(lang, preset, options))
+
+
+async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    chat, msg = update.effective_chat, update.effective_message
+    assert chat is not None and msg is not None
+    if not await is_admin(update, context):
+        await refuse(update, lang, "admins_only")
+        return
+    words = [w.text for w in tokens_of(msg)]
+    ledger = services(context).ledger
+    try:
+        if len(words) == 2 and words[0].lower() in ("preset", "规则"):
+            info = await ledger.update_chat(
+                chat.id, preset=preset_key(words[1], presets()) or words[1].lower())
+        elif len(words) == 2 and words[0].lower() in ("stake", "注"):
+            info = await ledger.update_chat(chat.id, stake_cents=parse_stake(words[1]))
+        elif len(words) == 2 and words[0].lower() in ("lang", "language", "语言"):
+            language = normalise_language(words[1], "")
+            if not language:
+                await refuse(update, lang, "bad_language")
+                return
+            info = await ledger.update_chat(chat.id, language=language)
+        elif len(words) == 2 and words[0].lower() in ("verbose", "详细") and \
+                words[1].lower() in VERBOSE_WORDS:
+            info = await ledger.update_chat(chat.id, verbose=VERBOSE_WORDS[words[1].lower()])
+        elif words == ["reset"]:
+            info = await ledger.update_chat(chat.id, overrides={})
+        elif words and all("=" in w for w in words):
+            current = await ledger.chat(chat.id)
+            merged = dict(current.overrides)
+            for key, value in parse_overrides(words).items():
+                if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                    merged[key] = {**merged[key], **value}
+                else:
+                    merged[key] = value
+            info = await ledger.update_chat(chat.id, overrides=merged)
+        else:
+            await refuse(update, lang, "set_usage")
+            return
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    except (LedgerError, ReportError) as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return
+    remember_chat(context, info)
+    lang = info.language
+    over = ", ".join(f"{k}={v}" for k, v in info.overrides.items()) or "-"
+    style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
+    await reply(update, t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
+                          "{style}. A table already going keeps its rules.",
+                          preset=preset_name(lang, info.preset), overrides=escape(over),
+                          stake=render.money(info.stake_cents), style=style))
+
+
+async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg, chat = update.effective_message, update.effective_chat
+    assert msg is not None and chat is not None
+    words = tokens_of(msg)
+    lang = await chat_lang(update, context)
+    # t()'s first parameter is named lang, so {lang} is filled in after translating.
+    if not words:
+        await reply(update, t(lang, "Language: {lang}. Change it with /lang en or /lang zh."
+                              ).format(lang=lang))
+        return
+    language = normalise_language(words[0].text, "")
+    if len(words) > 1 or not language:
+        await refuse(update, lang, "bad_language")
+        return
+    if chat.type != ChatType.PRIVATE and not await is_admin(update, context):
+        await refuse(update, lang, "admins_only")
+        return
+    info = await services(context).ledger.update_chat(chat.id, language=language)
+    remember_chat(context, info)
+    await reply(update, t(info.language, "Language: {lang}.").format(lang=info.language))
+
+
+async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The tile calculator: works in any chat, touches no ledger."""
+    lang = await chat_lang(update, context)
+    msg = update.effective_message
+    assert msg is not None
+    words = [w.text for w in tokens_of(msg)]
+    family, wild = "standard", ""
+    tiles = []
+    for w in words:
+        if w.lower().startswith(("family=", "家族=")):
+            family = w.split("=", 1)[1].lower()
+        elif w.lower().startswith(("wild=", "宝=")):
+            wild = w.split("=", 1)[1].replace(",", " ")
+        elif w.lower() in FAMILY_SHAPES:
+            family = w.lower()
+        else:
+            tiles.append(w)
+    if not tiles or family not in FAMILY_SHAPES:
+        await refuse(update, lang, "score_usage")
+        return
+    try:
+        rules = FAMILY_SHAPES[family]
+        wild_kinds = parse_wild_kinds(wild)
+        hand = build_hand(" ".join(tiles), rules, wild_kinds)
+    except TileError as exc:
+        params = {k: clip(v) if isinstance(v, str) else v for k, v in exc.params.items()}
+        await reply(update, error_text(lang, exc.code, clip(str(exc), 200), **params) + "\n"
+                    + t(lang, error_text_plain("score_usage")))
+        return
+    if hand.size == 14:
+        found = family_readings(family, hand, wild_kinds)
+        if not found:
+            await reply(update, t(lang, "Not a winning hand."))
+            return
+        lines = [t(lang, "A winning hand. Readings:")]
+        lines += [f"  {escape(_reading(lang, r.describe()))}" for r in found[:8]]
+        if len(found) > 8:
+            lines.append(t(lang, "…and {n} more.", n=len(found) - 8))
+        await reply(update, "\n".join(lines))
+        return
+    waits = family_waits(family, hand, wild_kinds)
+    if waits:
+        await reply(update, t(lang, "Ready, waiting on {compact} ({chinese}).",
+                              compact=format_compact(waits), chinese=format_chinese(waits)))
+    else:
+        await reply(update, t(lang, "Not ready."))
+
+
+
+
+FORMS = {"standard": "four sets and a pair", "seven_pairs": "seven pairs", "jiuyao": "九幺",
+         "shisanlang": "十三浪", "jiangjiang": "将将胡"}
+VERBOSE_WORDS = {"on": True, "off": False, "开": True, "关": False, "1": True, "0": False}
+
+
+def _reading(lang: str, described: str) -> str:
+    """A reading as the engine describes it ("standard: 123m …"), its form in words."""
+    form, _, melds = described.partition(": ")
+    return f"{t(lang, FORMS.get(form, form))}：{melds}" if lang == "zh-Hans" \
+        else f"{t(lang, FORMS.get(form, form))}: {melds}"
+
+
+async def on_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot joined a group: the chat speaks the language of whoever added it."""
+    change = update.my_chat_member
+    if change is None or change.chat.type == ChatType.PRIVATE:
+        return
+    joined = change.new_chat_member.status in ("member", "administrator") and \
+        change.old_chat_member.status in ("left", "kicked")
+    if not joined:
+        return
+    svc = services(context)
+    lang = normalise_language(change.from_user.language_code, svc.default_language)
+    info = await svc.ledger.chat(change.chat.id, lang)  # an existing chat keeps its own
+    remember_chat(context, info)
+    await send.message(context, change.chat.id, t(info.language, HELP))

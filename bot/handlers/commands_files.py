@@ -1,0 +1,361 @@
+"""Pictures and files: /chart, the night's chart and settle-up card sent with /end, the
+/standings and /stats pictures, /export (a zip of CSVs) and /import (an admin's zip,
+previewed, written only when confirmed).
+
+Pictures are drawn off the event loop (``asyncio.to_thread``) from series computed by
+:mod:`bot.pictures.picture_data`; everything goes out through :mod:`bot.delivery.send`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import io
+import logging
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram.error import TelegramError
+from telegram.ext import (
+    BaseHandler,
+    CallbackQueryHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from bot.delivery import send
+from bot.handlers.chat import chat_lang, is_admin, refuse, reply, services, tokens_of
+from bot.pictures import drawing, fonts
+from bot.pictures.picture_data import (
+    night_series,
+    pattern_counts,
+    standings_series,
+    winning_patterns,
+)
+from bot.text.i18n import money, t
+from engine.pattern_table import pattern_rows
+from engine.rules import presets
+from storage import chat_files, series
+from storage.delivery import Outgoing
+from storage.errors import LedgerError
+from storage.models import PlayerInfo, Summary
+
+CHART_WORDS = ("chart", "图", "图表")  # /standings chart, /stats chart @bob
+log = logging.getLogger(__name__)
+
+MAX_IMPORT_BYTES = 20 * 1024 * 1024  # what a bot may download from Telegram
+MAX_EXPORT_BYTES = 50 * 1024 * 1024  # what a bot may send as a document
+PENDING_IMPORTS = 32  # previews awaiting their button, per process
+PENDING_SECONDS = 15 * 60
+_NUMBER = re.compile(r"^#?(\d{1,6})$")
+_IMPORT_DATA = re.compile(r"^v1:i:([0-9a-f]{16}):(ok|no)$")
+
+
+# -- pictures -----------------------------------------------------------------------------
+
+
+def _font() -> fonts.Font:
+    return fonts.chosen()
+
+
+def _night_labels(night: series.Night) -> drawing.NightLabels:
+    return drawing.NightLabels(
+        names={seat: p.name for seat, p in night.session.seats.items()},
+        night=night.number, preset=night.session.preset)
+
+
+def draw_night(night: series.Night, lang: str, font: fonts.Font) -> bytes:
+    """The night's chart (synchronous: run it in a thread)."""
+    data = night_series(night.hands, night.session.totals)
+    return drawing.night_chart(data, _night_labels(night), lang, font)
+
+
+def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
+    seat_of = {p.id: seat for seat, p in night.session.seats.items()}
+
+    def net(p: PlayerInfo, points: int) -> drawing.CardNet:
+        return drawing.CardNet(p.name, seat_of.get(p.id), points, points * summary.stake_cents)
+
+    nets = tuple(net(summary.players[pid], n) for pid, n in
+                 sorted(summary.nets.items(), key=lambda kv: (-kv[1], kv[0])))
+    transfers = tuple(drawing.CardTransfer(net(tr.payer, 0), net(tr.payee, 0), tr.points,
+                                           tr.cents) for tr in summary.transfers)
+    biggest = None
+    if summary.biggest is not None:
+        player, points, number = summary.biggest
+        seat = seat_of.get(player.id)
+        row = next((h for h in night.hands if h.number == number), None)
+        names = tuple(winning_patterns(row.result, seat)) if row and seat else ()
+        biggest = (net(player, 0), points, number, names)
+    return drawing.Card(
+        date=night.session.started_at, table=table, night=night.number,
+        preset=night.session.preset, stake_cents=summary.stake_cents, hands=summary.hands,
+        nets=nets, transfers=transfers, biggest=biggest)
+
+
+async def _send_night_chart(context: ContextTypes.DEFAULT_TYPE, chat_id: int, lang: str,
+                            night: series.Night) -> None:
+    png = await asyncio.to_thread(draw_night, night, lang, _font())
+    await send.photo(context, chat_id, png, filename=f"night-{night.number}.png",
+                     caption=t(lang, "Night {night}: each player's running total.",
+                               night=night.number))
+
+
+async def send_end_pictures(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                            summary: Summary) -> None:
+    """After /end's summary: the night's chart and the settle-up card to forward."""
+    chat = update.effective_chat
+    assert chat is not None
+    ledger = services(context).ledger
+    night = await series.night(ledger, chat.id)
+    if night.session.id != summary.session_id:
+        return
+    await _send_night_chart(context, chat.id, lang, night)
+    card = card_of(night, summary, chat.title or "")
+    png = await asyncio.to_thread(drawing.settle_card, card, lang, _font())
+    lines = [f"{html.escape(tr.payer.name)} → {html.escape(tr.payee.name)} ¥{money(tr.cents)}"
+             for tr in summary.transfers]
+    await send.photo(context, chat.id, png, filename=f"settle-up-{night.number}.png",
+                     caption=t(lang, "Settle-up card: forward it to the players.")
+                     if not lines else "\n".join(lines)[:1000])
+
+
+async def _night_number(update: Update, lang: str, usage: str) -> tuple[bool, int | None]:
+    """The optional night number a command takes; (False, None) once it has refused."""
+    msg = update.effective_message
+    words = tokens_of(msg) if msg is not None else []
+    if not words:
+        return True, None
+    m = _NUMBER.match(words[0].text)
+    if m is None or len(words) > 1:
+        await refuse(update, lang, usage)
+        return False, None
+    return True, int(m.group(1))
+
+
+async def cmd_chart(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/chart [N]: the running totals of the night going (or the last one, or night N)."""
+    lang = await chat_lang(update, context)
+    chat = update.effective_chat
+    assert chat is not None
+    ok, number = await _night_number(update, lang, "chart_usage")
+    if not ok:
+        return
+    try:
+        night = await series.night(services(context).ledger, chat.id, number)
+    except LedgerError as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return
+    await _send_night_chart(context, chat.id, lang, night)
+
+
+async def standings_picture(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str
+                            ) -> None:
+    """/standings chart: each player's net over the nights."""
+    chat = update.effective_chat
+    assert chat is not None
+    ledger = services(context).ledger
+    nights, names = await series.night_nets(ledger, chat.id)
+    if not any(n.nets for n in nights):
+        await reply(update, t(lang, "No hands recorded in this chat yet."))
+        return
+    final = {s.player.id: s.net for s in await ledger.standings(chat.id)}
+    data = standings_series(nights, names, final)
+    png = await asyncio.to_thread(drawing.standings_chart, data, lang, _font())
+    await send.photo(context, chat.id, png, filename="standings.png",
+                     caption=t(lang, "Standings over the nights."))
+
+
+def _english_patterns() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for preset in presets():
+        for row in pattern_rows(preset):
+            out.setdefault(row.name, row.english)
+    return out
+
+
+async def stats_picture(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                        player: PlayerInfo) -> None:
+    """/stats chart [@bob]: a player's wins by pattern."""
+    chat = update.effective_chat
+    assert chat is not None
+    wins = await series.player_wins(services(context).ledger, chat.id, player.id)
+    counts = pattern_counts(wins)
+    png = await asyncio.to_thread(drawing.patterns_chart, player.name, counts, len(wins),
+                                  lang, _font(), _english_patterns())
+    await send.photo(context, chat.id, png, filename="patterns.png",
+                     caption=t(lang, "Wins by pattern."))
+
+
+# -- export -------------------------------------------------------------------------------
+
+
+async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/export [N]: the chat's ledger (or night N) as a zip of CSV files."""
+    lang = await chat_lang(update, context)
+    chat = update.effective_chat
+    assert chat is not None
+    ok, number = await _night_number(update, lang, "export_usage")
+    if not ok:
+        return
+    ledger = services(context).ledger
+    if not await chat_files.night_count(ledger, chat.id):
+        await refuse(update, lang, "no_nights")
+        return
+    try:
+        fh = await chat_files.export_zip(ledger, chat.id, number)
+    except LedgerError as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return
+    with fh:
+        size = fh.seek(0, io.SEEK_END)
+        fh.seek(0)
+        if size > MAX_EXPORT_BYTES:
+            await refuse(update, lang, "export_too_large")
+            return
+        data = fh.read()  # python-telegram-bot reads an upload whole anyway (≤ 50 MB)
+    name = "mahjong-tally.zip" if number is None else f"mahjong-tally-night-{number}.zip"
+    await send.document(context, chat.id, data, filename=name, caption=t(
+        lang, "The ledger as CSV files. An admin of an empty chat can /import it."))
+
+
+# -- import -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PendingImport:
+    chat_id: int
+    user_id: int
+    file_id: str
+    created: float
+
+
+def _pending(context: ContextTypes.DEFAULT_TYPE) -> dict[str, PendingImport]:
+    return context.application.bot_data.setdefault("pending_imports", {})  # type: ignore[no-any-return]
+
+
+def _document_of(msg: Message) -> Any:
+    if msg.document is not None:
+        return msg.document
+    if msg.reply_to_message is not None:
+        return msg.reply_to_message.document
+    return None
+
+
+async def _download(context: ContextTypes.DEFAULT_TYPE, file_id: str) -> io.BytesIO:
+    tg_file = await context.bot.get_file(file_id)
+    buf = io.BytesIO()
+    await tg_file.download_to_memory(buf)
+    buf.seek(0)
+    return buf
+
+
+def _preview_text(lang: str, p: chat_files.ImportPreview) -> str:
+    return t(lang, "This file holds {nights} night(s), {hands} hand(s) and {players} "
+                   "player(s), from {first} to {last}. Import it into this chat?",
+             nights=p.nights, hands=p.hands, players=p.players,
+             first=(p.first or "-")[:10], last=(p.last or "-")[:10])
+
+
+async def cmd_import(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/import as the caption of a zip, or as a reply to one: a preview and a button."""
+    lang = await chat_lang(update, context)
+    chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
+    assert chat is not None and msg is not None
+    if user is None or not await is_admin(update, context):
+        await refuse(update, lang, "import_admins_only")
+        return
+    doc = _document_of(msg)
+    if doc is None:
+        await refuse(update, lang, "import_usage")
+        return
+    if doc.file_size is not None and doc.file_size > MAX_IMPORT_BYTES:
+        await refuse(update, lang, "import_too_big")
+        return
+    ledger = services(context).ledger
+    try:
+        data = await _download(context, doc.file_id)
+        preview = await chat_files.preview_import(ledger, chat.id, data)
+    except TelegramError:
+        await refuse(update, lang, "import_download")
+        return
+    except LedgerError as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return
+    pending = _pending(context)
+    now = time.monotonic()
+    for key in [k for k, p in pending.items() if now - p.created > PENDING_SECONDS]:
+        del pending[key]
+    while len(pending) >= PENDING_IMPORTS:
+        del pending[next(iter(pending))]
+    token = secrets.token_hex(8)
+    pending[token] = PendingImport(chat.id, user.id, doc.file_id, now)
+    keyboard = InlineKeyboardMarkup([[
+        InlineKeyboardButton(t(lang, "Import"), callback_data=f"v1:i:{token}:ok"),
+        InlineKeyboardButton(t(lang, "Cancel"), callback_data=f"v1:i:{token}:no")]])
+    await reply(update, _preview_text(lang, preview), reply_markup=keyboard)
+
+
+async def on_import_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query, chat, user = update.callback_query, update.effective_chat, update.effective_user
+    assert query is not None and chat is not None and user is not None
+    lang = await chat_lang(update, context)
+    m = _IMPORT_DATA.match(query.data or "")
+    pending = _pending(context)
+    item = pending.get(m.group(1)) if m else None
+    if m is None or item is None or item.chat_id != chat.id or \
+            time.monotonic() - item.created > PENDING_SECONDS:
+        await send.answer(update, t(lang, "That button is out of date."), alert=True)
+        return
+    if user.id != item.user_id and not await is_admin(update, context):
+        await send.answer(update, t(lang, "Only chat admins can import a ledger."), alert=True)
+        return
+    del pending[m.group(1)]
+    message = query.message
+    if m.group(2) == "no":
+        await send.answer(update)
+        if message is not None:
+            await send.edit(context, chat.id, message.message_id,
+                            t(lang, "Import cancelled; nothing was written."), reply_markup=None)
+        return
+    def answer(done: chat_files.ImportPreview) -> list[Outgoing]:
+        text = t(lang, "Imported {nights} night(s), {hands} hand(s) and {players} player(s).",
+                 nights=done.nights, hands=done.hands, players=done.players)
+        if message is None:
+            return [send.to_chat(chat.id, text)]
+        return [send.edit_of(chat.id, message.message_id, text, reply_markup=None)]
+
+    await send.answer(update)
+    try:
+        data = await _download(context, item.file_id)
+        # One write: the import, its answer and "this update is handled" commit together.
+        await chat_files.import_zip(send.answered(context, answer), chat.id, data)
+    except (TelegramError, LedgerError) as exc:
+        code = exc.code if isinstance(exc, LedgerError) else "import_download"
+        params = exc.params if isinstance(exc, LedgerError) else {}
+        await refuse(update, lang, code, str(exc), **params)
+        return
+    services(context).tables.pop(chat.id, None)  # the chat may have an open night now
+
+
+# -- registration -------------------------------------------------------------------------
+
+COMMANDS = {"chart": cmd_chart, "export": cmd_export, "import": cmd_import}
+
+
+def handlers() -> list[BaseHandler[Any, Any, Any]]:
+    """What app.py registers besides the commands, before the generic button handler:
+    a zip sent with the caption /import, and the import's buttons. Picks the pictures'
+    font now, at start."""
+    _font()
+    return [
+        MessageHandler(filters.Document.ALL & filters.CaptionRegex(r"^/import(@\w+)?(\s|$)"),
+                       cmd_import),
+        CallbackQueryHandler(on_import_button, pattern=r"^v1:i:"),
+    ]
+

@@ -1,0 +1,119 @@
+"""Looking back: /history (this night by default; ``all``, a day or one night; paged),
+/hand N (every event of a hand, who reported and who changed it; ``/hand N 2026-11-20``
+for an earlier night) and /stats (rates, best and last hands)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.dialogs import numbers
+from bot.dialogs.grammar import GrammarError
+from bot.handlers import commands_files
+from bot.handlers.chat import chat_lang, refuse, reply, services, tokens_of
+from bot.text import render_lookback
+from storage.errors import LedgerError
+from storage.lookback import Scope
+from storage.models import PlayerRef
+
+ALL_WORDS = ("all", "全部", "所有")
+
+
+async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    chat, msg = update.effective_chat, update.effective_message
+    assert chat is not None and msg is not None
+    words = [w.text for w in tokens_of(msg)]
+    scope: Scope = "current"
+    page = 1
+    try:
+        if words and words[0].lower() in ALL_WORDS:
+            scope = "all"
+            words = words[1:]
+        elif words and (day := numbers.night(words[0])) is not None:
+            scope = day
+            words = words[1:]
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    if words:
+        number = numbers.count(words[0], numbers.MAX_PAGE)
+        if number is None or len(words) > 1:
+            await refuse(update, lang, "history_usage")
+            return
+        page = number
+    view = await services(context).ledger.night_history(chat.id, scope, page=page)
+    if not isinstance(scope, str) and not view.nights:
+        await refuse(update, lang, "no_night", night=_label(scope))
+        return
+    if view.page > view.pages:
+        await refuse(update, lang, "no_page", pages=view.pages)
+        return
+    await reply(update, render_lookback.history_text(lang, view, scope))
+
+
+def _label(scope: Scope) -> str:
+    if isinstance(scope, tuple):
+        return f"{scope[0].isoformat()}/{scope[1]}"
+    return scope if isinstance(scope, str) else scope.isoformat()
+
+
+async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    chat, msg = update.effective_chat, update.effective_message
+    assert chat is not None and msg is not None
+    words = [w.text for w in tokens_of(msg)]
+    number = numbers.count(words[0], numbers.MAX_HAND) if words else None
+    scope: Scope = "current"
+    try:
+        if len(words) == 2:
+            day = numbers.night(words[1])
+            if day is None:
+                number = None
+            else:
+                scope = day
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    if number is None or len(words) > 2:
+        await refuse(update, lang, "hand_usage")
+        return
+    try:
+        detail = await services(context).ledger.hand_detail(chat.id, number, scope)
+    except LedgerError as exc:
+        code = "no_nights" if exc.code == "no_night" and scope == "current" else exc.code
+        await refuse(update, lang, code, str(exc), **{"night": _label(scope), **exc.params})
+        return
+    await reply(update, render_lookback.hand_text(lang, detail))
+
+
+async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
+    assert chat is not None and msg is not None
+    ledger = services(context).ledger
+    words = tokens_of(msg)
+    picture = any(w.text.lower() in commands_files.CHART_WORDS for w in words)
+    words = [w for w in words if w.text.lower() not in commands_files.CHART_WORDS]
+    if len(words) > 1:
+        await refuse(update, lang, "stats_usage")
+        return
+    if words:
+        player = await ledger.find_player(chat.id, words[0].text)
+        if player is None:
+            await refuse(update, lang, "unknown_player", name=escape(words[0].text[:32]))
+            return
+    else:
+        if user is None:
+            return
+        player = await ledger.player(chat.id, PlayerRef(
+            name=user.username or user.first_name, telegram_id=user.id, username=user.username))
+    if picture:
+        await commands_files.stats_picture(update, context, lang, player)
+        return
+    record = await ledger.player_record(chat.id, player.id)
+    standing = next((m for m in await ledger.money_standings(chat.id)
+                     if m.player.id == player.id), None)
+    await reply(update, render_lookback.record_text(lang, record, standing))

@@ -1,0 +1,59 @@
+"""The answer to a recorded event (compact by default, full in a chat that set
+``/set verbose on``) and its Details button, which edits the message to the full
+explanation. Details data is ``v1:x:<session>:<hand>:<event>:<check>`` (see keyboards)."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from bot.delivery import send
+from bot.dialogs.keyboards import answer_keyboard, event_check, parse_details, undo_keyboard
+from bot.handlers.chat import chat_info, chat_lang, error_text_plain, services
+from bot.text import render
+from bot.text.i18n import t
+from storage.errors import LedgerError
+from storage.models import RecordOutcome
+
+PATTERN = r"^v1:x:"
+
+
+async def is_verbose(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> bool:
+    """The chat's answer style (``/set verbose``)."""
+    svc = services(context)
+    return (await chat_info(context, chat_id, svc.default_language)).verbose
+
+
+def answer(lang: str, out: RecordOutcome, verbose: bool) -> tuple[str, InlineKeyboardMarkup]:
+    """The text and buttons that answer a recorded event in the chat's style."""
+    assert out.session is not None and out.event is not None
+    keyboard = answer_keyboard(lang, out.session.id, out.hand_number, out.event,
+                               details=not verbose)
+    return render.outcome_text(lang, out, verbose=verbose), keyboard
+
+
+async def on_details(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Details: edit the compact answer into the full explanation (Undo stays)."""
+    query, chat = update.callback_query, update.effective_chat
+    if query is None or chat is None:
+        return
+    lang = await chat_lang(update, context)
+    data = parse_details(query.data)
+    message = query.message
+    stale = t(lang, error_text_plain("stale_button"))
+    if data is None or message is None:
+        await send.answer(update, stale, alert=True)
+        return
+    try:
+        session, hand = await services(context).ledger.hand_view(chat.id, data.session_id,
+                                                                 data.hand)
+    except LedgerError:
+        await send.answer(update, stale, alert=True)
+        return
+    if data.event >= len(hand.events) or event_check(hand.events[data.event]) != data.check:
+        await send.answer(update, stale, alert=True)  # undone or corrected since
+        return
+    text = render.details_text(lang, session, data.hand, hand, data.event)
+    keyboard = undo_keyboard(t(lang, "Undo"), data.session_id, data.hand, data.event)
+    await send.edit(context, chat.id, message.message_id, text, reply_markup=keyboard)
+    await send.answer(update)

@@ -1,0 +1,281 @@
+"""The pictures: a night's chart, the settle-up card, the standings chart and a player's
+wins by pattern, as PNG bytes of fixed sizes.
+
+Drawing is synchronous matplotlib (Agg, object API, no pyplot); the bot calls these
+through ``asyncio.to_thread``. matplotlib's settings are process-wide, so one lock lets
+one picture draw at a time. Every function takes the series to draw (see
+:mod:`bot.pictures.picture_data`) and the :class:`bot.pictures.fonts.Font`, and draws
+names the font cannot draw by seat.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from matplotlib import rc_context
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from bot.pictures.fonts import Font
+from bot.pictures.picture_data import NightSeries, StandingsSeries
+from bot.text.i18n import money, signed, t
+from engine.models import SEATS, Seat
+
+DPI = 100
+CHART_SIZE = (1200, 675)  # pixels: the night, standings and pattern pictures
+CARD_SIZE = (1080, 1350)  # pixels: the settle-up card (4:5, as chat apps show photos)
+SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
+COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
+          "#17becf")
+MAX_NAME = 16  # characters of a name drawn
+
+_lock = threading.Lock()
+
+
+def ui(font: Font, lang: str, msgid: str, **params: object) -> str:
+    """A label in the chat's language, or in English when the font cannot draw it."""
+    text = t(lang, msgid, **params)
+    return text if font.can_draw(text) else t("en", msgid, **params)
+
+
+def label(font: Font, lang: str, name: str, seat: Seat | None) -> str:
+    """A player's name as drawn: shortened, or their seat when the font cannot draw it."""
+    short = name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
+    if font.can_draw(short):
+        return short
+    if seat is None:
+        return "?"
+    zh = SEAT_ZH[seat]
+    return zh if lang == "zh-Hans" and font.can_draw(zh) else seat
+
+
+def yuan(cents: int) -> str:
+    return ("-" if cents < 0 else "") + "¥" + money(abs(cents))
+
+
+def _figure(size: tuple[int, int]) -> Figure:
+    return Figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI, facecolor="white")
+
+
+def _png(fig: Figure) -> bytes:
+    FigureCanvasAgg(fig)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def _render(font: Font, draw, size: tuple[int, int]) -> bytes:  # type: ignore[no-untyped-def]
+    with _lock, rc_context({"font.family": "sans-serif", "font.sans-serif": font.families,
+                            "axes.unicode_minus": False}):
+        fig = _figure(size)
+        draw(fig)
+        return _png(fig)
+
+
+# -- a night ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NightLabels:
+    names: dict[Seat, str]  # the players' names by seat
+    night: int
+    preset: str
+
+
+def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) -> bytes:
+    """Each seat's running total after every hand; dashed lines where the dealer
+    changed; a star on the biggest hand."""
+
+    def draw(fig: Figure) -> None:
+        ax = fig.add_axes((0.07, 0.1, 0.72, 0.8))
+        xs = list(series.hands)
+        for i, seat in enumerate(SEATS):
+            name = label(font, lang, who.names[seat], seat)
+            ys = series.totals[seat]
+            ax.plot(xs, ys, color=COLORS[i], linewidth=2.2, marker="o" if len(xs) <= 60
+                    else None, markersize=3.5,
+                    label=f"{name} {signed(ys[-1])}")
+        for n, number in enumerate(series.dealer_changes):
+            ax.axvline(number - 0.5, color="#888888", linestyle=":", linewidth=1,
+                       label=ui(font, lang, "dealer changes") if n == 0 else None)
+        if series.biggest is not None:
+            number, seat, points = series.biggest
+            at = series.hands.index(number)
+            y = series.totals[seat][at]
+            ax.plot([number], [y], marker="*", markersize=20, color="#f2b01e",
+                    markeredgecolor="black", linestyle="none",
+                    label=ui(font, lang, "biggest hand"))
+            ax.annotate(f"{label(font, lang, who.names[seat], seat)} +{points}",
+                        (number, y), textcoords="offset points", xytext=(8, 10),
+                        fontsize=11, fontweight="bold")
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.margins(y=0.12)  # room for the biggest hand's label
+        ax.set_xlabel(ui(font, lang, "Hand"))
+        ax.set_ylabel(ui(font, lang, "Points"))
+        ax.grid(alpha=0.3)
+        if len(xs) <= 30:
+            ax.set_xticks(xs)
+        ax.set_title(ui(font, lang, "Night {night}: {preset}, {hands} hands", night=who.night,
+                        preset=who.preset, hands=len(xs) - 1), fontsize=15)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=12, frameon=False)
+
+    return _render(font, draw, CHART_SIZE)
+
+
+# -- the settle-up card ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardNet:
+    name: str
+    seat: Seat | None
+    points: int
+    cents: int
+
+
+@dataclass(frozen=True)
+class CardTransfer:
+    payer: CardNet
+    payee: CardNet
+    points: int
+    cents: int
+
+
+@dataclass(frozen=True)
+class Card:
+    date: datetime
+    table: str  # the chat's title, or ""
+    night: int
+    preset: str
+    stake_cents: int
+    hands: int
+    nets: tuple[CardNet, ...]  # best first
+    transfers: tuple[CardTransfer, ...]
+    biggest: tuple[CardNet, int, int, tuple[str, ...]] | None  # who, points, hand, patterns
+
+
+def settle_card(card: Card, lang: str, font: Font) -> bytes:
+    """Date, table, preset, stake; each player's net in points and money; the fewest
+    transfers; the biggest hand with its patterns."""
+
+    def name(n: CardNet) -> str:
+        return label(font, lang, n.name, n.seat)
+
+    def draw(fig: Figure) -> None:
+        fig.patches.append(Rectangle(
+            (0, 0.86), 1, 0.14, transform=fig.transFigure, color="#b22222", zorder=0))
+        fig.text(0.06, 0.935, ui(font, lang, "Settle-up"), fontsize=40, color="white",
+                 fontweight="bold", va="center")
+        fig.text(0.94, 0.935, card.date.strftime("%Y-%m-%d"), fontsize=24, color="white",
+                 ha="right", va="center")
+        table = card.table if card.table and font.can_draw(card.table) else ""
+        head = ui(font, lang, "Night {night} · {preset} · {hands} hands · {stake} a point",
+                  night=card.night, preset=card.preset, hands=card.hands,
+                  stake=yuan(card.stake_cents))
+        y = 0.83
+        if table:
+            fig.text(0.06, y, table[:40], fontsize=22, va="top", fontweight="bold")
+            y -= 0.04
+        fig.text(0.06, y, head, fontsize=18, va="top", color="#444444")
+        y -= 0.07
+        for n in card.nets:
+            color = "#1a7f37" if n.points > 0 else "#b22222" if n.points < 0 else "#444444"
+            fig.text(0.08, y, name(n), fontsize=30, va="top")
+            fig.text(0.62, y, signed(n.points), fontsize=30, va="top", ha="right",
+                     color=color, fontweight="bold")
+            fig.text(0.92, y, yuan(n.cents), fontsize=30, va="top", ha="right",
+                     color=color)
+            y -= 0.065
+        y -= 0.02
+        fig.text(0.06, y, ui(font, lang, "To settle up"), fontsize=24, va="top",
+                 fontweight="bold")
+        y -= 0.055
+        if not card.transfers:
+            fig.text(0.08, y, ui(font, lang, "Nobody owes anybody."), fontsize=24, va="top")
+            y -= 0.05
+        for tr in card.transfers:
+            fig.text(0.08, y, ui(font, lang, "{payer} pays {payee} {money}", payer=name(
+                tr.payer), payee=name(tr.payee), money=yuan(tr.cents)), fontsize=26,
+                va="top")
+            fig.text(0.92, y, ui(font, lang, "{points} points", points=tr.points),
+                     fontsize=20, va="top", ha="right", color="#666666")
+            y -= 0.055
+        if card.biggest is not None:
+            who, points, number, patterns = card.biggest
+            y -= 0.02
+            fig.text(0.06, y, ui(font, lang, "Biggest hand"), fontsize=24, va="top",
+                     fontweight="bold")
+            y -= 0.055
+            fig.text(0.08, y, ui(font, lang, "{player}: +{points} (hand {number})",
+                                 player=name(who), points=points, number=number),
+                     fontsize=24, va="top")
+            y -= 0.05
+            shown = [p for p in patterns if font.can_draw(p)][:6]
+            if shown:
+                fig.text(0.08, y, " · ".join(shown), fontsize=24, va="top", color="#b22222")
+        fig.text(0.5, 0.03, ui(font, lang, "Mahjong Tally"), fontsize=16, ha="center",
+                 color="#999999")
+
+    return _render(font, draw, CARD_SIZE)
+
+
+# -- across nights ---------------------------------------------------------------------------
+
+
+def standings_chart(series: StandingsSeries, lang: str, font: Font) -> bytes:
+    """Each player's net over the nights."""
+
+    def draw(fig: Figure) -> None:
+        ax = fig.add_axes((0.07, 0.1, 0.72, 0.8))
+        xs = list(series.nights)
+        order = sorted(series.lines, key=lambda p: -series.lines[p][-1])
+        for i, pid in enumerate(order):
+            ys = series.lines[pid]
+            ax.plot(xs, ys, color=COLORS[i % len(COLORS)], linewidth=2.2,
+                    marker="o" if len(xs) <= 40 else None, markersize=4,
+                    label=f"{label(font, lang, series.names[pid], None)} {signed(ys[-1])}")
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_xlabel(ui(font, lang, "Night"))
+        ax.set_ylabel(ui(font, lang, "Points"))
+        ax.grid(alpha=0.3)
+        if len(xs) <= 30:
+            ax.set_xticks(xs)
+        ax.set_title(ui(font, lang, "Standings over {nights} nights", nights=len(xs) - 1),
+                     fontsize=15)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=12, frameon=False)
+
+    return _render(font, draw, CHART_SIZE)
+
+
+def patterns_chart(player: str, counts: Sequence[tuple[str, int]], wins: int, lang: str,
+                   font: Font, english: dict[str, str] | None = None) -> bytes:
+    """A player's wins by pattern, most frequent on top."""
+
+    def draw(fig: Figure) -> None:
+        ax = fig.add_axes((0.25, 0.1, 0.68, 0.8))
+        names = [n if font.can_draw(n) else (english or {}).get(n, "?") for n, _ in counts]
+        values = [c for _, c in counts]
+        ys = list(range(len(counts)))[::-1]
+        ax.barh(ys, values, color="#b22222")
+        ax.set_yticks(ys, names, fontsize=13)
+        for y, v in zip(ys, values, strict=True):
+            ax.text(v, y, f" {v}", va="center", fontsize=12)
+        ax.set_xlabel(ui(font, lang, "Wins"))
+        ax.grid(axis="x", alpha=0.3)
+        if not counts:
+            ax.text(0.5, 0.5, ui(font, lang, "No wins yet."), transform=ax.transAxes,
+                    ha="center", fontsize=16)
+        who = label(font, lang, player, None)
+        ax.set_title(ui(font, lang, "{player}: {n} wins by pattern", player=who,
+                        n=wins), fontsize=15)
+
+    return _render(font, draw, CHART_SIZE)

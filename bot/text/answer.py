@@ -1,0 +1,178 @@
+"""The answer to a recorded event: a compact line or two by default (who won what, the
+hand's fan and points, who pays, what comes next), or the full explanation, every line
+of the engine's account in the chat's language, each payment saying why."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from bot.text import words
+from bot.text.i18n import signed, t
+from engine.explain import TEMPLATES, template_code
+from engine.models import PAID_BY_ONE, EventResult, HandResult, Line
+from storage.models import SessionInfo
+
+# Short fragments of a compact answer, by line code (None: left out of the short answer).
+SHORT: dict[str, str | None] = {
+    "base": "{name}", "pattern": "{name}", "extra": "{name}", "given": "{fan} fan as reported",
+    "cap": None, "value": "{fan} fan, {points} points", "hand_value": "{name} ({wild})",
+    "in_base": "{name}", "doubling": "{name}", "doubled_value": "{points} points",
+    "plain_value": "{points} points",
+    "small_win": "small win", "big_win": "{name}", "bird": "bird {rank} on {seat}",
+    "penalty": None, "starting_win": "{seat} declares {name}", "kong": "{seat} declares a {kind}",
+    "kong_robbed": None, "hujiao_zhuanyi": "呼叫转移 from {seat}",
+    "wall_end": "the wall runs out", "huazhu": "{seat} is 花猪",
+    "huazhu_not_counted": None, "chajiao": "{seat} is ready ({points})",
+    "chajiao_tiles": "{seat} is ready ({points})",
+    "chajiao_points": "{seat} is ready ({points})", "qianggang": "{seat} pays x{mult}",
+    "loser_feibao": "{seat} threw {count} 飞宝", "chengbao": "承包 by {seat}",
+    "chongguan": None, "bawang_jing": None, "jing": "精: {seat} {score}",
+}
+_NAMED = ("name", "patterns")
+_SEATS = ("seat", "payer", "payee", "winner")
+
+
+def player(session: SessionInfo, seat: str) -> str:
+    return escape(session.seats[seat].name) if seat in session.seats else seat  # type: ignore[index]
+
+
+def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in line.params.items():
+        if key in _SEATS and isinstance(value, str):
+            out[key] = player(session, value)
+        elif key == "how":
+            out[key] = t(lang, words.HOW.get(str(value), str(value)))
+        elif key == "kind":
+            out[key] = t(lang, words.KONG_KINDS.get(str(value), str(value)))
+        elif key == "reason":
+            out[key] = t(lang, str(value))
+        elif key in _NAMED:
+            out[key] = escape(words.pattern_name(session.preset, str(value)))
+        else:
+            out[key] = escape(str(value))
+    count = line.params.get("count")
+    if line.code == "extra" and isinstance(count, int) and count > 1:
+        out["name"] = f"{out['name']}×{count}"
+    return out
+
+
+def line_text(lang: str, session: SessionInfo, line: Line) -> str:
+    """One line of the full explanation."""
+    params = _params(lang, session, line)
+    if line.code == "pay":
+        template = words.PAYMENTS.get(str(line.params.get("reason")), words.PAYMENT_OTHER)
+        return t(lang, template, **params)
+    template = TEMPLATES.get(template_code(line))
+    if template is None:
+        return escape(line.code)
+    return t(lang, template, **params)
+
+
+def _merged_pays(lines: tuple[Line, ...]) -> list[Line]:
+    """Payments, one line per payer, payee and reason (承包's shares are one payment)."""
+    merged: dict[tuple[Any, Any, Any], int] = {}
+    for p in lines:
+        if p.code == "pay":
+            key = (p.params["payer"], p.params["payee"], p.params.get("reason"))
+            merged[key] = merged.get(key, 0) + int(p.params["amount"])
+    return [Line(code="pay", params={"payer": a, "payee": b, "amount": n, "reason": r})
+            for (a, b, r), n in merged.items()]
+
+
+def moves_text(lang: str, session: SessionInfo, deltas: dict[str, int]) -> str:
+    moved = sorted(((s, v) for s, v in deltas.items() if v), key=lambda sv: -sv[1])
+    if not moved:
+        return t(lang, "No points moved.")
+    return "  ".join(f"{player(session, s)} <b>{signed(v)}</b>" for s, v in moved)
+
+
+def state_text(lang: str, session: SessionInfo, hand: HandResult | None, closed: bool
+               ) -> str:
+    if not closed and hand is not None:
+        still = "、".join(player(session, s) for s in hand.still_in) if lang == "zh-Hans" \
+            else ", ".join(player(session, s) for s in hand.still_in)
+        return t(lang, "The hand plays on; still in: {players}.", players=still)
+    return t(lang, "Next dealer: {player}.", player=player(session, session.dealer))
+
+
+def full_text(lang: str, session: SessionInfo, number: int, event: EventResult) -> str:
+    """Every line of the event's account, then its payments, one line each."""
+    parts = [t(lang, "Hand {number}, the details:", number=number)]
+    parts += ["• " + line_text(lang, session, line) for line in event.lines
+              if line.code != "pay"]
+    pays = _merged_pays(event.lines)
+    if pays:
+        parts.append(t(lang, "Payments:"))
+        parts += ["  " + line_text(lang, session, p) for p in pays]
+    parts.append(words.then(lang, t(lang, "This event:")) + moves_text(lang, session,
+                                                                        event.deltas))
+    return "\n".join(parts)
+
+
+def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) -> str:
+    seat, how = str(line.params["seat"]), str(line.params.get("how"))
+    payer = ""
+    if how in PAID_BY_ONE:
+        payer = next((str(p.params["payer"]) for p in event.lines if p.code == "pay"
+                      and p.params["payee"] == seat), "")
+    template = words.HOW_SHORT.get(how, "{seat} self-draws")
+    return t(lang, template, seat=player(session, seat), payer=player(session, payer))
+
+
+_TAIL = ("value", "doubled_value", "given", "jing", "bird",  # after the patterns
+         "hujiao_zhuanyi", "qianggang")
+_SAID_BY_HOW = {"杠上花", "杠上炮", "抢杠", "杠上开花", "抢杠胡"}
+
+
+def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
+    """Who won what and its value, or what happened, in one line."""
+    sep = "，" if lang == "zh-Hans" else ", "
+    segments: list[tuple[list[str], list[str]]] = [([], [])]
+    capped = False
+    for line in event.lines:
+        if line.code == "pay":
+            continue
+        if line.code == "win":
+            if segments[-1][0]:
+                segments.append(([], []))
+            segments[-1][0].append(_how_short(lang, session, event, line))
+            continue
+        if line.code == "cap":
+            capped = True
+            continue
+        if line.code == "base" and line.params.get("name") == "平胡" and any(
+                other.code == "pattern" for other in event.lines):
+            continue  # additive fan: 平胡's 1 is the start, the patterns tell the hand
+        if line.code in ("extra", "big_win") and line.params.get("name") in _SAID_BY_HOW:
+            continue  # "dave wins on a kong replacement" already says 杠上花
+        template = SHORT.get(template_code(line))
+        if template is None:
+            continue
+        text = t(lang, template, **_params(lang, session, line))
+        if line.code in _TAIL and capped:
+            text += t(lang, " (capped)")
+            capped = False
+        segments[-1][1 if line.code in _TAIL else 0].append(text)
+    pieces = []
+    for names, tail in segments:
+        if not names and not tail:
+            continue
+        won = any(line.code == "win" for line in event.lines)
+        body = (names[0] + (sep + " ".join(names[1:]) if names[1:] else "")) if won \
+            else sep.join(names)
+        pieces.append(sep.join([body, *tail]) if body else sep.join(tail))
+    return ("；" if lang == "zh-Hans" else "; ").join(pieces)
+
+
+def compact_text(lang: str, session: SessionInfo, number: int, event: EventResult,
+                 hand: HandResult | None, closed: bool) -> str:
+    """Two lines: the hand and what happened; who moved how much and what comes next."""
+    head = words.then(lang, t(lang, "Hand {number} recorded:", number=number)) + headline(
+        lang, session, event)
+    moves = moves_text(lang, session, event.deltas)
+    if not any(event.deltas.values()) and any(line.code == "kong" for line in event.lines):
+        moves = t(lang, "Kong points are paid when the hand ends.")  # Jiangxi
+    tail = moves + " · " + state_text(lang, session, hand, closed)
+    return head + "\n" + tail

@@ -1,0 +1,215 @@
+"""English templates for refusals, by code; the catalogs translate them. Each says what
+was wrong and, where it helps, how to say it right."""
+
+from __future__ import annotations
+
+from html import escape
+
+from bot.text.i18n import t
+from bot.text.words import option_list, preset_list, value_list
+
+MESSAGES: dict[str, str] = {
+    # grammar
+    "hu_empty": "Say who won and how, e.g. /hu alice 自摸 清一色 根1 — or send /hu alone "
+                "for buttons.",
+    "hu_no_winner": "{token} is not a player at this table. Example: /hu bob from carol 七对",
+    "hu_no_how": "Say how they won: 自摸 (self-draw), from X, rob X, 杠上花 or 杠上炮 X. "
+                 "Example: /hu bob from carol 七对",
+    "needs_player": "{word} needs a player after it. Example: /hu bob from carol 七对",
+    "needs_tile": "{word} needs a tile after it, e.g. 本金 5p",
+    "unexpected_player": "{token} is a player; put each winner first, separated by commas: "
+                         "/hu bob 七对, carol from alice",
+    "bad_jing": "Write 精 counts as jing=alice:1/1,bob:0/2 (正精/副精).",
+    "kong_usage": "Example: /kong bob 暗杠 — or 补杠, or 直杠 from carol.",
+    "draw_usage": "{token}: example: /draw alice 花猪, bob 听 3, carol 听 1112345678999m",
+    "qishou_usage": "Example: /qishou bob 板板胡",
+    "bad_stake": "{token} is not an amount; write e.g. 0.5 or 2.",
+    "new_usage": "Example: /new chengdu @alice @bob carol dave — four players in seat "
+                 "order E S W N; E deals first.",
+    "unknown_preset_new": "Unknown preset {name}; choose one of: {valid}.",
+    "number_usage": "Give the hand's number, e.g. /void 3 (see /history).",
+    "set_usage": "Examples: /set preset yibin · /set cap_fan=5 · /set stake 0.5 · "
+                 "/set verbose on · /set lang en",
+    "not_player": "Only the players at this table, or a chat admin, can do that.",
+    "admins_only": "Only chat admins can change house rules.",
+    "group_only": "This works in a group, where the table plays.",
+    "stale_button": "That button is out of date.",
+    "score_usage": "Example: /score 123m 456m 789p 11p 999s (13 tiles for waits, 14 to check "
+                   "a win). Options: family=sichuan|changsha|jiangxi wild=2m,4m",
+    "unknown_player": "{name} has not played in this chat.",
+    # ledger
+    "no_session": "No table is going in this chat; start one with /new.",
+    "session_open": "A table is already going here; /end it first.",
+    "same_player_twice": "A player cannot sit twice.",
+    "four_players": "A table has four players; you named {count}.",
+    "nothing_to_undo": "Nothing has been recorded at this table yet.",
+    "not_reporter": "Only the player who reported it, or an admin, can undo it.",
+    "no_hand": "There is no hand {number} to change (see /history).",
+    "amend_reopens": "That correction would leave the hand unfinished after later hands.",
+    "no_player": "No such player in this chat.",
+    # engine
+    "unknown_pattern": "Unknown pattern {name}; did you mean: {suggestions}?",
+    "patterns_exclude": "{first} and {second} cannot both hold in one hand.",
+    "pays_self": "{seat} cannot pay for their own win.",
+    "not_in_hand": "{seat} has already won this hand.",
+    "needs_from": "Say whose discard or kong it was: from X / rob X.",
+    "self_draw_from": "A self-draw is paid by everyone still in; drop the 'from'.",
+    "one_self_draw": "Only one player wins a self-draw.",
+    "too_many_gen": "{gen} 根 and {kongs} kongs: a hand holds at most four fours.",
+    "kongs_not_paid": "This preset does not pay for kongs when made; count them in the win "
+                      "(杠1).",
+    "wrong_family": "That does not belong to this table's rules.",
+    "tiles_not_a_win": "Those tiles do not make a winning hand under these rules.",
+    "tiles_contradict": "The tiles do not show {pattern}.",
+    "hand_closed": "The hand is over; this starts a new one — report it again.",
+    "self_draw_only": "This preset wins by self-draw (or robbing a kong) only.",
+    "too_many_birds": "This table draws {birds} bird(s).",
+    "ready_needs_value": "{seat} is ready: give their fan (听 3) or their tiles.",
+    "huazhu_ready": "{seat} cannot be both 花猪 and ready.",
+    "needs_indicator": "With 听用/精 tiles, name the turned-up tile too: 本金 5p",
+    "chow_not_allowed": "This family has no chow: {meld}.",
+    "bad_report": "That report cannot be scored: {what}. Nothing was recorded.",
+    "unknown_option": "Unknown option {option}; valid: {valid}.",
+    "bad_option_value": "Bad value for {option}; valid: {valid}.",
+    "unknown_preset": "Unknown preset {name}; valid: {valid}.",
+    "starting_not_allowed": "{name} is not played at this table.",
+    # tiles
+    "bad_token": "Cannot read {token} (position {position}). Write tiles like 123m 456p "
+                 "789s 11z, or 一万 五筒 红中.",
+    "bad_rank": "There is no tile {token}.",
+    "fifth_copy": "{token} (position {position}) would be a fifth copy of that tile.",
+    "tile_count": "{count} tiles where {expected} are expected.",
+    "honor_not_allowed": "{token}: this family plays without winds and dragons.",
+    "too_many_wild": "{count} wildcards; a hand holds at most 8.",
+    "bad_meld": "{meld} is not a pong, kong or chow; write melds like [555p] or [2222m].",
+    "melds_without_tiles": "Declared melds need the hand's tiles too.",
+    "bad_indicator": "The turned-up tile must be one tile, e.g. 本金 5p.",
+    # reports
+    "duplicate_winner": "A player is named twice as a winner.",
+    "kong_needs_discarder": "A direct kong names whose discard it took: 直杠 from carol.",
+    "bad_kong": "This family has no wildcard kong.",
+    "starting_after_win": "Starting-hand wins come before the hand's win.",
+    "bad_feeder": "承包: the feeders must be two other players.",
+    "fourth_without_feeder": "承包: name the player who fed three melds first.",
+    "feibao_winner": "{seat} won: give their 飞宝 as the winner's count.",
+    "jing_without_win": "The 精 reward is paid only when a hand is won.",
+    "not_ready": "{seat}'s tiles are not ready.",
+    "bad_override": "{item}: write option=value.",
+    # ledger
+    "no_guest": "No guest named {name} here.",
+    "already_linked": "That account already plays here.",
+    "bad_name": "A player needs a name.",
+    "no_debt": "No debt {id} in this chat (see /debts).",
+    "paid_usage": "Give the debt's number, e.g. /paid 4, or /paid 4 2.50 for part of it "
+                  "(see /debts).",
+    "not_party": "Only the two players of that debt, or an admin, can mark it paid.",
+    "not_empty": "Restore into an empty database.",
+    "missing_file": "{table}.csv is missing.",
+    # pictures and files
+    "no_nights": "No night has been played in this chat yet; start one with /new.",
+    "night_out_of_range": "There is no night {number}; this chat has played {nights}.",
+    "chart_usage": "Example: /chart for the night going (or the last one), /chart 2 for the "
+                   "second night.",
+    "export_usage": "Example: /export for every night, /export 2 for the second night only.",
+    "export_too_large": "The export is over 50 MB, more than Telegram takes; export one night "
+                        "at a time: /export 2.",
+    "import_admins_only": "Only chat admins can import a ledger.",
+    "import_usage": "Send the zip made by /export with the caption /import, or reply /import "
+                    "to it.",
+    "import_too_big": "That file is over 20 MB, more than a bot can download.",
+    "import_download": "The file could not be fetched from Telegram; send it again.",
+    "import_not_empty": "This chat already has a ledger; /import works only in a chat with "
+                        "none.",
+    "bad_import": "That file cannot be imported ({where}: {why}); nothing was written. Send "
+                  "the zip made by /export, unchanged.",
+    # money across nights and looking back
+    "debt_paid": "Debt {id} is already paid (see /debts).",
+    "pay_too_much": "That is more than {payer} owes {payee} ({owed}); /paid {id} alone pays "
+                    "it all.",
+    "amount_usage": "{token} is not an amount; write it like 5 or 2.50, e.g. /paid 4 2.50.",
+    "amount_zero": "Pay more than 0, e.g. /paid 4 2.50.",
+    "amount_negative": "An amount cannot be negative: /paid records what the payer paid.",
+    "bad_amount": "Pay more than 0, e.g. /paid 4 2.50.",
+    "no_debts": "No unpaid debts in this chat.",
+    "settle_stale": "The debts have changed since; send /settle again.",
+    "not_party_settle": "Only players with an open debt, or an admin, can confirm.",
+    "standings_usage": "Examples: /standings · /standings 30d (the last 30 days, at most "
+                       "{max}).",
+    "history_usage": "Examples: /history (this night) · /history 2 (its page 2) · /history "
+                     "all · /history 2026-11-20 (that day's nights).",
+    "hand_usage": "Examples: /hand 3 (hand 3 of this night) · /hand 3 2026-11-20 (of that "
+                  "day's night; 2026-11-20/2 for its second night, as /history shows).",
+    "stats_usage": "Example: /stats @bob (or /stats for yourself).",
+    "bad_date": "{token} is not a date; write it like 2026-11-20.",
+    "no_night": "No night {night} in this chat (see /history all).",
+    "which_night": "Several nights that day: {labels}. Name one of them.",
+    "no_hand_here": "There is no hand {number} in night {night} (see /history).",
+    "no_page": "There are only {pages} page(s).",
+    # bounds and impossible reports
+    "number_out_of_range": "{token}: give a number from {least} to {most}.",
+    "stake_too_big": "{token}: the stake is at most {most} per point.",
+    "draw_twice": "{token} is named twice; say everything about a player once.",
+    "draw_contradicts": "{seat} cannot be both ready and not ready.",
+    "tianhu_dealer": "天胡 is the dealer's self-draw on the deal; {seat} cannot have it here.",
+    "dihu_dealer": "地胡 is won by a player who does not deal, on the dealer's first discard; "
+                   "{seat} cannot have it here.",
+    "kong_not_from": "Only a direct kong (直杠) takes someone's discard; drop the 'from'.",
+    "too_many_points": "That would move more than {limit} points in one hand; check the fan "
+                       "and the house rules.",
+    "totals_too_large": "The table's totals would grow beyond what the ledger holds; /end "
+                        "the night and start a new one.",
+    "bad_language": "Choose a language: /lang en or /lang zh.",
+    "not_reporter_hand": "Only the player who reported that hand, or an admin, can change it.",
+}
+
+
+# What a field of a report is, in words, for a report the engine cannot read (the
+# field's path, like events.1.win.winners.0.kongs, never reaches players).
+FIELDS = {
+    "fan": "a fan count out of range", "gen": "a 根 count out of range",
+    "kongs": "a kong count out of range", "birds": "a bird out of range",
+    "feibao": "a 飞宝 count out of range", "loser_feibao": "a 飞宝 count out of range",
+    "kong_chain": "a kong chain out of range", "robbed_kongs": "a robbed-kong count out of "
+    "range", "jing": "a 精 count out of range", "winners": "too many or too few winners",
+    "tiles": "the tiles", "melds": "the melds", "kinds": "a starting-hand win is missing",
+    "players": "a player at the wall", "indicator": "the turned-up tile",
+}
+OR = " or "
+FIELD_OTHER = "something in it is missing or out of range"
+SEATS = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+
+def report_field(where: str) -> str:
+    """The innermost named field of a validation path, in words (English msgid)."""
+    for part in reversed(where.split(".")):
+        if part in FIELDS:
+            return FIELDS[part]
+    return FIELD_OTHER
+
+
+def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None = None,
+               **params: object) -> str:
+    """The refusal in the chat's language; seat letters become names (or the seat's word),
+    all text escaped."""
+    template = MESSAGES.get(code)
+    if template is None:
+        return "⚠️ " + escape(fallback)
+    if code == "bad_report":
+        params = {"what": t(lang, report_field(str(params.get("where", ""))))}
+    if code in ("unknown_preset", "unknown_preset_new") and "valid" in params:
+        params["valid"] = preset_list(lang, str(params["valid"]).split(", "))
+    if code == "unknown_option" and "valid" in params:
+        params["valid"] = option_list(lang, str(params["valid"]).split(", "))
+    if code == "bad_option_value" and "valid" in params:
+        params["valid"] = value_list(lang, str(params.get("option")), str(params["valid"]))
+    if "expected" in params:  # a tile count: "13 or 14"
+        params["expected"] = str(params["expected"]).replace(" or ", t(lang, " or "))
+    clean = {k: escape(_seat(lang, str(v), seats) if k == "seat" else str(v))
+             for k, v in params.items()}
+    return "⚠️ " + t(lang, template, **clean)
+
+
+def _seat(lang: str, value: str, seats: dict[str, str] | None) -> str:
+    if seats and value in seats:
+        return seats[value]
+    return t(lang, SEATS[value]) if value in SEATS else value

@@ -1,0 +1,203 @@
+"""Messages the bot sends, built from ledger and engine results in the chat's language.
+All user-facing text goes through :func:`bot.text.i18n.t`."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from bot.text import answer, words
+from bot.text.i18n import money, signed, t
+from engine.models import SEATS, HandResult, Line
+from engine.rules import get_preset, ruleset
+from storage.models import (
+    EditOutcome,
+    RecordOutcome,
+    SessionInfo,
+    Summary,
+    UndoOutcome,
+)
+
+SEAT_KEYS = words.SEAT_KEYS
+_HOW = words.HOW
+
+
+def name(session: SessionInfo, seat: str) -> str:
+    return answer.player(session, seat)
+
+
+def line_text(lang: str, session: SessionInfo, line: Line) -> str:
+    return answer.line_text(lang, session, line)
+
+
+def totals_text(lang: str, session: SessionInfo) -> str:
+    rows = [t(lang, "Totals:")]
+    for seat in SEATS:
+        space = "" if lang == "zh-Hans" else " "
+        dealer = space + t(lang, "(dealer)") if seat == session.dealer else ""
+        rows.append("  " + t(lang, "{seat} {player}: {points}", seat=t(lang, SEAT_KEYS[seat]),
+                             player=name(session, seat),
+                             points=f"<b>{signed(session.totals[seat])}</b>") + dealer)
+    return "\n".join(rows)
+
+
+def outcome_text(lang: str, out: RecordOutcome, verbose: bool = True) -> str:
+    """The answer to a recorded event: the full explanation with the running totals, or
+    (``verbose=False``) the compact two lines; the board carries the totals then."""
+    assert out.session is not None and out.event is not None and out.hand is not None
+    s = out.session
+    if not verbose:
+        return answer.compact_text(lang, s, out.hand_number, out.event, out.hand, out.closed)
+    return "\n".join([
+        t(lang, "Hand {number} recorded.", number=out.hand_number),
+        answer.full_text(lang, s, out.hand_number, out.event).split("\n", 1)[1],
+        "", totals_text(lang, s), answer.state_text(lang, s, out.hand, out.closed)])
+
+
+def details_text(lang: str, s: SessionInfo, number: int, hand: HandResult, index: int
+                 ) -> str:
+    """What the Details button shows: the event's full explanation and the hand's state."""
+    text = answer.full_text(lang, s, number, hand.events[index])
+    if index < len(hand.events) - 1:
+        return text
+    if hand.open:
+        return text + "\n" + answer.state_text(lang, s, hand, closed=False)
+    if hand.next_dealer:
+        return text + "\n" + t(lang, "Next dealer: {player}.",
+                                player=name(s, hand.next_dealer))
+    return text
+
+
+def table_text(lang: str, s: SessionInfo) -> str:
+    parts = [t(lang, "Table: {preset}, hand {number}.", preset=words.preset_name(lang, s.preset),
+               number=s.hands + (0 if s.open_hand else 1))]
+    if s.open_hand:
+        parts.append(t(lang, "Hand {number} plays on; still in: {players}.",
+                       number=s.open_hand, players=_list(lang, [name(s, x) for x in s.still_in])))
+    parts.append(t(lang, "Stake: {money} per point.", money=money(s.stake_cents)))
+    parts.append(totals_text(lang, s))
+    return "\n".join(parts)
+
+
+def board_text(lang: str, s: SessionInfo) -> str:
+    if s.status != "open":  # the night is over: the final nets, no hand in progress
+        return "\n".join(["📋 " + t(lang, "Scoreboard"),
+                          t(lang, "{preset}: the night is over after {hands} hands.",
+                            preset=words.preset_name(lang, s.preset), hands=s.hands),
+                          totals_text(lang, s)])
+    return "📋 " + t(lang, "Scoreboard") + "\n" + table_text(lang, s)
+
+
+def ended(s: SessionInfo, sm: Summary) -> SessionInfo:
+    """The table as the night ended: its final nets, no hand in progress."""
+    return s.model_copy(update={
+        "status": "ended", "hands": sm.hands, "open_hand": None, "still_in": (),
+        "totals": {seat: sm.nets.get(p.id, 0) for seat, p in s.seats.items()}})
+
+
+def _list(lang: str, items: list[str]) -> str:
+    return ("、" if lang == "zh-Hans" else ", ").join(items)
+
+
+def undo_text(lang: str, out: UndoOutcome) -> str:
+    s = out.session
+    return "\n".join([
+        t(lang, "Undone: event {index} of hand {number}.", index=out.event_index + 1,
+          number=out.hand_number),
+        "  ".join(f"{name(s, seat)} {signed(v)}" for seat, v in out.deltas.items() if v)
+        or t(lang, "No points moved."),
+        "", totals_text(lang, s)])
+
+
+def edit_text(lang: str, out: EditOutcome) -> str:
+    s = out.session
+    head = (t(lang, "Hand {number} voided.", number=out.hand_number) if out.action == "void"
+            else t(lang, "Hand {number} corrected.", number=out.hand_number))
+    parts = [head]
+    for c in out.changes:
+        diff = "  ".join(f"{name(s, seat)} {signed(c.deltas_before[seat])}→"
+                         f"{signed(c.deltas_after[seat])}" for seat in SEATS
+                         if c.deltas_before[seat] != c.deltas_after[seat])
+        dealer = "" if c.dealer_before == c.dealer_after else " " + t(
+            lang, "dealer {before}→{after}", before=name(s, c.dealer_before),
+            after=name(s, c.dealer_after))
+        parts.append(words.then(lang, t(lang, "Hand {number}:", number=c.number))
+                     + f"{diff or '-'}{dealer}")
+    parts += ["", totals_text(lang, s)]
+    return "\n".join(parts)
+
+
+def summary_text(lang: str, sm: Summary) -> str:
+    parts = [t(lang, "The night is over: {hands} hands.", hands=sm.hands)]
+    for pid, net in sorted(sm.nets.items(), key=lambda kv: -kv[1]):
+        bold = "<b>" + signed(net) + "</b>"
+        parts.append("  " + t(lang, "{player}: {points} ({money})",
+                                player=escape(sm.players[pid].name), points=bold,
+                                money=money(net * sm.stake_cents)))
+    if sm.transfers:
+        parts.append(t(lang, "To settle up:"))
+        parts += ["  " + t(lang, "{payer} → {payee}: {points} ({money})",
+                           payer=escape(tr.payer.name), payee=escape(tr.payee.name),
+                           points=tr.points, money=money(tr.cents)) for tr in sm.transfers]
+    else:
+        parts.append(t(lang, "Nobody owes anybody."))
+    if sm.biggest:
+        parts.append(t(lang, "Biggest hand: {player}, {points} points (hand {number}).",
+                       player=escape(sm.biggest[0].name), points=sm.biggest[1],
+                       number=sm.biggest[2]))
+    if sm.most_wins:
+        top = sm.most_winners or (sm.most_wins[0],)
+        parts.append(t(lang, "Most wins: {player} ({wins}).",
+                       player=_list(lang, [escape(p.name) for p in top]), wins=sm.most_wins[1]))
+    return "\n".join(parts)
+
+
+def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) -> str:
+    """The preset's patterns and options as this chat plays them (``options``: the table's
+    or the chat's house rules; the preset's defaults when None)."""
+    p = get_preset(preset)
+    opts = options if options is not None else ruleset(preset).options.model_dump()
+    head = words.preset_name(lang, preset)
+    summary = words.PRESET_SUMMARIES.get(preset)
+    parts = [f"<b>{escape(head)}</b>" + ("" if lang == "zh-Hans" else f" — {escape(p.title)}"),
+             t(lang, summary) if summary else escape(p.summary), "", t(lang, "Patterns:")]
+    parts += [f"  {escape(words.pattern_name(preset, n))}{words.colon(lang)}{v}"
+              for n, v in _pattern_values(lang, p.family, opts)]
+    parts += ["", t(lang, "Options:")]
+    parts += [f"  {t(lang, words.OPTIONS[k])}{words.colon(lang)}"
+              f"{escape(words.option_value(lang, k, v))}"
+              for k, v in opts.items()
+              if k in words.OPTIONS and not isinstance(v, dict | list | tuple)]
+    return "\n".join(parts)
+
+
+def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = []
+    if family == "sichuan":
+        additive = opts.get("fan_mode") == "additive"
+        rows += [(n, t(lang, "+{n} fan", n=f) if additive else t(lang, "{n} fan", n=f))
+                 for n, f in opts.get("fan", {}).items()]
+        rows += [(n, t(lang, "+{n} fan each", n=f)) for n, f in opts.get("extras", {}).items()
+                 if f]
+    elif family == "changsha":
+        rows += [(n, t(lang, "{n} big win(s)", n=c)) for n, c in opts.get("big_wins", {}).items()]
+        rows += [(n, t(lang, "paid as a small self-draw"))
+                 for n in opts.get("starting_wins", ())]
+    else:
+        values = opts.get("values", {})
+        for n, v in values.items():
+            if n.endswith("无宝") or n.endswith("宝吊"):
+                continue
+            rows.append((n, t(lang, "{v} with 宝, {w} without", v=v, w=values.get(n + "无宝", v))))
+        if "平和宝吊" in values:
+            rows.append(("宝吊", t(lang, "平和 {v}; 七对 and 碰对 doubled",
+                                   v=values["平和宝吊"])))
+        rows += [(n, t(lang, "doubles (x2)")) for n in ("七字全", "单张", "宝吊还原", "豪华",
+                                                        "飞宝", "杠上花")]
+        rows.append(("清一色", t(lang, "x{n}", n=2 ** int(opts.get("qingyise_fan", 2)))))
+    return rows
+
+
+def seats_text(s: SessionInfo, lang: str = "en") -> str:
+    return _list(lang, [f"{t(lang, SEAT_KEYS[seat])} {name(s, seat)}" for seat in SEATS])
+

@@ -1,0 +1,146 @@
+"""Replies that look back: a night's history, one hand with every event and who reported
+and changed it, and a player's record. All text goes through :func:`bot.text.i18n.t`."""
+
+from __future__ import annotations
+
+from datetime import date
+from html import escape
+
+from bot.text.i18n import signed, t
+from bot.text.render import SEAT_KEYS, line_text, name
+from bot.text.render_money import points_at_stakes, signed_money
+from engine.models import SEATS
+from storage.lookback import HandDetail, NightHistory, PlayerRecord, Scope
+from storage.money import MoneyStanding
+
+
+def _change(lang: str, action: str, player: str, time: str) -> str | None:
+    if action == "undo":
+        return t(lang, "Its last event was undone by {player} at {time}.", player=player,
+                 time=time)
+    if action == "void":
+        return t(lang, "Voided by {player} at {time}.", player=player, time=time)
+    if action == "amend":
+        return t(lang, "Corrected by {player} at {time}.", player=player, time=time)
+    return None
+
+
+def _who(lang: str, player: str | None) -> str:
+    return escape(player) if player else t(lang, "someone not at the table")
+
+
+def history_text(lang: str, view: NightHistory, scope: Scope) -> str:
+    if not view.nights and not view.total:
+        return t(lang, "No hands recorded in this chat yet.")
+    if scope == "all":
+        head = t(lang, "All nights, page {page} of {pages}:", page=view.page, pages=view.pages)
+    elif isinstance(scope, date) and len(view.nights) > 1:
+        head = t(lang, "Nights of {day}, page {page} of {pages}:", day=scope.isoformat(),
+                 page=view.page, pages=view.pages)
+    else:
+        night = view.nights[0]
+        head = t(lang, "Night {night}, page {page} of {pages}:", night=night.label,
+                 page=view.page, pages=view.pages)
+    parts = [head]
+    several = view.several
+    for it in view.items:
+        status = " " + t(lang, "(void)") if it.status == "void" else ""
+        moves = "  ".join(f"{escape(it.seats[s])} {signed(v)}"  # type: ignore[index]
+                          for s, v in it.deltas.items() if v)
+        where = f"{view.labels[it.session_id]} " if several else ""
+        parts.append(f"{where}#{it.number}{status}: {moves or '-'}")
+    if not view.items:
+        parts.append(t(lang, "No hands that night yet."))
+    else:
+        parts.append(t(lang, "Every event of a hand: /hand N"))
+    if view.page < view.pages:
+        parts.append(t(lang, "More: /history {next}", next=_next(scope, view.page + 1)))
+    return "\n".join(parts)
+
+
+def _next(scope: Scope, page: int) -> str:
+    if scope == "all":
+        return f"all {page}"
+    if isinstance(scope, tuple):
+        return f"{scope[0].isoformat()}/{scope[1]} {page}"
+    if isinstance(scope, date):
+        return f"{scope.isoformat()} {page}"
+    return str(page)
+
+
+def hand_text(lang: str, d: HandDetail) -> str:
+    s = d.session
+    head = t(lang, "Hand {number} of night {night}; dealer: {seat} {player}.",
+             number=d.number, night=d.night.label,
+             seat=t(lang, SEAT_KEYS[d.dealer]), player=name(s, d.dealer))
+    parts = [head]
+    if d.status == "void":
+        parts.append(t(lang, "This hand is void: it counts for nothing."))
+    elif d.status == "open":
+        parts.append(t(lang, "This hand plays on."))
+    for i, ev in enumerate(d.result.events):
+        who = d.reporters[i] if i < len(d.reporters) else None
+        parts.append(t(lang, "Event {index}, reported by {player}:", index=i + 1,
+                       player=_who(lang, who)))
+        parts += ["  • " + line_text(lang, s, line) for line in ev.lines]
+        moves = "  ".join(f"{name(s, seat)} {signed(v)}" for seat, v in ev.deltas.items() if v)
+        parts.append("  " + t(lang, "This event:") + " " + (moves or "-"))
+    if len(d.result.events) > 1 and d.status != "void":
+        parts.append(t(lang, "The hand:") + " " + "  ".join(
+            f"{name(s, seat)} {signed(d.result.deltas[seat])}" for seat in SEATS
+            if d.result.deltas[seat]))
+    if len(d.changes) > 5:
+        parts.append(t(lang, "{n} earlier changes.", n=len(d.changes) - 5))
+    for c in d.changes[-5:]:
+        note = _change(lang, c.action, _who(lang, c.actor), c.at.strftime("%Y-%m-%d %H:%M"))
+        if note:
+            parts.append(note)
+    return "\n".join(_fit(lang, parts))
+
+
+def _fit(lang: str, lines: list[str], budget: int = 3800) -> list[str]:
+    """The lines that fit in one message, and how many were left out."""
+    used = 0
+    for i, line in enumerate(lines):
+        used += len(line) + 1
+        if used > budget:
+            return [*lines[:i], t(lang, "…and {n} more lines.", n=len(lines) - i)]
+    return lines
+
+
+def _rate(n: int, of: int) -> str:
+    return f"{round(100 * n / of)}%" if of else "0%"
+
+
+def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) -> str:
+    st = rec.stats
+    parts = [t(lang, "Statistics for {player}:", player=escape(st.player.name))]
+    if not st.hands:
+        parts.append(t(lang, "No hands played yet."))
+        return "\n".join(parts)
+    parts.append(t(lang, "Hands {hands}: won {wins} ({win_rate}), {self_draws} of them by "
+                         "self-draw; dealt in {dealt_in} ({dealt_rate}).", hands=st.hands,
+                   wins=st.wins,
+                   win_rate=_rate(st.wins, st.hands), self_draws=st.self_draws,
+                   dealt_in=st.dealt_in, dealt_rate=_rate(st.dealt_in, st.hands)))
+    if standing is not None:
+        parts.append(t(lang, "Net: {money} ({points}).", money=signed_money(standing.cents),
+                       points=points_at_stakes(lang, standing.points)))
+    if rec.best is not None:
+        b = rec.best
+        what = f" ({escape(' '.join(b.names))})" if b.names else ""
+        parts.append(t(lang, "Best hand: {points} points, hand {number} of night {night}",
+                       points=b.win_points, number=b.number, night=b.night) + what)
+    if rec.last:
+        parts.append(t(lang, "Last hands:"))
+        for h in rec.last:
+            notes = []
+            if h.self_draws:
+                notes.append(t(lang, "self-draw"))
+            elif h.won:
+                notes.append(t(lang, "won"))
+            if h.dealt_in:
+                notes.append(t(lang, "dealt in"))
+            extra = f" ({', '.join(notes)})" if notes else ""
+            parts.append(f"  {h.night} #{h.number}: {signed(h.delta)}{extra}")
+    return "\n".join(parts)

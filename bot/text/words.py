@@ -1,0 +1,222 @@
+"""The table's vocabulary in the chat's language: preset names, seats, ways to win, kong
+kinds, why a payment is made, each family's own names for patterns, and option labels.
+Message ids are English; the catalogs translate them (``make i18n`` adds them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.text.i18n import t
+
+SEAT_KEYS = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+PRESET_NAMES = {
+    "sichuan": "Sichuan",
+    "chengdu": "Chengdu blood battle",
+    "yibin": "Yibin",
+    "changsha": "Changsha",
+    "feibao": "Shangrao Feibao",
+}
+
+PRESET_SUMMARIES = {
+    "sichuan": "Seed 001's table: every pattern adds fan to 平胡's 1, no cap, 查叫 at the "
+               "smallest value.",
+    "chengdu": "血战到底: the largest base pattern, +1 fan for each extra, cap 7; 刮风下雨, "
+               "花猪, 查叫, 退税, 呼叫转移.",
+    "yibin": "听用 wildcards either side of the 本金; every pattern adds, cap 6; 花猪 and "
+             "查叫 at the largest value.",
+    "changsha": "Small wins need 2-5-8 eyes; big wins pay 6 off a discard or 3 each "
+                "self-drawn; the dealer +1; birds.",
+    "feibao": "Self-draw only; 精/宝 wildcards; base values doubled by each extra; kong "
+              "points; 精 reward.",
+}
+
+HOW = {"self_draw": "self-draw", "discard": "off a discard", "rob_kong": "robbing a kong",
+       "kong_replacement": "on a kong replacement", "after_kong_discard": "off a kong discard"}
+
+# How a winner won, in a compact answer; {payer} is whose discard or kong it was.
+HOW_SHORT = {
+    "self_draw": "{seat} self-draws",
+    "discard": "{seat} wins off {payer}'s discard",
+    "rob_kong": "{seat} robs {payer}'s kong",
+    "kong_replacement": "{seat} wins on a kong replacement",
+    "after_kong_discard": "{seat} wins off {payer}'s discard after a kong",
+}
+
+KONG_KINDS = {"concealed": "concealed kong", "added": "added kong", "direct": "direct kong",
+              "wild": "wildcard kong"}
+
+# One payment line per reason, saying why it is paid.
+PAYMENTS = {
+    "win": "{payer} → {payee} {amount} (the win)",
+    "kong": "{payer} → {payee} {amount} (kong money)",
+    "kong_void": "{payer} → {payee} {amount} (the robbed kong's money back)",
+    "hujiao_zhuanyi": "{payer} → {payee} {amount} (呼叫转移: {payer}'s kong money goes to "
+                      "the winner)",
+    "huazhu": "{payer} → {payee} {amount} (花猪: {payer} still holds three suits)",
+    "chajiao": "{payer} → {payee} {amount} (查叫: {payer} is not ready)",
+    "tuishui": "{payer} → {payee} {amount} (退税: {payer} is not ready and returns the kong "
+               "money)",
+    "kong_points": "{payer} → {payee} {amount} (kong points)",
+    "jing": "{payer} → {payee} {amount} (精 reward)",
+    "chengbao": "{payer} → {payee} {amount} (承包: {payer} pays every share)",
+    "starting_win": "{payer} → {payee} {amount} (starting-hand win)",
+}
+PAYMENT_OTHER = "{payer} → {payee} {amount}"
+
+# Where a family calls a pattern by its own name.
+PATTERN_NAMES = {"yibin": {"对对胡": "大对子"}}
+
+# House-rule options: label, and words for their values.
+OPTIONS = {
+    "base": "Points per unit",
+    "draw_dealer": "Dealer after a drawn hand",
+    "blood_battle": "血战到底 (play on until three have won)",
+    "fan_mode": "How fan add up",
+    "fan_to_points": "Fan to points",
+    "cap_fan": "Fan cap",
+    "zimo": "Self-draw bonus",
+    "kong_payments": "刮风下雨 (kongs pay when made)",
+    "huazhu": "花猪",
+    "huazhu_fan": "花猪's fan without a cap",
+    "chajiao": "查叫",
+    "tuishui": "退税",
+    "hujiao_zhuanyi": "呼叫转移",
+    "dianganghua": "杠上花 off a direct kong",
+    "menqing_zhongzhang": "门清 and 断幺九",
+    "yaojiu_jiangdui": "带幺九 and 将对",
+    "tiandi_hu": "天胡 and 地胡",
+    "longqidui_bonus": "龙七对 as a pattern of its own",
+    "jingoudiao_duidui": "金钩钓 also counts as 对对胡",
+    "tingyong": "听用 wildcards",
+    "tingyong_scope": "听用 in",
+    "dealer_premium": "Dealer premium",
+    "small_discard": "Small win off a discard",
+    "small_self_draw": "Small self-draw, from each",
+    "big_discard": "Each big win off a discard",
+    "big_self_draw": "Each big win self-drawn, from each",
+    "penalty": "抢杠胡 and 海底炮: the one player pays",
+    "penalty_dealer": "… when that player deals",
+    "stack_big_wins": "Several big wins add up",
+    "birds": "Birds (扎鸟)",
+    "bird_mode": "A bird hit",
+    "bird_origin": "Bird 1 lands on",
+    "discard_wins": "Wins off a discard",
+    "wild_tiles": "精 tiles",
+    "qingyise_fan": "清一色 doublings",
+    "feibao_loser_doubles": "A loser's 飞宝 doubles what they pay",
+    "qianggang_mult": "抢杠: the robbed player pays V times",
+    "chengbao": "承包 (three melds fed)",
+    "kong_points_on_draw": "Kong points when nobody wins",
+    "jing_bonus": "精 reward",
+}
+VALUES = {
+    ("draw_dealer", "stay"): "stays", ("draw_dealer", "next"): "passes on",
+    ("fan_mode", "additive"): "every pattern adds to 平胡's 1",
+    ("fan_mode", "largest_base"): "the largest pattern, +1 per extra",
+    ("fan_to_points", "exponential"): "doubling (1, 2, 4, 8 …)",
+    ("fan_to_points", "linear"): "one point per fan",
+    ("zimo", "none"): "none", ("zimo", "double"): "+1 fan",
+    ("zimo", "add_stake"): "one base more from each",
+    ("chajiao", "min"): "at the smallest wait", ("chajiao", "max"): "at the largest wait",
+    ("chajiao", "off"): "not played",
+    ("hujiao_zhuanyi", "off"): "not played", ("hujiao_zhuanyi", "last_kong"): "the last kong",
+    ("hujiao_zhuanyi", "all_kongs"): "every kong",
+    ("dianganghua", "zimo"): "everyone pays", ("dianganghua", "discarder"): "the discarder pays",
+    ("tingyong_scope", "same_suit"): "the 本金's suit",
+    ("tingyong_scope", "all_suits"): "every suit",
+    ("bird_mode", "double"): "doubles", ("bird_mode", "add"): "adds one base",
+    ("bird_origin", "dealer"): "the dealer", ("bird_origin", "winner"): "the winner",
+    ("wild_tiles", "flipped_and_next"): "the flipped tile and the next",
+    ("wild_tiles", "next"): "the next tile",
+}
+YES, NO, NO_CAP = "yes", "no", "none"
+UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan"}
+
+
+def colon(lang: str) -> str:
+    return "：" if lang == "zh-Hans" else ": "
+
+
+def then(lang: str, head: str) -> str:
+    """``head`` followed by what comes after it (no space after a Chinese colon)."""
+    return head if head.endswith(("：", "。")) else head + " "
+
+
+PRESET_ALIASES = {
+    "四川": "sichuan", "四川麻将": "sichuan", "成都": "chengdu", "成都血战": "chengdu",
+    "成都血战到底": "chengdu", "血战到底": "chengdu", "血战": "chengdu", "宜宾": "yibin",
+    "宜宾麻将": "yibin", "长沙": "changsha", "长沙麻将": "changsha", "上饶飞宝": "feibao",
+    "飞宝": "feibao", "上饶": "feibao", "上饶飞宝麻将": "feibao",
+}
+
+
+def preset_key(word: str, known: Any) -> str | None:
+    """A preset named by its key (chengdu) or its Chinese name (成都血战)."""
+    low = word.strip().lower()
+    if low in known:
+        return low
+    return PRESET_ALIASES.get(word.strip())
+
+
+def preset_list(lang: str, keys: Any) -> str:
+    if lang != "zh-Hans":
+        return ", ".join(keys)
+    return "、".join(preset_name(lang, k) for k in keys)
+
+
+def option_list(lang: str, keys: list[str]) -> str:
+    """Options a player may set, as they type them (key=), each with its label."""
+    if lang != "zh-Hans":
+        return ", ".join(keys)
+    return "、".join(f"{k}=（{t(lang, OPTIONS[k])}）" if k in OPTIONS else f"{k}=" for k in keys)
+
+
+def value_list(lang: str, key: str, valid: str) -> str:
+    """An option's valid values, as typed (key=value), each with its meaning."""
+    if lang != "zh-Hans":
+        return valid
+    if valid.startswith("a whole number"):
+        return t(lang, "a whole number") + ("" if "none" not in valid else
+                                            t(lang, ", or {key}=none (none)", key=key))
+    out = []
+    for v in valid.split(", "):
+        value: Any = {"true": True, "false": False}.get(v, v)
+        out.append(f"{key}={v}（{option_value(lang, key, value)}）")
+    return "、".join(out)
+
+
+def preset_name(lang: str, preset: str) -> str:
+    return t(lang, PRESET_NAMES[preset]) if preset in PRESET_NAMES else preset
+
+
+def seat_word(lang: str, seat: str) -> str:
+    return t(lang, SEAT_KEYS[seat]) if seat in SEAT_KEYS else seat
+
+
+def pattern_name(preset: str, name: str) -> str:
+    """A pattern as the preset's players call it; several names keep their spacing."""
+    table = PATTERN_NAMES.get(preset)
+    if not table:
+        return name
+    return " ".join(table.get(word, word) for word in name.split(" "))
+
+
+def option_value(lang: str, key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return t(lang, YES if value else NO)
+    if value is None:
+        return t(lang, NO_CAP)
+    if (key, value) in VALUES:
+        return t(lang, VALUES[key, value])
+    if key in UNITS:
+        return t(lang, UNITS[key], n=value)
+    return str(value)
+
+
+def dynamic_msgids() -> list[str]:
+    """Every message id used through the tables above (for the catalog extractor)."""
+    return [*SEAT_KEYS.values(), *PRESET_NAMES.values(), *PRESET_SUMMARIES.values(),
+            *HOW.values(), *HOW_SHORT.values(), *KONG_KINDS.values(), *PAYMENTS.values(),
+            PAYMENT_OTHER, *OPTIONS.values(), *VALUES.values(), YES, NO, NO_CAP,
+            *UNITS.values(), "a whole number", ", or {key}=none (none)"]
