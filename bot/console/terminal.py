@@ -1,8 +1,11 @@
 """Console mode: the real Application against the in-process fake Bot API, in a terminal.
 
-You speak as a player of a simulated group; bot messages and their buttons print as text.
-``/as NAME`` switches who speaks; ``press N`` presses button N of the last message with
-buttons; ``quit`` leaves. It uses the embedded SQLite default unless configured otherwise.
+You speak as a player of a simulated group; bot messages and their buttons print as text,
+alerts from button presses as ``(alert) …``, and photos and files are saved under the data
+folder with their path printed. ``/as NAME`` switches who speaks; ``press N`` presses button
+N of the last message with buttons, ``press M N`` button N of message #M (the scoreboard's
+too); ``/import PATH`` sends a file with the caption ``/import``; ``quit`` leaves. It uses
+the embedded SQLite default unless configured otherwise.
 """
 
 from __future__ import annotations
@@ -26,10 +29,12 @@ from bot.text.i18n import t
 
 GROUP_ID = -100123
 PLAYERS = ["alice", "bob", "carol", "dave"]
+MAX_IMPORT_BYTES = 20 << 20  # what Telegram lets a bot download
 BANNER = """Mahjong Tally — console mode (no Telegram token configured).
 You are in a simulated group with alice, bob, carol and dave; you speak as {who}.
 Try:  /new chengdu @alice @bob @carol @dave   then   /hu bob 自摸 清一色 根1
-      /as carol   switch speaker      press 1   press a button      quit   leave"""
+      /as carol   switch speaker      press 1   press a button      quit   leave
+      press 5 2   button 2 of message #5      /import PATH   send a file to import"""
 
 
 def state_path(url: str) -> Path:
@@ -43,15 +48,23 @@ def state_path(url: str) -> Path:
     return Path("data") / f"console-{name}.json"
 
 
+def database_exists(url: str) -> bool:
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return True  # a server's database: assume it holds earlier runs
+    return parsed.database not in (None, "", ":memory:") and \
+        Path(str(parsed.database)).expanduser().is_file()
+
+
 class ConsoleState:
     """The simulated Telegram's memory across runs: the next update and message ids and
     each speaker's user id. Telegram never reuses a message id in a chat, and the inbox
     keys a message by it, so a run that started the ids over would have its lines taken
-    for ones already handled. Each id is written down before it is handed out, and ids
-    never start below the clock's seconds: a database kept from a run without this file
-    (or after it was deleted) holds only smaller ones."""
+    for ones already handled. Each id is written down before it is handed out. A
+    database kept from a run without this file (or after it was deleted) holds ids the
+    file does not know: then they start at the clock's seconds, above any such run's."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, database_existed: bool) -> None:
         self.path = path
         data: dict[str, Any] = {}
         if path.is_file():
@@ -59,7 +72,7 @@ class ConsoleState:
                 data = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 data = {}
-        floor = int(time.time())
+        floor = int(time.time()) if database_existed and not data else 1
         self.next_update = max(floor, int(data.get("next_update", 1)))
         self.next_message = max(floor, int(data.get("next_message", 1)))
         users = data.get("users") or {}
@@ -89,7 +102,8 @@ def plain(text: str) -> str:
 class Console:
     def __init__(self, settings: Settings, out: TextIO = sys.stdout) -> None:
         self.settings = settings
-        self.state = ConsoleState(state_path(settings.storage.url))
+        url = settings.storage.url
+        self.state = ConsoleState(state_path(url), database_exists(url))
         self.api = FakeBotAPI(self.state.next_update, self.state.next_message)
         self.out = out
         self.users: dict[str, FakeUser] = {}
@@ -112,15 +126,57 @@ class Console:
     def print_new(self) -> None:
         for msg in self.api.outbox[self.shown:]:
             tag = "✎ edited" if msg.edits else "bot"
-            self.out.write(f"\n[{tag} #{msg.message_id}] {plain(msg.text)}\n")
+            text = plain(msg.text)
+            if msg.kind != "text":
+                saved = self.save_file(msg)
+                kind = t(self.lang, "photo") if msg.kind == "photo" else t(self.lang, "file")
+                text = t(self.lang, "({kind} saved to {path})", kind=kind, path=str(saved)) \
+                    + (f"\n{text}" if text else "")
+            self.out.write(f"\n[{tag} #{msg.message_id}] {text}\n")
             for i, button in enumerate(msg.buttons, 1):
                 self.out.write(f"   [{i}] {button['text']}\n")
         self.shown = len(self.api.outbox)
         self.out.flush()
 
-    def last_with_buttons(self) -> SentMessage | None:
-        # Not the pinned scoreboard, whose quick-report buttons come back with every edit.
+    def save_file(self, msg: SentMessage) -> Path:
+        """A photo or file the bot sent, written under the data folder for you to open."""
+        name = re.sub(r"[^\w.-]+", "_", msg.filename or msg.kind)[-80:]
+        path = self.state.path.parent / "console-files" / f"{msg.message_id}-{name}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(msg.data)
+        return path
+
+    def print_alert(self, query_id: str) -> None:
+        answer = self.api.answered.get(query_id) or {}
+        if answer.get("text"):
+            tag = t(self.lang, "alert") if answer.get("show_alert") else t(self.lang, "notice")
+            self.out.write(f"({tag}) {plain(str(answer['text']))}\n")
+
+    def button_message(self, message_id: int | None) -> SentMessage | None:
+        """Message #message_id, or the last with buttons other than the pinned scoreboard
+        (whose quick-report buttons come back with every edit)."""
+        if message_id is not None:
+            return self.api.messages.get((GROUP_ID, message_id))
         return next((m for m in reversed(self.api.outbox) if m.buttons and not m.pinned), None)
+
+    def send_import(self, raw: str) -> bool:
+        """``/import PATH``: the file as a document with the caption ``/import``."""
+        path = Path(raw.strip().strip("'\"")).expanduser()
+        try:
+            if path.stat().st_size > MAX_IMPORT_BYTES:
+                self.out.write(t(self.lang, "({path} is larger than {n} MB)", path=str(path),
+                                 n=MAX_IMPORT_BYTES >> 20) + "\n")
+                return False
+            data = path.read_bytes()
+        except FileNotFoundError:
+            self.out.write(t(self.lang, "(no file at {path})", path=str(path)) + "\n")
+            return False
+        except OSError:
+            self.out.write(t(self.lang, "(cannot read {path})", path=str(path)) + "\n")
+            return False
+        self.reserve()
+        self.api.send_file(self.speaker, GROUP_ID, data, path.name, caption="/import")
+        return True
 
     async def settle(self, app) -> None:  # type: ignore[no-untyped-def]
         """Wait until the bot has fetched and processed everything sent so far."""
@@ -141,19 +197,28 @@ class Console:
             self.speaker = self.user(who)
             self.out.write(t(self.lang, "(you are now {who})", who=who) + "\n")
             return True
-        m = re.fullmatch(r"press\s+(\d+)", line)
+        query = None
+        m = re.fullmatch(r"press\s+(\d{1,12})(?:\s+(\d{1,3}))?", line)
+        imported = re.fullmatch(r"/import(?:@\w+)?\s+(.+)", line)
         if m:
-            msg = self.last_with_buttons()
-            index = int(m.group(1)) - 1
-            if msg is None or not 0 <= index < len(msg.buttons):
+            second = m.group(2)
+            msg = self.button_message(int(m.group(1)) if second else None)
+            index = int(second or m.group(1)) - 1
+            if msg is None or not 0 <= index < len(msg.buttons) or \
+                    "callback_data" not in msg.buttons[index]:
                 self.out.write(t(self.lang, "(no such button)") + "\n")
                 return True
             self.reserve()
-            self.api.press(self.speaker, msg, msg.buttons[index]["callback_data"])
+            query = f"q{self.api.press(self.speaker, msg, msg.buttons[index]['callback_data'])}"
+        elif imported:
+            if not self.send_import(imported.group(1)):
+                return True
         else:
             self.reserve()
             self.api.say(self.speaker, GROUP_ID, line)
         await self.settle(app)
+        if query is not None:
+            self.print_alert(query)
         self.print_new()
         return True
 
