@@ -10,8 +10,9 @@ from html import unescape
 from pathlib import Path
 from typing import Any
 
-from bot.app import build_application, pipeline, running
+from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
+from bot.delivery.intake import pipeline_of
 from bot.ops.config import Settings, StorageSettings, TelegramSettings
 from tests.databases import sqlite_copy
 
@@ -49,7 +50,7 @@ class Table:
             await asyncio.sleep(0.005)
         else:
             raise TimeoutError(f"update {update_id} was never fetched")
-        await pipeline(self.app).idle()
+        await pipeline_of(self.app).idle()
 
     async def say(self, who: str, text: str, chat_id: int | None = None,
                   update_id: int | None = None, **kw: Any) -> list[SentMessage]:
