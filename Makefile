@@ -19,7 +19,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 --maxschedchunk 1
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

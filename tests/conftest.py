@@ -1,5 +1,5 @@
-"""Shared test setup: where the rules files live, hypothesis profiles, and the end of the
-migrated templates."""
+"""Shared test setup: where the rules files live, hypothesis profiles, the longest tests
+first, and the end of the migrated templates."""
 
 from __future__ import annotations
 
@@ -23,6 +23,25 @@ settings.register_profile(
 settings.register_profile("ci", parent=settings.get_profile("default"), derandomize=True,
                           database=None)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+# The longest tests (each runs the bot as child processes, or explores for long), started
+# first: `make test` hands tests one at a time to two processes (pytest-xdist,
+# --maxschedchunk 1), so the short ones fill in around these and both finish together.
+LONGEST_FIRST = (
+    "tests/bot/test_webhook_workers.py",
+    "tests/bot/test_faults.py",
+    "tests/engine/test_analysis.py",
+    "tests/bot/test_workers.py",
+    "tests/storage/test_ledger_stateful.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: the rest keep their order
 
 
 @pytest.fixture(scope="session", autouse=True)
