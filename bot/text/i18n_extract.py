@@ -1,5 +1,5 @@
-"""``python -m bot.text.i18n_extract``: refresh ``bot/locales/tally.pot`` and merge it into every
-language's ``tally.po``, keeping existing translations.
+"""``python -m bot.text.i18n_extract``: refresh ``bot/text/locales/tally.pot`` and merge it
+into every language's ``tally.po``, keeping existing translations.
 
 Babel extracts ``t(lang, "...")`` calls from ``bot/``; message tables used dynamically
 (settlement lines, refusals, labels) are added from their definitions.
