@@ -19,13 +19,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --maxschedchunk 1
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
 i18n: $(STAMP)
-	$(BIN)/python -m bot.i18n_extract
+	$(BIN)/python -m bot.text.i18n_extract
 
 # Builds the image and drives it against the fake Bot API over HTTP (needs a Docker daemon).
 docker-smoke: $(STAMP)

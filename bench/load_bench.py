@@ -32,8 +32,9 @@ from sqlalchemy import select
 from telegram import Update
 from telegram.ext import ApplicationBuilder, ContextTypes, MessageHandler, filters
 
-from bot.app import build_application, pipeline, running
+from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser
+from bot.delivery.intake import pipeline_of
 from bot.ops.config import Settings, StorageSettings, TelegramSettings
 from storage import tables as t
 
@@ -148,7 +149,7 @@ async def open_tables(clock: Clock, app: Any, chats: list[int]) -> None:
     mids = [clock.say(u["alice"], c, "/new chengdu alice bob carol dave", mentions=u)
             for c in chats]
     await wait_answered(clock, mids, 120)
-    await pipeline(app).idle()
+    await pipeline_of(app).idle()
 
 
 async def events_recorded(app: Any, chat_id: int) -> int:

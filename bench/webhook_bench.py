@@ -5,7 +5,7 @@ Run: ``python -m bench.webhook_bench --url postgresql+asyncpg://…`` (or set
 ``TALLY_TEST_POSTGRES_URL``). The bot's tables live in that database's public schema and
 are dropped before every round. Each round starts ``python -m bot run`` in webhook mode
 with the bot's default settings except Telegram's rate limits (off: this measures the
-bot, and a bot token's own limits are discussed in the README), opens a table in every
+bot, and a bot token's own limits are discussed in docs/performance.md), opens a table in every
 chat, then offers all the reports at once: Telegram's side (``tests.fake_webhook``) posts
 them over ``--connections`` parallel connections, a chat's next report after the 2xx for
 its last. Throughput is the reports divided by the time from the first post to the last

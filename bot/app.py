@@ -23,6 +23,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
+from bot.delivery.intake import pipeline_of
 from bot.delivery.pipeline import Pipeline
 from bot.handlers import (
     buttons,
@@ -158,10 +159,6 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     return app
 
 
-def pipeline(app: Application) -> Pipeline:  # type: ignore[type-arg]
-    return app.bot_data["pipeline"]  # type: ignore[no-any-return]
-
-
 @asynccontextmanager
 async def running(app: Application, poll_timeout: float = 1.0, *,  # type: ignore[type-arg]
                   poll: bool = True) -> AsyncIterator[Application]:  # type: ignore[type-arg]
@@ -173,12 +170,12 @@ async def running(app: Application, poll_timeout: float = 1.0, *,  # type: ignor
             await app.post_init(app)
         await app.start()
         try:
-            await pipeline(app).start(poll=poll, poll_timeout=poll_timeout)
+            await pipeline_of(app).start(poll=poll, poll_timeout=poll_timeout)
             try:
                 with collector.tuned():  # what has loaded by now stays for good
                     yield app
             finally:
-                await pipeline(app).stop()
+                await pipeline_of(app).stop()
         finally:
             await app.stop()
     finally:

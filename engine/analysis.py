@@ -227,7 +227,3 @@ def waits(
     if kinds is not _ALL and kinds != _ALL:
         out &= set(kinds)
     return out
-
-
-def is_ready(counts: Sequence[int], wild: int = 0, *, honor_sequences: bool = False) -> bool:
-    return bool(waits(counts, wild, honor_sequences=honor_sequences))

@@ -1,4 +1,4 @@
-"""The pattern table of a preset, generated from the definitions (README, CLI, /rules)."""
+"""The pattern table of a preset, generated from the definitions (docs/usage.md, CLI, /rules)."""
 
 from __future__ import annotations
 

@@ -182,10 +182,6 @@ def to_counts(kinds: Iterable[int]) -> list[int]:
     return counts
 
 
-def from_counts(counts: Sequence[int]) -> list[int]:
-    return [k for k in range(KINDS) for _ in range(counts[k])]
-
-
 def format_compact(kinds: Iterable[int]) -> str:
     """``[0, 1, 2, 9]`` -> ``123m1p`` grouped by suit, in kind order."""
     by_suit: dict[int, list[int]] = {}

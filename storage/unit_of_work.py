@@ -4,8 +4,8 @@ The ledger's operations are synchronous SQLAlchemy Core code; :func:`run` gives 
 its transaction through :meth:`AsyncConnection.run_sync`, SQLAlchemy's documented bridge,
 on both backends. On PostgreSQL (asyncpg) every statement is awaited on the event loop; on
 SQLite (aiosqlite) every cursor call is handed to the connection's worker thread and back.
-That costs a few thread switches per statement (see the README's performance section for
-what it costs per report); it uses nothing but the libraries' public API.
+That costs a few thread switches per statement (see docs/performance.md for what
+it costs per report); it uses nothing but the libraries' public API.
 """
 
 from __future__ import annotations

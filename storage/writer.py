@@ -4,7 +4,7 @@ Every report is a small write (a handful of statements), and a transaction's own
 (taking a connection, ``BEGIN``, ``COMMIT``, and on SQLite the one write lock) is as large
 as a report's. Under load, units queue here and the writer runs all that are waiting (up
 to ``max_batch``) one after another in one transaction, then answers each caller with its
-own result. Measured in ``bench/`` and in the README.
+own result. Measured in ``bench/`` and in docs/performance.md.
 
 - Batching is for a queue: while fewer than ``batch_from`` units wait, each commits on its
   own, so that the first of a few does not wait for the others' statements (every unit in

@@ -1,11 +1,16 @@
-"""Shared test setup: where the rules files live, and hypothesis profiles."""
+"""Shared test setup: where the rules files live, hypothesis profiles, the longest tests
+first, and the end of the migrated templates."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests import databases
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("TALLY_SHARED_DIR", ROOT.parent / "shared"))
@@ -18,3 +23,29 @@ settings.register_profile(
 settings.register_profile("ci", parent=settings.get_profile("default"), derandomize=True,
                           database=None)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+# The longest tests (each runs the bot as child processes, or explores for long), started
+# first: `make test` hands tests one at a time to two processes (pytest-xdist,
+# --maxschedchunk 1), so the short ones fill in around these and both finish together.
+LONGEST_FIRST = (
+    "tests/bot/test_webhook_workers.py",
+    "tests/bot/test_faults.py",
+    "tests/engine/test_analysis.py",
+    "tests/bot/test_workers.py",
+    "tests/storage/test_ledger_stateful.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: the rest keep their order
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _migrated_templates() -> Iterator[None]:
+    """The migrated databases that tests copy (tests/databases.py) go at the end."""
+    yield
+    databases.clean_up()

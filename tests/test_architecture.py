@@ -1,4 +1,5 @@
-"""Project-wide guards: imports run one way, and the README's rules cannot drift."""
+"""Project-wide guards: imports run one way (between the packages, and between bot's
+subpackages), and the documented pattern table cannot drift."""
 
 from __future__ import annotations
 
@@ -11,15 +12,37 @@ ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = {"engine": {"storage", "bot", "telegram", "sqlalchemy"}, "storage": {"bot", "telegram"}}
 
 
-def _imports(path: Path) -> set[str]:
+# What each of bot's subpackages may import from the others (bot/app.py and
+# bot/__main__.py, which put everything together, may import all): words and operations
+# at the bottom; dialogs and pictures over words; delivery carries updates and answers
+# without knowing any handler; handlers use all of those; console mode runs the whole app.
+BOT_LAYERS = {
+    "text": set(),
+    "ops": set(),
+    "dialogs": {"text"},
+    "pictures": {"text"},
+    "delivery": {"ops", "text"},
+    "handlers": {"delivery", "dialogs", "ops", "pictures", "text"},
+    "console": {"app", "delivery", "ops", "text"},
+}
+# Modules that stand above their folder: the catalog extractor gathers the words of every
+# module; a webhook worker builds the whole application.
+BOT_ABOVE = {"text/i18n_extract.py", "delivery/webhook.py"}
+
+
+def _modules(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     out: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            out |= {a.name.split(".")[0] for a in node.names}
+            out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            out.add(node.module.split(".")[0])
+            out |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
     return out
+
+
+def _imports(path: Path) -> set[str]:
+    return {m.split(".")[0] for m in _modules(path)}
 
 
 def test_imports_run_one_way() -> None:
@@ -29,6 +52,19 @@ def test_imports_run_one_way() -> None:
             assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 
 
-def test_readme_pattern_table_is_generated_from_the_definitions() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert pattern_table_markdown("chengdu") in readme
+def test_bot_subpackages_import_one_way() -> None:
+    bot = ROOT / "bot"
+    assert {p.name for p in bot.iterdir() if (p / "__init__.py").exists()} == set(BOT_LAYERS)
+    for package, allowed in BOT_LAYERS.items():
+        for path in (bot / package).rglob("*.py"):
+            if str(path.relative_to(bot)) in BOT_ABOVE:
+                continue
+            used = {m.split(".")[1] for m in _modules(path)
+                    if m.startswith("bot.") and m.count(".") >= 1}
+            bad = used - allowed - {package}
+            assert not bad, f"{path.relative_to(ROOT)} imports bot.{sorted(bad)}"
+
+
+def test_documented_pattern_table_is_generated_from_the_definitions() -> None:
+    usage = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
+    assert pattern_table_markdown("chengdu") in usage

@@ -22,8 +22,9 @@ from typing import Any, TextIO
 
 from sqlalchemy.engine import make_url
 
-from bot.app import build_application, pipeline, running
+from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
+from bot.delivery.intake import pipeline_of
 from bot.ops.config import Settings
 from bot.text.i18n import t
 
@@ -184,7 +185,7 @@ class Console:
             if not self.api.updates:
                 break
             await asyncio.sleep(0.01)
-        await pipeline(app).idle()
+        await pipeline_of(app).idle()
 
     async def handle(self, app, line: str) -> bool:  # type: ignore[no-untyped-def]
         line = line.strip()

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram import Update
 from telegram.ext import Application
 
 from bot.ops import metrics
 from storage.delivery import Incoming
+
+if TYPE_CHECKING:  # bot.delivery.pipeline imports this module (through the poller)
+    from bot.delivery.pipeline import Pipeline
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +52,9 @@ def incoming(payload: dict[str, Any]) -> Incoming:
     return Incoming(key=key[:96], chat_id=chat_id, update_id=update_id, payload=payload)
 
 
-def pipeline_of(app: Application) -> Any:  # type: ignore[type-arg]
-    return app.bot_data["pipeline"]
+def pipeline_of(app: Application) -> Pipeline:  # type: ignore[type-arg]
+    """The delivery pipeline that ``app``'s post_init put in its bot_data (bot.app)."""
+    return app.bot_data["pipeline"]  # type: ignore[no-any-return]
 
 
 async def accept_many(app: Application, payloads: Sequence[dict[str, Any]],  # type: ignore[type-arg]

@@ -110,6 +110,7 @@ class Sender:
         self._failed: list[tuple[int, str]] = []
         self._retried: list[int] = []
         self._dirty = asyncio.Event()
+        self._hurry = asyncio.Event()  # someone waits in idle(): write back without delay
         self._writer: asyncio.Task[None] | None = None
         self._idle = asyncio.Event()
         self._idle.set()
@@ -173,6 +174,7 @@ class Sender:
         while True:
             await self._idle.wait()
             if self._dirty.is_set() or self._sent or self._dropped or self._failed:
+                self._hurry.set()
                 await asyncio.sleep(0.002)
                 continue
             if self._idle.is_set():
@@ -338,7 +340,10 @@ class Sender:
             await self._dirty.wait()
             # Gather what was sent into one transaction now and then: the writer is shared
             # with the reports. A crash in between sends those rows again (same words).
-            await asyncio.sleep(0.2)
+            # Unless idle() is waiting for it (tests, console mode).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._hurry.wait(), 0.2)
+            self._hurry.clear()
             try:
                 await self._flush()
             except Exception:  # the database may be briefly unavailable: try again

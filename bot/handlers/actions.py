@@ -54,14 +54,6 @@ async def record_event(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     remember(context, session.chat_id, out.session)
 
 
-async def announce(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
-                   out: RecordOutcome) -> None:
-    """Say what ``out`` recorded (for a write made without its answer)."""
-    remember(context, out.session.chat_id if out.session else 0, out.session)
-    verbose = await details.is_verbose(context, out.session.chat_id) if out.session else False
-    await send.say(context.bot, *announcement(update, lang, out, verbose))
-
-
 async def acting(update: Update, context: ContextTypes.DEFAULT_TYPE
                   ) -> tuple[str, SessionInfo] | None:
     """Language and table for a state-changing command from a player, delivered once."""

@@ -15,8 +15,8 @@ While the bot runs:
   Objects in a reference cycle wait a little longer to be freed (a few MB at most);
   everything else is freed at once by reference counting, as always.
 
-Measured with ``bench.load_bench`` (saturated, SQLite): see the README's performance
-section. Both are undone when the bot stops (tests and benches start many bots in one
+Measured with ``bench.load_bench`` (saturated, SQLite): see docs/performance.md.
+Both are undone when the bot stops (tests and benches start many bots in one
 process).
 """
 

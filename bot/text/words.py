@@ -190,10 +190,6 @@ def preset_name(lang: str, preset: str) -> str:
     return t(lang, PRESET_NAMES[preset]) if preset in PRESET_NAMES else preset
 
 
-def seat_word(lang: str, seat: str) -> str:
-    return t(lang, SEAT_KEYS[seat]) if seat in SEAT_KEYS else seat
-
-
 def pattern_name(preset: str, name: str) -> str:
     """A pattern as the preset's players call it; several names keep their spacing."""
     table = PATTERN_NAMES.get(preset)

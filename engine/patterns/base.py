@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from engine.errors import ReportError
-from engine.readings import CHOW, KONG, PAIR, PUNG, STANDARD, Meld, Reading
+from engine.readings import KONG, PAIR, PUNG, STANDARD, Meld, Reading
 from engine.tiles import is_terminal_or_honor, rank_of
 
 
@@ -167,7 +167,3 @@ def four_declared(f: Facts) -> bool:
 
 def nothing_declared(f: Facts) -> bool:
     return not f.declared
-
-
-def has_chow(f: Facts) -> bool:
-    return any(m.shape == CHOW for m in f.reading.melds)

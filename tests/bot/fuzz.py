@@ -70,7 +70,7 @@ WORDS = [
     ",", "，", ";", "|", "<b>", "</b>", "&", "<", ">", "&amp;", '"', "'", "\\", "{lang}",
     "{0}", "%s",
 ]
-# Lines a table really says (the README's), so that the fuzzing reaches deep states:
+# Lines a table really says (docs/usage.md's), so that the fuzzing reaches deep states:
 # hands in play, kongs, corrections, ended nights, debts. Names are swapped at random.
 LINES = [
     "/hu bob 自摸 清一色 根1", "/hu bob from carol 七对", "/hu bob 七对, dave from carol",

@@ -10,9 +10,11 @@ from html import unescape
 from pathlib import Path
 from typing import Any
 
-from bot.app import build_application, pipeline, running
+from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
+from bot.delivery.intake import pipeline_of
 from bot.ops.config import Settings, StorageSettings, TelegramSettings
+from tests.databases import sqlite_copy
 
 GROUP = -100500
 
@@ -48,7 +50,7 @@ class Table:
             await asyncio.sleep(0.005)
         else:
             raise TimeoutError(f"update {update_id} was never fetched")
-        await pipeline(self.app).idle()
+        await pipeline_of(self.app).idle()
 
     async def say(self, who: str, text: str, chat_id: int | None = None,
                   update_id: int | None = None, **kw: Any) -> list[SentMessage]:
@@ -80,7 +82,9 @@ async def table(tmp_path: Path, lang: str = "en", **settings: Any) -> AsyncItera
     # and the scoreboard is edited after every event unless a test asks otherwise.
     telegram = TelegramSettings(overall_max_rate=0, group_max_rate=0,
                                 board_interval=settings.pop("board_interval", 0))
-    config = Settings(storage=StorageSettings(url=f"sqlite+aiosqlite:///{tmp_path}/bot.db"),
+    # A copy of a database migrated once (tests/databases.py); the app checks it is at head.
+    url = await sqlite_copy(tmp_path / "bot.db")
+    config = Settings(storage=StorageSettings(url=url),
                       telegram=telegram, **settings)
     app = build_application(config, request=FakeRequest(api), token="42:TEST")
     async with running(app, poll_timeout=1):

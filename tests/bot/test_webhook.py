@@ -17,9 +17,10 @@ import httpx
 import pytest
 from prometheus_client import REGISTRY
 
-from bot.app import build_application, pipeline
+from bot.app import build_application
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser
 from bot.delivery import webhook
+from bot.delivery.intake import pipeline_of
 from bot.ops import admin
 from bot.ops.config import Settings
 from storage.db import create_engine
@@ -255,13 +256,13 @@ async def test_a_real_update_is_stored_handled_and_answered(tmp_path: Path) -> N
         assert response.status_code == 200
         inbox, _ = await admin.ledger_of(application).backlog()
         assert inbox <= 1  # stored (and perhaps already handled)
-        await pipeline(application).idle()
+        await pipeline_of(application).idle()
         assert [m.chat_id for m in api.outbox] == [42]  # the answer: its waits
         assert "123456789m" in api.outbox[0].text
         answers = len(api.outbox)
         again = await c.post(PATH, json=update, headers={webhook.SECRET_HEADER: SECRET})
         assert again.status_code == 200  # Telegram sent it again: stored once
-        await pipeline(application).idle()
+        await pipeline_of(application).idle()
         assert (await c.get("/readyz")).json()["inbox"] == 0
         assert "getUpdates" not in [method for method, _ in api.log]
     assert not application.running

@@ -6,8 +6,8 @@ Each chat's hands must come out as when handled one by one (the same script thro
 in-process bot, polling, on SQLite): the same hands, dealers, deltas and totals; every
 report answered, and answered once (at least once, with one content, when a worker is
 killed with SIGKILL mid-way: the other finishes its work and the supervisor starts a new
-one). Needs TALLY_TEST_POSTGRES_URL; the bot's tables live in that database's public
-schema and are dropped first. Every wait is bounded.
+one). Needs TALLY_TEST_POSTGRES_URL; the bot's tables live in a database of the test's
+own, made beside that one and dropped after. Every wait is bounded.
 """
 
 from __future__ import annotations
@@ -16,6 +16,9 @@ import asyncio
 import os
 import signal
 import sys
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -78,23 +81,31 @@ async def state(ledger: Ledger, chat: int) -> Any:
     return hands, session.totals if session else None
 
 
-async def reset_public_schema() -> None:
+@asynccontextmanager
+async def database() -> AsyncIterator[str]:
+    """A database of its own (so that test runs in parallel do not meet), dropped after."""
     import asyncpg
 
-    from storage.tables import metadata
-
-    conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg", "postgresql"))  # type: ignore[union-attr]
+    name = "workers_" + uuid.uuid4().hex[:10]
+    dsn = PG_URL.replace("postgresql+asyncpg", "postgresql")  # type: ignore[union-attr]
+    conn = await asyncpg.connect(dsn)
+    await conn.execute(f"CREATE DATABASE {name}")
+    await conn.close()
     try:
-        names = [t.name for t in metadata.sorted_tables] + ["alembic_version"]
-        await conn.execute("DROP TABLE IF EXISTS "
-                           + ", ".join(f"public.{n}" for n in names) + " CASCADE")
+        yield PG_URL.rsplit("/", 1)[0] + "/" + name  # type: ignore[union-attr]
     finally:
+        conn = await asyncpg.connect(dsn)
+        await conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
         await conn.close()
 
 
 async def run(tmp_path: Path, kill_after: int | None) -> None:
+    async with database() as url:
+        await run_on(url, tmp_path, kill_after)
+
+
+async def run_on(url: str, tmp_path: Path, kill_after: int | None) -> None:
     want = await expected(tmp_path / "one_by_one")
-    await reset_public_schema()
     api = WebhookBotAPI()
     for chat in CHATS:
         api.chat(chat, type="group")
@@ -109,7 +120,7 @@ async def run(tmp_path: Path, kill_after: int | None) -> None:
         "TALLY_TELEGRAM__GROUP_MAX_RATE": "0",
         "TALLY_TELEGRAM__BOARD_INTERVAL": "0",
         "TALLY_DEFAULT_LANGUAGE": "en",
-        "TALLY_STORAGE__URL": PG_URL,  # type: ignore[dict-item]
+        "TALLY_STORAGE__URL": url,
     })
     reports: list[tuple[int, int]] = []  # (chat, message id) of every report
     victim = None
@@ -135,7 +146,7 @@ async def run(tmp_path: Path, kill_after: int | None) -> None:
                 await until(lambda: all(api.replies.get(r) for r in reports), 90)
             except TimeoutError:
                 missing = [r for r in reports if not api.replies.get(r)]
-                raise AssertionError(f"unanswered {missing}; {await leftovers()}\n"
+                raise AssertionError(f"unanswered {missing}; {await leftovers(url)}\n"
                                      f"{bot.log.read_text()[-6000:]}") from None
             if kill_after is not None:
                 await until(lambda: len(bot.workers()) == 2, 120)  # a new one took its place
@@ -155,7 +166,7 @@ async def run(tmp_path: Path, kill_after: int | None) -> None:
             assert len(texts) == 1, (key, texts)  # answered once
         else:
             assert len(set(texts)) == 1, (key, texts)  # at least once, one content
-    ledger = await Ledger.open(PG_URL, run_migrations=False)  # type: ignore[arg-type]
+    ledger = await Ledger.open(url, run_migrations=False)
     try:
         for chat in CHATS:
             assert await state(ledger, chat) == want[chat], chat
@@ -182,11 +193,11 @@ def accepted_by_worker(directory: Path) -> dict[int, float]:
     return {pid: n for pid, n in out.items() if n}
 
 
-async def leftovers() -> str:
+async def leftovers(url: str) -> str:
     """The inbox and outbox rows not done, to say where an answer got stuck."""
     import asyncpg
 
-    conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg", "postgresql"))  # type: ignore[union-attr]
+    conn = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
     try:
         inbox = await conn.fetch("SELECT id, chat_id, status, attempts, claimed_by, "
                                  "claimed_until FROM public.inbox WHERE status <> 'done'")

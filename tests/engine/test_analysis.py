@@ -100,12 +100,14 @@ def test_a_kind_held_four_times_is_no_wait() -> None:
     assert waits(counts, held=held) == {3}
 
 
-def _brute_is_win(counts: list[int], wild: int) -> bool:
+def _brute_is_win(counts: list[int], wild: int, first: int = 0) -> bool:
+    """Every way the wildcards can stand for kinds: as they are interchangeable, each
+    multiset of kinds once (the kinds in non-decreasing order)."""
     if wild == 0:
         return expected_win(counts)
-    for k in range(34):
+    for k in range(first, 34):
         counts[k] += 1
-        ok = _brute_is_win(counts, wild - 1)
+        ok = _brute_is_win(counts, wild - 1, k)
         counts[k] -= 1
         if ok:
             return True

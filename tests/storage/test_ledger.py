@@ -23,10 +23,13 @@ from tests.storage.helpers import SEATED, assert_books_balance, win
 CHAT = -1001
 
 
-async def test_migrations_match_the_tables(ledger: Ledger) -> None:
+async def test_migrations_match_the_tables(fresh_ledger: Ledger) -> None:
+    """Alembic, from an empty database, builds exactly the tables the code declares (the
+    other tests copy a database migrated once: tests/databases.py)."""
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
+    ledger = fresh_ledger
     def diff(sync_conn):  # type: ignore[no-untyped-def]
         ctx = MigrationContext.configure(sync_conn)
         return compare_metadata(ctx, t.metadata)
@@ -35,11 +38,13 @@ async def test_migrations_match_the_tables(ledger: Ledger) -> None:
         assert await conn.run_sync(diff) == []
 
 
-async def test_migration_0002_fills_session_nets_from_the_entries(ledger: Ledger) -> None:
+async def test_migration_0002_fills_session_nets_from_the_entries(fresh_ledger: Ledger
+                                                                  ) -> None:
     from alembic import command
 
     from storage.db import alembic_config
 
+    ledger = fresh_ledger
     def migrate_to(revision: str):  # type: ignore[no-untyped-def]
         def step(sync_conn):  # type: ignore[no-untyped-def]
             cfg = alembic_config()

@@ -1,0 +1,129 @@
+"""Databases for tests, on SQLite always and on PostgreSQL when TALLY_TEST_POSTGRES_URL is
+set (each test in a schema of its own).
+
+Alembic runs once per test process and backend, not once per test: a SQLite test gets a
+copy of a migrated file, a PostgreSQL test a migrated schema emptied by ``TRUNCATE ...
+RESTART IDENTITY`` (schemas are reused by the process that made them and dropped at its
+end). ``fresh=True`` migrates from scratch, as the migration tests do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+import uuid
+from pathlib import Path
+
+import pytest
+
+from storage.ledger import Ledger
+
+PG_URL = os.environ.get("TALLY_TEST_POSTGRES_URL")
+BACKENDS = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgres", id="postgres", marks=pytest.mark.skipif(
+        not PG_URL, reason="PostgreSQL tests need TALLY_TEST_POSTGRES_URL (.ci/run sets it)")),
+]
+
+_template_dir: Path | None = None  # holds this process's migrated SQLite file
+_free_schemas: list[str] = []  # migrated, emptied, not in use
+_schemas: dict[str, str] = {}  # every schema this process made -> its Alembic revision
+
+
+def _dsn() -> str:
+    return PG_URL.replace("postgresql+asyncpg", "postgresql")  # type: ignore[union-attr]
+
+
+async def sqlite_copy(path: Path) -> str:
+    """The URL of a migrated SQLite database at ``path``: a copy of a file that Alembic
+    brought to the newest revision once in this process."""
+    global _template_dir
+    if _template_dir is None:
+        folder = Path(tempfile.mkdtemp(prefix="tally-template-"))
+        ledger = await Ledger.open(f"sqlite+aiosqlite:///{folder}/template.sqlite3")
+        await ledger.close()  # the last connection gone, the WAL is in the file
+        _template_dir = folder
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(_template_dir / "template.sqlite3", path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
+def _on_schema(schema: str) -> dict[str, object]:
+    return {"connect_args": {"server_settings": {"search_path": schema}}}
+
+
+async def _revision(conn: object, schema: str) -> str | None:
+    return await conn.fetchval(f"SELECT version_num FROM {schema}.alembic_version")  # type: ignore[attr-defined, no-any-return]
+
+
+async def make_ledger(backend: str, tmp_path: Path | str, *, fresh: bool = False
+                      ) -> tuple[Ledger, object]:
+    """A ledger on an empty database at the newest revision, and the schema to hand back
+    to :func:`drop_schema` (None on SQLite)."""
+    if backend == "sqlite":
+        path = Path(tmp_path) / "tally.sqlite3"
+        if fresh:
+            return await Ledger.open(f"sqlite+aiosqlite:///{path}"), None
+        return await Ledger.open(await sqlite_copy(path), run_migrations=False), None
+    import asyncpg
+
+    if _free_schemas and not fresh:
+        schema = _free_schemas.pop()
+        return await Ledger.open(PG_URL, run_migrations=False, **_on_schema(schema)), schema  # type: ignore[arg-type]
+    schema = "t_" + uuid.uuid4().hex[:12]
+    conn = await asyncpg.connect(_dsn())
+    try:
+        await conn.execute(f"CREATE SCHEMA {schema}")
+        ledger = await Ledger.open(PG_URL, **_on_schema(schema))  # type: ignore[arg-type]
+        revision = await _revision(conn, schema)
+    finally:
+        await conn.close()
+    assert revision is not None
+    _schemas[schema] = revision
+    return ledger, schema
+
+
+async def drop_schema(schema: object) -> None:
+    """Hand a schema back (its ledger closed): emptied for the next test, or dropped if
+    a test left it at another revision."""
+    if schema is None:
+        return
+    import asyncpg
+
+    conn = await asyncpg.connect(_dsn())
+    try:
+        if await _revision(conn, str(schema)) != _schemas.get(str(schema)):
+            await conn.execute(f"DROP SCHEMA {schema} CASCADE")
+            _schemas.pop(str(schema), None)
+            return
+        tables = await conn.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = $1"
+            " AND tablename <> 'alembic_version'", str(schema))
+        await conn.execute("TRUNCATE " + ", ".join(f"{schema}.{r[0]}" for r in tables)
+                           + " RESTART IDENTITY CASCADE")
+        _free_schemas.append(str(schema))
+    finally:
+        await conn.close()
+
+
+async def _drop_all() -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(_dsn())
+    try:
+        for schema in _schemas:
+            await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    finally:
+        await conn.close()
+
+
+def clean_up() -> None:
+    """At the end of the run (tests/conftest.py), this process's templates go."""
+    if _schemas:
+        asyncio.run(_drop_all())
+        _schemas.clear()
+        _free_schemas.clear()
+    if _template_dir is not None:
+        shutil.rmtree(_template_dir, ignore_errors=True)
