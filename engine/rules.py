@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from engine.errors import ReportError
 from engine.families import FAMILIES
+from engine.models import Seat, table_seats
 from engine.options import FamilyOptions
 
 FAMILY_TILES = {"sichuan": 108, "changsha": 108, "jiangxi": 136}
@@ -39,6 +40,11 @@ class Ruleset:
     preset: str
     family: str
     options: FamilyOptions
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """The table's seats: E S W N, or E S W for three players."""
+        return table_seats(self.options.players)
 
     def snapshot(self) -> dict[str, Any]:
         """Everything needed to score again later, exactly as now (a session keeps this)."""

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from engine.errors import ReportError
-from engine.models import SEATS
+from engine.models import SEATS, table_seats
 from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS
 from engine.rules import Ruleset
@@ -25,10 +25,10 @@ def _patterns(rng: random.Random, family: str, pool: list[str], k: int) -> list[
 
 
 def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
-    still = list(SEATS)
+    still = list(table_seats(opts.players))
     events: list[dict[str, Any]] = []
     pool = [n for n in opts.fan if n in FAMILY_PATTERNS["sichuan"].patterns]
-    made = dict.fromkeys(SEATS, 0)  # kongs recorded per seat: the settler counts them
+    made = dict.fromkeys(still, 0)  # kongs recorded per seat: the settler counts them
     for _ in range(rng.randint(1, 5)):
         if len(still) <= 1:
             break
@@ -47,7 +47,7 @@ def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
         if roll < 0.35:
             players = {}
             for s in still:
-                if rng.random() < 0.2:
+                if rng.random() < 0.2 and opts.suits == 3:
                     players[s] = {"huazhu": True}
                 elif rng.random() < 0.5:
                     players[s] = {"ready": True, "fan": rng.randint(1, 6)}
