@@ -106,7 +106,7 @@ async def test_a_four_player_preset_seats_three(ledger: Ledger) -> None:
 
 async def test_migration_0006_keeps_every_hand(ledger: Ledger) -> None:
     """Up from 0005 drops seat_n's NOT NULL without rebuilding sessions (a rebuild would
-    cascade-delete the hands); down refuses nothing but the tables of three."""
+    cascade-delete the hands); down is refused while a table of three is kept."""
     from alembic import command
 
     from storage.db import alembic_config
@@ -120,11 +120,8 @@ async def test_migration_0006_keeps_every_hand(ledger: Ledger) -> None:
 
     await ledger.open_session(OTHER, SEATED, preset="chengdu")
     await ledger.record(OTHER, win("self_draw", "S"))
-    await ledger.open_session(CHAT, THREE, preset="sanfang")
-    await ledger.record(CHAT, win("self_draw", "S"))
     async with ledger.write() as conn:
         await conn.run_sync(migrate_to("0005"))
-    assert await ledger.current_session(CHAT) is None  # the table of three is gone
     async with ledger.write() as conn:
         await conn.run_sync(migrate_to("head"))
     four = await ledger.current_session(OTHER)
@@ -133,4 +130,9 @@ async def test_migration_0006_keeps_every_hand(ledger: Ledger) -> None:
         hands = (await conn.execute(select(t.hands.c.id))).all()
     assert len(hands) == 1
     await ledger.open_session(CHAT, THREE, preset="sanfang")
+    await ledger.record(CHAT, win("self_draw", "S"))
+    with pytest.raises(RuntimeError, match="three-player"):
+        async with ledger.write() as conn:
+            await conn.run_sync(migrate_to("0005"))
+    assert await ledger.current_session(CHAT) is not None
     await assert_books_balance(ledger, [OTHER, CHAT])

@@ -47,8 +47,11 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    # A three-player table cannot go back to a schema without them.
-    op.execute("DELETE FROM sessions WHERE seat_n IS NULL")
+    # A schema without tables of three cannot hold one: refuse rather than lose them.
+    if op.get_bind().exec_driver_sql(
+            "SELECT COUNT(*) FROM sessions WHERE seat_n IS NULL").scalar_one():
+        raise RuntimeError("this database holds three-player tables; revision 0005 cannot "
+                           "hold them")
     if op.get_bind().dialect.name == "sqlite":
         _sqlite_rewrite(_NULL, _NOT_NULL)
     else:
