@@ -98,7 +98,7 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not words and update.effective_user is not None:
         await start_join(update, context, lang, preset, stake)
         return
-    if len(words) != 4:
+    if len(words) not in (3, 4):  # four players in seat order, or three (东南西)
         await refuse(update, lang, "new_usage")
         return
     refs = []
