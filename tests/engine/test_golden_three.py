@@ -66,7 +66,7 @@ CASES: list[tuple[str, str, list[str], str, list[dict[str, Any]], dict[str, int]
      d(-2, 3, -1), True, "ESW", "S"),
     ("T12", "changsha", ["players=3"], "E", [win("discard", "S", "W", birds=[5])],
      d(s=2, w=-2), True, "ESW", "S"),
-    ("T12-four", "changsha", ["players=3"], "E", [win("discard", "S", "W", birds=[4])],
+    ("T12b", "changsha", ["players=3"], "E", [win("discard", "S", "W", birds=[4])],
      d(s=1, w=-1), True, "ESW", "S"),
     ("T13", "chengdu", ["players=3", "draw_dealer=next"], "W", [wall_end()],
      d(), True, "ESW", "E"),
