@@ -167,7 +167,8 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
     parts += [f"  {t(lang, words.OPTIONS[k])}{words.colon(lang)}"
               f"{escape(words.option_value(lang, k, v))}"
               for k, v in opts.items()
-              if k in words.OPTIONS and not isinstance(v, dict | list | tuple)]
+              if k in words.OPTIONS and not isinstance(v, dict | list | tuple)
+              and not (opts.get("suits") == 2 and k in ("huazhu", "huazhu_fan"))]  # 两房
     return "\n".join(parts)
 
 
