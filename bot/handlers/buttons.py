@@ -33,7 +33,7 @@ from bot.handlers.chat import (
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import t
-from bot.text.words import preset_name
+from bot.text.words import colon, preset_name
 from engine.errors import ReportError
 from engine.rules import get_preset, three_players_allowed
 from storage.delivery import Outgoing
@@ -92,7 +92,8 @@ def join_shape(preset: str) -> tuple[int, bool]:
 
 def join_keyboard(lang: str, draft_id: int, version: int, seats: dict[str, Any],
                   count: int = 4, may_three: bool = False) -> InlineKeyboardMarkup:
-    buttons = [(f"{t(lang, render.SEAT_KEYS[s])}: {seats[s]['name'] if s in seats else '—'}",
+    buttons = [(f"{t(lang, render.SEAT_KEYS[s])}{colon(lang)}"
+                f"{seats[s]['name'] if s in seats else '—'}",
                 draft_data(draft_id, version, "s", s)) for s in SEAT_ORDER[:count]]
     if count == 4 and may_three and set(seats) == {"E", "S", "W"}:
         buttons.append((t(lang, "Start with three"), draft_data(draft_id, version, "go", 3)))

@@ -88,7 +88,7 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         preset = preset_key(words.pop(0).text, presets())
     stake = None
     if words and (words[-1].text.startswith(("stake=", "注=")) or (
-            len(words) == 5 and words[-1].text.replace(".", "", 1).isdigit())):
+            len(words) in (4, 5) and words[-1].text.replace(".", "", 1).isdigit())):
         raw = words.pop().text.split("=", 1)[-1]
         try:
             stake = parse_stake(raw)

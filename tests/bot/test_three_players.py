@@ -49,7 +49,7 @@ async def test_seat_buttons_in_chinese_for_a_preset_of_three(tmp_path: Path) -> 
     async with table(tmp_path, lang="zh-hans") as t:
         await t.say("alice", "/new 三人三房")
         labels = [b["text"] for b in t.last_with_buttons().buttons]
-        assert [x.split(":")[0] for x in labels] == ["东", "南", "西"]
+        assert labels == ["东：—", "南：—", "西：—"]
         await _tap(t, "alice", "东")
         await _tap(t, "bob", "南")
         await _tap(t, "carol", "西")
@@ -67,8 +67,10 @@ async def test_three_players_in_every_family_that_has_them(tmp_path: Path) -> No
         out = await t.say("alice", "/new 三人两房 @alice @bob @carol @dave")
         assert any("三人两房是三个人打的" in x for x in _texts(out))
         assert await t.ledger.current_session(t.chat_id) is None
-        out = await t.say("alice", "/new 长沙 @alice @bob @carol")
+        out = await t.say("alice", "/new 长沙 @alice @bob @carol 0.5")  # with its stake
         assert any("座位：东 alice、南 bob、西 carol。" in x for x in _texts(out))
+        session = await t.ledger.current_session(t.chat_id)
+        assert session is not None and session.stake_cents == 50
         # Changsha at three: a bird of rank 4 counts round three seats back to the dealer
         # (at four it would land on North): alice, the dealer, pays (1 + 1) doubled.
         out = await t.say("bob", "/hu bob 自摸 鸟4")
