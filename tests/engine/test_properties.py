@@ -18,10 +18,11 @@ from tests.reportgen import random_report
 PRESETS = sorted(presets())
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", [*PRESETS, "changsha:players=3", "yibin:players=3"])
 @given(seed=st.integers(0, 2**32))
 def test_random_reports_settle_soundly(preset: str, seed: int) -> None:
-    rules = ruleset(preset)
+    name, _, over = preset.partition(":")
+    rules = ruleset(name, [over] if over else [])
     dealer = rules.seats[seed % len(rules.seats)]
     report = parse_report(random_report(random.Random(seed), rules, dealer))
     result = settle_hand(rules, report, dealer)
