@@ -8,8 +8,8 @@ from engine.models import SEATS, Seat
 
 
 class Book:
-    def __init__(self) -> None:
-        self.deltas: dict[Seat, int] = dict.fromkeys(SEATS, 0)
+    def __init__(self, seats: tuple[Seat, ...] = SEATS) -> None:
+        self.deltas: dict[Seat, int] = dict.fromkeys(seats, 0)
         # Plain dicts here; the whole result is validated into models once, at the end.
         self.lines: list[dict[str, Any]] = []
 

@@ -1,6 +1,7 @@
 """Reports and settlements: the pydantic contracts between the engine and its callers.
 
-A hand is an ordered list of events between four seats, E S W N (turn order). Every model
+A hand is an ordered list of events between four seats, E S W N (turn order), or three,
+E S W, at a three-player table. Every model
 is frozen; :func:`report_json_schema` exports the JSON Schema of a hand report.
 """
 
@@ -27,8 +28,14 @@ Fan = Annotated[int, Field(ge=1, le=MAX_FAN)]
 SEATS: tuple[Seat, ...] = ("E", "S", "W", "N")
 
 
-def next_seat(seat: Seat, step: int = 1) -> Seat:
-    return SEATS[(SEATS.index(seat) + step) % 4]
+def table_seats(players: int = 4) -> tuple[Seat, ...]:
+    """The seats of a table of ``players``: E S W N, or E S W for three (no North)."""
+    return SEATS[:players]
+
+
+def next_seat(seat: Seat, step: int = 1, players: int = 4) -> Seat:
+    """The seat ``step`` places on in turn order, round a table of ``players``."""
+    return SEATS[(SEATS.index(seat) + step) % players]
 
 
 class Frozen(BaseModel):

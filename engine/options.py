@@ -19,9 +19,14 @@ class FamilyOptions(BaseModel):
     draw_dealer: Literal["stay", "next"] = Field(
         "stay", description="who deals after a hand nobody won"
     )
+    players: Literal[3, 4] = Field(
+        4, description="players at the table: 4 (E S W N) or 3 (E S W, no North)")
 
 
 class SichuanOptions(FamilyOptions):
+    suits: Literal[2, 3] = Field(
+        3, description="suits in the wall: 3 (108 tiles), or 2 (两房, 72 tiles: no 缺一门, "
+        "so no 花猪)")
     blood_battle: bool = Field(True, description="血战到底: play on until three have won")
     fan_mode: Literal["additive", "largest_base"] = Field(
         "additive",
@@ -97,6 +102,7 @@ class ChangshaOptions(FamilyOptions):
 
 class JiangxiOptions(FamilyOptions):
     draw_dealer: Literal["stay", "next"] = "next"
+    players: Literal[4] = Field(4, description="飞宝 is played by four: no three-player form")
     discard_wins: bool = Field(False, description="allow wins off a discard")
     wild_tiles: Literal["flipped_and_next", "next"] = Field(
         "flipped_and_next", description="精: the flipped tile and the next, or the next only"

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from engine.errors import ReportError
 from engine.families import FAMILIES
+from engine.models import Seat, table_seats
 from engine.options import FamilyOptions
 
 FAMILY_TILES = {"sichuan": 108, "changsha": 108, "jiangxi": 136}
@@ -39,6 +40,11 @@ class Ruleset:
     preset: str
     family: str
     options: FamilyOptions
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """The table's seats: E S W N, or E S W for three players."""
+        return table_seats(self.options.players)
 
     def snapshot(self) -> dict[str, Any]:
         """Everything needed to score again later, exactly as now (a session keeps this)."""
@@ -169,6 +175,30 @@ def ruleset(preset: str, overrides: Mapping[str, Any] | Iterable[str] | None = N
         ) from None
     return Ruleset(preset, p.family, options)
 
+
+
+def three_players_allowed(family: str) -> bool:
+    """Whether a family has a three-player form (Sichuan and Changsha do; 飞宝 has none)."""
+    annotation = options_model(family).model_fields["players"].annotation
+    return 3 in typing.get_args(annotation)
+
+
+def rules_for_players(preset: str, overrides: Mapping[str, Any] | None, players: int
+                      ) -> Ruleset:
+    """The preset's rules for a table of ``players``: a four-player preset plays three with
+    ``players=3`` where its family has a three-player form; a preset made for three
+    (三人两房, 三人三房) is not played by four."""
+    over = dict(overrides or {})
+    p = get_preset(preset)
+    if players == 3 and not three_players_allowed(p.family):
+        raise ReportError("no_three_players", f"{preset} has no three-player form; it is "
+                          "played by four", preset=preset)
+    if players == 4 and p.options.get("players") == 3:
+        raise ReportError("three_player_preset", f"{preset} is played by three; name three "
+                          "players", preset=preset)
+    if players != p.options.get("players", 4) or "players" in over:
+        over["players"] = players
+    return ruleset(preset, over)
 
 
 def options_model(family: str) -> type[FamilyOptions]:

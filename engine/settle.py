@@ -18,7 +18,6 @@ from engine.families.state import HandState
 from engine.models import (
     MAX_HAND_POINTS,
     PAID_BY_ONE,
-    SEATS,
     HandReport,
     HandResult,
     How,
@@ -95,8 +94,25 @@ def check_event(family: str, state: HandState, ev: Any) -> None:
                                   "reported not ready", seat=seat)
 
 
+def _seats_named(ev: Any) -> set[Seat]:
+    """Every seat an event names."""
+    if isinstance(ev, Win):
+        named = {w.seat for w in ev.winners} | set(ev.loser_feibao) | set(ev.jing)
+        named |= {s for w in ev.winners for s in (w.feeder, w.fourth_feeder) if s}
+        return named | ({ev.from_seat} if ev.from_seat else set())
+    if isinstance(ev, Kong | StartingWin):
+        return {ev.seat} | ({ev.from_seat} if isinstance(ev, Kong) and ev.from_seat else set())
+    if isinstance(ev, WallEnd):
+        return set(ev.players)
+    return set()  # pragma: no cover - every event kind is above
+
+
 def _event(rules: Ruleset, state: HandState, ev: Any, index: int, book: Book,
            indicator: int | None) -> None:
+    absent = sorted(_seats_named(ev) - set(state.seats))
+    if absent:
+        raise ReportError("no_such_seat", f"{absent[0]}: this table seats only "
+                          f"{' '.join(state.seats)}", seat=absent[0])
     check_event(rules.family, state, ev)
     handler = FAMILIES[rules.family].handlers.get(type(ev))
     if handler is None:
@@ -107,15 +123,19 @@ def _event(rules: Ruleset, state: HandState, ev: Any, index: int, book: Book,
 
 def settle_hand(rules: Ruleset, report: HandReport, dealer: Seat = "E") -> HandResult:
     """Settle every event of one hand, in order. A hand may be open (blood battle)."""
-    state = HandState(dealer=dealer)
+    seats = rules.seats
+    if dealer not in seats:
+        raise ReportError("no_such_seat", f"{dealer}: this table seats only {' '.join(seats)}",
+                          seat=dealer)
+    state = HandState(dealer=dealer, seats=seats)
     indicator = parse_indicator(report.indicator)
     results: list[dict[str, Any]] = []
-    total = dict.fromkeys(SEATS, 0)
+    total = dict.fromkeys(seats, 0)
     for index, ev in enumerate(report.events):
         if state.closed:
             raise ReportError("hand_closed", f"event {index + 1} comes after the hand ended",
                               event=index + 1)
-        book = Book()
+        book = Book(seats)
         try:
             _event(rules, state, ev, index, book, indicator)
         except ReportError as exc:
@@ -123,7 +143,7 @@ def settle_hand(rules: Ruleset, report: HandReport, dealer: Seat = "E") -> HandR
             raise
         if sum(book.deltas.values()) != 0:  # pragma: no cover - an engine bug, never input
             raise AssertionError(f"event {index + 1} does not sum to zero: {book.deltas}")
-        for s in SEATS:
+        for s in seats:
             total[s] += book.deltas[s]
         if any(abs(v) > MAX_HAND_POINTS for v in total.values()):
             raise ReportError("too_many_points", f"event {index + 1} moves more than "

@@ -64,7 +64,8 @@ COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
                     ("created_at", _p.created_at)),
     "sessions.csv": (("night", _h.number), ("preset", _s.preset), ("rules", _s.rules),
                      ("stake_cents", _s.stake_cents),
-                     *((c, _p.name_key) for c in SEAT_COLS),
+                     *((c, _p.name_key) for c in SEAT_COLS[:3]),
+                     ("seat_n", _p.username),  # a player's key (64 characters), or empty
                      ("dealer", _s.dealer), ("status", _s.status), ("hands", _s.hands),
                      ("started_at", _s.started_at), ("ended_at", _s.ended_at)),
     "hands.csv": (("night", _h.number), ("hand", _h.number), ("dealer", _h.dealer),
@@ -132,7 +133,7 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
     pq = select(t.players).where(_p.chat_id == chat_id)
     if night is not None:
         row = srows[chosen[0]]
-        seated = {getattr(row, c) for c in SEAT_COLS}
+        seated = {getattr(row, c) for c in SEAT_COLS} - {None}
         pq = pq.where(_p.id.in_(seated))
     prows = conn.execute(pq.order_by(_p.created_at, _p.name_key)).all()
     key = {r.id: r.name_key for r in prows}
@@ -159,7 +160,7 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
         for sid in chosen:
             r = srows[sid]
             yield [str(number[sid]), r.preset, enc(_s.rules, r.rules), str(r.stake_cents),
-                   *(key[getattr(r, c)] for c in SEAT_COLS), r.dealer, r.status,
+                   *(key.get(getattr(r, c), "") for c in SEAT_COLS), r.dealer, r.status,
                    str(r.hands), enc(_s.started_at, r.started_at),
                    enc(_s.ended_at, r.ended_at)]
 
@@ -411,21 +412,25 @@ class _Loader:
             if v["status"] == "open" and any(n[1].get("status") == "open"
                                              for n in self.nights.values()):
                 raise _bad(where, "a second open night")
-            if v["dealer"] not in SEATS or v["stake_cents"] < 0 or v["hands"] < 0:
+            if v["dealer"] not in rules.seats or v["stake_cents"] < 0 or v["hands"] < 0:
                 raise _bad(where, "dealer, stake or hands out of range")
-            seats = {seat: v[c] for seat, c in zip(SEATS, SEAT_COLS, strict=True)}
+            seats = {seat: v[c] for seat, c in zip(SEATS, SEAT_COLS, strict=True)
+                     if v[c] is not None}
+            if tuple(seats) != rules.seats:
+                raise _bad(where, f"its rules seat {len(rules.seats)} players, "
+                           f"it names {len(seats)}")
             ids = [self._player(where, k) for k in seats.values()]
-            if len(set(seats.values())) != 4:
+            if len(set(seats.values())) != len(seats):
                 raise _bad(where, "a player sits twice")
             (sid,) = self._insert(t.sessions, [{
                 "chat_id": self.chat_id, "preset": v["preset"], "rules": v["rules"],
                 "stake_cents": v["stake_cents"],
-                **dict(zip(SEAT_COLS, ids, strict=True)),
+                **dict(zip(SEAT_COLS, [*ids, None], strict=False)),
                 "dealer": v["dealer"], "status": v["status"], "hands": v["hands"],
                 "started_at": v["started_at"], "ended_at": v["ended_at"],
                 "board_message_id": None}], returning=_s.id)
             self.nights[v["night"]] = (sid, {**seats, "status": v["status"]})
-            self.nets[v["night"]] = dict.fromkeys(SEATS, 0)
+            self.nets[v["night"]] = dict.fromkeys(seats, 0)
             self.preview.first = self.preview.first or _encode(_s.started_at, v["started_at"])
             self.preview.last = _encode(_s.started_at, v["started_at"])
         self.preview.nights = len(self.nights)
@@ -461,7 +466,8 @@ class _Loader:
                 result = HandResult.model_validate(v["result"])
             except (ValidationError, ReportError, ValueError, TypeError):
                 raise _bad(where, "its events or result are not valid") from None
-            if not evs or len(result.events) != len(evs) or sum(result.deltas.values()):
+            if not evs or len(result.events) != len(evs) or sum(result.deltas.values()) or (
+                    set(result.deltas) != {s for s in seats if s != "status"}):
                 raise _bad(where, "its result does not match its events")
             self.events[hk] = len(evs)
             batch.append((hk, seats, result, {

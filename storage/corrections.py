@@ -8,12 +8,12 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
-from engine.models import SEATS, Seat
+from engine.models import Seat
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
 from storage import tables as t
 from storage.errors import LedgerError
-from storage.ledger_base import SEAT_COLUMNS, LedgerBase, now
+from storage.ledger_base import LedgerBase, now, seated
 from storage.models import (
     EditOutcome,
     HandChange,
@@ -57,7 +57,7 @@ class Corrections(LedgerBase):
             e = t.entries.c
             deltas_rows = conn.execute(select(e.player_id, e.delta).where(
                 e.hand_id == hrow.id, e.event_index == index)).all()
-            seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
+            seats = seated(srow)
             by_pid = dict(deltas_rows)
             deltas = {seat: -int(by_pid.get(pid, 0)) for seat, pid in seats.items()}
             conn.execute(delete(t.entries).where(e.hand_id == hrow.id,
@@ -117,7 +117,7 @@ class Corrections(LedgerBase):
                                   number=number)
             may_change(list(target.reporters), actor, allow_others, "not_reporter_hand")
             rules = Ruleset.from_snapshot(srow.rules)
-            seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
+            seats = seated(srow)
             stamp = now()
             before = {"report": target.report, "deltas": target.result["deltas"],
                       "reporters": list(target.reporters)}
@@ -153,7 +153,7 @@ class Corrections(LedgerBase):
                 changes.insert(0, HandChange(
                     number=number, dealer_before=target.dealer, dealer_after=target.dealer,
                     deltas_before=target.result["deltas"],
-                    deltas_after=dict.fromkeys(SEATS, 0)))
+                    deltas_after=dict.fromkeys(seats, 0)))
             self._audit(conn, chat_id, srow.id, number, action, actor, before, after)
             return EditOutcome(action=action, hand_number=number, changes=tuple(changes),
                                session=self._session_info(conn, chat_id, srow.id))
@@ -168,8 +168,8 @@ class Corrections(LedgerBase):
         target = conn.execute(select(t.hands).where(
             h.session_id == srow.id, h.number == edit.hand_number)).one()
         rules = Ruleset.from_snapshot(srow.rules)
-        seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
-        before_totals = {s: getattr(srow, f"net_{s.lower()}") for s in SEATS}
+        seats = seated(srow)
+        before_totals = {s: getattr(srow, f"net_{s.lower()}") for s in seats}
         report = parse_report(edit.before["report"])
         result = settle_hand(rules, report, target.dealer)
         reporters = edit.before.get("reporters") or list(target.reporters)
@@ -183,7 +183,7 @@ class Corrections(LedgerBase):
         info = self._session_info(conn, chat_id, srow.id)
         return UndoOutcome(hand_number=target.number, event_index=len(report.events) - 1,
                            removed={"type": "amend", "hand": target.number},
-                           deltas={s: info.totals[s] - before_totals[s] for s in SEATS},
+                           deltas={s: info.totals[s] - before_totals[s] for s in seats},
                            session=info)
 
     def _replay_dealers(self, conn: Connection, srow: Row[Any], rules: Ruleset,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.models import SEATS, HandResult, Seat
+from engine.models import HandResult, Seat
 
 
 @dataclass(frozen=True)
@@ -17,10 +17,11 @@ class SeatFacts:
 
 
 def seat_facts(result: HandResult) -> dict[Seat, SeatFacts]:
-    won = dict.fromkeys(SEATS, 0)
-    self_draws = dict.fromkeys(SEATS, 0)
-    dealt_in = dict.fromkeys(SEATS, 0)
-    win_points = dict.fromkeys(SEATS, 0)
+    seats = tuple(result.deltas)  # the table's seats: four, or three
+    won = dict.fromkeys(seats, 0)
+    self_draws = dict.fromkeys(seats, 0)
+    dealt_in = dict.fromkeys(seats, 0)
+    win_points = dict.fromkeys(seats, 0)
     for ev in result.events:
         winners = [str(line.params["seat"]) for line in ev.lines if line.code == "win"]
         hows = {str(line.params["seat"]): str(line.params["how"])
@@ -38,4 +39,4 @@ def seat_facts(result: HandResult) -> dict[Seat, SeatFacts]:
             for p in payers:
                 dealt_in[p] += 1  # type: ignore[index]
     return {s: SeatFacts(result.deltas[s], won[s], self_draws[s], dealt_in[s], win_points[s])
-            for s in SEATS}
+            for s in seats}

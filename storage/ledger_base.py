@@ -13,8 +13,8 @@ from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from engine.models import SEATS, HandReport, HandResult, Seat
-from engine.rules import ruleset
+from engine.models import HandReport, HandResult, Seat
+from engine.rules import rules_for_players, ruleset
 from storage import statements as sql
 from storage import tables as t
 from storage import unit_of_work
@@ -33,6 +33,13 @@ from storage.unit_of_work import T, Unit, later
 from storage.writer import Writer
 
 SEAT_COLUMNS = {"E": "seat_e", "S": "seat_s", "W": "seat_w", "N": "seat_n"}
+
+
+def seated(row: Any) -> dict[Seat, int]:
+    """A session row's seats and their players: E S W N, or E S W at a table of three
+    (``seat_n`` empty)."""
+    return {seat: getattr(row, col) for seat, col in SEAT_COLUMNS.items()
+            if getattr(row, col) is not None}
 DEFAULT_PRESET = "chengdu"
 
 
@@ -283,8 +290,9 @@ class LedgerBase:
     async def open_session(self, chat_id: int, seats: Sequence[PlayerRef], *,
                            preset: str | None = None, overrides: dict[str, Any] | None = None,
                            stake_cents: int | None = None) -> SessionInfo:
-        if len(seats) != 4:
-            raise LedgerError("four_players", "a table has four players", count=len(seats))
+        if len(seats) not in (3, 4):
+            raise LedgerError("four_players", "a table has four players, or three",
+                              count=len(seats))
 
         def unit(conn: Connection) -> SessionInfo:
             chat = self._chat(conn, chat_id)
@@ -295,18 +303,18 @@ class LedgerBase:
                                   "end it first")
             # The chat's house rules are for its preset: a table of that preset keeps them.
             same = preset is None or preset == chat.preset
-            rules = ruleset(preset or chat.preset,
-                            {**(chat.overrides if same else {}), **(overrides or {})})
+            rules = rules_for_players(preset or chat.preset, {
+                **(chat.overrides if same else {}), **(overrides or {})}, len(seats))
             players = [self._find_or_add_player(conn, chat_id, ref) for ref in seats]
-            if len({p.id for p in players}) != 4:
+            if len({p.id for p in players}) != len(seats):
                 raise LedgerError("same_player_twice", "a player cannot sit twice")
             try:
                 result = conn.execute(insert(t.sessions).values(
                     chat_id=chat_id, preset=rules.preset, rules=rules.snapshot(),
                     stake_cents=chat.stake_cents if stake_cents is None else stake_cents,
                     seat_e=players[0].id, seat_s=players[1].id, seat_w=players[2].id,
-                    seat_n=players[3].id, dealer="E", status="open", hands=0,
-                    started_at=now()).returning(s.id))
+                    seat_n=players[3].id if len(players) == 4 else None,  # three: none
+                    dealer="E", status="open", hands=0, started_at=now()).returning(s.id))
             except IntegrityError:  # another writer opened a table a moment ago
                 raise LedgerError("session_open", "this chat already has a table going; "
                                   "end it first") from None
@@ -347,9 +355,9 @@ class LedgerBase:
             raise LedgerError("no_session", "no such table in this chat")
         if hasattr(row, "p_e_id"):  # read with the session (statements.OPEN_SESSION_AND_HAND)
             seats = {seat: PlayerInfo(**{f: getattr(row, f"p_{seat.lower()}_{f}")
-                                         for f in sql.PLAYER_FIELDS}) for seat in SEATS}
+                                         for f in sql.PLAYER_FIELDS}) for seat in seated(row)}
         else:
-            ids = {seat: getattr(row, col) for seat, col in SEAT_COLUMNS.items()}
+            ids = seated(row)
             prow = {r.id: r for r in conn.execute(
                 sql.SELECT_PLAYERS, {"ids": list(ids.values())}).all()}
             seats = {seat: _player(prow[pid]) for seat, pid in ids.items()}
@@ -443,7 +451,7 @@ class LedgerBase:
         is the hand's result before this write when the caller knows it (None: a new hand);
         ``stored`` says the hand row already holds this report and result.
         """
-        seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
+        seats = seated(srow)
         e = t.entries.c
         if only_event is None:
             conn.execute(delete(t.entries).where(e.hand_id == hand_id))
@@ -454,7 +462,7 @@ class LedgerBase:
             {"chat_id": srow.chat_id, "session_id": srow.id, "hand_id": hand_id,
              "event_index": i, "player_id": seats[seat], "delta": ev.deltas[seat],
              "created_at": stamp}
-            for i, ev in todo for seat in SEATS
+            for i, ev in todo for seat in seats
         ]
         if rows:
             later(conn, sql.INSERT_ENTRIES, rows)
@@ -475,7 +483,7 @@ class LedgerBase:
         and the session's) by the change, which it returns per seat. ``previous`` (the
         hand's former result, or None for a new hand) spares a query."""
         chat_id = srow.chat_id
-        seats = {seat: getattr(srow, col) for seat, col in SEAT_COLUMNS.items()}
+        seats = seated(srow)
         old: dict[int, Any]
         if previous is UNKNOWN:
             old = {r.player_id: r for r in conn.execute(

@@ -87,7 +87,8 @@ class Money(LedgerBase):
                 s = t.sessions.c
                 parts = [select(getattr(s, f"seat_{x}").label("pid"),
                                 s.stake_cents.label("stake"), getattr(s, f"net_{x}").label("net"))
-                         .where(s.chat_id == chat_id) for x in "eswn"]
+                         .where(s.chat_id == chat_id, getattr(s, f"seat_{x}").is_not(None))
+                         for x in "eswn"]  # a table of three has no North
                 u = union_all(*parts).subquery()
                 for r in conn.execute(select(u.c.pid, u.c.stake, func.sum(u.c.net))
                                       .group_by(u.c.pid, u.c.stake)).all():

@@ -10,10 +10,10 @@ from typing import Any
 from sqlalchemy import and_, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
-from engine.models import SEATS, HandResult
+from engine.models import HandResult
 from storage import tables as t
 from storage.errors import LedgerError
-from storage.ledger_base import SEAT_COLUMNS, LedgerBase, _player, now
+from storage.ledger_base import LedgerBase, _player, now, seated
 from storage.models import (
     Debt,
     HistoryItem,
@@ -32,13 +32,14 @@ def history_items(conn: Connection, rows: Sequence[Row[Any]]) -> tuple[HistoryIt
     sids = {r.session_id for r in rows}
     srows = {r.id: r for r in conn.execute(select(t.sessions).where(
         t.sessions.c.id.in_(sids))).all()} if sids else {}
-    pids = {getattr(s, c) for s in srows.values() for c in SEAT_COLUMNS.values()}
+    pids = {pid for s in srows.values() for pid in seated(s).values()}
     names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
         t.players.c.id.in_(pids))).all()) if pids else {}
     return tuple(HistoryItem(
         session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
-        deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(SEATS, 0),
-        seats={s: names[getattr(srows[r.session_id], c)] for s, c in SEAT_COLUMNS.items()},
+        deltas=r.result["deltas"] if r.status != "void"
+        else dict.fromkeys(seated(srows[r.session_id]), 0),
+        seats={s: names[pid] for s, pid in seated(srows[r.session_id]).items()},
         events=len(r.report["events"]), created_at=r.created_at) for r in rows)
 
 class Reading(LedgerBase):

@@ -26,7 +26,7 @@ OPEN_SESSION_AND_HAND = (
     .join_from(_s, _seated["e"], _seated["e"].c.id == _s.c.seat_e)
     .join(_seated["s"], _seated["s"].c.id == _s.c.seat_s)
     .join(_seated["w"], _seated["w"].c.id == _s.c.seat_w)
-    .join(_seated["n"], _seated["n"].c.id == _s.c.seat_n)
+    .outerjoin(_seated["n"], _seated["n"].c.id == _s.c.seat_n)  # empty at a table of three
     .outerjoin(_h, and_(_h.c.session_id == _s.c.id, _h.c.status == "open"))
     .where(_s.c.chat_id == bindparam("chat_id"), _s.c.status == "open")
     .with_for_update(of=_s)

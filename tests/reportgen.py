@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from engine.errors import ReportError
-from engine.models import SEATS
+from engine.models import SEATS, table_seats
 from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS
 from engine.rules import Ruleset
@@ -25,10 +25,10 @@ def _patterns(rng: random.Random, family: str, pool: list[str], k: int) -> list[
 
 
 def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
-    still = list(SEATS)
+    still = list(table_seats(opts.players))
     events: list[dict[str, Any]] = []
     pool = [n for n in opts.fan if n in FAMILY_PATTERNS["sichuan"].patterns]
-    made = dict.fromkeys(SEATS, 0)  # kongs recorded per seat: the settler counts them
+    made = dict.fromkeys(still, 0)  # kongs recorded per seat: the settler counts them
     for _ in range(rng.randint(1, 5)):
         if len(still) <= 1:
             break
@@ -47,7 +47,7 @@ def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
         if roll < 0.35:
             players = {}
             for s in still:
-                if rng.random() < 0.2:
+                if rng.random() < 0.2 and opts.suits == 3:
                     players[s] = {"huazhu": True}
                 elif rng.random() < 0.5:
                     players[s] = {"ready": True, "fan": rng.randint(1, 6)}
@@ -97,8 +97,9 @@ def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
 
 def _changsha(rng: random.Random, opts: ChangshaOptions) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
+    seats = table_seats(opts.players)
     if rng.random() < 0.3 and opts.starting_wins:
-        events.append({"type": "starting_win", "seat": rng.choice(SEATS),
+        events.append({"type": "starting_win", "seat": rng.choice(seats),
                        "kinds": rng.sample(list(opts.starting_wins), 1)})
     if rng.random() < 0.1:
         events.append({"type": "wall_end"})
@@ -106,14 +107,14 @@ def _changsha(rng: random.Random, opts: ChangshaOptions) -> list[dict[str, Any]]
     pool = [n for n in opts.big_wins if n not in ("抢杠胡", "杠上开花", "杠上炮")]
     birds = [rng.randint(1, 9) for _ in range(opts.birds)]
     if rng.random() < 0.5:
-        events.append({"type": "win", "how": "self_draw", "winner": rng.choice(SEATS),
+        events.append({"type": "win", "how": "self_draw", "winner": rng.choice(seats),
                        "patterns": _patterns(rng, "changsha", pool, rng.randint(0, 2)),
                        "birds": birds})
     else:
-        payer = rng.choice(SEATS)
-        others = [s for s in SEATS if s != payer]
+        payer = rng.choice(seats)
+        others = [s for s in seats if s != payer]
         how = rng.choice(["discard", "discard", "rob_kong"])
-        chosen = rng.sample(others, rng.randint(1, 3 if how == "discard" else 1))
+        chosen = rng.sample(others, rng.randint(1, len(others) if how == "discard" else 1))
         events.append({"type": "win", "how": how, "from_seat": payer, "birds": birds,
                        "winners": [{"seat": s, "patterns": _patterns(rng, "changsha", pool,
                                                                       rng.randint(0, 2))}

@@ -20,7 +20,6 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.dialogs.keyboards import draft_data
 from bot.text.i18n import t
-from engine.models import SEATS
 from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS
 from engine.rules import Ruleset
@@ -126,7 +125,7 @@ def _hand(data: dict[str, Any], seat: str) -> dict[str, Any]:
 
 
 def _seats_in(session: SessionInfo) -> list[str]:
-    return list(session.still_in or SEATS)
+    return list(session.still_in or session.seats)
 
 
 def _winner_order(session: SessionInfo, data: dict[str, Any]) -> list[str]:
@@ -224,7 +223,7 @@ def apply(session: SessionInfo, data: dict[str, Any], action: str, arg: str | No
         data["view"] = "main" if view in ("more", "how", "add", "from") else "more"
     elif action == "jv" and view == "more" and facts.jiangxi and facts.jiangxi.jing_bonus:
         data["view"] = "jing"
-    elif action in ("jz", "jf") and view == "jing" and arg in SEATS:
+    elif action in ("jz", "jf") and view == "jing" and arg in session.seats:
         pair = list(data["jing"].get(arg, [0, 0]))
         pair[0 if action == "jz" else 1] = _cycle(pair[0 if action == "jz" else 1], 4)
         if pair == [0, 0]:
@@ -232,7 +231,7 @@ def apply(session: SessionInfo, data: dict[str, Any], action: str, arg: str | No
         else:
             data["jing"][arg] = pair
     elif action == "lf" and view == "more" and facts.jiangxi and \
-            facts.jiangxi.feibao_loser_doubles and arg in SEATS and arg not in winners:
+            facts.jiangxi.feibao_loser_doubles and arg in session.seats and arg not in winners:
         count = _cycle(int(data["loser_feibao"].get(arg, 0)), 8)
         if count:
             data["loser_feibao"][arg] = count
@@ -242,7 +241,7 @@ def apply(session: SessionInfo, data: dict[str, Any], action: str, arg: str | No
             facts.jiangxi.chengbao and cur is not None and (action == "cb" or cur["feeder"]):
         data["view"] = "feeder" if action == "cb" else "fourth"
     elif action in ("fd", "ff") and view == ("feeder" if action == "fd" else "fourth") \
-            and cur is not None and (arg == "0" or (arg in SEATS and arg not in winners)):
+            and cur is not None and (arg == "0" or (arg in session.seats and arg not in winners)):
         key = "feeder" if action == "fd" else "fourth_feeder"
         cur[key] = None if arg == "0" else arg
         if cur["feeder"] is None or cur["feeder"] == cur["fourth_feeder"]:
@@ -307,7 +306,7 @@ def to_event(data: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
 # -- what the message says ----------------------------------------------------------------
 
 def _names(session: SessionInfo) -> dict[str, str]:
-    return {seat: session.seats[seat].name for seat in SEATS}  # type: ignore[index]
+    return {seat: p.name for seat, p in session.seats.items()}
 
 
 def describe(lang: str, session: SessionInfo, data: dict[str, Any]) -> str:
@@ -476,9 +475,9 @@ def _more(lang: str, session: SessionInfo, facts: Facts, data: dict[str, Any], b
     winners = _winner_seats(data)
     cur = data["winners"][data["cur"]]
     rows: list[list[Button]] = []
-    others = [s for s in SEATS if s not in winners]
+    others = [s for s in session.seats if s not in winners]
     if view == "jing":
-        for seat in SEATS:
+        for seat in session.seats:
             z, f = data["jing"].get(seat, [0, 0])
             rows.append([b(f"{names[seat]} 正精 {z}", "jz", seat),
                          b(f"{names[seat]} 副精 {f}", "jf", seat)])

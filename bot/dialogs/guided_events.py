@@ -14,7 +14,6 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.dialogs.keyboards import draft_data
 from bot.text.i18n import t
-from engine.models import SEATS
 from engine.options import SichuanOptions
 from engine.rules import Ruleset
 from storage.models import SessionInfo
@@ -30,11 +29,11 @@ def _rules(session: SessionInfo) -> Ruleset:
 
 
 def _inside(session: SessionInfo) -> list[str]:
-    return list(session.still_in or SEATS)
+    return list(session.still_in or session.seats)
 
 
 def _names(session: SessionInfo) -> dict[str, str]:
-    return {seat: session.seats[seat].name for seat in SEATS}  # type: ignore[index]
+    return {seat: p.name for seat, p in session.seats.items()}
 
 
 def new_kong() -> dict[str, Any]:

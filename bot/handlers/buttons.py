@@ -17,6 +17,7 @@ from bot.handlers.actions import announcement, undo_last
 from bot.handlers.board import update_board
 from bot.handlers.chat import (
     SEAT_ORDER,
+    chat_info,
     chat_lang,
     error_text_plain,
     is_admin,
@@ -32,7 +33,9 @@ from bot.handlers.chat import (
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import t
+from bot.text.words import colon, preset_name
 from engine.errors import ReportError
+from engine.rules import get_preset, three_players_allowed
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import PlayerRef, RecordOutcome, SessionInfo
@@ -79,26 +82,40 @@ async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
         await send.message(context, session.chat_id, text, reply_markup=keyboard)
 
 
-def join_keyboard(lang: str, draft_id: int, version: int, seats: dict[str, Any]
-                  ) -> InlineKeyboardMarkup:
-    buttons = [(f"{t(lang, render.SEAT_KEYS[s])}: {seats[s]['name'] if s in seats else '—'}",
-                draft_data(draft_id, version, "s", s)) for s in SEAT_ORDER]
+def join_shape(preset: str) -> tuple[int, bool]:
+    """How many seats a preset's table has, and whether four seats may start with three."""
+    p = get_preset(preset)
+    if p.options.get("players") == 3:
+        return 3, False
+    return 4, three_players_allowed(p.family)
+
+
+def join_keyboard(lang: str, draft_id: int, version: int, seats: dict[str, Any],
+                  count: int = 4, may_three: bool = False) -> InlineKeyboardMarkup:
+    buttons = [(f"{t(lang, render.SEAT_KEYS[s])}{colon(lang)}"
+                f"{seats[s]['name'] if s in seats else '—'}",
+                draft_data(draft_id, version, "s", s)) for s in SEAT_ORDER[:count]]
+    if count == 4 and may_three and set(seats) == {"E", "S", "W"}:
+        buttons.append((t(lang, "Start with three"), draft_data(draft_id, version, "go", 3)))
     return grid(buttons, 2)
 
 
 async def start_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
                      preset: str | None, stake: int | None) -> None:
-    """/new without players: four seat buttons; the fourth to sit opens the table."""
+    """/new without players: a button per seat (three for a three-player preset); the last
+    to sit opens the table, or "Start with three" once East, South and West sit."""
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
     if await services(context).ledger.current_session(chat.id) is not None:
         await refuse(update, lang, "session_open")
         return
-    data = {"preset": preset, "stake": stake, "seats": {}}
+    count, may_three = join_shape(preset or (await chat_info(context, chat.id, lang)).preset)
+    data = {"preset": preset, "stake": stake, "seats": {}, "count": count,
+            "may_three": may_three}
     draft_id, version = await services(context).drafts.create(chat.id, user.id, "join", data)
     await reply(update, t(lang, "Take a seat: East deals first. Press your seat again to "
                                 "stand up."),
-                reply_markup=join_keyboard(lang, draft_id, version, {}))
+                reply_markup=join_keyboard(lang, draft_id, version, {}, count, may_three))
 
 
 async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
@@ -109,10 +126,14 @@ async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
     seats: dict[str, Any] = dict(draft["seats"])
     user = query.from_user
     mine = next((s for s, p in seats.items() if p["id"] == user.id), None)
-    if data.action != "s" or data.arg not in SEAT_ORDER:
+    count, may_three = int(draft.get("count", 4)), bool(draft.get("may_three"))
+    start_three = data.action == "go" and may_three and set(seats) == {"E", "S", "W"}
+    if not start_three and (data.action != "s" or data.arg not in SEAT_ORDER[:count]):
         await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
         return
-    if mine == data.arg:
+    if start_three:
+        pass  # East, South and West sit: the table opens with three
+    elif mine == data.arg:
         del seats[mine]
     elif data.arg in seats or mine is not None:
         await query.answer(t(lang, "That seat is taken, or you already sit."), show_alert=True)
@@ -127,13 +148,13 @@ async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
         await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
         return
     await query.answer()
-    if len(seats) < 4:
+    if len(seats) < count and not start_three:
         with suppress_edit_errors():
-            await query.edit_message_reply_markup(join_keyboard(lang, data.draft_id, version,
-                                                                seats))
+            await query.edit_message_reply_markup(join_keyboard(
+                lang, data.draft_id, version, seats, count, may_three))
         return
     refs = [PlayerRef(name=seats[s]["name"], telegram_id=seats[s]["id"],
-                      username=seats[s]["username"]) for s in SEAT_ORDER]
+                      username=seats[s]["username"]) for s in SEAT_ORDER if s in seats]
     try:
         session = await services(context).ledger.open_session(
             chat.id, refs, preset=draft.get("preset"), stake_cents=draft.get("stake"))
@@ -145,7 +166,7 @@ async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
     with suppress_edit_errors():
         await query.edit_message_text(t(
             lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
-            preset=session.preset, seats=render.seats_text(session),
+            preset=preset_name(lang, session.preset), seats=render.seats_text(session, lang),
             dealer=render.name(session, "E")))
     await update_board(context, lang, session)
 
@@ -204,7 +225,7 @@ async def _press_board(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     """A player's button on the scoreboard: a guided report with that winner."""
     query = update.callback_query
     assert query is not None
-    if data.session_id != session.id or data.seat not in (session.still_in or SEAT_ORDER):
+    if data.session_id != session.id or data.seat not in (session.still_in or session.seats):
         await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
         return
     await send.answer(update)

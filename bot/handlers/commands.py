@@ -88,7 +88,7 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         preset = preset_key(words.pop(0).text, presets())
     stake = None
     if words and (words[-1].text.startswith(("stake=", "注=")) or (
-            len(words) == 5 and words[-1].text.replace(".", "", 1).isdigit())):
+            len(words) in (4, 5) and words[-1].text.replace(".", "", 1).isdigit())):
         raw = words.pop().text.split("=", 1)[-1]
         try:
             stake = parse_stake(raw)
@@ -98,7 +98,7 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not words and update.effective_user is not None:
         await start_join(update, context, lang, preset, stake)
         return
-    if len(words) != 4:
+    if len(words) not in (3, 4):  # four players in seat order, or three (东南西)
         await refuse(update, lang, "new_usage")
         return
     refs = []

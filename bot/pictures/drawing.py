@@ -28,7 +28,7 @@ from matplotlib.patches import Rectangle
 from bot.pictures.fonts import Font
 from bot.pictures.picture_data import NightSeries, StandingsSeries
 from bot.text.i18n import money, signed, t
-from engine.models import SEATS, Seat
+from engine.models import Seat
 
 DPI = 100
 CHART_SIZE = (1200, 675)  # pixels: the night, standings and pattern pictures
@@ -98,7 +98,7 @@ def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) ->
     def draw(fig: Figure) -> None:
         ax = fig.add_axes((0.07, 0.1, 0.72, 0.8))
         xs = list(series.hands)
-        for i, seat in enumerate(SEATS):
+        for i, seat in enumerate(series.totals):  # four seats, or three
             name = label(font, lang, who.names[seat], seat)
             ys = series.totals[seat]
             ax.plot(xs, ys, color=COLORS[i], linewidth=2.2, marker="o" if len(xs) <= 60

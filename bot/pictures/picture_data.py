@@ -37,18 +37,21 @@ def night_series(rows: Sequence[HandRow], final: Mapping[Seat, int] | None = Non
     ``rows`` are only its last hands: the series then starts from what came before."""
     counted = [r for r in rows if r.status != "void"]
     results = [HandResult.model_validate(r.result) for r in counted]
-    start = dict.fromkeys(SEATS, 0)
+    # the table's seats: four, or three (E S W)
+    seats = tuple(final) if final is not None else (
+        tuple(results[0].deltas) if results else SEATS)
+    start = dict.fromkeys(seats, 0)
     if final is not None:
-        moved = {s: sum(res.deltas[s] for res in results) for s in SEATS}
-        start = {s: final[s] - moved[s] for s in SEATS}
+        moved = {s: sum(res.deltas.get(s, 0) for res in results) for s in seats}
+        start = {s: final[s] - moved[s] for s in seats}
     running = dict(start)
-    totals: dict[Seat, list[int]] = {s: [start[s]] for s in SEATS}
+    totals: dict[Seat, list[int]] = {s: [start[s]] for s in seats}
     changes: list[int] = []
     dealers: list[Seat] = []
     best: tuple[int, Seat, int] | None = None
     for row, res in zip(counted, results, strict=True):
-        for s in SEATS:
-            running[s] += res.deltas[s]
+        for s in seats:
+            running[s] += res.deltas.get(s, 0)
             totals[s].append(running[s])
         if dealers and row.dealer != dealers[-1]:
             changes.append(row.number)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from bot.text.i18n import t
-from bot.text.words import option_list, preset_list, value_list
+from bot.text.words import option_list, preset_list, preset_name, value_list
 
 MESSAGES: dict[str, str] = {
     # grammar
@@ -25,7 +25,8 @@ MESSAGES: dict[str, str] = {
     "qishou_usage": "Example: /qishou bob 板板胡",
     "bad_stake": "{token} is not an amount; write e.g. 0.5 or 2.",
     "new_usage": "Example: /new chengdu @alice @bob carol dave — four players in seat "
-                 "order E S W N; E deals first.",
+                 "order E S W N, or three (E S W), e.g. /new 三人两房 @alice @bob carol; "
+                 "E deals first.",
     "unknown_preset_new": "Unknown preset {name}; choose one of: {valid}.",
     "number_usage": "Give the hand's number, e.g. /void 3 (see /history).",
     "set_usage": "Examples: /set preset yibin · /set cap_fan=5 · /set stake 0.5 · "
@@ -41,7 +42,11 @@ MESSAGES: dict[str, str] = {
     "no_session": "No table is going in this chat; start one with /new.",
     "session_open": "A table is already going here; /end it first.",
     "same_player_twice": "A player cannot sit twice.",
-    "four_players": "A table has four players; you named {count}.",
+    "four_players": "A table has four players, or three; you named {count}.",
+    "no_three_players": "{preset} has no three-player form; it is played by four. Three "
+                        "can play 三人两房, 三人三房, or chengdu, sichuan, yibin, changsha.",
+    "three_player_preset": "{preset} is played by three: name three players, e.g. "
+                           "/new 三人两房 @alice @bob carol.",
     "nothing_to_undo": "Nothing has been recorded at this table yet.",
     "not_reporter": "Only the player who reported it, or an admin, can undo it.",
     "no_hand": "There is no hand {number} to change (see /history).",
@@ -52,6 +57,8 @@ MESSAGES: dict[str, str] = {
     "patterns_exclude": "{first} and {second} cannot both hold in one hand.",
     "pays_self": "{seat} cannot pay for their own win.",
     "not_in_hand": "{seat} has already won this hand.",
+    "no_such_seat": "This table seats three (East, South, West): nobody sits {seat}.",
+    "huazhu_two_suits": "With two suits nobody is 花猪: there is no suit to lack.",
     "needs_from": "Say whose discard or kong it was: from X / rob X.",
     "self_draw_from": "A self-draw is paid by everyone still in; drop the 'from'.",
     "one_self_draw": "Only one player wins a self-draw.",
@@ -196,6 +203,8 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         return "⚠️ " + escape(fallback)
     if code == "bad_report":
         params = {"what": t(lang, report_field(str(params.get("where", ""))))}
+    if code in ("no_three_players", "three_player_preset") and "preset" in params:
+        params["preset"] = preset_name(lang, str(params["preset"]))
     if code in ("unknown_preset", "unknown_preset_new") and "valid" in params:
         params["valid"] = preset_list(lang, str(params["valid"]).split(", "))
     if code == "unknown_option" and "valid" in params:

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.text import answer, words
 from bot.text.i18n import money, signed, t
-from engine.models import SEATS, HandResult, Line
+from engine.models import HandResult, Line
 from engine.rules import get_preset, ruleset
 from storage.models import (
     EditOutcome,
@@ -32,7 +32,7 @@ def line_text(lang: str, session: SessionInfo, line: Line) -> str:
 
 def totals_text(lang: str, session: SessionInfo) -> str:
     rows = [t(lang, "Totals:")]
-    for seat in SEATS:
+    for seat in session.seats:
         space = "" if lang == "zh-Hans" else " "
         dealer = space + t(lang, "(dealer)") if seat == session.dealer else ""
         rows.append("  " + t(lang, "{seat} {player}: {points}", seat=t(lang, SEAT_KEYS[seat]),
@@ -115,9 +115,9 @@ def edit_text(lang: str, out: EditOutcome) -> str:
             else t(lang, "Hand {number} corrected.", number=out.hand_number))
     parts = [head]
     for c in out.changes:
-        diff = "  ".join(f"{name(s, seat)} {signed(c.deltas_before[seat])}→"
-                         f"{signed(c.deltas_after[seat])}" for seat in SEATS
-                         if c.deltas_before[seat] != c.deltas_after[seat])
+        diff = "  ".join(f"{name(s, seat)} {signed(c.deltas_before.get(seat, 0))}→"
+                         f"{signed(c.deltas_after.get(seat, 0))}" for seat in s.seats
+                         if c.deltas_before.get(seat, 0) != c.deltas_after.get(seat, 0))
         dealer = "" if c.dealer_before == c.dealer_after else " " + t(
             lang, "dealer {before}→{after}", before=name(s, c.dealer_before),
             after=name(s, c.dealer_after))
@@ -167,7 +167,8 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
     parts += [f"  {t(lang, words.OPTIONS[k])}{words.colon(lang)}"
               f"{escape(words.option_value(lang, k, v))}"
               for k, v in opts.items()
-              if k in words.OPTIONS and not isinstance(v, dict | list | tuple)]
+              if k in words.OPTIONS and not isinstance(v, dict | list | tuple)
+              and not (opts.get("suits") == 2 and k in ("huazhu", "huazhu_fan"))]  # 两房
     return "\n".join(parts)
 
 
@@ -199,5 +200,5 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
 
 
 def seats_text(s: SessionInfo, lang: str = "en") -> str:
-    return _list(lang, [f"{t(lang, SEAT_KEYS[seat])} {name(s, seat)}" for seat in SEATS])
+    return _list(lang, [f"{t(lang, SEAT_KEYS[seat])} {name(s, seat)}" for seat in s.seats])
 

@@ -9,7 +9,6 @@ from html import escape
 from bot.text.i18n import signed, t
 from bot.text.render import SEAT_KEYS, line_text, name
 from bot.text.render_money import points_at_stakes, signed_money
-from engine.models import SEATS
 from storage.lookback import HandDetail, NightHistory, PlayerRecord, Scope
 from storage.money import MoneyStanding
 
@@ -87,8 +86,7 @@ def hand_text(lang: str, d: HandDetail) -> str:
         parts.append("  " + t(lang, "This event:") + " " + (moves or "-"))
     if len(d.result.events) > 1 and d.status != "void":
         parts.append(t(lang, "The hand:") + " " + "  ".join(
-            f"{name(s, seat)} {signed(d.result.deltas[seat])}" for seat in SEATS
-            if d.result.deltas[seat]))
+            f"{name(s, seat)} {signed(v)}" for seat, v in d.result.deltas.items() if v))
     if len(d.changes) > 5:
         parts.append(t(lang, "{n} earlier changes.", n=len(d.changes) - 5))
     for c in d.changes[-5:]:

@@ -16,6 +16,8 @@ PRESET_NAMES = {
     "yibin": "Yibin",
     "changsha": "Changsha",
     "feibao": "Shangrao Feibao",
+    "liangfang": "三人两房 (three players, two suits)",
+    "sanfang": "三人三房 (three players, three suits)",
 }
 
 PRESET_SUMMARIES = {
@@ -29,6 +31,10 @@ PRESET_SUMMARIES = {
                 "self-drawn; the dealer +1; birds.",
     "feibao": "Self-draw only; 精/宝 wildcards; base values doubled by each extra; kong "
               "points; 精 reward.",
+    "liangfang": "Sichuan for three with two suits (72 tiles): no 缺一门, so no 花猪; "
+                 "chengdu's scoring; a hand ends once two have won.",
+    "sanfang": "Sichuan for three with all three suits (108 tiles): 缺一门 and 花猪 as at "
+               "four; chengdu's scoring; a hand ends once two have won.",
 }
 
 HOW = {"self_draw": "self-draw", "discard": "off a discard", "rob_kong": "robbing a kong",
@@ -71,7 +77,9 @@ PATTERN_NAMES = {"yibin": {"对对胡": "大对子"}}
 OPTIONS = {
     "base": "Points per unit",
     "draw_dealer": "Dealer after a drawn hand",
-    "blood_battle": "血战到底 (play on until three have won)",
+    "blood_battle": "血战到底 (play on until all but one have won)",
+    "players": "Players",
+    "suits": "Suits in the wall",
     "fan_mode": "How fan add up",
     "fan_to_points": "Fan to points",
     "cap_fan": "Fan cap",
@@ -129,6 +137,8 @@ VALUES = {
     ("bird_origin", "dealer"): "the dealer", ("bird_origin", "winner"): "the winner",
     ("wild_tiles", "flipped_and_next"): "the flipped tile and the next",
     ("wild_tiles", "next"): "the next tile",
+    ("players", 3): "three (East, South, West)", ("players", 4): "four",
+    ("suits", 2): "two (72 tiles)", ("suits", 3): "three (108 tiles)",
 }
 YES, NO, NO_CAP = "yes", "no", "none"
 UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan"}
@@ -148,6 +158,7 @@ PRESET_ALIASES = {
     "成都血战到底": "chengdu", "血战到底": "chengdu", "血战": "chengdu", "宜宾": "yibin",
     "宜宾麻将": "yibin", "长沙": "changsha", "长沙麻将": "changsha", "上饶飞宝": "feibao",
     "飞宝": "feibao", "上饶": "feibao", "上饶飞宝麻将": "feibao",
+    "三人两房": "liangfang", "两房": "liangfang", "三人三房": "sanfang", "三房": "sanfang",
 }
 
 

@@ -8,7 +8,6 @@ from engine.families.registry import Family
 from engine.families.state import HandState
 from engine.hand_facts import build, tile_facts
 from engine.models import (
-    SEATS,
     How,
     Seat,
     StartingWin,
@@ -60,8 +59,10 @@ def names_from_tiles(opts: ChangshaOptions, hand: WinnerHand, named: set[str]) -
 
 
 def bird_seat(opts: ChangshaOptions, rank: int, dealer: Seat, winner: Seat) -> Seat:
+    """Count the bird's rank round the table from its origin (1 is the origin itself):
+    with four, 1 5 9 / 2 6 / 3 7 / 4 8; with three, 1 4 7 / 2 5 8 / 3 6 9."""
     origin = dealer if opts.bird_origin == "dealer" else winner
-    return next_seat(origin, (rank - 1) % 4)
+    return next_seat(origin, (rank - 1) % opts.players, opts.players)
 
 
 def _with_birds(opts: ChangshaOptions, amount: int, hits: int) -> int:
@@ -79,7 +80,7 @@ def on_starting_win(opts: ChangshaOptions, state: HandState, ev: StartingWin, bo
             raise ReportError("starting_not_allowed", f"{name} is not played in this preset; "
                               f"allowed: {', '.join(opts.starting_wins)}", name=name)
         book.line("starting_win", seat=ev.seat, name=name)
-        for s in SEATS:
+        for s in state.seats:
             if s != ev.seat:
                 premium = opts.dealer_premium if state.dealer in (s, ev.seat) else 0
                 book.pay(s, ev.seat, (opts.small_self_draw + premium) * opts.base,
@@ -141,7 +142,7 @@ def on_win(opts: ChangshaOptions, state: HandState, ev: Win, book: Book) -> None
             hits = sum(1 for s in hits_on if s in (w.seat, payer))
             book.pay(payer, w.seat, _with_birds(opts, amount * opts.base, hits), "win")
         else:
-            for s in SEATS:
+            for s in state.seats:
                 if s == w.seat:
                     continue
                 premium = opts.dealer_premium if dealer in (s, w.seat) else 0
@@ -158,7 +159,8 @@ def on_draw(opts: ChangshaOptions, state: HandState, ev: WallEnd, book: Book) ->
         raise ReportError("wrong_family", "this family has no 花猪 or 查叫 at the wall")
     book.line("wall_end")
     state.closed = True
-    state.next_dealer = state.dealer if opts.draw_dealer == "stay" else next_seat(state.dealer)
+    state.next_dealer = (state.dealer if opts.draw_dealer == "stay"
+                         else state.next_seat(state.dealer))
 
 
 FAMILY = Family("changsha", ChangshaOptions, {

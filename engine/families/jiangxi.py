@@ -7,7 +7,7 @@ from engine.errors import ReportError
 from engine.families.registry import Family
 from engine.families.state import HandState, KongRecord
 from engine.hand_facts import build, tile_facts
-from engine.models import SEATS, How, Kong, KongKind, Seat, WallEnd, Win, WinnerHand, next_seat
+from engine.models import How, Kong, KongKind, Seat, WallEnd, Win, WinnerHand
 from engine.options import JiangxiOptions
 from engine.patterns import JIANGXI
 from engine.patterns.jiangxi import HANDS
@@ -147,7 +147,7 @@ def on_win(opts: JiangxiOptions, state: HandState, ev: Win, book: Book,
             book.pay(ev.from_seat, w.seat, value, "win")  # type: ignore[arg-type]
             continue
         shares: dict[Seat, int] = {}
-        for s in SEATS:
+        for s in state.seats:
             if s == w.seat:
                 continue
             fb = ev.loser_feibao.get(s, 0) if opts.feibao_loser_doubles else 0
@@ -160,7 +160,7 @@ def on_win(opts: JiangxiOptions, state: HandState, ev: Win, book: Book,
     state.winners.extend(seats)
     finish(opts, state, book, ev.jing, won=True)
     dealer_won = state.dealer in seats
-    state.next_dealer = state.dealer if dealer_won else next_seat(state.dealer)
+    state.next_dealer = state.dealer if dealer_won else state.next_seat(state.dealer)
 
 
 def _pay_shares(opts: JiangxiOptions, w: WinnerHand, shares: dict[Seat, int], book: Book
@@ -203,13 +203,13 @@ def finish(opts: JiangxiOptions, state: HandState, book: Book,
             if record.void:
                 continue
             pts = opts.kong_points.get(record.kind.value, 0) * opts.base
-            for s in SEATS:
+            for s in state.seats:
                 if s != record.seat:
                     book.pay(s, record.seat, pts, "kong_points")
     if won and opts.jing_bonus and jing:
         scores = {s: 2 * z + f for s, (z, f) in jing.items()}
         holders = [s for s, v in scores.items() if v > 0]
-        for s in SEATS:
+        for s in state.seats:
             score = scores.get(s, 0)
             if not score:
                 continue
@@ -220,7 +220,7 @@ def finish(opts: JiangxiOptions, state: HandState, book: Book,
                 book.line("bawang_jing", seat=s, value=score * 2)
                 score *= 2
             book.line("jing", seat=s, score=score)
-            for other in SEATS:
+            for other in state.seats:
                 if other != s:
                     book.pay(other, s, score * opts.base, "jing")
     elif jing and not won:
@@ -233,7 +233,8 @@ def on_wall_end(opts: JiangxiOptions, state: HandState, ev: WallEnd, book: Book)
         raise ReportError("wrong_family", "this family has no 花猪 or 查叫 at the wall")
     book.line("wall_end")
     finish(opts, state, book, {}, won=False)
-    state.next_dealer = state.dealer if opts.draw_dealer == "stay" else next_seat(state.dealer)
+    state.next_dealer = (state.dealer if opts.draw_dealer == "stay"
+                         else state.next_seat(state.dealer))
 
 
 FAMILY = Family("jiangxi", JiangxiOptions, {

@@ -20,7 +20,6 @@ from engine.models import (
     WallEnd,
     Win,
     WinnerHand,
-    next_seat,
 )
 from engine.options import SichuanOptions
 from engine.patterns import SICHUAN
@@ -344,7 +343,7 @@ def _hujiao_zhuanyi(opts: SichuanOptions, state: HandState, seat: Seat, winners:
         return
     book.line("hujiao_zhuanyi", seat=seat, amount=total)
     share, rest = divmod(total, len(winners))
-    order = [next_seat(seat, i) for i in range(1, 4)]
+    order = [state.next_seat(seat, i) for i in range(1, len(state.seats))]
     for i, w in enumerate(sorted(winners, key=order.index)):
         book.pay(seat, w, share + (1 if i < rest else 0), "hujiao_zhuanyi")
 
@@ -355,7 +354,7 @@ def close(opts: SichuanOptions, state: HandState) -> None:
         winners, discarder = state.first_win
         state.next_dealer = discarder if discarder is not None else winners[0]
     else:
-        state.next_dealer = state.dealer if opts.draw_dealer == "stay" else next_seat(
+        state.next_dealer = state.dealer if opts.draw_dealer == "stay" else state.next_seat(
             state.dealer)
 
 
@@ -414,6 +413,9 @@ def on_wall_end(opts: SichuanOptions, state: HandState, ev: WallEnd, book: Book,
             raise ReportError("not_in_hand", f"{seat} has already won this hand", seat=seat)
     info = {s: ev.players.get(s) for s in state.still_in}
     huazhu = [s for s, i in info.items() if i is not None and i.huazhu]
+    if huazhu and opts.suits == 2:
+        raise ReportError("huazhu_two_suits", "with two suits nobody can be 花猪: there is no "
+                          "suit to lack", seat=huazhu[0])
     for s in huazhu:
         if info[s].ready:  # type: ignore[union-attr]
             raise ReportError("huazhu_ready", f"{s} cannot be both 花猪 and ready", seat=s)

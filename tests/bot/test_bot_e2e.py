@@ -184,7 +184,8 @@ async def test_bad_input_answers_with_an_example_and_records_nothing(tmp_path: P
             ("/hu bob 自摸 七对 对对胡", "cannot both hold"),
             ("/kong bob", "Example: /kong"),
             ("/void x", "Give the hand's number"),
-            ("/new chengdu a b c", "four players in seat order"),
+            ("/new chengdu a b", "four players in seat order"),
+            ("/new chengdu a b c", "A table is already going"),
             ("/new chengdu a b c d", "A table is already going"),
             ("/hu bob 自摸 <b>x</b>", "Unknown pattern"),
         ]:

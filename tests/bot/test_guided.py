@@ -13,7 +13,7 @@ from tests.bot.guided_play import find_button, play
 from tests.bot.harness import Table, plain, table
 
 NIGHTS = sorted((Path(__file__).parent / "transcripts" / "buttons").glob("*.txt"))
-LANGUAGE = {"feibao": "zh-hans"}
+LANGUAGE = {"feibao": "zh-hans", "liangfang": "zh-hans"}
 USAGE = Path(__file__).resolve().parents[2] / "docs" / "usage.md"
 NEW = "/new {preset} @alice @bob @carol @dave"
 

@@ -10,7 +10,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.errors import ReportError
-from engine.models import SEATS
 from engine.options import SichuanOptions
 from engine.rules import presets, ruleset
 from engine.settle import parse_report, settle_hand
@@ -19,11 +18,12 @@ from tests.reportgen import random_report
 PRESETS = sorted(presets())
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", [*PRESETS, "changsha:players=3", "yibin:players=3"])
 @given(seed=st.integers(0, 2**32))
 def test_random_reports_settle_soundly(preset: str, seed: int) -> None:
-    rules = ruleset(preset)
-    dealer = SEATS[seed % 4]
+    name, _, over = preset.partition(":")
+    rules = ruleset(name, [over] if over else [])
+    dealer = rules.seats[seed % len(rules.seats)]
     report = parse_report(random_report(random.Random(seed), rules, dealer))
     result = settle_hand(rules, report, dealer)
     # zero-sum, per event and per hand; integers
@@ -60,7 +60,7 @@ def test_random_reports_settle_soundly(preset: str, seed: int) -> None:
             left |= {str(line.params["seat"]) for line in ev.lines if line.code == "win"}
     # a closed hand knows its next dealer
     if not result.open:
-        assert result.next_dealer in SEATS
+        assert result.next_dealer in rules.seats
 
 
 json_values = st.recursive(
