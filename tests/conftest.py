@@ -1,14 +1,10 @@
-"""Shared test setup: where the rules files live, and hypothesis profiles."""
+"""Test setup: the hypothesis profiles."""
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from hypothesis import HealthCheck, settings
-
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("TALLY_SHARED_DIR", ROOT.parent / "shared"))
 
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=200
