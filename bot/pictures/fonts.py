@@ -95,16 +95,19 @@ def fontconfig_cjk_files() -> list[tuple[str, str]]:
     return regular + other
 
 
-def _registered(path: str) -> str | None:
-    """The family matplotlib knows the font file by, registering the file first when
-    matplotlib's list does not hold it yet; None when matplotlib cannot read it."""
-    for entry in font_manager.fontManager.ttflist:
-        if entry.fname == path:
-            return str(entry.name)
-    try:
-        font_manager.fontManager.addfont(path)
-    except (OSError, RuntimeError, ValueError):
-        return None
+def _registered(path: str, prefer: str | None = None) -> str | None:
+    """The family matplotlib knows the font file by (``prefer`` when the file holds
+    several, as a .ttc does), registering the file first when matplotlib's list does not
+    hold it yet; None when matplotlib cannot read it."""
+    for attempt in range(2):
+        names = [str(e.name) for e in font_manager.fontManager.ttflist if e.fname == path]
+        if names:
+            return prefer if prefer in names else names[0]
+        if attempt == 0:
+            try:
+                font_manager.fontManager.addfont(path)
+            except (OSError, RuntimeError, ValueError):
+                return None
     return str(font_manager.FontProperties(fname=path).get_name())
 
 
@@ -137,10 +140,13 @@ def pick_font(font_dirs: Sequence[str] | None = None) -> Font:
         sources = [found]
     for candidates in sources:
         while (best := _best(candidates)) is not None:
-            family = _registered(best[1])
+            family = _registered(best[1], best[0])
             font = Font(family, best[1], True, (_base(),)) if family else None
             try:
                 if font is not None and font.can_draw("中文"):
+                    for name, path in candidates:  # its bold and other styles, for titles
+                        if name == best[0] and path != best[1]:
+                            _registered(path)
                     return font
             except (OSError, RuntimeError, ValueError):  # the file went away since
                 pass

@@ -38,6 +38,8 @@ HOW_EXTRA = {
 _TIANDI = {"天胡", "地胡"}
 _YAOJIU = {"带幺九", "将对", "清幺九", "将金钩钓"}
 _MENQING = {"门清", "断幺九"}
+# Extras counted from the hand's counts or how it was won, never from a named pattern.
+_NOT_NAMED_EXTRAS = {"根", "杠", "自摸", *HOW_EXTRA.values()}
 
 
 @dataclass
@@ -178,7 +180,7 @@ def fan_of(opts: SichuanOptions, names: set[str], gen: int, kongs: int, how: How
         spare = max(0, gen + kongs - best[2])
         kong_left = min(kongs, spare)
         gen_left = spare - kong_left
-        for n in sorted(names & _MENQING):
+        for n in sorted(names - _NOT_NAMED_EXTRAS):  # 门清, 断幺九, 海底捞月 … when valued
             if _allowed(opts, n) and extras.get(n, 0):
                 fan += extras[n]
                 lines.append(("extra", {"name": n, "fan": extras[n]}))
@@ -302,6 +304,8 @@ def on_kong(opts: SichuanOptions, state: HandState, ev: Kong, index: int, book: 
         each = 1 if ev.kind == KongKind.ADDED else 2
         payers = {s: each for s in state.still_in if s != ev.seat}
     book.line("kong", seat=ev.seat, kind=ev.kind.value)
+    if opts.base != 1:
+        book.line("per_unit", unit=opts.base)
     for payer, n in payers.items():
         amount = n * opts.base
         book.pay(payer, ev.seat, amount, "kong")
@@ -489,6 +493,8 @@ def on_wall_end(opts: SichuanOptions, state: HandState, ev: WallEnd, book: Book,
         amount = points_of(opts, fan)
         for s in huazhu:
             book.line("huazhu", seat=s, fan=fan)
+            if opts.base != 1:
+                book.line("per_unit", unit=opts.base)
             book.line("value", seat=s, fan=fan, points=amount)
             for other in state.still_in:
                 if other not in huazhu:

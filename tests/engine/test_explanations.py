@@ -34,8 +34,13 @@ def _p(line: Line, key: str) -> Any:
 def check_sichuan(ev: EventResult) -> None:
     value: dict[str, int] = {}
     stake: dict[str, int] = {}
+    unit = 1
     for line in ev.lines:
-        if line.code == "value":
+        if line.code == "per_unit":
+            unit = _p(line, "unit")
+        elif line.code == "pay" and _p(line, "reason") == "kong":
+            assert _p(line, "amount") in (unit, 2 * unit)  # 补杠 1, 暗杠 and 直杠 2
+        elif line.code == "value":
             value[_p(line, "seat")] = int(_p(line, "points"))
         elif line.code == "zimo_stake":
             stake[_p(line, "seat")] = int(_p(line, "amount"))
