@@ -184,5 +184,7 @@ def compact_text(lang: str, session: SessionInfo, number: int, event: EventResul
     moves = moves_text(lang, session, event.deltas)
     if not any(event.deltas.values()) and any(line.code == "kong" for line in event.lines):
         moves = t(lang, "Kong points are paid when the hand ends.")  # Jiangxi
+    if lang == "zh-Hans":
+        moves = moves.removesuffix("。")  # the middle dot ends it: no 。 before it
     tail = moves + " · " + state_text(lang, session, hand, closed)
     return head + "\n" + tail

@@ -113,3 +113,18 @@ async def test_changsha_details_add_up_to_the_amount(tmp_path: Path, lang: str,
             assert step in text, text
         no_english(lang, [answer_of(replies)], "/hu carol from alice 清一色 碰碰胡 鸟1")
         assert t.api.errors == []
+
+
+async def test_chinese_punctuation_in_suggestions_and_the_short_answer(tmp_path: Path) -> None:
+    async with table(tmp_path, lang="zh-hans") as t:
+        await t.say("alice", NEW.format(preset="chengdu"))
+        refusal = plain((await t.say("bob", "/hu bob 自摸 清一"))[-1].text)
+        assert "你是说：" in refusal and "清一色、" in refusal and ", " not in refusal
+        await t.say("alice", "/end")
+        await t.say("alice", NEW.format(preset="changsha"))
+        await t.say("bob", "/draw")
+        confirm = t.last_with_buttons()
+        replies = await t.press("bob", confirm, confirm.buttons[0]["callback_data"])
+        text = plain(answer_of(replies).text)
+        assert "没有分数变动 · 下一盘庄家" in text and "。 ·" not in text
+        assert t.api.errors == []
