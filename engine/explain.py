@@ -30,6 +30,7 @@ TEMPLATES: dict[str, str] = {
                          "nothing of it is given back",
     "huazhu": "{seat} is 花猪: pays {fan} fan to each other player",
     "huazhu_not_counted": "花猪 is not counted in this preset",
+    "huazhu_value": "{seat}: {fan} fan = {points} points",
     "chajiao": "查叫: {seat} is ready for {fan} fan, worth {points}",
     "chajiao_points": "查叫: {seat} is ready, worth {points}",
     "chajiao_tiles": "查叫: {seat} waits on {wait} for {patterns}, {fan} fan, worth {points} "

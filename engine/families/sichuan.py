@@ -488,14 +488,14 @@ def on_wall_end(opts: SichuanOptions, state: HandState, ev: WallEnd, book: Book,
         if info[s].ready:  # type: ignore[union-attr]
             raise ReportError("huazhu_ready", f"{s} cannot be both 花猪 and ready", seat=s)
     book.line("wall_end")
+    if opts.base != 1:
+        book.line("per_unit", unit=opts.base)  # 花猪's and 查叫's points count it
     if huazhu and opts.huazhu:
         fan = opts.cap_fan if opts.cap_fan is not None else opts.huazhu_fan
         amount = points_of(opts, fan)
         for s in huazhu:
             book.line("huazhu", seat=s, fan=fan)
-            if opts.base != 1:
-                book.line("per_unit", unit=opts.base)
-            book.line("value", seat=s, fan=fan, points=amount)
+            book.line("huazhu_value", seat=s, fan=fan, points=amount)
             for other in state.still_in:
                 if other not in huazhu:
                     book.pay(s, other, amount, "huazhu")

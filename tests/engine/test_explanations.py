@@ -40,7 +40,7 @@ def check_sichuan(ev: EventResult) -> None:
             unit = _p(line, "unit")
         elif line.code == "pay" and _p(line, "reason") == "kong":
             assert _p(line, "amount") in (unit, 2 * unit)  # 补杠 1, 暗杠 and 直杠 2
-        elif line.code == "value":
+        elif line.code in ("value", "huazhu_value"):
             value[_p(line, "seat")] = int(_p(line, "points"))
         elif line.code == "zimo_stake":
             stake[_p(line, "seat")] = int(_p(line, "amount"))
@@ -191,7 +191,7 @@ def test_self_draw_add_stake_has_its_line() -> None:
 
 def test_huazhu_value_is_shown() -> None:
     lines = lines_of("chengdu", [], {"type": "wall_end", "players": {"W": {"huazhu": True}}})
-    value = next(x for x in lines if x.code == "value")
+    value = next(x for x in lines if x.code == "huazhu_value")
     assert value.params == {"seat": "W", "fan": 7, "points": 64}
 
 
