@@ -180,7 +180,7 @@ def fan_of(opts: SichuanOptions, names: set[str], gen: int, kongs: int, how: How
         spare = max(0, gen + kongs - best[2])
         kong_left = min(kongs, spare)
         gen_left = spare - kong_left
-        for n in sorted(names - _NOT_NAMED_EXTRAS):  # 门清, 断幺九, 海底捞月 … when valued
+        for n in sorted(names - _NOT_NAMED_EXTRAS - opts.fan.keys()):  # 门清, 海底捞月 …
             if _allowed(opts, n) and extras.get(n, 0):
                 fan += extras[n]
                 lines.append(("extra", {"name": n, "fan": extras[n]}))

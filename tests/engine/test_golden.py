@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -166,3 +167,17 @@ def test_every_tested_case_is_written_in_the_rules_files() -> None:
     written = golden_case_names()
     stray = {name for name in TESTED if name.split("-")[0] not in written}
     assert not stray, f"tests of golden cases that docs/rules/ does not list: {sorted(stray)}"
+
+
+def test_the_check_fails_without_the_rules_or_with_an_untested_case(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = sys.modules[__name__]
+    monkeypatch.setattr(module, "RULES", tmp_path / "missing")
+    with pytest.raises(AssertionError, match="missing"):
+        test_every_golden_case_in_the_rules_files_has_a_test()
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "x.md").write_text("- C1. S wins.\n- Z9. A new case.\n",
+                                             encoding="utf-8")
+    monkeypatch.setattr(module, "RULES", tmp_path / "rules")
+    with pytest.raises(AssertionError, match="Z9"):
+        test_every_golden_case_in_the_rules_files_has_a_test()
