@@ -26,8 +26,11 @@ TEMPLATES: dict[str, str] = {
     "kong_robbed": "{seat}'s kong is robbed: it pays nothing",
     "hujiao_zhuanyi": "呼叫转移: {seat} hands over {amount} of kong money",
     "wall_end": "the wall runs out",
+    "tuishui_handed_on": "退税: {seat}'s kong money ({amount}) went to the winner by 呼叫转移; "
+                         "nothing of it is given back",
     "huazhu": "{seat} is 花猪: pays {fan} fan to each other player",
     "huazhu_not_counted": "花猪 is not counted in this preset",
+    "huazhu_value": "{seat}: {fan} fan = {points} points",
     "chajiao": "查叫: {seat} is ready for {fan} fan, worth {points}",
     "chajiao_points": "查叫: {seat} is ready, worth {points}",
     "chajiao_tiles": "查叫: {seat} waits on {wait} for {patterns}, {fan} fan, worth {points} "
@@ -39,7 +42,26 @@ TEMPLATES: dict[str, str] = {
     "bawang_jing": "霸王精: {seat} alone holds 精, score doubled to {value}",
     "jing": "精: {seat} collects {score} from each player",
     "pay": "{payer} pays {payee} {amount} ({reason})",
+    # The steps that make an amount, where a rule changes it.
+    "per_unit": "every unit counts {unit} points (house rules)",
+    "zimo_stake": "{seat}: self-draw, each payer adds {amount}",
+    "worth_each": "{seat}: {amount} from each player",
+    "worth_one": "{seat}: {amount} from {payer}",
+    "dealer_premium": "{payer} → {payee}: +{amount} for the dealer = {total}",
+    "bird_double": "{payer} → {payee}: x{times} for {hits} bird hit(s) = {total}",
+    "bird_add": "{payer} → {payee}: +{amount} for {hits} bird hit(s) = {total}",
+    "penalty_more": "{seat}: +{amount} for {count} more big win(s) = {total}",
+    "big_wins_one": "{seat}: the big wins count as one (the house rules do not add them)",
+    # A pattern the player named that the value does not count, and why.
+    "not_counted_option": "{name} not counted: the house rule “{option}” is off",
+    "not_counted_largest": "{name} not counted: only the largest pattern counts ({base})",
+    "not_counted_no_value": "{name} not counted: these house rules give it no value",
+    "not_counted_no_wild": "{name} not counted: no wildcard was used (无宝)",
+    "not_counted_fan_given": "{name} not counted: the fan was given whole ({fan} fan)",
 }
+# Lines that say a named pattern was left out (the bot shows them in the short answer).
+NOT_COUNTED = ("not_counted_option", "not_counted_largest", "not_counted_no_value",
+               "not_counted_no_wild", "not_counted_fan_given")
 
 
 def template_code(line: Line) -> str:

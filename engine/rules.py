@@ -136,6 +136,19 @@ def _valid_values(model: type[FamilyOptions], key: str) -> str:
     return str(annotation)
 
 
+def _as_word(model: type[FamilyOptions], key: str, value: Any) -> Any:
+    """``off`` and ``none`` typed for an option whose values are words (chajiao=off,
+    zimo=none) are those words, not false and nothing."""
+    annotation = model.model_fields[key].annotation
+    if typing.get_origin(annotation) is typing.Literal:
+        words = typing.get_args(annotation)
+        if value is False and "off" in words:
+            return "off"
+        if value is None and "none" in words:
+            return "none"
+    return value
+
+
 def ruleset(preset: str, overrides: Mapping[str, Any] | Iterable[str] | None = None) -> Ruleset:
     """The preset's options, with house-rule overrides applied and validated."""
     p = get_preset(preset)
@@ -160,7 +173,7 @@ def ruleset(preset: str, overrides: Mapping[str, Any] | Iterable[str] | None = N
         if isinstance(value, dict) and isinstance(merged.get(key), dict):
             merged[key] = {**merged[key], **value}
         else:
-            merged[key] = value
+            merged[key] = _as_word(model, key, value)
     try:
         options = model.model_validate(merged)
     except ValidationError as exc:

@@ -1,19 +1,15 @@
-"""Shared test setup: where the rules files live, hypothesis profiles, the longest tests
-first, and the end of the migrated templates."""
+"""Shared test setup: hypothesis profiles, the longest tests first, and the end of the
+migrated templates."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from tests import databases
-
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("TALLY_SHARED_DIR", ROOT.parent / "shared"))
 
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=200

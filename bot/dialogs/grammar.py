@@ -36,19 +36,31 @@ class Token:
 # A resolver maps a token to a seat ("E".."N") or None when it is no player.
 Resolver = Callable[[Token], str | None]
 
-SELF_DRAW = {"自摸", "zimo", "self", "selfdraw", "self-draw", "tsumo", "摸"}
+SELF_DRAW = {"自摸", "zimo", "self", "selfdraw", "self-draw", "tsumo", "摸", "self draw"}
 DISCARD = {"from", "off", "点炮", "放炮", "炮", "dianpao", "点"}
 ROB = {"rob", "robs", "抢杠", "抢", "qianggang", "抢杠胡"}
 KONG_DRAW = {"杠上花", "杠上开花", "gangshanghua", "gsh", "kongdraw", "kong-draw"}
 KONG_DISCARD = {"杠上炮", "gangshangpao", "gsp", "kongdiscard", "kong-discard"}
-WILD = {"有宝", "wild", "有精", "带宝"}
-NO_WILD = {"无宝", "nowild", "no-wild", "无精"}
+WILD = {"有宝", "wild", "有精", "带宝", "youbao", "with bao", "with wild", "with wildcard",
+        "with wildcards", "with jing"}
+# (Not "no wild" or "no wildcard": those name Yibin's pattern 无听用.)
+NO_WILD = {"无宝", "nowild", "no-wild", "无精", "wubao", "nobao", "no-bao", "没宝", "不带宝",
+           "no bao", "without bao", "without wildcards", "no jing"}
+# A pattern named off a discard whose next word is the discarder, like 杠上炮 <who>.
+DISCARD_PATTERNS = {"海底炮"}
+# Patterns that are a self-draw by what they are: the way of winning need not be said.
+SELF_DRAW_PATTERNS = {"海底捞月"}
+# Words that go together (``no bao``, ``self draw``): the longest first.
+PHRASES = {w for w in SELF_DRAW | WILD | NO_WILD if " " in w}
+_PHRASE_WORDS = max(len(w.split()) for w in PHRASES)
 FEEDER = {"承包", "feeder", "fed", "包"}
 FOURTH = {"第四凑", "fourth", "第四"}  # 承包: who fed the fourth meld
 INDICATOR = {"本金", "翻", "精牌", "indicator", "宝牌", "flip"}
 KONG_KINDS = {
     "暗杠": "concealed", "an": "concealed", "concealed": "concealed", "自杠": "concealed",
     "补杠": "added", "bu": "added", "added": "added", "碰杠": "added", "加杠": "added",
+    "巴杠": "added", "弯杠": "added", "面下杠": "added", "bagang": "added", "wangang": "added",
+    "补": "added", "点杠": "direct", "diangang": "direct",
     "直杠": "direct", "明杠": "direct", "direct": "direct", "ming": "direct",
     "宝杠": "wild", "wild": "wild",
 }
@@ -139,6 +151,7 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
     """``/hu`` arguments -> (a win event, the indicator tile if one was named)."""
     d = WinDraft()
     self_draw = False
+    said_self_draw = False
     segments = split_segments(tokens)
     if not segments:
         raise GrammarError("hu_empty")
@@ -152,7 +165,8 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
         i = 1
         while i < len(seg):
             tok = seg[i]
-            low = tok.text.lower()
+            low, used = phrase(seg, i)
+            i += used - 1
             nxt = seg[i + 1] if i + 1 < len(seg) else None
             if low in SELF_DRAW:
                 d.how = "self_draw"
@@ -207,9 +221,21 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                 tiles.append(tok.text)
             elif resolve(tok) is not None and tok.user_id is not None:
                 raise GrammarError("unexpected_player", token=tok.text)
+            elif (split := wild_suffix(tok.text)) is not None:  # 七对无宝
+                hand["patterns"].append(split[0])
+                hand["wild_used"] = split[1]
             else:
                 name, used = pattern_name(seg, i)
                 hand["patterns"].append(name)
+                if canonical(name) & DISCARD_PATTERNS and nxt is not None \
+                        and resolve(nxt) is not None and not _known(nxt.text):
+                    # 海底炮 <who>, like 杠上炮 <who>: won off that player's discard.
+                    if d.how not in ("kong_replacement", "after_kong_discard", "self_draw"):
+                        d.how = "discard"
+                    d.from_seat = resolve(nxt)
+                    used += 1
+                elif canonical(name) & SELF_DRAW_PATTERNS:
+                    said_self_draw = True
                 i += used - 1
             i += 1
         if tiles:
@@ -219,6 +245,8 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
         d.winners.append(hand)
     if self_draw and d.how == "discard":
         d.how = "self_draw"
+    if d.how is None and said_self_draw:
+        d.how = "self_draw"  # 海底捞月 is a self-draw on the wall's last tile
     if d.how is None:
         raise GrammarError("hu_no_how")
     event: dict[str, Any] = {"type": "win", "how": d.how, "winners": d.winners}
@@ -233,6 +261,28 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
     if d.robbed_kongs is not None:
         event["robbed_kongs"] = d.robbed_kongs
     return event, d.indicator
+
+
+def phrase(seg: list[Token], i: int) -> tuple[str, int]:
+    """The lower-cased word at ``seg[i]``, or the phrase of several words starting there
+    (``no bao``), and how many words it takes."""
+    for n in range(min(_PHRASE_WORDS, len(seg) - i), 1, -1):
+        if any(tok.user_id is not None for tok in seg[i:i + n]):
+            continue
+        words = " ".join(tok.text.lower() for tok in seg[i:i + n])
+        if words in PHRASES:
+            return words, n
+    return seg[i].text.lower(), 1
+
+
+def wild_suffix(text: str) -> tuple[str, bool] | None:
+    """``七对无宝`` -> (``七对``, False): a pattern with 有宝/无宝 written onto it."""
+    for words, used in ((NO_WILD, False), (WILD, True)):
+        for word in words:
+            if " " not in word and text.endswith(word) and len(text) > len(word) \
+                    and _known(text[: -len(word)]):
+                return text[: -len(word)], used
+    return None
 
 
 def _player_after(word: Token, nxt: Token | None, resolve: Resolver, kind: str) -> str:
@@ -360,6 +410,11 @@ _PATTERN_WORDS = 4  # the longest pattern name in words ("one suit dragon seven 
 
 def _known(name: str) -> bool:
     return any(p.knows(name) for p in FAMILY_PATTERNS.values())
+
+
+def canonical(name: str) -> set[str]:
+    """What ``name`` stands for in each family that knows it (``haidipao`` -> 海底炮)."""
+    return {p.resolve(name).name for p in FAMILY_PATTERNS.values() if p.knows(name)}
 
 
 def pattern_name(seg: list[Token], i: int) -> tuple[str, int]:

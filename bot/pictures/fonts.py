@@ -2,11 +2,18 @@
 
 A CJK font draws Chinese names and the zh-Hans labels. Without one, a picture still
 renders: names the font cannot draw are labelled by seat (东/E…), zh-Hans labels fall back
-to English, and the start logs once which font to install."""
+to English, and the start logs once which font to install.
+
+The font is found however it was installed: fontconfig (``fc-list``) is asked for the files
+of the fonts that cover Chinese, and the one chosen is registered with matplotlib
+(``fontManager.addfont``), so matplotlib's cached font list, written when it first ran,
+cannot hide a font installed since. Without fontconfig, matplotlib's own list is used."""
 
 from __future__ import annotations
 
 import logging
+import shutil
+import subprocess
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,6 +35,8 @@ CJK_FAMILIES = (
     "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Droid Sans Fallback", "Microsoft YaHei",
     "SimHei", "PingFang SC", "Hiragino Sans GB", "Noto Sans CJK JP", "Arial Unicode MS",
 )
+CJK_FAMILY_MARKS = ("CJK", "Han", " SC", " TC", " CN", " HK", "Hei", "Song", "Kai", "Ming",
+                    "WenQuanYi", "Fallback")  # a family not in the list above still may do
 BASE_FAMILY = "DejaVu Sans"  # matplotlib's own, always present
 INSTALL_HINT = "apt-get install fonts-noto-cjk (Debian/Ubuntu), or any of: " + ", ".join(
     CJK_FAMILIES[:5])
@@ -60,22 +69,88 @@ def _base() -> str:
                                      fallback_to_default=True))
 
 
-def pick_font(font_dirs: Sequence[str] | None = None) -> Font:
-    """The first CJK family found among the system's fonts (or only in ``font_dirs``,
-    when given), else matplotlib's DejaVu Sans."""
-    if font_dirs is None:
-        found = {f.name: f.fname for f in font_manager.fontManager.ttflist}
-    else:
-        found = {}
-        for path in font_manager.findSystemFonts(fontpaths=list(font_dirs), fontext="ttf"):
+FC_TIMEOUT = 10.0  # seconds for one fontconfig query (it may build its cache first)
+
+
+def fontconfig_cjk_files() -> list[tuple[str, str]]:
+    """(family, file) of every font fontconfig says covers Simplified Chinese, the regular
+    styles first; empty without fontconfig, or when it fails or takes too long."""
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return []
+    try:
+        done = subprocess.run([fc_list, "--format", "%{file}\t%{family}\t%{style}\n",
+                               ":lang=zh-cn"], capture_output=True, text=True,
+                              timeout=FC_TIMEOUT, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.info("fontconfig was not asked for a CJK font: %s", exc)
+        return []
+    regular, other = [], []
+    for line in done.stdout.splitlines():
+        path, families, style = [*line.split("\t"), "", ""][:3]
+        if path and families and path.lower().endswith((".ttf", ".otf", ".ttc")):
+            plain = any(word in style for word in ("Regular", "Book", "Normal", "Medium"))
+            (regular if plain else other).extend(
+                (family.strip(), path) for family in families.split(","))
+    return regular + other
+
+
+def _registered(path: str, prefer: str | None = None) -> str | None:
+    """The family matplotlib knows the font file by (``prefer`` when the file holds
+    several, as a .ttc does), registering the file first when matplotlib's list does not
+    hold it yet; None when matplotlib cannot read it."""
+    for attempt in range(2):
+        names = [str(e.name) for e in font_manager.fontManager.ttflist if e.fname == path]
+        if names:
+            return prefer if prefer in names else names[0]
+        if attempt == 0:
             try:
                 font_manager.fontManager.addfont(path)
-                found.setdefault(font_manager.FontProperties(fname=path).get_name(), path)
             except (OSError, RuntimeError, ValueError):
-                continue
+                return None
+    return str(font_manager.FontProperties(fname=path).get_name())
+
+
+def _best(candidates: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """The (family, file) of the best CJK family among ``candidates``: the first of
+    CJK_FAMILIES present, else the first whose name marks it as Chinese."""
     for family in CJK_FAMILIES:
-        if family in found:
-            return Font(family, found[family], True, (_base(),))
+        for name, path in candidates:
+            if name == family:
+                return name, path
+    for name, path in candidates:
+        if any(mark in name for mark in CJK_FAMILY_MARKS):
+            return name, path
+    return None
+
+
+def pick_font(font_dirs: Sequence[str] | None = None) -> Font:
+    """The first CJK family found among the system's fonts (asking fontconfig, then
+    matplotlib's list; or only in ``font_dirs``, when given), else matplotlib's DejaVu
+    Sans."""
+    if font_dirs is None:
+        sources = [fontconfig_cjk_files(),
+                   [(f.name, f.fname) for f in font_manager.fontManager.ttflist]]
+    else:
+        found = []
+        for path in font_manager.findSystemFonts(fontpaths=list(font_dirs), fontext="ttf"):
+            name = _registered(path)
+            if name is not None:
+                found.append((name, path))
+        sources = [found]
+    for candidates in sources:
+        while (best := _best(candidates)) is not None:
+            family = _registered(best[1], best[0])
+            font = Font(family, best[1], True, (_base(),)) if family else None
+            try:
+                if font is not None and font.can_draw("中文"):
+                    for name, path in candidates:  # its bold and other styles, for titles
+                        if name == best[0] and path != best[1]:
+                            _registered(path)
+                    return font
+            except (OSError, RuntimeError, ValueError):  # the file went away since
+                pass
+            candidates = [c for c in candidates if c[1] != best[1]]
     return Font(BASE_FAMILY, _base(), False)
 
 

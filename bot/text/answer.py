@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.text import words
 from bot.text.i18n import signed, t
-from engine.explain import TEMPLATES, template_code
+from engine.explain import NOT_COUNTED, TEMPLATES, template_code
 from engine.models import PAID_BY_ONE, EventResult, HandResult, Line
 from storage.models import SessionInfo
 
@@ -28,8 +28,16 @@ SHORT: dict[str, str | None] = {
     "chajiao_points": "{seat} is ready ({points})", "qianggang": "{seat} pays x{mult}",
     "loser_feibao": "{seat} threw {count} 飞宝", "chengbao": "承包 by {seat}",
     "chongguan": None, "bawang_jing": None, "jing": "精: {seat} {score}",
+    "tuishui_handed_on": None, "huazhu_value": None, "per_unit": None, "zimo_stake": None,
+    "worth_each": None, "worth_one": None, "dealer_premium": None, "bird_double": None,
+    "bird_add": None, "penalty_more": None, "big_wins_one": "the big wins count as one",
+    "not_counted_option": "{name} not counted (“{option}” is off)",
+    "not_counted_largest": "{name} not counted (only {base} counts)",
+    "not_counted_no_value": "{name} not counted (no value here)",
+    "not_counted_no_wild": "{name} not counted (无宝)",
+    "not_counted_fan_given": "{name} not counted (fan given)",
 }
-_NAMED = ("name", "patterns")
+_NAMED = ("name", "patterns", "base")
 _SEATS = ("seat", "payer", "payee", "winner")
 
 
@@ -48,6 +56,8 @@ def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
             out[key] = t(lang, words.KONG_KINDS.get(str(value), str(value)))
         elif key == "reason":
             out[key] = t(lang, str(value))
+        elif key == "option":
+            out[key] = t(lang, words.OPTIONS.get(str(value), str(value)))
         elif key in _NAMED:
             out[key] = escape(words.pattern_name(session.preset, str(value)))
         else:
@@ -122,7 +132,7 @@ def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) 
 
 
 _TAIL = ("value", "doubled_value", "given", "jing", "bird",  # after the patterns
-         "hujiao_zhuanyi", "qianggang")
+         "hujiao_zhuanyi", "qianggang", *NOT_COUNTED)
 _SAID_BY_HOW = {"杠上花", "杠上炮", "抢杠", "杠上开花", "抢杠胡"}
 
 
@@ -174,5 +184,7 @@ def compact_text(lang: str, session: SessionInfo, number: int, event: EventResul
     moves = moves_text(lang, session, event.deltas)
     if not any(event.deltas.values()) and any(line.code == "kong" for line in event.lines):
         moves = t(lang, "Kong points are paid when the hand ends.")  # Jiangxi
+    if lang == "zh-Hans":
+        moves = moves.removesuffix("。")  # the middle dot ends it: no 。 before it
     tail = moves + " · " + state_text(lang, session, hand, closed)
     return head + "\n" + tail

@@ -211,6 +211,8 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         params["valid"] = option_list(lang, str(params["valid"]).split(", "))
     if code == "bad_option_value" and "valid" in params:
         params["valid"] = value_list(lang, str(params.get("option")), str(params["valid"]))
+    if code == "unknown_pattern" and lang == "zh-Hans" and "suggestions" in params:
+        params["suggestions"] = str(params["suggestions"]).replace(", ", "、")
     if "expected" in params:  # a tile count: "13 or 14"
         params["expected"] = str(params["expected"]).replace(" or ", t(lang, " or "))
     clean = {k: escape(_seat(lang, str(v), seats) if k == "seat" else str(v))

@@ -8,7 +8,9 @@ from typing import Any
 
 from bot.text import answer, words
 from bot.text.i18n import money, signed, t
+from engine.families.sichuan import option_off
 from engine.models import HandResult, Line
+from engine.options import SichuanOptions
 from engine.rules import get_preset, ruleset
 from storage.models import (
     EditOutcome,
@@ -176,10 +178,16 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
     rows: list[tuple[str, str]] = []
     if family == "sichuan":
         additive = opts.get("fan_mode") == "additive"
+        sichuan = SichuanOptions.model_validate(opts)
         rows += [(n, t(lang, "+{n} fan", n=f) if additive else t(lang, "{n} fan", n=f))
                  for n, f in opts.get("fan", {}).items()]
         rows += [(n, t(lang, "+{n} fan each", n=f)) for n, f in opts.get("extras", {}).items()
                  if f]
+        for i, (n, _value) in enumerate(rows):  # a pattern a house rule switches off
+            off = option_off(sichuan, n)
+            if off is not None:
+                rows[i] = (n, t(lang, "not counted (“{option}” is off)",
+                                option=t(lang, words.OPTIONS.get(off, off))))
     elif family == "changsha":
         rows += [(n, t(lang, "{n} big win(s)", n=c)) for n, c in opts.get("big_wins", {}).items()]
         rows += [(n, t(lang, "paid as a small self-draw"))

@@ -71,6 +71,37 @@ def _with_birds(opts: ChangshaOptions, amount: int, hits: int) -> int:
     return amount + hits * opts.base
 
 
+def _pay(opts: ChangshaOptions, book: Book, payer: Seat, payee: Seat, units: int,
+         premium: int, hits: int, reason: str) -> None:
+    """One payment and the steps that make it: the dealer's premium, then the birds."""
+    amount = (units + premium) * opts.base
+    if premium:
+        book.line("dealer_premium", payer=payer, payee=payee, amount=premium * opts.base,
+                  total=amount)
+    if hits:
+        paid = _with_birds(opts, amount, hits)
+        if opts.bird_mode == "double":
+            book.line("bird_double", payer=payer, payee=payee, hits=hits, times=2**hits,
+                      total=paid)
+        else:
+            book.line("bird_add", payer=payer, payee=payee, hits=hits,
+                      amount=paid - amount, total=paid)
+        amount = paid
+    book.pay(payer, payee, amount, reason)
+
+
+def uncounted(opts: ChangshaOptions, named: list[str], counted: list[str]
+              ) -> list[tuple[str, dict[str, str | int]]]:
+    """A line for each pattern the player named (or the way of winning named) that is no
+    big win under these house rules."""
+    covered = PATTERNS.expand(counted)
+    out: list[tuple[str, dict[str, str | int]]] = []
+    for n in dict.fromkeys(named):
+        if n != "小胡" and n not in covered and not opts.big_wins.get(n, 0):
+            out.append(("not_counted_no_value", {"name": n}))
+    return out
+
+
 def on_starting_win(opts: ChangshaOptions, state: HandState, ev: StartingWin, book: Book) -> None:
     if state.winners:
         raise ReportError("starting_after_win", "starting-hand wins come before the hand's win")
@@ -80,11 +111,22 @@ def on_starting_win(opts: ChangshaOptions, state: HandState, ev: StartingWin, bo
             raise ReportError("starting_not_allowed", f"{name} is not played in this preset; "
                               f"allowed: {', '.join(opts.starting_wins)}", name=name)
         book.line("starting_win", seat=ev.seat, name=name)
+        _unit_line(opts, book, ev.seat, opts.small_self_draw, None)
         for s in state.seats:
             if s != ev.seat:
                 premium = opts.dealer_premium if state.dealer in (s, ev.seat) else 0
-                book.pay(s, ev.seat, (opts.small_self_draw + premium) * opts.base,
-                         "starting_win")
+                _pay(opts, book, s, ev.seat, opts.small_self_draw, premium, 0, "starting_win")
+
+
+def _unit_line(opts: ChangshaOptions, book: Book, seat: Seat, units: int,
+               payer: Seat | None) -> None:
+    """What the win is worth before the dealer's premium and the birds."""
+    if opts.base != 1:
+        book.line("per_unit", unit=opts.base)
+    if payer is None:
+        book.line("worth_each", seat=seat, amount=units * opts.base)
+    else:
+        book.line("worth_one", seat=seat, payer=payer, amount=units * opts.base)
 
 
 def on_win(opts: ChangshaOptions, state: HandState, ev: Win, book: Book) -> None:
@@ -122,8 +164,15 @@ def on_win(opts: ChangshaOptions, state: HandState, ev: Win, book: Book) -> None
         book.line("win", seat=w.seat, how=ev.how.value)
         for n in counted:
             book.line("big_win", seat=w.seat, name=n, count=opts.big_wins[n])
+        if len(counted) > 1 and not opts.stack_big_wins:
+            book.line("big_wins_one", seat=w.seat)
         if not big:
             book.line("small_win", seat=w.seat)
+        said = [PATTERNS.resolve(n).name for n in w.patterns]
+        if ev.how in _FROM_HOW:
+            said.append(_FROM_HOW[ev.how])
+        for code, params in uncounted(opts, said, counted):
+            book.line(code, seat=w.seat, **params)
         hits_on = [bird_seat(opts, r, dealer, w.seat) for r in ev.birds]
         for r, s in zip(ev.birds, hits_on, strict=True):
             book.line("bird", rank=r, seat=s)
@@ -133,22 +182,26 @@ def on_win(opts: ChangshaOptions, state: HandState, ev: Win, book: Book) -> None
             penalty = [n for n in _PENALTY if n in names]
             if penalty:  # seed 001: 庄家给十二分，闲家给十分 — by who pays
                 base = opts.penalty_dealer if payer == dealer else opts.penalty
-                amount = base + opts.big_discard * max(0, big - 1)
                 book.line("penalty", name=penalty[0], amount=base * opts.base)
-            elif big:
-                amount = opts.big_discard * big + premium
+                more = opts.big_discard * max(0, big - 1)
+                if more:
+                    book.line("penalty_more", seat=w.seat, count=big - 1,
+                              amount=more * opts.base, total=(base + more) * opts.base)
+                units, premium = base + more, 0  # the penalty already says who deals
             else:
-                amount = opts.small_discard + premium
+                units = opts.big_discard * big if big else opts.small_discard
+                _unit_line(opts, book, w.seat, units, payer)
             hits = sum(1 for s in hits_on if s in (w.seat, payer))
-            book.pay(payer, w.seat, _with_birds(opts, amount * opts.base, hits), "win")
+            _pay(opts, book, payer, w.seat, units, premium, hits, "win")
         else:
+            units = opts.big_self_draw * big if big else opts.small_self_draw
+            _unit_line(opts, book, w.seat, units, None)
             for s in state.seats:
                 if s == w.seat:
                     continue
                 premium = opts.dealer_premium if dealer in (s, w.seat) else 0
-                amount = (opts.big_self_draw * big if big else opts.small_self_draw) + premium
                 hits = sum(1 for h in hits_on if h in (w.seat, s))
-                book.pay(s, w.seat, _with_birds(opts, amount * opts.base, hits), "win")
+                _pay(opts, book, s, w.seat, units, premium, hits, "win")
     state.winners.extend(seats)
     state.closed = True
     state.next_dealer = ev.from_seat if len(seats) > 1 else seats[0]

@@ -15,6 +15,7 @@ from engine.wildcards import jing_kinds
 
 PATTERNS = JIANGXI
 _EXTRAS = ("七字全", "单张", "宝吊还原", "豪华")
+_BAODIAO_RAISES = ("平和", "七对", "碰对")  # the hands whose base value 宝吊 raises
 
 
 def wild_kinds(opts: JiangxiOptions, indicator: int | None) -> tuple[int, ...]:
@@ -47,8 +48,8 @@ def value_of(opts: JiangxiOptions, names: set[str], wild_used: bool, feibao: int
     v0 = base_value(opts, hand_type, wild_used, bao_diao)
     lines.append(("hand_value", {"name": hand_type, "value": v0,
                                  "wild": "有宝" if wild_used else "无宝"}))
-    if bao_diao and wild_used:  # 宝吊 raises the base value itself (平和宝吊, 七对/碰对 x2)
-        lines.append(("in_base", {"name": "宝吊"}))
+    if bao_diao and wild_used and hand_type in _BAODIAO_RAISES:
+        lines.append(("in_base", {"name": "宝吊"}))  # 平和宝吊, 七对/碰对 x2
     doublings = 0
     for n in _EXTRAS:
         if n in names:
@@ -66,9 +67,32 @@ def value_of(opts: JiangxiOptions, names: set[str], wild_used: bool, feibao: int
         lines.append(("doubling", {"name": "清一色", "count": opts.qingyise_fan,
                                    "times": 2**opts.qingyise_fan}))
     value = opts.base * v0 * 2**doublings
+    if opts.base != 1:
+        lines.append(("per_unit", {"unit": opts.base}))
     lines.append(("doubled_value", {"value": opts.base * v0, "times": 2**doublings,
                                     "points": value}))
     return value, lines
+
+
+def uncounted(named: list[str], lines: list[tuple[str, dict[str, str | int]]]
+              ) -> list[tuple[str, dict[str, str | int]]]:
+    """A line for each pattern the player named that the value does not count, saying why:
+    only the best hand counts, 宝吊 needs a wildcard, or it changes nothing here."""
+    hand = next(p for code, p in lines if code == "hand_value")
+    counted = {str(hand["name"])} | {str(p["name"]) for code, p in lines
+                                      if code in ("in_base", "doubling")}
+    covered = PATTERNS.expand(n for n in counted if n in PATTERNS.patterns)
+    out: list[tuple[str, dict[str, str | int]]] = []
+    for n in dict.fromkeys(named):
+        if n in covered:
+            continue
+        if n in HANDS:
+            out.append(("not_counted_largest", {"name": n, "base": str(hand["name"])}))
+        elif n == "宝吊" and hand["wild"] == "无宝":
+            out.append(("not_counted_no_wild", {"name": n}))
+        else:
+            out.append(("not_counted_no_value", {"name": n}))
+    return out
 
 
 def _named(w: WinnerHand) -> set[str]:
@@ -133,6 +157,7 @@ def on_win(opts: JiangxiOptions, state: HandState, ev: Win, book: Book,
             raise ReportError("wrong_family", "根, kong counts and fan are not used here; "
                               "report kongs as events")
         value, lines = value_win(opts, w, ev.how, indicator)
+        lines = lines + uncounted([PATTERNS.resolve(n).name for n in w.patterns], lines)
         book.line("win", seat=w.seat, how=ev.how.value)
         for code, params in lines:
             book.line(code, seat=w.seat, **params)
@@ -198,6 +223,9 @@ def chongguan(score: int) -> int:
 def finish(opts: JiangxiOptions, state: HandState, book: Book,
            jing: dict[Seat, tuple[int, int]], won: bool) -> None:
     """End of hand: kong points, then the 精 reward."""
+    kongs = [r for r in state.kongs if not r.void and (won or opts.kong_points_on_draw)]
+    if opts.base != 1 and (kongs or (won and opts.jing_bonus and jing)):
+        book.line("per_unit", unit=opts.base)
     if won or opts.kong_points_on_draw:
         for record in state.kongs:
             if record.void:

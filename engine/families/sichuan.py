@@ -37,6 +37,8 @@ HOW_EXTRA = {
 _TIANDI = {"天胡", "地胡"}
 _YAOJIU = {"带幺九", "将对", "清幺九", "将金钩钓"}
 _MENQING = {"门清", "断幺九"}
+# Extras counted from the hand's counts or how it was won, never from a named pattern.
+_NOT_NAMED_EXTRAS = {"根", "杠", "自摸", *HOW_EXTRA.values()}
 
 
 @dataclass
@@ -55,14 +57,65 @@ def wild_kinds(opts: SichuanOptions, indicator: int | None) -> tuple[int, ...]:
     return tingyong_kinds(indicator, opts.tingyong_scope)
 
 
-def _allowed(opts: SichuanOptions, name: str) -> bool:
+def option_off(opts: SichuanOptions, name: str) -> str | None:
+    """The house-rule option that keeps the pattern ``name`` from counting, if one does."""
     if name in _TIANDI and not opts.tiandi_hu:
-        return False
+        return "tiandi_hu"
     if name in _YAOJIU and not opts.yaojiu_jiangdui:
-        return False
+        return "yaojiu_jiangdui"
     if name in _MENQING and not opts.menqing_zhongzhang and opts.fan_mode == "largest_base":
-        return False
-    return not (name in ("龙七对", "清龙七对") and not opts.longqidui_bonus)
+        return "menqing_zhongzhang"
+    if name in ("龙七对", "清龙七对") and not opts.longqidui_bonus:
+        return "longqidui_bonus"
+    return None
+
+
+def _allowed(opts: SichuanOptions, name: str) -> bool:
+    return option_off(opts, name) is None
+
+
+def _own_value(opts: SichuanOptions, name: str) -> bool:
+    """Whether the preset gives ``name`` fan of its own (not only through what it implies)."""
+    if opts.fan_mode == "additive":
+        return bool(opts.fan.get(name, 0))
+    return name in opts.fan or bool(opts.extras.get(name, 0))
+
+
+def uncounted(opts: SichuanOptions, named: list[str], lines: list[tuple[str, dict[str, str | int]]],
+              given: int | None = None) -> list[tuple[str, dict[str, str | int]]]:
+    """A line for each pattern the player named that the value does not count, saying why:
+    a house rule is off, only the largest base pattern counts, the preset gives it no fan,
+    or the fan was given whole."""
+    if given is not None:
+        return [("not_counted_fan_given", {"name": n, "fan": given})
+                for n in dict.fromkeys(named) if n != "平胡"]
+    shown = [str(p["name"]) for code, p in lines if code in ("base", "pattern", "extra")]
+    base = next((str(p["name"]) for code, p in lines if code == "base"), "平胡")
+    covered = set(shown)  # additive: each line counts its own pattern only
+    if opts.fan_mode == "largest_base" and base in PATTERNS.patterns:
+        covered |= PATTERNS.expand([base])  # the base pattern holds what it needs
+    names = PATTERNS.expand(named)
+
+    def counted(name: str) -> bool:
+        if name in covered:
+            return True
+        implies = PATTERNS[name].implies
+        return bool(implies) and not _own_value(opts, name) and all(map(counted, implies))
+
+    out: list[tuple[str, dict[str, str | int]]] = []
+    for n in dict.fromkeys(named):
+        if n == "平胡" or counted(n):
+            continue
+        option = option_off(opts, n)
+        if option is None and n == "对对胡" and "金钩钓" in names and not opts.jingoudiao_duidui:
+            option = "jingoudiao_duidui"
+        if option is not None:
+            out.append(("not_counted_option", {"name": n, "option": option}))
+        elif opts.fan_mode == "largest_base" and n in opts.fan:
+            out.append(("not_counted_largest", {"name": n, "base": base}))
+        else:
+            out.append(("not_counted_no_value", {"name": n}))
+    return out
 
 
 @cache
@@ -126,7 +179,7 @@ def fan_of(opts: SichuanOptions, names: set[str], gen: int, kongs: int, how: How
         spare = max(0, gen + kongs - best[2])
         kong_left = min(kongs, spare)
         gen_left = spare - kong_left
-        for n in sorted(names & _MENQING):
+        for n in sorted(names - _NOT_NAMED_EXTRAS - opts.fan.keys()):  # 门清, 海底捞月 …
             if _allowed(opts, n) and extras.get(n, 0):
                 fan += extras[n]
                 lines.append(("extra", {"name": n, "fan": extras[n]}))
@@ -175,17 +228,22 @@ def _check_counts(hand: WinnerHand, names: set[str]) -> tuple[int, int]:
 
 def value_win(opts: SichuanOptions, hand: WinnerHand, how: How | None, self_draw: bool,
               indicator: int | None) -> Value:
-    """The best value of a winning hand, from its tiles when given."""
+    """The best value of a winning hand, from its tiles when given; a pattern the player
+    named that it does not count gets a line saying why."""
     named = _named(hand)
     if hand.tiles is None:
         if hand.melds:
             raise ReportError("melds_without_tiles", "declared melds need the tiles too")
         gen, kongs = _check_counts(hand, named)
         fan, lines = fan_of(opts, named | {"平胡"}, gen, kongs, how, self_draw)
-        return _finish(opts, fan, lines)
-    wild = wild_kinds(opts, indicator)
-    built = build("sichuan", hand.tiles, hand.melds, wild)
-    return best_value(opts, built, named, hand.gen, how, self_draw, indicator)
+        value = _finish(opts, fan, lines)
+    else:
+        wild = wild_kinds(opts, indicator)
+        built = build("sichuan", hand.tiles, hand.melds, wild)
+        value = best_value(opts, built, named, hand.gen, how, self_draw, indicator)
+    value.lines += uncounted(opts, [PATTERNS.resolve(n).name for n in hand.patterns],
+                             value.lines)
+    return value
 
 
 def best_value(opts: SichuanOptions, built: Hand, named: set[str], reported_gen: int,
@@ -215,6 +273,8 @@ def _finish(opts: SichuanOptions, fan: int, lines: list) -> Value:  # type: igno
     capped = cap(opts, fan)
     if capped != fan:
         lines.append(("cap", {"fan": fan, "cap": capped}))
+    if opts.base != 1:
+        lines.append(("per_unit", {"unit": opts.base}))
     pts = points_of(opts, capped)
     lines.append(("value", {"fan": capped, "points": pts}))
     return Value(capped, pts, lines)
@@ -243,6 +303,8 @@ def on_kong(opts: SichuanOptions, state: HandState, ev: Kong, index: int, book: 
         each = 1 if ev.kind == KongKind.ADDED else 2
         payers = {s: each for s in state.still_in if s != ev.seat}
     book.line("kong", seat=ev.seat, kind=ev.kind.value)
+    if opts.base != 1:
+        book.line("per_unit", unit=opts.base)
     for payer, n in payers.items():
         amount = n * opts.base
         book.pay(payer, ev.seat, amount, "kong")
@@ -285,8 +347,12 @@ def on_win(opts: SichuanOptions, state: HandState, ev: Win, index: int, book: Bo
     for w in ev.winners:
         self_draw = not discarder_pays
         w = with_recorded_kongs(state, w, ev.how)
-        v = value_win(opts, w, ev.how, self_draw, indicator) if w.fan is None else _finish(
-            opts, w.fan, [("given", {"fan": w.fan})])
+        if w.fan is None:
+            v = value_win(opts, w, ev.how, self_draw, indicator)
+        else:
+            v = _finish(opts, w.fan, [("given", {"fan": w.fan})])
+            v.lines += uncounted(opts, [PATTERNS.resolve(n).name for n in w.patterns], [],
+                                 given=w.fan)
         book.line("win", seat=w.seat, how=ev.how.value)
         for code, params in v.lines:
             book.line(code, seat=w.seat, **params)
@@ -294,6 +360,8 @@ def on_win(opts: SichuanOptions, state: HandState, ev: Win, index: int, book: Bo
             book.pay(ev.from_seat, w.seat, v.points, "win")  # type: ignore[arg-type]
         else:
             extra = opts.base if opts.zimo == "add_stake" else 0
+            if extra:
+                book.line("zimo_stake", seat=w.seat, amount=extra)
             for s in state.still_in:
                 if s != w.seat:
                     book.pay(s, w.seat, v.points + extra, "win")
@@ -335,12 +403,14 @@ def _void_robbed_kong(state: HandState, robbed: Seat, index: int, book: Book) ->
 
 def _hujiao_zhuanyi(opts: SichuanOptions, state: HandState, seat: Seat, winners: list[Seat],
                     book: Book) -> None:
-    own = [r for r in state.kongs if r.seat == seat and not r.void]
+    own = [r for r in state.kongs if r.seat == seat and not r.void and not r.handed_on]
     if opts.hujiao_zhuanyi == "last_kong":
         own = own[-1:]
     total = sum(sum(r.received.values()) for r in own)
     if not total:
         return
+    for record in own:
+        record.handed_on = True  # the money is the winner's now: 退税 cannot return it
     book.line("hujiao_zhuanyi", seat=seat, amount=total)
     share, rest = divmod(total, len(winners))
     order = [state.next_seat(seat, i) for i in range(1, len(state.seats))]
@@ -420,11 +490,14 @@ def on_wall_end(opts: SichuanOptions, state: HandState, ev: WallEnd, book: Book,
         if info[s].ready:  # type: ignore[union-attr]
             raise ReportError("huazhu_ready", f"{s} cannot be both 花猪 and ready", seat=s)
     book.line("wall_end")
+    if opts.base != 1:
+        book.line("per_unit", unit=opts.base)  # 花猪's and 查叫's points count it
     if huazhu and opts.huazhu:
         fan = opts.cap_fan if opts.cap_fan is not None else opts.huazhu_fan
         amount = points_of(opts, fan)
         for s in huazhu:
             book.line("huazhu", seat=s, fan=fan)
+            book.line("huazhu_value", seat=s, fan=fan, points=amount)
             for other in state.still_in:
                 if other not in huazhu:
                     book.pay(s, other, amount, "huazhu")
@@ -444,10 +517,17 @@ def on_wall_end(opts: SichuanOptions, state: HandState, ev: WallEnd, book: Book,
                 book.pay(payer, s, rv.points, "chajiao")
     if opts.tuishui:
         for s in [*not_ready, *huazhu]:
+            handed_on = 0
             for record in state.kongs:
-                if record.seat == s and not record.void:
-                    for payer, amount in record.received.items():
-                        book.pay(s, payer, amount, "tuishui")
+                if record.seat != s or record.void:
+                    continue
+                if record.handed_on:
+                    handed_on += sum(record.received.values())
+                    continue
+                for payer, amount in record.received.items():
+                    book.pay(s, payer, amount, "tuishui")
+            if handed_on:
+                book.line("tuishui_handed_on", seat=s, amount=handed_on)
     close(opts, state)
 
 

@@ -13,7 +13,8 @@ class KongRecord:
     seat: Seat
     kind: KongKind
     received: dict[Seat, int] = field(default_factory=dict)  # payer -> amount
-    void: bool = False
+    void: bool = False  # robbed: its money went back
+    handed_on: bool = False  # 呼叫转移 gave its money to a winner
 
 
 @dataclass

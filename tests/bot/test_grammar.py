@@ -88,6 +88,50 @@ def test_win_grammar_mistakes(text: str, code: str) -> None:
     assert err.value.code == code
 
 
+@pytest.mark.parametrize(("text", "event"), [
+    # 海底炮 <who>, like 杠上炮 <who>; in any spelling, in any place of the report.
+    ("carol 海底炮 bob", {"how": "discard", "from_seat": "S", "winners": [
+        {"seat": "W", "patterns": ["海底炮"]}]}),
+    ("carol 清一色 haidipao dave", {"how": "discard", "from_seat": "N", "winners": [
+        {"seat": "W", "patterns": ["清一色", "haidipao"]}]}),
+    ("carol from bob 海底炮", {"how": "discard", "from_seat": "S", "winners": [
+        {"seat": "W", "patterns": ["海底炮"]}]}),
+    # 海底捞月 is a self-draw by what it is.
+    ("bob 海底捞月", {"how": "self_draw", "winners": [{"seat": "S", "patterns": ["海底捞月"]}]}),
+    ("bob haidi 清一色", {"how": "self_draw", "winners": [
+        {"seat": "S", "patterns": ["haidi", "清一色"]}]}),
+    # 无宝 / 有宝 as players say them, also written onto a pattern or in English words.
+    ("bob 自摸 wubao 碰对", {"how": "self_draw", "winners": [
+        {"seat": "S", "patterns": ["碰对"], "wild_used": False}]}),
+    ("bob 自摸 七对无宝", {"how": "self_draw", "winners": [
+        {"seat": "S", "patterns": ["七对"], "wild_used": False}]}),
+    ("bob 自摸 碰对有宝", {"how": "self_draw", "winners": [
+        {"seat": "S", "patterns": ["碰对"], "wild_used": True}]}),
+    ("bob seven pairs no bao self draw", {"how": "self_draw", "winners": [
+        {"seat": "S", "patterns": ["seven pairs"], "wild_used": False}]}),
+    ("bob self draw all pongs with bao", {"how": "self_draw", "winners": [
+        {"seat": "S", "patterns": ["all pongs"], "wild_used": True}]}),
+    ("bob 自摸 terminals and honors without bao", {"how": "self_draw", "winners": [
+        {"seat": "S", "patterns": ["terminals and honors"], "wild_used": False}]}),
+    # "no wild" stays Yibin's 无听用 (its English name).
+    ("bob 自摸 no wild", {"how": "self_draw", "winners": [
+        {"seat": "S", "patterns": ["no wild"]}]}),
+])
+def test_the_names_players_use(text: str, event: dict[str, Any]) -> None:
+    parsed, _indicator = parse_win(toks(text), RESOLVE)
+    assert parsed == {"type": "win", **event}
+
+
+@pytest.mark.parametrize(("word", "kind"), [
+    ("巴杠", "added"), ("弯杠", "added"), ("面下杠", "added"), ("bagang", "added"),
+    ("补杠", "added"), ("碰杠", "added"), ("暗杠", "concealed"), ("直杠", "direct"),
+])
+def test_every_name_of_a_kong(word: str, kind: str) -> None:
+    assert parse_kong(toks(f"bob {word}"), RESOLVE) == {"type": "kong", "seat": "S",
+                                                        "kind": kind}
+    assert parse_kong(toks("bob 点杠 carol"), RESOLVE)["kind"] == "direct"
+
+
 def test_kong_draw_starting_stake() -> None:
     assert parse_kong(toks("bob 直杠 from carol"), RESOLVE) == {
         "type": "kong", "seat": "S", "kind": "direct", "from_seat": "W"}
@@ -108,7 +152,8 @@ def test_kong_draw_starting_stake() -> None:
 
 words = st.sampled_from(["bob", "alice", "zed", "自摸", "from", "rob", "杠上花", "杠上炮",
                          "七对", "根2", "鸟3", "123m", "[111m]", ",", "本金", "5p", "有宝",
-                         "承包", "jing=bob:1/1", "番2", "飞宝1", "x", "@carol", "S"])
+                         "承包", "jing=bob:1/1", "番2", "飞宝1", "x", "@carol", "S",
+                         "海底炮", "海底捞月", "no", "bao", "七对无宝", "巴杠", "self", "draw"])
 
 
 @given(st.lists(words, max_size=10))

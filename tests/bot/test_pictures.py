@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
+import shutil
 import struct
+import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -139,16 +142,79 @@ def test_the_font_picker_falls_back_without_a_cjk_font(tmp_path: Path, caplog,  
     assert len(warnings) == 1
 
 
-def test_a_cjk_font_draws_chinese_names_when_installed() -> None:
-    installed = {f.name for f in font_manager.fontManager.ttflist} & set(fonts.CJK_FAMILIES)
-    if not installed:
+def installed_cjk_file() -> str | None:
+    """A CJK font file on this machine, asked of fontconfig and of matplotlib's list
+    independently of the picker."""
+    fc_list = shutil.which("fc-list")
+    if fc_list:
+        out = subprocess.run([fc_list, ":lang=zh-cn", "file"], capture_output=True, text=True,
+                             timeout=60, check=False).stdout
+        files = sorted(line.rstrip(": ") for line in out.splitlines() if "CJK" in line)
+        if files:
+            return files[0]
+    for entry in font_manager.fontManager.ttflist:
+        if entry.name in fonts.CJK_FAMILIES:
+            return str(entry.fname)
+    return None
+
+
+def skip_without_cjk_font() -> str:
+    path = installed_cjk_file()
+    if path is None:
+        # CI installs fonts-noto-cjk and sets this, so there the font test cannot skip.
+        assert not os.environ.get("TALLY_REQUIRE_CJK_FONT"), "no CJK font found, yet required"
         pytest.skip("no CJK font on this machine (apt-get install fonts-noto-cjk)")
+    return path
+
+
+def test_a_cjk_font_draws_chinese_names_when_installed() -> None:
+    skip_without_cjk_font()
     font = fonts.pick_font()
     assert font.cjk and font.can_draw("小明 付给 大卫")
     assert drawing.label(font, "zh-Hans", "小明", "E") == "小明"
     assert drawing.ui(font, "zh-Hans", "biggest hand") == "最大一手"
     cjk_dir = str(Path(font.path).parent)
     assert fonts.pick_font([cjk_dir]).cjk  # pointed at the font's folder, it is found
+
+
+def fake_fc_list(folder: Path, script: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ``fc-list`` that runs ``script``, first on the PATH."""
+    folder.mkdir()
+    fake = folder / "fc-list"
+    fake.write_text("#!/bin/sh\n" + script + "\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ.get('PATH', '')}")
+
+
+def test_a_font_installed_after_matplotlib_listed_its_fonts_is_found(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = skip_without_cjk_font()
+    # A font file matplotlib's cached list has never seen, which fontconfig reports.
+    fresh = tmp_path / "fonts" / ("Fresh" + Path(real).suffix)
+    fresh.parent.mkdir()
+    fresh.symlink_to(real)
+    monkeypatch.setattr(font_manager.fontManager, "ttflist",
+                        list(font_manager.fontManager.ttflist))  # restored afterwards
+    assert all(entry.fname != str(fresh) for entry in font_manager.fontManager.ttflist)
+    fake_fc_list(tmp_path / "bin", f"printf '%s\\tNoto Sans CJK SC\\tRegular\\n' '{fresh}'",
+                 monkeypatch)
+    font = fonts.pick_font()
+    assert font.cjk and font.path == str(fresh) and font.can_draw("小明")
+    assert any(entry.fname == str(fresh) for entry in font_manager.fontManager.ttflist)
+    assert png_size(drawing.patterns_chart("小明", [("清一色", 1)], 1, "zh-Hans", font,
+                                           {})) == drawing.CHART_SIZE
+
+
+def test_fontconfig_missing_failing_or_hanging_gives_no_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no fc-list at all
+    assert fonts.fontconfig_cjk_files() == []
+    fake_fc_list(tmp_path / "fails", "echo broken >&2; exit 1", monkeypatch)
+    assert fonts.fontconfig_cjk_files() == []
+    fake_fc_list(tmp_path / "hangs", "exec sleep 60", monkeypatch)
+    monkeypatch.setattr(fonts, "FC_TIMEOUT", 0.2)
+    assert fonts.fontconfig_cjk_files() == []
+    assert fonts.pick_font([str(tmp_path)]).family == fonts.BASE_FAMILY
 
 
 async def test_pictures_are_pngs_of_their_sizes(ledger: Ledger, tmp_path: Path) -> None:

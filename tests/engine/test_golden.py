@@ -1,8 +1,10 @@
-"""Every golden case of ../shared/rules/, by its number, through the public settlement API."""
+"""Every golden case of docs/rules/, by its number, through the public settlement API."""
 
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +14,9 @@ from engine.rules import ruleset
 from engine.settle import parse_report, settle_hand
 from engine.tiles import parse
 from engine.wildcards import jing_kinds, tingyong_kinds
-from tests.conftest import SHARED
+from tests.engine.test_golden_three import TESTED as THREE_TESTED
+
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
 
 def win(how: str, winner: str, from_seat: str | None = None, **hand: Any) -> dict[str, Any]:
@@ -142,12 +146,44 @@ def test_F16_chongguan_values() -> None:
     assert [chongguan(s) for s in (4, 5, 6, 7, 8, 9, 10)] == [4, 10, 18, 28, 40, 54, 70]
 
 
+def golden_case_names() -> set[str]:
+    """The numbers of the golden cases written in docs/rules/*.md (``- C5. ...``, or a
+    table row ``| T1 | ...``)."""
+    named: set[str] = set()
+    for path in RULES.glob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        named |= set(re.findall(r"^- ([A-Z]{1,2}\d+)\.", text, re.M))
+        named |= set(re.findall(r"^\| ([A-Z]{1,2}\d+) \|", text, re.M))
+    return named
+
+
+TESTED = {c[0] for c in CASES} | {"Y12", "F12", "F16"} | THREE_TESTED
+
+
 def test_every_golden_case_in_the_rules_files_has_a_test() -> None:
-    if not (SHARED / "rules").is_dir():
-        pytest.skip(f"no rules folder at {SHARED / 'rules'}")
-    named = set()
-    for path in (SHARED / "rules").glob("*.md"):
-        named |= set(re.findall(r"^- ([A-Z]{1,2}\d+)\.", path.read_text(), re.M))
-    tested = {c[0] for c in CASES} | {"Y12", "F12", "F16"}
-    assert named, "no golden cases found"
-    assert named <= tested, f"golden cases without a test: {sorted(named - tested)}"
+    assert RULES.is_dir(), f"the rules folder is missing: {RULES}"
+    named = golden_case_names()
+    assert named, f"no golden cases found in {RULES}"
+    assert named <= TESTED, f"golden cases without a test: {sorted(named - TESTED)}"
+
+
+def test_every_tested_case_is_written_in_the_rules_files() -> None:
+    written = golden_case_names()
+    # A variant of a case (C5-a, T12b) is tested under the case's own number.
+    stray = {name for name in TESTED
+             if re.match(r"[A-Z]{1,2}\d+", name).group() not in written}  # type: ignore[union-attr]
+    assert not stray, f"tests of golden cases that docs/rules/ does not list: {sorted(stray)}"
+
+
+def test_the_check_fails_without_the_rules_or_with_an_untested_case(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = sys.modules[__name__]
+    monkeypatch.setattr(module, "RULES", tmp_path / "missing")
+    with pytest.raises(AssertionError, match="missing"):
+        test_every_golden_case_in_the_rules_files_has_a_test()
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "x.md").write_text("- C1. S wins.\n- Z9. A new case.\n",
+                                             encoding="utf-8")
+    monkeypatch.setattr(module, "RULES", tmp_path / "rules")
+    with pytest.raises(AssertionError, match="Z9"):
+        test_every_golden_case_in_the_rules_files_has_a_test()

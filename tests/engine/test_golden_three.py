@@ -73,6 +73,10 @@ CASES: list[tuple[str, str, list[str], str, list[dict[str, Any]], dict[str, int]
 ]
 
 
+# Every case above, and the ones tested by a function of their own below.
+TESTED = {c[0] for c in CASES} | {"T7", "T14", "T15"}
+
+
 @pytest.mark.parametrize(
     ("case", "preset", "overrides", "dealer", "events", "expected", "closed", "still_in",
      "next_dealer"),

@@ -199,6 +199,48 @@ def test_hujiao_zhuanyi_hands_over_the_kong() -> None:
     assert r.deltas == {"E": -2, "S": 6 - 2 - 6, "W": 2 + 6 - 2, "N": -2}
 
 
+def kong_money(r, seat: str) -> int:  # type: ignore[no-untyped-def]
+    """What ``seat`` paid out in kong money over the hand: handed on, or given back."""
+    return sum(int(x.params["amount"]) for x in r.lines if x.code == "pay"
+               and x.params["payer"] == seat
+               and x.params["reason"] in ("hujiao_zhuanyi", "tuishui"))
+
+
+def test_tuishui_never_returns_kong_money_that_hujiao_zhuanyi_handed_on() -> None:
+    # The issue's hand: dave (N) 暗杠 (+6), alice (E) wins 杠上炮 off dave (2 fan = 2, and
+    # dave hands the 6 to alice), the wall runs out with dave not ready and bob (S) ready.
+    events = [{"type": "kong", "seat": "N", "kind": "concealed"},
+              {"type": "win", "how": "after_kong_discard", "winner": "E", "from_seat": "N"},
+              {"type": "wall_end", "players": {"S": {"ready": True, "fan": 1}}}]
+    r = settle("chengdu", events)
+    assert kong_money(r, "N") == 6  # once, to alice; not again as 退税
+    assert not any(x.params.get("reason") == "tuishui" for x in r.lines if x.code == "pay")
+    assert any(x.code == "tuishui_handed_on" and x.params == {"seat": "N", "amount": 6}
+               for x in r.lines)
+    # E: -2 kong +2 win +6 handed on; S: -2 kong +1 +1 查叫; W: -2 kong -1 查叫;
+    # N: +6 kong -2 win -6 handed on -1 查叫.
+    assert r.deltas == {"E": 6, "S": 0, "W": -3, "N": -3}
+
+
+@pytest.mark.parametrize(("mode", "refunded"), [("last_kong", 2), ("all_kongs", 0),
+                                                ("off", 2 + 3)])
+def test_tuishui_returns_only_kong_money_still_held(mode: str, refunded: int) -> None:
+    # W: a 直杠 off S (S pays 2), then a 补杠 (1 each from E, S, N) and a 杠上炮 to N;
+    # then E self-draws, and at the wall W is 花猪 (so 退税 applies to W).
+    events = [{"type": "kong", "seat": "W", "kind": "direct", "from_seat": "S"},
+              {"type": "kong", "seat": "W", "kind": "added"},
+              {"type": "win", "how": "after_kong_discard", "winner": "N", "from_seat": "W"},
+              {"type": "wall_end", "players": {"W": {"huazhu": True}}}]
+    r = settle("chengdu", events, [f"hujiao_zhuanyi={mode}"])
+    given_back = sum(int(x.params["amount"]) for x in r.lines if x.code == "pay"
+                     and x.params["reason"] == "tuishui")
+    assert given_back == refunded
+    handed = sum(int(x.params["amount"]) for x in r.lines if x.code == "pay"
+                 and x.params["reason"] == "hujiao_zhuanyi")
+    assert handed + given_back == 2 + 3  # every kong point leaves W exactly once
+    assert sum(r.deltas.values()) == 0
+
+
 def test_blood_battle_three_wins_then_closed() -> None:
     events = [{"type": "win", "how": "self_draw", "winner": "S"},
               {"type": "win", "how": "discard", "winner": "W", "from_seat": "E"},
@@ -368,3 +410,10 @@ def test_changsha_quanqiuren_needs_a_discard() -> None:
     events[0].update(how="discard", from_seat="W")
     r = settle("changsha", events, ["birds=0"])
     assert r.deltas["S"] == 6  # 全求人 off W's discard
+
+
+def test_off_and_none_are_the_words_of_options_that_have_them() -> None:
+    opts = ruleset("chengdu", ["hujiao_zhuanyi=off", "chajiao=off", "zimo=none",
+                               "tuishui=off", "cap_fan=none"]).options
+    assert (opts.hujiao_zhuanyi, opts.chajiao, opts.zimo) == ("off", "off", "none")
+    assert opts.tuishui is False and opts.cap_fan is None
