@@ -39,9 +39,11 @@ class _Server(uvicorn.Server):
 
 
 class WebAppServer:
-    def __init__(self, listen: str, application: Application,  # type: ignore[type-arg]
+    """``port`` 0: a free port, chosen when it starts (tests)."""
+
+    def __init__(self, host: str, port: int, application: Application,  # type: ignore[type-arg]
                  settings: Settings) -> None:
-        self.host, self.port = split_listen(listen)
+        self.host, self.port = host, port
         app = Starlette(routes=routes(application, settings))
         self.server = _Server(uvicorn.Config(app, host=self.host, port=self.port,
                                              log_config=None, access_log=False,
@@ -83,7 +85,7 @@ def attach(application: Application, settings: Settings) -> None:  # type: ignor
     async def start(app: Application) -> None:  # type: ignore[type-arg]
         if post_init is not None:
             await post_init(app)
-        server = WebAppServer(listen, app, settings)
+        server = WebAppServer(*split_listen(listen), app, settings)
         await server.start()
         holder["server"] = server
         app.bot_data["webapp_server"] = server
