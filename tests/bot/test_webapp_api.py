@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,8 +17,6 @@ from bot.console.fake_api import BOT_USERNAME, ApiError
 from bot.webapp.auth import chat_param
 from tests.bot.harness import GROUP, plain, table
 from tests.bot.webapp_harness import app_table, auth, client, init_data, seated
-
-pytestmark = pytest.mark.asyncio
 
 WIN = {"winner": "S", "how": "self_draw",
        "tiles": ["1m", "1m", "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "9m", "9m",

@@ -14,8 +14,7 @@ from tests.bot.harness import GROUP, plain
 from tests.bot.webapp_browser import DARK, PHONE, browser, launch_url, missing, served
 from tests.bot.webapp_harness import app_table, init_data, seated
 
-pytestmark = [pytest.mark.asyncio,
-              pytest.mark.skipif(missing() is not None, reason=str(missing()))]
+pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 TIMEOUT_MS = 15_000
 
 
