@@ -57,6 +57,7 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
                      "4s", "4s"]:
             await page.click(f'#palette button[data-tile="{tile}"]')
         assert await page.locator("#picked .tile").count() == 14
+        assert "null" not in await page.inner_text("main")
         await page.click("#preview-button")
         await page.wait_for_selector("#preview-lines")
         assert "七对" in await page.inner_text("#preview-lines")

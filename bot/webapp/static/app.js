@@ -5,7 +5,7 @@
 "use strict";
 (function () {
   const BASE = document.currentScript.dataset.base;
-  const POLL_MS = 1500;
+  const POLL_MS = 1000;
   const SEATS = ["E", "S", "W", "N"];
   const SUITS = { m: "万", p: "筒", s: "条" };
   const HONORS = ["东", "南", "西", "北", "中", "发", "白"];
@@ -65,6 +65,7 @@
     }
     return node;
   }
+  function show(...nodes) { view.replaceChildren(...nodes.flat().filter((n) => n)); }
   function signed(n) { return n > 0 ? "+" + n : String(n); }
   function cls(n) { return n > 0 ? "plus" : n < 0 ? "minus" : ""; }
   function fill(template, values) {
@@ -99,7 +100,7 @@
 
   function fatal(message) {
     document.getElementById("tabs").hidden = true;
-    view.replaceChildren(el("p", { class: "error", id: "fatal" }, message));
+    show(el("p", { class: "error", id: "fatal" }, message));
   }
 
   // -- tabs ------------------------------------------------------------------------------
@@ -126,14 +127,14 @@
   }
 
   // -- the scoreboard, polled ----------------------------------------------------------------
-  async function renderBoard(force) {
-    const b = await api("board");
+  async function renderBoard(force, given) {
+    const b = given || await api("board");
     const key = JSON.stringify(b);
     if (!force && key === boardKey) return;
     boardKey = key;
     if (tab !== "board") return;
     if (b.status === "none") {
-      view.replaceChildren(el("h2", {}, S.board), el("p", { class: "hint", id: "no-table" }, S.no_table));
+      show(el("h2", {}, S.board), el("p", { class: "hint", id: "no-table" }, S.no_table));
       return;
     }
     const rows = b.seats.map((s) => el("tr", { "data-seat": s.seat },
@@ -143,7 +144,7 @@
           s.in_hand ? S.in_hand : S.out) : null),
       el("td", { class: "num " + cls(s.total), "data-total": s.total }, signed(s.total)),
       el("td", { class: "num " + cls(s.total) }, s.money)));
-    view.replaceChildren(
+    show(
       el("h2", { id: "board-title" }, b.preset + " · " + fill(S.hand_n, { n: b.hand })),
       el("table", { id: "board" },
         el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, ""),
@@ -152,6 +153,8 @@
       el("p", { class: "hint" }, S.stake + " " + b.stake),
       me.can_record ? el("div", { class: "row" },
         el("button", { class: "act light", id: "undo", onclick: undo }, S.undo)) : null);
+    // when the board was first shown, since navigation began (the docs' timings)
+    if (!document.body.dataset.shown) document.body.dataset.shown = String(Math.round(performance.now()));
   }
   async function undo(ev) {
     ev.target.disabled = true;
@@ -170,7 +173,7 @@
     const n = await api("night");
     if (tab !== "chart") return;
     if (!n.hands.length) {
-      view.replaceChildren(el("h2", {}, S.chart), el("p", { class: "hint" }, S.no_hands));
+      show(el("h2", {}, S.chart), el("p", { class: "hint" }, S.no_hands));
       return;
     }
     const W = 340, H = 200, P = 24;
@@ -212,7 +215,7 @@
     });
     const legend = el("p", { class: "legend" }, n.seats.map((s, k) =>
       el("span", {}, el("i", { class: "c" + k }), s.name)));
-    view.replaceChildren(el("h2", {}, fill(S.night_n, { n: n.night }) + " · " + n.preset),
+    show(el("h2", {}, fill(S.night_n, { n: n.night }) + " · " + n.preset),
       svg, legend, detail);
   }
 
@@ -232,7 +235,7 @@
             names[s] + " " + signed(d)).join("  "))),
         body);
     });
-    view.replaceChildren(el("h2", {}, S.hands),
+    show(el("h2", {}, S.hands),
       items.length ? el("p", { class: "hint" }, S.tap_hand) : el("p", { class: "hint" }, S.no_hands),
       ...items);
   }
@@ -249,7 +252,7 @@
         onclick: () => showPlayer(r.id, detail) },
         el("td", {}, r.name), el("td", { class: "num " + cls(r.cents) }, r.money),
         el("td", { class: "num" }, r.hands), el("td", { class: "num" }, r.wins)))));
-    view.replaceChildren(el("h2", {}, S.players), table, detail);
+    show(el("h2", {}, S.players), table, detail);
   }
   async function showPlayer(id, detail) {
     const p = await api("player/" + id);
@@ -268,12 +271,12 @@
       r.setAttribute("fill", h.delta >= 0 ? "#27ae60" : "#e74c3c");
       svg.append(r);
     });
-    detail.replaceChildren(el("h3", {}, p.name),
+    detail.replaceChildren(...[el("h3", {}, p.name),
       el("table", {}, el("tbody", {}, facts.map(([k, v]) =>
         el("tr", {}, el("td", {}, k), el("td", { class: "num" }, v))))),
       p.last.length ? el("h3", {}, S.last) : null, p.last.length ? svg : null,
       p.best ? el("p", {}, S.best + ": " + fill(S.hand_n, { n: p.best.number }) + " (" +
-        p.best.night + ") " + p.best.points + " " + p.best.names.join(" ")) : null);
+        p.best.night + ") " + p.best.points + " " + p.best.names.join(" ")) : null].filter((n) => n));
   }
 
   // -- open debts ------------------------------------------------------------------------------
@@ -289,7 +292,7 @@
           ev.target.disabled = true;
           try { await api("paid", { handle: d.handle }); toast(S.sent); } catch (e) { toast(e.message, true); }
         } }, S.paid)) : null));
-    view.replaceChildren(el("h2", {}, S.debts),
+    show(el("h2", {}, S.debts),
       list.length ? el("div", { id: "debts" }, list) : el("p", { class: "hint" }, S.no_debts));
   }
 
@@ -347,7 +350,7 @@
             if (i >= 0) form.patterns.splice(i, 1); else if (form.patterns.length < 8) form.patterns.push(p);
             draw();
           } }, p)));
-      view.replaceChildren(
+      show(
         el("h2", {}, S.enter),
         el("h3", {}, S.winner), chips(e.seats.filter((s) => e.still_in.includes(s.seat)), "winner", "seat", "name"),
         el("h3", {}, S.how), chips(e.hows, "how", "how", "label"),
@@ -395,8 +398,9 @@
       fatal("请从 Telegram 群里的按钮打开。 Open this page from the button in the Telegram chat.");
       return;
     }
+    let first;
     try {
-      me = await api("me");
+      [me, first] = await Promise.all([api("me"), api("board")]);  // one round trip
     } catch (e) {
       fatal(e.message);
       return;
@@ -404,7 +408,7 @@
     S = me.strings;
     document.documentElement.lang = me.lang;
     showTabs();
-    render();
+    renderBoard(true, first);
   }
   start();
 })();
