@@ -60,6 +60,7 @@ class Form(BaseModel):
     tiles: list[str] = Field(default_factory=list, max_length=14)
     melds: list[list[str]] = Field(default_factory=list, max_length=4)
     patterns: list[str] = Field(default_factory=list, max_length=8)
+    indicator: str | None = Field(None, pattern=r"^(?:[1-9][mps]|[1-7]z)$")  # 本金, 精牌
 
     @field_validator("how")
     @classmethod
@@ -140,6 +141,8 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
         parts.append(name)
     if not form.tiles and not form.patterns:
         parts.append(facts.plain)
+    if form.indicator and facts.indicator:
+        parts += [facts.indicator, form.indicator]
     return " ".join(parts)
 
 

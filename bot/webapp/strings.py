@@ -41,6 +41,7 @@ def strings(lang: str) -> dict[str, str]:
         "melds": t(lang, "Declared melds"),
         "add_meld": t(lang, "Tiles above as a meld"),
         "patterns": t(lang, "Patterns by name"),
+        "indicator": t(lang, "Turned-up tile ({word})", word="{word}"),
         "clear": t(lang, "Clear"),
         "preview": t(lang, "Preview"),
         "record": t(lang, "Record"),

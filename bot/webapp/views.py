@@ -99,4 +99,5 @@ def entry(lang: str, s: SessionInfo) -> dict[str, Any]:
             "still_in": list(s.still_in) if s.open_hand else list(s.seats),
             "hows": [{"how": h, "label": t(lang, label)} for h, label in HOWS
                      if h in facts.hows],
-            "patterns": list(facts.patterns)}
+            "patterns": list(facts.patterns),
+            "indicator": facts.indicator}  # the turned-up tile's word, where it counts

@@ -232,3 +232,18 @@ async def test_fuzzed_forms_never_fail_or_write(tmp_path: Path) -> None:
             assert (await c.post("/app/api/paid", headers=h, json=bad)).status_code == 400
         await pipeline(t.app).idle()
         assert await counts(t) == before
+
+
+async def test_the_turned_up_tile_where_the_preset_has_wildcards(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t, "yibin")
+        h = auth(init_data(t, "bob"))
+        assert (await c.get("/app/api/entry", headers=h)).json()["indicator"] == "本金"
+        # 本金 3m makes 2m and 4m wild: the 2m pairs the 9p
+        tiles = ["5m", "6m", "7m", "7m", "8m", "9m", "5p", "6p", "7p", "6p", "7p", "8p", "9p",
+                 "2m"]
+        form = {"winner": "S", "how": "self_draw", "tiles": tiles}
+        assert (await c.post("/app/api/preview", headers=h, json=form)).status_code == 422
+        r = await c.post("/app/api/preview", headers=h, json={**form, "indicator": "3m"})
+        assert r.status_code == 200 and r.json()["text"].endswith(" 本金 3m"), r.text
+        assert r.json()["deltas"]["S"] > 0

@@ -297,7 +297,8 @@
   }
 
   // -- entering a hand by its tiles ----------------------------------------------------------
-  const form = { winner: null, how: "self_draw", from_seat: null, tiles: [], melds: [], patterns: [] };
+  const form = { winner: null, how: "self_draw", from_seat: null, tiles: [], melds: [], patterns: [],
+    indicator: null };
   let target = "tiles";
   function tileLabel(code) {
     const r = code[0], s = code[1];
@@ -309,7 +310,9 @@
   function addTile(code) {
     const count = form.tiles.concat(form.melds.flat()).filter((t) => t === code).length;
     if (count >= 4) return;
-    if (target === "tiles") {
+    if (target === "indicator") {
+      form.indicator = code;
+    } else if (target === "tiles") {
       if (form.tiles.length < 14) form.tiles.push(code);
     } else {
       const last = form.melds[form.melds.length - 1];
@@ -340,7 +343,9 @@
         tileButton(t, () => { form.tiles.splice(i, 1); draw(); })));
       const melds = el("div", { class: "picked", id: "melds" }, form.melds.map((m, i) =>
         el("span", { class: "meld" }, m.map((t) => tileButton(t, () => { form.melds.splice(i, 1); draw(); })))));
-      const targets = el("div", { class: "row" }, [["tiles", S.tiles], ["melds", S.melds]].map(([k, label]) =>
+      const kinds = [["tiles", S.tiles], ["melds", S.melds]];
+      if (e.indicator) kinds.push(["indicator", fill(S.indicator, { word: e.indicator })]);
+      const targets = el("div", { class: "row" }, kinds.map(([k, label]) =>
         el("button", { class: "chip", "aria-pressed": String(target === k), "data-target": k,
           onclick: () => { target = k; draw(); } }, label)));
       const pats = el("div", { class: "row", id: "patterns" }, e.patterns.map((p) =>
@@ -360,9 +365,15 @@
         targets, el("h3", {}, S.tiles + " (" + form.tiles.length + ")"), picked,
         form.melds.length || target === "melds" ? el("h3", {}, S.melds) : null,
         form.melds.length || target === "melds" ? melds : null,
+        e.indicator && (form.indicator || target === "indicator") ? el("h3", {}, fill(S.indicator, { word: e.indicator })) : null,
+        e.indicator && form.indicator ? el("div", { class: "picked", id: "indicator" },
+          tileButton(form.indicator, () => { form.indicator = null; draw(); })) : null,
         palette,
         el("div", { class: "row" }, el("button", { class: "act light", id: "clear",
-          onclick: () => { form.tiles = []; form.melds = []; form.patterns = []; out.replaceChildren(); draw(); } }, S.clear)),
+          onclick: () => {
+            form.tiles = []; form.melds = []; form.patterns = []; form.indicator = null;
+            out.replaceChildren(); draw();
+          } }, S.clear)),
         el("h3", {}, S.patterns), pats,
         el("div", { class: "row" },
           el("button", { class: "act light", id: "preview-button", onclick: () => send("preview") }, S.preview),
@@ -371,7 +382,8 @@
     };
     const body = () => ({ winner: form.winner, how: form.how,
       from_seat: ["discard", "rob_kong", "after_kong_discard"].includes(form.how) ? form.from_seat : null,
-      tiles: form.tiles, melds: form.melds, patterns: form.patterns });
+      tiles: form.tiles, melds: form.melds, patterns: form.patterns,
+      indicator: e.indicator ? form.indicator : null });
     async function send(kind) {
       try {
         const r = await api(kind, body());
@@ -384,6 +396,7 @@
         } else {
           toast(S.sent);
           form.tiles = []; form.melds = []; form.patterns = []; form.from_seat = null;
+          form.indicator = null;
           tab = "board"; showTabs(); render();
         }
       } catch (err) {
