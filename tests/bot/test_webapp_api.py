@@ -247,3 +247,40 @@ async def test_the_turned_up_tile_where_the_preset_has_wildcards(tmp_path: Path)
         r = await c.post("/app/api/preview", headers=h, json={**form, "indicator": "3m"})
         assert r.status_code == 200 and r.json()["text"].endswith(" 本金 3m"), r.text
         assert r.json()["deltas"]["S"] > 0
+
+
+NIGHT = [  # (reporter, form): each is a win the form can say
+    ("bob", {"winner": "S", "how": "self_draw", "patterns": ["清一色"]}),
+    ("carol", {"winner": "W", "how": "discard", "from_seat": "E", "patterns": ["七对"]}),
+    ("dave", {"winner": "N", "how": "self_draw", "tiles": WIN["tiles"]}),
+    ("alice", {"winner": "E", "how": "discard", "from_seat": "S", "patterns": ["对对胡"]}),
+    ("bob", {"winner": "S", "how": "self_draw"}),
+    ("carol", {"winner": "W", "how": "rob_kong", "from_seat": "N"}),
+]
+
+
+async def play_night(tmp_path: Path, through_app: bool) -> tuple[list[str], Any, list[Any]]:
+    """The night, every other report made in the Mini App (``through_app``) or all typed;
+    returns what the bot said (but the app's echo lines), the standings and the debts."""
+    from bot.webapp.entry import Form, report_text
+
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t, stake="0.5")
+        for i, (who, form) in enumerate(NIGHT):
+            session = await t.ledger.current_session(GROUP)
+            if through_app and i % 2 == 0:
+                r = await c.post("/app/api/record", headers=auth(init_data(t, who)), json=form)
+                assert r.status_code == 200, r.text
+                await pipeline(t.app).idle()
+            else:
+                await t.say(who, report_text("en", session, Form(**form)))
+        await t.say("alice", "/end")
+        said = [plain(m.text) for m in t.api.outbox if not m.text.startswith("📱")]
+        return said, await t.ledger.standings(GROUP), await t.ledger.debts(GROUP)
+
+
+async def test_a_night_half_in_the_app_is_the_night_played_in_the_chat(tmp_path: Path) -> None:
+    typed = await play_night(tmp_path / "chat", through_app=False)
+    mixed = await play_night(tmp_path / "app", through_app=True)
+    assert mixed[0] == typed[0]  # every answer, board and the night's summary alike
+    assert mixed[1] == typed[1] and mixed[2] == typed[2] and typed[2]
