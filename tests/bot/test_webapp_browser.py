@@ -11,7 +11,7 @@ import pytest
 
 from bot.app import pipeline
 from tests.bot.harness import GROUP, plain
-from tests.bot.webapp_browser import DARK, PHONE, browser, launch_url, missing, served
+from tests.bot.webapp_browser import DARK, LIGHT, PHONE, browser, launch_url, missing, served
 from tests.bot.webapp_harness import app_table, init_data, seated
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
@@ -37,12 +37,19 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
         await seated(t)
         page = await b.new_page(viewport=PHONE)
         page.set_default_timeout(TIMEOUT_MS)
+        # Telegram's mobile clients listen here: the page tells them it is ready
+        await page.add_init_script("window.posted = []; window.TelegramWebviewProxy = "
+                                   "{postEvent: (type, data) => window.posted.push(type)};")
         await page.goto(launch_url(base, init_data(t, "alice"), DARK))
         await page.wait_for_selector("#board tbody tr")
+        assert "web_app_ready" in await page.evaluate("window.posted")
         names = await page.locator("#board tbody tr td:nth-child(2)").all_inner_texts()
         assert [n.split("庄")[0].strip() for n in names] == ["alice", "bob", "carol", "dave"]
         assert await page.evaluate("document.documentElement.classList.contains('dark')")
         assert await page.inner_text("nav") and "记分板" in await page.inner_text("nav")
+        await page.evaluate("theme => window.Telegram.WebView.receiveEvent("
+                            "'theme_changed', {theme_params: theme})", LIGHT)
+        assert not await page.evaluate("document.documentElement.classList.contains('dark')")
 
         # a report made in the chat reaches the open board (it polls)
         await t.say("carol", "/hu carol 自摸 清一色")

@@ -46,6 +46,37 @@
   }
   applyTheme();
 
+  // Telegram's Mini App events, without Telegram's script: a method is posted to the
+  // client (mobile and desktop: TelegramWebviewProxy; web: the parent frame), an event
+  // comes back through window.Telegram.WebView.receiveEvent (or a message from the frame).
+  function postEvent(type, data) {
+    const payload = JSON.stringify(data || {});
+    try {
+      if (window.TelegramWebviewProxy) window.TelegramWebviewProxy.postEvent(type, payload);
+      else if (window.external && "notify" in window.external) {
+        window.external.notify(JSON.stringify({ eventType: type, eventData: data || {} }));
+      } else if (window.parent !== window) {
+        window.parent.postMessage(JSON.stringify({ eventType: type, eventData: data || {} }),
+          "https://web.telegram.org");
+      }
+    } catch (e) { /* outside Telegram */ }
+  }
+  function receiveEvent(type, data) {
+    if (type === "theme_changed" && data && data.theme_params) {
+      theme = data.theme_params;
+      document.documentElement.classList.remove("dark", "light");
+      applyTheme();
+    }
+  }
+  window.Telegram = { WebView: { receiveEvent } };
+  window.addEventListener("message", (ev) => {
+    if (ev.source !== window.parent || ev.origin !== "https://web.telegram.org") return;
+    try {
+      const m = JSON.parse(ev.data);
+      if (m && m.eventType) receiveEvent(m.eventType, m.eventData);
+    } catch (e) { /* not Telegram's */ }
+  });
+
   let S = {};  // the words, from the server
   let me = null;
   let tab = "board";
@@ -408,6 +439,7 @@
 
   async function start() {
     if (!initData) {
+      postEvent("web_app_ready");
       fatal("请从 Telegram 群里的按钮打开。 Open this page from the button in the Telegram chat.");
       return;
     }
@@ -416,12 +448,15 @@
       [me, first] = await Promise.all([api("me"), api("board")]);  // one round trip
     } catch (e) {
       fatal(e.message);
+      postEvent("web_app_ready");
       return;
     }
     S = me.strings;
     document.documentElement.lang = me.lang;
     showTabs();
     renderBoard(true, first);
+    postEvent("web_app_ready");
+    postEvent("web_app_expand");
   }
   start();
 })();
