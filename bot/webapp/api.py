@@ -115,8 +115,7 @@ def routes(application: Application, settings: Settings,  # type: ignore[type-ar
             except AuthError as exc:
                 if exc.status != 503:
                     log.info("mini app: refused %s: %s", request.url.path, exc.reason)
-                return refusal(exc.status, "forbidden" if exc.status == 403 else "expired",
-                               lang)
+                return refusal(exc.status, exc.code, lang)
             except _Refused as exc:
                 return JSONResponse({"error": exc.code, "message": exc.message},
                                     status_code=exc.status, headers=HEADERS)

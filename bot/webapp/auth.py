@@ -32,10 +32,11 @@ _MAC_LENGTH = 24  # hex digits of the chat's signature: 96 bits
 class AuthError(Exception):
     """Refused: ``status`` 401 (who is asking is not proven) or 403 (not allowed)."""
 
-    def __init__(self, status: int, reason: str) -> None:
+    def __init__(self, status: int, reason: str, code: str | None = None) -> None:
         super().__init__(reason)
         self.status = status
         self.reason = reason
+        self.code = code or {401: "expired", 403: "forbidden"}.get(status, "failed")
 
 
 @dataclass(frozen=True)
@@ -122,8 +123,8 @@ def chat_param(token: str, chat_id: int) -> str:
 def chat_of(token: str, param: str | None) -> int:
     """The chat a signed ``startapp`` value names, or :class:`AuthError` (403)."""
     m = _PARAM.match(param or "")
-    if m is None:
-        raise AuthError(403, "the link names no chat")
+    if m is None:  # opened from the menu or a link without the chat
+        raise AuthError(403, "the link names no chat", "no_chat")
     chat_id = int(m.group(2)) * (-1 if m.group(1) else 1)
     expected = chat_param(token, chat_id)
     if not hmac.compare_digest(expected.encode(), (param or "").encode()):

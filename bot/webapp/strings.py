@@ -56,6 +56,8 @@ def strings(lang: str) -> dict[str, str]:
         "expired": t(lang, "This page was not opened by Telegram, or too long ago: open it "
                            "again from the chat."),
         "forbidden": t(lang, "Only members of the chat can see its table."),
+        "no_chat": t(lang, "Open the app from the button on a group's scoreboard, or /app in "
+                           "the group."),
         "failed": t(lang, "Something went wrong; try again."),
     }
     for seat, key in SEAT_KEYS.items():

@@ -91,6 +91,10 @@ async def test_forged_expired_foreign_and_non_members_get_nothing(tmp_path: Path
         assert (await c.get("/app/api/board", headers=auth(other))).json()["status"] == "none"
         forged_chat = init_data(t, "alice", start_param="cn999_" + "0" * 24)
         assert (await c.get("/app/api/board", headers=auth(forged_chat))).status_code == 403
+        no_chat = init_data(t, "alice", start_param="")  # opened from the bot's menu
+        r = await c.get("/app/api/board", headers=auth(no_chat))
+        assert r.status_code == 403 and r.json()["error"] == "no_chat"
+        assert "/app" in r.json()["message"]
 
         async def not_a_member(method: str, params: dict[str, Any]) -> None:
             if method == "getChatMember" and int(params["user_id"]) == t.user("eve").id:
