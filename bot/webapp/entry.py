@@ -18,15 +18,16 @@ import re
 import time
 from collections import Counter
 from html import escape, unescape
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 from telegram.constants import ParseMode
 from telegram.ext import Application
 
 from bot.delivery import intake
-from bot.dialogs.grammar import GrammarError, Token, parse_win
+from bot.dialogs.grammar import GrammarError, Token, parse_kong, parse_win
 from bot.dialogs.guided import facts_of
+from bot.dialogs.guided_events import KONG_KINDS
 from bot.handlers.chat import resolver_for
 from bot.text import render
 from bot.text.errors_text import error_text
@@ -54,8 +55,14 @@ HOW_WORDS = {
 
 
 class Form(BaseModel):
+    """A win (``winner``, ``how``, ``from_seat``, tiles, patterns) or, with ``kind`` kong,
+    a kong made by ``winner`` (``kong``: concealed, added, direct (off ``from_seat``), or
+    wild)."""
+
+    kind: Literal["win", "kong"] = "win"
     winner: str = Field(pattern=r"^[ESWN]$")
-    how: str
+    how: str = "self_draw"
+    kong: Literal["concealed", "added", "direct", "wild"] | None = None
     from_seat: str | None = Field(None, pattern=r"^[ESWN]$")
     tiles: list[str] = Field(default_factory=list, max_length=14)
     melds: list[list[str]] = Field(default_factory=list, max_length=4)
@@ -116,7 +123,32 @@ def _who(session: SessionInfo, seat: str) -> str:
     return seat
 
 
+KONG_WORDS = {kind: word for kind, word in KONG_KINDS.values()}  # concealed -> 暗杠
+
+
+def kong_text(lang: str, session: SessionInfo, form: Form) -> str:
+    """``/kong bob 直杠 carol``: the kinds the guided kong offers this table."""
+    if form.winner not in session.seats:
+        raise EntryError(t(lang, "Choose who won."))
+    if form.kong is None or form.kong not in kong_kinds(session):
+        raise EntryError(t(lang, "Choose the kind of kong."))
+    parts = ["/kong", _who(session, form.winner), KONG_WORDS[form.kong]]
+    if form.kong == "direct":
+        if form.from_seat is None or form.from_seat == form.winner \
+                or form.from_seat not in session.seats:
+            raise EntryError(t(lang, "Choose whose discard or kong it was."))
+        parts.append(_who(session, form.from_seat))
+    return " ".join(parts)
+
+
+def kong_kinds(session: SessionInfo) -> list[str]:
+    wild = Ruleset.from_snapshot(session.rules).family == "jiangxi"
+    return ["concealed", "added", "direct", *(["wild"] if wild else [])]
+
+
 def report_text(lang: str, session: SessionInfo, form: Form) -> str:
+    if form.kind == "kong":
+        return kong_text(lang, session, form)
     facts = facts_of(session)
     words = HOW_WORDS["zh-Hans" if lang == "zh-Hans" else "en"]
     if form.how not in facts.hows:
@@ -152,8 +184,12 @@ async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str
     seat's points, and the explanation's lines."""
     seats = {s: p.name for s, p in session.seats.items()}
     try:
-        event, indicator = parse_win([Token(w) for w in text.split()[1:]],
-                                     resolver_for(session, None))
+        words = [Token(w) for w in text.split()[1:]]
+        resolve = resolver_for(session, None)
+        if text.startswith("/kong"):
+            event, indicator = parse_kong(words, resolve), None
+        else:
+            event, indicator = parse_win(words, resolve)
         events: list[dict[str, Any]] = []
         number, dealer = session.hands + 1, session.dealer
         if session.open_hand:

@@ -93,6 +93,7 @@ def entry(lang: str, s: SessionInfo) -> dict[str, Any]:
     """What the form offers: the seats, the ways of winning this table plays, and its
     patterns by name."""
     from bot.dialogs.guided import HOWS, facts_of
+    from bot.webapp.entry import KONG_WORDS, kong_kinds
 
     facts = facts_of(s)
     return {"seats": [{"seat": x, "name": s.seats[x].name} for x in SEATS if x in s.seats],  # type: ignore[index]
@@ -100,4 +101,5 @@ def entry(lang: str, s: SessionInfo) -> dict[str, Any]:
             "hows": [{"how": h, "label": t(lang, label)} for h, label in HOWS
                      if h in facts.hows],
             "patterns": list(facts.patterns),
+            "kongs": [{"kong": k, "label": KONG_WORDS[k]} for k in kong_kinds(s)],
             "indicator": facts.indicator}  # the turned-up tile's word, where it counts

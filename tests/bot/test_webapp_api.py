@@ -288,3 +288,22 @@ async def test_a_night_half_in_the_app_is_the_night_played_in_the_chat(tmp_path:
     mixed = await play_night(tmp_path / "app", through_app=True)
     assert mixed[0] == typed[0]  # every answer, board and the night's summary alike
     assert mixed[1] == typed[1] and mixed[2] == typed[2] and typed[2]
+
+
+async def test_a_kong_from_the_app(tmp_path: Path) -> None:
+    async with app_table(tmp_path, "zh-Hans") as t, client(t) as c:
+        await seated(t)
+        h = auth(init_data(t, "bob"))
+        kongs = (await c.get("/app/api/entry", headers=h)).json()["kongs"]
+        assert [k["label"] for k in kongs] == ["暗杠", "补杠", "直杠"]
+        form = {"kind": "kong", "winner": "S", "kong": "direct"}
+        r = await c.post("/app/api/preview", headers=h, json=form)
+        assert r.status_code == 422 and r.json()["message"] == "请选择是谁打的牌或谁的杠。"
+        r = await c.post("/app/api/preview", headers=h, json={**form, "from_seat": "W"})
+        assert r.status_code == 200 and r.json()["text"] == "/kong bob 直杠 carol"
+        deltas = r.json()["deltas"]
+        assert deltas["S"] > 0 and deltas["W"] < 0 and sum(deltas.values()) == 0
+        r = await c.post("/app/api/record", headers=h, json={**form, "from_seat": "W"})
+        assert r.status_code == 200
+        await pipeline(t.app).idle()
+        assert (await t.ledger.current_session(GROUP)).totals == deltas

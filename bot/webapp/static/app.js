@@ -328,8 +328,8 @@
   }
 
   // -- entering a hand by its tiles ----------------------------------------------------------
-  const form = { winner: null, how: "self_draw", from_seat: null, tiles: [], melds: [], patterns: [],
-    indicator: null };
+  const form = { kind: "win", winner: null, how: "self_draw", from_seat: null, tiles: [],
+    melds: [], patterns: [], indicator: null, kong: null };
   let target = "tiles";
   function tileLabel(code) {
     const r = code[0], s = code[1];
@@ -364,6 +364,20 @@
         el("button", { class: "chip", "aria-pressed": String(form[key] === it[value]),
           ["data-" + key.replace("_", "-")]: it[value],
           onclick: () => { form[key] = it[value]; draw(); } }, it[label])));
+      const modes = chips([{ k: "win", l: S.a_win }, { k: "kong", l: S.a_kong }], "kind", "k", "l");
+      if (form.kind === "kong") {
+        show(el("h2", {}, S.enter), modes,
+          el("h3", {}, S.kong_by), chips(e.seats.filter((s) => e.still_in.includes(s.seat)), "winner", "seat", "name"),
+          el("h3", {}, S.kong_kind), chips(e.kongs, "kong", "kong", "label"),
+          form.kong === "direct" ? el("h3", {}, S.from) : null,
+          form.kong === "direct" ? chips(e.seats.filter((s) => s.seat !== form.winner && e.still_in.includes(s.seat)),
+            "from_seat", "seat", "name") : null,
+          el("div", { class: "row" },
+            el("button", { class: "act light", id: "preview-button", onclick: () => send("preview") }, S.preview),
+            el("button", { class: "main", id: "record-button", onclick: () => send("record") }, S.record)),
+          out);
+        return;
+      }
       const needsFrom = ["discard", "rob_kong", "after_kong_discard"].includes(form.how);
       const palette = el("div", { class: "tiles", id: "palette" });
       for (const s of ["m", "p", "s"]) for (let r = 1; r <= 9; r++) {
@@ -387,7 +401,7 @@
             draw();
           } }, p)));
       show(
-        el("h2", {}, S.enter),
+        el("h2", {}, S.enter), modes,
         el("h3", {}, S.winner), chips(e.seats.filter((s) => e.still_in.includes(s.seat)), "winner", "seat", "name"),
         el("h3", {}, S.how), chips(e.hows, "how", "how", "label"),
         needsFrom ? el("h3", {}, S.from) : null,
@@ -411,7 +425,8 @@
           el("button", { class: "main", id: "record-button", onclick: () => send("record") }, S.record)),
         out);
     };
-    const body = () => ({ winner: form.winner, how: form.how,
+    const body = () => form.kind === "kong" ? { kind: "kong", winner: form.winner, kong: form.kong,
+      from_seat: form.kong === "direct" ? form.from_seat : null } : ({ winner: form.winner, how: form.how,
       from_seat: ["discard", "rob_kong", "after_kong_discard"].includes(form.how) ? form.from_seat : null,
       tiles: form.tiles, melds: form.melds, patterns: form.patterns,
       indicator: e.indicator ? form.indicator : null });
@@ -427,7 +442,7 @@
         } else {
           toast(S.sent);
           form.tiles = []; form.melds = []; form.patterns = []; form.from_seat = null;
-          form.indicator = null;
+          form.indicator = null; form.kong = null;
           tab = "board"; showTabs(); render();
         }
       } catch (err) {
