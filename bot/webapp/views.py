@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.dialogs.guided import HOWS, facts_of
 from bot.text import render, words
 from bot.text.i18n import money, t
-from bot.webapp.entry import plain
+from bot.webapp.entry import KONG_WORDS, kong_kinds, plain
 from engine.models import SEATS, HandResult
 from storage import series
 from storage.errors import LedgerError
@@ -92,9 +93,6 @@ async def debts(ledger: Ledger, chat_id: int) -> list[dict[str, Any]]:
 def entry(lang: str, s: SessionInfo) -> dict[str, Any]:
     """What the form offers: the seats, the ways of winning this table plays, and its
     patterns by name."""
-    from bot.dialogs.guided import HOWS, facts_of
-    from bot.webapp.entry import KONG_WORDS, kong_kinds
-
     facts = facts_of(s)
     return {"seats": [{"seat": x, "name": s.seats[x].name} for x in SEATS if x in s.seats],  # type: ignore[index]
             "still_in": list(s.still_in) if s.open_hand else list(s.seats),
