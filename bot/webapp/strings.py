@@ -4,7 +4,7 @@ with the first answer."""
 from __future__ import annotations
 
 from bot.text.i18n import t
-from bot.text.words import SEAT_KEYS
+from bot.text.words import SEAT_KEYS, colon
 
 
 def strings(lang: str) -> dict[str, str]:
@@ -64,6 +64,8 @@ def strings(lang: str) -> dict[str, str]:
                            "the group."),
         "failed": t(lang, "Something went wrong; try again."),
     }
+    zh = lang == "zh-Hans"  # Chinese punctuation in Chinese
+    s.update(colon=colon(lang), lp="（" if zh else " (", rp="）" if zh else ")")
     for seat, key in SEAT_KEYS.items():
         s["seat_" + seat] = t(lang, key)
     return s

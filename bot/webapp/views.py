@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.dialogs.guided import HOWS, facts_of
+from bot.pictures.picture_data import standings_series
 from bot.text import render, words
 from bot.text.i18n import money, t
 from bot.webapp.entry import KONG_WORDS, kong_kinds, plain
@@ -62,12 +63,20 @@ async def night(ledger: Ledger, lang: str, chat_id: int) -> dict[str, Any]:
             "preset": words.preset_name(lang, s.preset)}
 
 
-async def standings(ledger: Ledger, lang: str, chat_id: int) -> list[dict[str, Any]]:
+async def standings(ledger: Ledger, lang: str, chat_id: int) -> dict[str, Any]:
+    """The chat's standings in money, and each player's net points over the nights (what
+    ``/standings chart`` draws)."""
     rows = await ledger.money_standings(chat_id)
-    return [{"id": r.player.id, "name": r.player.name, "money": money(r.cents),
-             "cents": r.cents, "hands": r.hands, "wins": r.wins,
-             "points": [{"stake": money(stake), "points": pts} for stake, pts in r.points]}
-            for r in rows]
+    nights, names = await series.night_nets(ledger, chat_id)
+    final = {s.player.id: s.net for s in await ledger.standings(chat_id)}
+    chart = standings_series(nights, names, final)
+    return {"rows": [{"id": r.player.id, "name": r.player.name, "money": money(r.cents),
+                      "cents": r.cents, "hands": r.hands, "wins": r.wins,
+                      "points": [{"stake": money(stake), "points": pts}
+                                 for stake, pts in r.points]} for r in rows],
+            "chart": {"nights": list(chart.nights),
+                      "lines": [{"id": p, "name": chart.names[p], "values": list(v)}
+                                for p, v in chart.lines.items()]}}
 
 
 async def player(ledger: Ledger, lang: str, chat_id: int, player_id: int) -> dict[str, Any]:

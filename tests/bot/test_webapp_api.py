@@ -187,7 +187,9 @@ async def test_debts_paid_from_the_app(tmp_path: Path) -> None:
         left = (await c.get("/app/api/debts", headers=carol)).json()
         assert all(d["payer"] != "alice" for d in left)
         players = (await c.get("/app/api/players", headers=carol)).json()
-        bob = next(p for p in players if p["name"] == "bob")
+        bob = next(p for p in players["rows"] if p["name"] == "bob")
+        line = next(x for x in players["chart"]["lines"] if x["name"] == "bob")
+        assert players["chart"]["nights"] == [0, 1] and line["values"][-1] > 0
         record = (await c.get(f"/app/api/player/{bob['id']}", headers=carol)).json()
         assert record["wins"] == 1
 

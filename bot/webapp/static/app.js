@@ -272,8 +272,33 @@
   }
 
   // -- standings and a player's record -----------------------------------------------------
+  function lineChart(id, xs, lines) {
+    // lines: [{name, values}] over xs; an inline SVG, coloured as the legend
+    const W = 340, H = 180, P = 24, NS = "http://www.w3.org/2000/svg";
+    const all = lines.flatMap((l) => l.values).concat([0]);
+    const lo = Math.min(...all), hi = Math.max(...all), span = hi - lo || 1;
+    const x = (i) => P + (i * (W - 2 * P)) / Math.max(1, xs.length - 1);
+    const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / span;
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    svg.setAttribute("id", id);
+    const add = (tag, attrs, text) => {
+      const node = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      if (text !== undefined) node.textContent = text;
+      svg.append(node);
+    };
+    add("line", { class: "axis", x1: P, x2: W - P, y1: y(0), y2: y(0) });
+    add("text", { x: 2, y: y(hi) + 3 }, String(hi));
+    add("text", { x: 2, y: y(lo) + 3 }, String(lo));
+    lines.forEach((l, k) => add("polyline", { class: "c" + (k % 4),
+      points: l.values.map((v, i) => x(i) + "," + y(v)).join(" ") }));
+    return [svg, el("p", { class: "legend" }, lines.map((l, k) =>
+      el("span", {}, el("i", { class: "c" + (k % 4) }), l.name)))];
+  }
   async function renderPlayers() {
-    const rows = await api("players");
+    const data = await api("players");
+    const rows = data.rows;
     if (tab !== "players") return;
     const detail = el("div", { id: "player" });
     const table = el("table", { id: "standings" },
@@ -283,7 +308,9 @@
         onclick: () => showPlayer(r.id, detail) },
         el("td", {}, r.name), el("td", { class: "num " + cls(r.cents) }, r.money),
         el("td", { class: "num" }, r.hands), el("td", { class: "num" }, r.wins)))));
-    show(el("h2", {}, S.players), table, detail);
+    const chart = data.chart.lines.length && data.chart.nights.length > 1
+      ? lineChart("standings-chart", data.chart.nights, data.chart.lines) : null;
+    show(el("h2", {}, S.players), table, chart, detail);
   }
   async function showPlayer(id, detail) {
     const p = await api("player/" + id);
@@ -306,8 +333,9 @@
       el("table", {}, el("tbody", {}, facts.map(([k, v]) =>
         el("tr", {}, el("td", {}, k), el("td", { class: "num" }, v))))),
       p.last.length ? el("h3", {}, S.last) : null, p.last.length ? svg : null,
-      p.best ? el("p", {}, S.best + ": " + fill(S.hand_n, { n: p.best.number }) + " (" +
-        p.best.night + ") " + p.best.points + " " + p.best.names.join(" ")) : null].filter((n) => n));
+      p.best ? el("p", {}, S.best + S.colon + fill(S.hand_n, { n: p.best.number }) + S.lp +
+        p.best.night + S.rp + " " + signed(p.best.points) + " " + p.best.names.join(" ")) : null
+    ].filter((n) => n));
   }
 
   // -- open debts ------------------------------------------------------------------------------
