@@ -25,7 +25,7 @@ from telegram.constants import ParseMode
 from telegram.ext import Application
 
 from bot.delivery import intake
-from bot.dialogs.grammar import GrammarError, Token, parse_kong, parse_win
+from bot.dialogs.grammar import GrammarError, Token, parse_draw, parse_kong, parse_win
 from bot.dialogs.guided import facts_of
 from bot.dialogs.guided_events import KONG_KINDS
 from bot.handlers.chat import resolver_for
@@ -34,7 +34,7 @@ from bot.text.errors_text import error_text
 from bot.text.i18n import t
 from bot.webapp.auth import InitData
 from engine.errors import ReportError
-from engine.models import SEATS, HandResult
+from engine.models import MAX_FAN, SEATS, HandResult
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
 from engine.tiles import TileError
@@ -54,13 +54,18 @@ HOW_WORDS = {
 }
 
 
+class DrawState(BaseModel):
+    state: Literal["no", "ready", "pig"] = "no"
+    fan: int = Field(1, ge=1, le=MAX_FAN)
+
+
 class Form(BaseModel):
     """A win (``winner``, ``how``, ``from_seat``, tiles, patterns) or, with ``kind`` kong,
     a kong made by ``winner`` (``kong``: concealed, added, direct (off ``from_seat``), or
     wild)."""
 
-    kind: Literal["win", "kong"] = "win"
-    winner: str = Field(pattern=r"^[ESWN]$")
+    kind: Literal["win", "kong", "draw"] = "win"
+    winner: str | None = Field(None, pattern=r"^[ESWN]$")
     how: str = "self_draw"
     kong: Literal["concealed", "added", "direct", "wild"] | None = None
     from_seat: str | None = Field(None, pattern=r"^[ESWN]$")
@@ -68,6 +73,8 @@ class Form(BaseModel):
     melds: list[list[str]] = Field(default_factory=list, max_length=4)
     patterns: list[str] = Field(default_factory=list, max_length=8)
     indicator: str | None = Field(None, pattern=r"^(?:[1-9][mps]|[1-7]z)$")  # 本金, 精牌
+    # The wall ran out (Sichuan): each player still in, not ready, ready for some fan, or 花猪.
+    players: dict[Literal["E", "S", "W", "N"], DrawState] = Field(default_factory=dict)
 
     @field_validator("how")
     @classmethod
@@ -146,9 +153,31 @@ def kong_kinds(session: SessionInfo) -> list[str]:
     return ["concealed", "added", "direct", *(["wild"] if wild else [])]
 
 
+def has_draw(session: SessionInfo) -> bool:
+    """Whether the players' states at the wall's end count (Sichuan's 查叫, 查花猪)."""
+    return Ruleset.from_snapshot(session.rules).family == "sichuan"
+
+
+def draw_text(lang: str, session: SessionInfo, form: Form) -> str:
+    """``/draw alice 花猪, bob 听 3, carol 未听``: every player still in, said."""
+    if not has_draw(session):
+        raise EntryError(t(lang, "Here the wall's end is said only at Sichuan tables; say it "
+                                 "in the chat with /draw."))
+    words = {"no": "未听", "ready": "听", "pig": "花猪"}
+    parts = []
+    for seat in (session.still_in if session.open_hand
+                 else [x for x in SEATS if x in session.seats]):
+        p = form.players.get(seat) or DrawState()  # type: ignore[call-overload]
+        parts.append(f"{_who(session, seat)} {words[p.state]}"
+                     + (f" {p.fan}" if p.state == "ready" else ""))
+    return "/draw " + ", ".join(parts)
+
+
 def report_text(lang: str, session: SessionInfo, form: Form) -> str:
     if form.kind == "kong":
         return kong_text(lang, session, form)
+    if form.kind == "draw":
+        return draw_text(lang, session, form)
     facts = facts_of(session)
     words = HOW_WORDS["zh-Hans" if lang == "zh-Hans" else "en"]
     if form.how not in facts.hows:
@@ -188,6 +217,8 @@ async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str
         resolve = resolver_for(session, None)
         if text.startswith("/kong"):
             event, indicator = parse_kong(words, resolve), None
+        elif text.startswith("/draw"):
+            event, indicator = parse_draw(words, resolve), None
         else:
             event, indicator = parse_win(words, resolve)
         events: list[dict[str, Any]] = []

@@ -10,7 +10,7 @@ from bot.dialogs.guided import HOWS, facts_of
 from bot.pictures.picture_data import standings_series
 from bot.text import render, words
 from bot.text.i18n import money, t
-from bot.webapp.entry import KONG_WORDS, kong_kinds, plain
+from bot.webapp.entry import KONG_WORDS, has_draw, kong_kinds, plain
 from engine.models import SEATS, HandResult
 from storage import series
 from storage.errors import LedgerError
@@ -109,4 +109,5 @@ def entry(lang: str, s: SessionInfo) -> dict[str, Any]:
                      if h in facts.hows],
             "patterns": list(facts.patterns),
             "kongs": [{"kong": k, "label": KONG_WORDS[k]} for k in kong_kinds(s)],
+            "draw": has_draw(s),  # the wall's end, said in the app (Sichuan)
             "indicator": facts.indicator}  # the turned-up tile's word, where it counts

@@ -309,3 +309,26 @@ async def test_a_kong_from_the_app(tmp_path: Path) -> None:
         assert r.status_code == 200
         await pipeline(t.app).idle()
         assert (await t.ledger.current_session(GROUP)).totals == deltas
+
+
+async def test_the_wall_runs_out_in_the_app(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t)
+        await t.say("bob", "/hu bob 自摸 清一色")
+        h = auth(init_data(t, "alice"))
+        assert (await c.get("/app/api/entry", headers=h)).json()["draw"]
+        form = {"kind": "draw", "players": {"E": {"state": "pig"},
+                                            "W": {"state": "ready", "fan": 2}}}
+        r = await c.post("/app/api/preview", headers=h, json=form)
+        assert r.status_code == 200, r.text
+        assert r.json()["text"] == "/draw alice 花猪, carol 听 2, dave 未听"
+        deltas = r.json()["deltas"]
+        assert deltas["E"] < 0 < deltas["W"] and sum(deltas.values()) == 0
+        bad = {"kind": "draw", "players": {"E": {"state": "ready", "fan": 99}}}
+        assert (await c.post("/app/api/preview", headers=h, json=bad)).status_code == 400
+        before = (await t.ledger.current_session(GROUP)).totals
+        assert (await c.post("/app/api/record", headers=h, json=form)).status_code == 200
+        await pipeline(t.app).idle()
+        after = (await t.ledger.current_session(GROUP)).totals
+        assert {s: after[s] - before[s] for s in after} == deltas
+        assert (await t.ledger.current_session(GROUP)).open_hand is None  # the hand is over

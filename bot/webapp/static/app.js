@@ -357,7 +357,7 @@
 
   // -- entering a hand by its tiles ----------------------------------------------------------
   const form = { kind: "win", winner: null, how: "self_draw", from_seat: null, tiles: [],
-    melds: [], patterns: [], indicator: null, kong: null };
+    melds: [], patterns: [], indicator: null, kong: null, players: {} };
   let target = "tiles";
   function tileLabel(code) {
     const r = code[0], s = code[1];
@@ -392,7 +392,26 @@
         el("button", { class: "chip", "aria-pressed": String(form[key] === it[value]),
           ["data-" + key.replace("_", "-")]: it[value],
           onclick: () => { form[key] = it[value]; draw(); } }, it[label])));
-      const modes = chips([{ k: "win", l: S.a_win }, { k: "kong", l: S.a_kong }], "kind", "k", "l");
+      const modes = chips([{ k: "win", l: S.a_win }, { k: "kong", l: S.a_kong }]
+        .concat(e.draw ? [{ k: "draw", l: S.a_draw }] : []), "kind", "k", "l");
+      const actions = el("div", { class: "row" },
+        el("button", { class: "act light", id: "preview-button", onclick: () => send("preview") }, S.preview),
+        el("button", { class: "main", id: "record-button", onclick: () => send("record") }, S.record));
+      if (form.kind === "draw") {
+        const states = [["no", "未听"], ["ready", "听"], ["pig", "花猪"]];
+        const rows = e.seats.filter((s) => e.still_in.includes(s.seat)).map((s) => {
+          const p = form.players[s.seat] || (form.players[s.seat] = { state: "no", fan: 1 });
+          return el("div", { class: "row", "data-draw-seat": s.seat }, el("b", {}, s.name),
+            states.map(([k, label]) => el("button", { class: "chip", "aria-pressed": String(p.state === k),
+              "data-state": k, onclick: () => { p.state = k; draw(); } }, label)),
+            p.state === "ready" ? [
+              el("button", { class: "chip", onclick: () => { p.fan = Math.max(1, p.fan - 1); draw(); } }, "−"),
+              el("span", { class: "hint" }, fill(S.fan, { n: p.fan })),
+              el("button", { class: "chip", onclick: () => { p.fan = Math.min(20, p.fan + 1); draw(); } }, "+")] : null);
+        });
+        show(el("h2", {}, S.enter), modes, el("p", { class: "hint" }, S.draw_help), rows, actions, out);
+        return;
+      }
       if (form.kind === "kong") {
         show(el("h2", {}, S.enter), modes,
           el("h3", {}, S.kong_by), chips(e.seats.filter((s) => e.still_in.includes(s.seat)), "winner", "seat", "name"),
@@ -400,10 +419,7 @@
           form.kong === "direct" ? el("h3", {}, S.from) : null,
           form.kong === "direct" ? chips(e.seats.filter((s) => s.seat !== form.winner && e.still_in.includes(s.seat)),
             "from_seat", "seat", "name") : null,
-          el("div", { class: "row" },
-            el("button", { class: "act light", id: "preview-button", onclick: () => send("preview") }, S.preview),
-            el("button", { class: "main", id: "record-button", onclick: () => send("record") }, S.record)),
-          out);
+          actions, out);
         return;
       }
       const needsFrom = ["discard", "rob_kong", "after_kong_discard"].includes(form.how);
@@ -453,7 +469,7 @@
           el("button", { class: "main", id: "record-button", onclick: () => send("record") }, S.record)),
         out);
     };
-    const body = () => form.kind === "kong" ? { kind: "kong", winner: form.winner, kong: form.kong,
+    const body = () => form.kind === "draw" ? { kind: "draw", players: form.players } : form.kind === "kong" ? { kind: "kong", winner: form.winner, kong: form.kong,
       from_seat: form.kong === "direct" ? form.from_seat : null } : ({ winner: form.winner, how: form.how,
       from_seat: ["discard", "rob_kong", "after_kong_discard"].includes(form.how) ? form.from_seat : null,
       tiles: form.tiles, melds: form.melds, patterns: form.patterns,
@@ -470,7 +486,7 @@
         } else {
           toast(S.sent);
           form.tiles = []; form.melds = []; form.patterns = []; form.from_seat = null;
-          form.indicator = null; form.kong = null;
+          form.indicator = null; form.kong = null; form.players = {};
           tab = "board"; showTabs(); render();
         }
       } catch (err) {
