@@ -33,16 +33,20 @@ async def test_mounted_beside_the_webhook_only_when_enabled(tmp_path: Path,
     app = webhook.create_app(settings, application)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="https://bot.example.org") as c:
+        bare = await c.get("/mini")  # the URL as registered, without its last slash
         page = await c.get("/mini/")
         api = await c.get("/mini/api/board")
         asset = await c.get("/mini/static/app.js")
     if public_url:
+        assert bare.status_code == 307 and bare.headers["location"].endswith("/mini/")
         assert page.status_code == 200 and b"/mini/static/app.js" in page.content
         assert "script-src 'self'" in page.headers["content-security-policy"]
         assert api.status_code == 401
         assert asset.status_code == 200 and asset.headers["content-type"].startswith(
             "text/javascript")
-        assert b"telegram.org" not in page.content + asset.content  # nothing from a CDN
+        # nothing from a CDN, not even Telegram's script: every asset is the bot's
+        assert b'src="http' not in page.content and b'href="http' not in page.content
+        assert b"telegram-web-app.js" not in page.content + asset.content
     else:
         assert page.status_code == api.status_code == asset.status_code == 404
 
