@@ -37,6 +37,8 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
         await seated(t)
         page = await b.new_page(viewport=PHONE)
         page.set_default_timeout(TIMEOUT_MS)
+        requested: list[str] = []
+        page.on("request", lambda r: requested.append(r.url))
         # Telegram's mobile clients listen here: the page tells them it is ready
         await page.add_init_script("window.posted = []; window.TelegramWebviewProxy = "
                                    "{postEvent: (type, data) => window.posted.push(type)};")
@@ -90,3 +92,4 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
         await page.click('nav button[data-tab="hands"]')
         await page.click('.hand[data-hand="1"]')
         assert "清一色" in await page.inner_text('.hand[data-hand="1"] .lines')
+        assert requested and all(u.startswith(base + "/app/") for u in requested), requested
