@@ -59,6 +59,21 @@ class DrawState(BaseModel):
     fan: int = Field(1, ge=1, le=MAX_FAN)
 
 
+class Other(BaseModel):
+    """Another winner off the same discard (一炮多响): by patterns, or tiles."""
+
+    winner: str = Field(pattern=r"^[ESWN]$")
+    tiles: list[str] = Field(default_factory=list, max_length=14)
+    patterns: list[str] = Field(default_factory=list, max_length=8)
+
+    @field_validator("tiles")
+    @classmethod
+    def _tiles(cls, value: list[str]) -> list[str]:
+        if not all(isinstance(x, str) and TILE.match(x) for x in value):
+            raise ValueError("not a tile")
+        return value
+
+
 class Form(BaseModel):
     """A win (``winner``, ``how``, ``from_seat``, tiles, patterns) or, with ``kind`` kong,
     a kong made by ``winner`` (``kong``: concealed, added, direct (off ``from_seat``), or
@@ -73,6 +88,7 @@ class Form(BaseModel):
     melds: list[list[str]] = Field(default_factory=list, max_length=4)
     patterns: list[str] = Field(default_factory=list, max_length=8)
     indicator: str | None = Field(None, pattern=r"^(?:[1-9][mps]|[1-7]z)$")  # 本金, 精牌
+    others: list[Other] = Field(default_factory=list, max_length=2)
     # The wall ran out (Sichuan): each player still in, not ready, ready for some fan, or 花猪.
     players: dict[Literal["E", "S", "W", "N"], DrawState] = Field(default_factory=dict)
 
@@ -204,6 +220,23 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
         parts.append(facts.plain)
     if form.indicator and facts.indicator:
         parts += [facts.indicator, form.indicator]
+    seen = {form.winner, form.from_seat}
+    for other in form.others:  # ", dave 清一色": another winner off the same discard
+        if form.how not in NEEDS_FROM or other.winner in seen \
+                or other.winner not in session.seats:
+            raise EntryError(t(lang, "Only another player than the discarder and the winners "
+                                     "can also win off the same tile."))
+        seen.add(other.winner)
+        parts[-1] += ","
+        parts.append(_who(session, other.winner))
+        if other.tiles:
+            parts.append(compact(other.tiles))
+        for name in other.patterns:
+            if name not in facts.patterns:
+                raise EntryError(t(lang, "Not a pattern of this table: {name}", name=name))
+            parts.append(name)
+        if not other.tiles and not other.patterns:
+            parts.append(facts.plain)
     return " ".join(parts)
 
 

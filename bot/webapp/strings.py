@@ -37,6 +37,7 @@ def strings(lang: str) -> dict[str, str]:
         "winner": t(lang, "Winner"),
         "a_win": t(lang, "A win"),
         "a_kong": t(lang, "A kong"),
+        "also": t(lang, "Also won off the same tile"),
         "a_draw": t(lang, "The wall ran out"),
         "draw_help": t(lang, "Tap each player still in: 未听, 听 (and how many fan), 花猪."),
         "fan": t(lang, "{fan} fan", fan="{n}"),

@@ -332,3 +332,24 @@ async def test_the_wall_runs_out_in_the_app(tmp_path: Path) -> None:
         after = (await t.ledger.current_session(GROUP)).totals
         assert {s: after[s] - before[s] for s in after} == deltas
         assert (await t.ledger.current_session(GROUP)).open_hand is None  # the hand is over
+
+
+async def test_two_winners_off_one_discard(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t)
+        h = auth(init_data(t, "alice"))
+        form = {"winner": "S", "how": "discard", "from_seat": "W", "patterns": ["七对"],
+                "others": [{"winner": "N", "patterns": ["清一色"]}]}
+        r = await c.post("/app/api/preview", headers=h, json=form)
+        assert r.status_code == 200, r.text
+        assert r.json()["text"] == "/hu bob from carol 七对, dave 清一色"
+        deltas = r.json()["deltas"]
+        assert deltas["S"] > 0 and deltas["N"] > 0 and deltas["W"] == -deltas["S"] - deltas["N"]
+        for other in ("S", "W"):  # the winner again, or the discarder
+            bad = {**form, "others": [{"winner": other}]}
+            assert (await c.post("/app/api/preview", headers=h, json=bad)).status_code == 422
+        self_draw = {**form, "how": "self_draw", "from_seat": None}
+        assert (await c.post("/app/api/preview", headers=h, json=self_draw)).status_code == 422
+        assert (await c.post("/app/api/record", headers=h, json=form)).status_code == 200
+        await pipeline(t.app).idle()
+        assert (await t.ledger.current_session(GROUP)).totals == deltas

@@ -93,3 +93,37 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
         await page.click('.hand[data-hand="1"]')
         assert "清一色" in await page.inner_text('.hand[data-hand="1"] .lines')
         assert requested and all(u.startswith(base + "/app/") for u in requested), requested
+
+
+async def test_two_winners_a_kong_and_the_walls_end_by_taps(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, served(t) as base, browser() as b:
+        await seated(t)
+        page = await b.new_page(viewport=PHONE)
+        page.set_default_timeout(TIMEOUT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        await page.goto(launch_url(base, init_data(t, "alice")))
+        await page.click('nav button[data-tab="enter"]')
+
+        async def preview() -> str:
+            await page.click("#preview-button")
+            await page.wait_for_selector("#preview-lines")
+            return await page.inner_text("#preview .hint")
+
+        await page.click('button[data-winner="S"]')
+        await page.click('button[data-how="discard"]')
+        await page.click('button[data-from-seat="W"]')
+        await page.click('#patterns button[data-pattern="七对"]')
+        await page.click('button[data-also="N"]')
+        await page.click('[data-also-patterns="N"] button:text-is("清一色")')
+        assert await preview() == "/hu bob from carol 七对, dave 清一色"
+        await page.click('button[data-kind="kong"]')
+        await page.click('button[data-winner="E"]')
+        await page.click('button[data-kong="concealed"]')
+        assert await preview() == "/kong alice 暗杠"
+        await page.click('button[data-kind="draw"]')
+        await page.click('[data-draw-seat="S"] button[data-state="ready"]')
+        await page.click('[data-draw-seat="W"] button[data-state="pig"]')
+        assert await preview() == "/draw alice 未听, bob 听 1, carol 花猪, dave 未听"
+        assert errors == [] and "null" not in await page.inner_text("main")
+        assert (await t.ledger.current_session(GROUP)).hands == 0  # previews write nothing

@@ -90,13 +90,13 @@
       else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
       else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
     }
-    for (const c of children.flat()) {
+    for (const c of children.flat(Infinity)) {
       if (c === null || c === undefined || c === false) continue;
       node.append(c instanceof Node ? c : document.createTextNode(String(c)));
     }
     return node;
   }
-  function show(...nodes) { view.replaceChildren(...nodes.flat().filter((n) => n)); }
+  function show(...nodes) { view.replaceChildren(...nodes.flat(Infinity).filter((n) => n)); }
   function signed(n) { return n > 0 ? "+" + n : String(n); }
   function cls(n) { return n > 0 ? "plus" : n < 0 ? "minus" : ""; }
   function fill(template, values) {
@@ -357,7 +357,7 @@
 
   // -- entering a hand by its tiles ----------------------------------------------------------
   const form = { kind: "win", winner: null, how: "self_draw", from_seat: null, tiles: [],
-    melds: [], patterns: [], indicator: null, kong: null, players: {} };
+    melds: [], patterns: [], indicator: null, kong: null, players: {}, others: [] };
   let target = "tiles";
   function tileLabel(code) {
     const r = code[0], s = code[1];
@@ -423,6 +423,25 @@
         return;
       }
       const needsFrom = ["discard", "rob_kong", "after_kong_discard"].includes(form.how);
+      form.others = needsFrom ? form.others.filter((o) => o.winner !== form.winner && o.winner !== form.from_seat) : [];
+      const alsoSeats = e.seats.filter((s) => e.still_in.includes(s.seat) && s.seat !== form.winner &&
+        s.seat !== form.from_seat);
+      const also = needsFrom && form.from_seat && alsoSeats.length ? [
+        el("h3", {}, S.also),
+        el("div", { class: "row", id: "also" }, alsoSeats.map((s) => {
+          const i = form.others.findIndex((o) => o.winner === s.seat);
+          return el("button", { class: "chip", "aria-pressed": String(i >= 0), "data-also": s.seat,
+            onclick: () => { if (i >= 0) form.others.splice(i, 1); else form.others.push({ winner: s.seat, patterns: [] }); draw(); } },
+            s.name);
+        })),
+        form.others.map((o) => [
+          el("h3", {}, S.patterns + " · " + e.seats.find((s) => s.seat === o.winner).name),
+          el("div", { class: "row", "data-also-patterns": o.winner }, e.patterns.map((p) =>
+            el("button", { class: "chip", "aria-pressed": String(o.patterns.includes(p)), onclick: () => {
+              const k = o.patterns.indexOf(p);
+              if (k >= 0) o.patterns.splice(k, 1); else if (o.patterns.length < 8) o.patterns.push(p);
+              draw();
+            } }, p)))])] : null;
       const palette = el("div", { class: "tiles", id: "palette" });
       for (const s of ["m", "p", "s"]) for (let r = 1; r <= 9; r++) {
         palette.append(tileButton(r + s, () => { addTile(r + s); draw(); }));
@@ -451,6 +470,7 @@
         needsFrom ? el("h3", {}, S.from) : null,
         needsFrom ? chips(e.seats.filter((s) => s.seat !== form.winner && e.still_in.includes(s.seat)),
           "from_seat", "seat", "name") : null,
+        also,
         targets, el("h3", {}, S.tiles + " (" + form.tiles.length + ")"), picked,
         form.melds.length || target === "melds" ? el("h3", {}, S.melds) : null,
         form.melds.length || target === "melds" ? melds : null,
@@ -473,7 +493,7 @@
       from_seat: form.kong === "direct" ? form.from_seat : null } : ({ winner: form.winner, how: form.how,
       from_seat: ["discard", "rob_kong", "after_kong_discard"].includes(form.how) ? form.from_seat : null,
       tiles: form.tiles, melds: form.melds, patterns: form.patterns,
-      indicator: e.indicator ? form.indicator : null });
+      indicator: e.indicator ? form.indicator : null, others: form.others });
     async function send(kind) {
       try {
         const r = await api(kind, body());
@@ -486,7 +506,7 @@
         } else {
           toast(S.sent);
           form.tiles = []; form.melds = []; form.patterns = []; form.from_seat = null;
-          form.indicator = null; form.kong = null; form.players = {};
+          form.indicator = null; form.kong = null; form.players = {}; form.others = [];
           tab = "board"; showTabs(); render();
         }
       } catch (err) {
