@@ -197,7 +197,17 @@ async def test_debts_paid_from_the_app(tmp_path: Path) -> None:
 _json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
                      lambda inner: st.lists(inner, max_size=5)
                      | st.dictionaries(st.text(max_size=10), inner, max_size=5), max_leaves=20)
+_seat = st.sampled_from(["E", "S", "W", "N", "X", ""])
 _forms = st.fixed_dictionaries({}, optional={
+    "kind": st.sampled_from(["win", "kong", "draw", "x"]),
+    "kong": st.sampled_from(["concealed", "added", "direct", "wild", "x", None]),
+    "indicator": st.sampled_from(["3m", "5p", "0z", None]),
+    "players": st.dictionaries(_seat, st.fixed_dictionaries({}, optional={
+        "state": st.sampled_from(["no", "ready", "pig", "x"]),
+        "fan": st.integers(-2, 30)}), max_size=5),
+    "others": st.lists(st.fixed_dictionaries({"winner": _seat}, optional={
+        "patterns": st.lists(st.sampled_from(["清一色", "七对", "x"]), max_size=3)}),
+        max_size=3),
     "winner": st.sampled_from(["E", "S", "W", "N", "X", "", "SS"]) | st.text(max_size=3),
     "how": st.sampled_from(["self_draw", "discard", "rob_kong", "kong_replacement",
                             "after_kong_discard", "x"]),
