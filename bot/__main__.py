@@ -48,9 +48,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from bot.app import build_application, serve
     from bot.ops import admin
+    from bot.webapp import server as webapp_server
 
     app = build_application(settings)
     admin.attach(app, settings)  # /healthz, /readyz, /metrics on telegram.admin_listen if set
+    webapp_server.attach(app, settings)  # the Mini App on webapp.listen if set
     asyncio.run(serve(app))
     return 0
 

@@ -37,6 +37,7 @@ from bot.handlers import (
 from bot.ops import collector
 from bot.ops.config import Settings
 from bot.text.i18n import t
+from bot.webapp import links
 from storage.drafts import Drafts
 from storage.ledger import Ledger
 
@@ -67,9 +68,10 @@ GROUP_COMMANDS = [
     ("set", "House rules (admins)"),
     ("lang", "Language: en or zh"),
     ("score", "Tile calculator"),
+    ("app", "Open the app: scoreboard, chart, hands"),
     ("help", "Examples"),
 ]
-PRIVATE_COMMANDS = ["score", "rules", "help", "lang"]
+PRIVATE_COMMANDS = ["score", "rules", "help", "lang", "app"]
 
 COMMANDS = {
     name: getattr(commands, f"cmd_{name}")
@@ -83,6 +85,7 @@ COMMANDS = {
     "history": commands_lookback.cmd_history,
     "hand": commands_lookback.cmd_hand,
     "stats": commands_lookback.cmd_stats,
+    "app": links.cmd_app,
 }
 
 
@@ -112,10 +115,12 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
         app.bot_data["pipeline"] = Pipeline(
             app, ledger, settings.delivery, board_interval=settings.telegram.board_interval,
             default_language=settings.default_language, shared=shared)
+        links.configure(app.bot.username, app.bot.token, settings.webapp)
         await set_menus(app)
         log.info("storage ready at %s", ledger.engine.url.render_as_string(hide_password=True))
 
     async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+        links.clear()
         app.bot_data.pop("pipeline", None)
         services = app.bot_data.pop("services", None)
         if services is not None:
@@ -146,6 +151,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
                    .pool_timeout(timeout).get_updates_connect_timeout(timeout)
                    .get_updates_write_timeout(timeout).get_updates_pool_timeout(timeout))
     app = builder.build()
+    app.bot_data["settings"] = settings  # the Mini App's server reads its section
     for name, callback in COMMANDS.items():
         app.add_handler(CommandHandler(name, callback))
     app.add_handler(CallbackQueryHandler(details.on_details, pattern=details.PATTERN))

@@ -39,6 +39,7 @@ from bot.app import build_application, running
 from bot.delivery import intake
 from bot.ops import admin, logs, metrics
 from bot.ops.config import Settings, load_settings
+from bot.webapp import server as webapp_server
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +126,8 @@ def create_app(settings: Settings, application: Application,  # type: ignore[typ
 
     return Starlette(
         routes=[Route(tg.webhook_path, receive, methods=["POST"]),
-                *admin.routes(lambda: admin.ledger_of(application), tg.ready_max_outbox)],
+                *admin.routes(lambda: admin.ledger_of(application), tg.ready_max_outbox),
+                *webapp_server.mount(application, settings)],  # the Mini App, if enabled
         lifespan=lifespan)
 
 

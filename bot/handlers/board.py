@@ -14,6 +14,7 @@ from bot.delivery import send
 from bot.dialogs.keyboards import board_keyboard
 from bot.handlers.chat import remember
 from bot.text import render
+from bot.webapp import links
 from storage.delivery import Outgoing
 from storage.models import SessionInfo
 
@@ -22,7 +23,8 @@ def item(lang: str, session: SessionInfo, *, now: bool = False) -> Outgoing:
     """The scoreboard row showing ``session``; ``now``: without waiting for the
     interval (the night's last)."""
     params = {"session_id": session.id, "text": render.board_text(lang, session),
-              "reply_markup": board_keyboard(lang, session).to_dict()}  # quick reports
+              "reply_markup": board_keyboard(
+                  lang, session, links.button(lang, session.chat_id)).to_dict()}  # quick reports
     if now:
         params["now"] = True
     return Outgoing(chat_id=session.chat_id, method="board", params=params,

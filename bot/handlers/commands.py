@@ -43,6 +43,7 @@ from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import normalise_language, t
 from bot.text.words import preset_key, preset_name
+from bot.webapp import links
 from engine.errors import ReportError
 from engine.hand_input import build_hand, parse_wild_kinds
 from engine.rules import parse_overrides, presets, ruleset
@@ -186,7 +187,8 @@ async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if session is None:
         await refuse(update, lang, "no_session")
         return
-    await reply(update, render.table_text(lang, session))
+    await reply(update, render.table_text(lang, session),
+                reply_markup=links.keyboard(lang, chat.id))
 
 
 

@@ -119,6 +119,53 @@ class DeliverySettings(BaseModel):
     prune_interval_minutes: float = Field(60, gt=0)
 
 
+class WebAppSettings(BaseModel):
+    """The Mini App (``bot.webapp``): off unless ``public_url`` is set."""
+
+    # The https URL registered with @BotFather for the Mini App (a reverse proxy with TLS
+    # in front of the bot); its path is where the pages are served, e.g. /app.
+    public_url: str | None = None
+    # The Mini App's short name as registered with @BotFather (/newapp): the direct link
+    # is https://t.me/<bot username>/<short_name>?startapp=<chat>.
+    short_name: str = "tally"
+    # Polling mode: serve the Mini App on this host:port (webhook mode serves it on
+    # telegram.listen).
+    listen: str | None = None
+    # Telegram's init data older than this is refused (its auth_date).
+    init_data_max_age_seconds: int = Field(3600, ge=10, le=7 * 86400)
+
+    @field_validator("listen")
+    @classmethod
+    def _host_port(cls, value: str | None) -> str | None:
+        if value is not None:
+            split_listen(value)
+        return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _https_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme != "https" or not parts.hostname:
+            raise ValueError("must be an https:// URL (Telegram opens Mini Apps only over TLS)")
+        if (parts.path.rstrip("/") or "/") in (*ADMIN_PATHS, "/"):
+            raise ValueError("needs a path of its own, e.g. https://tally.example.org/app")
+        return value
+
+    @field_validator("short_name")
+    @classmethod
+    def _short_name(cls, value: str) -> str:
+        if not re.fullmatch(r"[A-Za-z0-9_]{3,30}", value):
+            raise ValueError("must be 3-30 characters of A-Z, a-z, 0-9 and _")
+        return value
+
+    @property
+    def path(self) -> str:
+        """Where the pages are served: the public URL's path, without its last slash."""
+        return urlsplit(self.public_url).path.rstrip("/") if self.public_url else "/app"
+
+
 class StorageSettings(BaseModel):
     url: str = "sqlite+aiosqlite:///data/tally.sqlite3"
 
@@ -135,6 +182,7 @@ class Settings(BaseSettings):
     telegram: TelegramSettings = Field(default_factory=TelegramSettings)
     storage: StorageSettings = Field(default_factory=StorageSettings)
     delivery: DeliverySettings = Field(default_factory=DeliverySettings)
+    webapp: WebAppSettings = Field(default_factory=WebAppSettings)
     default_language: str = "zh-Hans"
     admins: list[int] = Field(default_factory=list)
     logging: LoggingSettings = Field(default_factory=LoggingSettings)

@@ -1,0 +1,270 @@
+"""The Mini App's routes: its page and assets, and a small JSON API, under the path of
+``webapp.public_url`` (``/app`` by default).
+
+Every API request carries ``Authorization: tma <initData>``; it is answered only when the
+init data is Telegram's for this bot and fresh (401 otherwise), its ``start_param`` names a
+chat the bot signed, and the user is a member of that chat (403 otherwise). Members read;
+recording, undoing and marking a debt paid go into the group as the user's own commands
+(:func:`bot.webapp.entry.submit`), refused here first (403) unless the chat would take
+them from this user. A refused request writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qsl
+
+from pydantic import ValidationError
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, Router
+from telegram.error import TelegramError
+from telegram.ext import Application
+
+from bot.ops.config import Settings
+from bot.text.i18n import normalise_language
+from bot.webapp import access, entry, views
+from bot.webapp.auth import AuthError, InitData, chat_of, validate
+from bot.webapp.strings import strings
+from storage.errors import LedgerError
+from storage.models import PlayerInfo, SessionInfo
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 16 * 1024
+ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                               "style-src 'self'; script-src 'self'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def _asset(name: str) -> bytes:
+    return (resources.files("bot.webapp") / "static" / name).read_bytes()
+
+
+class Caller:
+    """An authorised request: who, in which chat, and the services to answer with."""
+
+    def __init__(self, init: InitData, chat_id: int, member: access.Member, lang: str,
+                 application: Application) -> None:  # type: ignore[type-arg]
+        self.init = init
+        self.chat_id = chat_id
+        self.member = member
+        self.lang = lang
+        self.application = application
+
+    @property
+    def ledger(self) -> Any:
+        return self.application.bot_data["services"].ledger
+
+    async def session(self) -> SessionInfo | None:
+        return await self.ledger.current_session(self.chat_id)  # type: ignore[no-any-return]
+
+
+def _guess_language(header: str, default: str) -> str:
+    """The language of a refusal: from the (unchecked) init data, only to choose words."""
+    try:
+        user = json.loads(dict(parse_qsl(header.removeprefix("tma "))).get("user", "{}"))
+        code = user.get("language_code") if isinstance(user, dict) else None
+    except ValueError:
+        code = None
+    return normalise_language(code if isinstance(code, str) else None, default)
+
+
+def routes(application: Application, settings: Settings,  # type: ignore[type-arg]
+           members: access.Members | None = None) -> list[BaseRoute]:
+    """The Mini App's routes, mounted at ``settings.webapp.path``."""
+    token = application.bot.token
+    max_age = settings.webapp.init_data_max_age_seconds
+    default = settings.default_language
+    known = members or access.Members(application.bot, frozenset(settings.admins))
+    base = settings.webapp.path
+    page = _asset("index.html").replace(b"{{base}}", base.encode())
+    assets = {name: _asset(name) for name in ASSETS}
+
+    def refusal(status: int, code: str, lang: str) -> JSONResponse:
+        words = strings(lang)
+        message = {401: words["expired"], 403: words[code] if code in words
+                   else words["forbidden"]}.get(status, words["failed"])
+        return JSONResponse({"error": code, "message": message}, status_code=status,
+                            headers=HEADERS)
+
+    Handler = Callable[[Request, Caller], Awaitable[Any]]
+
+    def api(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            header = request.headers.get("authorization", "")
+            lang = _guess_language(header, default)
+            try:
+                if not header.startswith("tma "):
+                    raise AuthError(401, "no tma authorization")
+                init = validate(header[4:], token, max_age)
+                lang = normalise_language(init.language_code, default)
+                chat_id = chat_of(token, init.start_param)
+                member = await known.check(chat_id, init)
+                result = await handler(request, Caller(init, chat_id, member, lang,
+                                                       application))
+            except AuthError as exc:
+                if exc.status != 503:
+                    log.info("mini app: refused %s: %s", request.url.path, exc.reason)
+                return refusal(exc.status, exc.code, lang)
+            except _Refused as exc:
+                return JSONResponse({"error": exc.code, "message": exc.message},
+                                    status_code=exc.status, headers=HEADERS)
+            except TelegramError:
+                log.exception("mini app: Telegram refused a call")
+                return refusal(502, "failed", lang)
+            if isinstance(result, Response):
+                return result
+            return JSONResponse(result, headers={**HEADERS, "Cache-Control": "no-store"})
+
+        return endpoint
+
+    async def body(request: Request) -> dict[str, Any]:
+        data = bytearray()
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BODY:
+                raise _Refused(413, "too_large", "")
+        try:
+            value = json.loads(data or b"{}")
+        except (ValueError, UnicodeDecodeError):
+            raise _Refused(400, "bad_json", "") from None
+        if not isinstance(value, dict):
+            raise _Refused(400, "bad_json", "")
+        return value
+
+    async def recorder(c: Caller) -> SessionInfo:
+        session = await c.session()
+        if session is None:
+            raise _Refused(409, "no_table", strings(c.lang)["no_table"])
+        if not access.may_record(c.member, session, c.init):
+            raise _Refused(403, "not_player", strings(c.lang)["not_player"])
+        return session
+
+    async def form(request: Request, c: Caller) -> tuple[SessionInfo, str]:
+        session = await recorder(c)
+        try:
+            f = entry.Form.model_validate(await body(request))
+            return session, entry.report_text(c.lang, session, f)
+        except ValidationError:
+            raise _Refused(400, "bad_form", strings(c.lang)["failed"]) from None
+        except entry.EntryError as exc:
+            raise _Refused(422, "bad_form", exc.message) from None
+
+    async def me(request: Request, c: Caller) -> Any:
+        session = await c.session()
+        return {"lang": c.lang, "strings": strings(c.lang), "user": c.init.name,
+                "admin": c.member.admin, "seat": access.seat_of(session, c.init)
+                if session else None,
+                "can_record": access.may_record(c.member, session, c.init)}
+
+    async def board(request: Request, c: Caller) -> Any:
+        session = await c.session()
+        return {**views.board(c.lang, session),
+                "can_record": access.may_record(c.member, session, c.init)}
+
+    async def night(request: Request, c: Caller) -> Any:
+        return await views.night(c.ledger, c.lang, c.chat_id)
+
+    async def players(request: Request, c: Caller) -> Any:
+        return await views.standings(c.ledger, c.lang, c.chat_id)
+
+    async def player(request: Request, c: Caller) -> Any:
+        raw = request.path_params["player"]
+        if not raw.isdigit() or len(raw) > 9:
+            raise _Refused(404, "no_player", "")
+        try:
+            return await views.player(c.ledger, c.lang, c.chat_id, int(raw))
+        except LedgerError:
+            raise _Refused(404, "no_player", "") from None
+
+    async def debts(request: Request, c: Caller) -> Any:
+        rows = await views.debts(c.ledger, c.chat_id)
+        for row in rows:
+            parties = tuple(PlayerInfo.model_validate(p) for p in row.pop("parties"))
+            row["can_pay"] = c.member.admin or access.is_party(c.init, parties)
+        return rows
+
+    async def entry_form(request: Request, c: Caller) -> Any:
+        session = await recorder(c)
+        return views.entry(c.lang, session)
+
+    async def preview(request: Request, c: Caller) -> Any:
+        session, text = await form(request, c)
+        try:
+            return await entry.preview(c.ledger, c.lang, session, text)
+        except entry.EntryError as exc:
+            raise _Refused(422, "bad_form", exc.message) from None
+
+    async def record(request: Request, c: Caller) -> Any:
+        session, text = await form(request, c)
+        try:
+            await entry.preview(c.ledger, c.lang, session, text)  # refused here, not in chat
+        except entry.EntryError as exc:
+            raise _Refused(422, "bad_form", exc.message) from None
+        message = await entry.submit(c.application, c.chat_id, c.init, text)
+        return {"sent": text, "message_id": message}
+
+    async def undo(request: Request, c: Caller) -> Any:
+        await recorder(c)
+        message = await entry.submit(c.application, c.chat_id, c.init, "/undo")
+        return {"sent": "/undo", "message_id": message}
+
+    async def paid(request: Request, c: Caller) -> Any:
+        handle = (await body(request)).get("handle")
+        if not isinstance(handle, int) or isinstance(handle, bool) or not 0 < handle < 10**9:
+            raise _Refused(400, "bad_form", strings(c.lang)["failed"])
+        rows = {r["handle"]: r for r in await debts(request, c)}
+        if handle not in rows:
+            raise _Refused(404, "no_debt", strings(c.lang)["failed"])
+        if not rows[handle]["can_pay"]:
+            raise _Refused(403, "not_party", strings(c.lang)["forbidden"])
+        text = f"/paid {handle}"
+        message = await entry.submit(c.application, c.chat_id, c.init, text)
+        return {"sent": text, "message_id": message}
+
+    async def index(_: Request) -> Response:
+        return Response(page, media_type="text/html; charset=utf-8",
+                        headers={**HEADERS, "Cache-Control": "no-cache"})
+
+    async def asset(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in assets:
+            return Response(status_code=404)
+        return Response(assets[name], media_type=ASSETS[name],
+                        headers={**HEADERS, "Cache-Control": "public, max-age=300"})
+
+    inner = [
+        Route("/", index, methods=["GET"]),
+        Route("/static/{name}", asset, methods=["GET"]),
+        Route("/api/me", api(me), methods=["GET"]),
+        Route("/api/board", api(board), methods=["GET"]),
+        Route("/api/night", api(night), methods=["GET"]),
+        Route("/api/players", api(players), methods=["GET"]),
+        Route("/api/player/{player}", api(player), methods=["GET"]),
+        Route("/api/debts", api(debts), methods=["GET"]),
+        Route("/api/entry", api(entry_form), methods=["GET"]),
+        Route("/api/preview", api(preview), methods=["POST"]),
+        Route("/api/record", api(record), methods=["POST"]),
+        Route("/api/undo", api(undo), methods=["POST"]),
+        Route("/api/paid", api(paid), methods=["POST"]),
+    ]
+    # Compressed here, as no reverse proxy is assumed to (a phone's first load: ~9 KB).
+    return [Mount(base, app=GZipMiddleware(Router(inner), minimum_size=1024))]
+
+
+class _Refused(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(code)
+        self.status = status
+        self.code = code
+        self.message = message

@@ -1,0 +1,298 @@
+"""A hand entered in the Mini App: the form becomes the report a player would type
+(``/hu bob 自摸 1112345678999m 55p``), read by the chat's own grammar and engine.
+
+- :func:`report_text` checks the form (every field bounded, tiles and pattern names from
+  fixed sets) and writes the command;
+- :func:`preview` reads it as ``/hu`` would and settles it with the open hand's earlier
+  events, without writing anything: the score, who pays, and the same lines as Details;
+- :func:`submit` sends the command through the same path as a chat report. The bot first
+  posts it in the group ("📱 alice: /hu …", so the group sees who reported what); that
+  message, as an update from the user in that chat, goes into the inbox
+  (:func:`bot.delivery.intake.accept`), is handled like any report, and answered in reply
+  to it, with Undo.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from html import escape, unescape
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, field_validator
+from telegram.constants import ParseMode
+from telegram.ext import Application
+
+from bot.delivery import intake
+from bot.dialogs.grammar import GrammarError, Token, parse_draw, parse_kong, parse_win
+from bot.dialogs.guided import facts_of
+from bot.dialogs.guided_events import KONG_KINDS
+from bot.handlers.chat import resolver_for
+from bot.text import render
+from bot.text.errors_text import error_text
+from bot.text.i18n import t
+from bot.webapp.auth import InitData
+from engine.errors import ReportError
+from engine.models import MAX_FAN, SEATS, HandResult
+from engine.rules import Ruleset
+from engine.settle import parse_report, settle_hand
+from engine.tiles import TileError
+from storage.errors import LedgerError
+from storage.ledger import Ledger
+from storage.models import SessionInfo
+
+TILE = re.compile(r"^(?:[1-9][mps]|[1-7]z)$")
+HOWS = ("self_draw", "discard", "rob_kong", "kong_replacement", "after_kong_discard")
+NEEDS_FROM = {"discard", "rob_kong", "after_kong_discard"}
+# The words /hu reads for each way of winning, in the chat's language.
+HOW_WORDS = {
+    "zh-Hans": {"self_draw": "自摸", "discard": "点炮", "rob_kong": "抢杠",
+                "kong_replacement": "杠上花", "after_kong_discard": "杠上炮"},
+    "en": {"self_draw": "self", "discard": "from", "rob_kong": "rob",
+           "kong_replacement": "kongdraw", "after_kong_discard": "kongdiscard"},
+}
+
+
+class DrawState(BaseModel):
+    state: Literal["no", "ready", "pig"] = "no"
+    fan: int = Field(1, ge=1, le=MAX_FAN)
+
+
+class Other(BaseModel):
+    """Another winner off the same discard (一炮多响): by patterns, or tiles."""
+
+    winner: str = Field(pattern=r"^[ESWN]$")
+    tiles: list[str] = Field(default_factory=list, max_length=14)
+    patterns: list[str] = Field(default_factory=list, max_length=8)
+
+    @field_validator("tiles")
+    @classmethod
+    def _tiles(cls, value: list[str]) -> list[str]:
+        if not all(isinstance(x, str) and TILE.match(x) for x in value):
+            raise ValueError("not a tile")
+        return value
+
+
+class Form(BaseModel):
+    """A win (``winner``, ``how``, ``from_seat``, tiles, patterns) or, with ``kind`` kong,
+    a kong made by ``winner`` (``kong``: concealed, added, direct (off ``from_seat``), or
+    wild)."""
+
+    kind: Literal["win", "kong", "draw"] = "win"
+    winner: str | None = Field(None, pattern=r"^[ESWN]$")
+    how: str = "self_draw"
+    kong: Literal["concealed", "added", "direct", "wild"] | None = None
+    from_seat: str | None = Field(None, pattern=r"^[ESWN]$")
+    tiles: list[str] = Field(default_factory=list, max_length=14)
+    melds: list[list[str]] = Field(default_factory=list, max_length=4)
+    patterns: list[str] = Field(default_factory=list, max_length=8)
+    indicator: str | None = Field(None, pattern=r"^(?:[1-9][mps]|[1-7]z)$")  # 本金, 精牌
+    others: list[Other] = Field(default_factory=list, max_length=2)
+    # The wall ran out (Sichuan): each player still in, not ready, ready for some fan, or 花猪.
+    players: dict[Literal["E", "S", "W", "N"], DrawState] = Field(default_factory=dict)
+
+    @field_validator("how")
+    @classmethod
+    def _how(cls, value: str) -> str:
+        if value not in HOWS:
+            raise ValueError("unknown way of winning")
+        return value
+
+    @field_validator("tiles")
+    @classmethod
+    def _tiles(cls, value: list[str]) -> list[str]:
+        if not all(isinstance(x, str) and TILE.match(x) for x in value):
+            raise ValueError("not a tile")
+        return value
+
+    @field_validator("melds")
+    @classmethod
+    def _melds(cls, value: list[list[str]]) -> list[list[str]]:
+        for meld in value:
+            if not 3 <= len(meld) <= 4 or not all(TILE.match(x) for x in meld):
+                raise ValueError("a meld is three or four tiles")
+        return value
+
+
+class EntryError(Exception):
+    """The form cannot be read: ``message`` says why, in the user's language."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def plain(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def compact(tiles: list[str]) -> str:
+    """Tiles as one word per suit, in order: ``1112345678999m 55p``."""
+    suits: dict[str, list[str]] = {}
+    for tile in sorted(tiles, key=lambda x: ("mpsz".index(x[1]), x[0])):
+        suits.setdefault(tile[1], []).append(tile[0])
+    return " ".join("".join(ranks) + suit for suit, ranks in suits.items())
+
+
+def _who(session: SessionInfo, seat: str) -> str:
+    """How the report names a seat: the player's name when it is one word that reads back
+    as that seat, else the seat letter."""
+    name = session.seats[seat].name  # type: ignore[index]
+    resolve = resolver_for(session, None)
+    if re.fullmatch(r"[^\s,，;；/]{1,32}", name) and resolve(Token(name)) == seat \
+            and name.upper() not in SEATS:
+        return name
+    return seat
+
+
+KONG_WORDS = {kind: word for kind, word in KONG_KINDS.values()}  # concealed -> 暗杠
+
+
+def kong_text(lang: str, session: SessionInfo, form: Form) -> str:
+    """``/kong bob 直杠 carol``: the kinds the guided kong offers this table."""
+    if form.winner not in session.seats:
+        raise EntryError(t(lang, "Choose who won."))
+    if form.kong is None or form.kong not in kong_kinds(session):
+        raise EntryError(t(lang, "Choose the kind of kong."))
+    parts = ["/kong", _who(session, form.winner), KONG_WORDS[form.kong]]
+    if form.kong == "direct":
+        if form.from_seat is None or form.from_seat == form.winner \
+                or form.from_seat not in session.seats:
+            raise EntryError(t(lang, "Choose whose discard or kong it was."))
+        parts.append(_who(session, form.from_seat))
+    return " ".join(parts)
+
+
+def kong_kinds(session: SessionInfo) -> list[str]:
+    wild = Ruleset.from_snapshot(session.rules).family == "jiangxi"
+    return ["concealed", "added", "direct", *(["wild"] if wild else [])]
+
+
+def has_draw(session: SessionInfo) -> bool:
+    """Whether the players' states at the wall's end count (Sichuan's 查叫, 查花猪)."""
+    return Ruleset.from_snapshot(session.rules).family == "sichuan"
+
+
+def draw_text(lang: str, session: SessionInfo, form: Form) -> str:
+    """``/draw alice 花猪, bob 听 3, carol 未听``: every player still in, said."""
+    if not has_draw(session):
+        raise EntryError(t(lang, "Here the wall's end is said only at Sichuan tables; say it "
+                                 "in the chat with /draw."))
+    words = {"no": "未听", "ready": "听", "pig": "花猪"}
+    parts = []
+    for seat in (session.still_in if session.open_hand
+                 else [x for x in SEATS if x in session.seats]):
+        p = form.players.get(seat) or DrawState()  # type: ignore[call-overload]
+        parts.append(f"{_who(session, seat)} {words[p.state]}"
+                     + (f" {p.fan}" if p.state == "ready" else ""))
+    return "/draw " + ", ".join(parts)
+
+
+def report_text(lang: str, session: SessionInfo, form: Form) -> str:
+    if form.kind == "kong":
+        return kong_text(lang, session, form)
+    if form.kind == "draw":
+        return draw_text(lang, session, form)
+    facts = facts_of(session)
+    words = HOW_WORDS["zh-Hans" if lang == "zh-Hans" else "en"]
+    if form.how not in facts.hows:
+        raise EntryError(t(lang, "That way of winning is not played at this table."))
+    if form.winner not in session.seats:
+        raise EntryError(t(lang, "Choose who won."))
+    parts = ["/hu", _who(session, form.winner), words[form.how]]
+    if form.how in NEEDS_FROM:
+        if form.from_seat is None or form.from_seat == form.winner \
+                or form.from_seat not in session.seats:
+            raise EntryError(t(lang, "Choose whose discard or kong it was."))
+        parts.append(_who(session, form.from_seat))
+    counts = Counter(form.tiles + [x for m in form.melds for x in m])
+    if any(n > 4 for n in counts.values()):
+        raise EntryError(t(lang, "More than four of one tile."))
+    if form.tiles:
+        parts.append(compact(form.tiles))
+    parts += [f"[{compact(m).replace(' ', '')}]" for m in form.melds]
+    for name in form.patterns:
+        if name not in facts.patterns:
+            raise EntryError(t(lang, "Not a pattern of this table: {name}", name=name))
+        parts.append(name)
+    if not form.tiles and not form.patterns:
+        parts.append(facts.plain)
+    if form.indicator and facts.indicator:
+        parts += [facts.indicator, form.indicator]
+    seen = {form.winner, form.from_seat}
+    for other in form.others:  # ", dave 清一色": another winner off the same discard
+        if form.how not in NEEDS_FROM or other.winner in seen \
+                or other.winner not in session.seats:
+            raise EntryError(t(lang, "Only another player than the discarder and the winners "
+                                     "can also win off the same tile."))
+        seen.add(other.winner)
+        parts[-1] += ","
+        parts.append(_who(session, other.winner))
+        if other.tiles:
+            parts.append(compact(other.tiles))
+        for name in other.patterns:
+            if name not in facts.patterns:
+                raise EntryError(t(lang, "Not a pattern of this table: {name}", name=name))
+            parts.append(name)
+        if not other.tiles and not other.patterns:
+            parts.append(facts.plain)
+    return " ".join(parts)
+
+
+async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str
+                  ) -> dict[str, Any]:
+    """What recording ``text`` would do now, with nothing written: the hand's number, each
+    seat's points, and the explanation's lines."""
+    seats = {s: p.name for s, p in session.seats.items()}
+    try:
+        words = [Token(w) for w in text.split()[1:]]
+        resolve = resolver_for(session, None)
+        if text.startswith("/kong"):
+            event, indicator = parse_kong(words, resolve), None
+        elif text.startswith("/draw"):
+            event, indicator = parse_draw(words, resolve), None
+        else:
+            event, indicator = parse_win(words, resolve)
+        events: list[dict[str, Any]] = []
+        number, dealer = session.hands + 1, session.dealer
+        if session.open_hand:
+            report, _ = await ledger.hand(session.chat_id, session.open_hand, session.id)
+            events, number = list(report["events"]), session.open_hand
+            indicator = indicator or report.get("indicator")
+            dealer = session.dealer
+        rules = Ruleset.from_snapshot(session.rules)
+        result: HandResult = settle_hand(rules, parse_report(
+            {"events": [*events, event], "indicator": indicator}), dealer)
+    except GrammarError as exc:
+        raise EntryError(plain(error_text(lang, exc.code, exc.code, seats, **exc.params))
+                         ) from None
+    except (ReportError, LedgerError, TileError) as exc:
+        params = {k: v for k, v in getattr(exc, "params", {}).items()}
+        raise EntryError(plain(error_text(lang, getattr(exc, "code", "bad_report"), str(exc),
+                                          seats, **params))) from None
+    index = len(result.events) - 1
+    lines = plain(render.details_text(lang, session, number, result, index)).split("\n")
+    return {"text": text, "hand": number,
+            "deltas": {s: result.events[index].deltas[s] for s in SEATS if s in session.seats},
+            "lines": [x for x in lines if x.strip()]}
+
+
+async def submit(application: Application, chat_id: int, init: InitData,  # type: ignore[type-arg]
+                 text: str) -> int:
+    """Post ``text`` in the group as the user's, then hand it to the inbox as their
+    message; returns the posted message's id."""
+    echo = await application.bot.send_message(
+        chat_id, f"📱 <b>{escape(init.name)}</b>: {escape(text)}", parse_mode=ParseMode.HTML)
+    command = text.split(maxsplit=1)[0]
+    sender: dict[str, Any] = {"id": init.user_id, "is_bot": False,
+                              "first_name": str(init.user.get("first_name") or init.name)[:64]}
+    for key in ("last_name", "username", "language_code"):
+        if isinstance(init.user.get(key), str):
+            sender[key] = init.user[key][:64]
+    payload = {"update_id": 0, "message": {
+        "message_id": echo.message_id, "date": int(time.time()), "chat": echo.chat.to_dict(),
+        "from": sender, "text": text,
+        "entities": [{"type": "bot_command", "offset": 0, "length": len(command)}]}}
+    await intake.accept(application, payload)
+    return echo.message_id

@@ -1,0 +1,76 @@
+"""The buttons that open the Mini App, and ``/app``.
+
+In a group an inline keyboard may not carry a ``web_app`` button, so the button is a URL
+button to the bot's direct Mini App link, ``https://t.me/<bot>/<short name>?startapp=<p>``,
+where ``p`` names the chat and is signed by the bot (:func:`bot.webapp.auth.chat_param`).
+The link is known once the bot knows its own username (after ``getMe``), so it is set up
+in ``post_init`` (:func:`configure`) and cleared on shutdown; without ``webapp.public_url``
+there is no button.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from bot.handlers.chat import chat_lang, reply
+from bot.ops.config import WebAppSettings
+from bot.text.i18n import t
+from bot.webapp.auth import chat_param
+
+
+@dataclass(frozen=True)
+class Links:
+    username: str
+    short_name: str
+    token: str
+
+    def url(self, chat_id: int) -> str:
+        return (f"https://t.me/{self.username}/{self.short_name}"
+                f"?startapp={chat_param(self.token, chat_id)}")
+
+
+_current: dict[str, Links] = {}  # this process's bot, while it runs with a Mini App
+
+
+def configure(username: str | None, token: str, settings: WebAppSettings) -> None:
+    _current.pop("links", None)
+    if settings.public_url and username:
+        _current["links"] = Links(username, settings.short_name, token)
+
+
+def clear() -> None:
+    _current.pop("links", None)
+
+
+def url_for(chat_id: int) -> str | None:
+    """The chat's Mini App link, or None when the Mini App is not enabled."""
+    links = _current.get("links")
+    return links.url(chat_id) if links is not None else None
+
+
+def button(lang: str, chat_id: int) -> InlineKeyboardButton | None:
+    url = url_for(chat_id)
+    return InlineKeyboardButton("📱 " + t(lang, "Open the app"), url=url) if url else None
+
+
+def keyboard(lang: str, chat_id: int) -> InlineKeyboardMarkup | None:
+    b = button(lang, chat_id)
+    return InlineKeyboardMarkup([[b]]) if b is not None else None
+
+
+async def cmd_app(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/app``: the button that opens the Mini App for this chat, or why there is none."""
+    lang = await chat_lang(update, context)
+    chat = update.effective_chat
+    assert chat is not None
+    markup = keyboard(lang, chat.id)
+    if markup is None:
+        await reply(update, t(lang, "The app is not enabled for this bot: its operator has "
+                                    "not set it up."))
+        return
+    await reply(update, t(lang, "The app shows this chat's live scoreboard, the night's chart "
+                                "and hands, standings and debts, and takes a hand by its "
+                                "tiles. It opens inside Telegram:"), reply_markup=markup)

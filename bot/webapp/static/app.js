@@ -1,0 +1,541 @@
+// Mahjong Tally's Mini App: plain JavaScript, no library, no build step.
+// Telegram passes the launch parameters in the URL's fragment (#tgWebAppData=...&
+// tgWebAppThemeParams=...); they are kept for reloads, and the init data goes with every
+// API request as "Authorization: tma <initData>".
+"use strict";
+(function () {
+  const BASE = document.currentScript.dataset.base;
+  const POLL_MS = 1000;
+  const SEATS = ["E", "S", "W", "N"];
+  const SUITS = { m: "万", p: "筒", s: "条" };
+  const HONORS = ["东", "南", "西", "北", "中", "发", "白"];
+
+  function launchParams() {
+    const fresh = new URLSearchParams(location.hash.slice(1));
+    if (fresh.get("tgWebAppData")) {
+      try { sessionStorage.setItem("tally-launch", location.hash.slice(1)); } catch (e) { /* private mode */ }
+      return fresh;
+    }
+    let kept = null;
+    try { kept = sessionStorage.getItem("tally-launch"); } catch (e) { /* private mode */ }
+    return new URLSearchParams(kept || "");
+  }
+  const launch = launchParams();
+  const initData = launch.get("tgWebAppData") || "";
+  let theme = {};
+  try { theme = JSON.parse(launch.get("tgWebAppThemeParams") || "{}") || {}; } catch (e) { theme = {}; }
+
+  function applyTheme() {
+    const root = document.documentElement;
+    const names = { bg_color: "--bg", text_color: "--text", hint_color: "--hint",
+      link_color: "--link", button_color: "--button", button_text_color: "--button-text",
+      secondary_bg_color: "--secondary-bg" };
+    for (const [key, cssVar] of Object.entries(names)) {
+      if (typeof theme[key] === "string" && /^#[0-9a-fA-F]{3,8}$/.test(theme[key])) {
+        root.style.setProperty(cssVar, theme[key]);
+      }
+    }
+    const bg = theme.bg_color;
+    if (typeof bg === "string" && /^#[0-9a-fA-F]{6}$/.test(bg)) {
+      const n = parseInt(bg.slice(1), 16);
+      const lum = (0.2126 * (n >> 16) + 0.7152 * ((n >> 8) & 255) + 0.0722 * (n & 255)) / 255;
+      root.classList.add(lum < 0.5 ? "dark" : "light");
+    } else if (matchMedia("(prefers-color-scheme: dark)").matches) {
+      root.classList.add("dark");
+    }
+  }
+  applyTheme();
+
+  // Telegram's Mini App events, without Telegram's script: a method is posted to the
+  // client (mobile and desktop: TelegramWebviewProxy; web: the parent frame), an event
+  // comes back through window.Telegram.WebView.receiveEvent (or a message from the frame).
+  function postEvent(type, data) {
+    const payload = JSON.stringify(data || {});
+    try {
+      if (window.TelegramWebviewProxy) window.TelegramWebviewProxy.postEvent(type, payload);
+      else if (window.external && "notify" in window.external) {
+        window.external.notify(JSON.stringify({ eventType: type, eventData: data || {} }));
+      } else if (window.parent !== window) {
+        window.parent.postMessage(JSON.stringify({ eventType: type, eventData: data || {} }),
+          "https://web.telegram.org");
+      }
+    } catch (e) { /* outside Telegram */ }
+  }
+  function receiveEvent(type, data) {
+    if (type === "theme_changed" && data && data.theme_params) {
+      theme = data.theme_params;
+      document.documentElement.classList.remove("dark", "light");
+      applyTheme();
+    }
+  }
+  window.Telegram = { WebView: { receiveEvent } };
+  window.addEventListener("message", (ev) => {
+    if (ev.source !== window.parent || ev.origin !== "https://web.telegram.org") return;
+    try {
+      const m = JSON.parse(ev.data);
+      if (m && m.eventType) receiveEvent(m.eventType, m.eventData);
+    } catch (e) { /* not Telegram's */ }
+  });
+
+  let S = {};  // the words, from the server
+  let me = null;
+  let tab = "board";
+  let boardKey = "";
+  const view = document.getElementById("view");
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") node.className = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat(Infinity)) {
+      if (c === null || c === undefined || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  }
+  function show(...nodes) { view.replaceChildren(...nodes.flat(Infinity).filter((n) => n)); }
+  function signed(n) { return n > 0 ? "+" + n : String(n); }
+  function cls(n) { return n > 0 ? "plus" : n < 0 ? "minus" : ""; }
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+  }
+  function toast(text, error) {
+    const t = document.getElementById("toast");
+    t.textContent = text;
+    t.className = error ? "error" : "";
+    t.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { t.hidden = true; }, 3500);
+  }
+
+  async function api(path, body) {
+    const opts = { headers: { Authorization: "tma " + initData } };
+    if (body !== undefined) {
+      opts.method = "POST";
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    const res = await fetch(BASE + "/api/" + path, opts);
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = null; }
+    if (!res.ok) {
+      const err = new Error((data && data.message) || S.failed || "Error " + res.status);
+      err.status = res.status;
+      throw err;
+    }
+    return data;
+  }
+
+  function fatal(message) {
+    document.getElementById("tabs").hidden = true;
+    show(el("p", { class: "error", id: "fatal" }, message));
+  }
+
+  // -- tabs ------------------------------------------------------------------------------
+  const TABS = ["board", "chart", "hands", "players", "debts", "enter"];
+  function showTabs() {
+    const nav = document.getElementById("tabs");
+    nav.replaceChildren(...TABS.filter((k) => k !== "enter" || me.can_record).map((k) =>
+      el("button", { "data-tab": k, "aria-selected": String(k === tab),
+        onclick: () => { tab = k; showTabs(); render(); } }, S[k])));
+    nav.hidden = false;
+  }
+  async function render() {
+    try {
+      if (tab === "board") await renderBoard(true);
+      else if (tab === "chart") await renderChart();
+      else if (tab === "hands") await renderHands();
+      else if (tab === "players") await renderPlayers();
+      else if (tab === "debts") await renderDebts();
+      else if (tab === "enter") await renderEnter();
+    } catch (e) {
+      if (e.status === 401 || e.status === 403) fatal(e.message);
+      else toast(e.message, true);
+    }
+  }
+
+  // -- the scoreboard, polled ----------------------------------------------------------------
+  async function renderBoard(force, given) {
+    const b = given || await api("board");
+    const key = JSON.stringify(b);
+    if (!force && key === boardKey) return;
+    boardKey = key;
+    if (tab !== "board") return;
+    if (b.status === "none") {
+      show(el("h2", {}, S.board), el("p", { class: "hint", id: "no-table" }, S.no_table));
+      return;
+    }
+    const rows = b.seats.map((s) => el("tr", { "data-seat": s.seat },
+      el("td", {}, s.seat_name),
+      el("td", {}, s.name, s.dealer ? el("span", { class: "badge" }, S.dealer) : null,
+        b.open_hand ? el("span", { class: "badge" + (s.in_hand ? "" : " off") },
+          s.in_hand ? S.in_hand : S.out) : null),
+      el("td", { class: "num " + cls(s.total), "data-total": s.total }, signed(s.total)),
+      el("td", { class: "num " + cls(s.total) }, s.money)));
+    show(
+      el("h2", { id: "board-title" }, b.preset + " · " + fill(S.hand_n, { n: b.hand })),
+      el("table", { id: "board" },
+        el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, ""),
+          el("th", { class: "num" }, S.points), el("th", { class: "num" }, S.money))),
+        el("tbody", {}, rows)),
+      el("p", { class: "hint" }, S.stake + " " + b.stake),
+      me.can_record ? el("div", { class: "row" },
+        el("button", { class: "act light", id: "undo", onclick: undo }, S.undo)) : null);
+    // when the board was first shown, since navigation began (the docs' timings)
+    if (!document.body.dataset.shown) document.body.dataset.shown = String(Math.round(performance.now()));
+  }
+  async function undo(ev) {
+    ev.target.disabled = true;
+    try { await api("undo", {}); toast(S.sent); } catch (e) { toast(e.message, true); }
+    ev.target.disabled = false;
+  }
+  setInterval(() => {
+    if (tab === "board" && me && !document.hidden) renderBoard(false).catch(() => {});
+  }, POLL_MS);
+
+  // -- the night's chart ---------------------------------------------------------------------
+  function handView(h) {
+    return el("div", { class: "lines" }, h.events.map((lines) => lines.join("\n")).join("\n\n"));
+  }
+  async function renderChart() {
+    const n = await api("night");
+    if (tab !== "chart") return;
+    if (!n.hands.length) {
+      show(el("h2", {}, S.chart), el("p", { class: "hint" }, S.no_hands));
+      return;
+    }
+    const W = 340, H = 200, P = 24;
+    const counted = n.hands;
+    const all = counted.flatMap((h) => Object.values(h.totals)).concat([0]);
+    const lo = Math.min(...all), hi = Math.max(...all);
+    const span = hi - lo || 1;
+    const x = (i) => P + (i * (W - 2 * P)) / Math.max(1, counted.length);
+    const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / span;
+    const NS = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    svg.setAttribute("id", "chart");
+    const add = (tag, attrs, text) => {
+      const node = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      if (text !== undefined) node.textContent = text;
+      svg.append(node);
+      return node;
+    };
+    const detail = el("div", { id: "chart-hand" }, el("p", { class: "hint" }, S.tap_hand));
+    const colW = (W - 2 * P) / Math.max(1, counted.length);
+    counted.forEach((h, i) => {
+      const col = add("rect", { class: "col", x: x(i) + 0, y: P / 2, width: colW, height: H - P,
+        "data-hand": h.number });
+      col.addEventListener("click", () => {
+        svg.querySelectorAll(".col.sel").forEach((c) => c.classList.remove("sel"));
+        col.classList.add("sel");
+        detail.replaceChildren(el("h3", {}, fill(S.hand_n, { n: h.number })), handView(h));
+      });
+    });
+    add("line", { class: "axis", x1: P, x2: W - P, y1: y(0), y2: y(0) });
+    add("text", { x: 2, y: y(hi) + 3 }, String(hi));
+    add("text", { x: 2, y: y(lo) + 3 }, String(lo));
+    n.seats.forEach((s, k) => {
+      const pts = [[x(0), y(0)]].concat(counted.map((h, i) => [x(i + 1), y(h.totals[s.seat])]));
+      const line = add("polyline", { class: "c" + k, points: pts.map((p) => p.join(",")).join(" ") });
+      line.style.pointerEvents = "none";
+    });
+    const legend = el("p", { class: "legend" }, n.seats.map((s, k) =>
+      el("span", {}, el("i", { class: "c" + k }), s.name)));
+    show(el("h2", {}, fill(S.night_n, { n: n.night }) + " · " + n.preset),
+      svg, legend, detail);
+  }
+
+  // -- the night's hands -----------------------------------------------------------------------
+  async function renderHands() {
+    const n = await api("night");
+    if (tab !== "hands") return;
+    const names = Object.fromEntries(n.seats.map((s) => [s.seat, s.name]));
+    const items = n.hands.slice().reverse().map((h) => {
+      const body = handView(h);
+      body.hidden = true;
+      const status = h.status === "void" ? " · " + S.void : h.status === "open" ? " · " + S.open : "";
+      return el("div", { class: "hand " + h.status, "data-hand": h.number,
+        onclick: () => { body.hidden = !body.hidden; } },
+        el("div", { class: "head" }, el("b", {}, fill(S.hand_n, { n: h.number }) + status),
+          el("span", { class: "deltas" }, Object.entries(h.deltas).map(([s, d]) =>
+            names[s] + " " + signed(d)).join("  "))),
+        body);
+    });
+    show(el("h2", {}, S.hands),
+      items.length ? el("p", { class: "hint" }, S.tap_hand) : el("p", { class: "hint" }, S.no_hands),
+      ...items);
+  }
+
+  // -- standings and a player's record -----------------------------------------------------
+  function lineChart(id, xs, lines) {
+    // lines: [{name, values}] over xs; an inline SVG, coloured as the legend
+    const W = 340, H = 180, P = 24, NS = "http://www.w3.org/2000/svg";
+    const all = lines.flatMap((l) => l.values).concat([0]);
+    const lo = Math.min(...all), hi = Math.max(...all), span = hi - lo || 1;
+    const x = (i) => P + (i * (W - 2 * P)) / Math.max(1, xs.length - 1);
+    const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / span;
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    svg.setAttribute("id", id);
+    const add = (tag, attrs, text) => {
+      const node = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      if (text !== undefined) node.textContent = text;
+      svg.append(node);
+    };
+    add("line", { class: "axis", x1: P, x2: W - P, y1: y(0), y2: y(0) });
+    add("text", { x: 2, y: y(hi) + 3 }, String(hi));
+    add("text", { x: 2, y: y(lo) + 3 }, String(lo));
+    lines.forEach((l, k) => add("polyline", { class: "c" + (k % 4),
+      points: l.values.map((v, i) => x(i) + "," + y(v)).join(" ") }));
+    return [svg, el("p", { class: "legend" }, lines.map((l, k) =>
+      el("span", {}, el("i", { class: "c" + (k % 4) }), l.name)))];
+  }
+  async function renderPlayers() {
+    const data = await api("players");
+    const rows = data.rows;
+    if (tab !== "players") return;
+    const detail = el("div", { id: "player" });
+    const table = el("table", { id: "standings" },
+      el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", { class: "num" }, S.money),
+        el("th", { class: "num" }, S.hands_played), el("th", { class: "num" }, S.wins))),
+      el("tbody", {}, rows.map((r) => el("tr", { "data-player": r.id,
+        onclick: () => showPlayer(r.id, detail) },
+        el("td", {}, r.name), el("td", { class: "num " + cls(r.cents) }, r.money),
+        el("td", { class: "num" }, r.hands), el("td", { class: "num" }, r.wins)))));
+    const chart = data.chart.lines.length && data.chart.nights.length > 1
+      ? lineChart("standings-chart", data.chart.nights, data.chart.lines) : null;
+    show(el("h2", {}, S.players), table, chart, detail);
+  }
+  async function showPlayer(id, detail) {
+    const p = await api("player/" + id);
+    const facts = [[S.hands_played, p.hands], [S.wins, p.wins], [S.self_draws, p.self_draws],
+      [S.dealt_in, p.dealt_in], [S.points, signed(p.net)], [S.biggest, p.biggest],
+      [S.average, p.average_win]];
+    const W = 300, H = 60, maxAbs = Math.max(1, ...p.last.map((h) => Math.abs(h.delta)));
+    const NS = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    p.last.slice().reverse().forEach((h, i) => {
+      const r = document.createElementNS(NS, "rect");
+      const hgt = (Math.abs(h.delta) / maxAbs) * (H / 2 - 4);
+      r.setAttribute("x", 10 + i * 28); r.setAttribute("width", 20);
+      r.setAttribute("y", h.delta >= 0 ? H / 2 - hgt : H / 2); r.setAttribute("height", Math.max(1, hgt));
+      r.setAttribute("fill", h.delta >= 0 ? "#27ae60" : "#e74c3c");
+      svg.append(r);
+    });
+    detail.replaceChildren(...[el("h3", {}, p.name),
+      el("table", {}, el("tbody", {}, facts.map(([k, v]) =>
+        el("tr", {}, el("td", {}, k), el("td", { class: "num" }, v))))),
+      p.last.length ? el("h3", {}, S.last) : null, p.last.length ? svg : null,
+      p.best ? el("p", {}, S.best + S.colon + fill(S.hand_n, { n: p.best.number }) + S.lp +
+        p.best.night + S.rp + " " + signed(p.best.points) + " " + p.best.names.join(" ")) : null
+    ].filter((n) => n));
+  }
+
+  // -- open debts ------------------------------------------------------------------------------
+  async function renderDebts() {
+    const rows = await api("debts");
+    if (tab !== "debts") return;
+    const list = rows.map((d) => el("div", { class: "hand", "data-debt": d.handle },
+      el("div", { class: "head" },
+        el("span", {}, "#" + d.handle + " " + fill(S.owes, { payer: d.payer, payee: d.payee })),
+        el("b", {}, d.money)),
+      d.can_pay ? el("div", { class: "row" }, el("button", { class: "act light",
+        onclick: async (ev) => {
+          ev.target.disabled = true;
+          try { await api("paid", { handle: d.handle }); toast(S.sent); } catch (e) { toast(e.message, true); }
+        } }, S.paid)) : null));
+    show(el("h2", {}, S.debts),
+      list.length ? el("div", { id: "debts" }, list) : el("p", { class: "hint" }, S.no_debts));
+  }
+
+  // -- entering a hand by its tiles ----------------------------------------------------------
+  const form = { kind: "win", winner: null, how: "self_draw", from_seat: null, tiles: [],
+    melds: [], patterns: [], indicator: null, kong: null, players: {}, others: [] };
+  let target = "tiles";
+  function tileLabel(code) {
+    const r = code[0], s = code[1];
+    return s === "z" ? HONORS[Number(r) - 1] : r + SUITS[s];
+  }
+  function tileButton(code, onclick) {
+    return el("button", { class: "tile " + code[1], "data-tile": code, onclick }, tileLabel(code));
+  }
+  function addTile(code) {
+    const count = form.tiles.concat(form.melds.flat()).filter((t) => t === code).length;
+    if (count >= 4) return;
+    if (target === "indicator") {
+      form.indicator = code;
+    } else if (target === "tiles") {
+      if (form.tiles.length < 14) form.tiles.push(code);
+    } else {
+      const last = form.melds[form.melds.length - 1];
+      const kong = last && last.length === 3 && last.every((t) => t === code);
+      if (last && (last.length < 3 || kong)) last.push(code);
+      else if (form.melds.length < 4) form.melds.push([code]);
+    }
+  }
+  async function renderEnter() {
+    const e = await api("entry");
+    if (tab !== "enter") return;
+    if (!form.winner || !e.seats.some((s) => s.seat === form.winner)) {
+      form.winner = e.still_in[0] || e.seats[0].seat;
+    }
+    const out = el("div", { id: "preview" });
+    const draw = () => {
+      const chips = (items, key, value, label) => el("div", { class: "row" }, items.map((it) =>
+        el("button", { class: "chip", "aria-pressed": String(form[key] === it[value]),
+          ["data-" + key.replace("_", "-")]: it[value],
+          onclick: () => { form[key] = it[value]; draw(); } }, it[label])));
+      const modes = chips([{ k: "win", l: S.a_win }, { k: "kong", l: S.a_kong }]
+        .concat(e.draw ? [{ k: "draw", l: S.a_draw }] : []), "kind", "k", "l");
+      const actions = el("div", { class: "row" },
+        el("button", { class: "act light", id: "preview-button", onclick: () => send("preview") }, S.preview),
+        el("button", { class: "main", id: "record-button", onclick: () => send("record") }, S.record));
+      if (form.kind === "draw") {
+        const states = [["no", "未听"], ["ready", "听"], ["pig", "花猪"]];
+        const rows = e.seats.filter((s) => e.still_in.includes(s.seat)).map((s) => {
+          const p = form.players[s.seat] || (form.players[s.seat] = { state: "no", fan: 1 });
+          return el("div", { class: "row", "data-draw-seat": s.seat }, el("b", {}, s.name),
+            states.map(([k, label]) => el("button", { class: "chip", "aria-pressed": String(p.state === k),
+              "data-state": k, onclick: () => { p.state = k; draw(); } }, label)),
+            p.state === "ready" ? [
+              el("button", { class: "chip", onclick: () => { p.fan = Math.max(1, p.fan - 1); draw(); } }, "−"),
+              el("span", { class: "hint" }, fill(S.fan, { n: p.fan })),
+              el("button", { class: "chip", onclick: () => { p.fan = Math.min(20, p.fan + 1); draw(); } }, "+")] : null);
+        });
+        show(el("h2", {}, S.enter), modes, el("p", { class: "hint" }, S.draw_help), rows, actions, out);
+        return;
+      }
+      if (form.kind === "kong") {
+        show(el("h2", {}, S.enter), modes,
+          el("h3", {}, S.kong_by), chips(e.seats.filter((s) => e.still_in.includes(s.seat)), "winner", "seat", "name"),
+          el("h3", {}, S.kong_kind), chips(e.kongs, "kong", "kong", "label"),
+          form.kong === "direct" ? el("h3", {}, S.from) : null,
+          form.kong === "direct" ? chips(e.seats.filter((s) => s.seat !== form.winner && e.still_in.includes(s.seat)),
+            "from_seat", "seat", "name") : null,
+          actions, out);
+        return;
+      }
+      const needsFrom = ["discard", "rob_kong", "after_kong_discard"].includes(form.how);
+      form.others = needsFrom ? form.others.filter((o) => o.winner !== form.winner && o.winner !== form.from_seat) : [];
+      const alsoSeats = e.seats.filter((s) => e.still_in.includes(s.seat) && s.seat !== form.winner &&
+        s.seat !== form.from_seat);
+      const also = needsFrom && form.from_seat && alsoSeats.length ? [
+        el("h3", {}, S.also),
+        el("div", { class: "row", id: "also" }, alsoSeats.map((s) => {
+          const i = form.others.findIndex((o) => o.winner === s.seat);
+          return el("button", { class: "chip", "aria-pressed": String(i >= 0), "data-also": s.seat,
+            onclick: () => { if (i >= 0) form.others.splice(i, 1); else form.others.push({ winner: s.seat, patterns: [] }); draw(); } },
+            s.name);
+        })),
+        form.others.map((o) => [
+          el("h3", {}, S.patterns + " · " + e.seats.find((s) => s.seat === o.winner).name),
+          el("div", { class: "row", "data-also-patterns": o.winner }, e.patterns.map((p) =>
+            el("button", { class: "chip", "aria-pressed": String(o.patterns.includes(p)), onclick: () => {
+              const k = o.patterns.indexOf(p);
+              if (k >= 0) o.patterns.splice(k, 1); else if (o.patterns.length < 8) o.patterns.push(p);
+              draw();
+            } }, p)))])] : null;
+      const palette = el("div", { class: "tiles", id: "palette" });
+      for (const s of ["m", "p", "s"]) for (let r = 1; r <= 9; r++) {
+        palette.append(tileButton(r + s, () => { addTile(r + s); draw(); }));
+      }
+      for (let r = 1; r <= 7; r++) palette.append(tileButton(r + "z", () => { addTile(r + "z"); draw(); }));
+      const picked = el("div", { class: "picked", id: "picked" }, form.tiles.map((t, i) =>
+        tileButton(t, () => { form.tiles.splice(i, 1); draw(); })));
+      const melds = el("div", { class: "picked", id: "melds" }, form.melds.map((m, i) =>
+        el("span", { class: "meld" }, m.map((t) => tileButton(t, () => { form.melds.splice(i, 1); draw(); })))));
+      const kinds = [["tiles", S.tiles], ["melds", S.melds]];
+      if (e.indicator) kinds.push(["indicator", fill(S.indicator, { word: e.indicator })]);
+      const targets = el("div", { class: "row" }, kinds.map(([k, label]) =>
+        el("button", { class: "chip", "aria-pressed": String(target === k), "data-target": k,
+          onclick: () => { target = k; draw(); } }, label)));
+      const pats = el("div", { class: "row", id: "patterns" }, e.patterns.map((p) =>
+        el("button", { class: "chip", "aria-pressed": String(form.patterns.includes(p)), "data-pattern": p,
+          onclick: () => {
+            const i = form.patterns.indexOf(p);
+            if (i >= 0) form.patterns.splice(i, 1); else if (form.patterns.length < 8) form.patterns.push(p);
+            draw();
+          } }, p)));
+      show(
+        el("h2", {}, S.enter), modes,
+        el("h3", {}, S.winner), chips(e.seats.filter((s) => e.still_in.includes(s.seat)), "winner", "seat", "name"),
+        el("h3", {}, S.how), chips(e.hows, "how", "how", "label"),
+        needsFrom ? el("h3", {}, S.from) : null,
+        needsFrom ? chips(e.seats.filter((s) => s.seat !== form.winner && e.still_in.includes(s.seat)),
+          "from_seat", "seat", "name") : null,
+        also,
+        targets, el("h3", {}, S.tiles + " (" + form.tiles.length + ")"), picked,
+        form.melds.length || target === "melds" ? el("h3", {}, S.melds) : null,
+        form.melds.length || target === "melds" ? melds : null,
+        e.indicator && (form.indicator || target === "indicator") ? el("h3", {}, fill(S.indicator, { word: e.indicator })) : null,
+        e.indicator && form.indicator ? el("div", { class: "picked", id: "indicator" },
+          tileButton(form.indicator, () => { form.indicator = null; draw(); })) : null,
+        palette,
+        el("div", { class: "row" }, el("button", { class: "act light", id: "clear",
+          onclick: () => {
+            form.tiles = []; form.melds = []; form.patterns = []; form.indicator = null;
+            out.replaceChildren(); draw();
+          } }, S.clear)),
+        el("h3", {}, S.patterns), pats,
+        el("div", { class: "row" },
+          el("button", { class: "act light", id: "preview-button", onclick: () => send("preview") }, S.preview),
+          el("button", { class: "main", id: "record-button", onclick: () => send("record") }, S.record)),
+        out);
+    };
+    const body = () => form.kind === "draw" ? { kind: "draw", players: form.players } : form.kind === "kong" ? { kind: "kong", winner: form.winner, kong: form.kong,
+      from_seat: form.kong === "direct" ? form.from_seat : null } : ({ winner: form.winner, how: form.how,
+      from_seat: ["discard", "rob_kong", "after_kong_discard"].includes(form.how) ? form.from_seat : null,
+      tiles: form.tiles, melds: form.melds, patterns: form.patterns,
+      indicator: e.indicator ? form.indicator : null, others: form.others });
+    async function send(kind) {
+      try {
+        const r = await api(kind, body());
+        if (kind === "preview") {
+          const names = Object.fromEntries(e.seats.map((s) => [s.seat, s.name]));
+          out.replaceChildren(el("p", { class: "hint" }, r.text),
+            el("p", { class: "deltas" }, Object.entries(r.deltas).map(([s, d]) =>
+              el("span", { class: cls(d) }, names[s] + " " + signed(d) + "  "))),
+            el("div", { class: "lines", id: "preview-lines" }, r.lines.join("\n")));
+        } else {
+          toast(S.sent);
+          form.tiles = []; form.melds = []; form.patterns = []; form.from_seat = null;
+          form.indicator = null; form.kong = null; form.players = {}; form.others = [];
+          tab = "board"; showTabs(); render();
+        }
+      } catch (err) {
+        out.replaceChildren(el("p", { class: "error", id: "preview-error" }, err.message));
+      }
+    }
+    draw();
+  }
+
+  async function start() {
+    if (!initData) {
+      postEvent("web_app_ready");
+      fatal("请从 Telegram 群里的按钮打开。 Open this page from the button in the Telegram chat.");
+      return;
+    }
+    let first;
+    try {
+      [me, first] = await Promise.all([api("me"), api("board")]);  // one round trip
+    } catch (e) {
+      fatal(e.message);
+      postEvent("web_app_ready");
+      return;
+    }
+    S = me.strings;
+    document.documentElement.lang = me.lang;
+    showTabs();
+    renderBoard(true, first);
+    postEvent("web_app_ready");
+    postEvent("web_app_expand");
+  }
+  start();
+})();

@@ -1,0 +1,75 @@
+"""The Mini App's words, from the bot's catalogs (zh-Hans or English), sent to the page
+with the first answer."""
+
+from __future__ import annotations
+
+from bot.text.i18n import t
+from bot.text.words import SEAT_KEYS, colon
+
+
+def strings(lang: str) -> dict[str, str]:
+    s = {
+        "board": t(lang, "Scoreboard"),
+        "chart": t(lang, "Chart"),
+        "hands": t(lang, "Hands"),
+        "players": t(lang, "Players"),
+        "debts": t(lang, "Debts"),
+        "enter": t(lang, "Enter a hand"),
+        "no_table": t(lang, "No table is going in this chat."),
+        "hand_n": t(lang, "Hand {number}", number="{n}"),
+        "dealer": t(lang, "dealer"),
+        "in_hand": t(lang, "still in"),
+        "out": t(lang, "out"),
+        "stake": t(lang, "Stake"),
+        "points": t(lang, "Points"),
+        "money": t(lang, "Money"),
+        "wins": t(lang, "Wins"),
+        "hands_played": t(lang, "Hands played"),
+        "self_draws": t(lang, "Self-draws"),
+        "dealt_in": t(lang, "Dealt in"),
+        "biggest": t(lang, "Biggest win"),
+        "average": t(lang, "Average win"),
+        "best": t(lang, "Best hand"),
+        "last": t(lang, "Last hands"),
+        "paid": t(lang, "Paid"),
+        "owes": t(lang, "{payer} owes {payee}", payer="{payer}", payee="{payee}"),
+        "no_debts": t(lang, "Nobody owes anyone."),
+        "winner": t(lang, "Winner"),
+        "a_win": t(lang, "A win"),
+        "a_kong": t(lang, "A kong"),
+        "also": t(lang, "Also won off the same tile"),
+        "a_draw": t(lang, "The wall ran out"),
+        "draw_help": t(lang, "Tap each player still in: 未听, 听 (and how many fan), 花猪."),
+        "fan": t(lang, "{fan} fan", fan="{n}"),
+        "kong_by": t(lang, "Who made it"),
+        "kong_kind": t(lang, "Which kong"),
+        "how": t(lang, "How"),
+        "from": t(lang, "From whom"),
+        "tiles": t(lang, "Winning hand"),
+        "melds": t(lang, "Declared melds"),
+        "add_meld": t(lang, "Tiles above as a meld"),
+        "patterns": t(lang, "Patterns by name"),
+        "indicator": t(lang, "Turned-up tile ({word})", word="{word}"),
+        "clear": t(lang, "Clear"),
+        "preview": t(lang, "Preview"),
+        "record": t(lang, "Record"),
+        "undo": t(lang, "Undo the last event"),
+        "sent": t(lang, "Sent to the group."),
+        "not_player": t(lang, "Only players at the table and admins may record."),
+        "tap_hand": t(lang, "Tap a hand to see it."),
+        "void": t(lang, "void"),
+        "open": t(lang, "in play"),
+        "no_hands": t(lang, "No hands yet."),
+        "night_n": t(lang, "Night {number}", number="{n}"),
+        "expired": t(lang, "This page was not opened by Telegram, or too long ago: open it "
+                           "again from the chat."),
+        "forbidden": t(lang, "Only members of the chat can see its table."),
+        "no_chat": t(lang, "Open the app from the button on a group's scoreboard, or /app in "
+                           "the group."),
+        "failed": t(lang, "Something went wrong; try again."),
+    }
+    zh = lang == "zh-Hans"  # Chinese punctuation in Chinese
+    s.update(colon=colon(lang), lp="（" if zh else " (", rp="）" if zh else ")")
+    for seat, key in SEAT_KEYS.items():
+        s["seat_" + seat] = t(lang, key)
+    return s

@@ -1,0 +1,365 @@
+"""The Mini App's API against the real bot and the fake Bot API: who may read and record,
+the board following the chat, a hand entered by its tiles going through the chat's own
+path (the group's answer, Undo), debts paid, and fuzzed requests that write nothing."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.app import pipeline
+from bot.console.fake_api import BOT_USERNAME, ApiError
+from bot.webapp.auth import chat_param
+from tests.bot.harness import GROUP, plain, table
+from tests.bot.webapp_harness import app_table, auth, client, init_data, seated
+
+WIN = {"winner": "S", "how": "self_draw",
+       "tiles": ["1m", "1m", "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "9m", "9m",
+                 "5m"]}
+
+
+async def counts(t: Any) -> tuple[int, int]:
+    """Recorded hands and sent messages: what a refused request must leave alone."""
+    session = await t.ledger.current_session(t.chat_id)
+    return (session.hands if session else -1, len(t.api.outbox))
+
+
+async def test_app_command_and_buttons(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t:
+        await seated(t)
+        link = f"https://t.me/{BOT_USERNAME}/tally?startapp={chat_param('42:TEST', GROUP)}"
+        board = next(m for m in t.api.outbox if m.pinned)
+        assert {"text": "📱 Open the app", "url": link} in board.buttons
+        replies = await t.say("alice", "/table")
+        assert replies[-1].buttons == [{"text": "📱 Open the app", "url": link}]
+        replies = await t.say("bob", "/app")
+        assert replies[-1].buttons[0]["url"] == link
+
+
+async def test_app_command_without_configuration(tmp_path: Path) -> None:
+    async with table(tmp_path, "zh-Hans") as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        board = next(m for m in t.api.outbox if m.pinned)
+        assert not any("url" in b for b in board.buttons)
+        replies = await t.say("alice", "/app")
+        assert "管理者尚未设置" in plain(replies[-1].text) and not replies[-1].buttons
+
+
+async def test_board_follows_the_chat(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t)
+        h = auth(init_data(t, "carol"))
+        board = (await c.get("/app/api/board", headers=h)).json()
+        assert [s["name"] for s in board["seats"]] == ["alice", "bob", "carol", "dave"]
+        assert board["seats"][0]["dealer"] and board["can_record"]
+        await t.say("bob", "/hu bob 自摸 清一色")
+        board = (await c.get("/app/api/board", headers=h)).json()
+        totals = {s["seat"]: s["total"] for s in board["seats"]}
+        assert totals == (await t.ledger.current_session(GROUP)).totals
+        assert totals["S"] > 0 and board["open_hand"] == 1
+        assert [s["in_hand"] for s in board["seats"]] == [True, False, True, True]
+        night = (await c.get("/app/api/night", headers=h)).json()
+        assert night["hands"][0]["totals"] == totals
+        assert any("清一色" in line for line in night["hands"][0]["events"][0])
+
+
+async def test_forged_expired_foreign_and_non_members_get_nothing(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t)
+        before = await counts(t)
+        good = init_data(t, "alice")
+        cases = {
+            "no header": {},
+            "not tma": {"Authorization": "Bearer " + good},
+            "forged": auth(good.replace("alice", "alicf")),
+            "other bot": auth(init_data(t, "alice", token="43:OTHER")),
+            "expired": auth(init_data(t, "alice", auth_date=int(time.time()) - 3700)),
+        }
+        for name, headers in cases.items():
+            for path in ("board", "me"):
+                r = await c.get(f"/app/api/{path}", headers=headers)
+                assert r.status_code == 401, (name, r.text)
+            r = await c.post("/app/api/record", headers=headers, json=WIN)
+            assert r.status_code == 401, name
+        other = init_data(t, "alice", chat_id=-999)  # signed for a chat with no table
+        t.api.chat(-999)
+        assert (await c.get("/app/api/board", headers=auth(other))).json()["status"] == "none"
+        forged_chat = init_data(t, "alice", start_param="cn999_" + "0" * 24)
+        assert (await c.get("/app/api/board", headers=auth(forged_chat))).status_code == 403
+        no_chat = init_data(t, "alice", start_param="")  # opened from the bot's menu
+        r = await c.get("/app/api/board", headers=auth(no_chat))
+        assert r.status_code == 403 and r.json()["error"] == "no_chat"
+        assert "/app" in r.json()["message"]
+
+        async def not_a_member(method: str, params: dict[str, Any]) -> None:
+            if method == "getChatMember" and int(params["user_id"]) == t.user("eve").id:
+                raise ApiError("Bad Request: PARTICIPANT_ID_INVALID")
+
+        t.api.faults.append(not_a_member)
+        eve = auth(init_data(t, "eve"))
+        for path in ("board", "night", "players", "debts", "me"):
+            assert (await c.get(f"/app/api/{path}", headers=eve)).status_code == 403
+        r = await c.post("/app/api/record", headers=eve, json=WIN)
+        assert r.status_code == 403 and r.json()["message"]
+        # a member who does not play reads, and may not record
+        zed = auth(init_data(t, "zed"))
+        assert (await c.get("/app/api/board", headers=zed)).status_code == 200
+        assert not (await c.get("/app/api/me", headers=zed)).json()["can_record"]
+        for path in ("record", "undo", "preview"):
+            assert (await c.post(f"/app/api/{path}", headers=zed, json=WIN)).status_code == 403
+        await pipeline(t.app).idle()
+        assert await counts(t) == before
+
+
+async def test_hand_by_tiles_goes_through_the_chat_and_undoes(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t)
+        h = auth(init_data(t, "alice"))
+        entry = (await c.get("/app/api/entry", headers=h)).json()
+        assert "清一色" in entry["patterns"] and entry["hows"][0]["how"] == "self_draw"
+        preview = (await c.post("/app/api/preview", headers=h, json=WIN)).json()
+        assert preview["deltas"] == {"E": -8, "S": 24, "W": -8, "N": -8}
+        assert any("清一色" in line for line in preview["lines"])
+        assert (await t.ledger.current_session(GROUP)).hands == 0  # a preview writes nothing
+        r = await c.post("/app/api/record", headers=h, json=WIN)
+        assert r.status_code == 200, r.text
+        await pipeline(t.app).idle()
+        echo = next(m for m in t.api.outbox if m.text.startswith("📱"))
+        assert plain(echo.text) == "📱 alice: " + r.json()["sent"]
+        answer = next(m for m in t.api.outbox if m.reply_to == echo.message_id)
+        assert "Hand 1 recorded" in plain(answer.text)
+        session = await t.ledger.current_session(GROUP)
+        assert session.totals == {"E": -8, "S": 24, "W": -8, "N": -8}
+        assert "Undo" in [b["text"] for b in answer.buttons]
+        # the same hand typed in the chat gives the same answer
+        replies = await t.press("alice", answer, answer.buttons[0]["callback_data"])
+        assert any("Undone" in plain(m.text) or "undone" in plain(m.text) for m in replies)
+        assert (await t.ledger.current_session(GROUP)).totals == dict.fromkeys("ESWN", 0)
+        typed = await t.say("alice", r.json()["sent"])
+        assert plain(typed[0].text) == plain(answer.text)
+        # and Undo from the app is the chat's /undo
+        assert (await c.post("/app/api/undo", headers=h, json={})).status_code == 200
+        await pipeline(t.app).idle()
+        assert (await t.ledger.current_session(GROUP)).totals == dict.fromkeys("ESWN", 0)
+
+
+async def test_form_mistakes_are_explained_in_the_users_language(tmp_path: Path) -> None:
+    async with app_table(tmp_path, "zh-Hans") as t, client(t) as c:
+        await seated(t)
+        h = auth(init_data(t, "alice"))
+        r = await c.post("/app/api/preview", headers=h, json={**WIN, "tiles": WIN["tiles"][:13]})
+        assert r.status_code == 422 and "张" in r.json()["message"]
+        r = await c.post("/app/api/preview", headers=h, json={**WIN, "how": "discard"})
+        assert r.status_code == 422 and r.json()["message"] == "请选择是谁打的牌或谁的杠。"
+        r = await c.post("/app/api/record", headers=h, json={**WIN, "tiles": ["1m"] * 5})
+        assert r.status_code in (400, 422)
+        r = await c.post("/app/api/preview", headers=h,
+                         json={"winner": "S", "how": "discard", "from_seat": "W",
+                               "patterns": ["七对"]})
+        assert r.status_code == 200 and "点炮" in r.json()["text"]
+        assert (await t.ledger.current_session(GROUP)).hands == 0
+
+
+async def test_debts_paid_from_the_app(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t, stake="1")
+        await t.say("bob", "/hu bob 自摸 清一色")
+        await t.say("alice", "/draw")
+        await t.say("alice", "/end")
+        debts = (await c.get("/app/api/debts", headers=auth(init_data(t, "alice")))).json()
+        assert debts and all(d["payee"] == "bob" for d in debts)
+        mine = next(d for d in debts if d["payer"] == "alice")
+        assert mine["can_pay"]
+        carol = auth(init_data(t, "carol"))
+        others = (await c.get("/app/api/debts", headers=carol)).json()
+        assert not next(d for d in others if d["payer"] == "alice")["can_pay"]
+        r = await c.post("/app/api/paid", headers=carol, json={"handle": mine["handle"]})
+        assert r.status_code == 403
+        r = await c.post("/app/api/paid", headers=auth(init_data(t, "alice")),
+                         json={"handle": mine["handle"]})
+        assert r.status_code == 200 and r.json()["sent"] == f"/paid {mine['handle']}"
+        await pipeline(t.app).idle()
+        left = (await c.get("/app/api/debts", headers=carol)).json()
+        assert all(d["payer"] != "alice" for d in left)
+        players = (await c.get("/app/api/players", headers=carol)).json()
+        bob = next(p for p in players["rows"] if p["name"] == "bob")
+        line = next(x for x in players["chart"]["lines"] if x["name"] == "bob")
+        assert players["chart"]["nights"] == [0, 1] and line["values"][-1] > 0
+        record = (await c.get(f"/app/api/player/{bob['id']}", headers=carol)).json()
+        assert record["wins"] == 1
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                     lambda inner: st.lists(inner, max_size=5)
+                     | st.dictionaries(st.text(max_size=10), inner, max_size=5), max_leaves=20)
+_seat = st.sampled_from(["E", "S", "W", "N", "X", ""])
+_forms = st.fixed_dictionaries({}, optional={
+    "kind": st.sampled_from(["win", "kong", "draw", "x"]),
+    "kong": st.sampled_from(["concealed", "added", "direct", "wild", "x", None]),
+    "indicator": st.sampled_from(["3m", "5p", "0z", None]),
+    "players": st.dictionaries(_seat, st.fixed_dictionaries({}, optional={
+        "state": st.sampled_from(["no", "ready", "pig", "x"]),
+        "fan": st.integers(-2, 30)}), max_size=5),
+    "others": st.lists(st.fixed_dictionaries({"winner": _seat}, optional={
+        "patterns": st.lists(st.sampled_from(["清一色", "七对", "x"]), max_size=3)}),
+        max_size=3),
+    "winner": st.sampled_from(["E", "S", "W", "N", "X", "", "SS"]) | st.text(max_size=3),
+    "how": st.sampled_from(["self_draw", "discard", "rob_kong", "kong_replacement",
+                            "after_kong_discard", "x"]),
+    "from_seat": st.sampled_from(["E", "S", "W", "N", None, "Q"]),
+    "tiles": st.lists(st.sampled_from(["1m", "5m", "9p", "7z", "8z", "0m", "1x", "55m"]),
+                      max_size=16),
+    "melds": st.lists(st.lists(st.sampled_from(["1m", "2m", "3m", "5p", "9z"]), max_size=5),
+                      max_size=5),
+    "patterns": st.lists(st.sampled_from(["清一色", "七对", "nonsense", "", "自摸 清一色"]),
+                         max_size=9),
+})
+
+
+async def test_fuzzed_forms_never_fail_or_write(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t)
+        h = auth(init_data(t, "alice"))
+        before = await counts(t)
+        seen: list[int] = []
+
+        @settings(max_examples=120, deadline=None,
+                  suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                         HealthCheck.too_slow])
+        @given(st.one_of(_forms, _json))
+        def check(body: Any) -> None:
+            seen.append(body)  # type: ignore[arg-type]
+
+        check()
+        for body in seen:
+            r = await c.post("/app/api/preview", headers=h, content=json.dumps(body))
+            assert r.status_code in (200, 400, 422), (body, r.text)
+        for raw in (b"{", b"\xff", b"[]", b"x" * 20000):
+            r = await c.post("/app/api/preview", headers=h, content=raw)
+            assert r.status_code in (400, 413)
+        for path in ("player/0", "player/99999999999", "player/-1", "player/x"):
+            assert (await c.get(f"/app/api/{path}", headers=h)).status_code == 404
+        for bad in ({"handle": "1"}, {"handle": True}, {"handle": -1}, {"handle": 10**12}, {}):
+            assert (await c.post("/app/api/paid", headers=h, json=bad)).status_code == 400
+        await pipeline(t.app).idle()
+        assert await counts(t) == before
+
+
+async def test_the_turned_up_tile_where_the_preset_has_wildcards(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t, "yibin")
+        h = auth(init_data(t, "bob"))
+        assert (await c.get("/app/api/entry", headers=h)).json()["indicator"] == "本金"
+        # 本金 3m makes 2m and 4m wild: the 2m pairs the 9p
+        tiles = ["5m", "6m", "7m", "7m", "8m", "9m", "5p", "6p", "7p", "6p", "7p", "8p", "9p",
+                 "2m"]
+        form = {"winner": "S", "how": "self_draw", "tiles": tiles}
+        assert (await c.post("/app/api/preview", headers=h, json=form)).status_code == 422
+        r = await c.post("/app/api/preview", headers=h, json={**form, "indicator": "3m"})
+        assert r.status_code == 200 and r.json()["text"].endswith(" 本金 3m"), r.text
+        assert r.json()["deltas"]["S"] > 0
+
+
+NIGHT = [  # (reporter, form): each is a win the form can say
+    ("bob", {"winner": "S", "how": "self_draw", "patterns": ["清一色"]}),
+    ("carol", {"winner": "W", "how": "discard", "from_seat": "E", "patterns": ["七对"]}),
+    ("dave", {"winner": "N", "how": "self_draw", "tiles": WIN["tiles"]}),
+    ("alice", {"winner": "E", "how": "discard", "from_seat": "S", "patterns": ["对对胡"]}),
+    ("bob", {"winner": "S", "how": "self_draw"}),
+    ("carol", {"winner": "W", "how": "rob_kong", "from_seat": "N"}),
+]
+
+
+async def play_night(tmp_path: Path, through_app: bool) -> tuple[list[str], Any, list[Any]]:
+    """The night, every other report made in the Mini App (``through_app``) or all typed;
+    returns what the bot said (but the app's echo lines), the standings and the debts."""
+    from bot.webapp.entry import Form, report_text
+
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t, stake="0.5")
+        for i, (who, form) in enumerate(NIGHT):
+            session = await t.ledger.current_session(GROUP)
+            if through_app and i % 2 == 0:
+                r = await c.post("/app/api/record", headers=auth(init_data(t, who)), json=form)
+                assert r.status_code == 200, r.text
+                await pipeline(t.app).idle()
+            else:
+                await t.say(who, report_text("en", session, Form(**form)))
+        await t.say("alice", "/end")
+        said = [plain(m.text) for m in t.api.outbox if not m.text.startswith("📱")]
+        return said, await t.ledger.standings(GROUP), await t.ledger.debts(GROUP)
+
+
+async def test_a_night_half_in_the_app_is_the_night_played_in_the_chat(tmp_path: Path) -> None:
+    typed = await play_night(tmp_path / "chat", through_app=False)
+    mixed = await play_night(tmp_path / "app", through_app=True)
+    assert mixed[0] == typed[0]  # every answer, board and the night's summary alike
+    assert mixed[1] == typed[1] and mixed[2] == typed[2] and typed[2]
+
+
+async def test_a_kong_from_the_app(tmp_path: Path) -> None:
+    async with app_table(tmp_path, "zh-Hans") as t, client(t) as c:
+        await seated(t)
+        h = auth(init_data(t, "bob"))
+        kongs = (await c.get("/app/api/entry", headers=h)).json()["kongs"]
+        assert [k["label"] for k in kongs] == ["暗杠", "补杠", "直杠"]
+        form = {"kind": "kong", "winner": "S", "kong": "direct"}
+        r = await c.post("/app/api/preview", headers=h, json=form)
+        assert r.status_code == 422 and r.json()["message"] == "请选择是谁打的牌或谁的杠。"
+        r = await c.post("/app/api/preview", headers=h, json={**form, "from_seat": "W"})
+        assert r.status_code == 200 and r.json()["text"] == "/kong bob 直杠 carol"
+        deltas = r.json()["deltas"]
+        assert deltas["S"] > 0 and deltas["W"] < 0 and sum(deltas.values()) == 0
+        r = await c.post("/app/api/record", headers=h, json={**form, "from_seat": "W"})
+        assert r.status_code == 200
+        await pipeline(t.app).idle()
+        assert (await t.ledger.current_session(GROUP)).totals == deltas
+
+
+async def test_the_wall_runs_out_in_the_app(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t)
+        await t.say("bob", "/hu bob 自摸 清一色")
+        h = auth(init_data(t, "alice"))
+        assert (await c.get("/app/api/entry", headers=h)).json()["draw"]
+        form = {"kind": "draw", "players": {"E": {"state": "pig"},
+                                            "W": {"state": "ready", "fan": 2}}}
+        r = await c.post("/app/api/preview", headers=h, json=form)
+        assert r.status_code == 200, r.text
+        assert r.json()["text"] == "/draw alice 花猪, carol 听 2, dave 未听"
+        deltas = r.json()["deltas"]
+        assert deltas["E"] < 0 < deltas["W"] and sum(deltas.values()) == 0
+        bad = {"kind": "draw", "players": {"E": {"state": "ready", "fan": 99}}}
+        assert (await c.post("/app/api/preview", headers=h, json=bad)).status_code == 400
+        before = (await t.ledger.current_session(GROUP)).totals
+        assert (await c.post("/app/api/record", headers=h, json=form)).status_code == 200
+        await pipeline(t.app).idle()
+        after = (await t.ledger.current_session(GROUP)).totals
+        assert {s: after[s] - before[s] for s in after} == deltas
+        assert (await t.ledger.current_session(GROUP)).open_hand is None  # the hand is over
+
+
+async def test_two_winners_off_one_discard(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t)
+        h = auth(init_data(t, "alice"))
+        form = {"winner": "S", "how": "discard", "from_seat": "W", "patterns": ["七对"],
+                "others": [{"winner": "N", "patterns": ["清一色"]}]}
+        r = await c.post("/app/api/preview", headers=h, json=form)
+        assert r.status_code == 200, r.text
+        assert r.json()["text"] == "/hu bob from carol 七对, dave 清一色"
+        deltas = r.json()["deltas"]
+        assert deltas["S"] > 0 and deltas["N"] > 0 and deltas["W"] == -deltas["S"] - deltas["N"]
+        for other in ("S", "W"):  # the winner again, or the discarder
+            bad = {**form, "others": [{"winner": other}]}
+            assert (await c.post("/app/api/preview", headers=h, json=bad)).status_code == 422
+        self_draw = {**form, "how": "self_draw", "from_seat": None}
+        assert (await c.post("/app/api/preview", headers=h, json=self_draw)).status_code == 422
+        assert (await c.post("/app/api/record", headers=h, json=form)).status_code == 200
+        await pipeline(t.app).idle()
+        assert (await t.ledger.current_session(GROUP)).totals == deltas

@@ -1,0 +1,129 @@
+"""The Mini App in a real browser (headless Debian chromium, Playwright's driver) against
+the bot and the fake Bot API: forged init data sees nothing; valid init data reads the
+board, which follows a report made in the chat; a hand entered by its tiles is answered
+in the group, and undone. Few tests, each bounded by Playwright's timeouts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.app import pipeline
+from tests.bot.harness import GROUP, plain
+from tests.bot.webapp_browser import DARK, LIGHT, PHONE, browser, launch_url, missing, served
+from tests.bot.webapp_harness import app_table, init_data, seated
+
+pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
+TIMEOUT_MS = 15_000
+
+
+async def test_forged_init_data_sees_nothing(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, served(t) as base, browser() as b:
+        await seated(t)
+        page = await b.new_page(viewport=PHONE)
+        page.set_default_timeout(TIMEOUT_MS)
+        forged = init_data(t, "alice").replace("alice", "mallory")
+        await page.goto(launch_url(base, forged))
+        await page.wait_for_selector("#fatal")
+        assert "Telegram" in await page.inner_text("#fatal")
+        assert await page.query_selector("#board") is None
+        await page.goto(base + "/app/")  # no launch parameters at all
+        await page.wait_for_selector("#fatal")
+
+
+async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
+    async with app_table(tmp_path, "zh-Hans") as t, served(t) as base, browser() as b:
+        await seated(t)
+        page = await b.new_page(viewport=PHONE)
+        page.set_default_timeout(TIMEOUT_MS)
+        requested: list[str] = []
+        page.on("request", lambda r: requested.append(r.url))
+        # Telegram's mobile clients listen here: the page tells them it is ready
+        await page.add_init_script("window.posted = []; window.TelegramWebviewProxy = "
+                                   "{postEvent: (type, data) => window.posted.push(type)};")
+        await page.goto(launch_url(base, init_data(t, "alice"), DARK))
+        await page.wait_for_selector("#board tbody tr")
+        assert "web_app_ready" in await page.evaluate("window.posted")
+        names = await page.locator("#board tbody tr td:nth-child(2)").all_inner_texts()
+        assert [n.split("庄")[0].strip() for n in names] == ["alice", "bob", "carol", "dave"]
+        assert await page.evaluate("document.documentElement.classList.contains('dark')")
+        assert await page.inner_text("nav") and "记分板" in await page.inner_text("nav")
+        await page.evaluate("theme => window.Telegram.WebView.receiveEvent("
+                            "'theme_changed', {theme_params: theme})", LIGHT)
+        assert not await page.evaluate("document.documentElement.classList.contains('dark')")
+
+        # a report made in the chat reaches the open board (it polls)
+        await t.say("carol", "/hu carol 自摸 清一色")
+        await page.wait_for_selector('#board tr[data-seat="W"] td[data-total="24"]')
+
+        # a hand entered by its tiles: bob, off alice's discard, 七对 by its tiles
+        await page.click('nav button[data-tab="enter"]')
+        await page.click('button[data-winner="S"]')
+        await page.click('button[data-how="discard"]')
+        await page.click('button[data-from-seat="E"]')
+        for tile in ["1p", "1p", "3p", "3p", "5p", "5p", "7p", "7p", "9p", "9p", "2s", "2s",
+                     "4s", "4s"]:
+            await page.click(f'#palette button[data-tile="{tile}"]')
+        assert await page.locator("#picked .tile").count() == 14
+        assert "null" not in await page.inner_text("main")
+        await page.click("#preview-button")
+        await page.wait_for_selector("#preview-lines")
+        assert "七对" in await page.inner_text("#preview-lines")
+        assert (await t.ledger.current_session(GROUP)).hands == 1  # nothing written yet
+        before = len(t.api.outbox)
+        await page.click("#record-button")
+        await page.wait_for_selector("#board")  # back on the board once sent
+        await pipeline(t.app).idle()
+        said = [plain(m.text) for m in t.api.outbox[before:]]
+        assert any(s.startswith("📱 alice: /hu bob 点炮 alice") for s in said), said
+        assert any(s.startswith("第 1 盘：alice 点炮，bob 胡，七对") for s in said), said
+        session = await t.ledger.current_session(GROUP)
+        assert session.totals["S"] == -8 + 4
+        await page.wait_for_selector('#board tr[data-seat="S"] td[data-total="-4"]')
+
+        # Undo from the app: the chat's /undo; the board comes back
+        await page.click("#undo")
+        await page.wait_for_selector('#board tr[data-seat="S"] td[data-total="-8"]')
+        await pipeline(t.app).idle()
+        assert (await t.ledger.current_session(GROUP)).totals["S"] == -8
+
+        # the night's hands, each with its explanation
+        await page.click('nav button[data-tab="hands"]')
+        await page.click('.hand[data-hand="1"]')
+        assert "清一色" in await page.inner_text('.hand[data-hand="1"] .lines')
+        assert requested and all(u.startswith(base + "/app/") for u in requested), requested
+
+
+async def test_two_winners_a_kong_and_the_walls_end_by_taps(tmp_path: Path) -> None:
+    async with app_table(tmp_path) as t, served(t) as base, browser() as b:
+        await seated(t)
+        page = await b.new_page(viewport=PHONE)
+        page.set_default_timeout(TIMEOUT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        await page.goto(launch_url(base, init_data(t, "alice")))
+        await page.click('nav button[data-tab="enter"]')
+
+        async def preview() -> str:
+            await page.click("#preview-button")
+            await page.wait_for_selector("#preview-lines")
+            return await page.inner_text("#preview .hint")
+
+        await page.click('button[data-winner="S"]')
+        await page.click('button[data-how="discard"]')
+        await page.click('button[data-from-seat="W"]')
+        await page.click('#patterns button[data-pattern="七对"]')
+        await page.click('button[data-also="N"]')
+        await page.click('[data-also-patterns="N"] button:text-is("清一色")')
+        assert await preview() == "/hu bob from carol 七对, dave 清一色"
+        await page.click('button[data-kind="kong"]')
+        await page.click('button[data-winner="E"]')
+        await page.click('button[data-kong="concealed"]')
+        assert await preview() == "/kong alice 暗杠"
+        await page.click('button[data-kind="draw"]')
+        await page.click('[data-draw-seat="S"] button[data-state="ready"]')
+        await page.click('[data-draw-seat="W"] button[data-state="pig"]')
+        assert await preview() == "/draw alice 未听, bob 听 1, carol 花猪, dave 未听"
+        assert errors == [] and "null" not in await page.inner_text("main")
+        assert (await t.ledger.current_session(GROUP)).hands == 0  # previews write nothing
