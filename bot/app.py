@@ -25,6 +25,7 @@ from telegram.request import BaseRequest
 
 from bot.delivery.intake import pipeline_of
 from bot.delivery.pipeline import Pipeline
+from bot.handlers import app_link as links
 from bot.handlers import (
     buttons,
     chat,
@@ -37,7 +38,6 @@ from bot.handlers import (
 from bot.ops import collector
 from bot.ops.config import Settings
 from bot.text.i18n import t
-from bot.webapp import links
 from storage.drafts import Drafts
 from storage.ledger import Ledger
 

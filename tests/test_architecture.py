@@ -23,6 +23,7 @@ BOT_LAYERS = {
     "pictures": {"text"},
     "delivery": {"ops", "text"},
     "handlers": {"delivery", "dialogs", "ops", "pictures", "text"},
+    "webapp": {"delivery", "dialogs", "handlers", "ops", "pictures", "text"},
     "console": {"app", "delivery", "ops", "text"},
 }
 # Modules that stand above their folder: the catalog extractor gathers the words of every

@@ -12,9 +12,9 @@ from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs.keyboards import board_keyboard
+from bot.handlers import app_link as links
 from bot.handlers.chat import remember
 from bot.text import render
-from bot.webapp import links
 from storage.delivery import Outgoing
 from storage.models import SessionInfo
 

@@ -22,6 +22,7 @@ from bot.dialogs.grammar import (
     parse_starting,
     parse_win,
 )
+from bot.handlers import app_link as links
 from bot.handlers import board, commands_files
 from bot.handlers.actions import acting, record_event, undo_last
 from bot.handlers.buttons import start_guided, start_guided_event, start_join
@@ -43,7 +44,6 @@ from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import normalise_language, t
 from bot.text.words import preset_key, preset_name
-from bot.webapp import links
 from engine.errors import ReportError
 from engine.hand_input import build_hand, parse_wild_kinds
 from engine.rules import parse_overrides, presets, ruleset

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
+from bot.handlers.app_link import chat_param
+
 MAX_INIT_DATA = 8192  # bytes; Telegram's init data is well under 2 KB
 _PARAM = re.compile(r"^c(n?)([1-9][0-9]{0,15})_([0-9a-f]{24})$")
-_MAC_LENGTH = 24  # hex digits of the chat's signature: 96 bits
 
 
 class AuthError(Exception):
@@ -108,16 +109,6 @@ def validate(init_data: str, token: str, max_age: float, now: float | None = Non
         raise AuthError(401, "no user in init data")
     return InitData(user_id=user["id"], user=user, auth_date=int(auth_date),
                     start_param=given.get("start_param"))
-
-
-def _chat_key(token: str) -> bytes:
-    return hmac.new(b"MahjongTallyChat", token.encode(), hashlib.sha256).digest()
-
-
-def chat_param(token: str, chat_id: int) -> str:
-    """The ``startapp`` value naming ``chat_id`` (at most 43 characters of A-Za-z0-9_)."""
-    mac = hmac.new(_chat_key(token), str(chat_id).encode(), hashlib.sha256).hexdigest()
-    return f"c{'n' if chat_id < 0 else ''}{abs(chat_id)}_{mac[:_MAC_LENGTH]}"
 
 
 def chat_of(token: str, param: str | None) -> int:

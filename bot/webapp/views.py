@@ -27,7 +27,7 @@ def board(lang: str, s: SessionInfo | None) -> dict[str, Any]:
         if p is None:
             continue
         total = s.totals.get(seat, 0)  # type: ignore[call-overload]
-        seats.append({"seat": seat, "seat_name": words.seat_word(lang, seat), "name": p.name,
+        seats.append({"seat": seat, "seat_name": t(lang, words.SEAT_KEYS[seat]), "name": p.name,
                       "total": total, "money": money(total * s.stake_cents),
                       "dealer": seat == s.dealer,
                       "in_hand": bool(s.open_hand) and seat in s.still_in})

@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.app import pipeline
 from bot.console.fake_api import BOT_USERNAME, ApiError
+from bot.delivery.intake import pipeline_of as pipeline
 from bot.webapp.auth import chat_param
 from tests.bot.harness import GROUP, plain, table
 from tests.bot.webapp_harness import app_table, auth, client, init_data, seated

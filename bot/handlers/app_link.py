@@ -2,7 +2,8 @@
 
 In a group an inline keyboard may not carry a ``web_app`` button, so the button is a URL
 button to the bot's direct Mini App link, ``https://t.me/<bot>/<short name>?startapp=<p>``,
-where ``p`` names the chat and is signed by the bot (:func:`bot.webapp.auth.chat_param`).
+where ``p`` names the chat and is signed by the bot (:func:`chat_param`; the Mini App's
+server checks it with :func:`bot.webapp.auth.chat_of`).
 The link is known once the bot knows its own username (after ``getMe``), so it is set up
 in ``post_init`` (:func:`configure`) and cleared on shutdown; without ``webapp.public_url``
 there is no button.
@@ -10,6 +11,8 @@ there is no button.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -18,7 +21,18 @@ from telegram.ext import ContextTypes
 from bot.handlers.chat import chat_lang, reply
 from bot.ops.config import WebAppSettings
 from bot.text.i18n import t
-from bot.webapp.auth import chat_param
+
+_MAC_LENGTH = 24  # hex digits of the chat's signature: 96 bits (bot.webapp.auth reads 24)
+
+
+def _chat_key(token: str) -> bytes:
+    return hmac.new(b"MahjongTallyChat", token.encode(), hashlib.sha256).digest()
+
+
+def chat_param(token: str, chat_id: int) -> str:
+    """The ``startapp`` value naming ``chat_id`` (at most 43 characters of A-Za-z0-9_)."""
+    mac = hmac.new(_chat_key(token), str(chat_id).encode(), hashlib.sha256).hexdigest()
+    return f"c{'n' if chat_id < 0 else ''}{abs(chat_id)}_{mac[:_MAC_LENGTH]}"
 
 
 @dataclass(frozen=True)
