@@ -76,6 +76,9 @@ class RecordOutcome(Contract):
     closed: bool = False
     next_dealer: Seat | None = None
     session: SessionInfo | None = None
+    # Nothing was recorded: the report looks like a second report of hand ``hand_number``
+    # and is kept as this question (storage.twice) until a player answers it.
+    asked: int | None = None
 
 
 class HandChange(Contract):

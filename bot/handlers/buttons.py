@@ -13,6 +13,7 @@ from telegram.ext import ContextTypes
 from bot.delivery import send
 from bot.dialogs import guided, guided_events
 from bot.dialogs.keyboards import BoardData, DraftData, UndoData, draft_data, grid, parse_callback
+from bot.handlers import twice
 from bot.handlers.actions import announcement, undo_last
 from bot.handlers.board import update_board
 from bot.handlers.chat import (
@@ -36,6 +37,7 @@ from engine.errors import ReportError
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import PlayerRef, RecordOutcome, SessionInfo
+from storage.twice import QUESTION_KIND
 
 log = logging.getLogger(__name__)
 
@@ -217,6 +219,9 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     assert query is not None and query.message is not None
     drafts = services(context).drafts
     found = await drafts.get(session.chat_id, data.draft_id)
+    if found is not None and found[1] == QUESTION_KIND and found[0] == data.version:
+        await twice.press(update, context, lang, session, data, found[2])
+        return
     if found is None or found[0] != data.version or found[1] not in ("hu", "kong", "draw"):
         await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
         return
@@ -280,7 +285,8 @@ async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
     chat_id, message_id = session.chat_id, query.message.message_id
 
     def answer(out: RecordOutcome) -> list[Outgoing]:
-        done = send.edit_of(chat_id, message_id, t(lang, "Recorded:") + "\n" + escape(summary),
+        head = t(lang, "Recorded:") if out.asked is None else t(lang, "Reported:")
+        done = send.edit_of(chat_id, message_id, head + "\n" + escape(summary),
                             reply_markup=None)
         return [done, *announcement(update, lang, out)]
 

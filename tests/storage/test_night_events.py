@@ -1,0 +1,67 @@
+"""What a real table does in a night, in the ledger, on both backends: a hand reported
+twice is kept as a question until a player answers it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select, update
+
+from storage import tables as t
+from storage.errors import LedgerError
+from storage.ledger import Ledger, now
+from storage.twice import TWICE_WINDOW
+from tests.storage.helpers import SEATED, assert_books_balance, win
+
+CHAT = -7001
+BOB_SELF_DRAW = win("self_draw", "S", birds=[2])
+
+
+async def test_second_report_of_a_closing_win_is_a_question(ledger: Ledger) -> None:
+    await ledger.open_session(CHAT, SEATED, preset="changsha")
+    first = await ledger.record(CHAT, BOB_SELF_DRAW, reporter=2)
+    assert first.closed and first.asked is None
+    again = await ledger.record(CHAT, BOB_SELF_DRAW, reporter=4)
+    assert again.asked is not None and again.hand_number == 1 and again.event is None
+    session = await ledger.current_session(CHAT)
+    assert session.hands == 1 and session.totals == first.session.totals
+    kept = await ledger.question(CHAT, again.asked)
+    assert kept["event"] == BOB_SELF_DRAW and kept["reporter"] == 4
+    assert await ledger.drop_question(CHAT, again.asked) == 1
+    with pytest.raises(LedgerError) as err:  # answered once only
+        await ledger.drop_question(CHAT, again.asked)
+    assert err.value.code == "stale_button"
+    assert (await ledger.current_session(CHAT)).hands == 1
+    # Asked again: this time a new hand, recorded from the kept report.
+    asked = (await ledger.record(CHAT, BOB_SELF_DRAW, reporter=4)).asked
+    kept = await ledger.question(CHAT, asked)
+    out = await ledger.record(CHAT, kept["event"], reporter=kept["reporter"],
+                              draft_id=asked, ask_twice=False)
+    assert out.hand_number == 2 and out.closed
+    assert await ledger.question(CHAT, asked) is None
+    with pytest.raises(LedgerError):
+        await ledger.record(CHAT, kept["event"], reporter=4, draft_id=asked, ask_twice=False)
+    assert (await ledger.current_session(CHAT)).hands == 2
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def test_what_is_not_a_second_report(ledger: Ledger) -> None:
+    await ledger.open_session(CHAT, SEATED, preset="changsha")
+    await ledger.record(CHAT, BOB_SELF_DRAW, reporter=2)
+    # The same reporter again, another winner, another discarder: new hands at once.
+    assert (await ledger.record(CHAT, BOB_SELF_DRAW, reporter=2)).asked is None
+    assert (await ledger.record(CHAT, win("discard", "W", "S", patterns=["清一色"],
+                                          birds=[1]), reporter=1)).asked is None
+    assert (await ledger.record(CHAT, win("discard", "W", "E", patterns=["清一色"],
+                                          birds=[1]), reporter=2)).asked is None
+    # Later than the window: a new hand.
+    async with ledger.write() as conn:
+        await conn.execute(update(t.hands).values(
+            updated_at=now() - TWICE_WINDOW - timedelta(seconds=1)))
+    assert (await ledger.record(CHAT, win("discard", "W", "E", patterns=["清一色"],
+                                          birds=[1]), reporter=4)).asked is None
+    async with ledger.read() as conn:
+        kinds = (await conn.execute(select(t.drafts.c.kind))).scalars().all()
+    assert kinds == []
+    assert (await ledger.current_session(CHAT)).hands == 5
