@@ -42,6 +42,7 @@ from storage.backup import _decode, _encode
 from storage.errors import LedgerError
 from storage.hand_stats import seat_facts
 from storage.ledger import Ledger
+from storage.models import MAX_STAKE_CENTS
 
 SPOOL_BYTES = 4 * 1024 * 1024
 BATCH = 1000
@@ -58,6 +59,9 @@ SEAT_COLS = ("seat_e", "seat_s", "seat_w", "seat_n")
 # references such as a player's key or a night's number).
 _p, _s, _h, _e, _d, _a = (t.players.c, t.sessions.c, t.hands.c, t.entries.c, t.debts.c,
                           t.audit.c)
+# Columns added later, at the end of their file: a file written before them is read
+# without them (their values are None).
+LATER_COLUMNS = {"hands.csv": 1}
 COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
     "players.csv": (("player", _p.name_key), ("name", _p.name),
                     ("telegram_id", _p.telegram_id), ("username", _p.username),
@@ -70,7 +74,8 @@ COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
     "hands.csv": (("night", _h.number), ("hand", _h.number), ("dealer", _h.dealer),
                   ("indicator", _p.username), ("status", _h.status),
                   ("next_dealer", _h.next_dealer), ("result", _h.result),
-                  ("created_at", _h.created_at), ("updated_at", _h.updated_at)),
+                  ("created_at", _h.created_at), ("updated_at", _h.updated_at),
+                  ("stake_cents", _h.stake_cents)),
     "events.csv": (("night", _h.number), ("hand", _h.number), ("event", _e.event_index),
                    ("reporter", _p.telegram_id), ("report", _h.result)),
     "entries.csv": (("night", _h.number), ("hand", _h.number), ("event", _e.event_index),
@@ -168,13 +173,14 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
     def hands() -> Iterator[list[str]]:
         q = (select(_h.session_id, _h.number, _h.dealer,
                     _h.report["indicator"].as_string().label("indicator"), _h.status,
-                    _h.next_dealer, _h.result, _h.created_at, _h.updated_at)
+                    _h.next_dealer, _h.result, _h.created_at, _h.updated_at,
+                    _h.stake_cents)
              .where(_h.session_id.in_(chosen)).order_by(*hand_order))
         for r in _stream(conn, q):
             yield [str(number[r.session_id]), str(r.number), r.dealer,
                    r.indicator or "", r.status, r.next_dealer or "",
                    enc(_h.result, r.result), enc(_h.created_at, r.created_at),
-                   enc(_h.updated_at, r.updated_at)]
+                   enc(_h.updated_at, r.updated_at), enc(_h.stake_cents, r.stake_cents)]
 
     def events() -> Iterator[list[str]]:
         q = (select(_h.session_id, _h.number, _h.report, _h.reporters)
@@ -280,7 +286,10 @@ def _rows(zf: zipfile.ZipFile, name: str) -> Iterator[tuple[int, dict[str, Any]]
         reader = csv.reader(text)
         try:
             header = next(reader, None)
-            if header != [c for c, _ in cols]:
+            older = cols[:len(cols) - LATER_COLUMNS.get(name, 0)]
+            if header == [c for c, _ in older]:
+                cols = older  # written before the later columns: they read as None
+            elif header != [c for c, _ in cols]:
                 raise _bad(name, "the header is not " + ",".join(c for c, _ in cols))
             for row in reader:
                 where = f"{name}:{reader.line_num}"
@@ -443,6 +452,9 @@ class _Loader:
             if hk <= last or v["hand"] < 1:
                 raise _bad(where, "hands are out of order or repeated")
             last = hk
+            stake = v.get("stake_cents")
+            if stake is not None and not 0 <= stake <= MAX_STAKE_CENTS:
+                raise _bad(where, "its stake is out of range")
             if v["status"] not in ("open", "closed", "void") or v["dealer"] not in SEATS or (
                     v["next_dealer"] is not None and v["next_dealer"] not in SEATS):
                 raise _bad(where, "status or dealer is not valid")
@@ -469,7 +481,7 @@ class _Loader:
                 "dealer": v["dealer"], "report": report, "result": v["result"],
                 "status": v["status"], "next_dealer": v["next_dealer"],
                 "reporters": reporters, "created_at": v["created_at"],
-                "updated_at": v["updated_at"]}))
+                "updated_at": v["updated_at"], "stake_cents": v.get("stake_cents")}))
             self.preview.hands += 1
             self.preview.events += len(evs)
             if len(batch) >= BATCH:

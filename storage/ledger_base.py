@@ -183,6 +183,11 @@ class LedgerBase:
             if values:
                 conn.execute(update(t.chats).where(t.chats.c.id == chat_id)
                              .values(**values))
+            if stake_cents is not None:  # a table going plays it from its next hand
+                s = t.sessions.c
+                conn.execute(update(t.sessions).where(s.chat_id == chat_id,
+                                                      s.status == "open")
+                             .values(stake_cents=stake_cents))
             return self._chat(conn, chat_id)
 
         return await self.run(unit, write=True)

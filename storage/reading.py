@@ -67,11 +67,27 @@ class Reading(LedgerBase):
         info = self._session_info(conn, chat_id, srow.id)
         players = {p.id: p for p in info.seats.values()}
         nets = {info.seats[s].id: v for s, v in info.totals.items()}
-        transfers = tuple(
-            Transfer(payer=players[a], payee=players[b], points=n,
-                     cents=n * srow.stake_cents)
-            for a, b, n in fewest_transfers(nets))
         hp, h = t.hand_players.c, t.hands.c
+        stake = func.coalesce(h.stake_cents, srow.stake_cents)
+        money = dict.fromkeys(nets, 0)
+        for pid, cents in conn.execute(
+                select(hp.player_id, func.sum(hp.delta * stake))
+                .join(t.hands, h.id == hp.hand_id).where(h.session_id == srow.id)
+                .group_by(hp.player_id)).all():
+            money[pid] = int(cents or 0)
+        stakes = tuple(sorted(int(x) for x in conn.execute(
+            select(stake).where(h.session_id == srow.id, h.status != "void")
+            .distinct()).scalars()))
+        if len(stakes) > 1:  # the stake changed during the night: settle the money
+            transfers = tuple(
+                Transfer(payer=players[a], payee=players[b], points=0, cents=n)
+                for a, b, n in fewest_transfers(money))
+        else:
+            at = stakes[0] if stakes else srow.stake_cents
+            money = {pid: n * at for pid, n in nets.items()}
+            transfers = tuple(
+                Transfer(payer=players[a], payee=players[b], points=n, cents=n * at)
+                for a, b, n in fewest_transfers(nets))
         best = conn.execute(
             select(hp.player_id, hp.win_points, h.number).join(t.hands, h.id == hp.hand_id)
             .where(h.session_id == srow.id, hp.win_points > 0)
@@ -83,8 +99,9 @@ class Reading(LedgerBase):
         wins = tally[0] if tally else None
         top = tuple(players[r.player_id] for r in tally if wins and wins.w and r.w == wins.w)
         return Summary(
-            session_id=srow.id, hands=info.hands, stake_cents=srow.stake_cents, nets=nets,
-            players=players, transfers=transfers,
+            session_id=srow.id, hands=info.hands,
+            stake_cents=stakes[0] if len(stakes) == 1 else srow.stake_cents, nets=nets,
+            players=players, transfers=transfers, money=money, stakes=stakes,
             biggest=(players[best.player_id], best.win_points, best.number) if best else None,
             most_wins=(players[wins.player_id], int(wins.w)) if wins and wins.w else None,
             most_winners=top,

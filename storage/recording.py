@@ -71,6 +71,7 @@ class Recording(LedgerBase):
                     "status": "closed" if closed else "open",
                     "next_dealer": result.next_dealer if closed else None,
                     "reporters": [reporter], "created_at": stamp, "updated_at": stamp,
+                    "stake_cents": srow.stake_cents,
                 }).scalar_one()
             changes: dict[str, Any] = {}
             if hrow is None:

@@ -101,6 +101,9 @@ hands = Table(
     Column("status", String(8), nullable=False),  # open | closed | void
     Column("next_dealer", SEAT, nullable=True),
     Column("reporters", JSON, nullable=False),  # who reported each event, in order
+    # The stake the hand was played at (None: its night's, for hands imported from files
+    # written before stakes could change during a night).
+    Column("stake_cents", Integer, nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("session_id", "number", name="uq_hands_session_number"),

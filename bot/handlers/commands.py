@@ -378,10 +378,20 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = info.language
     over = ", ".join(f"{k}={v}" for k, v in info.overrides.items()) or "-"
     style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
-    await reply(update, t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
-                          "{style}. A table already going keeps its rules.",
-                          preset=preset_name(lang, info.preset), overrides=escape(over),
-                          stake=render.money(info.stake_cents), style=style))
+    text = t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
+                   "{style}. A table already going keeps its rules.",
+             preset=preset_name(lang, info.preset), overrides=escape(over),
+             stake=render.money(info.stake_cents), style=style)
+    if len(words) == 2 and words[0].lower() in ("stake", "注"):
+        session = await ledger.current_session(chat.id)
+        remember(context, chat.id, session)
+        if session is not None:  # every hand keeps the stake it was played at
+            text += "\n" + t(lang, "The table going plays {stake} per point from hand "
+                                   "{number} on; the hands before keep their stake.",
+                             stake=render.money(info.stake_cents),
+                             number=session.hands + 1 if session.open_hand is None
+                             else session.open_hand + 1)
+    await reply(update, text)
 
 
 async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

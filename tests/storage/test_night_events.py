@@ -65,3 +65,52 @@ async def test_what_is_not_a_second_report(ledger: Ledger) -> None:
         kinds = (await conn.execute(select(t.drafts.c.kind))).scalars().all()
     assert kinds == []
     assert (await ledger.current_session(CHAT)).hands == 5
+
+
+# -- the stake changes during the night ------------------------------------------------
+
+async def test_a_stake_change_applies_from_the_next_hand(ledger: Ledger) -> None:
+    from datetime import datetime, timedelta
+
+    from storage.chat_files import export_zip, import_zip
+
+    await ledger.update_chat(CHAT, stake_cents=100)
+    await ledger.open_session(CHAT, SEATED, preset="changsha")
+    # Before the first hand: the whole night plays the new stake.
+    await ledger.update_chat(CHAT, stake_cents=50)
+    assert (await ledger.current_session(CHAT)).stake_cents == 50
+    one = await ledger.record(CHAT, BOB_SELF_DRAW, reporter=2)  # S +8 at 0.50
+    await ledger.update_chat(CHAT, stake_cents=200)
+    two = await ledger.record(CHAT, win("self_draw", "W", birds=[3]), reporter=1)
+    nets_one = {s: v for s, v in one.hand.deltas.items()}
+    nets_two = {s: v for s, v in two.hand.deltas.items()}
+    summary = await ledger.end_session(CHAT)
+    assert summary.mixed and summary.stakes == (50, 200)
+    ids = {seat: p.id for seat, p in one.session.seats.items()}
+    want = {ids[s]: nets_one[s] * 50 + nets_two[s] * 200 for s in ids}
+    assert summary.money == want and sum(want.values()) == 0
+    paid: dict[int, int] = dict.fromkeys(ids.values(), 0)
+    for tr in summary.transfers:  # the transfers settle the money exactly
+        paid[tr.payer.id] -= tr.cents
+        paid[tr.payee.id] += tr.cents
+    assert paid == want
+    assert {d.cents for d in summary.debts} == {tr.cents for tr in summary.transfers}
+    standings = {m.player.id: m for m in await ledger.money_standings(CHAT)}
+    assert {pid: m.cents for pid, m in standings.items()} == want
+    assert dict(standings[ids["S"]].points) == {50: nets_one["S"], 200: nets_two["S"]}
+    lately = await ledger.money_standings(CHAT, since=datetime.now() - timedelta(days=1))
+    assert {m.player.id: m.cents for m in lately} == want
+    # Exported and imported, every hand keeps its stake.
+    data = await export_zip(ledger, CHAT)
+    await import_zip(ledger, CHAT + 1, data)
+    other = {m.player.name: m.cents for m in await ledger.money_standings(CHAT + 1)}
+    assert other == {m.player.name: m.cents for m in standings.values()}
+    await assert_books_balance(ledger, [CHAT, CHAT + 1])
+
+
+async def test_one_stake_all_night_settles_in_points_as_before(ledger: Ledger) -> None:
+    await ledger.open_session(CHAT, SEATED, preset="changsha", stake_cents=100)
+    await ledger.record(CHAT, BOB_SELF_DRAW, reporter=2)
+    summary = await ledger.end_session(CHAT)
+    assert not summary.mixed and summary.stake_cents == 100
+    assert all(tr.cents == tr.points * 100 and tr.points > 0 for tr in summary.transfers)
