@@ -19,6 +19,9 @@ class FamilyOptions(BaseModel):
     draw_dealer: Literal["stay", "next"] = Field(
         "stay", description="who deals after a hand nobody won"
     )
+    false_win: int = Field(
+        0, ge=0, le=10_000, description="诈胡: points a false winner pays each other player "
+        "(times base); 0: the family's reading (docs/rules/penalties.md)")
 
 
 class SichuanOptions(FamilyOptions):

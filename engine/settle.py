@@ -19,17 +19,20 @@ from engine.models import (
     MAX_HAND_POINTS,
     PAID_BY_ONE,
     SEATS,
+    Adjustment,
     HandReport,
     HandResult,
     How,
     Kong,
     KongKind,
+    Penalty,
     Seat,
     StartingWin,
     WallEnd,
     Win,
 )
 from engine.patterns import FAMILY_PATTERNS
+from engine.penalties import settle_adjustment, settle_penalty
 from engine.rules import Ruleset
 from engine.wildcards import parse_indicator
 
@@ -98,6 +101,12 @@ def check_event(family: str, state: HandState, ev: Any) -> None:
 def _event(rules: Ruleset, state: HandState, ev: Any, index: int, book: Book,
            indicator: int | None) -> None:
     check_event(rules.family, state, ev)
+    if isinstance(ev, Penalty):  # not play: the same for every family
+        settle_penalty(rules, state, ev, book)
+        return
+    if isinstance(ev, Adjustment):
+        settle_adjustment(ev, book)
+        return
     handler = FAMILIES[rules.family].handlers.get(type(ev))
     if handler is None:
         code, message = _UNHANDLED.get(type(ev), ("wrong_family", "not part of these rules"))

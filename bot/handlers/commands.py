@@ -22,6 +22,7 @@ from bot.dialogs.grammar import (
     parse_starting,
     parse_win,
 )
+from bot.dialogs.night_grammar import is_false_win, parse_penalty
 from bot.handlers import board, commands_files
 from bot.handlers.actions import acting, record_event, undo_last
 from bot.handlers.buttons import start_guided, start_guided_event, start_join
@@ -58,7 +59,7 @@ log = logging.getLogger(__name__)
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
-    await reply(update, t(lang, HELP))
+    await reply(update, t(lang, HELP) + "\n" + t(lang, HELP_NIGHT))
 
 
 HELP = """<b>Mahjong Tally</b> keeps the score of your table.
@@ -73,6 +74,11 @@ HELP = """<b>Mahjong Tally</b> keeps the score of your table.
 /end — the night's summary and who pays whom · /debts · /paid 4 · /settle
 /standings · /stats @bob · /chart · /export · /rules chengdu · /score 1112345678999m
 /set preset yibin · /set cap_fan=5 · /set stake 0.5 · /set verbose on · /lang en"""
+
+
+# What a table does during a night (docs/night.md), after the main examples.
+HELP_NIGHT = ("/penalty dave 诈胡 — a false win · /adjust alice -10 bob +10 side bet — a "
+              "correction")
 
 
 async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -154,6 +160,9 @@ async def cmd_hu(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     msg = update.effective_message
     if msg is not None and not tokens_of(msg):
         await start_guided(update, context)
+        return
+    if msg is not None and is_false_win(tokens_of(msg)):  # /hu dave 诈胡: a penalty
+        await _parse_and_record(update, context, parse_penalty)
         return
     await _parse_and_record(update, context, parse_win)
 

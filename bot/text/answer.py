@@ -28,6 +28,8 @@ SHORT: dict[str, str | None] = {
     "chajiao_points": "{seat} is ready ({points})", "qianggang": "{seat} pays x{mult}",
     "loser_feibao": "{seat} threw {count} 飞宝", "chengbao": "承包 by {seat}",
     "chongguan": None, "bawang_jing": None, "jing": "精: {seat} {score}",
+    "false_win": "{seat}: a false win (诈胡)", "adjust": "an adjustment: {note}",
+    "adjust_plain": "an adjustment", "adjusted": None,
 }
 _NAMED = ("name", "patterns")
 _SEATS = ("seat", "payer", "payee", "winner")

@@ -37,6 +37,16 @@ MESSAGES: dict[str, str] = {
     "score_usage": "Example: /score 123m 456m 789p 11p 999s (13 tiles for waits, 14 to check "
                    "a win). Options: family=sichuan|changsha|jiangxi wild=2m,4m",
     "unknown_player": "{name} has not played in this chat.",
+    "penalty_usage": "Name who made the false win: /penalty dave 诈胡",
+    "penalty_no_player": "{token} is not a player at this table. Example: /penalty dave 诈胡",
+    "adjust_usage": "Name each player and the points they gain or pay, adding up to zero: "
+                    "/adjust alice -10 bob +10 side bet",
+    "adjust_no_player": "{token} is not a player at this table. Example: "
+                        "/adjust alice -10 bob +10",
+    "adjust_twice": "{token} is named twice; name each player once: /adjust alice -10 bob +10",
+    "adjust_too_big": "{token}: one adjustment moves at most {most} points per player.",
+    "adjust_not_zero": "An adjustment must add up to zero; these add up to {total}. Example: "
+                       "/adjust alice -10 bob +10",
     # ledger
     "no_session": "No table is going in this chat; start one with /new.",
     "session_open": "A table is already going here; /end it first.",

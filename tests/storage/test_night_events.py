@@ -114,3 +114,41 @@ async def test_one_stake_all_night_settles_in_points_as_before(ledger: Ledger) -
     summary = await ledger.end_session(CHAT)
     assert not summary.mixed and summary.stake_cents == 100
     assert all(tr.cents == tr.points * 100 and tr.points > 0 for tr in summary.transfers)
+
+
+# -- penalties and adjustments ---------------------------------------------------------
+
+async def test_penalties_and_adjustments_are_events(ledger: Ledger) -> None:
+    from storage.chat_files import export_zip, import_zip
+
+    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    out = await ledger.record(CHAT, {"type": "penalty", "seat": "N"}, reporter=4)
+    assert out.hand_number == 1 and not out.closed
+    assert out.event.deltas == {"E": 64, "S": 64, "W": 64, "N": -192}
+    assert out.event.lines[0].code == "false_win"
+    undone = await ledger.undo(CHAT, actor=4)
+    assert undone.session.totals == dict.fromkeys("ESWN", 0)
+    await ledger.record(CHAT, {"type": "penalty", "seat": "N"}, reporter=4)
+    await ledger.record(CHAT, {"type": "adjust", "deltas": {"E": -10, "S": 10},
+                               "reason": "side bet"}, reporter=1)
+    await ledger.record(CHAT, win("self_draw", "S"), reporter=2)
+    totals = (await ledger.current_session(CHAT)).totals
+    assert totals == {"E": 52, "S": 80, "W": 62, "N": -194}
+    summary = await ledger.end_session(CHAT)
+    assert sum(summary.nets.values()) == 0
+    data = await export_zip(ledger, CHAT)
+    await import_zip(ledger, CHAT + 1, data)
+    again = {m.player.name: m.cents for m in await ledger.money_standings(CHAT + 1)}
+    assert again == {m.player.name: m.cents for m in await ledger.money_standings(CHAT)}
+    await assert_books_balance(ledger, [CHAT, CHAT + 1])
+
+
+async def test_an_adjustment_that_does_not_sum_to_zero_is_refused(ledger: Ledger) -> None:
+    from engine.errors import ReportError
+
+    await ledger.open_session(CHAT, SEATED, preset="changsha")
+    for deltas in ({"E": -10, "S": 11}, {"E": 0}, {"E": -2_000_000, "S": 2_000_000}):
+        with pytest.raises(ReportError):
+            await ledger.record(CHAT, {"type": "adjust", "deltas": deltas}, reporter=1)
+    session = await ledger.current_session(CHAT)
+    assert session.hands == 0 and session.open_hand is None
