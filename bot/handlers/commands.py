@@ -78,7 +78,7 @@ HELP = """<b>Mahjong Tally</b> keeps the score of your table.
 
 # What a table does during a night (docs/night.md), after the main examples.
 HELP_NIGHT = ("/penalty dave 诈胡 — a false win · /adjust alice -10 bob +10 side bet — a "
-              "correction")
+              "correction · /edit 2.1 alice 自摸 七对 — hand 2, event 1 only")
 
 
 async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -219,6 +219,24 @@ def _number(update: Update, most: int = MAX_HAND_NUMBER) -> tuple[int | None, li
     return (value, words[1:]) if value is not None else (None, words)
 
 
+MAX_EVENT_NUMBER = 64  # events in one hand (the engine's bound)
+
+
+def _hand_and_event(update: Update) -> tuple[int | None, int | None, list[Token]]:
+    """``/edit 2.1 …``: hand 2, its event 1 (returned 0-based); ``/edit 2 …``: the whole
+    hand (event None). Numbers out of range are a GrammarError."""
+    msg = update.effective_message
+    words = tokens_of(msg) if msg else []
+    if words and "." in words[0].text:
+        hand, _, event = words[0].text.partition(".")
+        n, e = number(hand, MAX_HAND_NUMBER, 1), number(event, MAX_EVENT_NUMBER, 1)
+        if n is None or e is None:
+            return None, None, words
+        return n, e - 1, words[1:]
+    n, rest = _number(update)
+    return n, None, rest
+
+
 async def cmd_void(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     session = await session_for_action(update, context, lang)
@@ -264,7 +282,7 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     indicator = None
     chunk: list[Token] = []
     try:
-        number, rest = _number(update)
+        number, event_index, rest = _hand_and_event(update)
         if number is None or not rest:
             await refuse(update, lang, "number_usage")
             return
@@ -287,12 +305,20 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except GrammarError as exc:
         await refuse(update, lang, exc.code, **exc.params)
         return
+    if event_index is not None and len(events) != 1:
+        await refuse(update, lang, "edit_event_usage", number=number, event=event_index + 1)
+        return
     admin = await is_admin(update, context)
     try:
         out = await send.answered(context, _corrected(update, lang)).amend(
             session.chat_id, number, events, actor=user.id if user else None,
-            indicator=indicator, allow_others=admin)
+            indicator=indicator, allow_others=admin, event_index=event_index)
     except (LedgerError, ReportError) as exc:
+        if exc.code == "amend_reopens" and event_index is None:  # say how to name one event
+            await reply(update, error_text(lang, exc.code, str(exc)) + "\n" + t(
+                lang, "To change one event, name it: /edit {number}.1 alice 自摸 七对 "
+                "(hand {number}, event 1; see /hand {number}).", number=number))
+            return
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
     remember(context, session.chat_id, out.session)

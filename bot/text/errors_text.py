@@ -56,6 +56,9 @@ MESSAGES: dict[str, str] = {
     "not_reporter": "Only the player who reported it, or an admin, can undo it.",
     "no_hand": "There is no hand {number} to change (see /history).",
     "amend_reopens": "That correction would leave the hand unfinished after later hands.",
+    "no_event": "Hand {number} has no event {event}; it has {events} (see /hand {number}).",
+    "edit_event_usage": "/edit {number}.{event} replaces one event: give just that one, "
+                        "e.g. /edit {number}.{event} alice 自摸 七对",
     "no_player": "No such player in this chat.",
     # engine
     "unknown_pattern": "Unknown pattern {name}; did you mean: {suggestions}?",

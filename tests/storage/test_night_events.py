@@ -152,3 +152,24 @@ async def test_an_adjustment_that_does_not_sum_to_zero_is_refused(ledger: Ledger
             await ledger.record(CHAT, {"type": "adjust", "deltas": deltas}, reporter=1)
     session = await ledger.current_session(CHAT)
     assert session.hands == 0 and session.open_hand is None
+
+
+# -- editing one event -------------------------------------------------------------------
+
+async def test_edit_one_event_keeps_the_others(ledger: Ledger) -> None:
+    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.record(CHAT, win("self_draw", "S"), reporter=2)
+    await ledger.record(CHAT, win("discard", "W", "E"), reporter=None)
+    await ledger.record(CHAT, win("self_draw", "N"), reporter=4)
+    out = await ledger.amend(CHAT, 1, [win("self_draw", "W", patterns=["七对"])], actor=1,
+                             event_index=1)
+    assert out.changes[0].deltas_after == {"E": -12, "S": 6, "W": 14, "N": -8}
+    _, hand = await ledger.hand_view(CHAT, out.session.id, 1)
+    assert [e.deltas["W"] for e in hand.events] == [-2, 16, 0]
+    with pytest.raises(LedgerError) as err:
+        await ledger.amend(CHAT, 1, [win("self_draw", "W")], actor=1, event_index=5)
+    assert err.value.code == "no_event" and err.value.params["events"] == 3
+    with pytest.raises(LedgerError) as err:  # bob reported event 1: only he (or an admin)
+        await ledger.amend(CHAT, 1, [win("self_draw", "S")], actor=4, event_index=0)
+    assert err.value.code == "not_reporter_hand"
+    await assert_books_balance(ledger, [CHAT])
