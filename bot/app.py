@@ -54,6 +54,7 @@ GROUP_COMMANDS = [
     ("edit", "Correct a hand: /edit 3 ..."),
     ("penalty", "A false win (诈胡): /penalty dave 诈胡"),
     ("adjust", "A correction: /adjust alice -10 bob +10 side bet"),
+    ("seat", "Someone leaves, someone joins: /seat dave erin"),
     ("history", "This night's hands: /history all · /history 2026-11-20"),
     ("hand", "Every event of a hand: /hand 3"),
     ("end", "End the night: who pays whom"),

@@ -49,6 +49,9 @@ class Corrections(LedgerBase):
                 .limit(1)).first()
             if hrow is None:
                 raise LedgerError("nothing_to_undo", "nothing has been recorded at this table")
+            if hrow.seats:  # played before a seat changed: /edit or /void it instead
+                raise LedgerError("undo_seat_changed", "a seat changed after that hand",
+                                  number=hrow.number)
             reporters = list(hrow.reporters)
             may_change(reporters[-1:], actor, allow_others, "not_reporter")
             events = list(hrow.report["events"])
@@ -135,9 +138,10 @@ class Corrections(LedgerBase):
             stamp = now()
             before = {"report": target.report, "deltas": target.result["deltas"],
                       "reporters": list(target.reporters)}
+            played = self._hand_seats(srow, target)
             if todo is None:
                 conn.execute(delete(t.entries).where(t.entries.c.hand_id == target.id))
-                self._set_hand_facts(conn, srow, target.id, None)
+                self._set_hand_facts(conn, srow, target.id, None, seats=played)
                 conn.execute(update(t.hands).where(h.id == target.id).values(
                     status="void", updated_at=stamp))
                 after = None
@@ -155,7 +159,7 @@ class Corrections(LedgerBase):
                 self._write_hand(conn, srow, target.id, report, result,
                                  list(target.reporters)[: len(todo)]
                                  + [actor] * max(0, len(todo) - len(target.reporters)),
-                                 stamp)
+                                 stamp, seats=played)
                 after = {"report": report.model_dump(mode="json"), "deltas": result.deltas}
                 action = "amend"
             changes = self._replay_dealers(conn, srow, rules, seats, number, stamp)
@@ -190,7 +194,7 @@ class Corrections(LedgerBase):
         stamp = now()
         self._write_hand(conn, srow, target.id, report, result,
                          [*reporters, *[None] * (len(report.events) - len(reporters))]
-                         [: len(report.events)], stamp)
+                         [: len(report.events)], stamp, seats=self._hand_seats(srow, target))
         self._replay_dealers(conn, srow, rules, seats, target.number, stamp)
         self._audit(conn, chat_id, srow.id, target.number, "undo", actor,
                     edit.after, edit.before)
@@ -216,7 +220,7 @@ class Corrections(LedgerBase):
                 result = settle_hand(rules, report, dealer)
                 conn.execute(update(t.hands).where(h.id == row.id).values(dealer=dealer))
                 self._write_hand(conn, srow, row.id, report, result, list(row.reporters),
-                                 stamp)
+                                 stamp, seats=self._hand_seats(srow, row))
                 changes.append(HandChange(
                     number=row.number, dealer_before=row.dealer, dealer_after=dealer,
                     deltas_before=row.result["deltas"], deltas_after=result.deltas))

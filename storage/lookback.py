@@ -197,6 +197,7 @@ class Lookback(LedgerBase):
                 raise LedgerError("no_hand_here", f"there is no hand {number}", number=number,
                                   night=night.label)
             session = self._session_info(conn, chat_id, night.session_id)
+            session = self._as_played(conn, session, row.seats)  # type: ignore[attr-defined]
             p = t.players.c
             who = dict(conn.execute(select(p.telegram_id, p.name).where(
                 p.chat_id == chat_id, p.telegram_id.is_not(None))).all())

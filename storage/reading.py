@@ -32,16 +32,31 @@ def history_items(conn: Connection, rows: Sequence[Row[Any]]) -> tuple[HistoryIt
     sids = {r.session_id for r in rows}
     srows = {r.id: r for r in conn.execute(select(t.sessions).where(
         t.sessions.c.id.in_(sids))).all()} if sids else {}
-    pids = {getattr(s, c) for s in srows.values() for c in SEAT_COLUMNS.values()}
+    def played(r: Row[Any]) -> dict[str, int]:  # who sat where for the hand
+        seats = getattr(r, "seats", None)
+        if seats:
+            return {s: int(pid) for s, pid in seats.items()}
+        return {s: getattr(srows[r.session_id], c) for s, c in SEAT_COLUMNS.items()}
+
+    pids = {pid for r in rows for pid in played(r).values()}
     names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
         t.players.c.id.in_(pids))).all()) if pids else {}
     return tuple(HistoryItem(
         session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
         deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(SEATS, 0),
-        seats={s: names[getattr(srows[r.session_id], c)] for s, c in SEAT_COLUMNS.items()},
+        seats={s: names[pid] for s, pid in played(r).items()},
         events=len(r.report["events"]), created_at=r.created_at) for r in rows)
 
 class Reading(LedgerBase):
+    def _as_played(self, conn: Connection, info: SessionInfo,
+                   seats: dict[str, int] | None) -> SessionInfo:
+        """The table as it sat for a hand (a seat may have changed since)."""
+        if not seats:
+            return info
+        rows = {r.id: _player(r) for r in conn.execute(select(t.players).where(
+            t.players.c.id.in_([int(p) for p in seats.values()]))).all()}
+        return info.model_copy(update={"seats": {s: rows[int(p)] for s, p in seats.items()}})
+
     # -- the end of the night -------------------------------------------------------------
 
     async def end_session(self, chat_id: int, *, actor: int | None = None) -> Summary:
@@ -68,6 +83,13 @@ class Reading(LedgerBase):
         players = {p.id: p for p in info.seats.values()}
         nets = {info.seats[s].id: v for s, v in info.totals.items()}
         hp, h = t.hand_players.c, t.hands.c
+        if srow.reseated:  # everyone who played, who left included, with their own hands
+            nets = dict.fromkeys(nets, 0) | {int(pid): int(n) for pid, n in conn.execute(
+                select(hp.player_id, func.sum(hp.delta)).join(t.hands, h.id == hp.hand_id)
+                .where(h.session_id == srow.id).group_by(hp.player_id)).all()}
+            gone = set(nets) - set(players)
+            players |= {r.id: _player(r) for r in conn.execute(
+                select(t.players).where(t.players.c.id.in_(gone))).all()} if gone else {}
         stake = func.coalesce(h.stake_cents, srow.stake_cents)
         money = dict.fromkeys(nets, 0)
         for pid, cents in conn.execute(
@@ -249,10 +271,11 @@ class Reading(LedgerBase):
         def unit(conn: Connection) -> tuple[SessionInfo, HandResult]:
             info = self._session_info(conn, chat_id, session_id)
             h = t.hands.c
-            row = conn.execute(select(t.hands.c.result).where(
+            row = conn.execute(select(t.hands.c.result, t.hands.c.seats).where(
                 h.session_id == session_id, h.number == number)).first()
             if row is None:
                 raise LedgerError("no_hand", f"there is no hand {number}", number=number)
-            return info, HandResult.model_validate(row.result)
+            return self._as_played(conn, info, row.seats), HandResult.model_validate(
+                row.result)
 
         return await self.run(unit, write=False)

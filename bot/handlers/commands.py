@@ -78,7 +78,8 @@ HELP = """<b>Mahjong Tally</b> keeps the score of your table.
 
 # What a table does during a night (docs/night.md), after the main examples.
 HELP_NIGHT = ("/penalty dave 诈胡 — a false win · /adjust alice -10 bob +10 side bet — a "
-              "correction · /edit 2.1 alice 自摸 七对 — hand 2, event 1 only")
+              "correction · /edit 2.1 alice 自摸 七对 — hand 2, event 1 only · /seat dave "
+              "erin — erin takes dave's seat")
 
 
 async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

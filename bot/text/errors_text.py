@@ -37,6 +37,13 @@ MESSAGES: dict[str, str] = {
     "score_usage": "Example: /score 123m 456m 789p 11p 999s (13 tiles for waits, 14 to check "
                    "a win). Options: family=sichuan|changsha|jiangxi wild=2m,4m",
     "unknown_player": "{name} has not played in this chat.",
+    "seat_usage": "Name who leaves and who takes the seat, between hands: /seat dave erin",
+    "seat_mid_hand": "Hand {number} is still being played; change seats when it ends "
+                     "(or /undo its last event).",
+    "seat_not_seated": "{name} is not at this table. Example: /seat dave erin",
+    "seat_already_seated": "{name} already sits at this table. Example: /seat dave erin",
+    "undo_seat_changed": "A seat changed after hand {number}: change it with /edit "
+                         "{number} or /void {number}.",
     "penalty_usage": "Name who made the false win: /penalty dave 诈胡",
     "penalty_no_player": "{token} is not a player at this table. Example: /penalty dave 诈胡",
     "adjust_usage": "Name each player and the points they gain or pay, adding up to zero: "

@@ -11,7 +11,7 @@ from tests.bot.harness import play_transcript, table
 TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
 LANGUAGE = {"feibao": "zh-hans", "yibin": "zh-hans", "night_twice_zh": "zh-hans",
             "night_stake_zh": "zh-hans", "night_penalty_zh": "zh-hans",
-            "night_edit_zh": "zh-hans"}
+            "night_edit_zh": "zh-hans", "night_seat_zh": "zh-hans"}
 
 
 @pytest.mark.parametrize("path", TRANSCRIPTS, ids=[p.stem for p in TRANSCRIPTS])

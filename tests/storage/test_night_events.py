@@ -3,6 +3,7 @@ twice is kept as a question until a player answers it."""
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 
 import pytest
@@ -173,3 +174,56 @@ async def test_edit_one_event_keeps_the_others(ledger: Ledger) -> None:
         await ledger.amend(CHAT, 1, [win("self_draw", "S")], actor=4, event_index=0)
     assert err.value.code == "not_reporter_hand"
     await assert_books_balance(ledger, [CHAT])
+
+
+# -- seat changes ------------------------------------------------------------------------
+
+async def test_a_seat_change_keeps_each_result_with_who_earned_it(ledger: Ledger) -> None:
+    from storage.models import PlayerRef
+
+    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.record(CHAT, win("self_draw", "S"), reporter=2)  # alice, carol, dave -2
+    with pytest.raises(LedgerError) as err:  # mid-hand: refused
+        await ledger.change_seat(CHAT, "dave", PlayerRef(name="erin"))
+    assert err.value.code == "seat_mid_hand" and err.value.params["number"] == 1
+    await ledger.record(CHAT, win("discard", "W", "E"), reporter=1)
+    await ledger.record(CHAT, win("self_draw", "N"), reporter=4)  # hand 1 ends
+    before = (await ledger.current_session(CHAT)).totals
+    dave_before = before["N"]
+    for bad, code in (("zed", "seat_not_seated"), ("alice", "seat_already_seated")):
+        with pytest.raises(LedgerError) as err:
+            await ledger.change_seat(CHAT, bad if code == "seat_not_seated" else "dave",
+                                     PlayerRef(name=bad))
+        assert err.value.code == code
+    session = await ledger.change_seat(CHAT, "dave", PlayerRef(name="erin"), actor=1)
+    assert session.seats["N"].name == "erin" and session.totals["N"] == 0
+    assert session.dealer == (await ledger.current_session(CHAT)).dealer
+    await ledger.record(CHAT, win("self_draw", "N"), reporter=None)  # erin wins hand 2
+    await ledger.undo(CHAT, actor=None, allow_others=True)  # erin's win, taken back
+    with pytest.raises(LedgerError) as err:  # hand 1 was played before the seat changed
+        await ledger.undo(CHAT, actor=None, allow_others=True)
+    assert err.value.code == "undo_seat_changed"
+    await ledger.record(CHAT, win("self_draw", "N"), reporter=None)
+    # An edit of hand 1 still pays dave, not erin.
+    edit = await ledger.amend(CHAT, 1, [win("self_draw", "S"), win("discard", "W", "E"),
+                                        win("self_draw", "N", patterns=["七对"])],
+                              actor=1, allow_others=True)
+    assert edit.changes[0].deltas_after["N"] > dave_before
+    summary = await ledger.end_session(CHAT)
+    names = {summary.players[pid].name: n for pid, n in summary.nets.items()}
+    assert set(names) == {"alice", "bob", "carol", "dave", "erin"}
+    assert sum(names.values()) == 0
+    assert names["dave"] == edit.changes[0].deltas_after["N"]
+    standings = {m.player.name: m.cents for m in await ledger.money_standings(CHAT)}
+    assert standings == {k: v * 100 for k, v in names.items() if v or k in standings}
+    # Exported and imported: the same nights, each hand with who played it.
+    from storage.chat_files import export_zip, import_zip
+
+    with await export_zip(ledger, CHAT) as fh:
+        data = fh.read()
+    await import_zip(ledger, CHAT + 1, io.BytesIO(data))
+    again = {m.player.name: m.cents for m in await ledger.money_standings(CHAT + 1)}
+    assert again == standings
+    with await export_zip(ledger, CHAT + 1) as fh:
+        assert fh.read() == data
+    await assert_books_balance(ledger, [CHAT, CHAT + 1])
