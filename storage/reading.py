@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy import BigInteger, and_, cast, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import SEATS, HandResult
@@ -93,7 +93,7 @@ class Reading(LedgerBase):
         stake = func.coalesce(h.stake_cents, srow.stake_cents)
         money = dict.fromkeys(nets, 0)
         for pid, cents in conn.execute(
-                select(hp.player_id, func.sum(hp.delta * stake))
+                select(hp.player_id, func.sum(cast(hp.delta, BigInteger) * stake))
                 .join(t.hands, h.id == hp.hand_id).where(h.session_id == srow.id)
                 .group_by(hp.player_id)).all():
             money[pid] = int(cents or 0)
