@@ -89,6 +89,9 @@ def hand_text(lang: str, d: HandDetail) -> str:
         parts.append(t(lang, "The hand:") + " " + "  ".join(
             f"{name(s, seat)} {signed(d.result.deltas[seat])}" for seat in SEATS
             if d.result.deltas[seat]))
+    if len(d.result.events) > 1 and d.status != "void" and s.status == "open":
+        parts.append(t(lang, "To change one event: /edit {number}.N and that event "
+                             "(e.g. /edit {number}.1 …).", number=d.number))
     if len(d.changes) > 5:
         parts.append(t(lang, "{n} earlier changes.", n=len(d.changes) - 5))
     for c in d.changes[-5:]:
