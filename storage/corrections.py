@@ -102,19 +102,24 @@ class Corrections(LedgerBase):
 
     async def amend(self, chat_id: int, number: int, events: list[dict[str, Any]], *,
                     actor: int | None = None, indicator: str | None = None,
-                    allow_others: bool = False, event_index: int | None = None
-                    ) -> EditOutcome:
+                    allow_others: bool = False, event_index: int | None = None,
+                    draft_id: int | None = None) -> EditOutcome:
         """Replace hand ``number``'s events: only who reported it, unless ``allow_others``.
         With ``event_index`` (0-based), ``events`` is one event that replaces just that
-        event of the hand; the others stay as they are."""
+        event of the hand; the others stay as they are. With ``draft_id`` (a guided edit's
+        Confirm) the draft is deleted in the same transaction, or refused as stale."""
         return await self._edit(chat_id, number, events, actor, indicator,
-                                allow_others=allow_others, event_index=event_index)
+                                allow_others=allow_others, event_index=event_index,
+                                draft_id=draft_id)
 
     async def _edit(self, chat_id: int, number: int, events: list[dict[str, Any]] | None,
                     actor: int | None, indicator: str | None = None, *,
-                    allow_others: bool = False, event_index: int | None = None
-                    ) -> EditOutcome:
+                    allow_others: bool = False, event_index: int | None = None,
+                    draft_id: int | None = None) -> EditOutcome:
         def unit(conn: Connection) -> EditOutcome:
+            if draft_id is not None and conn.execute(delete(t.drafts).where(
+                    t.drafts.c.chat_id == chat_id, t.drafts.c.id == draft_id)).rowcount != 1:
+                raise LedgerError("stale_button", "that edit was already made or cancelled")
             srow = self._open_session_row(conn, chat_id)
             todo = events
             h = t.hands.c

@@ -61,3 +61,51 @@ async def test_the_question_survives_a_restart(tmp_path: Path) -> None:
         # (The new fake Telegram never saw the question nor the scoreboard: only their
         # edits are refused.)
         assert {e[0] for e in t.api.errors} <= {"editMessageText"}
+
+
+async def test_guided_edit_of_one_event_from_hand(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        for who, text in (("bob", "/hu bob 自摸"), ("carol", "/hu carol from alice"),
+                          ("dave", "/hu dave 自摸")):
+            await t.say(who, text)
+        out = await t.say("carol", "/hand 1")
+        labels = [b["text"] for b in out[-1].buttons]
+        assert labels == ["✏️ Event 1", "✏️ Event 2", "✏️ Event 3"]
+        await _tap(t, "carol", "✏️ Event 2")
+        assert "Editing hand 1, event 2:" in plain(t.last_with_buttons().text)
+        await _tap(t, "carol", "carol self-draw")
+        await _tap(t, "carol", "七对")
+        msg = t.last_with_buttons()
+        record = find_button(msg, "✅ Record")["callback_data"]
+        out = await t.press("carol", msg, record)
+        texts = [plain(m.text) for m in out]
+        assert any("Hand 1 corrected." in x for x in texts), texts
+        session = await t.ledger.current_session(t.chat_id)
+        assert session.totals == {"E": -12, "S": 6, "W": 14, "N": -8}
+        assert session.hands == 1
+        await t.press("carol", msg, record)  # a second Confirm changes nothing
+        assert list(t.api.answered.values())[-1].get("show_alert")
+        assert (await t.ledger.current_session(t.chat_id)).totals == session.totals
+        # Another player's event (bob reported event 1) is not carol's to change.
+        await t.say("carol", "/hand 1")
+        await _tap(t, "carol", "✏️ Event 1")
+        await _tap(t, "carol", "bob self-draw")
+        msg = t.last_with_buttons()
+        out = await t.press("carol", msg, find_button(msg, "✅ Record")["callback_data"])
+        assert any("Only the player who reported" in plain(m.text) for m in out)
+        assert (await t.ledger.current_session(t.chat_id)).totals == session.totals
+        assert t.api.errors == []
+
+
+async def test_guided_edit_in_chinese(tmp_path: Path) -> None:
+    async with table(tmp_path, lang="zh-hans") as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        for who, text in (("bob", "/hu bob 自摸"), ("carol", "/hu carol from alice")):
+            await t.say(who, text)
+        out = await t.say("carol", "/hand 1")
+        assert [b["text"] for b in out[-1].buttons] == ["✏️ 第 1 条", "✏️ 第 2 条"]
+        assert "只改其中一条：/edit 1.N" in plain(out[-1].text)
+        await _tap(t, "carol", "✏️ 第 2 条")
+        assert "修改第 1 盘第 2 条：" in plain(t.last_with_buttons().text)
+        assert t.api.errors == []
