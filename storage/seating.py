@@ -47,8 +47,8 @@ class Seating(LedgerBase):
             conn.execute(t.audit.insert().values(
                 chat_id=chat_id, session_id=srow.id, hand_number=None, action="seat",
                 actor=actor, at=now(),
-                before={"seat": seat, "player": info.seats[seat].id},
-                after={"seat": seat, "player": player.id}))
+                before={"seat": seat, "player": info.seats[seat].name},
+                after={"seat": seat, "player": player.name}))
             return self._session_info(conn, chat_id, srow.id)
 
         return await self.run(unit, write=True)
