@@ -109,3 +109,20 @@ async def test_guided_edit_in_chinese(tmp_path: Path) -> None:
         await _tap(t, "carol", "✏️ 第 2 条")
         assert "修改第 1 盘第 2 条：" in plain(t.last_with_buttons().text)
         assert t.api.errors == []
+
+
+async def test_a_player_who_left_keeps_their_wins(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", NEW)
+        await t.say("dave", "/hu dave from bob 清一色 鸟1")
+        out = await t.say("carol", "/seat dave @erin")
+        assert any("erin takes dave's seat (North)" in plain(m.text) for m in out)
+        await t.say("erin", "/hu erin 自摸 鸟2")
+        out = await t.say("carol", "/stats dave")
+        text = plain(out[-1].text)
+        assert "Hands 1: won 1" in text and "清一色" in text, text
+        out = await t.say("carol", "/hand 1")
+        assert "dave wins" in plain(out[-1].text)
+        out = await t.say("carol", "/end")
+        assert any("dave: +" in plain(m.text) for m in out)
+        assert t.api.errors == []
