@@ -33,6 +33,7 @@ from bot.handlers import (
     commands_files,
     commands_lookback,
     commands_money,
+    commands_night,
     details,
 )
 from bot.ops import collector
@@ -53,6 +54,9 @@ GROUP_COMMANDS = [
     ("undo", "Undo the last event"),
     ("void", "Void a hand: /void 3"),
     ("edit", "Correct a hand: /edit 3 ..."),
+    ("penalty", "A false win (诈胡): /penalty dave 诈胡"),
+    ("adjust", "A correction: /adjust alice -10 bob +10 side bet"),
+    ("seat", "Someone leaves, someone joins: /seat dave erin"),
     ("history", "This night's hands: /history all · /history 2026-11-20"),
     ("hand", "Every event of a hand: /hand 3"),
     ("end", "End the night: who pays whom"),
@@ -77,7 +81,7 @@ COMMANDS = {
     name: getattr(commands, f"cmd_{name}")
     for name in ("new", "hu", "kong", "draw", "qishou", "table", "undo", "void", "edit",
                  "end", "rules", "set", "lang", "score", "help")
-} | {"start": commands.cmd_help} | commands_files.COMMANDS | {
+} | {"start": commands.cmd_help} | commands_files.COMMANDS | commands_night.COMMANDS | {
     "standings": commands_money.cmd_standings,
     "debts": commands_money.cmd_debts,
     "paid": commands_money.cmd_paid,

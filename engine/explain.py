@@ -29,6 +29,10 @@ TEMPLATES: dict[str, str] = {
     "tuishui_handed_on": "退税: {seat}'s kong money ({amount}) went to the winner by 呼叫转移; "
                          "nothing of it is given back",
     "huazhu": "{seat} is 花猪: pays {fan} fan to each other player",
+    "false_win": "{seat}: a false win (诈胡), pays each other player",
+    "adjust": "An adjustment: {note}",
+    "adjust_plain": "An adjustment",
+    "adjusted": "{seat} {points}",
     "huazhu_not_counted": "花猪 is not counted in this preset",
     "huazhu_value": "{seat}: {fan} fan = {points} points",
     "chajiao": "查叫: {seat} is ready for {fan} fan, worth {points}",

@@ -148,7 +148,37 @@ class WallEnd(Frozen):
     players: dict[Seat, WallEndPlayer] = Field(default_factory=dict)
 
 
-Event = Annotated[Win | Kong | StartingWin | WallEnd, Field(discriminator="type")]
+# The most points one adjustment may move for one player (far beyond any real correction).
+MAX_ADJUST = 1_000_000
+
+
+class Penalty(Frozen):
+    """A penalty the table agreed on: 诈胡/相公, a false win. What it costs is the family's
+    reading (engine.penalties), or the house rule ``false_win``."""
+
+    type: Literal["penalty"] = "penalty"
+    seat: Seat
+    kind: Literal["false_win"] = "false_win"
+
+
+class Adjustment(Frozen):
+    """A correction that is not a hand: points moved between players, summing to zero."""
+
+    type: Literal["adjust"] = "adjust"
+    deltas: dict[Seat, Annotated[int, Field(ge=-MAX_ADJUST, le=MAX_ADJUST)]]
+    reason: str | None = Field(None, max_length=100)
+
+    @model_validator(mode="after")
+    def _zero_sum(self) -> Adjustment:
+        if sum(self.deltas.values()) != 0:
+            raise ValueError("an adjustment must sum to zero")
+        if not any(self.deltas.values()):
+            raise ValueError("an adjustment must move some points")
+        return self
+
+
+Event = Annotated[Win | Kong | StartingWin | WallEnd | Penalty | Adjustment,
+                  Field(discriminator="type")]
 
 
 class HandReport(Frozen):

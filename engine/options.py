@@ -21,6 +21,9 @@ class FamilyOptions(BaseModel):
     )
     players: Literal[3, 4] = Field(
         4, description="players at the table: 4 (E S W N) or 3 (E S W, no North)")
+    false_win: int = Field(
+        0, ge=0, le=10_000, description="诈胡: points a false winner pays each other player "
+        "(times base); 0: the family's reading (docs/rules/penalties.md)")
 
 
 class SichuanOptions(FamilyOptions):

@@ -18,17 +18,20 @@ from engine.families.state import HandState
 from engine.models import (
     MAX_HAND_POINTS,
     PAID_BY_ONE,
+    Adjustment,
     HandReport,
     HandResult,
     How,
     Kong,
     KongKind,
+    Penalty,
     Seat,
     StartingWin,
     WallEnd,
     Win,
 )
 from engine.patterns import FAMILY_PATTERNS
+from engine.penalties import settle_adjustment, settle_penalty
 from engine.rules import Ruleset
 from engine.wildcards import parse_indicator
 
@@ -104,6 +107,10 @@ def _seats_named(ev: Any) -> set[Seat]:
         return {ev.seat} | ({ev.from_seat} if isinstance(ev, Kong) and ev.from_seat else set())
     if isinstance(ev, WallEnd):
         return set(ev.players)
+    if isinstance(ev, Penalty):
+        return {ev.seat}
+    if isinstance(ev, Adjustment):
+        return set(ev.deltas)
     return set()  # pragma: no cover - every event kind is above
 
 
@@ -114,6 +121,12 @@ def _event(rules: Ruleset, state: HandState, ev: Any, index: int, book: Book,
         raise ReportError("no_such_seat", f"{absent[0]}: this table seats only "
                           f"{' '.join(state.seats)}", seat=absent[0])
     check_event(rules.family, state, ev)
+    if isinstance(ev, Penalty):  # not play: the same for every family
+        settle_penalty(rules, state, ev, book)
+        return
+    if isinstance(ev, Adjustment):
+        settle_adjustment(ev, book)
+        return
     handler = FAMILIES[rules.family].handlers.get(type(ev))
     if handler is None:
         code, message = _UNHANDLED.get(type(ev), ("wrong_family", "not part of these rules"))

@@ -42,6 +42,7 @@ from storage.backup import _decode, _encode
 from storage.errors import LedgerError
 from storage.hand_stats import seat_facts
 from storage.ledger import Ledger
+from storage.models import MAX_STAKE_CENTS
 
 SPOOL_BYTES = 4 * 1024 * 1024
 BATCH = 1000
@@ -58,6 +59,9 @@ SEAT_COLS = ("seat_e", "seat_s", "seat_w", "seat_n")
 # references such as a player's key or a night's number).
 _p, _s, _h, _e, _d, _a = (t.players.c, t.sessions.c, t.hands.c, t.entries.c, t.debts.c,
                           t.audit.c)
+# Columns added later, at the end of their file: a file written before them is read
+# without them (their values are None).
+LATER_COLUMNS = {"hands.csv": 2}
 COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
     "players.csv": (("player", _p.name_key), ("name", _p.name),
                     ("telegram_id", _p.telegram_id), ("username", _p.username),
@@ -71,7 +75,8 @@ COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
     "hands.csv": (("night", _h.number), ("hand", _h.number), ("dealer", _h.dealer),
                   ("indicator", _p.username), ("status", _h.status),
                   ("next_dealer", _h.next_dealer), ("result", _h.result),
-                  ("created_at", _h.created_at), ("updated_at", _h.updated_at)),
+                  ("created_at", _h.created_at), ("updated_at", _h.updated_at),
+                  ("stake_cents", _h.stake_cents), ("seats", _h.seats)),
     "events.csv": (("night", _h.number), ("hand", _h.number), ("event", _e.event_index),
                    ("reporter", _p.telegram_id), ("report", _h.result)),
     "entries.csv": (("night", _h.number), ("hand", _h.number), ("event", _e.event_index),
@@ -169,13 +174,16 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
     def hands() -> Iterator[list[str]]:
         q = (select(_h.session_id, _h.number, _h.dealer,
                     _h.report["indicator"].as_string().label("indicator"), _h.status,
-                    _h.next_dealer, _h.result, _h.created_at, _h.updated_at)
+                    _h.next_dealer, _h.result, _h.created_at, _h.updated_at,
+                    _h.stake_cents, _h.seats)
              .where(_h.session_id.in_(chosen)).order_by(*hand_order))
         for r in _stream(conn, q):
             yield [str(number[r.session_id]), str(r.number), r.dealer,
                    r.indicator or "", r.status, r.next_dealer or "",
                    enc(_h.result, r.result), enc(_h.created_at, r.created_at),
-                   enc(_h.updated_at, r.updated_at)]
+                   enc(_h.updated_at, r.updated_at), enc(_h.stake_cents, r.stake_cents),
+                   enc(_h.seats, {s: key[int(p)] for s, p in r.seats.items()}
+                       if r.seats else None)]
 
     def events() -> Iterator[list[str]]:
         q = (select(_h.session_id, _h.number, _h.report, _h.reporters)
@@ -281,7 +289,10 @@ def _rows(zf: zipfile.ZipFile, name: str) -> Iterator[tuple[int, dict[str, Any]]
         reader = csv.reader(text)
         try:
             header = next(reader, None)
-            if header != [c for c, _ in cols]:
+            older = cols[:len(cols) - LATER_COLUMNS.get(name, 0)]
+            if header == [c for c, _ in older]:
+                cols = older  # written before the later columns: they read as None
+            elif header != [c for c, _ in cols]:
                 raise _bad(name, "the header is not " + ",".join(c for c, _ in cols))
             for row in reader:
                 where = f"{name}:{reader.line_num}"
@@ -328,6 +339,8 @@ class _Loader:
     events: dict[tuple[int, int], int] = field(default_factory=dict)  # events per hand
     totals: dict[str, list[int]] = field(default_factory=dict)
     nets: dict[int, dict[str, int]] = field(default_factory=dict)
+    reseated: set[int] = field(default_factory=set)  # nights where a seat changed
+    played: dict[tuple[int, int], set[str]] = field(default_factory=dict)  # hand -> keys
 
     def _insert(self, table: Any, rows: list[dict[str, Any]], returning: Any = None
                 ) -> list[int]:
@@ -444,10 +457,23 @@ class _Loader:
         for line, v in _rows(self.zf, "hands.csv"):
             where = f"hands.csv:{line}"
             sid, seats = self._night(where, v["night"])
+            night_seats = seats
+            if v.get("seats"):  # a seat changed after this hand: who played it
+                played = v["seats"]
+                if not isinstance(played, dict) or set(played) != set(SEATS) or len(
+                        set(played.values())) != 4:
+                    raise _bad(where, "its seats are not four players")
+                for k in played.values():
+                    self._player(where, k)
+                seats = dict(played)
+                self.reseated.add(v["night"])
             hk = (v["night"], v["hand"])
             if hk <= last or v["hand"] < 1:
                 raise _bad(where, "hands are out of order or repeated")
             last = hk
+            stake = v.get("stake_cents")
+            if stake is not None and not 0 <= stake <= MAX_STAKE_CENTS:
+                raise _bad(where, "its stake is out of range")
             if v["status"] not in ("open", "closed", "void") or v["dealer"] not in SEATS or (
                     v["next_dealer"] is not None and v["next_dealer"] not in SEATS):
                 raise _bad(where, "status or dealer is not valid")
@@ -470,12 +496,15 @@ class _Loader:
                     set(result.deltas) != {s for s in seats if s != "status"}):
                 raise _bad(where, "its result does not match its events")
             self.events[hk] = len(evs)
+            self.played[hk] = set(seats.values())
             batch.append((hk, seats, result, {
                 "chat_id": self.chat_id, "session_id": sid, "number": v["hand"],
                 "dealer": v["dealer"], "report": report, "result": v["result"],
                 "status": v["status"], "next_dealer": v["next_dealer"],
                 "reporters": reporters, "created_at": v["created_at"],
-                "updated_at": v["updated_at"]}))
+                "updated_at": v["updated_at"], "stake_cents": v.get("stake_cents"),
+                "seats": {st: self.players[k] for st, k in seats.items()}
+                if seats is not night_seats else None}))
             self.preview.hands += 1
             self.preview.events += len(evs)
             if len(batch) >= BATCH:
@@ -504,7 +533,8 @@ class _Loader:
             for i, x in enumerate((f.delta, 1, f.won, f.self_draws, f.dealt_in,
                                    f.win_points)):
                 acc[i] += x
-            self.nets[night][seat] += f.delta
+            if key == self.nights[night][1][seat]:  # the seat's player now: its net
+                self.nets[night][seat] += f.delta
             rows.append({"hand_id": hand_id, "player_id": self.players[key],
                          "chat_id": self.chat_id, "delta": f.delta, "won": f.won,
                          "self_draws": f.self_draws, "dealt_in": f.dealt_in,
@@ -523,7 +553,7 @@ class _Loader:
             if (*hk, v["event"]) < last:
                 raise _bad(where, "entries are out of order")
             last = (*hk, v["event"])
-            if v["player"] not in seats.values():
+            if v["player"] not in self.played.get(hk, set(seats.values())):
                 raise _bad(where, "an entry of a player not at that night's table")
             hid, status = self.hands[hk]
             if status == "void":
@@ -546,8 +576,8 @@ class _Loader:
 
     def _audit(self, where: str, v: dict[str, Any]) -> dict[str, Any]:
         sid, _ = self._night(where, v["night"])
-        if v["action"] not in ("undo", "void", "amend"):
-            raise _bad(where, "action is not undo, void or amend")
+        if v["action"] not in ("undo", "void", "amend", "seat"):
+            raise _bad(where, "action is not undo, void, amend or seat")
         return {"chat_id": self.chat_id, "session_id": sid, "hand_number": v["hand"],
                 "action": v["action"], "actor": v["actor"], "at": v["at"],
                 "before": v["before"], "after": v["after"]}
@@ -560,6 +590,7 @@ class _Loader:
              "win_points": a[5]} for k, a in self.totals.items()])
         for night, nets in self.nets.items():
             self.conn.execute(update(t.sessions).where(_s.id == self.nights[night][0]).values(
+                reseated=night in self.reseated,
                 **{f"net_{s.lower()}": v for s, v in nets.items()}))
 
 

@@ -49,6 +49,9 @@ class Corrections(LedgerBase):
                 .limit(1)).first()
             if hrow is None:
                 raise LedgerError("nothing_to_undo", "nothing has been recorded at this table")
+            if hrow.seats:  # played before a seat changed: /edit or /void it instead
+                raise LedgerError("undo_seat_changed", "a seat changed after that hand",
+                                  number=hrow.number)
             reporters = list(hrow.reporters)
             may_change(reporters[-1:], actor, allow_others, "not_reporter")
             events = list(hrow.report["events"])
@@ -99,37 +102,57 @@ class Corrections(LedgerBase):
 
     async def amend(self, chat_id: int, number: int, events: list[dict[str, Any]], *,
                     actor: int | None = None, indicator: str | None = None,
-                    allow_others: bool = False) -> EditOutcome:
-        """Replace hand ``number``'s events: only who reported it, unless ``allow_others``."""
+                    allow_others: bool = False, event_index: int | None = None,
+                    draft_id: int | None = None) -> EditOutcome:
+        """Replace hand ``number``'s events: only who reported it, unless ``allow_others``.
+        With ``event_index`` (0-based), ``events`` is one event that replaces just that
+        event of the hand; the others stay as they are. With ``draft_id`` (a guided edit's
+        Confirm) the draft is deleted in the same transaction, or refused as stale."""
         return await self._edit(chat_id, number, events, actor, indicator,
-                                allow_others=allow_others)
+                                allow_others=allow_others, event_index=event_index,
+                                draft_id=draft_id)
 
     async def _edit(self, chat_id: int, number: int, events: list[dict[str, Any]] | None,
                     actor: int | None, indicator: str | None = None, *,
-                    allow_others: bool = False) -> EditOutcome:
+                    allow_others: bool = False, event_index: int | None = None,
+                    draft_id: int | None = None) -> EditOutcome:
         def unit(conn: Connection) -> EditOutcome:
+            if draft_id is not None and conn.execute(delete(t.drafts).where(
+                    t.drafts.c.chat_id == chat_id, t.drafts.c.id == draft_id)).rowcount != 1:
+                raise LedgerError("stale_button", "that edit was already made or cancelled")
             srow = self._open_session_row(conn, chat_id)
+            todo = events
             h = t.hands.c
             target = conn.execute(select(t.hands).where(
                 h.session_id == srow.id, h.number == number)).first()
             if target is None or target.status == "void":
                 raise LedgerError("no_hand", f"there is no hand {number} to change",
                                   number=number)
-            may_change(list(target.reporters), actor, allow_others, "not_reporter_hand")
+            changing = list(target.reporters)  # whoever reported what changes
+            if event_index is not None and todo is not None:
+                kept = list(target.report["events"])
+                if not 0 <= event_index < len(kept) or len(todo) != 1:
+                    raise LedgerError("no_event", f"hand {number} has no event "
+                                      f"{event_index + 1}", number=number,
+                                      event=event_index + 1, events=len(kept))
+                todo = [*kept[:event_index], todo[0], *kept[event_index + 1:]]
+                changing = changing[event_index:event_index + 1]
+            may_change(changing, actor, allow_others, "not_reporter_hand")
             rules = Ruleset.from_snapshot(srow.rules)
             seats = seated(srow)
             stamp = now()
             before = {"report": target.report, "deltas": target.result["deltas"],
                       "reporters": list(target.reporters)}
-            if events is None:
+            played = self._hand_seats(srow, target)
+            if todo is None:
                 conn.execute(delete(t.entries).where(t.entries.c.hand_id == target.id))
-                self._set_hand_facts(conn, srow, target.id, None)
+                self._set_hand_facts(conn, srow, target.id, None, seats=played)
                 conn.execute(update(t.hands).where(h.id == target.id).values(
                     status="void", updated_at=stamp))
                 after = None
                 action = "void"
             else:
-                report = parse_report({"events": events,
+                report = parse_report({"events": todo,
                                        "indicator": indicator or target.report.get("indicator")})
                 result = settle_hand(rules, report, target.dealer)
                 if result.open and target.status == "closed":
@@ -139,13 +162,13 @@ class Corrections(LedgerBase):
                         raise LedgerError("amend_reopens", "that correction leaves the hand "
                                           "unfinished, but later hands were played")
                 self._write_hand(conn, srow, target.id, report, result,
-                                 list(target.reporters)[: len(events)]
-                                 + [actor] * max(0, len(events) - len(target.reporters)),
-                                 stamp)
+                                 list(target.reporters)[: len(todo)]
+                                 + [actor] * max(0, len(todo) - len(target.reporters)),
+                                 stamp, seats=played)
                 after = {"report": report.model_dump(mode="json"), "deltas": result.deltas}
                 action = "amend"
             changes = self._replay_dealers(conn, srow, rules, seats, number, stamp)
-            if events is not None:
+            if todo is not None:
                 changes.insert(0, HandChange(
                     number=number, dealer_before=target.dealer, dealer_after=target.dealer,
                     deltas_before=target.result["deltas"], deltas_after=after["deltas"]))
@@ -176,7 +199,7 @@ class Corrections(LedgerBase):
         stamp = now()
         self._write_hand(conn, srow, target.id, report, result,
                          [*reporters, *[None] * (len(report.events) - len(reporters))]
-                         [: len(report.events)], stamp)
+                         [: len(report.events)], stamp, seats=self._hand_seats(srow, target))
         self._replay_dealers(conn, srow, rules, seats, target.number, stamp)
         self._audit(conn, chat_id, srow.id, target.number, "undo", actor,
                     edit.after, edit.before)
@@ -202,7 +225,7 @@ class Corrections(LedgerBase):
                 result = settle_hand(rules, report, dealer)
                 conn.execute(update(t.hands).where(h.id == row.id).values(dealer=dealer))
                 self._write_hand(conn, srow, row.id, report, result, list(row.reporters),
-                                 stamp)
+                                 stamp, seats=self._hand_seats(srow, row))
                 changes.append(HandChange(
                     number=row.number, dealer_before=row.dealer, dealer_after=dealer,
                     deltas_before=row.result["deltas"], deltas_after=result.deltas))

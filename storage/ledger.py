@@ -17,9 +17,10 @@ from storage.lookback import Lookback
 from storage.money import Money
 from storage.reading import Reading
 from storage.recording import Recording
+from storage.seating import Seating
 
 
-class Ledger(Delivery, Recording, Corrections, Reading, Money, Lookback):
+class Ledger(Delivery, Recording, Corrections, Seating, Reading, Money, Lookback):
     """Open with ``await Ledger.open(url)``; close with ``await ledger.close()``."""
 
 

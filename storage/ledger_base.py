@@ -190,6 +190,11 @@ class LedgerBase:
             if values:
                 conn.execute(update(t.chats).where(t.chats.c.id == chat_id)
                              .values(**values))
+            if stake_cents is not None:  # a table going plays it from its next hand
+                s = t.sessions.c
+                conn.execute(update(t.sessions).where(s.chat_id == chat_id,
+                                                      s.status == "open")
+                             .values(stake_cents=stake_cents))
             return self._chat(conn, chat_id)
 
         return await self.run(unit, write=True)
@@ -440,8 +445,8 @@ class LedgerBase:
                     report: HandReport, result: HandResult, reporters: list[Any],
                     stamp: datetime, only_event: int | None = None,
                     previous: HandResult | object | None = UNKNOWN,
-                    stored: bool = False, session_values: dict[str, Any] | None = None
-                    ) -> dict[Seat, int]:
+                    stored: bool = False, session_values: dict[str, Any] | None = None,
+                    seats: dict[Seat, int] | None = None) -> dict[Seat, int]:
         """Store a hand's report, result, entries, per-player facts and running totals;
         return how far each seat's session net moved. ``session_values`` (``b_hands``,
         ``b_dealer``) are set on the session in the same statement as its nets.
@@ -449,9 +454,10 @@ class LedgerBase:
         ``only_event`` adds the entries of that event alone (earlier ones are unchanged,
         since settlement is sequential); otherwise all entries are rewritten. ``previous``
         is the hand's result before this write when the caller knows it (None: a new hand);
-        ``stored`` says the hand row already holds this report and result.
+        ``stored`` says the hand row already holds this report and result. ``seats``: who
+        played the hand (:meth:`_hand_seats`), when it is not the table's seats now.
         """
-        seats = seated(srow)
+        seats = seats or self._hand_seats(srow)
         e = t.entries.c
         if only_event is None:
             conn.execute(delete(t.entries).where(e.hand_id == hand_id))
@@ -473,17 +479,27 @@ class LedgerBase:
                 "b_status": "open" if result.open else "closed",
                 "b_next_dealer": result.next_dealer if not result.open else None,
                 "b_reporters": reporters, "b_updated_at": stamp})
-        return self._set_hand_facts(conn, srow, hand_id, result, previous, session_values)
+        return self._set_hand_facts(conn, srow, hand_id, result, previous, session_values,
+                                    seats)
+
+    def _hand_seats(self, srow: Row[Any], hrow: Any = None) -> dict[Seat, int]:
+        """Who played a hand, seat -> player id: its own seats when a seat changed after
+        it, else the table's seats now."""
+        if hrow is not None and getattr(hrow, "seats", None):
+            return {seat: int(pid) for seat, pid in hrow.seats.items()}  # type: ignore[misc]
+        return seated(srow)
 
     def _set_hand_facts(self, conn: Connection, srow: Row[Any], hand_id: int,
                         result: HandResult | None,
                         previous: HandResult | object | None = UNKNOWN,
-                        session_values: dict[str, Any] | None = None) -> dict[Seat, int]:
+                        session_values: dict[str, Any] | None = None,
+                        seats: dict[Seat, int] | None = None) -> dict[Seat, int]:
         """Replace the hand's per-player facts and move the running totals (the players'
         and the session's) by the change, which it returns per seat. ``previous`` (the
         hand's former result, or None for a new hand) spares a query."""
         chat_id = srow.chat_id
-        seats = seated(srow)
+        seats = seats or self._hand_seats(srow)
+        sitting = self._hand_seats(srow)  # the table now: its nets move
         old: dict[int, Any]
         if previous is UNKNOWN:
             old = {r.player_id: r for r in conn.execute(
@@ -505,7 +521,7 @@ class LedgerBase:
                  "dealt_in": f.dealt_in, "win_points": f.win_points}
                 for s, f in new.items()])
         changes = []
-        moved = dict.fromkeys(seats, 0)
+        by_player: dict[int, int] = {}
         for seat, pid in seats.items():
             o = old.get(pid)
             f = new.get(seat)
@@ -519,7 +535,10 @@ class LedgerBase:
             }
             if any(diff.values()):
                 changes.append({"pid": pid, **diff})
-            moved[seat] = diff["d_net"]
+            by_player[pid] = diff["d_net"]
+        # The session's nets are per seat, of who sits there now (a player who left keeps
+        # their results in the entries, not in the table's nets).
+        moved = {seat: by_player.get(pid, 0) for seat, pid in sitting.items()}
         if changes:  # one statement for every player whose totals moved
             later(conn, sql.MOVE_TOTALS, changes)
         if any(moved.values()) or session_values:

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection, Row
 from engine.models import HandResult, Seat
 from storage import tables as t
 from storage.errors import LedgerError
-from storage.ledger_base import SEAT_COLUMNS, LedgerBase, _player
+from storage.ledger_base import LedgerBase, _player
 from storage.models import Contract, HistoryItem, PlayerInfo, PlayerStats, SessionInfo
 from storage.reading import history_items
 
@@ -197,6 +197,7 @@ class Lookback(LedgerBase):
                 raise LedgerError("no_hand_here", f"there is no hand {number}", number=number,
                                   night=night.label)
             session = self._session_info(conn, chat_id, night.session_id)
+            session = self._as_played(conn, session, row.seats)  # type: ignore[attr-defined]
             p = t.players.c
             who = dict(conn.execute(select(p.telegram_id, p.name).where(
                 p.chat_id == chat_id, p.telegram_id.is_not(None))).all())
@@ -246,9 +247,10 @@ class Lookback(LedgerBase):
             if best is not None:
                 srow = self._session_row(conn, chat_id, best.session_id)
                 assert srow is not None
-                seat = next(s for s, c in SEAT_COLUMNS.items() if getattr(srow, c) == player_id)
-                result = HandResult.model_validate(conn.execute(
-                    select(h.result).where(h.id == best.id)).scalar_one())
+                found = conn.execute(select(h.result, h.seats).where(h.id == best.id)).one()
+                played = self._hand_seats(srow, found)  # a seat may have changed since
+                seat = next(s for s, pid in played.items() if pid == player_id)
+                result = HandResult.model_validate(found.result)
                 names = tuple(str(line.params["name"]) for ev in result.events
                               for line in ev.lines
                               if line.params.get("seat") == seat and "name" in line.params

@@ -76,6 +76,9 @@ class RecordOutcome(Contract):
     closed: bool = False
     next_dealer: Seat | None = None
     session: SessionInfo | None = None
+    # Nothing was recorded: the report looks like a second report of hand ``hand_number``
+    # and is kept as this question (storage.twice) until a player answers it.
+    asked: int | None = None
 
 
 class HandChange(Contract):
@@ -126,9 +129,23 @@ class Summary(Contract):
     players: dict[int, PlayerInfo]
     transfers: tuple[Transfer, ...]
     debts: tuple[Debt, ...] = ()
+    # Money per player id, each hand at its own stake, and the stakes the night was played
+    # at (more than one when the stake changed during the night: then the transfers are in
+    # money, and their points are 0).
+    money: dict[int, int] = {}
+    stakes: tuple[int, ...] = ()
     biggest: tuple[PlayerInfo, int, int] | None = None  # player, points, hand number
     most_wins: tuple[PlayerInfo, int] | None = None
     most_winners: tuple[PlayerInfo, ...] = ()  # everyone tied for the most wins
+
+
+    @property
+    def mixed(self) -> bool:
+        """The stake changed during the night."""
+        return len(self.stakes) > 1
+
+    def money_of(self, player_id: int) -> int:
+        return self.money.get(player_id, self.nets.get(player_id, 0) * self.stake_cents)
 
 
 class Standing(Contract):

@@ -87,27 +87,52 @@ class Money(LedgerBase):
                 s = t.sessions.c
                 parts = [select(getattr(s, f"seat_{x}").label("pid"),
                                 s.stake_cents.label("stake"), getattr(s, f"net_{x}").label("net"))
-                         .where(s.chat_id == chat_id, getattr(s, f"seat_{x}").is_not(None))
+                         .where(s.chat_id == chat_id, getattr(s, f"seat_{x}").is_not(None),
+                                s.reseated.is_(False))
                          for x in "eswn"]  # a table of three has no North
                 u = union_all(*parts).subquery()
                 for r in conn.execute(select(u.c.pid, u.c.stake, func.sum(u.c.net))
                                       .group_by(u.c.pid, u.c.stake)).all():
                     by.setdefault(r[0], {})[int(r[1])] = int(r[2])
+                hp, h = t.hand_players.c, t.hands.c
+                at = func.coalesce(h.stake_cents, s.stake_cents)
+                # A night where a seat changed: each player's own hands, at their stakes.
+                for pid, stake, n in conn.execute(
+                        select(hp.player_id, at, func.sum(hp.delta))
+                        .select_from(t.hand_players.join(t.hands, h.id == hp.hand_id)
+                                     .join(t.sessions, s.id == h.session_id))
+                        .where(s.chat_id == chat_id, s.reseated.is_(True))
+                        .group_by(hp.player_id, at)).all():
+                    mine = by.setdefault(pid, {})
+                    mine[int(stake)] = mine.get(int(stake), 0) + int(n)
+                # Hands played at another stake than their night's (the stake changed
+                # during the night) move their points from the night's stake to their own.
+                for pid, night, own, n in conn.execute(
+                        select(hp.player_id, s.stake_cents, h.stake_cents, func.sum(hp.delta))
+                        .select_from(t.hand_players.join(t.hands, h.id == hp.hand_id)
+                                     .join(t.sessions, s.id == h.session_id))
+                        .where(h.chat_id == chat_id, h.stake_cents != s.stake_cents,
+                               s.reseated.is_(False))
+                        .group_by(hp.player_id, s.stake_cents, h.stake_cents)).all():
+                    mine = by.setdefault(pid, {})
+                    mine[int(night)] = mine.get(int(night), 0) - int(n)
+                    mine[int(own)] = mine.get(int(own), 0) + int(n)
                 tc = t.totals.c
                 for r in conn.execute(select(tc.player_id, tc.hands, tc.wins)
                                       .where(tc.chat_id == chat_id)).all():
                     hands[r.player_id], wins[r.player_id] = r.hands, r.wins
             else:
                 hp, h, s = t.hand_players.c, t.hands.c, t.sessions.c
+                stake = func.coalesce(h.stake_cents, s.stake_cents).label("stake")
                 rows = conn.execute(
-                    select(hp.player_id, s.stake_cents, func.sum(hp.delta), func.count(),
+                    select(hp.player_id, stake, func.sum(hp.delta), func.count(),
                            func.sum(hp.won))
                     .select_from(t.hand_players.join(t.hands, h.id == hp.hand_id)
                                  .join(t.sessions, s.id == h.session_id))
                     .where(hp.chat_id == chat_id, h.created_at >= since)
-                    .group_by(hp.player_id, s.stake_cents)).all()
-                for pid, stake, net, n, won in rows:
-                    by.setdefault(pid, {})[int(stake)] = int(net)
+                    .group_by(hp.player_id, stake)).all()
+                for pid, at, net, n, won in rows:
+                    by.setdefault(pid, {})[int(at)] = int(net)
                     hands[pid] = hands.get(pid, 0) + int(n)
                     wins[pid] = wins.get(pid, 0) + int(won or 0)
             ids = [pid for pid in by if hands.get(pid) or any(by[pid].values())]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy import BigInteger, and_, cast, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import HandResult
@@ -32,17 +32,31 @@ def history_items(conn: Connection, rows: Sequence[Row[Any]]) -> tuple[HistoryIt
     sids = {r.session_id for r in rows}
     srows = {r.id: r for r in conn.execute(select(t.sessions).where(
         t.sessions.c.id.in_(sids))).all()} if sids else {}
-    pids = {pid for s in srows.values() for pid in seated(s).values()}
+    def played(r: Row[Any]) -> dict[str, int]:  # who sat where for the hand
+        seats = getattr(r, "seats", None)
+        if seats:
+            return {s: int(pid) for s, pid in seats.items()}
+        return seated(srows[r.session_id])
+
+    pids = {pid for r in rows for pid in played(r).values()}
     names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
         t.players.c.id.in_(pids))).all()) if pids else {}
     return tuple(HistoryItem(
         session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
-        deltas=r.result["deltas"] if r.status != "void"
-        else dict.fromkeys(seated(srows[r.session_id]), 0),
-        seats={s: names[pid] for s, pid in seated(srows[r.session_id]).items()},
+        deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(played(r), 0),
+        seats={s: names[pid] for s, pid in played(r).items()},
         events=len(r.report["events"]), created_at=r.created_at) for r in rows)
 
 class Reading(LedgerBase):
+    def _as_played(self, conn: Connection, info: SessionInfo,
+                   seats: dict[str, int] | None) -> SessionInfo:
+        """The table as it sat for a hand (a seat may have changed since)."""
+        if not seats:
+            return info
+        rows = {r.id: _player(r) for r in conn.execute(select(t.players).where(
+            t.players.c.id.in_([int(p) for p in seats.values()]))).all()}
+        return info.model_copy(update={"seats": {s: rows[int(p)] for s, p in seats.items()}})
+
     # -- the end of the night -------------------------------------------------------------
 
     async def end_session(self, chat_id: int, *, actor: int | None = None) -> Summary:
@@ -68,11 +82,34 @@ class Reading(LedgerBase):
         info = self._session_info(conn, chat_id, srow.id)
         players = {p.id: p for p in info.seats.values()}
         nets = {info.seats[s].id: v for s, v in info.totals.items()}
-        transfers = tuple(
-            Transfer(payer=players[a], payee=players[b], points=n,
-                     cents=n * srow.stake_cents)
-            for a, b, n in fewest_transfers(nets))
         hp, h = t.hand_players.c, t.hands.c
+        if srow.reseated:  # everyone who played, who left included, with their own hands
+            nets = dict.fromkeys(nets, 0) | {int(pid): int(n) for pid, n in conn.execute(
+                select(hp.player_id, func.sum(hp.delta)).join(t.hands, h.id == hp.hand_id)
+                .where(h.session_id == srow.id).group_by(hp.player_id)).all()}
+            gone = set(nets) - set(players)
+            players |= {r.id: _player(r) for r in conn.execute(
+                select(t.players).where(t.players.c.id.in_(gone))).all()} if gone else {}
+        stake = func.coalesce(h.stake_cents, srow.stake_cents)
+        money = dict.fromkeys(nets, 0)
+        for pid, cents in conn.execute(
+                select(hp.player_id, func.sum(cast(hp.delta, BigInteger) * stake))
+                .join(t.hands, h.id == hp.hand_id).where(h.session_id == srow.id)
+                .group_by(hp.player_id)).all():
+            money[pid] = int(cents or 0)
+        stakes = tuple(sorted(int(x) for x in conn.execute(
+            select(stake).where(h.session_id == srow.id, h.status != "void")
+            .distinct()).scalars()))
+        if len(stakes) > 1:  # the stake changed during the night: settle the money
+            transfers = tuple(
+                Transfer(payer=players[a], payee=players[b], points=0, cents=n)
+                for a, b, n in fewest_transfers(money))
+        else:
+            at = stakes[0] if stakes else srow.stake_cents
+            money = {pid: n * at for pid, n in nets.items()}
+            transfers = tuple(
+                Transfer(payer=players[a], payee=players[b], points=n, cents=n * at)
+                for a, b, n in fewest_transfers(nets))
         best = conn.execute(
             select(hp.player_id, hp.win_points, h.number).join(t.hands, h.id == hp.hand_id)
             .where(h.session_id == srow.id, hp.win_points > 0)
@@ -84,8 +121,9 @@ class Reading(LedgerBase):
         wins = tally[0] if tally else None
         top = tuple(players[r.player_id] for r in tally if wins and wins.w and r.w == wins.w)
         return Summary(
-            session_id=srow.id, hands=info.hands, stake_cents=srow.stake_cents, nets=nets,
-            players=players, transfers=transfers,
+            session_id=srow.id, hands=info.hands,
+            stake_cents=stakes[0] if len(stakes) == 1 else srow.stake_cents, nets=nets,
+            players=players, transfers=transfers, money=money, stakes=stakes,
             biggest=(players[best.player_id], best.win_points, best.number) if best else None,
             most_wins=(players[wins.player_id], int(wins.w)) if wins and wins.w else None,
             most_winners=top,
@@ -233,10 +271,11 @@ class Reading(LedgerBase):
         def unit(conn: Connection) -> tuple[SessionInfo, HandResult]:
             info = self._session_info(conn, chat_id, session_id)
             h = t.hands.c
-            row = conn.execute(select(t.hands.c.result).where(
+            row = conn.execute(select(t.hands.c.result, t.hands.c.seats).where(
                 h.session_id == session_id, h.number == number)).first()
             if row is None:
                 raise LedgerError("no_hand", f"there is no hand {number}", number=number)
-            return info, HandResult.model_validate(row.result)
+            return self._as_played(conn, info, row.seats), HandResult.model_validate(
+                row.result)
 
         return await self.run(unit, write=False)

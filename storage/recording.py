@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import HandResult
@@ -13,6 +13,7 @@ from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
 from storage import statements as sql
 from storage import tables as t
+from storage import twice
 from storage.errors import LedgerError
 from storage.ledger_base import LedgerBase, _Prefixed, now
 from storage.models import (
@@ -25,13 +26,17 @@ class Recording(LedgerBase):
     # -- recording --------------------------------------------------------------------
 
     async def record(self, chat_id: int, event: dict[str, Any], *, reporter: int | None = None,
-                     indicator: str | None = None, draft_id: int | None = None
-                     ) -> RecordOutcome:
+                     indicator: str | None = None, draft_id: int | None = None,
+                     ask_twice: bool = True) -> RecordOutcome:
         """Record one event: it joins the open hand, or starts the next one. Atomic.
 
         With ``draft_id`` (a guided report's Confirm) the draft is deleted in the same
         transaction: the hand is recorded and its draft gone, or neither. A draft already
-        gone (a second press of Confirm) is refused as ``stale_button``."""
+        gone (a second press of Confirm) is refused as ``stale_button``.
+
+        With ``ask_twice``, a report that looks like a second report of the win that just
+        closed the previous hand is not recorded but kept as a question
+        (:mod:`storage.twice`): the outcome's ``asked`` is its id."""
 
         def unit(conn: Connection) -> RecordOutcome:
             if draft_id is not None:
@@ -46,9 +51,17 @@ class Recording(LedgerBase):
                 events, reporters = list(hrow.report["events"]), list(hrow.reporters)
                 base_indicator = indicator or hrow.report.get("indicator")
             report = parse_report({"events": [*events, event], "indicator": base_indicator})
+            stamp = now()
+            if hrow is None and ask_twice:
+                prev = twice.closing_twin(conn, srow, report, reporter, stamp)
+                if prev is not None:
+                    asked = twice.ask(conn, chat_id, srow.id, prev.number, event, indicator,
+                                      reporter, stamp)
+                    return RecordOutcome(hand_number=prev.number, asked=asked,
+                                         session=self._session_info(conn, chat_id, srow.id,
+                                                                    row=srow, open_hand=None))
             result = settle_hand(rules, report, dealer)
             index = len(events)
-            stamp = now()
             closed = not result.open
             if hrow is None:  # the hand's first event: insert it whole
                 hand_id = conn.execute(sql.INSERT_HAND, {
@@ -58,6 +71,7 @@ class Recording(LedgerBase):
                     "status": "closed" if closed else "open",
                     "next_dealer": result.next_dealer if closed else None,
                     "reporters": [reporter], "created_at": stamp, "updated_at": stamp,
+                    "stake_cents": srow.stake_cents,
                 }).scalar_one()
             changes: dict[str, Any] = {}
             if hrow is None:
@@ -108,3 +122,31 @@ class Recording(LedgerBase):
         hand = _Prefixed(row, "h_")
         return row, hand  # type: ignore[return-value]
 
+
+    async def drop_question(self, chat_id: int, question_id: int) -> int:
+        """"The same hand": the report kept as a question is dropped; the number of the
+        hand it repeated. A question already answered is refused as ``stale_button``."""
+
+        def unit(conn: Connection) -> int:
+            d = t.drafts.c
+            row = conn.execute(select(t.drafts).where(
+                d.chat_id == chat_id, d.id == question_id,
+                d.kind == twice.QUESTION_KIND)).first()
+            if row is None:
+                raise LedgerError("stale_button", "that question was already answered")
+            self._take_draft(conn, chat_id, question_id)
+            return int(row.data["hand"])
+
+        return await self.run(unit, write=True)
+
+    async def question(self, chat_id: int, question_id: int) -> dict[str, Any] | None:
+        """A report kept as a question, or None when it was answered."""
+
+        def unit(conn: Connection) -> dict[str, Any] | None:
+            d = t.drafts.c
+            row = conn.execute(select(t.drafts.c.data).where(
+                d.chat_id == chat_id, d.id == question_id,
+                d.kind == twice.QUESTION_KIND)).first()
+            return None if row is None else dict(row.data)
+
+        return await self.run(unit, write=False)

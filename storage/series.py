@@ -111,14 +111,17 @@ async def player_wins(ledger: Ledger, chat_id: int, player_id: int
 
     def unit(conn: Connection) -> list[tuple[Seat, dict[str, Any]]]:
         rows = conn.execute(
-            select(_h.result, *(c for c, _ in seat_of))
+            select(_h.result, _h.seats, *(c for c, _ in seat_of))
             .join(t.hand_players, _hp.hand_id == _h.id)
             .join(t.sessions, _s.id == _h.session_id)
             .where(_hp.chat_id == chat_id, _hp.player_id == player_id, _hp.won > 0)
             .order_by(_h.id.desc()).limit(MAX_WINS)).all()
         out: list[tuple[Seat, dict[str, Any]]] = []
         for r in rows:
-            seat = next(s for (c, s) in seat_of if r._mapping[c.name] == player_id)
+            if r.seats:  # a seat changed after the hand: who sat where for it
+                seat = next(s for s, pid in r.seats.items() if int(pid) == player_id)
+            else:
+                seat = next(s for (c, s) in seat_of if r._mapping[c.name] == player_id)
             out.append((seat, r.result))  # type: ignore[arg-type]
         return out
 

@@ -78,6 +78,8 @@ sessions = Table(
     Column("started_at", DateTime(timezone=True), nullable=False),
     Column("ended_at", DateTime(timezone=True), nullable=True),
     Column("board_message_id", BigInteger, nullable=True),
+    # A player left or joined during the night (/seat): its hands keep their own seats.
+    Column("reseated", Boolean, nullable=False, server_default=false()),
     # Each seat's net this session: the sum of its entries, kept as they are written.
     *(Column(f"net_{seat}", Integer, nullable=False, server_default="0") for seat in "eswn"),
     CheckConstraint("status in ('open', 'ended')", name="status"),
@@ -101,6 +103,12 @@ hands = Table(
     Column("status", String(8), nullable=False),  # open | closed | void
     Column("next_dealer", SEAT, nullable=True),
     Column("reporters", JSON, nullable=False),  # who reported each event, in order
+    # The stake the hand was played at (None: its night's, for hands imported from files
+    # written before stakes could change during a night).
+    Column("stake_cents", Integer, nullable=True),
+    # Who sat where for this hand (seat -> player id), written when a seat changes after
+    # it; None: the seats of its night as they are now.
+    Column("seats", JSON, nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("session_id", "number", name="uq_hands_session_number"),

@@ -38,15 +38,17 @@ def _dsn() -> str:
 
 async def sqlite_copy(path: Path) -> str:
     """The URL of a migrated SQLite database at ``path``: a copy of a file that Alembic
-    brought to the newest revision once in this process."""
+    brought to the newest revision once in this process. A database already at ``path``
+    is kept (a test that restarts the bot on it)."""
     global _template_dir
     if _template_dir is None:
         folder = Path(tempfile.mkdtemp(prefix="tally-template-"))
         ledger = await Ledger.open(f"sqlite+aiosqlite:///{folder}/template.sqlite3")
         await ledger.close()  # the last connection gone, the WAL is in the file
         _template_dir = folder
-    path.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(_template_dir / "template.sqlite3", path)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(_template_dir / "template.sqlite3", path)
     return f"sqlite+aiosqlite:///{path}"
 
 

@@ -6,6 +6,8 @@ drives a guided report stored as a draft in the database, so buttons survive a r
 ``check`` is a checksum of the event's result, so a press after an undo or correction
 changed that event is refused instead of showing another event.
 ``v1:b:<session>:<seat>`` on the scoreboard starts a guided report with the winner chosen.
+``v1:e:<session>:<hand>:<event>`` under /hand N starts a guided report that replaces that
+event (a guided edit).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ _ID = r"(0|[1-9][0-9]{0,8})"
 _UNDO = re.compile(rf"^v1:u:{_ID}:{_ID}:{_ID}$")
 _DETAILS = re.compile(rf"^v1:x:{_ID}:([0-9]{{1,6}}):([0-9]{{1,4}}):([0-9a-f]{{8}})$")
 _BOARD = re.compile(rf"^v1:b:{_ID}:([ESWN])$")
+_EDIT = re.compile(rf"^v1:e:{_ID}:([0-9]{{1,6}}):([0-9]{{1,2}})$")
 _DRAFT = re.compile(rf"^v1:d:{_ID}:{_ID}:([a-z]{{1,3}})(?::([A-Za-z0-9_]{{1,24}}))?$")
 
 
@@ -51,6 +54,17 @@ class BoardData:
     seat: str
 
 
+@dataclass(frozen=True)
+class EditData:
+    session_id: int
+    hand: int
+    event: int  # 0-based
+
+
+def edit_data(session_id: int, hand: int, event: int) -> str:
+    return f"{VERSION}:e:{session_id}:{hand}:{event}"
+
+
 def undo_data(session_id: int, hand: int, event: int) -> str:
     return f"{VERSION}:u:{session_id}:{hand}:{event}"
 
@@ -65,7 +79,7 @@ def board_data(session_id: int, seat: str) -> str:
     return f"{VERSION}:b:{session_id}:{seat}"
 
 
-def parse_callback(data: str | None) -> UndoData | DraftData | BoardData | None:
+def parse_callback(data: str | None) -> UndoData | DraftData | BoardData | EditData | None:
     """The button's data, or None when it is malformed, forged or from another version."""
     if not data or len(data.encode()) > 64:
         return None
@@ -78,6 +92,9 @@ def parse_callback(data: str | None) -> UndoData | DraftData | BoardData | None:
     m = _BOARD.match(data)
     if m:
         return BoardData(int(m.group(1)), m.group(2))
+    m = _EDIT.match(data)
+    if m:
+        return EditData(int(m.group(1)), int(m.group(2)), int(m.group(3)))
     return None
 
 

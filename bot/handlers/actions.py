@@ -9,7 +9,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.delivery import send
-from bot.handlers import board, details
+from bot.handlers import board, details, twice
 from bot.handlers.chat import (
     chat_lang,
     is_admin,
@@ -30,7 +30,10 @@ log = logging.getLogger(__name__)
 def announcement(update: Update, lang: str, out: RecordOutcome, verbose: bool = False
                  ) -> list[Outgoing]:
     """The answer to a recorded event: compact with Undo and Details buttons (or, for a
-    verbose chat, the full explanation with Undo), and the scoreboard."""
+    verbose chat, the full explanation with Undo), and the scoreboard. A report kept as
+    a question (a hand reported twice) is answered with the question."""
+    if out.asked is not None:
+        return twice.question(update, lang, out)
     assert out.session is not None
     text, keyboard = details.answer(lang, out, verbose)
     return [send.replying(update, text, reply_markup=keyboard),
@@ -50,7 +53,8 @@ async def record_event(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
-    metrics.recorded(str(event.get("type", "event")))
+    if out.asked is None:
+        metrics.recorded(str(event.get("type", "event")))
     remember(context, session.chat_id, out.session)
 
 

@@ -12,7 +12,16 @@ from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs import guided, guided_events
-from bot.dialogs.keyboards import BoardData, DraftData, UndoData, draft_data, grid, parse_callback
+from bot.dialogs.keyboards import (
+    BoardData,
+    DraftData,
+    EditData,
+    UndoData,
+    draft_data,
+    grid,
+    parse_callback,
+)
+from bot.handlers import board, twice
 from bot.handlers.actions import announcement, undo_last
 from bot.handlers.board import update_board
 from bot.handlers.chat import (
@@ -38,7 +47,8 @@ from engine.errors import ReportError
 from engine.rules import get_preset, three_players_allowed
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
-from storage.models import PlayerRef, RecordOutcome, SessionInfo
+from storage.models import EditOutcome, PlayerRef, RecordOutcome, SessionInfo
+from storage.twice import QUESTION_KIND
 
 log = logging.getLogger(__name__)
 
@@ -198,7 +208,9 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await query.answer(t(lang, error_text_plain(
             "not_player" if session else "no_session")), show_alert=True)
         return
-    if isinstance(data, UndoData):
+    if isinstance(data, EditData):
+        await _press_edit(update, context, lang, session, data)
+    elif isinstance(data, UndoData):
         await _press_undo(update, context, lang, session, data)
     elif isinstance(data, BoardData):
         await _press_board(update, context, lang, session, data)
@@ -232,12 +244,33 @@ async def _press_board(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     await _open_draft(update, context, lang, session, query.from_user.id, data.seat)
 
 
+async def _press_edit(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                      session: SessionInfo, data: EditData) -> None:
+    """✏️ under /hand N: a guided report that replaces that event when recorded."""
+    query = update.callback_query
+    assert query is not None
+    if data.session_id != session.id or data.hand > session.hands:
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        return
+    await send.answer(update)
+    drafts = services(context).drafts
+    draft = {**guided.new_draft(), "edit": [data.hand, data.event]}
+    draft_id, version = await drafts.create(session.chat_id, query.from_user.id, "hu", draft)
+    text, keyboard = guided.step(lang, session, draft_id, version, draft)
+    head = t(lang, "Editing hand {number}, event {index}:", number=data.hand,
+             index=data.event + 1)
+    await send.message(context, session.chat_id, head + "\n" + text, reply_markup=keyboard)
+
+
 async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
                        session: SessionInfo, data: DraftData) -> None:
     query = update.callback_query
     assert query is not None and query.message is not None
     drafts = services(context).drafts
     found = await drafts.get(session.chat_id, data.draft_id)
+    if found is not None and found[1] == QUESTION_KIND and found[0] == data.version:
+        await twice.press(update, context, lang, session, data, found[2])
+        return
     if found is None or found[0] != data.version or found[1] not in ("hu", "kong", "draw"):
         await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
         return
@@ -299,15 +332,51 @@ async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
         summary = guided_events.describe(lang, session, kind, draft)
     user = update.effective_user
     chat_id, message_id = session.chat_id, query.message.message_id
+    if kind == "hu" and draft.get("edit"):
+        await _record_edit(update, context, lang, session, data, draft, event, indicator,
+                           summary)
+        return
 
     def answer(out: RecordOutcome) -> list[Outgoing]:
-        done = send.edit_of(chat_id, message_id, t(lang, "Recorded:") + "\n" + escape(summary),
+        head = t(lang, "Recorded:") if out.asked is None else t(lang, "Reported:")
+        done = send.edit_of(chat_id, message_id, head + "\n" + escape(summary),
                             reply_markup=None)
         return [done, *announcement(update, lang, out)]
 
     try:
         out = await send.answered(context, answer).record(
             chat_id, event, reporter=user.id if user else None, indicator=indicator,
+            draft_id=data.draft_id)
+    except (LedgerError, ReportError) as exc:
+        if exc.code == "stale_button":
+            await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+            return
+        await send.answer(update)
+        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        return
+    await send.answer(update)
+    remember(context, chat_id, out.session)
+
+
+async def _record_edit(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                       session: SessionInfo, data: DraftData, draft: dict[str, Any],
+                       event: dict[str, Any], indicator: str | None, summary: str) -> None:
+    """A guided edit's Confirm: the event replaced and the draft deleted, in one write."""
+    query, user = update.callback_query, update.effective_user
+    assert query is not None and query.message is not None
+    chat_id, message_id = session.chat_id, query.message.message_id
+    number, index = int(draft["edit"][0]), int(draft["edit"][1])
+
+    def answer(out: EditOutcome) -> list[Outgoing]:
+        done = send.edit_of(chat_id, message_id, t(lang, "Corrected:") + "\n" + escape(summary),
+                            reply_markup=None)
+        return [done, send.to_chat(chat_id, render.edit_text(lang, out)),
+                board.item(lang, out.session)]
+
+    try:
+        out = await send.answered(context, answer).amend(
+            chat_id, number, [event], actor=user.id if user else None, indicator=indicator,
+            allow_others=await is_admin(update, context), event_index=index,
             draft_id=data.draft_id)
     except (LedgerError, ReportError) as exc:
         if exc.code == "stale_button":

@@ -22,6 +22,7 @@ from bot.dialogs.grammar import (
     parse_starting,
     parse_win,
 )
+from bot.dialogs.night_grammar import is_false_win, parse_penalty
 from bot.handlers import app_link as links
 from bot.handlers import board, commands_files
 from bot.handlers.actions import acting, record_event, undo_last
@@ -59,7 +60,7 @@ log = logging.getLogger(__name__)
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
-    await reply(update, t(lang, HELP))
+    await reply(update, t(lang, HELP) + "\n" + t(lang, HELP_NIGHT))
 
 
 HELP = """<b>Mahjong Tally</b> keeps the score of your table.
@@ -74,6 +75,12 @@ HELP = """<b>Mahjong Tally</b> keeps the score of your table.
 /end — the night's summary and who pays whom · /debts · /paid 4 · /settle
 /standings · /stats @bob · /chart · /export · /rules chengdu · /score 1112345678999m
 /set preset yibin · /set cap_fan=5 · /set stake 0.5 · /set verbose on · /lang en"""
+
+
+# What a table does during a night (docs/night.md), after the main examples.
+HELP_NIGHT = ("/penalty dave 诈胡 — a false win · /adjust alice -10 bob +10 side bet — a "
+              "correction · /edit 2.1 alice 自摸 七对 — hand 2, event 1 only · /seat dave "
+              "erin — erin takes dave's seat")
 
 
 async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -156,6 +163,9 @@ async def cmd_hu(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if msg is not None and not tokens_of(msg):
         await start_guided(update, context)
         return
+    if msg is not None and is_false_win(tokens_of(msg)):  # /hu dave 诈胡: a penalty
+        await _parse_and_record(update, context, parse_penalty)
+        return
     await _parse_and_record(update, context, parse_win)
 
 
@@ -212,6 +222,24 @@ def _number(update: Update, most: int = MAX_HAND_NUMBER) -> tuple[int | None, li
     return (value, words[1:]) if value is not None else (None, words)
 
 
+MAX_EVENT_NUMBER = 64  # events in one hand (the engine's bound)
+
+
+def _hand_and_event(update: Update) -> tuple[int | None, int | None, list[Token]]:
+    """``/edit 2.1 …``: hand 2, its event 1 (returned 0-based); ``/edit 2 …``: the whole
+    hand (event None). Numbers out of range are a GrammarError."""
+    msg = update.effective_message
+    words = tokens_of(msg) if msg else []
+    if words and "." in words[0].text:
+        hand, _, event = words[0].text.partition(".")
+        n, e = number(hand, MAX_HAND_NUMBER, 1), number(event, MAX_EVENT_NUMBER, 1)
+        if n is None or e is None:
+            return None, None, words
+        return n, e - 1, words[1:]
+    n, rest = _number(update)
+    return n, None, rest
+
+
 async def cmd_void(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     session = await session_for_action(update, context, lang)
@@ -257,7 +285,7 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     indicator = None
     chunk: list[Token] = []
     try:
-        number, rest = _number(update)
+        number, event_index, rest = _hand_and_event(update)
         if number is None or not rest:
             await refuse(update, lang, "number_usage")
             return
@@ -280,12 +308,20 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except GrammarError as exc:
         await refuse(update, lang, exc.code, **exc.params)
         return
+    if event_index is not None and len(events) != 1:
+        await refuse(update, lang, "edit_event_usage", number=number, event=event_index + 1)
+        return
     admin = await is_admin(update, context)
     try:
         out = await send.answered(context, _corrected(update, lang)).amend(
             session.chat_id, number, events, actor=user.id if user else None,
-            indicator=indicator, allow_others=admin)
+            indicator=indicator, allow_others=admin, event_index=event_index)
     except (LedgerError, ReportError) as exc:
+        if exc.code == "amend_reopens" and event_index is None:  # say how to name one event
+            await reply(update, error_text(lang, exc.code, str(exc)) + "\n" + t(
+                lang, "To change one event, name it: /edit {number}.1 alice 自摸 七对 "
+                "(hand {number}, event 1; see /hand {number}).", number=number))
+            return
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
     remember(context, session.chat_id, out.session)
@@ -380,10 +416,20 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = info.language
     over = ", ".join(f"{k}={v}" for k, v in info.overrides.items()) or "-"
     style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
-    await reply(update, t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
-                          "{style}. A table already going keeps its rules.",
-                          preset=preset_name(lang, info.preset), overrides=escape(over),
-                          stake=render.money(info.stake_cents), style=style))
+    text = t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
+                   "{style}. A table already going keeps its rules.",
+             preset=preset_name(lang, info.preset), overrides=escape(over),
+             stake=render.money(info.stake_cents), style=style)
+    if len(words) == 2 and words[0].lower() in ("stake", "注"):
+        session = await ledger.current_session(chat.id)
+        remember(context, chat.id, session)
+        if session is not None:  # every hand keeps the stake it was played at
+            text += "\n" + t(lang, "The table going plays {stake} per point from hand "
+                                   "{number} on; the hands before keep their stake.",
+                             stake=render.money(info.stake_cents),
+                             number=session.hands + 1 if session.open_hand is None
+                             else session.open_hand + 1)
+    await reply(update, text)
 
 
 async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

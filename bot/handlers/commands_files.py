@@ -78,10 +78,10 @@ def draw_night(night: series.Night, lang: str, font: fonts.Font) -> bytes:
 def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
     seat_of = {p.id: seat for seat, p in night.session.seats.items()}
 
-    def net(p: PlayerInfo, points: int) -> drawing.CardNet:
-        return drawing.CardNet(p.name, seat_of.get(p.id), points, points * summary.stake_cents)
+    def net(p: PlayerInfo, points: int, cents: int = 0) -> drawing.CardNet:
+        return drawing.CardNet(p.name, seat_of.get(p.id), points, cents)
 
-    nets = tuple(net(summary.players[pid], n) for pid, n in
+    nets = tuple(net(summary.players[pid], n, summary.money_of(pid)) for pid, n in
                  sorted(summary.nets.items(), key=lambda kv: (-kv[1], kv[0])))
     transfers = tuple(drawing.CardTransfer(net(tr.payer, 0), net(tr.payee, 0), tr.points,
                                            tr.cents) for tr in summary.transfers)

@@ -5,15 +5,18 @@ for an earlier night) and /stats (rates, best and last hands)."""
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
-from telegram import Update
+from telegram import InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from bot.dialogs import numbers
 from bot.dialogs.grammar import GrammarError
+from bot.dialogs.keyboards import edit_data, grid
 from bot.handlers import commands_files
 from bot.handlers.chat import chat_lang, refuse, reply, services, tokens_of
 from bot.text import render_lookback
+from bot.text.i18n import t
 from storage.errors import LedgerError
 from storage.lookback import Scope
 from storage.models import PlayerRef
@@ -86,7 +89,19 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         code = "no_nights" if exc.code == "no_night" and scope == "current" else exc.code
         await refuse(update, lang, code, str(exc), **{"night": _label(scope), **exc.params})
         return
-    await reply(update, render_lookback.hand_text(lang, detail))
+    await reply(update, render_lookback.hand_text(lang, detail),
+                reply_markup=edit_keyboard(lang, detail))
+
+
+def edit_keyboard(lang: str, d: Any) -> InlineKeyboardMarkup | None:
+    """Under /hand N of the night being played: a guided edit of each win, one button."""
+    if d.session.status != "open" or d.status == "void":
+        return None
+    wins = [i for i, ev in enumerate(d.report.get("events", [])) if ev.get("type") == "win"]
+    if not wins:
+        return None
+    return grid([(t(lang, "✏️ Event {index}", index=i + 1),
+                  edit_data(d.session.id, d.number, i)) for i in wins], 3)
 
 
 async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -36,6 +36,8 @@ SHORT: dict[str, str | None] = {
     "not_counted_no_value": "{name} not counted (no value here)",
     "not_counted_no_wild": "{name} not counted (无宝)",
     "not_counted_fan_given": "{name} not counted (fan given)",
+    "false_win": "{seat}: a false win (诈胡)", "adjust": "an adjustment: {note}",
+    "adjust_plain": "an adjustment", "adjusted": None,
 }
 _NAMED = ("name", "patterns", "base")
 _SEATS = ("seat", "payer", "payee", "winner")

@@ -38,6 +38,23 @@ MESSAGES: dict[str, str] = {
     "score_usage": "Example: /score 123m 456m 789p 11p 999s (13 tiles for waits, 14 to check "
                    "a win). Options: family=sichuan|changsha|jiangxi wild=2m,4m",
     "unknown_player": "{name} has not played in this chat.",
+    "seat_usage": "Name who leaves and who takes the seat, between hands: /seat dave erin",
+    "seat_mid_hand": "Hand {number} is still being played; change seats when it ends "
+                     "(or /undo its last event).",
+    "seat_not_seated": "{name} is not at this table. Example: /seat dave erin",
+    "seat_already_seated": "{name} already sits at this table. Example: /seat dave erin",
+    "undo_seat_changed": "A seat changed after hand {number}: change it with /edit "
+                         "{number} or /void {number}.",
+    "penalty_usage": "Name who made the false win: /penalty dave 诈胡",
+    "penalty_no_player": "{token} is not a player at this table. Example: /penalty dave 诈胡",
+    "adjust_usage": "Name each player and the points they gain or pay, adding up to zero: "
+                    "/adjust alice -10 bob +10 side bet",
+    "adjust_no_player": "{token} is not a player at this table. Example: "
+                        "/adjust alice -10 bob +10",
+    "adjust_twice": "{token} is named twice; name each player once: /adjust alice -10 bob +10",
+    "adjust_too_big": "{token}: one adjustment moves at most {most} points per player.",
+    "adjust_not_zero": "An adjustment must add up to zero; these add up to {total}. Example: "
+                       "/adjust alice -10 bob +10",
     # ledger
     "no_session": "No table is going in this chat; start one with /new.",
     "session_open": "A table is already going here; /end it first.",
@@ -51,6 +68,9 @@ MESSAGES: dict[str, str] = {
     "not_reporter": "Only the player who reported it, or an admin, can undo it.",
     "no_hand": "There is no hand {number} to change (see /history).",
     "amend_reopens": "That correction would leave the hand unfinished after later hands.",
+    "no_event": "Hand {number} has no event {event}; it has {events} (see /hand {number}).",
+    "edit_event_usage": "/edit {number}.{event} replaces one event: give just that one, "
+                        "e.g. /edit {number}.{event} alice 自摸 七对",
     "no_player": "No such player in this chat.",
     # engine
     "unknown_pattern": "Unknown pattern {name}; did you mean: {suggestions}?",

@@ -135,12 +135,19 @@ def summary_text(lang: str, sm: Summary) -> str:
         bold = "<b>" + signed(net) + "</b>"
         parts.append("  " + t(lang, "{player}: {points} ({money})",
                                 player=escape(sm.players[pid].name), points=bold,
-                                money=money(net * sm.stake_cents)))
+                                money=money(sm.money_of(pid))))
+    if sm.mixed:
+        parts.append(t(lang, "The stake changed during the night: each hand counts at its "
+                             "own stake ({stakes}).",
+                       stakes=_list(lang, [money(x) for x in sm.stakes])))
     if sm.transfers:
         parts.append(t(lang, "To settle up:"))
-        parts += ["  " + t(lang, "{payer} → {payee}: {points} ({money})",
-                           payer=escape(tr.payer.name), payee=escape(tr.payee.name),
-                           points=tr.points, money=money(tr.cents)) for tr in sm.transfers]
+        parts += ["  " + (t(lang, "{payer} → {payee}: {money}", payer=escape(tr.payer.name),
+                            payee=escape(tr.payee.name), money=money(tr.cents)) if sm.mixed
+                          else t(lang, "{payer} → {payee}: {points} ({money})",
+                                 payer=escape(tr.payer.name), payee=escape(tr.payee.name),
+                                 points=tr.points, money=money(tr.cents)))
+                  for tr in sm.transfers]
     else:
         parts.append(t(lang, "Nobody owes anybody."))
     if sm.biggest:

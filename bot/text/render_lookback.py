@@ -87,6 +87,9 @@ def hand_text(lang: str, d: HandDetail) -> str:
     if len(d.result.events) > 1 and d.status != "void":
         parts.append(t(lang, "The hand:") + " " + "  ".join(
             f"{name(s, seat)} {signed(v)}" for seat, v in d.result.deltas.items() if v))
+    if len(d.result.events) > 1 and d.status != "void" and s.status == "open":
+        parts.append(t(lang, "To change one event: /edit {number}.N and that event "
+                             "(e.g. /edit {number}.1 …).", number=d.number))
     if len(d.changes) > 5:
         parts.append(t(lang, "{n} earlier changes.", n=len(d.changes) - 5))
     for c in d.changes[-5:]:

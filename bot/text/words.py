@@ -67,6 +67,7 @@ PAYMENTS = {
     "jing": "{payer} → {payee} {amount} (精 reward)",
     "chengbao": "{payer} → {payee} {amount} (承包: {payer} pays every share)",
     "starting_win": "{payer} → {payee} {amount} (starting-hand win)",
+    "false_win": "{payer} → {payee} {amount} (诈胡: {payer}'s false win)",
 }
 PAYMENT_OTHER = "{payer} → {payee} {amount}"
 
@@ -117,6 +118,7 @@ OPTIONS = {
     "chengbao": "承包 (three melds fed)",
     "kong_points_on_draw": "Kong points when nobody wins",
     "jing_bonus": "精 reward",
+    "false_win": "诈胡 (a false win): points to each other player",
 }
 VALUES = {
     ("draw_dealer", "stay"): "stays", ("draw_dealer", "next"): "passes on",
@@ -139,6 +141,7 @@ VALUES = {
     ("wild_tiles", "next"): "the next tile",
     ("players", 3): "three (East, South, West)", ("players", 4): "four",
     ("suits", 2): "two (72 tiles)", ("suits", 3): "three (108 tiles)",
+    ("false_win", 0): "as the family's rules say",
 }
 YES, NO, NO_CAP = "yes", "no", "none"
 UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan"}

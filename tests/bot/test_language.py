@@ -27,7 +27,8 @@ _WORD = re.compile(r"[A-Za-z]+")
 
 def english_words(text: str, typed: str = "") -> list[str]:
     """ASCII words in ``text`` that are none of the allowed kinds."""
-    allowed = {*PLAYERS, "zed"} | {w.lower() for w in _WORD.findall(typed)}
+    # Player names (erin joins in a seat change), and what was typed.
+    allowed = {*PLAYERS, "zed", "erin"} | {w.lower() for w in _WORD.findall(typed)}
     body = _COMMAND.sub(" ", plain(text))
     body = " ".join(w for w in body.split() if "=" not in w)  # option syntax: cap_fan=5
     body = _TILES.sub(" ", body)

@@ -105,10 +105,13 @@ async def test_two_winners_a_kong_and_the_walls_end_by_taps(tmp_path: Path) -> N
         await page.goto(launch_url(base, init_data(t, "alice")))
         await page.click('nav button[data-tab="enter"]')
 
-        async def preview() -> str:
+        async def preview(expected: str) -> None:
+            """Press Preview and wait for its answer to read ``expected`` (the previous
+            preview stays on the page until the new one arrives)."""
+            from playwright.async_api import expect
+
             await page.click("#preview-button")
-            await page.wait_for_selector("#preview-lines")
-            return await page.inner_text("#preview .hint")
+            await expect(page.locator("#preview .hint")).to_have_text(expected)
 
         await page.click('button[data-winner="S"]')
         await page.click('button[data-how="discard"]')
@@ -116,14 +119,14 @@ async def test_two_winners_a_kong_and_the_walls_end_by_taps(tmp_path: Path) -> N
         await page.click('#patterns button[data-pattern="七对"]')
         await page.click('button[data-also="N"]')
         await page.click('[data-also-patterns="N"] button:text-is("清一色")')
-        assert await preview() == "/hu bob from carol 七对, dave 清一色"
+        await preview("/hu bob from carol 七对, dave 清一色")
         await page.click('button[data-kind="kong"]')
         await page.click('button[data-winner="E"]')
         await page.click('button[data-kong="concealed"]')
-        assert await preview() == "/kong alice 暗杠"
+        await preview("/kong alice 暗杠")
         await page.click('button[data-kind="draw"]')
         await page.click('[data-draw-seat="S"] button[data-state="ready"]')
         await page.click('[data-draw-seat="W"] button[data-state="pig"]')
-        assert await preview() == "/draw alice 未听, bob 听 1, carol 花猪, dave 未听"
+        await preview("/draw alice 未听, bob 听 1, carol 花猪, dave 未听")
         assert errors == [] and "null" not in await page.inner_text("main")
         assert (await t.ledger.current_session(GROUP)).hands == 0  # previews write nothing

@@ -1,0 +1,55 @@
+"""The grammar of a night's corrections: ``/penalty dave 诈胡`` and
+``/adjust alice -10 bob +10 side bet``. Each parser returns an engine event (a dict) or
+raises :class:`GrammarError` with a code whose message says how to say it right."""
+
+from __future__ import annotations
+
+import re
+
+from bot.dialogs.grammar import GrammarError, Resolver, Token
+from engine.models import MAX_ADJUST
+
+# The words for a false win; the first is the one the bot says.
+FALSE_WIN_WORDS = ("诈胡", "相公", "诈和", "炸胡", "false", "false_win", "zhahu")
+MAX_REASON = 100
+_POINTS = re.compile(r"^[+-]?[0-9]{1,9}$")
+
+
+def is_false_win(tokens: list[Token]) -> bool:
+    """``/hu dave 诈胡``: a report that names a false win is a penalty."""
+    return any(t.text.lower() in FALSE_WIN_WORDS for t in tokens)
+
+
+def parse_penalty(tokens: list[Token], resolve: Resolver) -> dict[str, object]:
+    """``dave 诈胡`` (the word may be left out, or come first)."""
+    words = [t for t in tokens if t.text.lower() not in FALSE_WIN_WORDS]
+    if len(words) != 1:
+        raise GrammarError("penalty_usage")
+    seat = resolve(words[0])
+    if seat is None:
+        raise GrammarError("penalty_no_player", token=words[0].text)
+    return {"type": "penalty", "seat": seat, "kind": "false_win"}
+
+
+def parse_adjust(tokens: list[Token], resolve: Resolver) -> dict[str, object]:
+    """``alice -10 bob +10 [reason]``: players and signed points, summing to zero."""
+    deltas: dict[str, int] = {}
+    i = 0
+    while i + 1 < len(tokens) and _POINTS.match(tokens[i + 1].text):
+        seat = resolve(tokens[i])
+        if seat is None:
+            raise GrammarError("adjust_no_player", token=tokens[i].text)
+        if seat in deltas:
+            raise GrammarError("adjust_twice", token=tokens[i].text)
+        points = int(tokens[i + 1].text)
+        if abs(points) > MAX_ADJUST:
+            raise GrammarError("adjust_too_big", token=tokens[i + 1].text, most=MAX_ADJUST)
+        deltas[seat] = points
+        i += 2
+    if len(deltas) < 2 or not any(deltas.values()):
+        raise GrammarError("adjust_usage")
+    total = sum(deltas.values())
+    if total:
+        raise GrammarError("adjust_not_zero", total=f"{total:+d}")
+    reason = " ".join(t.text for t in tokens[i:])[:MAX_REASON] or None
+    return {"type": "adjust", "deltas": deltas, "reason": reason}

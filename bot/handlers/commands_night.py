@@ -1,0 +1,105 @@
+"""What a table does during a night besides hands: a penalty for a false win
+(``/penalty dave 诈胡``, also ``/fa``, or ``/hu dave 诈胡``) and a zero-sum adjustment
+(``/adjust alice -10 bob +10 side bet``), both events of the hand being played (or of the
+next one): on the scoreboard, in /history, undoable, exported. And a seat change between
+hands (``/seat dave erin``, also ``/huanren``)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.delivery import send
+from bot.dialogs.grammar import GrammarError
+from bot.dialogs.night_grammar import parse_adjust, parse_penalty
+from bot.handlers import board
+from bot.handlers.actions import record_event
+from bot.handlers.chat import (
+    chat_lang,
+    refuse,
+    remember,
+    resolver_for,
+    session_for_action,
+    tokens_of,
+)
+from bot.text.i18n import t
+from bot.text.render import SEAT_KEYS
+from storage.delivery import Outgoing
+from storage.errors import LedgerError
+from storage.models import PlayerRef, SessionInfo
+
+
+async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, parser: Any,
+                  usage: str) -> None:
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    if session is None:
+        return
+    msg, user = update.effective_message, update.effective_user
+    assert msg is not None
+    tokens = tokens_of(msg)
+    if not tokens:
+        await refuse(update, lang, usage)
+        return
+    try:
+        event = parser(tokens, resolver_for(session, user.id if user else None))
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, session=session, **exc.params)
+        return
+    await record_event(update, context, lang, session, event, None)
+
+
+async def cmd_penalty(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _record(update, context, parse_penalty, "penalty_usage")
+
+
+async def cmd_adjust(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _record(update, context, parse_adjust, "adjust_usage")
+
+
+# Words a player may put between the two names: /seat dave 换 erin.
+SEAT_FILLERS = {"换", "换人", "换成", "->", "→", "for", "with", "by"}
+
+
+async def cmd_seat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/seat dave erin``: erin takes dave's seat between hands."""
+    lang = await chat_lang(update, context)
+    session = await session_for_action(update, context, lang)
+    if session is None:
+        return
+    msg, user = update.effective_message, update.effective_user
+    assert msg is not None
+    words = [w for w in tokens_of(msg) if w.text.lower() not in SEAT_FILLERS]
+    if len(words) != 2:
+        await refuse(update, lang, "seat_usage")
+        return
+    leaving, joining = words
+    if joining.user_id is not None:
+        ref = PlayerRef(name=joining.text.lstrip("@"), telegram_id=joining.user_id)
+    elif joining.text.startswith("@"):
+        ref = PlayerRef(name=joining.text[1:], username=joining.text[1:])
+    else:
+        ref = PlayerRef(name=joining.text)
+    before = session
+
+    def answer(after: SessionInfo) -> list[Outgoing]:
+        seat = next(s for s in after.seats if after.seats[s].id != before.seats[s].id)
+        text = t(lang, "{joining} takes {leaving}'s seat ({seat}); {leaving}'s results stay "
+                 "theirs and count at /end.", joining=escape(after.seats[seat].name),
+                 leaving=escape(before.seats[seat].name), seat=t(lang, SEAT_KEYS[seat]))
+        return [send.replying(update, text), board.item(lang, after)]
+
+    try:
+        after = await send.answered(context, answer).change_seat(
+            session.chat_id, leaving.text, ref, actor=user.id if user else None)
+    except LedgerError as exc:
+        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        return
+    remember(context, session.chat_id, after)
+
+
+COMMANDS = {"penalty": cmd_penalty, "fa": cmd_penalty, "adjust": cmd_adjust,
+            "seat": cmd_seat, "huanren": cmd_seat}

@@ -1,0 +1,81 @@
+"""A hand reported twice (see :mod:`storage.twice`): the question, and its two buttons.
+``v1:d:<question>:1:sm`` says "the same hand" (the second report is dropped),
+``v1:d:<question>:1:nw`` "a new hand" (it is recorded). Any player at the table answers."""
+
+from __future__ import annotations
+
+from html import escape
+
+from telegram import InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from bot.delivery import send
+from bot.dialogs.keyboards import DraftData, draft_data, grid
+from bot.handlers.chat import error_text_plain, refuse, remember
+from bot.text.i18n import t
+from engine.errors import ReportError
+from storage.delivery import Outgoing
+from storage.errors import LedgerError
+from storage.models import RecordOutcome, SessionInfo
+from storage.twice import TWICE_WINDOW
+
+SAME, NEW = "sm", "nw"
+
+
+def question(update: Update, lang: str, out: RecordOutcome) -> list[Outgoing]:
+    """The answer to a report kept as a question: two buttons, and nothing recorded."""
+    assert out.session is not None and out.asked is not None
+    text = t(lang, "Hand {number} just ended with this win, reported by another player "
+             "less than {minutes} minutes ago. Is this the same hand, or a new one? "
+             "Nothing is recorded until you choose.", number=out.hand_number,
+             minutes=int(TWICE_WINDOW.total_seconds() // 60))
+    return [send.replying(update, text, reply_markup=keyboard(lang, out.asked))]
+
+
+def keyboard(lang: str, question_id: int) -> InlineKeyboardMarkup:
+    return grid([(t(lang, "The same hand"), draft_data(question_id, 1, SAME)),
+                 (t(lang, "A new hand"), draft_data(question_id, 1, NEW))], 2)
+
+
+async def press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+                session: SessionInfo, data: DraftData, kept: dict[str, object]) -> None:
+    """A press on the question: drop the second report, or record it as a new hand. The
+    answer and the question's end commit together."""
+    from bot.handlers.actions import announcement  # actions imports this module
+
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    chat_id, message_id = session.chat_id, query.message.message_id
+    try:
+        if data.action == SAME:
+            def dropped(number: int) -> list[Outgoing]:
+                text = t(lang, "The same hand: the second report of hand {number} was "
+                         "dropped.", number=number)
+                return [send.edit_of(chat_id, message_id, text, reply_markup=None)]
+
+            await send.answered(context, dropped).drop_question(chat_id, data.draft_id)
+            await send.answer(update)
+            return
+        if data.action != NEW:
+            raise LedgerError("stale_button", "not a button of this question")
+
+        def recorded(out: RecordOutcome) -> list[Outgoing]:
+            done = send.edit_of(chat_id, message_id, escape(t(lang, "A new hand.")),
+                                reply_markup=None)
+            return [done, *announcement(update, lang, out)]
+
+        reporter = kept.get("reporter")
+        out = await send.answered(context, recorded).record(
+            chat_id, kept["event"], reporter=reporter if isinstance(reporter, int) else None,
+            indicator=kept.get("indicator"), draft_id=data.draft_id,  # type: ignore[arg-type]
+            ask_twice=False)
+    except (LedgerError, ReportError) as exc:
+        if exc.code == "stale_button":
+            await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+            return
+        await send.answer(update)
+        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        return
+    await send.answer(update)
+    remember(context, chat_id, out.session)
+

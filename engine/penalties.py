@@ -1,0 +1,63 @@
+"""Penalties and adjustments: events that are not play, settled the same for every family.
+
+A false win (诈胡, also called 相公 at some tables) costs the false winner, to each other
+player, what the family's reading in docs/rules/penalties.md says, unless the house rule
+``false_win`` names the points:
+
+- Sichuan: the most one win can cost, the cap (封顶; without one, 花猪's fan), as 花猪 pays.
+- Changsha: a big self-draw (大胡自摸), with the dealer's premium where the dealer pays or
+  is paid.
+- Jiangxi (上饶飞宝): the largest base value of the table's hands (V0).
+
+An adjustment moves the points it names; it must sum to zero.
+"""
+
+from __future__ import annotations
+
+from engine.book import Book
+from engine.families.state import HandState
+from engine.models import Adjustment, Penalty, Seat
+from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.rules import Ruleset
+
+
+def false_win_amount(rules: Ruleset, payer: Seat, payee: Seat, dealer: Seat
+                     ) -> tuple[int, str]:
+    """What the false winner pays one other player, and the reading it comes from."""
+    opts = rules.options
+    if opts.false_win:
+        return opts.false_win * opts.base, "house"
+    if isinstance(opts, SichuanOptions):
+        fan = opts.cap_fan if opts.cap_fan is not None else opts.huazhu_fan
+        points = opts.base * fan if opts.fan_to_points == "linear" else \
+            opts.base * 2 ** (fan - 1)
+        return points, "cap"
+    if isinstance(opts, ChangshaOptions):
+        premium = opts.dealer_premium if dealer in (payer, payee) else 0
+        return opts.base * (opts.big_self_draw + premium), "big_self_draw"
+    if isinstance(opts, JiangxiOptions):
+        return opts.base * max(opts.values.values(), default=1), "top_value"
+    raise AssertionError(f"no false-win reading for {rules.family}")  # pragma: no cover
+
+
+def settle_penalty(rules: Ruleset, state: HandState, ev: Penalty, book: Book) -> None:
+    """诈胡: the false winner pays each other player; play goes on."""
+    amounts = {other: false_win_amount(rules, ev.seat, other, state.dealer)
+               for other in state.seats if other != ev.seat}
+    reading = next(iter(amounts.values()))[1]
+    book.line("false_win", seat=ev.seat, reading=reading,
+              amount=max(a for a, _ in amounts.values()))
+    for other, (amount, _) in amounts.items():
+        book.pay(ev.seat, other, amount, "false_win")
+
+
+def settle_adjustment(ev: Adjustment, book: Book) -> None:
+    """A correction: the points it names, with its reason."""
+    if ev.reason:
+        book.line("adjust", note=ev.reason)
+    else:
+        book.line("adjust_plain")
+    for seat in book.deltas:
+        if ev.deltas.get(seat):
+            book.deltas[seat] += ev.deltas[seat]
+            book.line("adjusted", seat=seat, points=f"{ev.deltas[seat]:+d}")

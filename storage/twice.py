@@ -1,0 +1,63 @@
+"""A hand reported twice: at a real table two players often report the win that ended a
+hand. A report that would start a new hand with the same winners, way of winning and
+discarder as the event that just closed the previous hand, from someone else within
+:data:`TWICE_WINDOW`, is not recorded: the ledger keeps it as a question (a draft of kind
+``twice``, written in the same transaction as the answer that asks it), and the table
+answers with a button: the same hand (dropped) or a new hand (recorded)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import insert, select
+from sqlalchemy.engine import Connection, Row
+
+from engine.models import HandReport, Win
+from storage import tables as t
+
+# How long after a hand closes a second report of its win is taken for the same hand.
+TWICE_WINDOW = timedelta(minutes=5)
+QUESTION_KIND = "twice"
+
+
+def _naive(stamp: datetime) -> datetime:
+    return stamp.astimezone(UTC).replace(tzinfo=None) if stamp.tzinfo else stamp
+
+
+def _signature(win: Win) -> tuple[Any, ...]:
+    return (win.how, win.from_seat, tuple(sorted(w.seat for w in win.winners)))
+
+
+def closing_twin(conn: Connection, srow: Row[Any], report: HandReport,
+                 reporter: int | None, stamp: datetime) -> Row[Any] | None:
+    """The previous hand, when ``report`` (a new hand's first event) looks like a second
+    report of the win that closed it: same winners, how and discarder, by another player,
+    within the window. None otherwise."""
+    new = report.events[-1] if report.events else None
+    if not isinstance(new, Win) or srow.hands < 1 or reporter is None:
+        return None
+    h = t.hands.c
+    prev = conn.execute(select(t.hands).where(
+        h.session_id == srow.id, h.number == srow.hands)).first()
+    if prev is None or prev.status != "closed" or not prev.reporters:
+        return None
+    if _naive(stamp) - _naive(prev.updated_at) > TWICE_WINDOW:
+        return None
+    if prev.reporters[-1] == reporter or prev.reporters[-1] is None:
+        return None
+    last = HandReport.model_validate(prev.report).events[-1]
+    if not isinstance(last, Win) or _signature(last) != _signature(new):
+        return None
+    return prev
+
+
+def ask(conn: Connection, chat_id: int, session_id: int, hand_number: int,
+        event: dict[str, Any], indicator: str | None, reporter: int | None,
+        stamp: datetime) -> int:
+    """Keep the report as a question; its draft id (the buttons carry it)."""
+    data = {"session": session_id, "hand": hand_number, "event": event,
+            "indicator": indicator, "reporter": reporter}
+    return int(conn.execute(insert(t.drafts).values(
+        chat_id=chat_id, user_id=reporter or 0, kind=QUESTION_KIND, version=1, data=data,
+        created_at=stamp).returning(t.drafts.c.id)).scalar_one())
