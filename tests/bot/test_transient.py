@@ -1,18 +1,88 @@
-"""What the dispatcher tries again, and what it reports as "nothing was recorded"."""
+"""What the dispatcher tries again, and what it reports as "nothing was recorded"; which
+of the database's failures pass (judged by what happened, not by one class)."""
 
 from __future__ import annotations
 
-from sqlalchemy.exc import OperationalError
+import sqlite3
+
+import asyncpg
+import pytest
+from sqlalchemy.exc import (
+    DBAPIError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    PendingRollbackError,
+    ProgrammingError,
+)
 from telegram.error import BadRequest, RetryAfter, TimedOut
 
 from bot.delivery.dispatch import transient
-from storage.errors import LedgerError
+from storage.errors import LedgerError, database_away
+
+
+def wrapped(cls: type[DBAPIError], orig: BaseException, invalidated: bool = False
+            ) -> DBAPIError:
+    """As SQLAlchemy's asyncpg adapter raises it: the driver's error as ``orig``'s cause."""
+    exc = cls("SELECT 1", {}, orig, connection_invalidated=invalidated)
+    return exc
 
 
 def test_passing_failures_are_tried_again_and_refusals_are_not() -> None:
-    busy = OperationalError("BEGIN IMMEDIATE", {}, Exception("database is locked"))
+    busy = OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError("database is locked"))
     assert transient(busy) and transient(TimedOut()) and transient(RetryAfter(1))
     assert transient(ConnectionResetError())
     assert not transient(BadRequest("message is too long"))
     assert not transient(LedgerError("no_session", "no table"))
     assert not transient(RuntimeError("a bug"))
+
+
+def driver(exc: BaseException) -> Exception:
+    """The adapter's error raised from the driver's, as SQLAlchemy's asyncpg dialect does."""
+    try:
+        raise RuntimeError("adapted") from exc
+    except RuntimeError as adapted:
+        return adapted
+
+
+@pytest.mark.parametrize("exc", [
+    wrapped(DBAPIError, driver(asyncpg.exceptions.ConnectionDoesNotExistError("gone"))),
+    wrapped(DBAPIError, driver(asyncpg.exceptions.InternalClientError("bad state"))),
+    wrapped(InterfaceError, driver(asyncpg.exceptions.InterfaceError("connection is closed"))),
+    wrapped(DBAPIError, driver(asyncpg.exceptions.AdminShutdownError("terminating"))),
+    wrapped(DBAPIError, driver(asyncpg.exceptions.CannotConnectNowError("starting up"))),
+    wrapped(DBAPIError, driver(asyncpg.exceptions.SerializationError("could not serialize"))),
+    wrapped(DBAPIError, driver(asyncpg.exceptions.DeadlockDetectedError("deadlock"))),
+    wrapped(ProgrammingError, RuntimeError("anything"), invalidated=True),
+    ConnectionRefusedError(111, "Connect call failed"),
+    ConnectionResetError(),
+    wrapped(OperationalError, sqlite3.OperationalError("database is locked")),
+], ids=lambda e: type(e).__name__ + ":" + str(getattr(e, "orig", e))[:30])
+def test_the_database_away_is_told_by_what_happened(exc: BaseException) -> None:
+    assert database_away(exc)
+
+
+def test_a_cleanup_error_does_not_hide_the_disconnect_behind_it() -> None:
+    cause = wrapped(InterfaceError, driver(asyncpg.exceptions.InterfaceError(
+        "connection is closed")))
+    try:
+        try:
+            raise cause
+        except InterfaceError:
+            raise PendingRollbackError("Can't reconnect until invalid transaction is rolled "
+                                       "back", None, None) from None
+    except PendingRollbackError as cleanup:
+        assert database_away(cleanup)
+
+
+@pytest.mark.parametrize("exc", [
+    wrapped(IntegrityError, driver(asyncpg.exceptions.UniqueViolationError("duplicate"))),
+    wrapped(ProgrammingError, driver(asyncpg.exceptions.UndefinedTableError("no table"))),
+    wrapped(DBAPIError, driver(asyncpg.exceptions.InterfaceError(
+        "cannot perform operation: another operation is in progress"))),
+    wrapped(OperationalError, sqlite3.OperationalError("no such table: hands")),
+    LedgerError("no_session", "no table"),
+    RuntimeError("a bug"),
+], ids=lambda e: type(e).__name__ + ":" + str(getattr(e, "orig", e))[:30])
+def test_a_bug_or_a_refusal_is_not_the_database_away(exc: BaseException) -> None:
+    assert not database_away(exc)

@@ -114,7 +114,7 @@ async def run(tmp_path: Path, kill_after: int | None) -> None:
     reports: list[tuple[int, int]] = []  # (chat, message id) of every report
     victim = None
     try:
-        async with bot, WebhookSender(api, bot.delivery.webhook, bot.secret, max_connections=8,
+        async with bot, WebhookSender(api, bot.webhook, bot.secret, max_connections=8,
                                       retry_delay=0.05, keepalive=False) as sender:
             # /healthz answers once one worker serves; wait for both to share the socket
             await until(lambda: bot.log.read_text().count("Application startup complete")
