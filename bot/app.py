@@ -10,7 +10,7 @@ import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.constants import ParseMode
 from telegram.ext import (
     AIORateLimiter,
@@ -85,16 +85,17 @@ COMMANDS = {
 }
 
 
-async def set_menus(app: Application) -> None:  # type: ignore[type-arg]
-    """Command menus per scope (groups, private chats) and language (en default, zh)."""
+async def set_menus(bot: Bot) -> None:
+    """Command menus per scope (groups, private chats) and language (en default, zh).
+    Once per start: by the process that polls, or by the parent of webhook workers."""
     for lang, code in (("en", None), ("zh-Hans", "zh")):
         group = [BotCommand(c, t(lang, d)) for c, d in GROUP_COMMANDS]
         private = [c for c in group if c.command in PRIVATE_COMMANDS]
-        await app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(),
-                                      language_code=code)
-        await app.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats(),
-                                      language_code=code)
-        await app.bot.set_my_commands(group, language_code=code)
+        await bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(),
+                                  language_code=code)
+        await bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats(),
+                                  language_code=code)
+        await bot.set_my_commands(group, language_code=code)
 
 
 def build_application(settings: Settings, request: BaseRequest | None = None,
@@ -103,7 +104,9 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     """``shared``: several worker processes share the inbox (webhook mode)."""
 
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
-        ledger = await Ledger.open(settings.storage.url)
+        # Webhook workers find the schema migrated and the menus set by their parent
+        # (bot.delivery.serving), once, however many start.
+        ledger = await Ledger.open(settings.storage.url, run_migrations=not shared)
         ledger.batching = not shared  # see storage.ledger_base: several workers, no batches
         app.bot_data["services"] = chat.Services(
             ledger=ledger, drafts=Drafts(ledger), admins=frozenset(settings.admins),
@@ -111,7 +114,8 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
         app.bot_data["pipeline"] = Pipeline(
             app, ledger, settings.delivery, board_interval=settings.telegram.board_interval,
             default_language=settings.default_language, shared=shared)
-        await set_menus(app)
+        if not shared:
+            await set_menus(app.bot)
         log.info("storage ready at %s", ledger.engine.url.render_as_string(hide_password=True))
 
     async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]

@@ -12,7 +12,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -73,7 +73,15 @@ def _upgrade(connection: Connection) -> None:
     command.upgrade(cfg, "head")
 
 
+MIGRATION_LOCK = 0x7A11_0000  # PostgreSQL advisory lock key: one migration at a time
+
+
 async def migrate(engine: AsyncEngine) -> None:
-    """Bring the schema to the newest revision (idempotent)."""
+    """Bring the schema to the newest revision (idempotent). On PostgreSQL under an
+    advisory lock held for the transaction, so that however many processes start at once,
+    one migrates and the others then find the schema at head (on SQLite the migration's
+    write lock does the same)."""
     async with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
         await conn.run_sync(_upgrade)

@@ -40,14 +40,12 @@ def _chain(exc: BaseException) -> Iterator[BaseException]:
 
 
 def _passing(e: BaseException) -> bool:
-    from sqlalchemy.exc import DBAPIError, DisconnectionError, PendingRollbackError
+    from sqlalchemy.exc import DBAPIError, DisconnectionError
 
     if isinstance(e, DBAPIError) and e.connection_invalidated:
         return True  # SQLAlchemy saw the connection die (and dropped the pool's others)
     if isinstance(e, DisconnectionError | ConnectionError | TimeoutError):
         return True  # refused, reset, aborted; a connect that timed out
-    if isinstance(e, PendingRollbackError):
-        return True  # a dead connection's cleanup, only ever after a failure of its own
     state = getattr(e, "sqlstate", None) or getattr(e, "pgcode", None)
     if isinstance(state, str) and state.startswith(_PASSING_STATES):
         return True

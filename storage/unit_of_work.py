@@ -107,7 +107,8 @@ def _flushed(conn: Connection, fn: Unit[T], *args: Any) -> T:
         writes.flush(conn)
         return result
     finally:
-        conn.info.pop(_LATER, None)
+        if not conn.invalidated:  # (a dead connection's info is gone with it, and reading
+            conn.info.pop(_LATER, None)  # it would raise in place of what killed it)
 
 
 async def run(engine: AsyncEngine, fn: Unit[T], *args: Any, write: bool) -> T:
