@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 import uuid
 from collections import deque
@@ -116,6 +117,8 @@ class Dispatcher:
 
     async def start(self) -> None:
         if self.shared:
+            log.info("worker %s (pid %d) shares the inbox and the outbox", self.worker,
+                     os.getpid())
             self._scanner = asyncio.create_task(self._scan(), name="dispatch:scan")
         else:
             await self.ledger.release_claims()

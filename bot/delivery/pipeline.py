@@ -34,7 +34,10 @@ class Pipeline:
         self.sender = Sender(app.bot, ledger, board_interval=board_interval,
                              max_attempts=settings.send_attempts,
                              max_in_flight=settings.max_in_flight,
-                             lease=settings.lease_seconds, outage=self.outage)
+                             lease=settings.lease_seconds, outage=self.outage,
+                             # a stopped worker's answers are taken up soon after its
+                             # lease ran out
+                             sweep_interval=min(5.0, settings.lease_seconds / 2))
         self.dispatcher = Dispatcher(app, ledger, self.sender,
                                      max_in_flight=settings.max_in_flight,
                                      max_attempts=settings.handle_attempts, shared=shared,
