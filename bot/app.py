@@ -98,6 +98,27 @@ async def set_menus(bot: Bot) -> None:
         await bot.set_my_commands(group, language_code=code)
 
 
+class RetryAfterIsNotAnError(logging.Filter):
+    """python-telegram-bot's rate limiter, set not to retry (``max_retries=0``), logs a
+    429 it passes on as an ERROR with a traceback. The sender (and the dispatcher) wait
+    as Telegram asks and try again, so it is no failure: logged at INFO, without the
+    traceback, as the sender logs its own 429s (and ``tally_telegram_errors_total``
+    counts them)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR and record.getMessage().startswith(
+                "Rate limit hit after maximum of"):
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+def quiet_rate_limiter() -> None:
+    limiter_log = logging.getLogger("telegram.ext.AIORateLimiter")
+    if not any(isinstance(f, RetryAfterIsNotAnError) for f in limiter_log.filters):
+        limiter_log.addFilter(RetryAfterIsNotAnError())
+
+
 def build_application(settings: Settings, request: BaseRequest | None = None,
                       token: str | None = None, *, shared: bool = False
                       ) -> Application:  # type: ignore[type-arg]
@@ -106,7 +127,11 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         # Webhook workers find the schema migrated and the menus set by their parent
         # (bot.delivery.serving), once, however many start.
-        ledger = await Ledger.open(settings.storage.url, run_migrations=not shared)
+        # A stalled worker's open transaction ends after a lease, so its row locks do not
+        # hold up the workers that take over its leases (PostgreSQL).
+        ledger = await Ledger.open(settings.storage.url, run_migrations=not shared,
+                                   idle_transaction_seconds=settings.delivery.lease_seconds
+                                   if settings.storage.url.startswith("postgresql") else None)
         ledger.batching = not shared  # see storage.ledger_base: several workers, no batches
         app.bot_data["services"] = chat.Services(
             ledger=ledger, drafts=Drafts(ledger), admins=frozenset(settings.admins),
@@ -128,6 +153,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
                        if settings.telegram.token else None)
     if not secret:
         raise ValueError("a token is needed (or a fake request, as console mode uses)")
+    quiet_rate_limiter()
     builder = (
         ApplicationBuilder()
         .token(secret)
