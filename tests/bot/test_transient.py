@@ -3,7 +3,10 @@ of the database's failures pass (judged by what happened, not by one class)."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
+from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -17,8 +20,10 @@ from sqlalchemy.exc import (
 )
 from telegram.error import BadRequest, RetryAfter, TimedOut
 
+from bot.console.fake_api import ApiError
 from bot.delivery.dispatch import transient
 from storage.errors import LedgerError, database_away
+from tests.bot.harness import table
 
 
 def wrapped(cls: type[DBAPIError], orig: BaseException, invalidated: bool = False
@@ -86,3 +91,25 @@ def test_a_cleanup_error_does_not_hide_the_disconnect_behind_it() -> None:
 ], ids=lambda e: type(e).__name__ + ":" + str(getattr(e, "orig", e))[:30])
 def test_a_bug_or_a_refusal_is_not_the_database_away(exc: BaseException) -> None:
     assert not database_away(exc)
+
+
+async def test_an_undo_press_whose_answer_telegram_throttles_is_no_error(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The Undo press answers through the same path as every button answer: Telegram's
+    429 on it is logged at INFO, the undo is recorded, the keyboard is edited (queued)."""
+    async with table(tmp_path) as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        out = await t.say("bob", "/hu bob 自摸")
+        recorded = next(m for m in out if m.buttons)
+
+        async def throttle(method: str, _params: dict[str, Any]) -> None:
+            if method == "answerCallbackQuery":
+                raise ApiError("Too Many Requests: retry after 30", 429, retry_after=30)
+
+        t.api.faults.append(throttle)
+        with caplog.at_level(logging.INFO):
+            await t.press("bob", recorded, recorded.buttons[0]["callback_data"])
+        session = await t.ledger.current_session(t.chat_id)
+        assert session is not None and not any(session.totals.values())  # undone
+        assert recorded.buttons == []  # its Undo button went with it
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
