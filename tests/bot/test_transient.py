@@ -22,6 +22,7 @@ from telegram.error import BadRequest, RetryAfter, TimedOut
 
 from bot.console.fake_api import ApiError
 from bot.delivery.dispatch import transient
+from storage import unit_of_work
 from storage.errors import LedgerError, database_away
 from tests.bot.harness import table
 
@@ -113,3 +114,35 @@ async def test_an_undo_press_whose_answer_telegram_throttles_is_no_error(
         assert session is not None and not any(session.totals.values())  # undone
         assert recorded.buttons == []  # its Undo button went with it
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_report_while_the_database_is_away_is_recorded_once_it_is_back(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """More failures than ``handle_attempts`` allows for Telegram's: the database being
+    away is tried until it is back, said nothing of to the chat, logged once."""
+    async with table(tmp_path) as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        real = unit_of_work.run
+        away = {"left": 7}
+
+        async def flaky(engine: Any, fn: Any, *args: Any, write: bool) -> Any:
+            if write and away["left"] > 0:
+                away["left"] -= 1
+                raise OperationalError("BEGIN IMMEDIATE", {},
+                                       sqlite3.OperationalError("database is locked"))
+            return await real(engine, fn, *args, write=write)
+
+        monkeypatch.setattr(unit_of_work, "run", flaky)
+        with caplog.at_level(logging.INFO):
+            out = await t.say("bob", "/hu bob 自摸")
+        assert away["left"] == 0
+        [answer] = [m for m in out if m.reply_to is not None]
+        assert "bob" in answer.text and "nothing was recorded" not in answer.text
+        session = await t.ledger.current_session(t.chat_id)
+        assert session is not None and any(session.totals.values())
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        ended = [r.getMessage() for r in caplog.records
+                 if r.getMessage().startswith("the database was away for")]
+        assert len(ended) >= 1 and all(r.levelno == logging.WARNING for r in caplog.records
+                                       if r.getMessage() in ended)
