@@ -1,11 +1,13 @@
 """Two webhook workers on PostgreSQL with a short lease (1 s), under load on several chats,
 and one of them stalls: paused with SIGSTOP past its lease while it holds inbox and
 outbox rows (then SIGCONT), killed with SIGKILL mid-send, or told by Telegram to wait
-(429) far longer than its lease. The other worker takes over what a stopped one held
-(and only that); a worker that wakes finds out before it sends or commits. Every report
-is recorded once, in order, answered, never twice with different words (twice at all
-only for a send in flight when its worker stopped), each chat's answers in order, the
-inbox and outbox empty at the end (tests/bot/fault_checks.py). Every wait is bounded.
+(429) far longer than its lease; or the database's backends are terminated under both.
+The other worker takes over what a stopped one held (and only that); a worker that wakes
+finds out before it sends or commits. Every report is recorded once, in order, answered,
+never twice with different words (twice at all only for a send in flight when its worker
+stopped, or sent while the database was away for longer than the lease), each chat's
+answers in order, the inbox and outbox empty at the end (tests/bot/fault_checks.py).
+Every wait is bounded.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import pytest
 
 from bot.console.fake_api import ApiError, serve_http
 from tests.bot.fault_checks import Load, check, drained, errors_logged, until
+from tests.bot.test_db_outages import terminate_all
 from tests.bot.test_faults import database
 from tests.fake_webhook import BotProcess, WebhookBotAPI, WebhookSender
 from tests.storage.conftest import PG_URL
@@ -125,7 +128,13 @@ async def two_workers(tmp_path: Path, scenario: str) -> None:
                 await until(lambda: len(worker_ids(bot.log)) >= 2, "two workers", 60)
                 load.open_tables()
                 await until(load.tables_open, "the tables", 40)
-                if scenario == "429":
+                if scenario == "terminate":  # the database goes away, again and again
+                    reports = asyncio.create_task(load.run(rounds=8, pause=0.2))
+                    for _ in range(10):
+                        await terminate_all(url)
+                        await asyncio.sleep(0.25)
+                    await reports
+                elif scenario == "429":
                     wait429.armed = True
                     await load.run(rounds=3, pause=0.2)
                     await until(lambda: wait429.fired == 1, "a 429", 20)
@@ -159,6 +168,8 @@ async def two_workers(tmp_path: Path, scenario: str) -> None:
         assert f"Child process [{victim_pid}] died" not in log
     if scenario == "sigkill":
         assert f"Child process [{victim_pid}] died" in log
+    if scenario == "terminate":
+        assert "the database was away for" in log
     assert errors_logged(bot.log) == [], log[-3000:]
 
 
@@ -202,3 +213,8 @@ async def test_a_worker_killed_mid_send_loses_nothing(tmp_path: Path) -> None:
 
 async def test_a_long_retry_after_keeps_the_rows_with_their_worker(tmp_path: Path) -> None:
     await two_workers(tmp_path, "429")
+
+
+async def test_two_workers_ride_out_their_backends_terminated_under_load(tmp_path: Path
+                                                                         ) -> None:
+    await two_workers(tmp_path, "terminate")
