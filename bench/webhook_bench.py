@@ -105,7 +105,7 @@ async def one_round(url: str, workers: int, chats: int, reports: int, delay: flo
                              "TALLY_STORAGE__URL": url,
                          })
         try:
-            async with bot, WebhookSender(api, bot.delivery.webhook, bot.secret,
+            async with bot, WebhookSender(api, bot.webhook, bot.secret,
                                           max_connections=connections,
                                           keepalive=False) as sender:
                 opened = [api.say_message(users["alice"], chat, NEW) for chat in groups]
