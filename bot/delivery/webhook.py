@@ -108,7 +108,8 @@ def create_app(settings: Settings, application: Application,  # type: ignore[typ
             log.warning("webhook: refused a request: %s", exc)
             return exc.status
         kind = metrics.update_kind(payload)
-        outage = getattr(application.bot_data.get("pipeline"), "outage", None)
+        pipeline = getattr(application, "bot_data", {}).get("pipeline")
+        outage = getattr(pipeline, "outage", None)  # None until the pipeline runs
         try:
             new = await store(application, payload)
         except Exception as exc:
