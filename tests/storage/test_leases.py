@@ -109,3 +109,36 @@ async def test_an_answer_written_behind_anothers_waits_for_it(ledger: Ledger,
     assert not await ledger.ahead_of(newer, "b")  # b sends both, older first
     await ledger.settle_messages(sent=[older.id])
     assert not await ledger.ahead_of(newer, "b")
+
+
+async def test_a_claim_that_waited_behind_the_owners_commit_takes_no_done_row(
+        ledger: Ledger) -> None:
+    """READ COMMITTED: a claim blocked on the row's lock re-reads the row, not its
+    subquery, so the row itself must still be pending (PostgreSQL)."""
+    if ledger.dialect != "postgresql":
+        pytest.skip("SQLite runs one writer at a time: no claim waits on a row lock")
+    import asyncio
+
+    from sqlalchemy import text, update
+
+    from storage import tables as t
+
+    await receive(ledger, 1)
+    async with ledger.engine.connect() as owner:
+        await owner.begin()
+        await owner.execute(update(t.inbox).values(status="done", done_at=now()))
+        owner_pid = (await owner.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+        claim = asyncio.create_task(ledger.claim_chat(CHAT, "b:1", LEASE))
+        async with ledger.engine.connect() as watcher:
+            for _ in range(1000):  # until the claim waits on the owner's row lock
+                blocked = (await watcher.execute(text(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE :owner = ANY(pg_blocking_pids(pid))"), {"owner": owner_pid})
+                ).scalar_one()
+                await watcher.rollback()
+                if blocked:
+                    break
+                await asyncio.sleep(0.01)
+        assert blocked, "the claim never waited on the owner"
+        await owner.commit()
+    assert await claim is None  # not the row just marked done
