@@ -163,8 +163,10 @@ class Dispatcher:
                 try:
                     return await self.ledger.claim_chat(chat_id, claim, self.lease)
                 except Exception as exc:
-                    if self._stopping or not self.outage.seen(exc, "a claim on the inbox"):
+                    if not self.outage.seen(exc, "a claim on the inbox"):
                         raise
+                    if self._stopping:
+                        return None  # left to the next start (or another worker)
                 await asyncio.sleep(self._pause(0))
         queue = self.queues.get(chat_id)
         return queue[0] if queue else None

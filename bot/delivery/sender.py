@@ -201,29 +201,30 @@ class Sender:
         over, and take up rows held by this one that it did not know of."""
         assert self.worker is not None
         async with self._renewing:
+            before = self._known()  # rows queued later were written after the renewal
             _ids, rows = await self.ledger.renew(self.worker, self.lease, self.inbox_claims())
             held = {r.id: r for r in rows}
-            known = self._known()
             self._lost = {i for i in self._lost if i in self._in_hand}
-            for chat_id, stream in list(self.streams.items()):
-                kept: deque[Queued] = deque()
-                for r in stream.fifo:
-                    if r.id in held:
-                        r.held_until = held[r.id].held_until
-                        kept.append(r)
-                    else:
-                        log.info("chat %s: outbox row %s was taken over by another worker",
-                                 chat_id, r.id)
-                        if r.id in self._in_hand:  # waiting to try again: it stops
-                            self._lost.add(r.id)
-                            kept.append(r)
-                stream.fifo = kept
-                if stream.board is not None:
-                    if stream.board.id in held:
-                        stream.board.held_until = held[stream.board.id].held_until
-                    else:
-                        stream.board = None
+
+            def lost(r: Queued) -> bool:
+                if r.id in held:
+                    r.held_until = held[r.id].held_until
+                    return False
+                if r.id not in before:
+                    return False
+                log.info("chat %s: outbox row %s was taken over by another worker",
+                         r.chat_id, r.id)
+                if r.id in self._in_hand:  # waiting to try again: it stops
+                    self._lost.add(r.id)
+                    return False
+                return True
+
+            for stream in list(self.streams.values()):
+                stream.fifo = deque(r for r in stream.fifo if not lost(r))
+                if stream.board is not None and lost(stream.board):
+                    stream.board = None
                 stream.wake.set()
+            known = self._known()
             self.enqueue([r for r in rows if r.id not in known])
 
     def _lease_ends(self, row: Queued) -> bool:
