@@ -361,7 +361,8 @@ class Sender:
                 try:  # after a wait (a 429, a backoff): still this worker's?
                     await self.renew()
                 except Exception as exc:
-                    self.outage.seen(exc, "renewing leases")
+                    if not self.outage.seen(exc, "renewing leases"):
+                        log.warning("could not renew this worker's leases: %r", exc)
                     await asyncio.sleep(1.0)
                     continue
                 if row.id in self._lost:
