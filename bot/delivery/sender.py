@@ -141,8 +141,9 @@ class Sender:
             stream = self.streams.setdefault(row.chat_id, ChatStream())
             if row.collapse is not None:
                 if stream.board is not None:
-                    if stream.board.id > row.id:
-                        continue  # taken up late: a newer board is here already
+                    if stream.board.id > row.id:  # taken up late: a newer one is here
+                        self._settle(dropped=row.id)
+                        continue
                     self._settle(dropped=stream.board.id)  # older, never shown
                 stream.board = row
             elif stream.fifo and stream.fifo[-1].id > row.id:  # taken up late: in order
