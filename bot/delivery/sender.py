@@ -291,7 +291,8 @@ class Sender:
         """Until every queued row was sent (or given up) and written back."""
         while True:
             await self._idle.wait()
-            if self._dirty.is_set() or self._sent or self._dropped or self._failed:
+            if (self._dirty.is_set() or self._sent or self._dropped or self._failed
+                    or self._flushing):
                 await asyncio.sleep(0.002)
                 continue
             if self._idle.is_set():
@@ -504,7 +505,7 @@ class Sender:
         self._flushing = {*sent, *dropped, *(f[0] for f in failed)}
         try:
             await self.ledger.settle_messages(sent, dropped, failed, retried)
-        except Exception:
+        except BaseException:  # failed, or cancelled (stop): written by the next flush
             self._sent[:0], self._dropped[:0] = sent, dropped
             self._failed[:0], self._retried[:0] = failed, retried
             self._dirty.set()
