@@ -10,7 +10,7 @@ import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.constants import ParseMode
 from telegram.ext import (
     AIORateLimiter,
@@ -93,16 +93,38 @@ COMMANDS = {
 }
 
 
-async def set_menus(app: Application) -> None:  # type: ignore[type-arg]
-    """Command menus per scope (groups, private chats) and language (en default, zh)."""
+async def set_menus(bot: Bot) -> None:
+    """Command menus per scope (groups, private chats) and language (en default, zh).
+    Once per start: by the process that polls, or by the parent of webhook workers."""
     for lang, code in (("en", None), ("zh-Hans", "zh")):
         group = [BotCommand(c, t(lang, d)) for c, d in GROUP_COMMANDS]
         private = [c for c in group if c.command in PRIVATE_COMMANDS]
-        await app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(),
-                                      language_code=code)
-        await app.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats(),
-                                      language_code=code)
-        await app.bot.set_my_commands(group, language_code=code)
+        await bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(),
+                                  language_code=code)
+        await bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats(),
+                                  language_code=code)
+        await bot.set_my_commands(group, language_code=code)
+
+
+class RetryAfterIsNotAnError(logging.Filter):
+    """python-telegram-bot's rate limiter, set not to retry (``max_retries=0``), logs a
+    429 it passes on as an ERROR with a traceback. The sender (and the dispatcher) wait
+    as Telegram asks and try again, so it is no failure: logged at INFO, without the
+    traceback, as the sender logs its own 429s (and ``tally_telegram_errors_total``
+    counts them)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR and record.getMessage().startswith(
+                "Rate limit hit after maximum of"):
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+def quiet_rate_limiter() -> None:
+    limiter_log = logging.getLogger("telegram.ext.AIORateLimiter")
+    if not any(isinstance(f, RetryAfterIsNotAnError) for f in limiter_log.filters):
+        limiter_log.addFilter(RetryAfterIsNotAnError())
 
 
 def build_application(settings: Settings, request: BaseRequest | None = None,
@@ -111,7 +133,13 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     """``shared``: several worker processes share the inbox (webhook mode)."""
 
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
-        ledger = await Ledger.open(settings.storage.url)
+        # Webhook workers find the schema migrated and the menus set by their parent
+        # (bot.delivery.serving), once, however many start.
+        # A stalled worker's open transaction ends after a lease, so its row locks do not
+        # hold up the workers that take over its leases (PostgreSQL).
+        ledger = await Ledger.open(settings.storage.url, run_migrations=not shared,
+                                   idle_transaction_seconds=settings.delivery.lease_seconds
+                                   if settings.storage.url.startswith("postgresql") else None)
         ledger.batching = not shared  # see storage.ledger_base: several workers, no batches
         app.bot_data["services"] = chat.Services(
             ledger=ledger, drafts=Drafts(ledger), admins=frozenset(settings.admins),
@@ -120,7 +148,8 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
             app, ledger, settings.delivery, board_interval=settings.telegram.board_interval,
             default_language=settings.default_language, shared=shared)
         links.configure(app.bot.username, app.bot.token, settings.webapp)
-        await set_menus(app)
+        if not shared:
+            await set_menus(app.bot)
         log.info("storage ready at %s", ledger.engine.url.render_as_string(hide_password=True))
 
     async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
@@ -134,6 +163,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
                        if settings.telegram.token else None)
     if not secret:
         raise ValueError("a token is needed (or a fake request, as console mode uses)")
+    quiet_rate_limiter()
     builder = (
         ApplicationBuilder()
         .token(secret)

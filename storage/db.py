@@ -12,7 +12,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -32,7 +32,12 @@ def _ensure_sqlite_dir(url: str) -> None:
         Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
 
 
-def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
+def create_engine(url: str, *, idle_transaction_seconds: float | None = None,
+                  **kwargs: Any) -> AsyncEngine:
+    """``idle_transaction_seconds`` (PostgreSQL): the server ends a session that sits that
+    long inside a transaction. Units of work never wait inside one (they are synchronous
+    code), so only a process that stalls (paused, or its event loop blocked) does, and its
+    row locks must not hold up the workers that take over its leases."""
     if url.startswith("sqlite"):
         _ensure_sqlite_dir(url)
         # Every unit of work ends its own transaction (storage.unit_of_work), so the pool
@@ -42,7 +47,15 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         _sqlite_events(engine)
         return engine
     # No ping on every checkout (a round trip per unit of work): a connection that died
-    # with the server fails its unit, and the delivery pipeline tries the update again.
+    # with the server fails its unit (SQLAlchemy then drops every pooled connection made
+    # before, so none is tried twice), and the delivery pipeline tries the update again.
+    if idle_transaction_seconds is not None:
+        args = dict(kwargs.pop("connect_args", {}))
+        server = dict(args.get("server_settings", {}))
+        server["idle_in_transaction_session_timeout"] = str(
+            max(1, int(idle_transaction_seconds * 1000)))
+        args["server_settings"] = server
+        kwargs["connect_args"] = args
     return create_async_engine(url, **kwargs)
 
 
@@ -73,7 +86,15 @@ def _upgrade(connection: Connection) -> None:
     command.upgrade(cfg, "head")
 
 
+MIGRATION_LOCK = 0x7A11_0000  # PostgreSQL advisory lock key: one migration at a time
+
+
 async def migrate(engine: AsyncEngine) -> None:
-    """Bring the schema to the newest revision (idempotent)."""
+    """Bring the schema to the newest revision (idempotent). On PostgreSQL under an
+    advisory lock held for the transaction, so that however many processes start at once,
+    one migrates and the others then find the schema at head (on SQLite the migration's
+    write lock does the same)."""
     async with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
         await conn.run_sync(_upgrade)

@@ -11,6 +11,16 @@
   handled updates and sent answers after a while (never the ledger's own tables).
 - Several workers share the inbox and the outbox through leases (``claimed_by`` and
   ``claimed_until``): a row is worked on by one worker at a time, and a chat's rows in order.
+  ``claimed_by`` is the claim's token: an inbox claim's is new for every run of a chat's
+  dispatcher (``<worker>:<n>``), an outbox row's is its sender's (``<worker>``). A worker
+  renews the leases it holds (:meth:`Delivery.renew`) while it works on them; every late
+  action is fenced by the token, in the same statement: "handled" only while the claim is
+  still this one's (else :class:`AlreadyHandled` rolls the whole unit back), a renewal
+  only of rows still held (the sender sends a row only within a lease it renewed, and
+  drops rows another worker took over). Another worker takes a chat's answers only all
+  at once, when none of them is held by a live lease (:meth:`Delivery.claim_messages`),
+  and an answer written while older ones of its chat wait with another worker is marked
+  ``behind``: its sender waits until those are gone (:meth:`Delivery.ahead_of`).
 """
 
 from __future__ import annotations
@@ -38,11 +48,18 @@ _CLAIM = (
     .where(_i.id == select(func.min(_i.id))
            .where(_i.status == "pending", _i.chat_id == bindparam("c_chat"))
            .scalar_subquery(),
+           # again on the row itself: a claim that waited behind the owner's commit (READ
+           # COMMITTED re-reads the row, not the subquery) must not take a row just done
+           _i.status == "pending",
            or_(_i.claimed_until.is_(None), _i.claimed_until < bindparam("c_now"),
                _i.claimed_by == bindparam("c_worker")))
     .values(claimed_by=bindparam("c_worker"), claimed_until=bindparam("c_until"))
     .returning(*t.inbox.c)
 )
+
+
+DEFAULT_LEASE = 30.0  # seconds (the setting delivery.lease_seconds)
+_SWEEP_LOCK = 0x7A11_0001  # the advisory lock that one sweep of the outbox holds at a time
 
 
 class Incoming(BaseModel):
@@ -84,6 +101,10 @@ class Queued(Outgoing):
     attempts: int = 0
     created_at: datetime | None = None
     answers_since: datetime | None = None  # when the update it answers arrived (not stored)
+    # Several workers: until when this worker's lease on it holds (as last written), and
+    # whether older answers of its chat waited with another worker when it was written.
+    held_until: datetime | None = None
+    behind: bool = False
 
 
 class AlreadyHandled(Exception):
@@ -97,20 +118,25 @@ class Answer:
     the handler queued before the write. After the commit, ``queued`` holds the rows."""
 
     def __init__(self, inbox_id: int | None, render: Callable[[Any], Sequence[Outgoing]],
-                 before: Sequence[Outgoing] = (), worker: str | None = None) -> None:
+                 before: Sequence[Outgoing] = (), worker: str | None = None,
+                 claim: str | None = None, lease: float = DEFAULT_LEASE) -> None:
+        """``worker``: the sender that holds the answers (several workers); ``claim``: the
+        token of the inbox row's claim (``worker`` if not given)."""
         self.inbox_id = inbox_id
         self.render = render
         self.before = list(before)
         self.worker = worker
+        self.claim = claim if claim is not None else worker
+        self.lease = lease
         self.queued: list[Queued] = []
         self.committed = False
 
     def write(self, conn: Connection, result: Any) -> None:
         stamp = now()
+        if self.inbox_id is not None:  # fenced first: a lost claim writes nothing
+            _mark_done(conn, self.inbox_id, self.claim, stamp)
         self.queued = _enqueue(conn, [*self.before, *self.render(result)], self.inbox_id,
-                               stamp, self.worker)
-        if self.inbox_id is not None:
-            _mark_done(conn, self.inbox_id, self.worker, stamp)
+                               stamp, self.worker, self.lease)
 
 
 def _insert_many(conn: Connection, table: Any, rows: list[dict[str, Any]],
@@ -147,31 +173,38 @@ _DONE = (update(t.inbox).where(_i.id == bindparam("b_id"), _i.status == "pending
 _DONE_BY = _DONE.where(_i.claimed_by == bindparam("b_worker"))
 
 
-SEND_LEASE = 30.0  # seconds a worker holds the answers it wrote, to send them itself
-
-
 def _enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | None,
-             stamp: datetime, worker: str | None = None) -> list[Queued]:
+             stamp: datetime, worker: str | None = None, lease: float = DEFAULT_LEASE
+             ) -> list[Queued]:
     """Queue ``messages``; a worker (several share the outbox) holds them for a while, so
-    that no other sends them unless it dies."""
+    that no other sends them unless it stops renewing the lease. An answer whose chat
+    has older answers not held by this worker is ``behind`` them."""
     if not messages:
         return []
-    until = stamp + timedelta(seconds=SEND_LEASE) if worker is not None else None
+    until = stamp + timedelta(seconds=lease) if worker is not None else None
+    behind: set[int] = set()
+    if worker is not None:
+        chats = sorted({m.chat_id for m in messages})
+        behind = set(conn.execute(
+            select(_o.chat_id).distinct().where(
+                _o.status == "pending", _o.chat_id.in_(chats), _o.collapse.is_(None),
+                or_(_o.claimed_by.is_(None), _o.claimed_by != worker))).scalars())
     rows = _insert_many(conn, t.outbox, [{
         "chat_id": m.chat_id, "inbox_id": inbox_id, "method": m.method, "params": m.params,
         "collapse": m.collapse, "status": "pending", "attempts": 0, "created_at": stamp,
         "claimed_by": worker, "claimed_until": until}
         for m in messages])
     return [Queued(id=row.id, chat_id=m.chat_id, method=m.method, params=m.params,
-                   collapse=m.collapse, created_at=stamp)
+                   collapse=m.collapse, created_at=stamp, held_until=until,
+                   behind=m.chat_id in behind and m.collapse is None)
             for row, m in zip(rows, messages, strict=True)]
 
 
-def _mark_done(conn: Connection, inbox_id: int, worker: str | None, stamp: datetime) -> None:
-    if worker is None:
+def _mark_done(conn: Connection, inbox_id: int, claim: str | None, stamp: datetime) -> None:
+    if claim is None:
         done = conn.execute(_DONE, {"b_id": inbox_id, "b_at": stamp})
-    else:  # only while this worker's lease holds
-        done = conn.execute(_DONE_BY, {"b_id": inbox_id, "b_at": stamp, "b_worker": worker})
+    else:  # only while this claim holds (not taken over after its lease ran out)
+        done = conn.execute(_DONE_BY, {"b_id": inbox_id, "b_at": stamp, "b_worker": claim})
     if done.rowcount != 1:
         raise AlreadyHandled(inbox_id)
 
@@ -183,7 +216,8 @@ def _pending(row: Any) -> Pending:
 
 def _queued(row: Any) -> Queued:
     return Queued(id=row.id, chat_id=row.chat_id, method=row.method, params=row.params,
-                  collapse=row.collapse, attempts=row.attempts, created_at=row.created_at)
+                  collapse=row.collapse, attempts=row.attempts, created_at=row.created_at,
+                  held_until=row.claimed_until)
 
 
 class Delivery(LedgerBase):
@@ -252,24 +286,28 @@ class Delivery(LedgerBase):
         return await self.run(unit, write=False)
 
     async def finish(self, inbox_id: int | None, messages: Sequence[Outgoing],
-                     worker: str | None = None) -> list[Queued]:
+                     worker: str | None = None, *, claim: str | None = None,
+                     lease: float = DEFAULT_LEASE) -> list[Queued]:
         """An update that changed nothing: queue its messages and mark it handled, in one
-        transaction (without an inbox row, only queue them)."""
+        transaction (without an inbox row, only queue them). ``worker`` holds the answers;
+        ``claim`` is the inbox row's claim token (``worker`` if not given)."""
+        claim = claim if claim is not None else worker
 
         def unit(conn: Connection) -> list[Queued]:
             stamp = now()
-            queued = _enqueue(conn, messages, inbox_id, stamp, worker)
             if inbox_id is not None:
-                _mark_done(conn, inbox_id, worker, stamp)
-            return queued
+                _mark_done(conn, inbox_id, claim, stamp)
+            return _enqueue(conn, messages, inbox_id, stamp, worker, lease)
 
         return await self.run(unit, write=True, batch=True)
 
-    async def attempted(self, inbox_id: int) -> int:
-        """Count a failed attempt at an update (left pending for a retry)."""
+    async def attempted(self, inbox_id: int, claim: str | None = None) -> int:
+        """Count a failed attempt at an update (left pending for a retry); with ``claim``,
+        only while that claim holds it."""
 
         def unit(conn: Connection) -> int:
-            conn.execute(update(t.inbox).where(_i.id == inbox_id).values(
+            mine = [] if claim is None else [_i.claimed_by == claim]
+            conn.execute(update(t.inbox).where(_i.id == inbox_id, *mine).values(
                 attempts=_i.attempts + 1, claimed_by=None, claimed_until=None))
             return int(conn.execute(select(_i.attempts).where(_i.id == inbox_id))
                        .scalar_one())
@@ -279,8 +317,8 @@ class Delivery(LedgerBase):
     # -- leases, for several workers ----------------------------------------------------
 
     async def claim_chat(self, chat_id: int, worker: str, lease: float) -> Pending | None:
-        """The chat's oldest pending update, if no other worker holds it; held by
-        ``worker`` for ``lease`` seconds (a dead worker's lease runs out)."""
+        """The chat's oldest pending update, if no other claim holds it; held by the claim
+        token ``worker`` for ``lease`` seconds (a dead worker's lease runs out)."""
 
         def unit(conn: Connection) -> Pending | None:
             stamp = now()
@@ -303,6 +341,56 @@ class Delivery(LedgerBase):
             return [r.chat_id for r in rows]
 
         return await self.run(unit, write=False)
+
+    async def renew(self, worker: str, lease: float, inbox: Sequence[str] = ()
+                    ) -> tuple[set[int], list[Queued]]:
+        """The heartbeat of a worker that still works on its rows: the leases of the inbox
+        rows claimed by the tokens ``inbox`` and of the outbox rows held by ``worker`` run
+        ``lease`` seconds from now. Fenced: only rows still held are renewed. Returns the
+        inbox ids renewed and the outbox rows held (what is not among them was taken
+        over: drop it)."""
+
+        def unit(conn: Connection) -> tuple[set[int], list[Queued]]:
+            until = now() + timedelta(seconds=lease)
+            ids: set[int] = set()
+            if inbox:
+                ids = set(conn.execute(
+                    update(t.inbox).where(_i.status == "pending",
+                                          _i.claimed_by.in_(list(inbox)))
+                    .values(claimed_until=until).returning(_i.id)).scalars())
+            rows = conn.execute(
+                update(t.outbox).where(_o.status == "pending", _o.claimed_by == worker)
+                .values(claimed_until=until).returning(*t.outbox.c)).all()
+            return ids, sorted((_queued(r) for r in rows), key=lambda q: q.id)
+
+        return await self.run(unit, write=True)
+
+    async def ahead_of(self, row: Queued, worker: str) -> bool:
+        """Whether an older answer of ``row``'s chat still waits that ``worker`` does not
+        hold (a scoreboard, replaced by newer ones, does not count)."""
+
+        def unit(conn: Connection) -> bool:
+            return conn.execute(select(_o.id).where(
+                _o.status == "pending", _o.chat_id == row.chat_id, _o.id < row.id,
+                _o.collapse.is_(None),
+                or_(_o.claimed_by.is_(None), _o.claimed_by != worker)).limit(1)
+            ).first() is not None
+
+        return await self.run(unit, write=False)
+
+    async def release(self, worker: str, inbox: Sequence[str] = ()) -> None:
+        """Give up the leases a stopping worker holds (others take them at once)."""
+
+        def unit(conn: Connection) -> None:
+            if inbox:
+                conn.execute(update(t.inbox).where(_i.status == "pending",
+                                                   _i.claimed_by.in_(list(inbox)))
+                             .values(claimed_by=None, claimed_until=None))
+            conn.execute(update(t.outbox).where(_o.status == "pending",
+                                                _o.claimed_by == worker)
+                         .values(claimed_until=None))
+
+        await self.run(unit, write=True)
 
     async def release_claims(self) -> None:
         """Forget every lease (one process owning the pipeline, at its start)."""
@@ -327,15 +415,22 @@ class Delivery(LedgerBase):
 
     async def claim_messages(self, worker: str, lease: float, limit: int = 200
                              ) -> list[Queued]:
-        """Pending answers no live lease holds, oldest first, now held by ``worker``."""
+        """Pending answers no live lease holds, oldest first, now held by ``worker``: only
+        of chats none of whose answers another worker holds by a live lease, so a chat's
+        answers change hands together and leave in order."""
 
         def unit(conn: Connection) -> list[Queued]:
+            if self.dialect == "postgresql":  # one sweep at a time: none splits a chat
+                conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _SWEEP_LOCK})
             stamp = now()
             free = or_(_o.claimed_until.is_(None), _o.claimed_until < stamp)
-            ids = select(_o.id).where(_o.status == "pending", free).order_by(_o.id).limit(limit)
-            if self.dialect == "postgresql":
-                ids = ids.with_for_update(skip_locked=True)
-            rows = conn.execute(update(t.outbox).where(_o.id.in_(ids.scalar_subquery()), free)
+            held = (select(_o.chat_id).where(_o.status == "pending", _o.claimed_by != worker,
+                                             _o.claimed_until >= stamp))
+            ids = (select(_o.id).where(_o.status == "pending", free,
+                                       _o.chat_id.not_in(held.scalar_subquery()))
+                   .order_by(_o.id).limit(limit))
+            rows = conn.execute(update(t.outbox).where(_o.id.in_(ids.scalar_subquery()), free,
+                                                       _o.status == "pending")
                                 .values(claimed_by=worker,
                                         claimed_until=stamp + timedelta(seconds=lease))
                                 .returning(*t.outbox.c)).all()
@@ -346,7 +441,8 @@ class Delivery(LedgerBase):
     async def settle_messages(self, sent: Sequence[int] = (), dropped: Sequence[int] = (),
                               failed: Sequence[tuple[int, str]] = (),
                               retried: Sequence[int] = ()) -> None:
-        """Record what the sender did, in one transaction."""
+        """Record what the sender did, in one transaction (what was sent is marked sent
+        whoever holds it now: it went out)."""
 
         def unit(conn: Connection) -> None:
             stamp = now()

@@ -10,12 +10,15 @@ it costs per report); it uses nothing but the libraries' public API.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import logging
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Unit = Callable[..., T]
@@ -104,17 +107,43 @@ def _flushed(conn: Connection, fn: Unit[T], *args: Any) -> T:
         writes.flush(conn)
         return result
     finally:
-        conn.info.pop(_LATER, None)
+        if not conn.invalidated:  # (a dead connection's info is gone with it, and reading
+            conn.info.pop(_LATER, None)  # it would raise in place of what killed it)
 
 
 async def run(engine: AsyncEngine, fn: Unit[T], *args: Any, write: bool) -> T:
     """Run ``fn(conn, *args)`` in one transaction and return its result. A write takes
     the write lock first (SQLite) and may lock rows itself (PostgreSQL); an exception
     rolls the whole unit back. Writes left for later (:func:`later`) run before the
-    commit."""
-    async with engine.connect() as aconn:
+    commit.
+
+    When the unit fails, that failure is what the caller sees: the rollback and the
+    connection's return after a dead connection fail too (SQLAlchemy's
+    ``PendingRollbackError``, "connection is closed"), and such a cleanup error is only
+    logged, never raised in its place."""
+    aconn = engine.connect()
+    try:
+        await aconn.start()
         aconn = await aconn.execution_options(write=write)
-        async with aconn.begin():
-            if not write:
-                return await aconn.run_sync(fn, *args)
-            return await aconn.run_sync(_flushed, fn, *args)
+        trans = await aconn.begin()
+        try:
+            if write:
+                result = await aconn.run_sync(_flushed, fn, *args)
+            else:
+                result = await aconn.run_sync(fn, *args)
+        except BaseException as exc:
+            await _cleanup(trans.rollback(), exc)
+            raise
+        await trans.commit()
+        return result
+    finally:
+        await _cleanup(aconn.close(), None)
+
+
+async def _cleanup(step: Awaitable[None], cause: BaseException | None) -> None:
+    """Roll back or close; after a dead connection this fails too, and must not take the
+    place of the error that killed it (nor fail a unit that committed)."""
+    try:
+        await step
+    except Exception as exc:
+        log.debug("cleanup after %r failed: %r", cause, exc)

@@ -12,16 +12,29 @@ holds up itself.
   pending row (``claim_chat``), so a chat's rows are handled one at a time, in order,
   whichever worker received them; a periodic scan picks up rows whose worker died.
 
-A handler that fails on something passing (a timeout, a database hiccup) leaves its update
-pending and is retried after a backoff; after ``max_attempts`` the chat is told that
-nothing was recorded, which is true: the update's write, had it happened, would have
-marked it handled.
+A handler that fails on something passing leaves its update pending and is tried again:
+
+- the database away (:func:`storage.errors.database_away`: a dropped, refused or reset
+  connection, a restart, a serialization failure, "database is locked"): again and again,
+  a second or so apart, for up to ``database_retry`` seconds (hours), so that answers
+  resume within about a second of its return; the outage is logged once
+  (:mod:`bot.delivery.outage`), not per update;
+- Telegram's side (a timeout, a 5xx): after a growing backoff, up to ``max_attempts``.
+
+Only then is the chat told that nothing was recorded (an ERROR in the log), which is
+true: the update's write, had it happened, would have marked it handled.
+
+With several workers each run of a chat's dispatcher claims its rows with a token of its
+own (``<worker>:<n>``); "handled" is written only while that claim holds, so a worker
+whose lease another took over (it was paused past it) writes nothing. The sender's
+heartbeat (:meth:`bot.delivery.sender.Sender.heartbeat`) renews the claims in hand.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 import uuid
 from collections import deque
@@ -33,10 +46,11 @@ from telegram.ext import Application
 
 from bot.delivery import send
 from bot.delivery.intake import kind_of
+from bot.delivery.outage import Outage
 from bot.delivery.sender import Sender, backoff
 from bot.ops import metrics
 from bot.text.i18n import normalise_language, t
-from storage.delivery import AlreadyHandled, Pending
+from storage.delivery import DEFAULT_LEASE, AlreadyHandled, Pending
 from storage.errors import database_away
 from storage.ledger import Ledger
 
@@ -56,8 +70,9 @@ def transient(exc: BaseException) -> bool:
 class Dispatcher:
     def __init__(self, app: Application, ledger: Ledger, sender: Sender, *,  # type: ignore[type-arg]
                  max_in_flight: int = 64, max_attempts: int = 5, shared: bool = False,
-                 lease: float = 30.0, scan_interval: float = 1.0,
-                 default_language: str = "zh-Hans") -> None:
+                 lease: float = DEFAULT_LEASE, scan_interval: float = 1.0,
+                 default_language: str = "zh-Hans", database_retry: float = 24 * 3600.0,
+                 outage: Outage | None = None) -> None:
         self.app = app
         self.ledger = ledger
         self.sender = sender
@@ -67,7 +82,12 @@ class Dispatcher:
         self.lease = lease
         self.scan_interval = scan_interval
         self.default_language = default_language
+        self.database_retry = database_retry
+        self.outage = outage or Outage()
         self.worker = uuid.uuid4().hex[:16] if shared else None
+        self.claims: dict[int, str] = {}  # chat -> its run's claim token (several workers)
+        self._runs = 0
+        self.away: dict[int, float] = {}  # inbox id -> when the database first failed it
         self.queues: dict[int, deque[Pending]] = {}
         self.parsed: dict[int, Update] = {}  # inbox id -> the update already parsed
         self.tasks: dict[int, asyncio.Task[None]] = {}
@@ -97,6 +117,8 @@ class Dispatcher:
 
     async def start(self) -> None:
         if self.shared:
+            log.info("worker %s (pid %d) shares the inbox and the outbox", self.worker,
+                     os.getpid())
             self._scanner = asyncio.create_task(self._scan(), name="dispatch:scan")
         else:
             await self.ledger.release_claims()
@@ -126,38 +148,63 @@ class Dispatcher:
             try:
                 for chat_id in await self.ledger.chats_waiting():
                     self._start(chat_id)
-            except Exception:
-                log.exception("scanning the inbox failed; will retry")
+                self.outage.back()
+            except Exception as exc:
+                if not self.outage.seen(exc, "the inbox scan"):
+                    log.exception("scanning the inbox failed; will retry")
             await asyncio.sleep(self.scan_interval)
 
     # -- one chat ----------------------------------------------------------------------
 
-    async def _next(self, chat_id: int) -> Pending | None:
+    async def _next(self, chat_id: int, claim: str | None) -> Pending | None:
         if self.shared:
-            assert self.worker is not None
-            return await self.ledger.claim_chat(chat_id, self.worker, self.lease)
+            assert claim is not None
+            while True:
+                try:
+                    return await self.ledger.claim_chat(chat_id, claim, self.lease)
+                except Exception as exc:
+                    if not self.outage.seen(exc, "a claim on the inbox"):
+                        raise
+                    if self._stopping:
+                        return None  # left to the next start (or another worker)
+                await asyncio.sleep(self._pause(0))
         queue = self.queues.get(chat_id)
         return queue[0] if queue else None
 
+    def _pause(self, attempt: int, away: bool = True) -> float:
+        """Before trying again: about a second while the database is away (so that work
+        resumes within about that of its return), else a growing backoff."""
+        return min(1.0, backoff(attempt + 1)) if away else backoff(attempt + 1)
+
     async def _run_chat(self, chat_id: int) -> None:
+        claim = None
+        if self.shared:
+            self._runs += 1
+            claim = self.claims[chat_id] = f"{self.worker}:{self._runs:x}"
         try:
             while not (self._stopping and self.shared):
-                row = await self._next(chat_id)
+                row = await self._next(chat_id, claim)
                 if row is None:
                     break
                 async with self.slots:
-                    done = await self.handle(row)
+                    done = await self.handle(row, claim)
                 if done:
                     if not self.shared:
                         self.queues[chat_id].popleft()
                     if self._stopping and not self.shared:
                         break
                     continue
-                await asyncio.sleep(backoff(row.attempts + 1))
+                if row.id in self.away:  # not counted: the database, not the update
+                    tries = int(time.monotonic() - self.away[row.id])
+                    await asyncio.sleep(self._pause(tries))
+                    continue
+                await asyncio.sleep(self._pause(row.attempts, away=False))
                 row.attempts += 1
         except Exception:
             log.exception("chat %s: the dispatcher stopped on an unexpected error", chat_id)
         finally:
+            if self.claims.get(chat_id) == claim:
+                self.claims.pop(chat_id, None)
             self.tasks.pop(chat_id, None)
             if not self.shared and not self.queues.get(chat_id):
                 self.queues.pop(chat_id, None)
@@ -166,10 +213,11 @@ class Dispatcher:
             if not self.tasks:
                 self._idle.set()
 
-    async def handle(self, row: Pending) -> bool:
-        """Handle one inbox row; False to try it again later."""
+    async def handle(self, row: Pending, claim: str | None = None) -> bool:
+        """Handle one inbox row; False to try it again later. ``claim``: the token of this
+        worker's claim on it (several workers)."""
         started = time.monotonic()
-        turn = send.Turn(row.id, row.chat_id, self.worker)
+        turn = send.Turn(row.id, row.chat_id, self.worker, claim, self.lease)
         token = send.CURRENT.set(turn)
         update: Update | None = None
         try:
@@ -186,11 +234,18 @@ class Dispatcher:
                 turn.queued.extend(answer.queued)
                 del turn.buffer[:len(answer.before)]
         try:
-            ok = await self._conclude(row, turn, update)
+            ok = await self._conclude(row, turn, update, claim)
         except AlreadyHandled:
+            log.info("chat %s: update %s was handled meanwhile (its claim was taken over); "
+                     "this worker's attempt is void", row.chat_id, row.update_id)
+            self.away.pop(row.id, None)
             ok = True  # another worker (or an earlier life of this one) handled it
-        except Exception:
-            log.exception("chat %s: could not conclude update %s", row.chat_id, row.update_id)
+        except Exception as exc:
+            if self.outage.seen(exc, f"chat {row.chat_id}"):
+                self.away.setdefault(row.id, time.monotonic())
+            else:
+                log.exception("chat %s: could not conclude update %s", row.chat_id,
+                              row.update_id)
             ok = False
         for q in turn.queued:  # for the update-to-answer latency
             q.answers_since = row.received_at
@@ -199,20 +254,43 @@ class Dispatcher:
             metrics.handled(kind_of(row.payload), time.monotonic() - started)
         return ok
 
-    async def _conclude(self, row: Pending, turn: send.Turn, update: Update | None) -> bool:
-        if turn.error is not None:
-            log.error("chat %s: update %s failed", row.chat_id, row.update_id,
-                      exc_info=turn.error)
-        if turn.error is not None and not turn.finished:
-            if transient(turn.error) and row.attempts + 1 < self.max_attempts:
-                await self.ledger.attempted(row.id)
+    async def _conclude(self, row: Pending, turn: send.Turn, update: Update | None,
+                        claim: str | None) -> bool:
+        error = turn.error
+        if isinstance(error, AlreadyHandled):
+            raise error
+        if error is not None and turn.finished:  # after its write committed: a bug
+            log.error("chat %s: update %s failed after its change was recorded",
+                      row.chat_id, row.update_id, exc_info=error)
+        elif error is not None:
+            if self.outage.seen(error, f"chat {row.chat_id}"):
+                first = self.away.setdefault(row.id, time.monotonic())
+                if time.monotonic() - first < self.database_retry:
+                    return False
+                log.error("chat %s: giving up on update %s: the database was away for "
+                          "%.0f s", row.chat_id, row.update_id, time.monotonic() - first,
+                          exc_info=error)
+            elif transient(error) and row.attempts + 1 < self.max_attempts:
+                log.warning("chat %s: update %s failed (%s: %s); trying again",
+                            row.chat_id, row.update_id, type(error).__name__, error)
+                await self.ledger.attempted(row.id, claim)
                 return False
+            else:
+                log.error("chat %s: update %s failed", row.chat_id, row.update_id,
+                          exc_info=error)
             if row.chat_id:
                 turn.buffer.append(await self._nothing_recorded(row, update))
         if not turn.finished:
-            turn.queued.extend(await self.ledger.finish(row.id, turn.buffer, self.worker))
+            turn.queued.extend(await self.ledger.finish(row.id, turn.buffer, self.worker,
+                                                        claim=claim, lease=self.lease))
         elif turn.buffer:  # said after the update's write: queue it too
-            turn.queued.extend(await self.ledger.finish(None, turn.buffer))
+            turn.queued.extend(await self.ledger.finish(None, turn.buffer, self.worker,
+                                                        lease=self.lease))
+        self.outage.back()
+        first = self.away.pop(row.id, None)
+        if first is not None:
+            log.info("chat %s: update %s handled after the database was away for %.1f s",
+                     row.chat_id, row.update_id, time.monotonic() - first)
         return True
 
     async def _nothing_recorded(self, row: Pending, update: Update | None) -> send.Outgoing:

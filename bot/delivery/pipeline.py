@@ -14,6 +14,7 @@ from datetime import timedelta
 from telegram.ext import Application
 
 from bot.delivery.dispatch import Dispatcher
+from bot.delivery.outage import Outage
 from bot.delivery.poller import Poller
 from bot.delivery.sender import Sender
 from bot.ops.config import DeliverySettings
@@ -29,14 +30,22 @@ class Pipeline:
         self.app = app
         self.ledger = ledger
         self.settings = settings
+        self.outage = Outage()  # the database being away, as every part sees it
         self.sender = Sender(app.bot, ledger, board_interval=board_interval,
                              max_attempts=settings.send_attempts,
-                             max_in_flight=settings.max_in_flight)
+                             max_in_flight=settings.max_in_flight,
+                             lease=settings.lease_seconds, outage=self.outage,
+                             # a stopped worker's answers are taken up soon after its
+                             # lease ran out
+                             sweep_interval=min(5.0, settings.lease_seconds / 2))
         self.dispatcher = Dispatcher(app, ledger, self.sender,
                                      max_in_flight=settings.max_in_flight,
                                      max_attempts=settings.handle_attempts, shared=shared,
-                                     default_language=default_language)
+                                     lease=settings.lease_seconds,
+                                     database_retry=settings.database_retry_hours * 3600,
+                                     default_language=default_language, outage=self.outage)
         self.sender.worker = self.dispatcher.worker  # None unless workers share the outbox
+        self.sender.inbox_claims = lambda: list(self.dispatcher.claims.values())
         self.poller: Poller | None = None
         self._pruner: asyncio.Task[None] | None = None
 
@@ -48,7 +57,7 @@ class Pipeline:
         await self.dispatcher.start()
         self._pruner = asyncio.create_task(self._prune(), name="pipeline:prune")
         if poll:
-            self.poller = Poller(self.app, timeout=poll_timeout)
+            self.poller = Poller(self.app, timeout=poll_timeout, outage=self.outage)
             await self.poller.start()
 
     async def stop(self) -> None:
@@ -79,6 +88,9 @@ class Pipeline:
                     now() - timedelta(hours=s.outbox_retention_hours))
                 if any(gone):
                     log.info("pruned %d handled updates and %d sent answers", *gone)
-            except Exception:
-                log.exception("pruning the inbox and outbox failed")
+            except Exception as exc:
+                if not self.outage.seen(exc, "pruning"):
+                    log.exception("pruning the inbox and outbox failed")
+                await asyncio.sleep(60)  # sooner than the interval
+                continue
             await asyncio.sleep(s.prune_interval_minutes * 60)

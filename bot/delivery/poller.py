@@ -20,15 +20,17 @@ from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, Tel
 from telegram.ext import Application
 
 from bot.delivery.intake import ALLOWED_UPDATES, accept_many
+from bot.delivery.outage import Outage
 from bot.delivery.sender import backoff, seconds
 
 log = logging.getLogger(__name__)
 
 
 class Poller:
-    def __init__(self, app: Application, timeout: float = 10.0, limit: int = 100  # type: ignore[type-arg]
-                 ) -> None:
+    def __init__(self, app: Application, timeout: float = 10.0, limit: int = 100,  # type: ignore[type-arg]
+                 outage: Outage | None = None) -> None:
         self.app = app
+        self.outage = outage or Outage()
         self.timeout = timeout
         self.limit = limit
         self.offset: int | None = None
@@ -77,9 +79,13 @@ class Poller:
             while True:  # the offset moves on only once the batch is durable
                 try:
                     await accept_many(self.app, payloads, parsed)
+                    self.outage.back()
                     break
-                except Exception:
+                except Exception as exc:
                     failures += 1
+                    if self.outage.seen(exc, "the inbox"):  # back within a second of it
+                        await asyncio.sleep(min(1.0, backoff(failures)))
+                        continue
                     log.exception("could not store %d updates; retrying", len(payloads))
                     await asyncio.sleep(backoff(min(failures, 6)))
             self.offset = max(int(p["update_id"]) for p in payloads) + 1

@@ -40,7 +40,9 @@ class Turn:
 
     inbox_id: int | None
     chat_id: int
-    worker: str | None = None
+    worker: str | None = None  # several workers: the sender that holds the answers
+    claim: str | None = None  # and the token of this worker's claim on the inbox row
+    lease: float = 30.0  # seconds (delivery.lease_seconds)
     # What the update's handlers read of the chat (its settings, its table), read once per
     # update where nothing is kept between updates (several workers share the chats).
     memo: dict[str, Any] = field(default_factory=dict)
@@ -128,7 +130,8 @@ def answered(context: ContextTypes.DEFAULT_TYPE,
     if turn is None:
         return ledger.answering(Answer(None, render))
     answer = Answer(None if turn.finished else turn.inbox_id, render,
-                    before=list(turn.buffer), worker=turn.worker)
+                    before=list(turn.buffer), worker=turn.worker, claim=turn.claim,
+                    lease=turn.lease)
     turn.answers.append(answer)
     return ledger.answering(answer)
 

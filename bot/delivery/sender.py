@@ -9,6 +9,14 @@
   pins it; later ones edit it; if it was deleted, a new one is posted.
 - Telegram's rates (about 30 messages a second, 20 a minute in a group) are kept by the
   Bot's rate limiter, per chat, so a busy chat waits without holding up the others.
+- Several workers (``worker`` set): each sends the answers it holds by a lease (those it
+  wrote, and those a sweep took over from a worker that stopped renewing). Its heartbeat
+  renews every lease it holds, inbox claims included, every third of the lease; a row is
+  sent only while a lease it renewed still has a margin to run (else it renews first,
+  and drops the rows another worker took meanwhile), and an answer written ``behind``
+  older ones of its chat held elsewhere waits until those are gone. So a worker paused
+  past its lease sends nothing when it wakes, except a call already in flight; and a
+  chat's answers leave in order.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
 from typing import Any
@@ -28,8 +36,9 @@ from typing import Any
 from telegram import Bot, InputFile, Message
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
+from bot.delivery.outage import Outage
 from bot.ops import metrics
-from storage.delivery import SEND_LEASE, Outgoing, Queued
+from storage.delivery import DEFAULT_LEASE, Outgoing, Queued
 from storage.ledger import Ledger, now
 
 log = logging.getLogger(__name__)
@@ -88,14 +97,24 @@ class ChatStream:
 class Sender:
     def __init__(self, bot: Bot, ledger: Ledger, *, board_interval: float = 0.0,
                  max_attempts: int = 8, max_in_flight: int = 64, worker: str | None = None,
-                 sweep_interval: float = 5.0) -> None:
+                 sweep_interval: float = 5.0, lease: float = DEFAULT_LEASE,
+                 outage: Outage | None = None) -> None:
         """``worker``: several workers share the outbox (webhook mode); each sends what
-        it wrote, and now and then takes up answers whose worker died (its lease ran
+        it holds, and now and then takes up answers whose worker stopped (its lease ran
         out)."""
         self.bot = bot
         self.worker = worker
         self.sweep_interval = sweep_interval
+        self.lease = lease
+        self.outage = outage or Outage()
+        # The dispatcher's claim tokens in hand, renewed with the outbox's leases.
+        self.inbox_claims: Callable[[], list[str]] = list
         self._sweeper: asyncio.Task[None] | None = None
+        self._heart: asyncio.Task[None] | None = None
+        self._renewing = asyncio.Lock()
+        self._in_hand: set[int] = set()  # rows being delivered
+        self._lost: set[int] = set()  # of those, taken over by another worker
+        self._flushing: set[int] = set()  # rows settled, being written back
         self.ledger = ledger
         self.board_interval = board_interval
         self.max_attempts = max_attempts
@@ -122,9 +141,15 @@ class Sender:
         for row in rows:
             stream = self.streams.setdefault(row.chat_id, ChatStream())
             if row.collapse is not None:
-                if stream.board is not None:  # an older board that was never shown
-                    self._settle(dropped=stream.board.id)
+                if stream.board is not None:
+                    if stream.board.id > row.id:  # taken up late: a newer one is here
+                        self._settle(dropped=row.id)
+                        continue
+                    self._settle(dropped=stream.board.id)  # older, never shown
                 stream.board = row
+            elif stream.fifo and stream.fifo[-1].id > row.id:  # taken up late: in order
+                stream.fifo.insert(next(i for i, r in enumerate(stream.fifo)
+                                        if r.id > row.id), row)
             else:
                 stream.fifo.append(row)
             stream.wake.set()
@@ -137,20 +162,108 @@ class Sender:
         self._writer = asyncio.create_task(self._write_back(), name="sender:write-back")
         if self.worker is not None:
             self._sweeper = asyncio.create_task(self._sweep(), name="sender:sweep")
+            self._heart = asyncio.create_task(self.heartbeat(), name="sender:heartbeat")
+
+    def _known(self) -> set[int]:
+        """Rows this sender has in hand, queued or settled and not yet written back."""
+        return ({r.id for st in self.streams.values()
+                 for r in [*st.fifo, *([st.board] if st.board else [])]}
+                | self._in_hand | self._flushing | set(self._sent) | set(self._dropped)
+                | {f[0] for f in self._failed})
 
     async def _sweep(self) -> None:
-        """Take up answers that a dead worker wrote and never sent."""
+        """Take up answers that a worker wrote and stopped holding (dead, or paused past
+        its lease): a chat's all at once."""
         while True:
             await asyncio.sleep(self.sweep_interval)
             try:
                 assert self.worker is not None
-                rows = await self.ledger.claim_messages(self.worker, SEND_LEASE)
-            except Exception:
-                log.exception("could not look for answers left unsent; will retry")
+                rows = await self.ledger.claim_messages(self.worker, self.lease)
+                self.outage.back()
+            except Exception as exc:
+                if not self.outage.seen(exc, "the outbox sweep"):
+                    log.exception("could not look for answers left unsent; will retry")
                 continue
-            known = {r.id for st in self.streams.values()
-                     for r in [*st.fifo, *([st.board] if st.board else [])]}
+            known = self._known()
             self.enqueue([r for r in rows if r.id not in known])
+
+    async def heartbeat(self) -> None:
+        """Renew the leases in hand every third of a lease."""
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            try:
+                await self.renew()
+                self.outage.back()
+            except Exception as exc:
+                if not self.outage.seen(exc, "renewing leases"):
+                    log.warning("could not renew this worker's leases: %r", exc)
+
+    async def renew(self) -> None:
+        """Renew every lease this worker holds; forget the rows another worker took
+        over, and take up rows held by this one that it did not know of."""
+        assert self.worker is not None
+        async with self._renewing:
+            before = self._known()  # rows queued later were written after the renewal
+            _ids, rows = await self.ledger.renew(self.worker, self.lease, self.inbox_claims())
+            held = {r.id: r for r in rows}
+            self._lost = {i for i in self._lost if i in self._in_hand}
+
+            def lost(r: Queued) -> bool:
+                if r.id in held:
+                    r.held_until = held[r.id].held_until
+                    return False
+                if r.id not in before:
+                    return False
+                log.info("chat %s: outbox row %s was taken over by another worker",
+                         r.chat_id, r.id)
+                if r.id in self._in_hand:  # waiting to try again: it stops
+                    self._lost.add(r.id)
+                    return False
+                return True
+
+            for stream in list(self.streams.values()):
+                stream.fifo = deque(r for r in stream.fifo if not lost(r))
+                if stream.board is not None and lost(stream.board):
+                    stream.board = None
+                stream.wake.set()
+            known = self._known()
+            self.enqueue([r for r in rows if r.id not in known])
+
+    def _lease_ends(self, row: Queued) -> bool:
+        """Whether ``row``'s lease, as last renewed, is within its margin of ending."""
+        if row.held_until is None:
+            return True
+        until = row.held_until
+        if until.tzinfo is None:  # SQLite keeps times without their zone
+            until = until.replace(tzinfo=UTC)
+        margin = min(self.lease / 4, 5.0)
+        return (until - now()).total_seconds() < margin
+
+    async def _may_send(self, stream: ChatStream, row: Queued) -> bool:
+        """Several workers: ``row`` is still this worker's, within a lease, and nothing
+        older of its chat waits elsewhere. False: look at the stream again."""
+        assert self.worker is not None
+        try:
+            while True:
+                if not (row is stream.board or (stream.fifo and stream.fifo[0] is row)):
+                    return False  # taken over, or older rows came first
+                if self._lease_ends(row):
+                    await self.renew()
+                    continue
+                if row.behind and row.collapse is None:
+                    if await self.ledger.ahead_of(row, self.worker):
+                        stream.wake.clear()
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(stream.wake.wait(), 0.2)
+                        continue
+                    row.behind = False
+                return True
+        except Exception as exc:
+            if not self.outage.seen(exc, f"the outbox of chat {row.chat_id}"):
+                log.warning("chat %s: cannot confirm outbox row %s: %r", row.chat_id,
+                            row.id, exc)
+            await asyncio.sleep(min(1.0, self.lease / 4))
+            return False
 
     async def stop(self, timeout: float = 5.0) -> None:
         """Send what is due (boards at once) within ``timeout``, then write back."""
@@ -164,16 +277,23 @@ class Sender:
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
-        if self._writer is not None:
-            self._writer.cancel()
-            await asyncio.gather(self._writer, return_exceptions=True)
+        for task in (self._writer, self._sweeper, self._heart):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         await self._flush()
+        if self.worker is not None:  # what is left goes to another worker at once
+            try:
+                await self.ledger.release(self.worker, self.inbox_claims())
+            except Exception as exc:
+                log.info("could not give up this worker's leases (they run out): %r", exc)
 
     async def idle(self) -> None:
         """Until every queued row was sent (or given up) and written back."""
         while True:
             await self._idle.wait()
-            if self._dirty.is_set() or self._sent or self._dropped or self._failed:
+            if (self._dirty.is_set() or self._sent or self._dropped or self._failed
+                    or self._flushing):
                 self._hurry.set()
                 await asyncio.sleep(0.002)
                 continue
@@ -194,8 +314,11 @@ class Sender:
                 stream.wake.clear()
                 if stream.fifo:
                     row = stream.fifo[0]
+                    if self.worker is not None and not await self._may_send(stream, row):
+                        continue
                     await self._deliver(row)
-                    stream.fifo.popleft()
+                    if row in stream.fifo:
+                        stream.fifo.remove(row)
                     continue
                 if stream.board is None:
                     break
@@ -207,7 +330,10 @@ class Sender:
                         await asyncio.wait_for(stream.wake.wait(), wait)
                     stream.waiting = False
                     continue
-                row, stream.board = stream.board, None
+                row = stream.board
+                if self.worker is not None and not await self._may_send(stream, row):
+                    continue
+                stream.board = None
                 await self._deliver(row)
                 self.board_due[chat_id] = time.monotonic() + self.board_interval
         finally:
@@ -225,8 +351,28 @@ class Sender:
             self._idle.set()
 
     async def _deliver(self, row: Queued) -> None:
+        self._in_hand.add(row.id)
+        try:
+            await self._attempts(row)
+        finally:
+            self._in_hand.discard(row.id)
+
+    async def _attempts(self, row: Queued) -> None:
         attempt = row.attempts
+        first = True
         while True:
+            if not first and self.worker is not None and self._lease_ends(row):
+                try:  # after a wait (a 429, a backoff): still this worker's?
+                    await self.renew()
+                except Exception as exc:
+                    if not self.outage.seen(exc, "renewing leases"):
+                        log.warning("could not renew this worker's leases: %r", exc)
+                    await asyncio.sleep(1.0)
+                    continue
+                if row.id in self._lost:
+                    self._lost.discard(row.id)
+                    return  # taken over meanwhile: the other worker sends it
+            first = False
             try:
                 async with self.slots:
                     if row.method == "board":
@@ -275,7 +421,10 @@ class Sender:
                 log.warning("chat %s: %s failed: %s", row.chat_id, row.method, exc)
                 self._settle(failed=(row.id, str(exc)))
                 return
-            except Exception:  # the database, or a bug: never let one row stop the chat
+            except Exception as exc:  # the database, or a bug: never let one row stop the chat
+                if self.outage.seen(exc, f"the outbox of chat {row.chat_id}"):
+                    await asyncio.sleep(1.0)  # not counted: tried until it is back
+                    continue
                 attempt += 1
                 log.exception("chat %s: outbox row %s failed (attempt %d)", row.chat_id,
                               row.id, attempt)
@@ -346,8 +495,10 @@ class Sender:
             self._hurry.clear()
             try:
                 await self._flush()
-            except Exception:  # the database may be briefly unavailable: try again
-                log.exception("could not record what was sent; will retry")
+                self.outage.back()
+            except Exception as exc:  # the database may be briefly unavailable: try again
+                if not self.outage.seen(exc, "recording what was sent"):
+                    log.exception("could not record what was sent; will retry")
                 await asyncio.sleep(1.0)
 
     async def _flush(self) -> None:
@@ -356,10 +507,13 @@ class Sender:
         if not (sent or dropped or failed or retried):
             return
         self._sent, self._dropped, self._failed, self._retried = [], [], [], []
+        self._flushing = {*sent, *dropped, *(f[0] for f in failed)}
         try:
             await self.ledger.settle_messages(sent, dropped, failed, retried)
-        except Exception:
+        except BaseException:  # failed, or cancelled (stop): written by the next flush
             self._sent[:0], self._dropped[:0] = sent, dropped
             self._failed[:0], self._retried[:0] = failed, retried
             self._dirty.set()
             raise
+        finally:
+            self._flushing = set()

@@ -109,12 +109,17 @@ def create_app(settings: Settings, application: Application,  # type: ignore[typ
             log.warning("webhook: refused a request: %s", exc)
             return exc.status
         kind = metrics.update_kind(payload)
+        pipeline = getattr(application, "bot_data", {}).get("pipeline")
+        outage = getattr(pipeline, "outage", None)  # None until the pipeline runs
         try:
             new = await store(application, payload)
-        except Exception:
-            log.exception("webhook: the update was not stored; Telegram will send it again",
-                          extra={"update_id": payload["update_id"]})
+        except Exception as exc:
+            if outage is None or not outage.seen(exc, "the webhook"):  # else logged once
+                log.exception("webhook: the update was not stored; Telegram will send it "
+                              "again", extra={"update_id": payload["update_id"]})
             return 500
+        if outage is not None:
+            outage.back()
         if not new:
             metrics.duplicate(kind)
         return 200

@@ -224,12 +224,13 @@ async def _press_undo(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
     assert query is not None
     last = await services(context).ledger.last_event(session.chat_id)
     if last != (data.session_id, data.hand, data.event, last[3] if last else None):
-        await query.answer(t(lang, "Only the latest event can be undone."), show_alert=True)
+        await send.answer(update, t(lang, "Only the latest event can be undone."), alert=True)
         return
-    await query.answer()
-    if await undo_last(update, context, lang, session):
-        with suppress_edit_errors():
-            await query.edit_message_reply_markup(None)
+    await send.answer(update)  # as every button answer: a refusal or 429 is no failure
+    if await undo_last(update, context, lang, session) and query.message is not None:
+        # queued with the undo's answer, and sent by the sender with its retries
+        await send.edit(context, query.message.chat.id, query.message.message_id,
+                        reply_markup=None)
 
 
 async def _press_board(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,

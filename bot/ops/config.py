@@ -106,9 +106,17 @@ class DeliverySettings(BaseModel):
 
     # Updates handled at once (each chat's strictly in order, chats in parallel).
     max_in_flight: int = Field(64, ge=1, le=10_000)
-    # Tries at an update that fails on something passing (a timeout, a database hiccup)
-    # before the chat is told that nothing was recorded.
+    # Tries at an update that fails on something passing on Telegram's side (a timeout,
+    # a 5xx) before the chat is told that nothing was recorded.
     handle_attempts: int = Field(5, ge=1, le=100)
+    # While the database is away (a dropped, refused or reset connection, a restart, a
+    # serialization failure, SQLite's "database is locked"), an update is tried again
+    # every second or so, for up to this many hours, and handled once it is back.
+    database_retry_hours: float = Field(24, gt=0, le=24 * 30)
+    # Several workers (webhook mode): seconds a worker holds the inbox and outbox rows it
+    # works on. It renews them every third of this while it works; a worker that stops
+    # (paused, or dead) loses them this long after its last renewal, to another worker.
+    lease_seconds: float = Field(30, ge=1, le=3600)
     # Tries at sending an answer on 5xx, timeouts and network errors (429 waits and
     # does not count).
     send_attempts: int = Field(8, ge=1, le=100)

@@ -9,11 +9,14 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.console.fake_api import serve_http
+from tests.bot.test_faults import database
 from tests.fake_webhook import BotProcess, WebhookBotAPI, parent_of
+from tests.storage.conftest import PG_URL
 
 
 def sample(text: str, name: str, **labels: str) -> float:
@@ -24,18 +27,45 @@ def sample(text: str, name: str, **labels: str) -> float:
     return values[0] if values else 0.0
 
 
+async def test_several_workers_on_one_sqlite_file_are_refused_at_start(tmp_path: Path
+                                                                        ) -> None:
+    bot = BotProcess("http://127.0.0.1:9/bot", tmp_path, {
+        "TALLY_TELEGRAM__WORKERS": "2",
+        "TALLY_STORAGE__URL": f"sqlite+aiosqlite:///{tmp_path / 'tally.sqlite3'}",
+    })
+    with pytest.raises(AssertionError, match="exited with 2") as refused:
+        async with bot:
+            pass
+    assert "needs PostgreSQL" in str(refused.value)
+    assert not (tmp_path / "tally.sqlite3").exists()  # refused before anything was written
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.skipif(not PG_URL, reason="several workers need PostgreSQL "
+                    "(TALLY_TEST_POSTGRES_URL)")
 async def test_two_workers_answer_on_one_port_and_metrics_sum_over_both(tmp_path: Path
                                                                         ) -> None:
     api = WebhookBotAPI()
     fake = await serve_http(api)
     temp = tmp_path / "tmp"
     temp.mkdir()
+    async with database("postgres", tmp_path) as url:
+        await two_workers(api, fake, temp, tmp_path, url)
+
+
+async def two_workers(api: WebhookBotAPI, fake: Any, temp: Path, tmp_path: Path, url: str
+                      ) -> None:
+    calls: Counter[str] = Counter()
+
+    async def count(method: str, _params: dict[str, Any]) -> None:
+        calls[method] += 1
+
+    api.faults.append(count)
     bot = BotProcess(f"http://127.0.0.1:{fake.sockets[0].getsockname()[1]}/bot", tmp_path, {
         "TMPDIR": str(temp),
         "TALLY_TELEGRAM__WORKERS": "2",
         "TALLY_TELEGRAM__MAX_CONNECTIONS": "8",
-        "TALLY_STORAGE__URL": f"sqlite+aiosqlite:///{tmp_path / 'tally.sqlite3'}",
+        "TALLY_STORAGE__URL": url,
         "TALLY_LOGGING__FORMAT": "json",
     })
     try:
@@ -81,4 +111,5 @@ async def test_two_workers_answer_on_one_port_and_metrics_sum_over_both(tmp_path
     messages = [entry["message"] for entry in logged]
     assert any(m.startswith("webhook set to https://bot.example.org/telegram") for m in messages)
     assert sum(m.startswith("storage ready") for m in messages) == 2  # one per worker
+    assert calls["setMyCommands"] == 6  # the menus, once, by the parent (3 scopes, 2 langs)
     assert list(temp.iterdir()) == []  # the metrics directory went with the parent

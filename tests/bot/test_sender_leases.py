@@ -1,0 +1,133 @@
+"""The sender of one worker among several, against the real outbox with a fake clock and a
+fake Bot API: it sends only within a lease it holds (one taken over while it was paused
+is dropped, not sent), and an answer written behind another worker's waits for them."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+
+from bot.delivery import sender as sender_module
+from bot.delivery.sender import Sender
+from storage import delivery
+from storage.delivery import Outgoing
+from storage.ledger import Ledger, now
+from tests.bot.fault_checks import until
+from tests.storage.conftest import BACKENDS, drop_schema, make_ledger
+
+CHAT = -5151
+LEASE = 30.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.at = now()
+
+    def __call__(self) -> datetime:
+        return self.at
+
+    def advance(self, seconds: float) -> None:
+        self.at += timedelta(seconds=seconds)
+
+
+class Bot:
+    """Records what was sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send_message(self, **kw: Any) -> None:
+        self.sent.append(kw["text"])
+
+
+@pytest.fixture(params=BACKENDS)
+async def ledger(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIterator[Ledger]:
+    led, schema = await make_ledger(request.param, tmp_path)
+    try:
+        yield led
+    finally:
+        await led.close()
+        await drop_schema(schema)
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
+    fake = Clock()
+    monkeypatch.setattr(delivery, "now", fake)
+    monkeypatch.setattr(sender_module, "now", fake)
+    yield fake
+
+
+def say(text: str) -> Outgoing:
+    return Outgoing(chat_id=CHAT, method="sendMessage",
+                    params={"chat_id": CHAT, "text": text})
+
+
+def sender(ledger: Ledger, worker: str, bot: Bot) -> Sender:
+    return Sender(bot, ledger, worker=worker, lease=LEASE, sweep_interval=3600)  # type: ignore[arg-type]
+
+
+async def test_a_sender_paused_past_its_lease_sends_nothing_taken_over(
+        ledger: Ledger, clock: Clock) -> None:
+    written = await ledger.finish(None, [say("1"), say("2")], "a", lease=LEASE)
+    clock.advance(LEASE + 1)  # a was paused before it sent them; b takes them over
+    taken = await ledger.claim_messages("b", LEASE)
+    assert [r.id for r in taken] == [r.id for r in written]
+    late, fresh = Bot(), Bot()
+    a, b = sender(ledger, "a", late), sender(ledger, "b", fresh)
+    await a.start()
+    await b.start()
+    try:
+        a.enqueue(written)  # a wakes with them still in hand
+        await a.idle()
+        assert late.sent == []  # it renewed first, and found them gone
+        b.enqueue(taken)
+        await b.idle()
+        assert fresh.sent == ["1", "2"]
+    finally:
+        await a.stop()
+        await b.stop()
+    assert await ledger.backlog() == (0, 0)
+
+
+async def test_an_answer_behind_another_workers_waits_for_them(
+        ledger: Ledger, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    [older] = await ledger.finish(None, [say("older")], "a", lease=LEASE)
+    [newer] = await ledger.finish(None, [say("newer")], "b", lease=LEASE)
+    assert newer.behind
+    asked = {"n": 0}
+    real = ledger.ahead_of
+
+    async def counted(row: Any, worker: str) -> bool:
+        asked["n"] += 1
+        return await real(row, worker)
+
+    monkeypatch.setattr(ledger, "ahead_of", counted)
+    bot = Bot()
+    b = sender(ledger, "b", bot)
+    await b.start()
+    try:
+        b.enqueue([newer])
+        await until(lambda: asked["n"] >= 2, "b looked twice")
+        assert bot.sent == []  # a's older answer is not sent yet
+        await ledger.settle_messages(sent=[older.id])  # a sent it
+        await b.idle()
+        assert bot.sent == ["newer"]
+    finally:
+        await b.stop()
+    assert await ledger.backlog() == (0, 0)
+
+
+async def test_a_lease_renewed_by_the_heartbeat_is_not_taken_over(
+        ledger: Ledger, clock: Clock) -> None:
+    [row] = await ledger.finish(None, [say("held")], "a", lease=LEASE)
+    a = sender(ledger, "a", Bot())
+    for _ in range(4):  # a waits on a long retry_after; its heartbeat renews the lease
+        clock.advance(LEASE / 2)
+        await a.renew()
+    assert await ledger.claim_messages("b", LEASE) == []
+    clock.advance(LEASE + 1)  # the heartbeat stopped (a paused)
+    assert [r.id for r in await ledger.claim_messages("b", LEASE)] == [row.id]

@@ -1,0 +1,88 @@
+"""PostgreSQL going away under a unit of work, and many processes migrating at once."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import PendingRollbackError
+
+from storage.errors import database_away
+from storage.ledger import Ledger
+from tests.storage.conftest import PG_URL, drop_schema
+
+pytestmark = pytest.mark.skipif(not PG_URL, reason="needs TALLY_TEST_POSTGRES_URL")
+
+
+def dsn() -> str:
+    return PG_URL.replace("postgresql+asyncpg", "postgresql")  # type: ignore[union-attr]
+
+
+async def fresh_schema() -> str:
+    import asyncpg
+
+    schema = "t_" + uuid.uuid4().hex[:12]
+    conn = await asyncpg.connect(dsn())
+    await conn.execute(f"CREATE SCHEMA {schema}")
+    await conn.close()
+    return schema
+
+
+def in_schema(schema: str) -> dict[str, object]:
+    return {"connect_args": {"server_settings": {"search_path": schema}}}
+
+
+async def test_a_unit_whose_backend_is_terminated_raises_the_disconnect() -> None:
+    import asyncpg
+
+    schema = await fresh_schema()
+    ledger = await Ledger.open(PG_URL, **in_schema(schema))  # type: ignore[arg-type]
+    side = await asyncpg.connect(dsn())
+    try:
+        pid = await ledger.run(lambda c: c.execute(text("SELECT pg_backend_pid()"))
+                               .scalar_one(), write=False)
+
+        def unit(conn: Connection) -> None:
+            conn.execute(text("SELECT 1"))  # the pool hands back the connection of pid
+            raise AssertionError("the backend should be gone")
+
+        await side.execute("SELECT pg_terminate_backend($1)", pid)
+        await asyncio.sleep(0.1)
+        for _ in range(3):  # every pooled connection might be the dead one
+            try:
+                await ledger.run(unit, write=True)
+            except AssertionError:
+                continue
+            except Exception as exc:
+                assert not isinstance(exc, PendingRollbackError), repr(exc)
+                assert database_away(exc), repr(exc)
+                break
+        # and the next unit works: the pool dropped the dead connections
+        assert await ledger.run(lambda c: c.execute(text("SELECT 1")).scalar_one(),
+                                write=False) == 1
+    finally:
+        await side.close()
+        await ledger.close()
+        await drop_schema(schema)
+
+
+async def test_migrations_run_once_however_many_start_at_once() -> None:
+    schema = await fresh_schema()
+    try:
+        ledgers = await asyncio.gather(*(Ledger.open(PG_URL, **in_schema(schema))  # type: ignore[arg-type]
+                                         for _ in range(4)))
+        for ledger in ledgers:
+            await ledger.close()
+        ledger = await Ledger.open(PG_URL, run_migrations=False, **in_schema(schema))  # type: ignore[arg-type]
+        try:
+            versions = await ledger.run(
+                lambda c: c.execute(text("SELECT version_num FROM alembic_version")).all(),
+                write=False)
+            assert len(versions) == 1
+        finally:
+            await ledger.close()
+    finally:
+        await drop_schema(schema)

@@ -1,0 +1,144 @@
+"""Leases on the inbox and the outbox, with a fake clock: a claim taken over is fenced (its
+"handled" writes nothing), a renewed lease is not taken over, a chat's answers change
+hands together, and an answer written behind older ones held elsewhere knows it. On
+SQLite and PostgreSQL (each test in a schema of its own)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+
+import pytest
+
+from storage import delivery
+from storage.delivery import AlreadyHandled, Incoming, Outgoing
+from storage.ledger import Ledger, now
+
+CHAT, OTHER = -4242, -4343
+LEASE = 30.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.at = now()
+
+    def __call__(self) -> datetime:
+        return self.at
+
+    def advance(self, seconds: float) -> None:
+        self.at += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
+    fake = Clock()
+    monkeypatch.setattr(delivery, "now", fake)
+    yield fake
+
+
+def say(chat: int, text: str) -> Outgoing:
+    return Outgoing(chat_id=chat, method="sendMessage", params={"chat_id": chat, "text": text})
+
+
+async def receive(ledger: Ledger, *keys: int, chat: int = CHAT) -> None:
+    await ledger.receive([Incoming(key=f"m:{chat}:{k}", chat_id=chat, update_id=k,
+                                   payload={"update_id": k}) for k in keys])
+
+
+async def test_a_claim_taken_over_cannot_mark_its_update_handled(ledger: Ledger,
+                                                                 clock: Clock) -> None:
+    await receive(ledger, 1)
+    mine = await ledger.claim_chat(CHAT, "a:1", LEASE)
+    assert mine is not None
+    assert await ledger.claim_chat(CHAT, "b:1", LEASE) is None  # held
+    clock.advance(LEASE + 1)  # worker a was paused past its lease
+    theirs = await ledger.claim_chat(CHAT, "b:1", LEASE)
+    assert theirs is not None and theirs.id == mine.id
+    with pytest.raises(AlreadyHandled):  # a wakes: its late "handled" writes nothing
+        await ledger.finish(mine.id, [say(CHAT, "late")], "a", claim="a:1")
+    [queued] = await ledger.finish(theirs.id, [say(CHAT, "once")], "b", claim="b:1")
+    assert await ledger.backlog() == (0, 1)
+    assert [m.params["text"] for m in await ledger.pending_messages()] == ["once"]
+    assert queued.held_until is not None
+
+
+async def test_a_renewed_claim_is_not_taken_over(ledger: Ledger, clock: Clock) -> None:
+    await receive(ledger, 1)
+    assert await ledger.claim_chat(CHAT, "a:1", LEASE) is not None
+    for _ in range(3):  # a slow handler whose worker's heartbeat renews it
+        clock.advance(LEASE * 0.6)
+        renewed, _rows = await ledger.renew("a", LEASE, ["a:1"])
+        assert len(renewed) == 1
+    assert await ledger.claim_chat(CHAT, "b:1", LEASE) is None
+    clock.advance(LEASE + 1)  # the heartbeat stopped
+    assert await ledger.claim_chat(CHAT, "b:1", LEASE) is not None
+    renewed, _rows = await ledger.renew("a", LEASE, ["a:1"])
+    assert renewed == set()  # fenced: a finds out it lost the row
+
+
+async def test_a_chats_answers_change_hands_together_and_in_order(ledger: Ledger,
+                                                                  clock: Clock) -> None:
+    first = await ledger.finish(None, [say(CHAT, "1"), say(CHAT, "2")], "a", lease=LEASE)
+    await ledger.finish(None, [say(OTHER, "x")], "a", lease=LEASE)
+    assert await ledger.claim_messages("b", LEASE) == []  # a holds them all
+    clock.advance(LEASE * 0.8)
+    _ids, held = await ledger.renew("a", LEASE)  # a's heartbeat
+    assert [r.id for r in held] == [r.id for r in first] + [held[-1].id]
+    # a paused while its answers waited on a long retry_after: its leases run out...
+    clock.advance(LEASE + 1)
+    taken = await ledger.claim_messages("b", LEASE)
+    assert [(r.chat_id, r.params["text"]) for r in taken] == [(CHAT, "1"), (CHAT, "2"),
+                                                              (OTHER, "x")]
+    _ids, held = await ledger.renew("a", LEASE)
+    assert held == []  # ...and a, awake, finds it holds nothing: it sends nothing
+
+
+async def test_an_answer_written_behind_anothers_waits_for_it(ledger: Ledger,
+                                                              clock: Clock) -> None:
+    [older] = await ledger.finish(None, [say(CHAT, "older")], "a", lease=LEASE)
+    [newer] = await ledger.finish(None, [say(CHAT, "newer")], "b", lease=LEASE)
+    [alone] = await ledger.finish(None, [say(OTHER, "alone")], "b", lease=LEASE)
+    assert not older.behind and newer.behind and not alone.behind
+    assert await ledger.ahead_of(newer, "b")
+    # while b holds the newer one, no sweep of a third worker splits the chat
+    clock.advance(LEASE + 1)  # a died; b's heartbeat keeps its own
+    await ledger.renew("b", LEASE)
+    assert await ledger.claim_messages("c", LEASE) == []
+    taken = await ledger.claim_messages("b", LEASE)  # b takes a's, older, for itself
+    assert [r.id for r in taken] == [older.id]
+    assert not await ledger.ahead_of(newer, "b")  # b sends both, older first
+    await ledger.settle_messages(sent=[older.id])
+    assert not await ledger.ahead_of(newer, "b")
+
+
+async def test_a_claim_that_waited_behind_the_owners_commit_takes_no_done_row(
+        ledger: Ledger) -> None:
+    """READ COMMITTED: a claim blocked on the row's lock re-reads the row, not its
+    subquery, so the row itself must still be pending (PostgreSQL)."""
+    if ledger.dialect != "postgresql":
+        pytest.skip("SQLite runs one writer at a time: no claim waits on a row lock")
+    import asyncio
+
+    from sqlalchemy import text, update
+
+    from storage import tables as t
+
+    await receive(ledger, 1)
+    async with ledger.engine.connect() as owner:
+        await owner.begin()
+        await owner.execute(update(t.inbox).values(status="done", done_at=now()))
+        owner_pid = (await owner.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+        claim = asyncio.create_task(ledger.claim_chat(CHAT, "b:1", LEASE))
+        async with ledger.engine.connect() as watcher:
+            for _ in range(1000):  # until the claim waits on the owner's row lock
+                blocked = (await watcher.execute(text(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE :owner = ANY(pg_blocking_pids(pid))"), {"owner": owner_pid})
+                ).scalar_one()
+                await watcher.rollback()
+                if blocked:
+                    break
+                await asyncio.sleep(0.01)
+        assert blocked, "the claim never waited on the owner"
+        await owner.commit()
+    assert await claim is None  # not the row just marked done
