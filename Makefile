@@ -18,8 +18,10 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+# Two processes; then, alone, the tests that restart a service the others share.
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -q -n 2 --maxschedchunk 1
+	$(BIN)/python -m pytest -q -n 2 --maxschedchunk 1 -m "not exclusive"
+	$(BIN)/python -m pytest -q -m exclusive
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -27,8 +27,8 @@ BOT_LAYERS = {
     "console": {"app", "delivery", "ops", "text"},
 }
 # Modules that stand above their folder: the catalog extractor gathers the words of every
-# module; a webhook worker builds the whole application.
-BOT_ABOVE = {"text/i18n_extract.py", "delivery/webhook.py"}
+# module; a webhook worker builds the whole application, and their parent sets the menus.
+BOT_ABOVE = {"text/i18n_extract.py", "delivery/webhook.py", "delivery/serving.py"}
 
 
 def _modules(path: Path) -> set[str]:

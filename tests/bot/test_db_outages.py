@@ -93,6 +93,7 @@ def restart_unavailable() -> str | None:
     return None
 
 
+@pytest.mark.exclusive  # the server is shared: `make test` runs this alone, after the rest
 @pytest.mark.skipif(restart_unavailable() is not None, reason=str(restart_unavailable()))
 async def test_a_real_restart_of_postgresql_under_load(tmp_path: Path) -> None:
     await outage_under_load(tmp_path, "restart")
