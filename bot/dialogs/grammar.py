@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import clip
+from engine.errors import clip as clip  # re-exported: the handlers clip with it
+from engine.errors import clip_params
 from engine.models import MAX_FAN
 from engine.patterns import FAMILY_PATTERNS
 from engine.tiles import TileError, parse_tokens
@@ -24,7 +25,7 @@ class GrammarError(Exception):
     def __init__(self, code: str, **params: str | int) -> None:
         super().__init__(code)
         self.code = code
-        self.params = {k: clip(v) if isinstance(v, str) else v for k, v in params.items()}
+        self.params = clip_params(params)
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ from bot.handlers.chat import (
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import normalise_language, t
-from bot.text.words import preset_key, preset_name
+from bot.text.words import listing, preset_key, preset_name
 from engine.errors import ReportError
 from engine.hand_input import build_hand, parse_wild_kinds
 from engine.rules import parse_overrides, presets, ruleset
@@ -368,6 +368,13 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, render.rules_text(lang, preset, options))
 
 
+def _typed(value: Any) -> str:
+    """An option's value as a player types it (true, none, 5)."""
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "none"}[value]
+    return str(value)
+
+
 async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     chat, msg = update.effective_chat, update.effective_message
@@ -414,7 +421,8 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     remember_chat(context, info)
     lang = info.language
-    over = ", ".join(f"{k}={v}" for k, v in info.overrides.items()) or "-"
+    over = listing(lang, (f"{k}={_typed(v)}" for k, v in info.overrides.items())) \
+        or t(lang, "the preset's defaults, nothing changed")
     style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
     text = t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
                    "{style}. A table already going keeps its rules.",
