@@ -512,9 +512,10 @@ def _more(lang: str, session: SessionInfo, facts: Facts, data: dict[str, Any], b
                 rows += _rows([b(f"{names[s]} 飞宝 {data['loser_feibao'].get(s, 0)}", "lf", s)
                                for s in others], 3)
             if opts.chengbao:
-                row = [b("承包: " + (names[cur["feeder"]] if cur["feeder"] else "—"), "cb")]
+                row = [b("承包" + colon(lang)
+                         + (names[cur["feeder"]] if cur["feeder"] else "—"), "cb")]
                 if cur["feeder"]:
-                    row.append(b("第四凑: " + (names[cur["fourth_feeder"]]
+                    row.append(b("第四凑" + colon(lang) + (names[cur["fourth_feeder"]]
                                                if cur["fourth_feeder"] else "—"), "fo"))
                 rows.append(row)
             if data["how"] == "kong_replacement":

@@ -14,7 +14,7 @@ from bot.console.fake_api import SentMessage
 from bot.text.i18n import LOCALES
 from bot.text.i18n_extract import template
 from engine.rules import get_preset, options_model, presets
-from tests.bot.guided_play import find_button
+from tests.bot.guided_play import find_button, play
 from tests.bot.harness import Table, plain, table
 
 TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
@@ -212,3 +212,21 @@ async def test_an_unknown_option_lists_the_presets_own_options_whole(tmp_path: P
             assert listed == list(options_model(get_preset(preset).family).model_fields)
             assert other not in listed
             check([reply], f"/set {other}=2", preset)
+
+
+BUTTON_NIGHTS = [p for p in sorted((Path(__file__).parent / "transcripts" / "buttons")
+                                   .glob("*.txt")) if p.stem in ("feibao", "liangfang")]
+
+
+@pytest.mark.parametrize("path", BUTTON_NIGHTS, ids=[p.stem for p in BUTTON_NIGHTS])
+async def test_no_english_in_a_chinese_night_by_buttons(path: Path, tmp_path: Path) -> None:
+    """The Chinese nights by buttons (tests/bot/transcripts/buttons): every message as it
+    stands at the end, every button and every alert."""
+    async with table(tmp_path, lang="zh-hans") as t:
+        await play(t, path, typed=False)
+        typed = " ".join(m.group(2) for line in path.read_text(encoding="utf-8").splitlines()
+                         if (m := _SAY.match(line.strip())))
+        check(t.api.outbox, typed, path.name)
+        for answer in t.api.answered.values():
+            text = str(answer.get("text") or "")
+            assert not english_words(text) and not ascii_punctuation(text), text
