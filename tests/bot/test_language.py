@@ -110,6 +110,11 @@ COMMANDS = [
     "/history", "/debts", "/paid", "/paid 4", "/standings", "/stats", "/stats zed",
     "/new", "/new chengdu a b", "/hu bob 自摸 fan99", "/hu bob 自摸 根9", "/hu bob 自摸 清一吃",
     "/hu bob 自摸 七对 对对胡", "/hu bob from bob", "/hu bob 自摸 from carol",
+    "/chart", "/chart 9", "/export 9", "/hand 1", "/hand 9", "/history all", "/seat",
+    "/seat zed erin", "/penalty", "/penalty zed 诈胡", "/adjust", "/adjust alice -10 bob +5",
+    "/adjust alice -10 zed +10", "/edit 1.9 bob 自摸", "/paid 1 x", "/standings 30d",
+    "/standings x", "/stats @zed", "/set preset nothing", "/set stake x", "/lang x",
+    "/set zimo=x", "/import", "/export",
 ]
 
 
