@@ -39,6 +39,7 @@ def english_words(text: str, typed: str = "") -> list[str]:
 _CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
 _ASCII_MARK = re.compile(r"[,:;()!?]")
 _CLOCK = re.compile(r"\d:\d")
+_DOUBLED = re.compile(r"[。，；：、][ \t]*[·。，；：、]")  # 没有分数变动。 · 下一盘
 
 
 def ascii_punctuation(text: str, typed: str = "") -> list[str]:
@@ -53,6 +54,7 @@ def ascii_punctuation(text: str, typed: str = "") -> list[str]:
         body = " ".join(w for w in body.split() if "=" not in w)
         body = _CLOCK.sub(" ", _TILES.sub(" ", body))
         found += [body[max(0, m.start() - 8):m.end() + 8] for m in _ASCII_MARK.finditer(body)]
+        found += [line[max(0, m.start() - 8):m.end() + 8] for m in _DOUBLED.finditer(line)]
     return found
 
 
@@ -146,6 +148,15 @@ def test_the_leak_finder_finds_english() -> None:
     assert english_words("查叫：carol 听牌，值 8 分（max）") == ["max"]
     assert english_words("alice → bob 16 分 · 听 123m [555p] /hu bob from carol") == []
     assert english_words("杠（concealed）") == ["concealed"]
+
+
+def test_the_punctuation_finder_finds_ascii_marks() -> None:
+    assert ascii_punctuation("#1 alice → carol: 107.00") == []  # no Chinese on the line
+    assert ascii_punctuation("#1 alice → carol: 107.00（由 #1 抵消）") != []
+    assert ascii_punctuation("你是说：清一色, 清幺九？") != []
+    assert ascii_punctuation("没有分数变动。 · 下一盘庄家：bob。") != []
+    assert ascii_punctuation("例如：/adjust alice -10 bob +10") == []  # a command
+    assert ascii_punctuation("听 123m(4m) 于 20:15，cap_fan=5（封顶）") == []
 
 
 async def _tap(t: Table, who: str, msg: SentMessage, label: str) -> list[SentMessage]:
