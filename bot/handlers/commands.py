@@ -368,11 +368,15 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, render.rules_text(lang, preset, options))
 
 
-def _typed(value: Any) -> str:
-    """An option's value as a player types it (true, none, 5)."""
-    if isinstance(value, bool) or value is None:
-        return {True: "true", False: "false", None: "none"}[value]
-    return str(value)
+def _as_typed(overrides: dict[str, Any]) -> list[str]:
+    """House rules as a player types them: cap_fan=5, menqing_zhongzhang=true, fan.清一色=4."""
+    out = []
+    for key, value in overrides.items():
+        items = value.items() if isinstance(value, dict) else [(None, value)]
+        for sub, v in items:
+            word = "none" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+            out.append(f"{key}.{sub}={word}" if sub is not None else f"{key}={word}")
+    return out
 
 
 async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -421,7 +425,7 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     remember_chat(context, info)
     lang = info.language
-    over = listing(lang, (f"{k}={_typed(v)}" for k, v in info.overrides.items())) \
+    over = listing(lang, _as_typed(info.overrides)) \
         or t(lang, "the preset's defaults, nothing changed")
     style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
     text = t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "

@@ -246,3 +246,12 @@ async def test_no_english_in_a_chinese_night_by_buttons(path: Path, tmp_path: Pa
         for answer in t.api.answered.values():
             text = str(answer.get("text") or "")
             assert not english_words(text) and not ascii_punctuation(text), text
+
+
+async def test_house_rules_say_what_changed_in_words(tmp_path: Path) -> None:
+    async with table(tmp_path, lang="zh-hans") as t:
+        t.admin("alice")
+        (reply,) = await t.say("alice", "/set reset")
+        assert "本群规则：成都血战（默认规则，无改动）" in plain(reply.text)
+        (reply,) = await t.say("alice", "/set fan.清一色=4 cap_fan=none menqing_zhongzhang=on")
+        assert "（fan.清一色=4、cap_fan=none、menqing_zhongzhang=true）" in plain(reply.text)
