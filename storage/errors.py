@@ -6,14 +6,14 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-from engine.errors import clip
+from engine.errors import clip, clip_params
 
 
 class LedgerError(Exception):
     def __init__(self, code: str, message: str, **params: str | int) -> None:
         super().__init__(clip(message, 300))
         self.code = code
-        self.params = {k: clip(v) if isinstance(v, str) else v for k, v in params.items()}
+        self.params = clip_params(params)
 
 
 # PostgreSQL's SQLSTATEs for what passes: the connection failed (class 08), the server

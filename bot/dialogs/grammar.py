@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import clip
+from engine.errors import clip as clip  # re-exported: the handlers clip with it
+from engine.errors import clip_params
 from engine.models import MAX_FAN
 from engine.patterns import FAMILY_PATTERNS
 from engine.tiles import TileError, parse_tokens
@@ -24,7 +25,7 @@ class GrammarError(Exception):
     def __init__(self, code: str, **params: str | int) -> None:
         super().__init__(code)
         self.code = code
-        self.params = {k: clip(v) if isinstance(v, str) else v for k, v in params.items()}
+        self.params = clip_params(params)
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ _COUNTS = [
     ("feibao", re.compile(rf"^(?:飞宝|feibao){_NUM}$|^{_NUM}(?:飞宝|feibao)$", re.I)),
     ("kong_chain", re.compile(rf"^(?:连杠|chain){_NUM}$", re.I)),
 ]
-_BIRD = re.compile(r"^(?:鸟|bird|birds|扎鸟)([1-9](?:[,/][1-9])*)$", re.I)
+_BIRD = re.compile(r"^(?:鸟|bird|birds|扎鸟)([1-9](?:[,，、/][1-9])*)$", re.I)
 _DIGITS = re.compile(r"[0-9]+")
 _JING = re.compile(r"^(?:精|jing)[:=]?(.+)$", re.I)
 _LOSER_FEIBAO = re.compile(r"^(?:飞宝|feibao)[:=](.+)$", re.I)  # 飞宝=alice:1,bob:2
@@ -125,7 +126,7 @@ def split_segments(tokens: list[Token]) -> list[list[Token]]:
     segments: list[list[Token]] = [[]]
     for tok in tokens:
         keep = tok.user_id is not None or _JING.match(tok.text) is not None or \
-            _LOSER_FEIBAO.match(tok.text) is not None
+            _LOSER_FEIBAO.match(tok.text) is not None or _BIRD.match(tok.text) is not None
         parts = [tok.text] if keep else _SPLIT.split(tok.text)
         for i, part in enumerate(parts):
             if i:
@@ -205,7 +206,7 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
             elif (c := _count(tok.text)) is not None:
                 hand[c[0]] = c[1]
             elif (m := _BIRD.match(tok.text)) is not None:
-                d.birds += [int(x) for x in re.split(r"[,/]", m.group(1))]
+                d.birds += [int(x) for x in re.split(r"[,，、/]", m.group(1))]
                 if len(d.birds) > MAX_BIRDS:
                     raise GrammarError("number_out_of_range", token=tok.text, least=1,
                                        most=MAX_BIRDS)

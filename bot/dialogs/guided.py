@@ -20,6 +20,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.dialogs.keyboards import draft_data
 from bot.text.i18n import t
+from bot.text.words import colon, listing
 from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS
 from engine.rules import Ruleset
@@ -316,7 +317,7 @@ def describe(lang: str, session: SessionInfo, data: dict[str, Any]) -> str:
     how = dict(HOWS).get(data.get("how") or "", "")
     lines = []
     for w in data["winners"]:
-        text = names[w["seat"]] + (f": {t(lang, how)}" if how else "")
+        text = names[w["seat"]] + (colon(lang) + t(lang, how) if how else "")
         if data.get("from"):
             text += f" ← {names[data['from']]}"
         bits = list(w["patterns"])
@@ -334,12 +335,12 @@ def describe(lang: str, session: SessionInfo, data: dict[str, Any]) -> str:
     if data.get("robbed_kongs", 1) > 1:
         shared.append(f"连抢{data['robbed_kongs']}")
     if data["birds"]:
-        shared.append("鸟" + ",".join(str(b) for b in data["birds"]))
+        shared.append("鸟" + listing(lang, (str(b) for b in data["birds"])))
     for seat, count in data["loser_feibao"].items():
         shared.append(f"{names[seat]} 飞宝{count}")
     if data["jing"]:
-        shared.append("精 " + ", ".join(f"{names[s]} {z}/{f}" for s, (z, f) in
-                                        data["jing"].items()))
+        shared.append("精 " + listing(lang, (f"{names[s]} {z}/{f}" for s, (z, f) in
+                                             data["jing"].items())))
     if data.get("indicator"):
         shared.append(f"{facts_word(session)} {data['indicator']}")
     if shared:
@@ -501,7 +502,8 @@ def _more(lang: str, session: SessionInfo, facts: Facts, data: dict[str, Any], b
         prompt = t(lang, "The turned-up tile ({word}): which rank?", word=facts.indicator)
     else:
         if facts.indicator:
-            rows.append([b(f"{facts.indicator}: {data.get('indicator') or '—'}", "in")])
+            rows.append([b(facts.indicator + colon(lang) + (data.get("indicator") or "—"),
+                           "in")])
         opts = facts.jiangxi
         if opts is not None:
             if opts.jing_bonus:
@@ -510,9 +512,10 @@ def _more(lang: str, session: SessionInfo, facts: Facts, data: dict[str, Any], b
                 rows += _rows([b(f"{names[s]} 飞宝 {data['loser_feibao'].get(s, 0)}", "lf", s)
                                for s in others], 3)
             if opts.chengbao:
-                row = [b("承包: " + (names[cur["feeder"]] if cur["feeder"] else "—"), "cb")]
+                row = [b("承包" + colon(lang)
+                         + (names[cur["feeder"]] if cur["feeder"] else "—"), "cb")]
                 if cur["feeder"]:
-                    row.append(b("第四凑: " + (names[cur["fourth_feeder"]]
+                    row.append(b("第四凑" + colon(lang) + (names[cur["fourth_feeder"]]
                                                if cur["fourth_feeder"] else "—"), "fo"))
                 rows.append(row)
             if data["how"] == "kong_replacement":

@@ -14,6 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.dialogs.keyboards import draft_data
 from bot.text.i18n import t
+from bot.text.words import colon, listing
 from engine.options import SichuanOptions
 from engine.rules import Ruleset
 from storage.models import SessionInfo
@@ -137,7 +138,7 @@ def step(lang: str, session: SessionInfo, kind: str, draft_id: int, version: int
     labels = {"no": "未听", "ready": "听", "pig": "花猪"}
     if _has_players(session):
         for seat, p in data["players"].items():
-            row = [b(f"{names[seat]}: {labels[p['state']]}", "ds", seat)]
+            row = [b(names[seat] + colon(lang) + labels[p["state"]], "ds", seat)]
             if p["state"] == "ready":
                 row.append(b(t(lang, "{fan} fan", fan=p["fan"]), "dn", seat))
             rows.append(row)
@@ -160,4 +161,4 @@ def describe(lang: str, session: SessionInfo, kind: str, data: dict[str, Any]) -
     parts = [f"{names[s]} {labels[p['state']]}" + (f" {p['fan']}" if p["state"] == "ready"
                                                    else "")
              for s, p in data["players"].items() if p["state"] in labels]
-    return t(lang, "The wall ran out") + (": " + ", ".join(parts) if parts else "")
+    return t(lang, "The wall ran out") + (colon(lang) + listing(lang, parts) if parts else "")

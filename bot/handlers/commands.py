@@ -44,7 +44,7 @@ from bot.handlers.chat import (
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import normalise_language, t
-from bot.text.words import preset_key, preset_name
+from bot.text.words import listing, preset_key, preset_name
 from engine.errors import ReportError
 from engine.hand_input import build_hand, parse_wild_kinds
 from engine.rules import parse_overrides, presets, ruleset
@@ -368,6 +368,17 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, render.rules_text(lang, preset, options))
 
 
+def _as_typed(overrides: dict[str, Any]) -> list[str]:
+    """House rules as a player types them: cap_fan=5, menqing_zhongzhang=true, fan.清一色=4."""
+    out = []
+    for key, value in overrides.items():
+        items = value.items() if isinstance(value, dict) else [(None, value)]
+        for sub, v in items:
+            word = "none" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+            out.append(f"{key}.{sub}={word}" if sub is not None else f"{key}={word}")
+    return out
+
+
 async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     chat, msg = update.effective_chat, update.effective_message
@@ -414,7 +425,8 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     remember_chat(context, info)
     lang = info.language
-    over = ", ".join(f"{k}={v}" for k, v in info.overrides.items()) or "-"
+    over = listing(lang, _as_typed(info.overrides)) \
+        or t(lang, "the preset's defaults, nothing changed")
     style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
     text = t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
                    "{style}. A table already going keeps its rules.",

@@ -38,6 +38,7 @@ from bot.pictures.picture_data import (
     winning_patterns,
 )
 from bot.text.i18n import money, t
+from bot.text.words import colon
 from engine.pattern_table import pattern_rows
 from engine.rules import presets
 from storage import chat_files, series
@@ -118,7 +119,8 @@ async def send_end_pictures(update: Update, context: ContextTypes.DEFAULT_TYPE, 
     await _send_night_chart(context, chat.id, lang, night)
     card = card_of(night, summary, chat.title or "")
     png = await asyncio.to_thread(drawing.settle_card, card, lang, _font())
-    lines = [f"{html.escape(tr.payer.name)} → {html.escape(tr.payee.name)} ¥{money(tr.cents)}"
+    lines = [f"{html.escape(tr.payer.name)} → {html.escape(tr.payee.name)}"
+             f"{colon(lang)}{money(tr.cents)}"
              for tr in summary.transfers]
     await send.photo(context, chat.id, png, filename=f"settle-up-{night.number}.png",
                      caption=t(lang, "Settle-up card: forward it to the players.")

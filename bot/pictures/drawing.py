@@ -28,6 +28,7 @@ from matplotlib.patches import Rectangle
 from bot.pictures.fonts import Font
 from bot.pictures.picture_data import NightSeries, StandingsSeries
 from bot.text.i18n import money, signed, t
+from bot.text.words import preset_name
 from engine.models import Seat
 
 DPI = 100
@@ -58,8 +59,15 @@ def label(font: Font, lang: str, name: str, seat: Seat | None) -> str:
     return zh if lang == "zh-Hans" and font.can_draw(zh) else seat
 
 
-def yuan(cents: int) -> str:
-    return ("-" if cents < 0 else "") + "¥" + money(abs(cents))
+def amount(cents: int) -> str:
+    """Money as every reply writes it: no currency sign (a table plays in its own)."""
+    return ("-" if cents < 0 else "") + money(abs(cents))
+
+
+def preset_label(font: Font, lang: str, preset: str) -> str:
+    """The preset's name in the chat's language, or in English when the font cannot."""
+    text = preset_name(lang, preset)
+    return text if font.can_draw(text) else preset_name("en", preset)
 
 
 def _figure(size: tuple[int, int]) -> Figure:
@@ -125,7 +133,8 @@ def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) ->
         if len(xs) <= 30:
             ax.set_xticks(xs)
         ax.set_title(ui(font, lang, "Night {night}: {preset}, {hands} hands", night=who.night,
-                        preset=who.preset, hands=len(xs) - 1), fontsize=15)
+                        preset=preset_label(font, lang, who.preset), hands=len(xs) - 1),
+                     fontsize=15)
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=12, frameon=False)
 
     return _render(font, draw, CHART_SIZE)
@@ -179,8 +188,8 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
                  ha="right", va="center")
         table = card.table if card.table and font.can_draw(card.table) else ""
         head = ui(font, lang, "Night {night} · {preset} · {hands} hands · {stake} a point",
-                  night=card.night, preset=card.preset, hands=card.hands,
-                  stake=yuan(card.stake_cents))
+                  night=card.night, preset=preset_label(font, lang, card.preset),
+                  hands=card.hands, stake=amount(card.stake_cents))
         y = 0.83
         if table:
             fig.text(0.06, y, table[:40], fontsize=22, va="top", fontweight="bold")
@@ -192,7 +201,7 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
             fig.text(0.08, y, name(n), fontsize=30, va="top")
             fig.text(0.62, y, signed(n.points), fontsize=30, va="top", ha="right",
                      color=color, fontweight="bold")
-            fig.text(0.92, y, yuan(n.cents), fontsize=30, va="top", ha="right",
+            fig.text(0.92, y, amount(n.cents), fontsize=30, va="top", ha="right",
                      color=color)
             y -= 0.065
         y -= 0.02
@@ -204,7 +213,7 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
             y -= 0.05
         for tr in card.transfers:
             fig.text(0.08, y, ui(font, lang, "{payer} pays {payee} {money}", payer=name(
-                tr.payer), payee=name(tr.payee), money=yuan(tr.cents)), fontsize=26,
+                tr.payer), payee=name(tr.payee), money=amount(tr.cents)), fontsize=26,
                 va="top")
             fig.text(0.92, y, ui(font, lang, "{points} points", points=tr.points),
                      fontsize=20, va="top", ha="right", color="#666666")

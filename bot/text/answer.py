@@ -172,7 +172,8 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if not names and not tail:
             continue
         won = any(line.code == "win" for line in event.lines)
-        body = (names[0] + (sep + " ".join(names[1:]) if names[1:] else "")) if won \
+        apart = "、" if lang == "zh-Hans" else " "  # the patterns one winner holds
+        body = (names[0] + (sep + apart.join(names[1:]) if names[1:] else "")) if won \
             else sep.join(names)
         pieces.append(sep.join([body, *tail]) if body else sep.join(tail))
     return ("；" if lang == "zh-Hans" else "; ").join(pieces)

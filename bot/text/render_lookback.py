@@ -9,6 +9,7 @@ from html import escape
 from bot.text.i18n import signed, t
 from bot.text.render import SEAT_KEYS, line_text, name
 from bot.text.render_money import points_at_stakes, signed_money
+from bot.text.words import colon, listing, paren, then
 from storage.lookback import HandDetail, NightHistory, PlayerRecord, Scope
 from storage.money import MoneyStanding
 
@@ -47,7 +48,8 @@ def history_text(lang: str, view: NightHistory, scope: Scope) -> str:
         moves = "  ".join(f"{escape(it.seats[s])} {signed(v)}"  # type: ignore[index]
                           for s, v in it.deltas.items() if v)
         where = f"{view.labels[it.session_id]} " if several else ""
-        parts.append(f"{where}#{it.number}{status}: {moves or '-'}")
+        parts.append(f"{where}#{it.number}{status}{colon(lang)}"
+                     f"{moves or t(lang, 'No points moved.')}")
     if not view.items:
         parts.append(t(lang, "No hands that night yet."))
     else:
@@ -83,9 +85,10 @@ def hand_text(lang: str, d: HandDetail) -> str:
                        player=_who(lang, who)))
         parts += ["  • " + line_text(lang, s, line) for line in ev.lines]
         moves = "  ".join(f"{name(s, seat)} {signed(v)}" for seat, v in ev.deltas.items() if v)
-        parts.append("  " + t(lang, "This event:") + " " + (moves or "-"))
+        parts.append("  " + then(lang, t(lang, "This event:"))
+                     + (moves or t(lang, "No points moved.")))
     if len(d.result.events) > 1 and d.status != "void":
-        parts.append(t(lang, "The hand:") + " " + "  ".join(
+        parts.append(then(lang, t(lang, "The hand:")) + "  ".join(
             f"{name(s, seat)} {signed(v)}" for seat, v in d.result.deltas.items() if v))
     if len(d.result.events) > 1 and d.status != "void" and s.status == "open":
         parts.append(t(lang, "To change one event: /edit {number}.N and that event "
@@ -129,7 +132,7 @@ def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) ->
                        points=points_at_stakes(lang, standing.points)))
     if rec.best is not None:
         b = rec.best
-        what = f" ({escape(' '.join(b.names))})" if b.names else ""
+        what = paren(lang, escape(" ".join(b.names))) if b.names else ""
         parts.append(t(lang, "Best hand: {points} points, hand {number} of night {night}",
                        points=b.win_points, number=b.number, night=b.night) + what)
     if rec.last:
@@ -142,6 +145,6 @@ def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) ->
                 notes.append(t(lang, "won"))
             if h.dealt_in:
                 notes.append(t(lang, "dealt in"))
-            extra = f" ({', '.join(notes)})" if notes else ""
-            parts.append(f"  {h.night} #{h.number}: {signed(h.delta)}{extra}")
+            extra = paren(lang, listing(lang, notes)) if notes else ""
+            parts.append(f"  {h.night} #{h.number}{colon(lang)}{signed(h.delta)}{extra}")
     return "\n".join(parts)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from bot.text.i18n import money, signed, t
+from bot.text.words import colon, listing, paren
 from storage.money import MoneyStanding, PairBalance, Payment, SettlePlan
 
 MAX_LINES = 30
@@ -49,8 +50,8 @@ def standings_text(lang: str, rows: list[MoneyStanding], days: int | None = None
               days=days))
     parts = [head]
     parts += _fit(lang, [
-        f"{i}. {escape(r.player.name)}: <b>{signed_money(r.cents)}</b> ("
-        + points_at_stakes(lang, r.points) + ") · "
+        f"{i}. {escape(r.player.name)}{colon(lang)}<b>{signed_money(r.cents)}</b>"
+        + paren(lang, points_at_stakes(lang, r.points)) + " · "
         + t(lang, "hands {hands} · wins {wins}", hands=r.hands, wins=r.wins)
         for i, r in enumerate(rows, 1)])
     return "\n".join(parts)
@@ -62,15 +63,15 @@ def balances_text(lang: str, balances: list[PairBalance]) -> str:
     parts = [t(lang, "Open debts, netted between each two players:")]
     lines = []
     for b in balances:
-        nets = "" if len(b.debt_ids) == 1 else " " + t(
-            lang, "(nets {debts})", debts=", ".join(f"#{i}" for i in b.debt_ids[:4])
+        nets = "" if len(b.debt_ids) == 1 else ("" if lang == "zh-Hans" else " ") + t(
+            lang, "(nets {debts})", debts=listing(lang, (f"#{i}" for i in b.debt_ids[:4]))
             + (" …" if len(b.debt_ids) > 4 else ""))
         if b.cents:
-            lines.append(f"  #{b.handle} {escape(b.payer.name)} → {escape(b.payee.name)}: "
-                         f"<b>{money(b.cents)}</b>{nets}")
+            lines.append(f"  #{b.handle} {escape(b.payer.name)} → {escape(b.payee.name)}"
+                         f"{colon(lang)}<b>{money(b.cents)}</b>{nets}")
         else:
-            lines.append(f"  #{b.handle} {escape(b.payer.name)} ⇄ {escape(b.payee.name)}: "
-                         + t(lang, "they cancel out") + nets)
+            lines.append(f"  #{b.handle} {escape(b.payer.name)} ⇄ {escape(b.payee.name)}"
+                         + colon(lang) + t(lang, "they cancel out") + nets)
     parts += _fit(lang, lines)
     parts.append(t(lang, "Paid: /paid N · part of it: /paid N 2.50 · everything at once: "
                          "/settle"))
@@ -97,7 +98,7 @@ def settle_plan_text(lang: str, plan: SettlePlan) -> str:
                        "with a debt, or an admin, can clear them:", debts=plan.debts)
     parts = [t(lang, "To clear all {debts} open debts takes {n} transfer(s):",
                debts=plan.debts, n=len(plan.transfers))]
-    parts += _fit(lang, [f"  {escape(x.payer.name)} → {escape(x.payee.name)}: "
+    parts += _fit(lang, [f"  {escape(x.payer.name)} → {escape(x.payee.name)}{colon(lang)}"
                          f"<b>{money(x.cents)}</b>" for x in plan.transfers])
     parts.append(t(lang, "Once paid, a player with a debt, or an admin, confirms here:"))
     return "\n".join(parts)

@@ -119,6 +119,13 @@ OPTIONS = {
     "kong_points_on_draw": "Kong points when nobody wins",
     "jing_bonus": "精 reward",
     "false_win": "诈胡 (a false win): points to each other player",
+    # Options that hold one number per name (fan.清一色=4): the label shows how.
+    "fan": "A pattern's fan, e.g. fan.清一色=4",
+    "extras": "An extra's fan, e.g. extras.根=1",
+    "big_wins": "How many big wins a pattern counts as, e.g. big_wins.清一色=1",
+    "values": "A hand's base value, e.g. values.七对=4",
+    "kong_points": "A kong's points, by kind, e.g. kong_points.concealed=2",
+    "starting_wins": "起手胡 played",
 }
 VALUES = {
     ("draw_dealer", "stay"): "stays", ("draw_dealer", "next"): "passes on",
@@ -149,6 +156,16 @@ UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan"}
 
 def colon(lang: str) -> str:
     return "：" if lang == "zh-Hans" else ": "
+
+
+def paren(lang: str, text: str) -> str:
+    """``text`` in brackets after what it explains: ``（x）`` in Chinese, `` (x)`` else."""
+    return f"（{text}）" if lang == "zh-Hans" else f" ({text})"
+
+
+def listing(lang: str, items: Any) -> str:
+    """Items in a row: ``a、b`` in Chinese, ``a, b`` else."""
+    return ("、" if lang == "zh-Hans" else ", ").join(items)
 
 
 def then(lang: str, head: str) -> str:
@@ -183,7 +200,9 @@ def option_list(lang: str, keys: list[str]) -> str:
     """Options a player may set, as they type them (key=), each with its label."""
     if lang != "zh-Hans":
         return ", ".join(keys)
-    return "、".join(f"{k}=（{t(lang, OPTIONS[k])}）" if k in OPTIONS else f"{k}=" for k in keys)
+    # One a line: several labels hold brackets and commas of their own.
+    return "".join(f"\n  {k}=　{t(lang, OPTIONS[k])}" if k in OPTIONS else f"\n  {k}="
+                   for k in keys)
 
 
 def value_list(lang: str, key: str, valid: str) -> str:

@@ -45,6 +45,11 @@ def toks(text: str) -> list[Token]:
         {"seat": "S", "patterns": []}]}),
     ("bob 自摸 鸟3 bird5", {"how": "self_draw", "birds": [3, 5], "winners": [
         {"seat": "S", "patterns": []}]}),
+    # Several birds in one word, with an ASCII or a Chinese comma: not two winners.
+    ("bob 点炮 carol 清一色 鸟1,5", {"how": "discard", "from_seat": "W", "birds": [1, 5],
+                                "winners": [{"seat": "S", "patterns": ["清一色"]}]}),
+    ("bob 自摸 鸟1，5、9", {"how": "self_draw", "birds": [1, 5, 9], "winners": [
+        {"seat": "S", "patterns": []}]}),
     ("bob 自摸 1111m 23456789m 55m", {"how": "self_draw", "winners": [
         {"seat": "S", "patterns": [], "tiles": "1111m 23456789m 55m"}]}),
     ("bob 自摸 55p [111m] [2222s]", {"how": "self_draw", "winners": [
