@@ -489,9 +489,14 @@ class Sender:
             await self._dirty.wait()
             # Gather what was sent into one transaction now and then: the writer is shared
             # with the reports. A crash in between sends those rows again (same words).
-            # Unless idle() is waiting for it (tests, console mode).
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._hurry.wait(), 0.2)
+            # Unless idle() is waiting for it (tests, console mode). Not asyncio.wait_for:
+            # on Python 3.11 it can swallow the cancel of stop() when the hurry comes at
+            # the same moment, and this loop would then wait for ever.
+            hurry = asyncio.ensure_future(self._hurry.wait())
+            try:
+                await asyncio.wait({hurry}, timeout=0.2)
+            finally:
+                hurry.cancel()
             self._hurry.clear()
             try:
                 await self._flush()
