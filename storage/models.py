@@ -160,10 +160,13 @@ class PlayerStats(Contract):
     hands: int
     wins: int
     self_draws: int
-    dealt_in: int
+    dealt_in: int  # times: in a blood battle one can deal in twice in one hand
     net: int
     biggest: int
     average_win: float
+    # Hands with at least one win / one deal-in: what the rates are out of ``hands``.
+    hands_won: int = 0
+    hands_dealt_in: int = 0
 
 
 class HistoryItem(Contract):
