@@ -98,10 +98,13 @@ class EditOutcome(Contract):
 
 class UndoOutcome(Contract):
     hand_number: int
-    event_index: int
+    # The event (0-based) taken back; for an undone correction, the event that /edit N.M
+    # changed, or None when the correction was of the whole hand.
+    event_index: int | None
     removed: dict[str, Any]
     deltas: dict[Seat, int]
     session: SessionInfo
+    correction: bool = False  # a correction (/edit) was taken back, not an event
 
 
 class Transfer(Contract):

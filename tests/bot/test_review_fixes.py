@@ -24,3 +24,32 @@ async def test_dealt_in_rate_is_out_of_hands_played(tmp_path: Path) -> None:
         assert "（点炮率 100%）" in out, out
         assert "200%" not in out, out
         assert t.api.errors == []
+
+
+async def _three_wins(t: Table) -> None:
+    await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+    await t.say("bob", "/hu bob 自摸")
+    await t.say("carol", "/hu carol from alice")
+    await t.say("dave", "/hu dave 自摸")
+
+
+async def test_undo_after_edit_names_the_corrected_event(tmp_path: Path) -> None:
+    async with table(tmp_path, lang="zh-hans") as t:
+        t.admin("alice")
+        await _three_wins(t)
+        before = (await t.ledger.current_session(t.chat_id)).totals
+        await t.say("alice", "/edit 1.2 carol 自摸 清一色")
+        out = await _say(t, "alice", "/undo")
+        assert "已撤销对第 1 盘第 2 条的修改。" in out, out
+        assert "第 3 条" not in out, out
+        assert (await t.ledger.current_session(t.chat_id)).totals == before
+        # The next undo takes back the last event itself.
+        out = await _say(t, "alice", "/undo")
+        assert "已撤销：第 1 盘的第 3 条记录。" in out, out
+        assert t.api.errors == []
+    async with table(tmp_path / "en") as t:
+        t.admin("alice")
+        await _three_wins(t)
+        await t.say("alice", "/edit 1.1 bob 自摸 七对")
+        out = await _say(t, "alice", "/undo")
+        assert "Undone: the correction of event 1 of hand 1." in out, out
