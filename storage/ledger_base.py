@@ -249,6 +249,36 @@ class LedgerBase:
         return PlayerInfo(id=pid, name=ref.name.strip()[:64], telegram_id=ref.telegram_id,
                           username=ref.username)
 
+    def _known_member(self, conn: Connection, chat_id: int, telegram_id: int, name: str,
+                      username: str | None = None, at: datetime | None = None) -> None:
+        """Keep a display name for a chat member who acts without a seat (a scorekeeper
+        reporting or correcting), so that looking back names them. A player row with no
+        hands: never in the standings, and not linked to a guest who has that name."""
+        p = t.players.c
+        if conn.execute(select(p.id).where(p.chat_id == chat_id,
+                                           p.telegram_id == telegram_id)).first():
+            return
+        name = name.strip()[:64] or str(telegram_id)
+        key = name.lower()
+        if conn.execute(select(p.id).where(p.chat_id == chat_id, p.name_key == key)).first():
+            key = f"{key}#{telegram_id}"
+        pid = conn.execute(self._upsert(t.players).values(
+            chat_id=chat_id, telegram_id=telegram_id, name=name, name_key=key[:64],
+            username=username, created_at=at or now())
+            .on_conflict_do_nothing().returning(p.id)).scalar_one_or_none()
+        if pid is not None:
+            conn.execute(insert(t.totals).values(
+                player_id=pid, chat_id=chat_id, net=0, hands=0, wins=0, self_draws=0,
+                dealt_in=0, win_points=0))
+
+    async def know_member(self, chat_id: int, telegram_id: int, name: str,
+                          username: str | None = None) -> None:
+        def unit(conn: Connection) -> None:
+            self._chat(conn, chat_id)
+            self._known_member(conn, chat_id, telegram_id, name, username)
+
+        return await self.run(unit, write=True)
+
     async def player(self, chat_id: int, ref: PlayerRef) -> PlayerInfo:
         def unit(conn: Connection) -> PlayerInfo:
             self._chat(conn, chat_id)

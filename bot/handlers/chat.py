@@ -174,15 +174,17 @@ async def session_for_action(update: Update, context: ContextTypes.DEFAULT_TYPE,
 
 async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
                       user: Any) -> SessionInfo:
-    """A player seated by @username becomes linked to their account when they first act."""
-    if user is None or not user.username:
+    """A player seated by @username becomes linked to their account when they first act;
+    a member acting without a seat (a scorekeeper) is remembered by name for /hand."""
+    if user is None:
         return session
     seated = {p.telegram_id for p in session.seats.values()}
     if user.id in seated:
         return session
-    wanted = user.username.lower()
-    if not any(p.telegram_id is None and (p.username or "").lower() == wanted
-               for p in session.seats.values()):
+    wanted = (user.username or "").lower()
+    if not wanted or not any(p.telegram_id is None and (p.username or "").lower() == wanted
+                             for p in session.seats.values()):
+        await _remember_member(context, session.chat_id, user)
         return session
     ledger = services(context).ledger
     await ledger.player(session.chat_id, PlayerRef(name=user.username, telegram_id=user.id,
@@ -190,6 +192,16 @@ async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
     fresh = await ledger.current_session(session.chat_id)
     remember(context, session.chat_id, fresh)
     return fresh or session
+
+
+async def _remember_member(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user: Any
+                           ) -> None:
+    known: set[tuple[int, int]] = context.bot_data.setdefault("known_members", set())
+    if (chat_id, user.id) in known:
+        return
+    await services(context).ledger.know_member(
+        chat_id, user.id, user.username or user.first_name or "", user.username)
+    known.add((chat_id, user.id))
 
 
 def error_text_plain(code: str) -> str:

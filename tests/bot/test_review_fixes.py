@@ -53,3 +53,27 @@ async def test_undo_after_edit_names_the_corrected_event(tmp_path: Path) -> None
         await t.say("alice", "/edit 1.1 bob 自摸 七对")
         out = await _say(t, "alice", "/undo")
         assert "Undone: the correction of event 1 of hand 1." in out, out
+
+
+async def test_hand_names_a_scorekeeper_who_is_not_seated(tmp_path: Path) -> None:
+    from tests.bot.test_files_e2e import OTHER, _files, _upload
+
+    async with table(tmp_path, lang="zh-hans") as t:
+        t.admin("sam")  # keeps score; not at the table
+        await t.say("sam", "/new chengdu @alice @bob @carol @dave")
+        await t.say("sam", "/hu bob 自摸")
+        await t.say("carol", "/hu carol from alice")
+        out = await _say(t, "alice", "/hand 1")
+        assert "第 1 条，由 sam 报：" in out and "第 2 条，由 carol 报：" in out, out
+        assert "非本桌的人" not in out, out
+        # A scorekeeper with no hands is in no standings.
+        await t.say("sam", "/end")
+        assert "sam" not in {s.player.name for s in await t.ledger.standings(t.chat_id)}
+        # One night's export names its reporters; an import keeps the names.
+        doc = _files(await t.say("sam", "/export 1"), "document")[0]
+        t.api.chat(OTHER).admins.add(t.user("erin").id)
+        (preview,) = await _upload(t, "erin", OTHER, doc.data, "/import")
+        await t.press("erin", preview, preview.buttons[0]["callback_data"])
+        out = "\n".join(plain(m.text) for m in await t.say("erin", "/hand 1", chat_id=OTHER))
+        assert "第 1 条，由 sam 报：" in out, out
+        assert t.api.errors == []
