@@ -246,6 +246,7 @@ class Corrections(LedgerBase):
     def _audit(self, conn: Connection, chat_id: int, session_id: int | None,
                number: int | None, action: str, actor: int | None,
                before: Any, after: Any) -> None:
+        self._name_members(conn, chat_id, actor)
         conn.execute(insert(t.audit).values(
             chat_id=chat_id, session_id=session_id, hand_number=number, action=action,
             actor=actor, at=now(), before=before, after=after))

@@ -169,22 +169,21 @@ async def session_for_action(update: Update, context: ContextTypes.DEFAULT_TYPE,
     if user is None or (user.id not in seated and not await is_admin(update, context)):
         await refuse(update, lang, "not_player")
         return None
+    remember_member(context, session, user)
     return session
 
 
 async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
                       user: Any) -> SessionInfo:
-    """A player seated by @username becomes linked to their account when they first act;
-    a member acting without a seat (a scorekeeper) is remembered by name for /hand."""
-    if user is None:
+    """A player seated by @username becomes linked to their account when they first act."""
+    if user is None or not user.username:
         return session
     seated = {p.telegram_id for p in session.seats.values()}
     if user.id in seated:
         return session
-    wanted = (user.username or "").lower()
-    if not wanted or not any(p.telegram_id is None and (p.username or "").lower() == wanted
-                             for p in session.seats.values()):
-        await _remember_member(context, session.chat_id, user)
+    wanted = user.username.lower()
+    if not any(p.telegram_id is None and (p.username or "").lower() == wanted
+               for p in session.seats.values()):
         return session
     ledger = services(context).ledger
     await ledger.player(session.chat_id, PlayerRef(name=user.username, telegram_id=user.id,
@@ -194,14 +193,14 @@ async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
     return fresh or session
 
 
-async def _remember_member(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user: Any
-                           ) -> None:
-    known: set[tuple[int, int]] = context.bot_data.setdefault("known_members", set())
-    if (chat_id, user.id) in known:
+def remember_member(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
+                          user: Any) -> None:
+    """A member allowed to act without a seat (an admin keeping score): the ledger keeps
+    their name with what they change, so that /hand names who reported or changed what."""
+    if user is None or user.id in {p.telegram_id for p in session.seats.values()}:
         return
-    await services(context).ledger.know_member(
-        chat_id, user.id, user.username or user.first_name or "", user.username)
-    known.add((chat_id, user.id))
+    services(context).ledger.note_member(
+        session.chat_id, user.id, user.username or user.first_name or "", user.username)
 
 
 def error_text_plain(code: str) -> str:
