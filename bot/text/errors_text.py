@@ -174,6 +174,9 @@ MESSAGES: dict[str, str] = {
     "no_page": "There are only {pages} page(s).",
     # bounds and impossible reports
     "number_out_of_range": "{token}: give a number from {least} to {most}.",
+    "too_many_words": "That line is too long: at most {most} words. Nothing was recorded.",
+    "pattern_repeated": "{word} is named more than once: name each pattern once. Nothing "
+                        "was recorded.",
     "stake_too_big": "{token}: the stake is at most {most} per point.",
     "draw_twice": "{token} is named twice; say everything about a player once.",
     "draw_contradicts": "{seat} cannot be both ready and not ready.",
@@ -198,6 +201,7 @@ FIELDS = {
     "feibao": "a 飞宝 count out of range", "loser_feibao": "a 飞宝 count out of range",
     "kong_chain": "a kong chain out of range", "robbed_kongs": "a robbed-kong count out of "
     "range", "jing": "a 精 count out of range", "winners": "too many or too few winners",
+    "patterns": "too many pattern names, or one too long",
     "tiles": "the tiles", "melds": "the melds", "kinds": "a starting-hand win is missing",
     "players": "a player at the wall", "indicator": "the turned-up tile",
 }
@@ -207,10 +211,11 @@ SEATS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 def report_field(where: str) -> str:
-    """The innermost named field of a validation path, in words (English msgid)."""
+    """The innermost field of a validation path, in words (English msgid): never a field
+    around it (the patterns of a winner are not the winners)."""
     for part in reversed(where.split(".")):
-        if part in FIELDS:
-            return FIELDS[part]
+        if not part.isdigit():
+            return FIELDS.get(part, FIELD_OTHER)
     return FIELD_OTHER
 
 

@@ -77,3 +77,23 @@ async def test_hand_names_a_scorekeeper_who_is_not_seated(tmp_path: Path) -> Non
         out = "\n".join(plain(m.text) for m in await t.say("erin", "/hand 1", chat_id=OTHER))
         assert "第 1 条，由 sam 报：" in out, out
         assert t.api.errors == []
+
+
+async def test_a_long_line_says_what_is_wrong(tmp_path: Path) -> None:
+    async with table(tmp_path, lang="zh-hans") as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        out = await _say(t, "bob", "/hu bob 自摸 " + "清一色 " * 400)
+        assert "这行太长：最多 100 个词。没有记录。" in out, out
+        assert "胡家人数" not in out, out
+        out = await _say(t, "bob", "/hu bob 自摸 " + "清一色 " * 20)
+        assert "清一色 写了不止一次" in out, out
+        out = await _say(t, "bob", "/hu bob 自摸 清一色 qingyise")
+        assert "qingyise 写了不止一次" in out, out
+        assert (await t.ledger.current_session(t.chat_id)).hands == 0
+        assert t.api.errors == []
+    async with table(tmp_path / "en") as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        out = await _say(t, "bob", "/hu bob 自摸 " + "清一色 " * 400)
+        assert "That line is too long: at most 100 words. Nothing was recorded." in out, out
+        out = await _say(t, "bob", "/hu bob 自摸 七对 清一色 七对")
+        assert "七对 is named more than once" in out, out
