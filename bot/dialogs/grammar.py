@@ -280,6 +280,38 @@ def phrase(seg: list[Token], i: int) -> tuple[str, int]:
     return seg[i].text.lower(), 1
 
 
+def _said(seg: list[Token], i: int) -> tuple[str | None, str, int]:
+    """The report field the words at ``seg[i]`` set (of those one family alone counts),
+    the words as typed, and how many there are."""
+    low, used = phrase(seg, i)
+    text = " ".join(tok.text for tok in seg[i:i + used])
+    if low in WILD or low in NO_WILD or wild_suffix(seg[i].text) is not None:
+        return "wild_used", text, used
+    if low in FEEDER or low in FOURTH:
+        return "feeder", text, used
+    for name, rx in _COUNTS:
+        if rx.match(seg[i].text):
+            return name, text, 1
+    for name, rx in (("birds", _BIRD), ("jing", _JING), ("loser_feibao", _LOSER_FEIBAO)):
+        if rx.match(seg[i].text):
+            return name, text, 1
+    return None, text, 1
+
+
+def words_for(tokens: list[Token], field: str) -> list[str]:
+    """The words of a report that set ``field`` (``wild_used``: 无宝, wubao, 七对有宝), each
+    once, to name them when the table's rules do not count that field."""
+    out: list[str] = []
+    for seg in split_segments(tokens):
+        i = 0
+        while i < len(seg):
+            said, text, used = _said(seg, i)
+            if said == field and text not in out:
+                out.append(text)
+            i += used
+    return out
+
+
 def wild_suffix(text: str) -> tuple[str, bool] | None:
     """``七对无宝`` -> (``七对``, False): a pattern with 有宝/无宝 written onto it."""
     for words, used in ((NO_WILD, False), (WILD, True)):

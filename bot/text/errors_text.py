@@ -174,6 +174,7 @@ MESSAGES: dict[str, str] = {
     "no_page": "There are only {pages} page(s).",
     # bounds and impossible reports
     "number_out_of_range": "{token}: give a number from {least} to {most}.",
+    "foreign_words": "{words}: that is how {other} counts; {table} does not count it.",
     "too_many_words": "That line is too long: at most {most} words. Nothing was recorded.",
     "pattern_repeated": "{word} is named more than once: name each pattern once. Nothing "
                         "was recorded.",
@@ -206,6 +207,8 @@ FIELDS = {
     "players": "a player at the wall", "indicator": "the turned-up tile",
 }
 OR = " or "
+# The preset that names a family's own words, for "that is how Shangrao Feibao counts".
+FAMILY_PRESET = {"jiangxi": "feibao", "changsha": "changsha", "sichuan": "sichuan"}
 FIELD_OTHER = "something in it is missing or out of range"
 SEATS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
@@ -228,6 +231,10 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         return "⚠️ " + escape(fallback)
     if code == "bad_report":
         params = {"what": t(lang, report_field(str(params.get("where", ""))))}
+    if code == "foreign_words":
+        params = {**params, "other": preset_name(lang, FAMILY_PRESET.get(
+            str(params.get("family")), str(params.get("family")))),
+                  "table": preset_name(lang, str(params.get("table")))}
     if code in ("no_three_players", "three_player_preset") and "preset" in params:
         params["preset"] = preset_name(lang, str(params["preset"]))
     if code in ("unknown_preset", "unknown_preset_new") and "valid" in params:

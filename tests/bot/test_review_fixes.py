@@ -97,3 +97,20 @@ async def test_a_long_line_says_what_is_wrong(tmp_path: Path) -> None:
         assert "That line is too long: at most 100 words. Nothing was recorded." in out, out
         out = await _say(t, "bob", "/hu bob 自摸 七对 清一色 七对")
         assert "七对 is named more than once" in out, out
+
+
+async def test_another_presets_word_is_named(tmp_path: Path) -> None:
+    async with table(tmp_path, lang="zh-hans") as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        out = await _say(t, "carol", "/hu carol 自摸 平和 无宝")
+        assert "无宝 是上饶飞宝的说法，成都血战不算。" in out, out
+        out = await _say(t, "dave", "/hu dave 自摸 wubao")
+        assert "wubao 是上饶飞宝的说法，成都血战不算。" in out, out
+        out = await _say(t, "dave", "/hu dave from bob 鸟3")
+        assert "鸟3 是长沙的说法，成都血战不算。" in out, out
+        assert (await t.ledger.current_session(t.chat_id)).hands == 0
+        assert t.api.errors == []
+    async with table(tmp_path / "en") as t:
+        await t.say("alice", "/new changsha @alice @bob @carol @dave")
+        out = await _say(t, "dave", "/hu dave 自摸 七对 根1")
+        assert "根1: that is how Sichuan counts; Changsha does not count it." in out, out
