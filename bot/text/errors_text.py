@@ -76,6 +76,8 @@ MESSAGES: dict[str, str] = {
     "unknown_pattern": "Unknown pattern {name}; did you mean: {suggestions}?",
     "patterns_exclude": "{first} and {second} cannot both hold in one hand.",
     "pays_self": "{seat} cannot pay for their own win.",
+    "own_discard": "{seat} cannot win off their own discard.",
+    "own_kong": "{seat} cannot rob their own kong.",
     "not_in_hand": "{seat} has already won this hand.",
     "no_such_seat": "This table seats three (East, South, West): nobody sits {seat}.",
     "huazhu_two_suits": "With two suits nobody is 花猪: there is no suit to lack.",

@@ -114,3 +114,23 @@ async def test_another_presets_word_is_named(tmp_path: Path) -> None:
         await t.say("alice", "/new changsha @alice @bob @carol @dave")
         out = await _say(t, "dave", "/hu dave 自摸 七对 根1")
         assert "根1: that is how Sichuan counts; Changsha does not count it." in out, out
+
+
+async def test_adjust_names_its_limit_and_no_one_deals_into_their_own_win(
+        tmp_path: Path) -> None:
+    async with table(tmp_path, lang="zh-hans") as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        out = await _say(t, "alice", "/adjust alice -99999999999 bob +99999999999")
+        assert "-99999999999：一次调整每位玩家最多 1000000 分。" in out, out
+        out = await _say(t, "alice", "/adjust alice -" + "9" * 5000 + " bob +1")
+        assert "一次调整每位玩家最多 1000000 分" in out, out
+        out = await _say(t, "alice", "/hu alice from alice 平胡")
+        assert "alice 不能点自己的炮。" in out and "付钱" not in out, out
+        out = await _say(t, "alice", "/hu alice rob alice 平胡")
+        assert "alice 不能抢自己的杠。" in out, out
+        assert (await t.ledger.current_session(t.chat_id)).hands == 0
+        assert t.api.errors == []
+    async with table(tmp_path / "en") as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        out = await _say(t, "alice", "/hu alice from alice")
+        assert "alice cannot win off their own discard." in out, out
