@@ -13,6 +13,14 @@ class ReportError(ValueError):
         self.params = clip_params(params)
 
 
+def foreign(family: str, fields: dict[str, object], message: str) -> ReportError:
+    """A refusal of what another family counts: ``field`` names the first such field of
+    the report that is set (for the bot to name the words that said it) and ``family``
+    the family it belongs to."""
+    field = next((k for k, v in fields.items() if v not in (None, 0, (), [], {})), "")
+    return ReportError("wrong_family", message, field=field, family=family)
+
+
 ECHO = 40  # characters of a player's input a message may repeat
 
 

@@ -77,6 +77,15 @@ def check_event(family: str, state: HandState, ev: Any) -> None:
             raise ReportError("duplicate_winner", "a player is named twice as winner")
         if ev.how == How.SELF_DRAW and ev.from_seat is not None:
             raise ReportError("self_draw_from", "a self-draw has nobody to pay it alone")
+        if ev.from_seat is not None and ev.from_seat in seats:  # in every family
+            if ev.how in (How.DISCARD, How.AFTER_KONG_DISCARD):
+                raise ReportError("own_discard", f"{ev.from_seat} cannot win off their own "
+                                  "discard", seat=ev.from_seat)
+            if ev.how == How.ROB_KONG:
+                raise ReportError("own_kong", f"{ev.from_seat} cannot rob their own kong",
+                                  seat=ev.from_seat)
+            raise ReportError("pays_self", f"{ev.from_seat} cannot pay for their own win",
+                              seat=ev.from_seat)
         for w in ev.winners:
             names = _named(family, w.patterns)
             if "天胡" in names and (w.seat != state.dealer or ev.how != How.SELF_DRAW):

@@ -61,7 +61,7 @@ _p, _s, _h, _e, _d, _a = (t.players.c, t.sessions.c, t.hands.c, t.entries.c, t.d
                           t.audit.c)
 # Columns added later, at the end of their file: a file written before them is read
 # without them (their values are None).
-LATER_COLUMNS = {"hands.csv": 2}
+LATER_COLUMNS = {"hands.csv": 2, "events.csv": 1}
 COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
     "players.csv": (("player", _p.name_key), ("name", _p.name),
                     ("telegram_id", _p.telegram_id), ("username", _p.username),
@@ -78,7 +78,9 @@ COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
                   ("created_at", _h.created_at), ("updated_at", _h.updated_at),
                   ("stake_cents", _h.stake_cents), ("seats", _h.seats)),
     "events.csv": (("night", _h.number), ("hand", _h.number), ("event", _e.event_index),
-                   ("reporter", _p.telegram_id), ("report", _h.result)),
+                   ("reporter", _p.telegram_id), ("report", _h.result),
+                   # the reporter's name: a scorekeeper need not be in players.csv
+                   ("reporter_name", _p.name)),
     "entries.csv": (("night", _h.number), ("hand", _h.number), ("event", _e.event_index),
                     ("player", _p.name_key), ("delta", _e.delta),
                     ("created_at", _e.created_at)),
@@ -142,6 +144,8 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
         pq = pq.where(_p.id.in_(seated))
     prows = conn.execute(pq.order_by(_p.created_at, _p.name_key)).all()
     key = {r.id: r.name_key for r in prows}
+    member = dict(conn.execute(select(_p.telegram_id, _p.name).where(
+        _p.chat_id == chat_id, _p.telegram_id.is_not(None))).all())
 
     def enc(col: Any, value: Any) -> str:
         return _encode(col, value)
@@ -193,7 +197,8 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
             for i, ev in enumerate(r.report["events"]):
                 who = reporters[i] if i < len(reporters) else None
                 yield [str(number[r.session_id]), str(r.number), str(i),
-                       enc(_p.telegram_id, who), enc(_h.result, ev)]
+                       enc(_p.telegram_id, who), enc(_h.result, ev),
+                       enc(_p.name, member.get(who))]
 
     def entries() -> Iterator[list[str]]:
         q = (select(_e.session_id, _h.number, _e.event_index, _e.player_id, _e.delta,
@@ -341,6 +346,9 @@ class _Loader:
     nets: dict[int, dict[str, int]] = field(default_factory=dict)
     reseated: set[int] = field(default_factory=set)  # nights where a seat changed
     played: dict[tuple[int, int], set[str]] = field(default_factory=dict)  # hand -> keys
+    members: set[int] = field(default_factory=set)  # telegram ids in players.csv
+    # a reporter's telegram id -> (name, when first seen), from events.csv
+    reporters: dict[int, tuple[str, Any]] = field(default_factory=dict)
 
     def _insert(self, table: Any, rows: list[dict[str, Any]], returning: Any = None
                 ) -> list[int]:
@@ -382,6 +390,7 @@ class _Loader:
         self._players()
         self._sessions()
         self._hands()
+        self._reporters()
         self._entries()
         self.preview.debts = self._batched("debts.csv", self._debt, t.debts)
         self._batched("audit.csv", self._audit, t.audit)
@@ -400,6 +409,7 @@ class _Loader:
                 if v["telegram_id"] in seen_ids:
                     raise _bad(where, "telegram_id is repeated")
                 seen_ids.add(v["telegram_id"])
+                self.members.add(v["telegram_id"])
             (pid,) = self._insert(t.players, [{
                 "chat_id": self.chat_id, "telegram_id": v["telegram_id"], "name": v["name"],
                 "name_key": key, "username": v["username"], "created_at": v["created_at"]}],
@@ -407,6 +417,22 @@ class _Loader:
             self.players[key] = pid
             self.totals[key] = [0] * 6
         self.preview.players = len(self.players)
+
+    def _reporters(self) -> None:
+        """Reporters not in players.csv (a scorekeeper; or one night's export) keep the
+        name events.csv gives them, as players with no hands."""
+        for telegram_id, (name, at) in self.reporters.items():
+            if telegram_id in self.members or not name.strip():
+                continue
+            key = name.strip().lower()
+            if key in self.players:
+                key = f"{key}#{telegram_id}"[:64]
+            (pid,) = self._insert(t.players, [{
+                "chat_id": self.chat_id, "telegram_id": telegram_id, "name": name.strip(),
+                "name_key": key, "username": None, "created_at": at}], returning=_p.id)
+            self.players[key] = pid
+            self.totals[key] = [0] * 6
+            self.members.add(telegram_id)
 
     def _sessions(self) -> None:
         for line, v in _rows(self.zf, "sessions.csv"):
@@ -485,6 +511,9 @@ class _Loader:
                     raise _bad(f"events.csv:{eline}", "an event of no hand, or out of order")
                 evs.append(ev["report"])
                 reporters.append(ev["reporter"])
+                if ev.get("reporter_name") and ev["reporter"] is not None:
+                    self.reporters.setdefault(ev["reporter"],
+                                              (ev["reporter_name"], v["created_at"]))
                 pending = next(events, None)
             try:
                 report = HandReport.model_validate(

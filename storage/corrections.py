@@ -166,6 +166,8 @@ class Corrections(LedgerBase):
                                  + [actor] * max(0, len(todo) - len(target.reporters)),
                                  stamp, seats=played)
                 after = {"report": report.model_dump(mode="json"), "deltas": result.deltas}
+                if event_index is not None:  # /edit N.M: which event (0-based) changed
+                    after["event"] = event_index
                 action = "amend"
             changes = self._replay_dealers(conn, srow, rules, seats, number, stamp)
             if todo is not None:
@@ -204,10 +206,12 @@ class Corrections(LedgerBase):
         self._audit(conn, chat_id, srow.id, target.number, "undo", actor,
                     edit.after, edit.before)
         info = self._session_info(conn, chat_id, srow.id)
-        return UndoOutcome(hand_number=target.number, event_index=len(report.events) - 1,
+        event = edit.after.get("event") if isinstance(edit.after, dict) else None
+        return UndoOutcome(hand_number=target.number,
+                           event_index=event if isinstance(event, int) else None,
                            removed={"type": "amend", "hand": target.number},
                            deltas={s: info.totals[s] - before_totals[s] for s in seats},
-                           session=info)
+                           session=info, correction=True)
 
     def _replay_dealers(self, conn: Connection, srow: Row[Any], rules: Ruleset,
                         seats: dict[Seat, int], from_number: int, stamp: datetime
@@ -242,6 +246,7 @@ class Corrections(LedgerBase):
     def _audit(self, conn: Connection, chat_id: int, session_id: int | None,
                number: int | None, action: str, actor: int | None,
                before: Any, after: Any) -> None:
+        self._name_members(conn, chat_id, actor)
         conn.execute(insert(t.audit).values(
             chat_id=chat_id, session_id=session_id, hand_number=number, action=action,
             actor=actor, at=now(), before=before, after=after))

@@ -85,6 +85,9 @@ class LedgerBase:
         # another's "handled") and cost more than they saved (webhook bench: 45 against
         # 61 reports/s at one worker). The bot turns batching off in that mode.
         self.batching = True
+        # Members who act without a seat (an admin keeping score), by (chat, Telegram id):
+        # their display name is stored with the first change they make (_name_members).
+        self._member_names: dict[tuple[int, int], tuple[str, str | None]] = {}
 
     @classmethod
     async def open(cls, url: str, *, run_migrations: bool = True, **kw: Any) -> Self:
@@ -248,6 +251,43 @@ class LedgerBase:
             dealt_in=0, win_points=0))
         return PlayerInfo(id=pid, name=ref.name.strip()[:64], telegram_id=ref.telegram_id,
                           username=ref.username)
+
+    def _known_member(self, conn: Connection, chat_id: int, telegram_id: int, name: str,
+                      username: str | None = None, at: datetime | None = None) -> None:
+        """Keep a display name for a chat member who acts without a seat (a scorekeeper
+        reporting or correcting), so that looking back names them. A player row with no
+        hands: never in the standings, and not linked to a guest who has that name."""
+        p = t.players.c
+        if conn.execute(select(p.id).where(p.chat_id == chat_id,
+                                           p.telegram_id == telegram_id)).first():
+            return
+        name = name.strip()[:64] or str(telegram_id)
+        key = name.lower()
+        if conn.execute(select(p.id).where(p.chat_id == chat_id, p.name_key == key)).first():
+            key = f"{key}#{telegram_id}"
+        pid = conn.execute(self._upsert(t.players).values(
+            chat_id=chat_id, telegram_id=telegram_id, name=name, name_key=key[:64],
+            username=username, created_at=at or now())
+            .on_conflict_do_nothing().returning(p.id)).scalar_one_or_none()
+        if pid is not None:
+            conn.execute(insert(t.totals).values(
+                player_id=pid, chat_id=chat_id, net=0, hands=0, wins=0, self_draws=0,
+                dealt_in=0, win_points=0))
+
+    def note_member(self, chat_id: int, telegram_id: int, name: str,
+                    username: str | None = None) -> None:
+        """The name of a member about to act without a seat; nothing is written until
+        they change something (a refusal writes nothing)."""
+        if len(self._member_names) > 10_000:
+            self._member_names.clear()
+        self._member_names[(chat_id, telegram_id)] = (name, username)
+
+    def _name_members(self, conn: Connection, chat_id: int, *ids: int | None) -> None:
+        """In a write's own transaction: keep the name of each actor noted by note_member."""
+        for telegram_id in ids:
+            noted = self._member_names.get((chat_id, telegram_id)) if telegram_id else None
+            if noted is not None and telegram_id is not None:
+                self._known_member(conn, chat_id, telegram_id, *noted)
 
     async def player(self, chat_id: int, ref: PlayerRef) -> PlayerInfo:
         def unit(conn: Connection) -> PlayerInfo:

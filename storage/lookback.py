@@ -18,7 +18,7 @@ from storage import tables as t
 from storage.errors import LedgerError
 from storage.ledger_base import LedgerBase, _player
 from storage.models import Contract, HistoryItem, PlayerInfo, PlayerStats, SessionInfo
-from storage.reading import history_items
+from storage.reading import hands_with, history_items
 
 # Which nights: "current" (the table going, else the latest night), "all", a day, or one
 # night by its label (a day and which night of it, from 1).
@@ -257,11 +257,13 @@ class Lookback(LedgerBase):
                               and line.code in ("base", "pattern", "extra", "big_win",
                                                 "hand_value"))
                 best_hand = hand(best, names)
+            won, dealt = hands_with(conn, chat_id, player_id)
             stats = PlayerStats(
                 player=_player(prow), hands=tot.hands, wins=tot.wins,
                 self_draws=tot.self_draws, dealt_in=tot.dealt_in, net=tot.net,
                 biggest=best.win_points if best else 0,
-                average_win=round(tot.win_points / tot.wins, 2) if tot.wins else 0.0)
+                average_win=round(tot.win_points / tot.wins, 2) if tot.wins else 0.0,
+                hands_won=won, hands_dealt_in=dealt)
             return PlayerRecord(stats=stats, last=tuple(hand(r) for r in recent),
                                 best=best_hand)
 

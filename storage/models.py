@@ -98,10 +98,13 @@ class EditOutcome(Contract):
 
 class UndoOutcome(Contract):
     hand_number: int
-    event_index: int
+    # The event (0-based) taken back; for an undone correction, the event that /edit N.M
+    # changed, or None when the correction was of the whole hand.
+    event_index: int | None
     removed: dict[str, Any]
     deltas: dict[Seat, int]
     session: SessionInfo
+    correction: bool = False  # a correction (/edit) was taken back, not an event
 
 
 class Transfer(Contract):
@@ -160,10 +163,13 @@ class PlayerStats(Contract):
     hands: int
     wins: int
     self_draws: int
-    dealt_in: int
+    dealt_in: int  # times: in a blood battle one can deal in twice in one hand
     net: int
     biggest: int
     average_win: float
+    # Hands with at least one win / one deal-in: what the rates are out of ``hands``.
+    hands_won: int = 0
+    hands_dealt_in: int = 0
 
 
 class HistoryItem(Contract):

@@ -27,6 +27,16 @@ from storage.models import (
 from storage.transfers import fewest_transfers
 
 
+def hands_with(conn: Connection, chat_id: int, player_id: int) -> tuple[int, int]:
+    """How many of a player's hands had a win, and a deal-in: the rates are out of hands,
+    and in a blood battle one hand can hold two of either."""
+    hp = t.hand_players.c
+    won, dealt = conn.execute(select(
+        func.count().filter(hp.won > 0), func.count().filter(hp.dealt_in > 0))
+        .where(hp.chat_id == chat_id, hp.player_id == player_id)).one()
+    return int(won), int(dealt)
+
+
 def history_items(conn: Connection, rows: Sequence[Row[Any]]) -> tuple[HistoryItem, ...]:
     """History lines for hand rows: each hand's moves, with its table's seat names."""
     sids = {r.session_id for r in rows}
@@ -218,11 +228,13 @@ class Reading(LedgerBase):
             hp = t.hand_players.c
             biggest = conn.execute(select(func.max(hp.win_points)).where(
                 hp.chat_id == chat_id, hp.player_id == player_id)).scalar() or 0
+            won, dealt = hands_with(conn, chat_id, player_id)
             return PlayerStats(
                 player=_player(prow), hands=tot.hands, wins=tot.wins,
                 self_draws=tot.self_draws, dealt_in=tot.dealt_in, net=tot.net,
                 biggest=int(biggest),
-                average_win=round(tot.win_points / tot.wins, 2) if tot.wins else 0.0)
+                average_win=round(tot.win_points / tot.wins, 2) if tot.wins else 0.0,
+                hands_won=won, hands_dealt_in=dealt)
 
         return await self.run(unit, write=False)
 

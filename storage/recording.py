@@ -42,6 +42,7 @@ class Recording(LedgerBase):
             if draft_id is not None:
                 self._take_draft(conn, chat_id, draft_id)
             srow, hrow = self._open_session_and_hand(conn, chat_id)
+            self._name_members(conn, chat_id, reporter)
             rules = Ruleset.from_snapshot(srow.rules)
             if hrow is None:
                 number, dealer, events, reporters = srow.hands + 1, srow.dealer, [], []

@@ -72,6 +72,8 @@ _NUM = r"([0-9]+)"
 # The most each count may be: what the game allows.
 MAX_COUNT = {"gen": 4, "kongs": 4, "fan": MAX_FAN, "feibao": 8, "kong_chain": 4}
 MAX_BIRDS = 6
+# Words in one report: three winners with every pattern, their tiles and melds fit well.
+MAX_WORDS = 100
 _COUNTS = [
     ("gen", re.compile(rf"^(?:根|gen){_NUM}$|^{_NUM}(?:根|gen)$", re.I)),
     ("kongs", re.compile(rf"^(?:杠|kong|kongs){_NUM}$|^{_NUM}(?:杠|kongs?)$", re.I)),
@@ -122,7 +124,10 @@ def is_tiles(text: str) -> bool:
 
 
 def split_segments(tokens: list[Token]) -> list[list[Token]]:
-    """Split on commas/semicolons (several winners on one discard)."""
+    """Split on commas/semicolons (several winners on one discard). A line of more than
+    :data:`MAX_WORDS` words is refused as that, before anything reads it."""
+    if len(tokens) > MAX_WORDS:
+        raise GrammarError("too_many_words", most=MAX_WORDS)
     segments: list[list[Token]] = [[]]
     for tok in tokens:
         keep = tok.user_id is not None or _JING.match(tok.text) is not None or \
@@ -223,11 +228,11 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
             elif resolve(tok) is not None and tok.user_id is not None:
                 raise GrammarError("unexpected_player", token=tok.text)
             elif (split := wild_suffix(tok.text)) is not None:  # 七对无宝
-                hand["patterns"].append(split[0])
+                _add_pattern(hand["patterns"], split[0])
                 hand["wild_used"] = split[1]
             else:
                 name, used = pattern_name(seg, i)
-                hand["patterns"].append(name)
+                _add_pattern(hand["patterns"], name)
                 if canonical(name) & DISCARD_PATTERNS and nxt is not None \
                         and resolve(nxt) is not None and not _known(nxt.text):
                     # 海底炮 <who>, like 杠上炮 <who>: won off that player's discard.
@@ -274,6 +279,38 @@ def phrase(seg: list[Token], i: int) -> tuple[str, int]:
         if words in PHRASES:
             return words, n
     return seg[i].text.lower(), 1
+
+
+def _said(seg: list[Token], i: int) -> tuple[str | None, str, int]:
+    """The report field the words at ``seg[i]`` set (of those one family alone counts),
+    the words as typed, and how many there are."""
+    low, used = phrase(seg, i)
+    text = " ".join(tok.text for tok in seg[i:i + used])
+    if low in WILD or low in NO_WILD or wild_suffix(seg[i].text) is not None:
+        return "wild_used", text, used
+    if low in FEEDER or low in FOURTH:
+        return "feeder", text, used
+    for name, rx in _COUNTS:
+        if rx.match(seg[i].text):
+            return name, text, 1
+    for name, rx in (("birds", _BIRD), ("jing", _JING), ("loser_feibao", _LOSER_FEIBAO)):
+        if rx.match(seg[i].text):
+            return name, text, 1
+    return None, text, 1
+
+
+def words_for(tokens: list[Token], field: str) -> list[str]:
+    """The words of a report that set ``field`` (``wild_used``: 无宝, wubao, 七对有宝), each
+    once, to name them when the table's rules do not count that field."""
+    out: list[str] = []
+    for seg in split_segments(tokens):
+        i = 0
+        while i < len(seg):
+            said, text, used = _said(seg, i)
+            if said == field and text not in out:
+                out.append(text)
+            i += used
+    return out
 
 
 def wild_suffix(text: str) -> tuple[str, bool] | None:
@@ -411,6 +448,15 @@ _PATTERN_WORDS = 4  # the longest pattern name in words ("one suit dragon seven 
 
 def _known(name: str) -> bool:
     return any(p.knows(name) for p in FAMILY_PATTERNS.values())
+
+
+def _add_pattern(patterns: list[str], name: str) -> None:
+    """A winner's pattern, once: the same pattern named twice (or by two of its names) is
+    refused as that, not left to fail as something else."""
+    same = canonical(name) or {name.lower()}
+    if any((canonical(p) or {p.lower()}) & same for p in patterns):
+        raise GrammarError("pattern_repeated", word=name)
+    patterns.append(name)
 
 
 def canonical(name: str) -> set[str]:

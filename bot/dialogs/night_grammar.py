@@ -12,7 +12,7 @@ from engine.models import MAX_ADJUST
 # The words for a false win; the first is the one the bot says.
 FALSE_WIN_WORDS = ("诈胡", "相公", "诈和", "炸胡", "false", "false_win", "zhahu")
 MAX_REASON = 100
-_POINTS = re.compile(r"^[+-]?[0-9]{1,9}$")
+_POINTS = re.compile(r"^[+-]?[0-9]+$")  # any length: too many digits is refused as too big
 
 
 def is_false_win(tokens: list[Token]) -> bool:
@@ -41,7 +41,8 @@ def parse_adjust(tokens: list[Token], resolve: Resolver) -> dict[str, object]:
             raise GrammarError("adjust_no_player", token=tokens[i].text)
         if seat in deltas:
             raise GrammarError("adjust_twice", token=tokens[i].text)
-        points = int(tokens[i + 1].text)
+        text = tokens[i + 1].text
+        points = int(text) if len(text.lstrip("+-")) <= 9 else MAX_ADJUST + 1
         if abs(points) > MAX_ADJUST:
             raise GrammarError("adjust_too_big", token=tokens[i + 1].text, most=MAX_ADJUST)
         deltas[seat] = points

@@ -9,6 +9,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.delivery import send
+from bot.dialogs.grammar import Token, words_for
 from bot.handlers import board, details, twice
 from bot.handlers.chat import (
     chat_lang,
@@ -41,9 +42,10 @@ def announcement(update: Update, lang: str, out: RecordOutcome, verbose: bool = 
 
 
 async def record_event(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
-                       session: SessionInfo, event: dict[str, Any], indicator: str | None
-                       ) -> None:
-    """Record the event; its answer is written in the same transaction."""
+                       session: SessionInfo, event: dict[str, Any], indicator: str | None,
+                       tokens: list[Token] | None = None) -> None:
+    """Record the event; its answer is written in the same transaction. With the
+    ``tokens`` it was read from, a refusal of another family's words names them."""
     user = update.effective_user
     verbose = await details.is_verbose(context, session.chat_id)
     try:
@@ -51,6 +53,13 @@ async def record_event(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
             context, lambda out: announcement(update, lang, out, verbose)).record(
             session.chat_id, event, reporter=user.id if user else None, indicator=indicator)
     except (LedgerError, ReportError) as exc:
+        words = words_for(tokens, str(exc.params.get("field"))) \
+            if tokens and exc.code == "wrong_family" else []
+        if words:  # 无宝 at a Chengdu table: say which words, and whose they are
+            await refuse(update, lang, "foreign_words", session=session,
+                         words=("、" if lang == "zh-Hans" else ", ").join(words),
+                         family=str(exc.params.get("family")), table=session.preset)
+            return
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
     if out.asked is None:

@@ -33,6 +33,7 @@ from bot.handlers.chat import (
     link_sender,
     refuse,
     remember,
+    remember_member,
     reply,
     services,
     session_for_action,
@@ -208,6 +209,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await query.answer(t(lang, error_text_plain(
             "not_player" if session else "no_session")), show_alert=True)
         return
+    remember_member(context, session, query.from_user)
     if isinstance(data, EditData):
         await _press_edit(update, context, lang, session, data)
     elif isinstance(data, UndoData):

@@ -169,6 +169,7 @@ async def session_for_action(update: Update, context: ContextTypes.DEFAULT_TYPE,
     if user is None or (user.id not in seated and not await is_admin(update, context)):
         await refuse(update, lang, "not_player")
         return None
+    remember_member(context, session, user)
     return session
 
 
@@ -190,6 +191,16 @@ async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
     fresh = await ledger.current_session(session.chat_id)
     remember(context, session.chat_id, fresh)
     return fresh or session
+
+
+def remember_member(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
+                          user: Any) -> None:
+    """A member allowed to act without a seat (an admin keeping score): the ledger keeps
+    their name with what they change, so that /hand names who reported or changed what."""
+    if user is None or user.id in {p.telegram_id for p in session.seats.values()}:
+        return
+    services(context).ledger.note_member(
+        session.chat_id, user.id, user.username or user.first_name or "", user.username)
 
 
 def error_text_plain(code: str) -> str:

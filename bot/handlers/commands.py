@@ -149,13 +149,14 @@ async def _parse_and_record(update: Update, context: ContextTypes.DEFAULT_TYPE, 
     assert msg is not None
     user = update.effective_user
     resolve = resolver_for(session, user.id if user else None)
+    tokens = tokens_of(msg)
     try:
-        result = parser(tokens_of(msg), resolve)
+        result = parser(tokens, resolve)
     except GrammarError as exc:
         await refuse(update, lang, exc.code, **exc.params)
         return
     event, indicator = result if isinstance(result, tuple) else (result, None)
-    await record_event(update, context, lang, session, event, indicator)
+    await record_event(update, context, lang, session, event, indicator, tokens)
 
 
 async def cmd_hu(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -76,6 +76,8 @@ MESSAGES: dict[str, str] = {
     "unknown_pattern": "Unknown pattern {name}; did you mean: {suggestions}?",
     "patterns_exclude": "{first} and {second} cannot both hold in one hand.",
     "pays_self": "{seat} cannot pay for their own win.",
+    "own_discard": "{seat} cannot win off their own discard.",
+    "own_kong": "{seat} cannot rob their own kong.",
     "not_in_hand": "{seat} has already won this hand.",
     "no_such_seat": "This table seats three (East, South, West): nobody sits {seat}.",
     "huazhu_two_suits": "With two suits nobody is 花猪: there is no suit to lack.",
@@ -174,6 +176,10 @@ MESSAGES: dict[str, str] = {
     "no_page": "There are only {pages} page(s).",
     # bounds and impossible reports
     "number_out_of_range": "{token}: give a number from {least} to {most}.",
+    "foreign_words": "{words}: that is how {other} counts; {table} does not count it.",
+    "too_many_words": "That line is too long: at most {most} words. Nothing was recorded.",
+    "pattern_repeated": "{word} is named more than once: name each pattern once. Nothing "
+                        "was recorded.",
     "stake_too_big": "{token}: the stake is at most {most} per point.",
     "draw_twice": "{token} is named twice; say everything about a player once.",
     "draw_contradicts": "{seat} cannot be both ready and not ready.",
@@ -198,19 +204,23 @@ FIELDS = {
     "feibao": "a 飞宝 count out of range", "loser_feibao": "a 飞宝 count out of range",
     "kong_chain": "a kong chain out of range", "robbed_kongs": "a robbed-kong count out of "
     "range", "jing": "a 精 count out of range", "winners": "too many or too few winners",
+    "patterns": "too many pattern names, or one too long",
     "tiles": "the tiles", "melds": "the melds", "kinds": "a starting-hand win is missing",
     "players": "a player at the wall", "indicator": "the turned-up tile",
 }
 OR = " or "
+# The preset that names a family's own words, for "that is how Shangrao Feibao counts".
+FAMILY_PRESET = {"jiangxi": "feibao", "changsha": "changsha", "sichuan": "sichuan"}
 FIELD_OTHER = "something in it is missing or out of range"
 SEATS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 def report_field(where: str) -> str:
-    """The innermost named field of a validation path, in words (English msgid)."""
+    """The innermost field of a validation path, in words (English msgid): never a field
+    around it (the patterns of a winner are not the winners)."""
     for part in reversed(where.split(".")):
-        if part in FIELDS:
-            return FIELDS[part]
+        if not part.isdigit():
+            return FIELDS.get(part, FIELD_OTHER)
     return FIELD_OTHER
 
 
@@ -223,6 +233,10 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         return "⚠️ " + escape(fallback)
     if code == "bad_report":
         params = {"what": t(lang, report_field(str(params.get("where", ""))))}
+    if code == "foreign_words":
+        params = {**params, "other": preset_name(lang, FAMILY_PRESET.get(
+            str(params.get("family")), str(params.get("family")))),
+                  "table": preset_name(lang, str(params.get("table")))}
     if code in ("no_three_players", "three_player_preset") and "preset" in params:
         params["preset"] = preset_name(lang, str(params["preset"]))
     if code in ("unknown_preset", "unknown_preset_new") and "valid" in params:

@@ -101,11 +101,20 @@ def _list(lang: str, items: list[str]) -> str:
     return ("、" if lang == "zh-Hans" else ", ").join(items)
 
 
+def _undone(lang: str, out: UndoOutcome) -> str:
+    if out.correction and out.event_index is not None:
+        return t(lang, "Undone: the correction of event {index} of hand {number}.",
+                 index=out.event_index + 1, number=out.hand_number)
+    if out.correction or out.event_index is None:
+        return t(lang, "Undone: the correction of hand {number}.", number=out.hand_number)
+    return t(lang, "Undone: event {index} of hand {number}.", index=out.event_index + 1,
+             number=out.hand_number)
+
+
 def undo_text(lang: str, out: UndoOutcome) -> str:
     s = out.session
     return "\n".join([
-        t(lang, "Undone: event {index} of hand {number}.", index=out.event_index + 1,
-          number=out.hand_number),
+        _undone(lang, out),
         "  ".join(f"{name(s, seat)} {signed(v)}" for seat, v in out.deltas.items() if v)
         or t(lang, "No points moved."),
         "", totals_text(lang, s)])

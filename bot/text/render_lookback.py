@@ -112,8 +112,9 @@ def _fit(lang: str, lines: list[str], budget: int = 3800) -> list[str]:
     return lines
 
 
-def _rate(n: int, of: int) -> str:
-    return f"{round(100 * n / of)}%" if of else "0%"
+def _rate(hands: int, of: int) -> str:
+    """The share of ``of`` hands that had it (never above 100%: a hand counts once)."""
+    return f"{round(100 * min(hands, of) / of)}%" if of else "0%"
 
 
 def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) -> str:
@@ -125,8 +126,8 @@ def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) ->
     parts.append(t(lang, "Hands {hands}: won {wins} ({win_rate}), {self_draws} of them by "
                          "self-draw; dealt in {dealt_in} ({dealt_rate}).", hands=st.hands,
                    wins=st.wins,
-                   win_rate=_rate(st.wins, st.hands), self_draws=st.self_draws,
-                   dealt_in=st.dealt_in, dealt_rate=_rate(st.dealt_in, st.hands)))
+                   win_rate=_rate(st.hands_won, st.hands), self_draws=st.self_draws,
+                   dealt_in=st.dealt_in, dealt_rate=_rate(st.hands_dealt_in, st.hands)))
     if standing is not None:
         parts.append(t(lang, "Net: {money} ({points}).", money=signed_money(standing.cents),
                        points=points_at_stakes(lang, standing.points)))

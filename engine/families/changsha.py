@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.book import Book
-from engine.errors import ReportError
+from engine.errors import ReportError, foreign
 from engine.families.registry import Family
 from engine.families.state import HandState
 from engine.hand_facts import build, tile_facts
@@ -145,15 +145,21 @@ def on_win(opts: ChangshaOptions, state: HandState, ev: Win, book: Book) -> None
     elif ev.from_seat is not None:
         raise ReportError("self_draw_from", "a self-draw has nobody to pay it alone")
     if ev.loser_feibao or ev.jing:
-        raise ReportError("wrong_family", "飞宝 and 精 belong to the Jiangxi family")
+        raise foreign("jiangxi", {"loser_feibao": ev.loser_feibao, "jing": ev.jing},
+                      "飞宝 and 精 belong to the Jiangxi family")
     if len(ev.birds) > opts.birds:
         raise ReportError("too_many_birds", f"this table draws {opts.birds} bird(s)",
                           birds=opts.birds)
     dealer = state.dealer
     for w in ev.winners:
         # Kongs (杠1) may be named, as the bot advises after /kong; they change nothing here.
-        if w.gen or w.feibao or w.kong_chain or w.feeder or w.wild_used is not None:
-            raise ReportError("wrong_family", "根, 飞宝 and 承包 are not counted here")
+        if w.gen:
+            raise foreign("sichuan", {"gen": w.gen}, "根 is not counted here")
+        if w.feibao or w.kong_chain or w.feeder or w.wild_used is not None:
+            raise foreign("jiangxi", {"wild_used": w.wild_used is not None or None,
+                                      "feibao": w.feibao, "kong_chain": w.kong_chain,
+                                      "feeder": w.feeder},
+                          "飞宝, 连杠, 承包 and 有宝/无宝 are not counted here")
         named = _named(w, ev.how)
         names = names_from_tiles(opts, w, named) if w.tiles is not None else named
         if not one_payer and "全求人" not in named:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.book import Book
-from engine.errors import ReportError
+from engine.errors import ReportError, foreign
 from engine.families.registry import Family
 from engine.families.state import HandState, KongRecord
 from engine.hand_facts import build, tile_facts
@@ -141,7 +141,7 @@ def on_win(opts: JiangxiOptions, state: HandState, ev: Win, book: Book,
         raise ReportError("self_draw_only", "this preset wins by self-draw only (or by robbing "
                           "a kong)")
     if ev.birds:
-        raise ReportError("wrong_family", "birds belong to the Changsha family")
+        raise foreign("changsha", {"birds": ev.birds}, "birds belong to the Changsha family")
     if ev.how != How.ROB_KONG and len(seats) > 1 and ev.how != How.DISCARD:
         raise ReportError("one_self_draw", "only one player wins a self-draw")
     one_payer = ev.how in (How.ROB_KONG, How.DISCARD, How.AFTER_KONG_DISCARD)
@@ -154,8 +154,8 @@ def on_win(opts: JiangxiOptions, state: HandState, ev: Win, book: Book,
             raise ReportError("feibao_winner", f"{seat} won: give their 飞宝 as the winner's")
     for w in ev.winners:
         if w.gen or w.kongs or w.fan:
-            raise ReportError("wrong_family", "根, kong counts and fan are not used here; "
-                              "report kongs as events")
+            raise foreign("sichuan", {"gen": w.gen, "kongs": w.kongs, "fan": w.fan},
+                          "根, kong counts and fan are not used here; report kongs as events")
         value, lines = value_win(opts, w, ev.how, indicator)
         lines = lines + uncounted([PATTERNS.resolve(n).name for n in w.patterns], lines)
         book.line("win", seat=w.seat, how=ev.how.value)

@@ -7,7 +7,7 @@ from functools import cache
 
 from engine.analysis import waits
 from engine.book import Book
-from engine.errors import ReportError
+from engine.errors import ReportError, foreign
 from engine.families.registry import Family
 from engine.families.state import HandState, KongRecord
 from engine.hand_facts import build, tile_facts
@@ -321,11 +321,15 @@ def on_win(opts: SichuanOptions, state: HandState, ev: Win, index: int, book: Bo
         if w.seat not in state.still_in:
             raise ReportError("not_in_hand", f"{w.seat} has already won this hand", seat=w.seat)
         if w.feibao or w.kong_chain or w.feeder or w.wild_used is not None:
-            raise ReportError("wrong_family", "飞宝, 连杠 and 承包 belong to the Jiangxi family")
+            raise foreign("jiangxi", {"wild_used": w.wild_used is not None or None,
+                                      "feibao": w.feibao, "kong_chain": w.kong_chain,
+                                      "feeder": w.feeder},
+                          "飞宝, 连杠, 承包 and 有宝/无宝 belong to the Jiangxi family")
     if ev.birds:
-        raise ReportError("wrong_family", "birds belong to the Changsha family")
+        raise foreign("changsha", {"birds": ev.birds}, "birds belong to the Changsha family")
     if ev.loser_feibao or ev.jing:
-        raise ReportError("wrong_family", "飞宝 and 精 belong to the Jiangxi family")
+        raise foreign("jiangxi", {"loser_feibao": ev.loser_feibao, "jing": ev.jing},
+                      "飞宝 and 精 belong to the Jiangxi family")
     payer_one = ev.how in PAID_BY_ONE
     if payer_one or ev.from_seat is not None:
         if ev.from_seat is None:

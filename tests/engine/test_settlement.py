@@ -296,7 +296,11 @@ def test_jiangxi_discard_win_refused() -> None:
     ("preset", "events", "code"),
     [
         ("chengdu", [{"type": "win", "how": "discard", "winner": "S", "from_seat": "S"}],
-         "pays_self"),
+         "own_discard"),
+        ("changsha", [{"type": "win", "how": "rob_kong", "winner": "S", "from_seat": "S"}],
+         "own_kong"),
+        ("chengdu", [{"type": "win", "how": "kong_replacement", "winner": "S",
+                      "from_seat": "S"}], "pays_self"),
         ("chengdu", [{"type": "win", "how": "self_draw", "winner": "S"},
                      {"type": "win", "how": "discard", "winner": "W", "from_seat": "S"}],
          "not_in_hand"),

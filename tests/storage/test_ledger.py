@@ -250,6 +250,7 @@ async def test_standings_stats_history(ledger: Ledger) -> None:
     alice = next(s.player for s in standings if s.player.name == "alice")
     astats = await ledger.player_stats(CHAT, alice.id)
     assert astats.dealt_in == 2 and astats.wins == 0  # W and N, off her discards
+    assert astats.hands_dealt_in == 1 and stats.hands_won == 2  # both in hand 1
     page = await ledger.history(CHAT, page=1, page_size=1)
     assert page.total == 2 and page.pages == 2 and page.items[0].number == 2
 
