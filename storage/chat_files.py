@@ -427,7 +427,7 @@ class _Loader:
                 raise _bad(where, "a second open night")
             if v["dealer"] not in rules.seats or v["stake_cents"] < 0 or v["hands"] < 0:
                 raise _bad(where, "dealer, stake or hands out of range")
-            seats = {seat: v[c] for seat, c in zip(SEATS, SEAT_COLS, strict=True)
+            seats: dict[str, str] = {seat: v[c] for seat, c in zip(SEATS, SEAT_COLS, strict=True)
                      if v[c] is not None}
             if tuple(seats) != rules.seats:
                 raise _bad(where, f"its rules seat {len(rules.seats)} players, "
@@ -492,7 +492,7 @@ class _Loader:
                 result = HandResult.model_validate(v["result"])
             except (ValidationError, ReportError, ValueError, TypeError):
                 raise _bad(where, "its events or result are not valid") from None
-            if not evs or len(result.events) != len(evs) or sum(result.deltas.values()) or (
+            if not evs or len(result.events) != len(evs) or sum(result.deltas.values()) != 0 or (
                     set(result.deltas) != {s for s in seats if s != "status"}):
                 raise _bad(where, "its result does not match its events")
             self.events[hk] = len(evs)

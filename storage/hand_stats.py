@@ -33,7 +33,7 @@ def seat_facts(result: HandResult) -> dict[Seat, SeatFacts]:
         payers = set()
         for line in ev.lines:
             if line.code == "pay" and line.params["reason"] == "win":
-                win_points[line.params["payee"]] += int(line.params["amount"])  # type: ignore[index]
+                win_points[line.params["payee"]] += int(line.params["amount"])
                 payers.add(str(line.params["payer"]))
         if winners and all(hows[w] not in ("self_draw", "kong_replacement") for w in winners):
             for p in payers:

@@ -24,7 +24,9 @@ class GrammarError(Exception):
     def __init__(self, code: str, **params: str | int) -> None:
         super().__init__(code)
         self.code = code
-        self.params = {k: clip(v) if isinstance(v, str) else v for k, v in params.items()}
+        # Format fields of the refusal's text, spread as keywords into error_text().
+        self.params: dict[str, Any] = {k: clip(v) if isinstance(v, str) else v
+                                       for k, v in params.items()}
 
 
 @dataclass(frozen=True)

@@ -146,7 +146,8 @@ async def reply(update: Update, text: str, *, reply_markup: Any = None) -> None:
 
 async def refuse(update: Update, lang: str, code: str, fallback: str = "",
                  session: SessionInfo | None = None, **params: Any) -> None:
-    seats = {s: p.name for s, p in session.seats.items()} if session else None
+    seats: dict[str, str] | None = ({s: p.name for s, p in session.seats.items()}
+                                     if session else None)
     metrics.refused(code)
     await reply(update, error_text(lang, code, fallback or code, seats, **params))
 

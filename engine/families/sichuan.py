@@ -200,7 +200,8 @@ def fan_of(opts: SichuanOptions, names: set[str], gen: int, kongs: int, how: How
 def points_of(opts: SichuanOptions, fan: int) -> int:
     if opts.fan_to_points == "linear":
         return opts.base * fan
-    return opts.base * 2 ** (fan - 1)
+    doubling: int = 2 ** (fan - 1)  # int ** int is typed Any (a negative power is a float)
+    return opts.base * doubling
 
 
 def cap(opts: SichuanOptions, fan: int) -> int:
