@@ -250,7 +250,9 @@ async def test_fake_refuses_what_telegram_refuses() -> None:
                                                            "text": "hi"})
     assert status == 400 and b"not modified" in body
     user = FakeUser(5, "u")
-    api.press(user, api.last(), "v1:x")
+    last = api.last()
+    assert last is not None
+    api.press(user, last, "v1:x")
     qid = api.updates[-1]["callback_query"]["id"]
     assert (await dispatch(api, "answerCallbackQuery", {"callback_query_id": qid}))[0] == 200
     status, body = await dispatch(api, "answerCallbackQuery", {"callback_query_id": qid})

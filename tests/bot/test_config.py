@@ -56,8 +56,9 @@ WEBHOOK = ("[telegram]\nmode = 'webhook'\nwebhook_url = 'https://bot.example.org
            "secret_token = 'Abc_09-xyz'\n")
 
 
-def test_webhook_keys_from_the_file_and_the_environment(tmp_path: Path, monkeypatch
-                                                        ) -> None:  # type: ignore[no-untyped-def]
+def test_webhook_keys_from_the_file_and_the_environment(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
     for key in [k for k in os.environ if k.startswith("TALLY_")]:
         monkeypatch.delenv(key)
     path = tmp_path / "config.toml"

@@ -217,8 +217,8 @@ async def test_sigkill_at_chosen_moments_loses_and_doubles_nothing(
             assert session is not None
             winners_recorded = []
             for number in range(1, session.hands + 1):
-                report, _result = await ledger.hand(CHAT, number)
-                [event] = report["events"]
+                hand_report, _result = await ledger.hand(CHAT, number)
+                [event] = hand_report["events"]
                 winners_recorded.append(session.seats[event["winners"][0]["seat"]].name)
             assert winners_recorded == [w for w, _ in sent]
             assert await ledger.backlog() == (0, 0)

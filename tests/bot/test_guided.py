@@ -166,7 +166,9 @@ async def test_recent_winners_first_and_kongs_filled_in(tmp_path: Path) -> None:
             await t.say("bob", text)
         await t.say("carol", "/kong carol 暗杠")
         await _start(t, "carol")
-        rows = t.last_with_buttons().reply_markup["inline_keyboard"]
+        markup = t.last_with_buttons().reply_markup
+        assert markup is not None
+        rows = markup["inline_keyboard"]
         firsts = [row[0]["text"] for row in rows[:4]]
         assert firsts == ["dave self-draw", "carol self-draw", "bob self-draw",
                           "alice self-draw"]

@@ -187,7 +187,8 @@ def accepted_by_worker(directory: Path) -> dict[int, float]:
         alone.mkdir(exist_ok=True)
         (alone / path.name).write_bytes(path.read_bytes())
         registry = CollectorRegistry()
-        MultiProcessCollector(registry, path=str(alone))
+        # prometheus_client leaves this constructor unannotated.
+        MultiProcessCollector(registry, path=str(alone))  # type: ignore[no-untyped-call]
         out[pid] = registry.get_sample_value(
             "tally_http_requests_total", {"route": "webhook", "status": "200"}) or 0.0
     return {pid: n for pid, n in out.items() if n}

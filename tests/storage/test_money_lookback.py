@@ -28,7 +28,7 @@ async def _debt_ids(ledger: Ledger, session_id: int) -> dict[tuple[str, str], in
     async with ledger.read() as conn:
         rows = (await conn.execute(select(t.debts).where(
             t.debts.c.session_id == session_id))).all()
-        names = dict((await conn.execute(select(t.players.c.id, t.players.c.name))).all())
+        names = dict((await conn.execute(select(t.players.c.id, t.players.c.name))).tuples().all())
     return {(names[r.payer_id], names[r.payee_id]): r.id for r in rows}
 
 

@@ -27,6 +27,7 @@ async def _night(ledger: Ledger, chat: int = CHAT) -> None:
     await ledger.record(chat, win("self_draw", "S", patterns=["清一色"]), reporter=2)
     out = await ledger.record(chat, win("discard", "W", "E", patterns=["平胡"]), reporter=1)
     assert out.closed and out.next_dealer == "S"
+    assert out.session is not None
     assert out.session.dealer == "S" and out.session.totals == {"E": -9, "S": 16, "W": -7}
     # hand 2: a kong, then a draw with alice ready (查叫 and 退税 at three)
     await ledger.record(chat, {"type": "kong", "seat": "W", "kind": "concealed"})
@@ -90,7 +91,7 @@ async def test_who_cannot_sit_three(ledger: Ledger, preset: str, players: int,
     refs = [*SEATED, PlayerRef(name="erin")][:players]
     with pytest.raises((LedgerError, ReportError)) as err:
         await ledger.open_session(CHAT, refs, preset=preset)
-    assert err.value.code == code
+    assert isinstance(err.value, (LedgerError, ReportError)) and err.value.code == code
     assert await ledger.current_session(CHAT) is None
 
 

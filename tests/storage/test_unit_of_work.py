@@ -43,6 +43,7 @@ async def test_sqlite_never_builds_on_a_transaction_left_open(tmp_path) -> None:
         await ledger.chat(CHAT)
         pooled = await ledger.engine.raw_connection()
         driver = pooled.driver_connection
+        assert driver is not None
         await driver.execute("BEGIN")  # a caller interrupted mid-transaction
         await driver.execute("INSERT INTO audit (chat_id, action, at) VALUES (?, 'stray', ?)",
                              (CHAT, datetime.now(UTC).isoformat()))
