@@ -205,7 +205,8 @@ async def test_the_fake_enforces_telegrams_file_limits() -> None:
     assert api.download(got["file_path"]) == (200, b"PK")
 
 
-def test_base_file_url_is_configured_beside_base_url(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_base_file_url_is_configured_beside_base_url(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.app import build_application
     from bot.ops.config import load_settings
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.console.fake_api import SentMessage
 from tests.bot.guided_play import find_button, play
 from tests.bot.harness import Table, plain, table
 
@@ -58,7 +59,7 @@ async def _start(t: Table, who: str = "bob") -> None:
     await t.say(who, "/hu")
 
 
-async def _tap(t: Table, who: str, label: str) -> list:  # type: ignore[type-arg]
+async def _tap(t: Table, who: str, label: str) -> list[SentMessage]:
     msg = t.last_with_buttons()
     return await t.press(who, msg, find_button(msg, label)["callback_data"])
 

@@ -9,6 +9,7 @@ import os
 import shutil
 import struct
 import subprocess
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 @pytest.fixture
-async def ledger(tmp_path: Path):  # type: ignore[no-untyped-def]
+async def ledger(tmp_path: Path) -> AsyncIterator[Ledger]:
     led = await Ledger.open(f"sqlite+aiosqlite:///{tmp_path}/t.sqlite3")
     yield led
     await led.close()
@@ -127,8 +128,9 @@ async def test_pattern_counts_of_a_players_wins(ledger: Ledger) -> None:
     assert seat == "E" and winning_patterns(result, seat) == ["清一色"]
 
 
-def test_the_font_picker_falls_back_without_a_cjk_font(tmp_path: Path, caplog,  # type: ignore[no-untyped-def]
-                                                       monkeypatch) -> None:
+def test_the_font_picker_falls_back_without_a_cjk_font(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     none = fonts.pick_font([str(tmp_path)])  # a folder with no fonts at all
     assert not none.cjk and none.family == fonts.BASE_FAMILY
     assert not none.can_draw("小明") and none.can_draw("bob")

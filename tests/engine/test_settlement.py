@@ -201,7 +201,7 @@ def test_hujiao_zhuanyi_hands_over_the_kong() -> None:
     assert r.deltas == {"E": -2, "S": 6 - 2 - 6, "W": 2 + 6 - 2, "N": -2}
 
 
-def kong_money(r, seat: str) -> int:  # type: ignore[no-untyped-def]
+def kong_money(r: HandResult, seat: str) -> int:
     """What ``seat`` paid out in kong money over the hand: handed on, or given back."""
     return sum(int(x.params["amount"]) for x in r.lines if x.code == "pay"
                and x.params["payer"] == seat

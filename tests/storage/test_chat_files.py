@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import zipfile
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy import func, select
@@ -130,7 +131,7 @@ def _broken(files: dict[str, list[list[str]]]) -> list[tuple[str, bytes]]:
     cases = [("not a zip", b"PK\x03\x04 not really a zip"),
              ("missing file", _rezip({n: v for n, v in good.items() if n != "debts.csv"}))]
 
-    def change(name: str, what: str, edit) -> None:  # type: ignore[no-untyped-def]
+    def change(name: str, what: str, edit: Callable[[list[list[str]]], object]) -> None:
         rows = [list(r) for r in files[name]]
         edit(rows)
         cases.append((what, _rezip({**good, name: text(rows)})))

@@ -4,9 +4,11 @@ the settle-up, standings, money and export/import, on both backends."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.engine import Connection
 
 from engine.errors import ReportError
 from storage import tables as t
@@ -112,8 +114,8 @@ async def test_migration_0006_keeps_every_hand(ledger: Ledger) -> None:
 
     from storage.db import alembic_config
 
-    def migrate_to(revision: str):  # type: ignore[no-untyped-def]
-        def step(sync_conn):  # type: ignore[no-untyped-def]
+    def migrate_to(revision: str) -> Callable[[Connection], None]:
+        def step(sync_conn: Connection) -> None:
             cfg = alembic_config()
             cfg.attributes["connection"] = sync_conn
             (command.downgrade if revision == "0005" else command.upgrade)(cfg, revision)

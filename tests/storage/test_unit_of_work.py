@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
@@ -37,7 +38,7 @@ async def test_a_unit_that_raises_keeps_nothing(ledger: Ledger) -> None:
     assert await ledger.run(_audit_count, write=False) == 1
 
 
-async def test_sqlite_never_builds_on_a_transaction_left_open(tmp_path) -> None:  # type: ignore[no-untyped-def]
+async def test_sqlite_never_builds_on_a_transaction_left_open(tmp_path: Path) -> None:
     ledger = await Ledger.open(f"sqlite+aiosqlite:///{tmp_path}/left.sqlite3")
     try:
         await ledger.chat(CHAT)

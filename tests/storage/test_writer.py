@@ -117,7 +117,7 @@ async def test_writes_left_for_later_are_one_statement_for_the_whole_batch(
     ledger._writer.batch_from = 2
     seen: list[str] = []
 
-    def count(conn, cursor, statement, *args):  # type: ignore[no-untyped-def]
+    def count(conn: object, cursor: object, statement: str, *args: object) -> None:
         seen.append(statement.split(" (")[0])
 
     event.listen(ledger.engine.sync_engine, "before_cursor_execute", count)
