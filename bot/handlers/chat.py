@@ -15,6 +15,7 @@ from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs.grammar import (
+    Resolver,
     Token,
     seat_resolver,
 )
@@ -106,7 +107,7 @@ def tokens_of(message: Message) -> list[Token]:
     return [Token(w, mentions.get(w)) for w in words]
 
 
-def resolver_for(session: SessionInfo, me: int | None):  # type: ignore[no-untyped-def]
+def resolver_for(session: SessionInfo, me: int | None) -> Resolver:
     names: dict[str, str] = {}
     ids: dict[int, str] = {}
     for seat, p in session.seats.items():
