@@ -90,12 +90,13 @@ async def database(backend: str, tmp_path: Path) -> AsyncIterator[str]:
     import asyncpg
 
     name = "faults_" + uuid.uuid4().hex[:10]
-    dsn = PG_URL.replace("postgresql+asyncpg", "postgresql")  # type: ignore[union-attr]
+    assert PG_URL is not None
+    dsn = PG_URL.replace("postgresql+asyncpg", "postgresql")
     conn = await asyncpg.connect(dsn)
     await conn.execute(f"CREATE DATABASE {name}")
     await conn.close()
     try:
-        yield PG_URL.rsplit("/", 1)[0] + "/" + name  # type: ignore[union-attr]
+        yield PG_URL.rsplit("/", 1)[0] + "/" + name
     finally:
         conn = await asyncpg.connect(dsn)
         await conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
