@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench i18n docker-smoke clean
+.PHONY: run test lint typecheck bench i18n docker-smoke clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +18,11 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
 # Two processes; then, alone, the tests that restart a service the others share.
-test: $(STAMP) lint
+test: $(STAMP) lint typecheck
 	$(BIN)/python -m pytest -q -n 2 --maxschedchunk 1 -m "not exclusive"
 	$(BIN)/python -m pytest -q -m exclusive
 

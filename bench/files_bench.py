@@ -99,7 +99,7 @@ async def _fill(ledger: Ledger, chat_id: int, hands: int, per_night: int) -> Non
         n = min(per_night, hands - done)
         s = await ledger.open_session(chat_id, seats, preset="chengdu",
                                       overrides={"blood_battle": False})
-        pids = {seat: p.id for seat, p in s.seats.items()}
+        pids: dict[str, int] = {seat: p.id for seat, p in s.seats.items()}
         await _bulk(ledger, chat_id, s.id, pids, 0, n, templates, rng, {})
         await ledger.end_session(chat_id)
         done += n

@@ -30,7 +30,13 @@ from typing import Any
 
 from sqlalchemy import select
 from telegram import Update
-from telegram.ext import ApplicationBuilder, ContextTypes, MessageHandler, filters
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
 
 from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser
@@ -117,12 +123,14 @@ def echo_app(api: FakeBotAPI, limits: bool = False) -> Any:
     request = FakeRequest(api)
     builder = (ApplicationBuilder().token("1:ECHO").request(request)
                .get_updates_request(request).concurrent_updates(256))
+    app: Application[Any, Any, Any, Any, Any, Any]
     if limits:
         from telegram.ext import AIORateLimiter
 
-        builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=30, group_max_rate=20,
-                                                      max_retries=0))
-    app = builder.build()
+        app = builder.rate_limiter(AIORateLimiter(overall_max_rate=30, group_max_rate=20,
+                                                  max_retries=0)).build()
+    else:
+        app = builder.build()
     app.add_handler(MessageHandler(filters.TEXT, echo))
     return app
 

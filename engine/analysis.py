@@ -13,6 +13,7 @@ mapped once to the fewest wildcards it needs, so a win check is three dict looku
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from engine.shapes import DRAGONS, INF, SUIT, WINDS, lone_honor
 
@@ -81,7 +82,12 @@ def seven_pairs_need(counts: Sequence[int]) -> int:
     return sum(c & 1 for c in counts)
 
 
-def _make_is_win():  # type: ignore[no-untyped-def]
+class _IsWin(Protocol):
+    def __call__(self, counts: Sequence[int], wild: int = 0, *,
+                 honor_sequences: bool = False) -> bool: ...
+
+
+def _make_is_win() -> _IsWin:
     fast, tail = _FAST, _TAIL  # closure cells: faster than globals on the hot path
 
     def is_win(counts: Sequence[int], wild: int = 0, *, honor_sequences: bool = False) -> bool:

@@ -324,7 +324,7 @@ def readings(hand: Hand, rules: ShapeRules, extra_kinds: Sequence[int] = ()) -> 
     """All distinct readings of a complete hand (14 tiles counting declared melds as 3)."""
     if hand.size != 14:
         return []
-    out: dict[tuple, Reading] = {}
+    out: dict[tuple[object, ...], Reading] = {}
     for r in _standard(hand, rules, extra_kinds):
         out.setdefault(("s", r.melds), r)
     if rules.seven_pairs:
@@ -337,9 +337,9 @@ def readings(hand: Hand, rules: ShapeRules, extra_kinds: Sequence[int] = ()) -> 
         loose.append(_loose(hand, [k for k in rules.kinds if k < 27 and k % 3 == 1], JIANGJIANG))
     if rules.shisanlang:
         loose.append(_shisanlang(hand))
-    for r in loose:
-        if r is not None:
-            out.setdefault((r.form, r.loose, r.loose_wild), r)
+    for one in loose:
+        if one is not None:
+            out.setdefault((one.form, one.loose, one.loose_wild), one)
     result = list(out.values())
     if rules.max_suits is not None:
         result = [r for r in result if len(r.suits) <= rules.max_suits]

@@ -50,7 +50,7 @@ def parse_report(data: Mapping[str, Any] | str) -> HandReport:
 
 
 # What a family without a handler for an event says about it.
-_UNHANDLED = {
+_UNHANDLED: dict[type, tuple[str, str]] = {
     Kong: ("kongs_not_paid", "this preset does not pay for kongs when made; count the kong "
            "in the winner's report instead"),
     StartingWin: ("wrong_family", "starting-hand wins belong to the Changsha family"),

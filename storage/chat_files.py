@@ -144,8 +144,9 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
         pq = pq.where(_p.id.in_(seated))
     prows = conn.execute(pq.order_by(_p.created_at, _p.name_key)).all()
     key = {r.id: r.name_key for r in prows}
-    member = dict(conn.execute(select(_p.telegram_id, _p.name).where(
-        _p.chat_id == chat_id, _p.telegram_id.is_not(None))).all())
+    member: dict[int, str] = {r.telegram_id: r.name for r in conn.execute(
+        select(_p.telegram_id, _p.name).where(
+            _p.chat_id == chat_id, _p.telegram_id.is_not(None))).all()}
 
     def enc(col: Any, value: Any) -> str:
         return _encode(col, value)
@@ -198,7 +199,7 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
                 who = reporters[i] if i < len(reporters) else None
                 yield [str(number[r.session_id]), str(r.number), str(i),
                        enc(_p.telegram_id, who), enc(_h.result, ev),
-                       enc(_p.name, member.get(who))]
+                       enc(_p.name, member.get(who) if who is not None else None)]
 
     def entries() -> Iterator[list[str]]:
         q = (select(_e.session_id, _h.number, _e.event_index, _e.player_id, _e.delta,
@@ -453,7 +454,7 @@ class _Loader:
                 raise _bad(where, "a second open night")
             if v["dealer"] not in rules.seats or v["stake_cents"] < 0 or v["hands"] < 0:
                 raise _bad(where, "dealer, stake or hands out of range")
-            seats = {seat: v[c] for seat, c in zip(SEATS, SEAT_COLS, strict=True)
+            seats: dict[str, str] = {seat: v[c] for seat, c in zip(SEATS, SEAT_COLS, strict=True)
                      if v[c] is not None}
             if tuple(seats) != rules.seats:
                 raise _bad(where, f"its rules seat {len(rules.seats)} players, "
@@ -521,7 +522,7 @@ class _Loader:
                 result = HandResult.model_validate(v["result"])
             except (ValidationError, ReportError, ValueError, TypeError):
                 raise _bad(where, "its events or result are not valid") from None
-            if not evs or len(result.events) != len(evs) or sum(result.deltas.values()) or (
+            if not evs or len(result.events) != len(evs) or sum(result.deltas.values()) != 0 or (
                     set(result.deltas) != {s for s in seats if s != "status"}):
                 raise _bad(where, "its result does not match its events")
             self.events[hk] = len(evs)

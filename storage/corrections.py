@@ -59,7 +59,7 @@ class Corrections(LedgerBase):
             index = len(events)
             e = t.entries.c
             deltas_rows = conn.execute(select(e.player_id, e.delta).where(
-                e.hand_id == hrow.id, e.event_index == index)).all()
+                e.hand_id == hrow.id, e.event_index == index)).tuples().all()
             seats = seated(srow)
             by_pid = dict(deltas_rows)
             deltas = {seat: -int(by_pid.get(pid, 0)) for seat, pid in seats.items()}
@@ -173,7 +173,7 @@ class Corrections(LedgerBase):
             if todo is not None:
                 changes.insert(0, HandChange(
                     number=number, dealer_before=target.dealer, dealer_after=target.dealer,
-                    deltas_before=target.result["deltas"], deltas_after=after["deltas"]))
+                    deltas_before=target.result["deltas"], deltas_after=result.deltas))
             else:
                 changes.insert(0, HandChange(
                     number=number, dealer_before=target.dealer, dealer_after=target.dealer,

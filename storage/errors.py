@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from typing import Any
 
 from engine.errors import clip, clip_params
 
@@ -13,7 +14,8 @@ class LedgerError(Exception):
     def __init__(self, code: str, message: str, **params: str | int) -> None:
         super().__init__(clip(message, 300))
         self.code = code
-        self.params = clip_params(params)
+        # Format fields of the refusal's text, spread as keywords into error_text().
+        self.params: dict[str, Any] = clip_params(params)
 
 
 # PostgreSQL's SQLSTATEs for what passes: the connection failed (class 08), the server

@@ -18,25 +18,25 @@ class SeatFacts:
 
 def seat_facts(result: HandResult) -> dict[Seat, SeatFacts]:
     seats = tuple(result.deltas)  # the table's seats: four, or three
-    won = dict.fromkeys(seats, 0)
-    self_draws = dict.fromkeys(seats, 0)
-    dealt_in = dict.fromkeys(seats, 0)
+    won: dict[str, int] = dict.fromkeys(seats, 0)
+    self_draws: dict[str, int] = dict.fromkeys(seats, 0)
+    dealt_in: dict[str, int] = dict.fromkeys(seats, 0)
     win_points = dict.fromkeys(seats, 0)
     for ev in result.events:
         winners = [str(line.params["seat"]) for line in ev.lines if line.code == "win"]
         hows = {str(line.params["seat"]): str(line.params["how"])
                 for line in ev.lines if line.code == "win"}
         for w in winners:
-            won[w] += 1  # type: ignore[index]
+            won[w] += 1
             if hows[w] in ("self_draw", "kong_replacement"):
-                self_draws[w] += 1  # type: ignore[index]
+                self_draws[w] += 1
         payers = set()
         for line in ev.lines:
             if line.code == "pay" and line.params["reason"] == "win":
-                win_points[line.params["payee"]] += int(line.params["amount"])  # type: ignore[index]
+                win_points[line.params["payee"]] += int(line.params["amount"])
                 payers.add(str(line.params["payer"]))
         if winners and all(hows[w] not in ("self_draw", "kong_replacement") for w in winners):
             for p in payers:
-                dealt_in[p] += 1  # type: ignore[index]
+                dealt_in[p] += 1
     return {s: SeatFacts(result.deltas[s], won[s], self_draws[s], dealt_in[s], win_points[s])
             for s in seats}

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from engine.models import HandReport, HandResult, Seat
+from engine.models import SEATS, HandReport, HandResult, Seat
 from engine.rules import rules_for_players, ruleset
 from storage import statements as sql
 from storage import tables as t
@@ -32,7 +32,7 @@ from storage.models import (
 from storage.unit_of_work import T, Unit, later
 from storage.writer import Writer
 
-SEAT_COLUMNS = {"E": "seat_e", "S": "seat_s", "W": "seat_w", "N": "seat_n"}
+SEAT_COLUMNS: dict[Seat, str] = {"E": "seat_e", "S": "seat_s", "W": "seat_w", "N": "seat_n"}
 
 
 def seated(row: Any) -> dict[Seat, int]:
@@ -411,7 +411,10 @@ class LedgerBase:
             found = conn.execute(select(h.number, h.result).where(
                 h.session_id == session_id, h.status == "open")).first()
             open_hand = (found.number, tuple(found.result["still_in"])) if found else None
-        number, still_in = open_hand if open_hand else (None, ())  # type: ignore[misc]
+        number: int | None = None
+        still_in: tuple[Seat, ...] = ()
+        if isinstance(open_hand, tuple):
+            number, still_in = open_hand
         return SessionInfo(
             id=row.id, chat_id=row.chat_id, preset=row.preset, rules=row.rules,
             stake_cents=row.stake_cents, seats=seats,
@@ -526,7 +529,7 @@ class LedgerBase:
         """Who played a hand, seat -> player id: its own seats when a seat changed after
         it, else the table's seats now."""
         if hrow is not None and getattr(hrow, "seats", None):
-            return {seat: int(pid) for seat, pid in hrow.seats.items()}  # type: ignore[misc]
+            return {seat: int(pid) for seat, pid in hrow.seats.items()}
         return seated(srow)
 
     def _set_hand_facts(self, conn: Connection, srow: Row[Any], hand_id: int,
@@ -587,8 +590,8 @@ class LedgerBase:
                 if abs(net + d) > MAX_TOTAL:
                     raise LedgerError("totals_too_large", "the table's totals would overflow "
                                       "the ledger's columns")
-            params = {"session_id": srow.id, **{f"d_{x}": moved.get(x.upper(), 0)
-                                                for x in "eswn"}}
+            params = {"session_id": srow.id, **{f"d_{x.lower()}": moved.get(x, 0)
+                                                for x in SEATS}}
             if session_values:
                 later(conn, sql.MOVE_SESSION, {**params, **session_values})
             else:

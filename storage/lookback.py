@@ -200,7 +200,7 @@ class Lookback(LedgerBase):
             session = self._as_played(conn, session, row.seats)  # type: ignore[attr-defined]
             p = t.players.c
             who = dict(conn.execute(select(p.telegram_id, p.name).where(
-                p.chat_id == chat_id, p.telegram_id.is_not(None))).all())
+                p.chat_id == chat_id, p.telegram_id.is_not(None))).tuples().all())
             a = t.audit.c
             notes = tuple(AuditNote(action=r.action, actor=who.get(r.actor), at=r.at)
                           for r in conn.execute(select(a.action, a.actor, a.at).where(

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import BigInteger, and_, cast, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
-from engine.models import HandResult
+from engine.models import HandResult, Seat
 from storage import tables as t
 from storage.errors import LedgerError
 from storage.ledger_base import LedgerBase, _player, now, seated
@@ -42,7 +42,7 @@ def history_items(conn: Connection, rows: Sequence[Row[Any]]) -> tuple[HistoryIt
     sids = {r.session_id for r in rows}
     srows = {r.id: r for r in conn.execute(select(t.sessions).where(
         t.sessions.c.id.in_(sids))).all()} if sids else {}
-    def played(r: Row[Any]) -> dict[str, int]:  # who sat where for the hand
+    def played(r: Row[Any]) -> dict[Seat, int]:  # who sat where for the hand
         seats = getattr(r, "seats", None)
         if seats:
             return {s: int(pid) for s, pid in seats.items()}
@@ -50,7 +50,7 @@ def history_items(conn: Connection, rows: Sequence[Row[Any]]) -> tuple[HistoryIt
 
     pids = {pid for r in rows for pid in played(r).values()}
     names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
-        t.players.c.id.in_(pids))).all()) if pids else {}
+        t.players.c.id.in_(pids))).tuples().all()) if pids else {}
     return tuple(HistoryItem(
         session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
         deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(played(r), 0),

@@ -96,7 +96,7 @@ async def night_nets(ledger: Ledger, chat_id: int) -> tuple[list[NightNet], dict
                 if sid in nets:
                     nets[sid][pid] = int(net)
         names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
-            t.players.c.chat_id == chat_id)).all())
+            t.players.c.chat_id == chat_id)).tuples().all())
         return [NightNet(first + i + 1, r.started_at, nets[r.id])
                 for i, r in enumerate(shown)], names
 
@@ -122,7 +122,7 @@ async def player_wins(ledger: Ledger, chat_id: int, player_id: int
                 seat = next(s for s, pid in r.seats.items() if int(pid) == player_id)
             else:
                 seat = next(s for (c, s) in seat_of if r._mapping[c.name] == player_id)
-            out.append((seat, r.result))  # type: ignore[arg-type]
+            out.append((seat, r.result))
         return out
 
     return await ledger.run(unit, write=False)

@@ -15,6 +15,7 @@ import shutil
 import tempfile
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,7 +34,8 @@ _schemas: dict[str, str] = {}  # every schema this process made -> its Alembic r
 
 
 def _dsn() -> str:
-    return PG_URL.replace("postgresql+asyncpg", "postgresql")  # type: ignore[union-attr]
+    assert PG_URL is not None
+    return PG_URL.replace("postgresql+asyncpg", "postgresql")
 
 
 async def sqlite_copy(path: Path) -> str:
@@ -52,7 +54,7 @@ async def sqlite_copy(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
 
 
-def _on_schema(schema: str) -> dict[str, object]:
+def _on_schema(schema: str) -> dict[str, Any]:
     return {"connect_args": {"server_settings": {"search_path": schema}}}
 
 
@@ -73,12 +75,14 @@ async def make_ledger(backend: str, tmp_path: Path | str, *, fresh: bool = False
 
     if _free_schemas and not fresh:
         schema = _free_schemas.pop()
-        return await Ledger.open(PG_URL, run_migrations=False, **_on_schema(schema)), schema  # type: ignore[arg-type]
+        assert PG_URL is not None
+        return await Ledger.open(PG_URL, run_migrations=False, **_on_schema(schema)), schema
     schema = "t_" + uuid.uuid4().hex[:12]
     conn = await asyncpg.connect(_dsn())
     try:
         await conn.execute(f"CREATE SCHEMA {schema}")
-        ledger = await Ledger.open(PG_URL, **_on_schema(schema))  # type: ignore[arg-type]
+        assert PG_URL is not None
+        ledger = await Ledger.open(PG_URL, **_on_schema(schema))
         revision = await _revision(conn, schema)
     finally:
         await conn.close()

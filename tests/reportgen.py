@@ -28,7 +28,8 @@ def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
     still = list(table_seats(opts.players))
     events: list[dict[str, Any]] = []
     pool = [n for n in opts.fan if n in FAMILY_PATTERNS["sichuan"].patterns]
-    made = dict.fromkeys(still, 0)  # kongs recorded per seat: the settler counts them
+    # Kongs recorded per seat: the settler counts them.
+    made: dict[str, int] = dict.fromkeys(still, 0)
     for _ in range(rng.randint(1, 5)):
         if len(still) <= 1:
             break
@@ -45,7 +46,7 @@ def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
             events.append(ev)
             continue
         if roll < 0.35:
-            players = {}
+            players: dict[str, dict[str, Any]] = {}
             for s in still:
                 if rng.random() < 0.2 and opts.suits == 3:
                     players[s] = {"huazhu": True}

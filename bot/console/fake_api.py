@@ -18,7 +18,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from telegram.request import BaseRequest, RequestData
 
@@ -162,7 +162,7 @@ class FakeBotAPI:
         message = {"message_id": mid, "date": int(time.time()), "chat": chat.to_dict(),
                    "from": user.to_dict(), "text": text}
         if entities:
-            message["entities"] = sorted(entities, key=lambda e: e["offset"])
+            message["entities"] = sorted(entities, key=lambda e: cast(int, e["offset"]))
         payload = {"message": message}
         if update_id is not None:  # a re-delivery of an update Telegram sent before
             self.updates.append({"update_id": update_id, **payload})
@@ -580,7 +580,8 @@ class FakeRequest(BaseRequest):
         if "/file/bot" in url:  # a download: <base_file_url><token>/<file_path>
             return self.api.download(url.split("/file/bot", 1)[1].split("/", 1)[1])
         api_method = url.rsplit("/", 1)[-1]
-        params = dict(request_data.parameters) if request_data is not None else {}
+        params: dict[str, Any] = (dict(request_data.parameters) if request_data is not None
+                                  else {})
         if request_data is not None and request_data.contains_files:
             for name, (filename, content, mime) in request_data.multipart_data.items():
                 data = content if isinstance(content, bytes) else content.read()

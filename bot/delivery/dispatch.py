@@ -50,7 +50,7 @@ from bot.delivery.outage import Outage
 from bot.delivery.sender import Sender, backoff
 from bot.ops import metrics
 from bot.text.i18n import normalise_language, t
-from storage.delivery import DEFAULT_LEASE, AlreadyHandled, Pending
+from storage.delivery import DEFAULT_LEASE, AlreadyHandled, Outgoing, Pending
 from storage.errors import database_away
 from storage.ledger import Ledger
 
@@ -287,13 +287,13 @@ class Dispatcher:
             turn.queued.extend(await self.ledger.finish(None, turn.buffer, self.worker,
                                                         lease=self.lease))
         self.outage.back()
-        first = self.away.pop(row.id, None)
-        if first is not None:
+        if row.id in self.away:
+            first = self.away.pop(row.id)
             log.info("chat %s: update %s handled after the database was away for %.1f s",
                      row.chat_id, row.update_id, time.monotonic() - first)
         return True
 
-    async def _nothing_recorded(self, row: Pending, update: Update | None) -> send.Outgoing:
+    async def _nothing_recorded(self, row: Pending, update: Update | None) -> Outgoing:
         user = update.effective_user if update is not None else None
         lang = normalise_language(user.language_code if user else None,
                                   self.default_language)

@@ -82,7 +82,7 @@ def seconds(wait: Any) -> float:
 
 def backoff(attempt: int) -> float:
     """Seconds before retry ``attempt`` (1, 2, ...): 0.5, 1, 2, ... up to 30, jittered."""
-    return min(30.0, 0.5 * 2 ** (attempt - 1)) * random.uniform(0.8, 1.2)
+    return min(30.0, 0.5 * 2.0 ** (attempt - 1)) * random.uniform(0.8, 1.2)
 
 
 @dataclass
@@ -277,10 +277,10 @@ class Sender:
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
-        for task in (self._writer, self._sweeper, self._heart):
-            if task is not None:
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
+        for helper in (self._writer, self._sweeper, self._heart):
+            if helper is not None:
+                helper.cancel()
+                await asyncio.gather(helper, return_exceptions=True)
         await self._flush()
         if self.worker is not None:  # what is left goes to another worker at once
             try:

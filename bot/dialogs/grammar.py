@@ -25,7 +25,8 @@ class GrammarError(Exception):
     def __init__(self, code: str, **params: str | int) -> None:
         super().__init__(code)
         self.code = code
-        self.params = clip_params(params)
+        # Format fields of the refusal's text, spread as keywords into error_text().
+        self.params: dict[str, Any] = clip_params(params)
 
 
 @dataclass(frozen=True)

@@ -143,7 +143,7 @@ def board_keyboard(lang: str, session: SessionInfo, app: InlineKeyboardButton | 
     starts a guided report with that player as the winner. ``app``: a last row opening
     the Mini App."""
     seats = [s for s in SEATS if s in (session.still_in or SEATS) and s in session.seats]
-    markup = grid([(t(lang, "{player} won…", player=session.seats[s].name),  # type: ignore[index]
+    markup = grid([(t(lang, "{player} won…", player=session.seats[s].name),
                     board_data(session.id, s)) for s in seats], 2)
     if app is None:
         return markup

@@ -15,6 +15,7 @@ from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs.grammar import (
+    Resolver,
     Token,
     seat_resolver,
 )
@@ -106,7 +107,7 @@ def tokens_of(message: Message) -> list[Token]:
     return [Token(w, mentions.get(w)) for w in words]
 
 
-def resolver_for(session: SessionInfo, me: int | None):  # type: ignore[no-untyped-def]
+def resolver_for(session: SessionInfo, me: int | None) -> Resolver:
     names: dict[str, str] = {}
     ids: dict[int, str] = {}
     for seat, p in session.seats.items():
@@ -146,7 +147,8 @@ async def reply(update: Update, text: str, *, reply_markup: Any = None) -> None:
 
 async def refuse(update: Update, lang: str, code: str, fallback: str = "",
                  session: SessionInfo | None = None, **params: Any) -> None:
-    seats = {s: p.name for s, p in session.seats.items()} if session else None
+    seats: dict[str, str] | None = ({s: p.name for s, p in session.seats.items()}
+                                     if session else None)
     metrics.refused(code)
     await reply(update, error_text(lang, code, fallback or code, seats, **params))
 

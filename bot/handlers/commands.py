@@ -14,7 +14,6 @@ from bot.delivery import send
 from bot.dialogs.grammar import (
     GrammarError,
     Token,
-    clip,
     number,
     parse_draw,
     parse_kong,
@@ -43,9 +42,9 @@ from bot.handlers.chat import (
 )
 from bot.text import render
 from bot.text.errors_text import error_text
-from bot.text.i18n import normalise_language, t
+from bot.text.i18n import money, normalise_language, t
 from bot.text.words import listing, preset_key, preset_name
-from engine.errors import ReportError
+from engine.errors import ReportError, clip
 from engine.hand_input import build_hand, parse_wild_kinds
 from engine.rules import parse_overrides, presets, ruleset
 from engine.shape_rules import FAMILY_SHAPES, family_readings, family_waits
@@ -432,14 +431,14 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     text = t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
                    "{style}. A table already going keeps its rules.",
              preset=preset_name(lang, info.preset), overrides=escape(over),
-             stake=render.money(info.stake_cents), style=style)
+             stake=money(info.stake_cents), style=style)
     if len(words) == 2 and words[0].lower() in ("stake", "注"):
         session = await ledger.current_session(chat.id)
         remember(context, chat.id, session)
         if session is not None:  # every hand keeps the stake it was played at
             text += "\n" + t(lang, "The table going plays {stake} per point from hand "
                                    "{number} on; the hands before keep their stake.",
-                             stake=render.money(info.stake_cents),
+                             stake=money(info.stake_cents),
                              number=session.hands + 1 if session.open_hand is None
                              else session.open_hand + 1)
     await reply(update, text)
@@ -492,7 +491,8 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         wild_kinds = parse_wild_kinds(wild)
         hand = build_hand(" ".join(tiles), rules, wild_kinds)
     except TileError as exc:
-        params = {k: clip(v) if isinstance(v, str) else v for k, v in exc.params.items()}
+        params: dict[str, Any] = {k: clip(v) if isinstance(v, str) else v
+                                  for k, v in exc.params.items()}
         await reply(update, error_text(lang, exc.code, clip(str(exc), 200), **params) + "\n"
                     + t(lang, error_text_plain("score_usage")))
         return

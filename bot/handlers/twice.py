@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
@@ -38,7 +39,7 @@ def keyboard(lang: str, question_id: int) -> InlineKeyboardMarkup:
 
 
 async def press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
-                session: SessionInfo, data: DraftData, kept: dict[str, object]) -> None:
+                session: SessionInfo, data: DraftData, kept: dict[str, Any]) -> None:
     """A press on the question: drop the second report, or record it as a new hand. The
     answer and the question's end commit together."""
     from bot.handlers.actions import announcement  # actions imports this module
@@ -67,7 +68,7 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
         reporter = kept.get("reporter")
         out = await send.answered(context, recorded).record(
             chat_id, kept["event"], reporter=reporter if isinstance(reporter, int) else None,
-            indicator=kept.get("indicator"), draft_id=data.draft_id,  # type: ignore[arg-type]
+            indicator=kept.get("indicator"), draft_id=data.draft_id,
             ask_twice=False)
     except (LedgerError, ReportError) as exc:
         if exc.code == "stale_button":

@@ -29,23 +29,28 @@ from contextlib import contextmanager
 YOUNGEST = 50_000
 
 
-_held = {"bots": 0, "before": (700, 10, 10)}
+class _Held:
+    bots = 0
+    before: tuple[int, int, int] = (700, 10, 10)
+
+
+_held = _Held()
 
 
 @contextmanager
 def tuned() -> Iterator[None]:
     """While any bot of this process runs (tests and benches run several, one after
     another or overlapping): tuned by the first, restored by the last."""
-    if _held["bots"] == 0:
-        _held["before"] = gc.get_threshold()
+    if _held.bots == 0:
+        _held.before = gc.get_threshold()
         gc.collect()
         gc.freeze()
-        gc.set_threshold(YOUNGEST, *_held["before"][1:])
-    _held["bots"] += 1
+        gc.set_threshold(YOUNGEST, *_held.before[1:])
+    _held.bots += 1
     try:
         yield
     finally:
-        _held["bots"] -= 1
-        if _held["bots"] == 0:
-            gc.set_threshold(*_held["before"])
+        _held.bots -= 1
+        if _held.bots == 0:
+            gc.set_threshold(*_held.before)
             gc.unfreeze()

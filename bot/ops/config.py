@@ -221,13 +221,13 @@ class ConfigError(Exception):
 def load_settings(path: str | Path | None = None, **overrides: Any) -> Settings:
     """``path``, else ``TALLY_CONFIG``, else ``./config.toml`` if present, else defaults."""
     explicit = path or os.environ.get("TALLY_CONFIG")
+    p: Path | None
     if explicit:
         p = Path(explicit)
         if not p.is_file():
             raise ConfigError(f"config file {p} does not exist (copy config.example.toml)")
     else:
-        p = Path("config.toml")
-        p = p if p.is_file() else None  # type: ignore[assignment]
+        p = Path("config.toml") if Path("config.toml").is_file() else None
     _CONFIG_PATH["path"] = p  # read by settings_customise_sources, for this call only
     try:
         settings = Settings(**overrides)

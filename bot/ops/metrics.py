@@ -123,7 +123,8 @@ def registry() -> CollectorRegistry:
     if not MULTIPROCESS:
         return REGISTRY
     collected = CollectorRegistry()
-    multiprocess.MultiProcessCollector(collected)
+    # prometheus_client leaves this constructor unannotated.
+    multiprocess.MultiProcessCollector(collected)  # type: ignore[no-untyped-call]
     return collected
 
 

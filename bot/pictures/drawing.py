@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -81,7 +81,7 @@ def _png(fig: Figure) -> bytes:
     return buf.getvalue()
 
 
-def _render(font: Font, draw, size: tuple[int, int]) -> bytes:  # type: ignore[no-untyped-def]
+def _render(font: Font, draw: Callable[[Figure], object], size: tuple[int, int]) -> bytes:
     with _lock, rc_context({"font.family": "sans-serif", "font.sans-serif": font.families,
                             "axes.unicode_minus": False}):
         fig = _figure(size)

@@ -85,7 +85,8 @@ def fontconfig_cjk_files() -> list[tuple[str, str]]:
     except (OSError, subprocess.SubprocessError) as exc:
         log.info("fontconfig was not asked for a CJK font: %s", exc)
         return []
-    regular, other = [], []
+    regular: list[tuple[str, str]] = []
+    other: list[tuple[str, str]] = []
     for line in done.stdout.splitlines():
         path, families, style = [*line.split("\t"), "", ""][:3]
         if path and families and path.lower().endswith((".ttf", ".otf", ".ttc")):

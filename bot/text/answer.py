@@ -4,13 +4,14 @@ of the engine's account in the chat's language, each payment saying why."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 from typing import Any
 
 from bot.text import words
 from bot.text.i18n import signed, t
 from engine.explain import NOT_COUNTED, TEMPLATES, template_code
-from engine.models import PAID_BY_ONE, EventResult, HandResult, Line
+from engine.models import PAID_BY_ONE, EventResult, HandResult, Line, Seat
 from storage.models import SessionInfo
 
 # Short fragments of a compact answer, by line code (None: left out of the short answer).
@@ -44,7 +45,7 @@ _SEATS = ("seat", "payer", "payee", "winner")
 
 
 def player(session: SessionInfo, seat: str) -> str:
-    return escape(session.seats[seat].name) if seat in session.seats else seat  # type: ignore[index]
+    return escape(session.seats[seat].name) if seat in session.seats else seat
 
 
 def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
@@ -76,10 +77,10 @@ def line_text(lang: str, session: SessionInfo, line: Line) -> str:
     if line.code == "pay":
         template = words.PAYMENTS.get(str(line.params.get("reason")), words.PAYMENT_OTHER)
         return t(lang, template, **params)
-    template = TEMPLATES.get(template_code(line))
-    if template is None:
+    known = TEMPLATES.get(template_code(line))
+    if known is None:
         return escape(line.code)
-    return t(lang, template, **params)
+    return t(lang, known, **params)
 
 
 def _merged_pays(lines: tuple[Line, ...]) -> list[Line]:
@@ -93,7 +94,7 @@ def _merged_pays(lines: tuple[Line, ...]) -> list[Line]:
             for (a, b, r), n in merged.items()]
 
 
-def moves_text(lang: str, session: SessionInfo, deltas: dict[str, int]) -> str:
+def moves_text(lang: str, session: SessionInfo, deltas: Mapping[Seat, int]) -> str:
     moved = sorted(((s, v) for s, v in deltas.items() if v), key=lambda sv: -sv[1])
     if not moved:
         return t(lang, "No points moved.")

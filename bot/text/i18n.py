@@ -24,7 +24,8 @@ def catalog(lang: str) -> dict[str, str]:
         return {}
     with path.open("rb") as fh:
         cat = read_po(fh)
-    return {m.id: m.string for m in cat if m.id and m.string and isinstance(m.id, str)}
+    return {m.id: m.string for m in cat
+            if m.id and isinstance(m.id, str) and m.string and isinstance(m.string, str)}
 
 
 def t(lang: str, msgid: str, **params: object) -> str:

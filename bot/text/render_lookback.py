@@ -45,7 +45,7 @@ def history_text(lang: str, view: NightHistory, scope: Scope) -> str:
     several = view.several
     for it in view.items:
         status = " " + t(lang, "(void)") if it.status == "void" else ""
-        moves = "  ".join(f"{escape(it.seats[s])} {signed(v)}"  # type: ignore[index]
+        moves = "  ".join(f"{escape(it.seats[s])} {signed(v)}"
                           for s, v in it.deltas.items() if v)
         where = f"{view.labels[it.session_id]} " if several else ""
         parts.append(f"{where}#{it.number}{status}{colon(lang)}"

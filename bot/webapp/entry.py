@@ -21,6 +21,7 @@ from html import escape, unescape
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
+from telegram import Message
 from telegram.constants import ParseMode
 from telegram.ext import Application
 
@@ -183,7 +184,7 @@ def draw_text(lang: str, session: SessionInfo, form: Form) -> str:
     parts = []
     for seat in (session.still_in if session.open_hand
                  else [x for x in SEATS if x in session.seats]):
-        p = form.players.get(seat) or DrawState()  # type: ignore[call-overload]
+        p = form.players.get(seat) or DrawState()
         parts.append(f"{_who(session, seat)} {words[p.state]}"
                      + (f" {p.fan}" if p.state == "ready" else ""))
     return "/draw " + ", ".join(parts)
@@ -244,7 +245,7 @@ async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str
                   ) -> dict[str, Any]:
     """What recording ``text`` would do now, with nothing written: the hand's number, each
     seat's points, and the explanation's lines."""
-    seats = {s: p.name for s, p in session.seats.items()}
+    seats: dict[str, str] = {s: p.name for s, p in session.seats.items()}
     try:
         words = [Token(w) for w in text.split()[1:]]
         resolve = resolver_for(session, None)
@@ -282,7 +283,7 @@ async def submit(application: Application, chat_id: int, init: InitData,  # type
                  text: str) -> int:
     """Post ``text`` in the group as the user's, then hand it to the inbox as their
     message; returns the posted message's id."""
-    echo = await application.bot.send_message(
+    echo: Message = await application.bot.send_message(
         chat_id, f"📱 <b>{escape(init.name)}</b>: {escape(text)}", parse_mode=ParseMode.HTML)
     command = text.split(maxsplit=1)[0]
     sender: dict[str, Any] = {"id": init.user_id, "is_bot": False,

@@ -23,10 +23,10 @@ def board(lang: str, s: SessionInfo | None) -> dict[str, Any]:
         return {"status": "none"}
     seats = []
     for seat in SEATS:
-        p = s.seats.get(seat)  # type: ignore[call-overload]
+        p = s.seats.get(seat)
         if p is None:
             continue
-        total = s.totals.get(seat, 0)  # type: ignore[call-overload]
+        total = s.totals.get(seat, 0)
         seats.append({"seat": seat, "seat_name": t(lang, words.SEAT_KEYS[seat]), "name": p.name,
                       "total": total, "money": money(total * s.stake_cents),
                       "dealer": seat == s.dealer,
@@ -103,7 +103,7 @@ def entry(lang: str, s: SessionInfo) -> dict[str, Any]:
     """What the form offers: the seats, the ways of winning this table plays, and its
     patterns by name."""
     facts = facts_of(s)
-    return {"seats": [{"seat": x, "name": s.seats[x].name} for x in SEATS if x in s.seats],  # type: ignore[index]
+    return {"seats": [{"seat": x, "name": s.seats[x].name} for x in SEATS if x in s.seats],
             "still_in": list(s.still_in) if s.open_hand else list(s.seats),
             "hows": [{"how": h, "label": t(lang, label)} for h, label in HOWS
                      if h in facts.hows],

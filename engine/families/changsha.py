@@ -67,7 +67,8 @@ def bird_seat(opts: ChangshaOptions, rank: int, dealer: Seat, winner: Seat) -> S
 
 def _with_birds(opts: ChangshaOptions, amount: int, hits: int) -> int:
     if opts.bird_mode == "double":
-        return amount * 2**hits
+        doubling: int = 2**hits  # int ** int is typed Any (a negative power is a float)
+        return amount * doubling
     return amount + hits * opts.base
 
 

@@ -111,7 +111,7 @@ def value_win(opts: JiangxiOptions, w: WinnerHand, how: How, indicator: int | No
         return value_of(opts, named, wild_used, w.feibao, w.kong_chain, how)
     wild = wild_kinds(opts, indicator)
     built = build("jiangxi", w.tiles, w.melds, wild)
-    best: tuple[int, list] | None = None  # type: ignore[type-arg]
+    best: tuple[int, list[tuple[str, dict[str, str | int]]]] | None = None
     for facts, shown in tile_facts("jiangxi", PATTERNS, built, named, wild):
         used = facts.reading.wild_used - facts.reading.restored > 0
         if w.wild_used is not None and w.wild_used != used:

@@ -18,6 +18,7 @@ from engine.models import (
     KongKind,
     Seat,
     WallEnd,
+    WallEndPlayer,
     Win,
     WinnerHand,
 )
@@ -200,7 +201,8 @@ def fan_of(opts: SichuanOptions, names: set[str], gen: int, kongs: int, how: How
 def points_of(opts: SichuanOptions, fan: int) -> int:
     if opts.fan_to_points == "linear":
         return opts.base * fan
-    return opts.base * 2 ** (fan - 1)
+    doubling: int = 2 ** (fan - 1)  # int ** int is typed Any (a negative power is a float)
+    return opts.base * doubling
 
 
 def cap(opts: SichuanOptions, fan: int) -> int:
@@ -269,7 +271,8 @@ def best_value(opts: SichuanOptions, built: Hand, named: set[str], reported_gen:
     return best
 
 
-def _finish(opts: SichuanOptions, fan: int, lines: list) -> Value:  # type: ignore[type-arg]
+def _finish(opts: SichuanOptions, fan: int, lines: list[tuple[str, dict[str, str | int]]]
+            ) -> Value:
     capped = cap(opts, fan)
     if capped != fan:
         lines.append(("cap", {"fan": fan, "cap": capped}))
@@ -449,7 +452,7 @@ def _counted(lines: list[tuple[str, dict[str, str | int]]]) -> str:
     return " ".join(names)
 
 
-def ready_value(opts: SichuanOptions, seat: Seat, info, indicator: int | None,  # type: ignore[no-untyped-def]
+def ready_value(opts: SichuanOptions, seat: Seat, info: WallEndPlayer, indicator: int | None,
                 mode: str) -> ReadyValue:
     """A ready hand's 查叫 value: given as fan, or found from its tiles over every wait."""
     if info.fan is not None:
@@ -491,7 +494,7 @@ def on_wall_end(opts: SichuanOptions, state: HandState, ev: WallEnd, book: Book,
         raise ReportError("huazhu_two_suits", "with two suits nobody can be 花猪: there is no "
                           "suit to lack", seat=huazhu[0])
     for s in huazhu:
-        if info[s].ready:  # type: ignore[union-attr]
+        if ev.players[s].ready:
             raise ReportError("huazhu_ready", f"{s} cannot be both 花猪 and ready", seat=s)
     book.line("wall_end")
     if opts.base != 1:
@@ -512,7 +515,7 @@ def on_wall_end(opts: SichuanOptions, state: HandState, ev: WallEnd, book: Book,
     not_ready = [s for s in state.still_in if s not in ready and s not in huazhu]
     if opts.chajiao != "off" and ready and not_ready:
         for s in ready:
-            rv = ready_value(opts, s, info[s], indicator, opts.chajiao)
+            rv = ready_value(opts, s, ev.players[s], indicator, opts.chajiao)
             params: dict[str, str | int] = {"fan": rv.fan}
             if rv.wait is not None:
                 params |= {"wait": compact(rv.wait), "patterns": rv.patterns or "平胡"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from engine.errors import ReportError
@@ -81,7 +81,7 @@ class PatternSet:
             for n in p.names:
                 self._index[_norm(n)] = p.name
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Pattern]:
         return iter(self.patterns.values())
 
     def knows(self, name: str) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.patterns.base import (
     Facts,
     Pattern,
@@ -15,7 +17,7 @@ from engine.patterns.base import (
 from engine.patterns.common import DIHU, QINGYISE, TIANHU
 
 
-def _fours(n: int):  # type: ignore[no-untyped-def]
+def _fours(n: int) -> Callable[[Facts], bool]:
     return lambda f: seven_pairs(f) and f.reading.fours >= n
 
 

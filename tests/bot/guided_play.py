@@ -40,7 +40,7 @@ def find_button(msg: SentMessage, label: str) -> dict[str, Any]:
         for row in rows:
             if row and row[0]["text"].startswith(winner + " ") and len(row) > 1:
                 return next(b for b in row[1:] if b["text"] == "← " + source)
-    hit = next((b for b in flat if b["text"] == label), None) or next(
+    hit: dict[str, Any] | None = next((b for b in flat if b["text"] == label), None) or next(
         (b for b in flat if b["text"].startswith(label)), None)
     assert hit is not None, (label, [b["text"] for b in flat])
     return hit

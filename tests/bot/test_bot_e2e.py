@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from telegram.ext import CommandHandler
+from telegram import Update
+from telegram.ext import CommandHandler, ContextTypes
 
 from bot.app import build_application, running
-from bot.console.fake_api import FakeBotAPI, FakeUser, dispatch, serve_http
+from bot.console.fake_api import FakeBotAPI, FakeUser, SentMessage, dispatch, serve_http
 from bot.ops.config import Settings, StorageSettings, TelegramSettings
 from bot.text import render
 from tests.bot.guided_play import find_button
-from tests.bot.harness import plain, table
+from tests.bot.harness import Table, plain, table
 
 NEW = "/new chengdu @alice @bob @carol @dave"
 
@@ -107,7 +109,7 @@ async def test_scoreboard_is_edited_in_place_and_pinned(tmp_path: Path) -> None:
         assert board.pinned and board.edits == 3
 
 
-async def _until(condition, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+async def _until(condition: Callable[[], object], timeout: float = 5.0) -> None:
     """Wait for the job queue's timer, without asserting how long it took."""
     for _ in range(int(timeout / 0.01)):
         if condition():
@@ -152,7 +154,7 @@ async def test_a_pending_scoreboard_edit_is_shown_at_shutdown(tmp_path: Path) ->
     assert board.edits == 1 and "bob: +6" in plain(board.text)
 
 
-async def shows_the_ledger(t, board) -> None:  # type: ignore[no-untyped-def]
+async def shows_the_ledger(t: Table, board: SentMessage) -> None:
     session = await t.ledger.current_session(t.chat_id)
     assert board.text == render.board_text("en", session)
     assert f"{session.seats['S'].name}: {session.totals['S']:+d}" in plain(board.text)
@@ -198,7 +200,7 @@ async def test_bad_input_answers_with_an_example_and_records_nothing(tmp_path: P
 
 async def test_errors_are_reported_without_a_traceback(tmp_path: Path) -> None:
     async with table(tmp_path) as t:
-        async def boom(update, context):  # type: ignore[no-untyped-def]
+        async def boom(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             raise RuntimeError("database on fire")
 
         t.app.add_handler(CommandHandler("boom", boom))
@@ -250,7 +252,9 @@ async def test_fake_refuses_what_telegram_refuses() -> None:
                                                            "text": "hi"})
     assert status == 400 and b"not modified" in body
     user = FakeUser(5, "u")
-    api.press(user, api.last(), "v1:x")
+    last = api.last()
+    assert last is not None
+    api.press(user, last, "v1:x")
     qid = api.updates[-1]["callback_query"]["id"]
     assert (await dispatch(api, "answerCallbackQuery", {"callback_query_id": qid}))[0] == 200
     status, body = await dispatch(api, "answerCallbackQuery", {"callback_query_id": qid})

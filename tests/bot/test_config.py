@@ -13,7 +13,7 @@ from bot.ops.config import ConfigError, Settings, load_settings
 EXAMPLE = Path(__file__).resolve().parents[2] / "config.example.toml"
 
 
-def test_the_example_file_loads_and_matches_the_defaults(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_example_file_loads_and_matches_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     for key in [k for k in os.environ if k.startswith("TALLY_")]:
         monkeypatch.delenv(key)
     settings = load_settings(EXAMPLE)
@@ -21,7 +21,7 @@ def test_the_example_file_loads_and_matches_the_defaults(monkeypatch) -> None:  
     assert settings.telegram.token is None and settings.telegram.board_interval == 180
 
 
-def test_environment_overrides_the_file(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_environment_overrides_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TALLY_TELEGRAM__TOKEN", "123:abc")
     monkeypatch.setenv("TALLY_TELEGRAM__BOARD_INTERVAL", "0")
     monkeypatch.setenv("TALLY_DEFAULT_LANGUAGE", "en")
@@ -56,8 +56,9 @@ WEBHOOK = ("[telegram]\nmode = 'webhook'\nwebhook_url = 'https://bot.example.org
            "secret_token = 'Abc_09-xyz'\n")
 
 
-def test_webhook_keys_from_the_file_and_the_environment(tmp_path: Path, monkeypatch
-                                                        ) -> None:  # type: ignore[no-untyped-def]
+def test_webhook_keys_from_the_file_and_the_environment(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
     for key in [k for k in os.environ if k.startswith("TALLY_")]:
         monkeypatch.delenv(key)
     path = tmp_path / "config.toml"

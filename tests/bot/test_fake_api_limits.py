@@ -4,6 +4,8 @@ there: text and caption lengths after entity parsing, HTML, callback data, answe
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable
+from typing import Any
 
 import pytest
 
@@ -12,14 +14,14 @@ from bot.console.fake_api import ApiError, FakeBotAPI, FakeUser, SentMessage, ch
 CHAT = -1
 
 
-async def send(api: FakeBotAPI, text: str, markup: dict | None = None) -> None:  # type: ignore[type-arg]
-    params = {"chat_id": CHAT, "text": text, "parse_mode": "HTML"}
+async def send(api: FakeBotAPI, text: str, markup: dict[str, Any] | None = None) -> None:
+    params: dict[str, Any] = {"chat_id": CHAT, "text": text, "parse_mode": "HTML"}
     if markup is not None:
         params["reply_markup"] = json.dumps(markup)
     await api.call("sendMessage", params)
 
 
-async def refused(coro, wanted: str) -> None:  # type: ignore[no-untyped-def]
+async def refused(coro: Awaitable[object], wanted: str) -> None:
     with pytest.raises(ApiError) as err:
         await coro
     assert wanted in err.value.description
@@ -43,7 +45,7 @@ async def test_html_telegram_cannot_parse_is_refused() -> None:
 async def test_callback_data_and_button_text_limits() -> None:
     api = FakeBotAPI()
 
-    def keyboard(text: str, data: str) -> dict:  # type: ignore[type-arg]
+    def keyboard(text: str, data: str) -> dict[str, Any]:
         return {"inline_keyboard": [[{"text": text, "callback_data": data}]]}
 
     await send(api, "ok", keyboard("Undo", "x" * 64))

@@ -90,12 +90,13 @@ async def database(backend: str, tmp_path: Path) -> AsyncIterator[str]:
     import asyncpg
 
     name = "faults_" + uuid.uuid4().hex[:10]
-    dsn = PG_URL.replace("postgresql+asyncpg", "postgresql")  # type: ignore[union-attr]
+    assert PG_URL is not None
+    dsn = PG_URL.replace("postgresql+asyncpg", "postgresql")
     conn = await asyncpg.connect(dsn)
     await conn.execute(f"CREATE DATABASE {name}")
     await conn.close()
     try:
-        yield PG_URL.rsplit("/", 1)[0] + "/" + name  # type: ignore[union-attr]
+        yield PG_URL.rsplit("/", 1)[0] + "/" + name
     finally:
         conn = await asyncpg.connect(dsn)
         await conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
@@ -217,8 +218,8 @@ async def test_sigkill_at_chosen_moments_loses_and_doubles_nothing(
             assert session is not None
             winners_recorded = []
             for number in range(1, session.hands + 1):
-                report, _result = await ledger.hand(CHAT, number)
-                [event] = report["events"]
+                hand_report, _result = await ledger.hand(CHAT, number)
+                [event] = hand_report["events"]
                 winners_recorded.append(session.seats[event["winners"][0]["seat"]].name)
             assert winners_recorded == [w for w, _ in sent]
             assert await ledger.backlog() == (0, 0)

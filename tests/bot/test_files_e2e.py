@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,7 +58,7 @@ async def test_chart_and_the_end_send_pictures(tmp_path: Path) -> None:
         out = await t.say("bob", "/chart")
         (photo,) = _files(out, "photo")
         assert png_size(photo.data) == drawing.CHART_SIZE
-        assert photo.filename == "night-1.png" and "Night 1" in photo.caption
+        assert photo.filename == "night-1.png" and "Night 1" in (photo.caption or "")
         out = await t.say("bob", "/chart 7")
         assert "There is no night 7" in plain(out[0].text)
         out = await t.say("bob", "/chart x y")
@@ -67,7 +68,7 @@ async def test_chart_and_the_end_send_pictures(tmp_path: Path) -> None:
         chart, card = _files(out, "photo")
         assert png_size(chart.data) == drawing.CHART_SIZE
         assert png_size(card.data) == drawing.CARD_SIZE
-        assert card.filename == "settle-up-1.png" and "→" in card.caption
+        assert card.filename == "settle-up-1.png" and "→" in (card.caption or "")
         out = await t.say("carol", "/standings chart")
         (photo,) = _files(out, "photo")
         assert png_size(photo.data) == drawing.CHART_SIZE
@@ -84,7 +85,7 @@ async def test_a_chinese_chat_gets_chinese_captions(tmp_path: Path) -> None:
         await _play(t)
         out = await t.say("alice", "/end")
         chart, card = _files(out, "photo")
-        assert "第 1 局" in chart.caption and "付给" not in chart.caption
+        assert "第 1 局" in (chart.caption or "") and "付给" not in (chart.caption or "")
         assert png_size(card.data) == drawing.CARD_SIZE
 
 
@@ -97,7 +98,7 @@ async def test_export_import_export_gives_the_same_bytes(tmp_path: Path) -> None
         await t.say("alice", "/hu bob 自摸")
         out = await t.say("dave", "/export")
         (doc,) = _files(out, "document")
-        assert doc.filename == "mahjong-tally.zip" and "/import" in doc.caption
+        assert doc.filename == "mahjong-tally.zip" and "/import" in (doc.caption or "")
         with zipfile.ZipFile(io.BytesIO(doc.data)) as zf:
             assert zf.namelist() == ["players.csv", "sessions.csv", "hands.csv", "events.csv",
                                      "entries.csv", "debts.csv", "audit.csv"]
@@ -183,7 +184,7 @@ async def test_the_fake_enforces_telegrams_file_limits() -> None:
     msg = await api.call("sendPhoto", {"chat_id": 1, "photo": Upload("a.png", png),
                                        "caption": "c" * MAX_CAPTION})
     assert msg["photo"] and api.outbox[-1].data == png and api.outbox[-1].filename == "a.png"
-    cases = [
+    cases: list[tuple[str, dict[str, Any], str]] = [
         ("sendPhoto", {"chat_id": 1, "photo": Upload("a.png", png),
                        "caption": "c" * (MAX_CAPTION + 1)}, "caption is too long"),
         ("sendPhoto", {"chat_id": 1, "photo": Upload("a.png", png + b"0" * MAX_PHOTO)},
@@ -204,7 +205,8 @@ async def test_the_fake_enforces_telegrams_file_limits() -> None:
     assert api.download(got["file_path"]) == (200, b"PK")
 
 
-def test_base_file_url_is_configured_beside_base_url(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_base_file_url_is_configured_beside_base_url(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.app import build_application
     from bot.ops.config import load_settings
 

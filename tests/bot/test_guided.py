@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.console.fake_api import SentMessage
 from tests.bot.guided_play import find_button, play
 from tests.bot.harness import Table, plain, table
 
@@ -58,7 +59,7 @@ async def _start(t: Table, who: str = "bob") -> None:
     await t.say(who, "/hu")
 
 
-async def _tap(t: Table, who: str, label: str) -> list:  # type: ignore[type-arg]
+async def _tap(t: Table, who: str, label: str) -> list[SentMessage]:
     msg = t.last_with_buttons()
     return await t.press(who, msg, find_button(msg, label)["callback_data"])
 
@@ -166,7 +167,9 @@ async def test_recent_winners_first_and_kongs_filled_in(tmp_path: Path) -> None:
             await t.say("bob", text)
         await t.say("carol", "/kong carol 暗杠")
         await _start(t, "carol")
-        rows = t.last_with_buttons().reply_markup["inline_keyboard"]
+        markup = t.last_with_buttons().reply_markup
+        assert markup is not None
+        rows = markup["inline_keyboard"]
         firsts = [row[0]["text"] for row in rows[:4]]
         assert firsts == ["dave self-draw", "carol self-draw", "bob self-draw",
                           "alice self-draw"]

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.console.fake_api import SentMessage
 from tests.bot.guided_play import find_button
 from tests.bot.harness import Table, plain, table
 
 NEW = "/new changsha @alice @bob @carol @dave"
 
 
-async def _tap(t: Table, who: str, label: str) -> list:  # type: ignore[type-arg]
+async def _tap(t: Table, who: str, label: str) -> list[SentMessage]:
     msg = t.last_with_buttons()
     return await t.press(who, msg, find_button(msg, label)["callback_data"])
 

@@ -9,8 +9,10 @@ import os
 import shutil
 import struct
 import subprocess
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from matplotlib import font_manager
@@ -23,6 +25,7 @@ from bot.pictures.picture_data import (
     standings_series,
     winning_patterns,
 )
+from engine.models import SEATS
 from storage import series
 from storage.ledger import Ledger
 from storage.models import PlayerRef
@@ -35,11 +38,11 @@ SEATED = [PlayerRef(name="小明", telegram_id=1), PlayerRef(name="bob", telegra
 
 def png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
-    return struct.unpack(">II", data[16:24])  # type: ignore[return-value]
+    return struct.unpack(">II", data[16:24])
 
 
 @pytest.fixture
-async def ledger(tmp_path: Path):  # type: ignore[no-untyped-def]
+async def ledger(tmp_path: Path) -> AsyncIterator[Ledger]:
     led = await Ledger.open(f"sqlite+aiosqlite:///{tmp_path}/t.sqlite3")
     yield led
     await led.close()
@@ -54,12 +57,12 @@ async def _night(ledger: Ledger, hands: int = 5) -> list[dict[str, int]]:
     for h in range(hands):
         order = ["ESWN"[(h + i) % 4] for i in range(4)]
         for k, seat in enumerate(order[:3]):
-            extra = {"patterns": patterns[(h, k)]} if (h, k) in patterns else {}
+            extra: dict[str, Any] = {"patterns": patterns[(h, k)]} if (h, k) in patterns else {}
             report = (win("discard", seat, order[3], **extra) if k == 1
                       else win("self_draw", seat, **extra))
             out = await ledger.record(CHAT, report)
-        assert out.closed
-        after.append(dict(out.session.totals))
+        assert out.closed and out.session is not None
+        after.append({s: v for s, v in out.session.totals.items()})
     return after
 
 
@@ -73,7 +76,7 @@ async def test_the_night_series_is_the_ledgers_running_totals(ledger: Ledger) ->
     assert data.hands == (0, *counted)
     # After each hand, each seat's point is the sum of the ledger's deltas so far.
     for i, number in enumerate(data.hands):
-        for seat in "ESWN":
+        for seat in SEATS:
             expected = sum(history[n].deltas[seat] for n in counted if n <= number)
             assert data.totals[seat][i] == expected
     assert {s: v[-1] for s, v in data.totals.items()} == night.session.totals
@@ -116,6 +119,7 @@ async def test_standings_series_ends_at_the_standings(ledger: Ledger) -> None:
 async def test_pattern_counts_of_a_players_wins(ledger: Ledger) -> None:
     await _night(ledger)
     xiaoming = await ledger.find_player(CHAT, "小明")
+    assert xiaoming is not None
     wins = await series.player_wins(ledger, CHAT, xiaoming.id)
     counts = dict(pattern_counts(wins))
     assert counts["七对"] == 1 and counts["清一色"] == 1
@@ -124,8 +128,9 @@ async def test_pattern_counts_of_a_players_wins(ledger: Ledger) -> None:
     assert seat == "E" and winning_patterns(result, seat) == ["清一色"]
 
 
-def test_the_font_picker_falls_back_without_a_cjk_font(tmp_path: Path, caplog,  # type: ignore[no-untyped-def]
-                                                       monkeypatch) -> None:
+def test_the_font_picker_falls_back_without_a_cjk_font(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     none = fonts.pick_font([str(tmp_path)])  # a folder with no fonts at all
     assert not none.cjk and none.family == fonts.BASE_FAMILY
     assert not none.can_draw("小明") and none.can_draw("bob")

@@ -9,18 +9,19 @@ import io
 import zipfile
 from pathlib import Path
 
+from bot.console.fake_api import SentMessage
 from tests.bot.guided_play import find_button
 from tests.bot.harness import Table, plain, table
 from tests.bot.test_files_e2e import OTHER, _files, _upload
 from tests.bot.test_pictures import png_size
 
 
-async def _tap(t: Table, who: str, label: str) -> list:  # type: ignore[type-arg]
+async def _tap(t: Table, who: str, label: str) -> list[SentMessage]:
     msg = t.last_with_buttons()
     return await t.press(who, msg, find_button(msg, label)["callback_data"])
 
 
-def _texts(out: list) -> list[str]:  # type: ignore[type-arg]
+def _texts(out: list[SentMessage]) -> list[str]:
     return [plain(m.text) for m in out]
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from bot.console.fake_api import BOT_USERNAME, ApiError
 from bot.delivery.intake import pipeline_of as pipeline
-from bot.webapp.auth import chat_param
+from bot.handlers.app_link import chat_param
 from tests.bot.harness import GROUP, plain, table
 from tests.bot.webapp_harness import app_table, auth, client, init_data, seated
 
@@ -233,7 +233,7 @@ async def test_fuzzed_forms_never_fail_or_write(tmp_path: Path) -> None:
                                          HealthCheck.too_slow])
         @given(st.one_of(_forms, _json))
         def check(body: Any) -> None:
-            seen.append(body)  # type: ignore[arg-type]
+            seen.append(body)
 
         check()
         for body in seen:
@@ -265,7 +265,7 @@ async def test_the_turned_up_tile_where_the_preset_has_wildcards(tmp_path: Path)
         assert r.json()["deltas"]["S"] > 0
 
 
-NIGHT = [  # (reporter, form): each is a win the form can say
+NIGHT: list[tuple[str, dict[str, Any]]] = [  # (reporter, form): each is a win the form can say
     ("bob", {"winner": "S", "how": "self_draw", "patterns": ["清一色"]}),
     ("carol", {"winner": "W", "how": "discard", "from_seat": "E", "patterns": ["七对"]}),
     ("dave", {"winner": "N", "how": "self_draw", "tiles": WIN["tiles"]}),

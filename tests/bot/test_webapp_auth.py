@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.webapp.auth import AuthError, chat_of, chat_param, sign_init_data, validate
+from bot.handlers.app_link import chat_param
+from bot.webapp.auth import AuthError, chat_of, sign_init_data, validate
 
 TOKEN = "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
 NOW = 1_800_000_000

@@ -76,7 +76,8 @@ async def post(app: Any, content: Any, secret: str | bytes | None = SECRET,
     if secret is not None:
         headers[webhook.SECRET_HEADER] = secret
     async with client(app) as c:
-        return await c.post(PATH, content=content, headers=headers)
+        return await c.post(PATH, content=content, headers={
+            k.encode(): v.encode() if isinstance(v, str) else v for k, v in headers.items()})
 
 
 @pytest.mark.parametrize("secret", [None, "", "wrong", SECRET + "x", SECRET[:-1],

@@ -87,12 +87,13 @@ async def database() -> AsyncIterator[str]:
     import asyncpg
 
     name = "workers_" + uuid.uuid4().hex[:10]
-    dsn = PG_URL.replace("postgresql+asyncpg", "postgresql")  # type: ignore[union-attr]
+    assert PG_URL is not None
+    dsn = PG_URL.replace("postgresql+asyncpg", "postgresql")
     conn = await asyncpg.connect(dsn)
     await conn.execute(f"CREATE DATABASE {name}")
     await conn.close()
     try:
-        yield PG_URL.rsplit("/", 1)[0] + "/" + name  # type: ignore[union-attr]
+        yield PG_URL.rsplit("/", 1)[0] + "/" + name
     finally:
         conn = await asyncpg.connect(dsn)
         await conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
@@ -187,7 +188,8 @@ def accepted_by_worker(directory: Path) -> dict[int, float]:
         alone.mkdir(exist_ok=True)
         (alone / path.name).write_bytes(path.read_bytes())
         registry = CollectorRegistry()
-        MultiProcessCollector(registry, path=str(alone))
+        # prometheus_client leaves this constructor unannotated.
+        MultiProcessCollector(registry, path=str(alone))  # type: ignore[no-untyped-call]
         out[pid] = registry.get_sample_value(
             "tally_http_requests_total", {"route": "webhook", "status": "200"}) or 0.0
     return {pid: n for pid, n in out.items() if n}

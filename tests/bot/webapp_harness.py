@@ -14,9 +14,10 @@ from typing import Any
 import httpx
 from starlette.applications import Starlette
 
+from bot.handlers.app_link import chat_param
 from bot.ops.config import WebAppSettings
 from bot.webapp.api import routes
-from bot.webapp.auth import chat_param, sign_init_data
+from bot.webapp.auth import sign_init_data
 from tests.bot.harness import GROUP, Table, table
 
 TOKEN = "42:TEST"  # what tests/bot/harness.py gives the bot

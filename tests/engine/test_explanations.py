@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.models import SEATS, EventResult, Line
+from engine.models import SEATS, EventResult, Line, Seat
 from engine.rules import ruleset
 from engine.settle import parse_report, settle_hand
 from tests.reportgen import random_report
@@ -134,7 +134,7 @@ def win(how: str, winner: str, from_seat: str | None = None, **hand: Any) -> dic
 
 
 def lines_of(preset: str, overrides: list[str], *events: dict[str, Any],
-             dealer: str = "E") -> list[Line]:
+             dealer: Seat = "E") -> list[Line]:
     return list(settle_hand(ruleset(preset, overrides), parse_report({"events": events}),
                             dealer).lines)
 

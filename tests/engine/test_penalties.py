@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.errors import ReportError
+from engine.models import Seat
 from engine.rules import ruleset
 from engine.settle import parse_report, settle_hand
 
@@ -26,8 +29,8 @@ FALSE_WIN = {"events": [{"type": "penalty", "seat": "S", "kind": "false_win"}]}
     # The house rule names the points (times base).
     ("changsha", {"false_win": 5, "base": 2}, "E", {"E": 10, "S": -30, "W": 10, "N": 10}),
 ])
-def test_a_false_win_pays_each_other_player(preset: str, overrides: dict, dealer: str,
-                                            want: dict) -> None:
+def test_a_false_win_pays_each_other_player(preset: str, overrides: dict[str, Any],
+                                            dealer: Seat, want: dict[str, int]) -> None:
     result = settle_hand(ruleset(preset, overrides), parse_report(FALSE_WIN), dealer)
     assert result.deltas == want and sum(result.deltas.values()) == 0
     assert result.open  # play goes on
@@ -50,6 +53,6 @@ def test_an_adjustment_moves_what_it_names_and_play_goes_on() -> None:
 
 @pytest.mark.parametrize("deltas", [{"E": -10, "S": 11}, {"E": 0, "S": 0},
                                     {"E": -2_000_000, "S": 2_000_000}])
-def test_a_bad_adjustment_is_refused(deltas: dict) -> None:
+def test_a_bad_adjustment_is_refused(deltas: dict[str, Any]) -> None:
     with pytest.raises(ReportError):
         parse_report({"events": [{"type": "adjust", "deltas": deltas}]})

@@ -7,16 +7,18 @@ from typing import Any
 import pytest
 
 from engine.errors import ReportError
+from engine.models import HandResult, Seat
+from engine.options import SichuanOptions
 from engine.rules import ruleset
 from engine.settle import parse_report, settle_hand
 
 
 def settle(preset: str, events: list[dict[str, Any]], overrides: list[str] | None = None,
-           indicator: str | None = None, dealer: str = "E"):  # type: ignore[no-untyped-def]
+           indicator: str | None = None, dealer: Seat = "E") -> HandResult:
     report: dict[str, Any] = {"events": events}
     if indicator:
         report["indicator"] = indicator
-    return settle_hand(ruleset(preset, overrides or []), parse_report(report), dealer)  # type: ignore[arg-type]
+    return settle_hand(ruleset(preset, overrides or []), parse_report(report), dealer)
 
 
 def refused(preset: str, events: list[dict[str, Any]], code: str, **kw: Any) -> ReportError:
@@ -183,7 +185,7 @@ def test_chajiao_min_in_the_seed_preset() -> None:
 
 
 def test_tuishui_returns_kong_money_of_a_not_ready_player() -> None:
-    events = [{"type": "kong", "seat": "N", "kind": "concealed"},
+    events: list[dict[str, Any]] = [{"type": "kong", "seat": "N", "kind": "concealed"},
               {"type": "wall_end", "players": {"S": {"ready": True, "fan": 1}}}]
     r = settle("chengdu", events)
     # The kong earned 6 and is returned; E, W and N pay S 1 each for 查叫.
@@ -191,7 +193,7 @@ def test_tuishui_returns_kong_money_of_a_not_ready_player() -> None:
 
 
 def test_hujiao_zhuanyi_hands_over_the_kong() -> None:
-    events = [{"type": "kong", "seat": "S", "kind": "concealed"},
+    events: list[dict[str, Any]] = [{"type": "kong", "seat": "S", "kind": "concealed"},
               {"type": "win", "how": "after_kong_discard", "winner": "W", "from_seat": "S",
                "patterns": ["平胡"]}]
     r = settle("chengdu", events)
@@ -199,7 +201,7 @@ def test_hujiao_zhuanyi_hands_over_the_kong() -> None:
     assert r.deltas == {"E": -2, "S": 6 - 2 - 6, "W": 2 + 6 - 2, "N": -2}
 
 
-def kong_money(r, seat: str) -> int:  # type: ignore[no-untyped-def]
+def kong_money(r: HandResult, seat: str) -> int:
     """What ``seat`` paid out in kong money over the hand: handed on, or given back."""
     return sum(int(x.params["amount"]) for x in r.lines if x.code == "pay"
                and x.params["payer"] == seat
@@ -209,7 +211,7 @@ def kong_money(r, seat: str) -> int:  # type: ignore[no-untyped-def]
 def test_tuishui_never_returns_kong_money_that_hujiao_zhuanyi_handed_on() -> None:
     # The issue's hand: dave (N) 暗杠 (+6), alice (E) wins 杠上炮 off dave (2 fan = 2, and
     # dave hands the 6 to alice), the wall runs out with dave not ready and bob (S) ready.
-    events = [{"type": "kong", "seat": "N", "kind": "concealed"},
+    events: list[dict[str, Any]] = [{"type": "kong", "seat": "N", "kind": "concealed"},
               {"type": "win", "how": "after_kong_discard", "winner": "E", "from_seat": "N"},
               {"type": "wall_end", "players": {"S": {"ready": True, "fan": 1}}}]
     r = settle("chengdu", events)
@@ -227,10 +229,11 @@ def test_tuishui_never_returns_kong_money_that_hujiao_zhuanyi_handed_on() -> Non
 def test_tuishui_returns_only_kong_money_still_held(mode: str, refunded: int) -> None:
     # W: a 直杠 off S (S pays 2), then a 补杠 (1 each from E, S, N) and a 杠上炮 to N;
     # then E self-draws, and at the wall W is 花猪 (so 退税 applies to W).
-    events = [{"type": "kong", "seat": "W", "kind": "direct", "from_seat": "S"},
-              {"type": "kong", "seat": "W", "kind": "added"},
-              {"type": "win", "how": "after_kong_discard", "winner": "N", "from_seat": "W"},
-              {"type": "wall_end", "players": {"W": {"huazhu": True}}}]
+    events: list[dict[str, Any]] = [
+        {"type": "kong", "seat": "W", "kind": "direct", "from_seat": "S"},
+        {"type": "kong", "seat": "W", "kind": "added"},
+        {"type": "win", "how": "after_kong_discard", "winner": "N", "from_seat": "W"},
+        {"type": "wall_end", "players": {"W": {"huazhu": True}}}]
     r = settle("chengdu", events, [f"hujiao_zhuanyi={mode}"])
     given_back = sum(int(x.params["amount"]) for x in r.lines if x.code == "pay"
                      and x.params["reason"] == "tuishui")
@@ -273,7 +276,7 @@ def test_dianganghua_discarder_in_the_seed_preset() -> None:
 
 
 def test_jiangxi_feibao_chengbao_and_kong_points() -> None:
-    events = [
+    events: list[dict[str, Any]] = [
         {"type": "kong", "seat": "E", "kind": "concealed"},
         {"type": "win", "how": "self_draw", "winner": "S", "patterns": ["平和"],
          "wild_used": True, "feibao": 1, "feeder": "W", "loser_feibao": {"N": 1}},
@@ -419,5 +422,6 @@ def test_changsha_quanqiuren_needs_a_discard() -> None:
 def test_off_and_none_are_the_words_of_options_that_have_them() -> None:
     opts = ruleset("chengdu", ["hujiao_zhuanyi=off", "chajiao=off", "zimo=none",
                                "tuishui=off", "cap_fan=none"]).options
+    assert isinstance(opts, SichuanOptions)
     assert (opts.hujiao_zhuanyi, opts.chajiao, opts.zimo) == ("off", "off", "none")
     assert opts.tuishui is False and opts.cap_fan is None

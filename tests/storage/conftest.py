@@ -4,6 +4,7 @@ is set (see tests/databases.py)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +15,8 @@ __all__ = ["BACKENDS", "PG_URL", "drop_schema", "make_ledger"]
 
 
 @pytest.fixture(params=BACKENDS)
-async def ledger(request, tmp_path) -> AsyncIterator[Ledger]:  # type: ignore[no-untyped-def]
+async def ledger(request: pytest.FixtureRequest, tmp_path: Path
+                 ) -> AsyncIterator[Ledger]:
     led, schema = await make_ledger(request.param, tmp_path)
     try:
         yield led
@@ -24,7 +26,8 @@ async def ledger(request, tmp_path) -> AsyncIterator[Ledger]:  # type: ignore[no
 
 
 @pytest.fixture(params=BACKENDS)
-async def fresh_ledger(request, tmp_path) -> AsyncIterator[Ledger]:  # type: ignore[no-untyped-def]
+async def fresh_ledger(request: pytest.FixtureRequest, tmp_path: Path
+                 ) -> AsyncIterator[Ledger]:
     """A ledger whose database Alembic migrated from scratch for this test."""
     led, schema = await make_ledger(request.param, tmp_path, fresh=True)
     try:

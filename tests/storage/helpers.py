@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 
 from storage import tables as t
 from storage.ledger import Ledger
-from storage.models import PlayerRef
+from storage.models import PlayerRef, SessionInfo
 
 SEATED = [PlayerRef(name="alice", telegram_id=1), PlayerRef(name="bob", telegram_id=2),
           PlayerRef(name="carol"), PlayerRef(name="dave", telegram_id=4)]
@@ -21,6 +21,13 @@ def win(how: str, winner: str, from_seat: str | None = None, **kw: Any) -> dict[
     return ev
 
 
+async def going(ledger: Ledger, chat_id: int) -> SessionInfo:
+    """The chat's open table (the test fails when there is none)."""
+    session = await ledger.current_session(chat_id)
+    assert session is not None, "no table is going"
+    return session
+
+
 async def assert_books_balance(ledger: Ledger, chat_ids: list[int]) -> None:
     """Zero per event, hand, session and chat; totals equal the entries they summarise."""
     e, tc = t.entries.c, t.totals.c
@@ -30,7 +37,7 @@ async def assert_books_balance(ledger: Ledger, chat_ids: list[int]) -> None:
                                       .having(func.sum(e.delta) != 0))).all()
             assert not bad, (group, bad)
         sums = dict((await conn.execute(select(e.player_id, func.sum(e.delta))
-                                         .group_by(e.player_id))).all())
+                                         .group_by(e.player_id))).tuples().all())
         for row in (await conn.execute(select(t.totals))).all():
             assert row.net == sums.get(row.player_id, 0), row
         by_session = {(sid, pid): net for sid, pid, net in (await conn.execute(
@@ -42,7 +49,7 @@ async def assert_books_balance(ledger: Ledger, chat_ids: list[int]) -> None:
                 assert getattr(s, f"net_{seat}") == expected, (s.id, seat)
         hp = t.hand_players.c
         counts = dict((await conn.execute(select(hp.player_id, func.count())
-                                           .group_by(hp.player_id))).all())
+                                           .group_by(hp.player_id))).tuples().all())
         for row in (await conn.execute(select(tc.player_id, tc.hands))).all():
             assert row.hands == counts.get(row.player_id, 0), row
         for chat_id in chat_ids:

@@ -20,6 +20,7 @@ async def test_the_largest_fan_records_and_the_night_ends(ledger: Ledger) -> Non
     await ledger.open_session(CHAT, SEATED, preset="sichuan")  # no cap
     out = await ledger.record(CHAT, win("self_draw", "S", fan=MAX_FAN))
     each = 2 ** (MAX_FAN - 1)
+    assert out.hand is not None
     assert out.hand.deltas == {"E": -each, "S": 3 * each, "W": -each, "N": -each}
     summary = await ledger.end_session(CHAT)
     assert summary is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import zipfile
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy import func, select
@@ -86,12 +87,13 @@ async def test_export_import_export_is_identical(ledger: Ledger) -> None:
     assert [(s.player.name, s.net, s.hands, s.wins) for s in await ledger.standings(OTHER)] \
         == [(s.player.name, s.net, s.hands, s.wins) for s in await ledger.standings(CHAT)]
     mine, theirs = await ledger.summary(CHAT), await ledger.summary(OTHER)
+    assert mine.biggest is not None and theirs.biggest is not None
     assert (mine.hands, sorted(mine.nets.values()), mine.biggest[1]) == \
         (theirs.hands, sorted(theirs.nets.values()), theirs.biggest[1])
     await assert_books_balance(ledger, [CHAT, OTHER])
     # The imported ledger goes on as any other: its open night takes the next report.
     out = await ledger.record(OTHER, win("self_draw", "S"))
-    assert out.hand_number == 1 and out.session.totals != {}
+    assert out.hand_number == 1 and out.session is not None and out.session.totals != {}
     await assert_books_balance(ledger, [CHAT, OTHER])
 
 
@@ -129,7 +131,7 @@ def _broken(files: dict[str, list[list[str]]]) -> list[tuple[str, bytes]]:
     cases = [("not a zip", b"PK\x03\x04 not really a zip"),
              ("missing file", _rezip({n: v for n, v in good.items() if n != "debts.csv"}))]
 
-    def change(name: str, what: str, edit) -> None:  # type: ignore[no-untyped-def]
+    def change(name: str, what: str, edit: Callable[[list[list[str]]], object]) -> None:
         rows = [list(r) for r in files[name]]
         edit(rows)
         cases.append((what, _rezip({**good, name: text(rows)})))

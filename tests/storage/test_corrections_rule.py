@@ -7,7 +7,7 @@ import pytest
 
 from storage.errors import LedgerError
 from storage.ledger import Ledger
-from tests.storage.helpers import SEATED, assert_books_balance, win
+from tests.storage.helpers import SEATED, assert_books_balance, going, win
 
 CHAT = -1010
 BOB, DAVE = 2, 4  # telegram ids of seated players (see SEATED)
@@ -16,9 +16,9 @@ BOB, DAVE = 2, 4  # telegram ids of seated players (see SEATED)
 async def test_undo_after_amend_restores_the_hand(ledger: Ledger) -> None:
     await ledger.open_session(CHAT, SEATED, preset="sichuan")
     await ledger.record(CHAT, win("self_draw", "S", patterns=["清一色"]), reporter=BOB)
-    before = (await ledger.current_session(CHAT)).totals  # type: ignore[union-attr]
+    before = (await going(ledger, CHAT)).totals
     await ledger.amend(CHAT, 1, [win("self_draw", "S", patterns=["清一色"], gen=2)], actor=BOB)
-    assert (await ledger.current_session(CHAT)).totals != before  # type: ignore[union-attr]
+    assert (await going(ledger, CHAT)).totals != before
     assert await ledger.last_event(CHAT) is None  # the events' Undo buttons are stale
     with pytest.raises(LedgerError) as err:
         await ledger.undo(CHAT, actor=DAVE)
@@ -28,7 +28,7 @@ async def test_undo_after_amend_restores_the_hand(ledger: Ledger) -> None:
     assert sum(out.deltas.values()) == 0 and any(out.deltas.values())
     assert await ledger.last_event(CHAT) is not None
     await ledger.undo(CHAT, actor=BOB)  # now the report itself
-    assert (await ledger.current_session(CHAT)).totals == dict.fromkeys("ESWN", 0)  # type: ignore[union-attr]
+    assert (await going(ledger, CHAT)).totals == dict.fromkeys("ESWN", 0)
     await assert_books_balance(ledger, [CHAT])
 
 

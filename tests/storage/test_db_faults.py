@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -17,8 +18,14 @@ from tests.storage.conftest import PG_URL, drop_schema
 pytestmark = pytest.mark.skipif(not PG_URL, reason="needs TALLY_TEST_POSTGRES_URL")
 
 
+def url() -> str:
+    assert PG_URL is not None
+    return PG_URL
+
+
 def dsn() -> str:
-    return PG_URL.replace("postgresql+asyncpg", "postgresql")  # type: ignore[union-attr]
+    assert PG_URL is not None
+    return PG_URL.replace("postgresql+asyncpg", "postgresql")
 
 
 async def fresh_schema() -> str:
@@ -31,7 +38,7 @@ async def fresh_schema() -> str:
     return schema
 
 
-def in_schema(schema: str) -> dict[str, object]:
+def in_schema(schema: str) -> dict[str, Any]:
     return {"connect_args": {"server_settings": {"search_path": schema}}}
 
 
@@ -39,7 +46,7 @@ async def test_a_unit_whose_backend_is_terminated_raises_the_disconnect() -> Non
     import asyncpg
 
     schema = await fresh_schema()
-    ledger = await Ledger.open(PG_URL, **in_schema(schema))  # type: ignore[arg-type]
+    ledger = await Ledger.open(url(), **in_schema(schema))
     side = await asyncpg.connect(dsn())
     try:
         pid = await ledger.run(lambda c: c.execute(text("SELECT pg_backend_pid()"))
@@ -72,11 +79,11 @@ async def test_a_unit_whose_backend_is_terminated_raises_the_disconnect() -> Non
 async def test_migrations_run_once_however_many_start_at_once() -> None:
     schema = await fresh_schema()
     try:
-        ledgers = await asyncio.gather(*(Ledger.open(PG_URL, **in_schema(schema))  # type: ignore[arg-type]
+        ledgers = await asyncio.gather(*(Ledger.open(url(), **in_schema(schema))
                                          for _ in range(4)))
         for ledger in ledgers:
             await ledger.close()
-        ledger = await Ledger.open(PG_URL, run_migrations=False, **in_schema(schema))  # type: ignore[arg-type]
+        ledger = await Ledger.open(url(), run_migrations=False, **in_schema(schema))
         try:
             versions = await ledger.run(
                 lambda c: c.execute(text("SELECT version_num FROM alembic_version")).all(),

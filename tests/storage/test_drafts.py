@@ -9,7 +9,7 @@ from engine.errors import ReportError
 from storage.drafts import Drafts
 from storage.errors import LedgerError
 from storage.ledger import Ledger
-from tests.storage.helpers import SEATED, win
+from tests.storage.helpers import SEATED, going, win
 
 CHAT = -1002
 
@@ -22,7 +22,7 @@ async def test_record_with_its_draft_is_one_transaction(ledger: Ledger) -> None:
     with pytest.raises(ReportError):
         await ledger.record(CHAT, win("self_draw", "S", gen=9), draft_id=draft_id)
     assert await drafts.get(CHAT, draft_id) is not None
-    assert (await ledger.current_session(CHAT)).hands == 0  # type: ignore[union-attr]
+    assert (await going(ledger, CHAT)).hands == 0
     # Recorded: the draft is gone in the same transaction.
     out = await ledger.record(CHAT, win("self_draw", "S", patterns=["清一色"]),
                               draft_id=draft_id)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
 
 from engine.errors import ReportError
 from storage import tables as t
@@ -30,7 +33,7 @@ async def test_migrations_match_the_tables(fresh_ledger: Ledger) -> None:
     from alembic.migration import MigrationContext
 
     ledger = fresh_ledger
-    def diff(sync_conn):  # type: ignore[no-untyped-def]
+    def diff(sync_conn: Connection) -> Any:
         ctx = MigrationContext.configure(sync_conn)
         return compare_metadata(ctx, t.metadata)
 
@@ -45,8 +48,8 @@ async def test_migration_0002_fills_session_nets_from_the_entries(fresh_ledger: 
     from storage.db import alembic_config
 
     ledger = fresh_ledger
-    def migrate_to(revision: str):  # type: ignore[no-untyped-def]
-        def step(sync_conn):  # type: ignore[no-untyped-def]
+    def migrate_to(revision: str) -> Callable[[Connection], None]:
+        def step(sync_conn: Connection) -> None:
             cfg = alembic_config()
             cfg.attributes["connection"] = sync_conn
             if revision == "0001":
@@ -309,7 +312,7 @@ async def test_two_writers_never_interleave(ledger: Ledger) -> None:
     await assert_books_balance(ledger, [CHAT])
 
 
-async def test_backup_and_restore(ledger: Ledger, tmp_path) -> None:  # type: ignore[no-untyped-def]
+async def test_backup_and_restore(ledger: Ledger, tmp_path: Path) -> None:
     await ledger.open_session(CHAT, SEATED, preset="chengdu")
     await ledger.record(CHAT, win("self_draw", "S", patterns=["清一色"]))
     await ledger.record(CHAT, win("discard", "W", "E"))

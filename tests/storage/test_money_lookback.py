@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, date, datetime
+from typing import Any
 
 import pytest
 from sqlalchemy import select, update
@@ -11,12 +12,12 @@ from sqlalchemy import select, update
 from storage import tables as t
 from storage.errors import LedgerError
 from storage.ledger import Ledger
-from tests.storage.helpers import SEATED, win
+from tests.storage.helpers import SEATED, going, win
 
 CHAT = -2001
 
 
-async def _night(ledger: Ledger, stake: int, *events: dict) -> int:  # type: ignore[type-arg]
+async def _night(ledger: Ledger, stake: int, *events: dict[str, Any]) -> int:
     session = await ledger.open_session(CHAT, SEATED, preset="chengdu", stake_cents=stake)
     for ev in events:
         await ledger.record(CHAT, ev)
@@ -28,7 +29,7 @@ async def _debt_ids(ledger: Ledger, session_id: int) -> dict[tuple[str, str], in
     async with ledger.read() as conn:
         rows = (await conn.execute(select(t.debts).where(
             t.debts.c.session_id == session_id))).all()
-        names = dict((await conn.execute(select(t.players.c.id, t.players.c.name))).all())
+        names = dict((await conn.execute(select(t.players.c.id, t.players.c.name))).tuples().all())
     return {(names[r.payer_id], names[r.payee_id]): r.id for r in rows}
 
 
@@ -148,7 +149,7 @@ async def test_player_record(ledger: Ledger) -> None:
     await ledger.record(CHAT, win("discard", "W", "E"))
     await ledger.record(CHAT, win("discard", "N", "E"))  # three have won: hand 1 is over
     await ledger.record(CHAT, win("discard", "E", "S"))
-    bob = next(p for p in (await ledger.current_session(CHAT)).seats.values()  # type: ignore[union-attr]
+    bob = next(p for p in (await going(ledger, CHAT)).seats.values()
                if p.name == "bob")
     rec = await ledger.player_record(CHAT, bob.id, last=2)
     assert rec.stats.hands == 2 and rec.stats.wins == 1 and rec.stats.dealt_in == 1

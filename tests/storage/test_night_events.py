@@ -13,7 +13,7 @@ from storage import tables as t
 from storage.errors import LedgerError
 from storage.ledger import Ledger, now
 from storage.twice import TWICE_WINDOW
-from tests.storage.helpers import SEATED, assert_books_balance, win
+from tests.storage.helpers import SEATED, assert_books_balance, going, win
 
 CHAT = -7001
 BOB_SELF_DRAW = win("self_draw", "S", birds=[2])
@@ -25,25 +25,29 @@ async def test_second_report_of_a_closing_win_is_a_question(ledger: Ledger) -> N
     assert first.closed and first.asked is None
     again = await ledger.record(CHAT, BOB_SELF_DRAW, reporter=4)
     assert again.asked is not None and again.hand_number == 1 and again.event is None
-    session = await ledger.current_session(CHAT)
+    session = await going(ledger, CHAT)
+    assert first.session is not None
     assert session.hands == 1 and session.totals == first.session.totals
     kept = await ledger.question(CHAT, again.asked)
+    assert kept is not None
     assert kept["event"] == BOB_SELF_DRAW and kept["reporter"] == 4
     assert await ledger.drop_question(CHAT, again.asked) == 1
     with pytest.raises(LedgerError) as err:  # answered once only
         await ledger.drop_question(CHAT, again.asked)
     assert err.value.code == "stale_button"
-    assert (await ledger.current_session(CHAT)).hands == 1
+    assert (await going(ledger, CHAT)).hands == 1
     # Asked again: this time a new hand, recorded from the kept report.
     asked = (await ledger.record(CHAT, BOB_SELF_DRAW, reporter=4)).asked
+    assert asked is not None
     kept = await ledger.question(CHAT, asked)
+    assert kept is not None
     out = await ledger.record(CHAT, kept["event"], reporter=kept["reporter"],
                               draft_id=asked, ask_twice=False)
     assert out.hand_number == 2 and out.closed
     assert await ledger.question(CHAT, asked) is None
     with pytest.raises(LedgerError):
         await ledger.record(CHAT, kept["event"], reporter=4, draft_id=asked, ask_twice=False)
-    assert (await ledger.current_session(CHAT)).hands == 2
+    assert (await going(ledger, CHAT)).hands == 2
     await assert_books_balance(ledger, [CHAT])
 
 
@@ -65,7 +69,7 @@ async def test_what_is_not_a_second_report(ledger: Ledger) -> None:
     async with ledger.read() as conn:
         kinds = (await conn.execute(select(t.drafts.c.kind))).scalars().all()
     assert kinds == []
-    assert (await ledger.current_session(CHAT)).hands == 5
+    assert (await going(ledger, CHAT)).hands == 5
 
 
 # -- the stake changes during the night ------------------------------------------------
@@ -79,10 +83,11 @@ async def test_a_stake_change_applies_from_the_next_hand(ledger: Ledger) -> None
     await ledger.open_session(CHAT, SEATED, preset="changsha")
     # Before the first hand: the whole night plays the new stake.
     await ledger.update_chat(CHAT, stake_cents=50)
-    assert (await ledger.current_session(CHAT)).stake_cents == 50
+    assert (await going(ledger, CHAT)).stake_cents == 50
     one = await ledger.record(CHAT, BOB_SELF_DRAW, reporter=2)  # S +8 at 0.50
     await ledger.update_chat(CHAT, stake_cents=200)
     two = await ledger.record(CHAT, win("self_draw", "W", birds=[3]), reporter=1)
+    assert one.hand is not None and two.hand is not None and one.session is not None
     nets_one = {s: v for s, v in one.hand.deltas.items()}
     nets_two = {s: v for s, v in two.hand.deltas.items()}
     summary = await ledger.end_session(CHAT)
@@ -125,6 +130,7 @@ async def test_penalties_and_adjustments_are_events(ledger: Ledger) -> None:
     await ledger.open_session(CHAT, SEATED, preset="chengdu")
     out = await ledger.record(CHAT, {"type": "penalty", "seat": "N"}, reporter=4)
     assert out.hand_number == 1 and not out.closed
+    assert out.event is not None
     assert out.event.deltas == {"E": 64, "S": 64, "W": 64, "N": -192}
     assert out.event.lines[0].code == "false_win"
     undone = await ledger.undo(CHAT, actor=4)
@@ -133,7 +139,7 @@ async def test_penalties_and_adjustments_are_events(ledger: Ledger) -> None:
     await ledger.record(CHAT, {"type": "adjust", "deltas": {"E": -10, "S": 10},
                                "reason": "side bet"}, reporter=1)
     await ledger.record(CHAT, win("self_draw", "S"), reporter=2)
-    totals = (await ledger.current_session(CHAT)).totals
+    totals = (await going(ledger, CHAT)).totals
     assert totals == {"E": 52, "S": 80, "W": 62, "N": -194}
     summary = await ledger.end_session(CHAT)
     assert sum(summary.nets.values()) == 0
@@ -151,7 +157,7 @@ async def test_an_adjustment_that_does_not_sum_to_zero_is_refused(ledger: Ledger
     for deltas in ({"E": -10, "S": 11}, {"E": 0}, {"E": -2_000_000, "S": 2_000_000}):
         with pytest.raises(ReportError):
             await ledger.record(CHAT, {"type": "adjust", "deltas": deltas}, reporter=1)
-    session = await ledger.current_session(CHAT)
+    session = await going(ledger, CHAT)
     assert session.hands == 0 and session.open_hand is None
 
 
@@ -188,7 +194,7 @@ async def test_a_seat_change_keeps_each_result_with_who_earned_it(ledger: Ledger
     assert err.value.code == "seat_mid_hand" and err.value.params["number"] == 1
     await ledger.record(CHAT, win("discard", "W", "E"), reporter=1)
     await ledger.record(CHAT, win("self_draw", "N"), reporter=4)  # hand 1 ends
-    before = (await ledger.current_session(CHAT)).totals
+    before = (await going(ledger, CHAT)).totals
     dave_before = before["N"]
     for bad, code in (("zed", "seat_not_seated"), ("alice", "seat_already_seated")):
         with pytest.raises(LedgerError) as err:
@@ -197,7 +203,7 @@ async def test_a_seat_change_keeps_each_result_with_who_earned_it(ledger: Ledger
         assert err.value.code == code
     session = await ledger.change_seat(CHAT, "dave", PlayerRef(name="erin"), actor=1)
     assert session.seats["N"].name == "erin" and session.totals["N"] == 0
-    assert session.dealer == (await ledger.current_session(CHAT)).dealer
+    assert session.dealer == (await going(ledger, CHAT)).dealer
     await ledger.record(CHAT, win("self_draw", "N"), reporter=None)  # erin wins hand 2
     await ledger.undo(CHAT, actor=None, allow_others=True)  # erin's win, taken back
     with pytest.raises(LedgerError) as err:  # hand 1 was played before the seat changed

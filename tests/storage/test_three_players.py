@@ -4,9 +4,11 @@ the settle-up, standings, money and export/import, on both backends."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.engine import Connection
 
 from engine.errors import ReportError
 from storage import tables as t
@@ -27,6 +29,7 @@ async def _night(ledger: Ledger, chat: int = CHAT) -> None:
     await ledger.record(chat, win("self_draw", "S", patterns=["清一色"]), reporter=2)
     out = await ledger.record(chat, win("discard", "W", "E", patterns=["平胡"]), reporter=1)
     assert out.closed and out.next_dealer == "S"
+    assert out.session is not None
     assert out.session.dealer == "S" and out.session.totals == {"E": -9, "S": 16, "W": -7}
     # hand 2: a kong, then a draw with alice ready (查叫 and 退税 at three)
     await ledger.record(chat, {"type": "kong", "seat": "W", "kind": "concealed"})
@@ -90,7 +93,7 @@ async def test_who_cannot_sit_three(ledger: Ledger, preset: str, players: int,
     refs = [*SEATED, PlayerRef(name="erin")][:players]
     with pytest.raises((LedgerError, ReportError)) as err:
         await ledger.open_session(CHAT, refs, preset=preset)
-    assert err.value.code == code
+    assert isinstance(err.value, (LedgerError, ReportError)) and err.value.code == code
     assert await ledger.current_session(CHAT) is None
 
 
@@ -111,8 +114,8 @@ async def test_migration_0006_keeps_every_hand(ledger: Ledger) -> None:
 
     from storage.db import alembic_config
 
-    def migrate_to(revision: str):  # type: ignore[no-untyped-def]
-        def step(sync_conn):  # type: ignore[no-untyped-def]
+    def migrate_to(revision: str) -> Callable[[Connection], None]:
+        def step(sync_conn: Connection) -> None:
             cfg = alembic_config()
             cfg.attributes["connection"] = sync_conn
             (command.downgrade if revision == "0005" else command.upgrade)(cfg, revision)

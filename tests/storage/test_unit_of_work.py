@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
@@ -37,12 +38,13 @@ async def test_a_unit_that_raises_keeps_nothing(ledger: Ledger) -> None:
     assert await ledger.run(_audit_count, write=False) == 1
 
 
-async def test_sqlite_never_builds_on_a_transaction_left_open(tmp_path) -> None:  # type: ignore[no-untyped-def]
+async def test_sqlite_never_builds_on_a_transaction_left_open(tmp_path: Path) -> None:
     ledger = await Ledger.open(f"sqlite+aiosqlite:///{tmp_path}/left.sqlite3")
     try:
         await ledger.chat(CHAT)
         pooled = await ledger.engine.raw_connection()
         driver = pooled.driver_connection
+        assert driver is not None
         await driver.execute("BEGIN")  # a caller interrupted mid-transaction
         await driver.execute("INSERT INTO audit (chat_id, action, at) VALUES (?, 'stray', ?)",
                              (CHAT, datetime.now(UTC).isoformat()))
