@@ -15,14 +15,11 @@ Webhook mode serves them beside the webhook (``bot.delivery.webhook``); polling 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
-import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -31,6 +28,7 @@ from telegram.ext import Application
 
 from bot.ops import metrics
 from bot.ops.config import Settings, split_listen
+from bot.ops.side_server import SideServer, around
 from storage.schema import schema_at_head
 
 log = logging.getLogger(__name__)
@@ -89,48 +87,12 @@ def routes(ledger: LedgerOf, max_outbox: int) -> list[Route]:
             Route("/metrics", scrape, methods=["GET"])]
 
 
-class _Server(uvicorn.Server):
-    """Uvicorn inside an event loop it does not own: the bot handles the signals."""
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Iterator[None]:
-        yield
-
-
-class AdminServer:
+class AdminServer(SideServer):
     """The admin routes on their own port, as a task of the running event loop."""
 
     def __init__(self, listen: str, ledger: LedgerOf, max_outbox: int) -> None:
-        self.host, self.port = split_listen(listen)
-        app = Starlette(routes=routes(ledger, max_outbox))
-        self.server = _Server(uvicorn.Config(app, host=self.host, port=self.port,
-                                             log_config=None, access_log=False,
-                                             lifespan="off"))
-        self._task: asyncio.Task[None] | None = None
-
-    async def start(self) -> None:
-        """Bind (an ``OSError`` says why not: Uvicorn itself would exit the process),
-        then serve until :meth:`stop`."""
-        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((self.host, self.port))
-        except OSError:
-            sock.close()
-            raise
-        self._task = asyncio.create_task(self.server.serve(sockets=[sock]))
-        while not self.server.started:
-            if self._task.done():  # it could not bind: say so
-                self._task.result()
-                raise RuntimeError("the admin server stopped while starting")
-            await asyncio.sleep(0.05)
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self.server.should_exit = True
-            await self._task
-            self._task = None
+        super().__init__(Starlette(routes=routes(ledger, max_outbox)), *split_listen(listen),
+                         name="admin")
 
 
 def attach(application: Application, settings: Settings) -> None:  # type: ignore[type-arg]
@@ -141,18 +103,12 @@ def attach(application: Application, settings: Settings) -> None:  # type: ignor
         return
     server = AdminServer(listen, lambda: ledger_of(application),
                          settings.telegram.ready_max_outbox)
-    post_init, post_shutdown = application.post_init, application.post_shutdown
 
     async def start(app: Application) -> None:  # type: ignore[type-arg]
-        if post_init is not None:
-            await post_init(app)
         await server.start()
         log.info("health and metrics on http://%s", listen)
 
     async def stop(app: Application) -> None:  # type: ignore[type-arg]
         await server.stop()
-        if post_shutdown is not None:
-            await post_shutdown(app)
 
-    application.post_init = start
-    application.post_shutdown = stop
+    around(application, start, stop)
