@@ -21,7 +21,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# Two processes; then, alone, the tests that restart a service the others share.
+# Two processes; then, alone, the tests that restart a service the others share or time
+# worker processes against a lease (marked exclusive).
 test: $(STAMP) lint typecheck
 	$(BIN)/python -m pytest -q -n 2 --maxschedchunk 1 -m "not exclusive"
 	$(BIN)/python -m pytest -q -m exclusive

@@ -34,6 +34,7 @@ from tests.storage.conftest import PG_URL
 pytestmark = [
     pytest.mark.skipif(not PG_URL, reason="several workers need TALLY_TEST_POSTGRES_URL"),
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
+    pytest.mark.exclusive,  # times worker processes against a 1 s lease: run alone
 ]
 
 CHATS = [-100920, -100921, -100922, -100923]
