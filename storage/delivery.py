@@ -130,6 +130,7 @@ class Answer:
         self.lease = lease
         self.queued: list[Queued] = []
         self.committed = False
+        self.absorbed = False  # its rows taken in by the update's handling
 
     def write(self, conn: Connection, result: Any) -> None:
         stamp = now()
