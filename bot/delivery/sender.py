@@ -391,6 +391,13 @@ class Sender:
             except RetryAfter as exc:
                 metrics.telegram_error("429")
                 wait = seconds(exc.retry_after)
+                if row.method == "answerCallbackQuery":
+                    # Late, a button's answer is worth nothing (its spinner stops by
+                    # itself), and the chat's other answers would wait behind it.
+                    log.info("chat %s: Telegram asks to wait %ss; a button press goes "
+                             "unanswered", row.chat_id, wait)
+                    self._settle(dropped=row.id)
+                    return
                 log.info("chat %s: Telegram asks to wait %ss", row.chat_id, wait)
                 await asyncio.sleep(wait)
             except BadRequest as exc:
