@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from pydantic import ValidationError
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from engine.errors import ReportError
@@ -644,11 +644,20 @@ async def preview_import(ledger: Ledger, chat_id: int, data: IO[bytes]) -> Impor
     return await ledger.run(unit, write=False)
 
 
-async def import_zip(ledger: Ledger, chat_id: int, data: IO[bytes]) -> ImportPreview:
+async def import_zip(ledger: Ledger, chat_id: int, data: IO[bytes],
+                     draft: tuple[int, int] | None = None) -> ImportPreview:
     """Import an export into this chat, which must have no ledger yet. One transaction:
-    a file that fails any check leaves the chat as it was."""
+    a file that fails any check leaves the chat as it was. ``draft``: the id and version
+    of the pending import (its button) taken in the same transaction (else
+    ``stale_button``)."""
 
     def unit(conn: Connection) -> ImportPreview:
+        if draft is not None:
+            d = t.drafts.c
+            if conn.execute(delete(t.drafts).where(
+                    d.chat_id == chat_id, d.id == draft[0], d.version == draft[1])
+                    ).rowcount != 1:
+                raise LedgerError("stale_button", "that import was confirmed or cancelled")
         ledger._chat(conn, chat_id)
         if not _chat_is_empty(conn, chat_id):
             raise LedgerError("import_not_empty", "this chat already has a ledger")

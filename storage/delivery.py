@@ -8,7 +8,10 @@
   without its answer, nor an update marked handled without its change.
 - :meth:`Delivery.finish` does the same for an update that changed nothing.
 - The sender reads the outbox and marks what it sent; :meth:`Delivery.prune` forgets
-  handled updates and sent answers after a while (never the ledger's own tables).
+  handled updates and sent answers after a while (never the ledger's own tables). A
+  handled update keeps only its key (a re-delivery is refused by it), for as long as
+  Telegram may deliver it again; a sent answer is deleted at once (only an answer given
+  up on stays, with its error, for the operator).
 - Several workers share the inbox and the outbox through leases (``claimed_by`` and
   ``claimed_until``): a row is worked on by one worker at a time, and a chat's rows in order.
   ``claimed_by`` is the claim's token: an inbox claim's is new for every run of a chat's
@@ -59,6 +62,7 @@ _CLAIM = (
 
 
 DEFAULT_LEASE = 30.0  # seconds (the setting delivery.lease_seconds)
+HANDLED: dict[str, Any] = {}  # what a handled update's row keeps of the update
 _SWEEP_LOCK = 0x7A11_0001  # the advisory lock that one sweep of the outbox holds at a time
 
 
@@ -130,6 +134,7 @@ class Answer:
         self.lease = lease
         self.queued: list[Queued] = []
         self.committed = False
+        self.absorbed = False  # its rows taken in by the update's handling
 
     def write(self, conn: Connection, result: Any) -> None:
         stamp = now()
@@ -168,8 +173,11 @@ def _rows_statement(dialect: str, table: Any, columns: tuple[str, ...], n: int,
                              for i in range(n) for c in columns))
 
 
+# Handled: only the key (and the status) is kept, for as long as Telegram may deliver the
+# update again (delivery.inbox_retention_hours); the update itself is dropped.
 _DONE = (update(t.inbox).where(_i.id == bindparam("b_id"), _i.status == "pending")
-         .values(status="done", done_at=bindparam("b_at"), claimed_by=None, claimed_until=None))
+         .values(status="done", done_at=bindparam("b_at"), claimed_by=None, claimed_until=None,
+                 payload=HANDLED))
 _DONE_BY = _DONE.where(_i.claimed_by == bindparam("b_worker"))
 
 
@@ -441,15 +449,15 @@ class Delivery(LedgerBase):
     async def settle_messages(self, sent: Sequence[int] = (), dropped: Sequence[int] = (),
                               failed: Sequence[tuple[int, str]] = (),
                               retried: Sequence[int] = ()) -> None:
-        """Record what the sender did, in one transaction (what was sent is marked sent
-        whoever holds it now: it went out)."""
+        """Record what the sender did, in one transaction: what was sent (or dropped, a
+        scoreboard replaced by a newer one) is deleted, whoever holds it now (it went out,
+        and no retry will need it); a failure is kept, with its error, until pruned."""
 
         def unit(conn: Connection) -> None:
             stamp = now()
-            for status, ids in (("sent", sent), ("dropped", dropped)):
-                if ids:
-                    conn.execute(update(t.outbox).where(_o.id.in_(list(ids))).values(
-                        status=status, sent_at=stamp, claimed_by=None, claimed_until=None))
+            done = [*sent, *dropped]
+            if done:  # no retry will need them: gone at once (a failure is kept a while)
+                conn.execute(delete(t.outbox).where(_o.id.in_(done)))
             for row_id, error in failed:
                 conn.execute(update(t.outbox).where(_o.id == row_id).values(
                     status="failed", sent_at=stamp, error=error[:500], claimed_by=None,
@@ -475,7 +483,8 @@ class Delivery(LedgerBase):
         return await self.run(unit, write=False)
 
     async def prune(self, handled_before: datetime, sent_before: datetime) -> tuple[int, int]:
-        """Forget updates handled and answers sent (or given up) before these times."""
+        """Forget the keys of updates handled, and the answers given up on (sent ones are
+        gone already), before these times."""
 
         def unit(conn: Connection) -> tuple[int, int]:
             a = conn.execute(delete(t.inbox).where(and_(

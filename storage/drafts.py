@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from storage import tables as t
+from storage.errors import LedgerError
 from storage.ledger_base import LedgerBase as Ledger
 from storage.ledger_base import now
 
@@ -28,7 +30,11 @@ RECENT_HANDS = 8
 
 class Drafts:
     """Drafts behind inline buttons, so that buttons survive a restart. Each change bumps a
-    version; a press carrying an older version is stale and refused."""
+    version; a press carrying an older version is stale and refused.
+
+    A press's change rides in the update's own transaction (with its answers and "this
+    update is handled"): ``Drafts(send.answered(context, render))``, so a press tried
+    again after a failure finds the draft as it was, never half-changed."""
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
@@ -39,6 +45,28 @@ class Drafts:
             res = conn.execute(insert(t.drafts).values(
                 chat_id=chat_id, user_id=user_id, kind=kind, version=1, data=data,
                 created_at=now()).returning(t.drafts.c.id))
+            return res.scalar_one(), 1
+
+        return await self.ledger.run(unit, write=True)
+
+    async def create_bounded(self, chat_id: int, user_id: int, kind: str,
+                             data: dict[str, Any], *, keep: int, ttl: timedelta
+                             ) -> tuple[int, int]:
+        """As :meth:`create`, for a kind whose drafts expire: those older than ``ttl`` go
+        (every chat's), and the chat keeps at most ``keep`` of the kind (the newest)."""
+        d = t.drafts.c
+
+        def unit(conn: Connection) -> tuple[int, int]:
+            stamp = now()
+            conn.execute(delete(t.drafts).where(d.kind == kind, d.created_at < stamp - ttl))
+            older = conn.execute(select(d.id).where(d.chat_id == chat_id, d.kind == kind)
+                                 .order_by(d.id.desc()).offset(max(keep - 1, 0))).scalars()
+            gone = list(older)
+            if gone:
+                conn.execute(delete(t.drafts).where(d.id.in_(gone)))
+            res = conn.execute(insert(t.drafts).values(
+                chat_id=chat_id, user_id=user_id, kind=kind, version=1, data=data,
+                created_at=stamp).returning(d.id))
             return res.scalar_one(), 1
 
         return await self.ledger.run(unit, write=True)
@@ -64,6 +92,22 @@ class Drafts:
                 d.chat_id == chat_id, d.id == draft_id, d.version == version)
                 .values(data=data, version=version + 1))
             return version + 1 if res.rowcount == 1 else None
+
+        return await self.ledger.run(unit, write=True)
+
+    async def advance(self, chat_id: int, draft_id: int, version: int, data: dict[str, Any]
+                      ) -> int:
+        """As :meth:`update`, but a stale version raises ``stale_button`` (so that the
+        answer riding on this write is rolled back with it)."""
+        d = t.drafts.c
+
+        def unit(conn: Connection) -> int:
+            res = conn.execute(update(t.drafts).where(
+                d.chat_id == chat_id, d.id == draft_id, d.version == version)
+                .values(data=data, version=version + 1))
+            if res.rowcount != 1:
+                raise LedgerError("stale_button", "that button's draft changed meanwhile")
+            return version + 1
 
         return await self.ledger.run(unit, write=True)
 

@@ -334,12 +334,21 @@ class LedgerBase:
 
     async def open_session(self, chat_id: int, seats: Sequence[PlayerRef], *,
                            preset: str | None = None, overrides: dict[str, Any] | None = None,
-                           stake_cents: int | None = None) -> SessionInfo:
+                           stake_cents: int | None = None,
+                           draft: tuple[int, int] | None = None) -> SessionInfo:
+        """``draft``: the id and version of the seat buttons' draft that opens the table,
+        taken in the same transaction (a press on an older version is ``stale_button``)."""
         if len(seats) not in (3, 4):
             raise LedgerError("four_players", "a table has four players, or three",
                               count=len(seats))
 
         def unit(conn: Connection) -> SessionInfo:
+            if draft is not None:
+                d = t.drafts.c
+                if conn.execute(delete(t.drafts).where(
+                        d.chat_id == chat_id, d.id == draft[0], d.version == draft[1])
+                        ).rowcount != 1:
+                    raise LedgerError("stale_button", "those seats changed meanwhile")
             chat = self._chat(conn, chat_id)
             s = t.sessions.c
             if conn.execute(select(s.id).where(

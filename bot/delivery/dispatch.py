@@ -228,11 +228,7 @@ class Dispatcher:
             turn.error = exc
         finally:
             send.CURRENT.reset(token)
-        for answer in turn.answers:
-            if answer.committed:
-                turn.finished = True
-                turn.queued.extend(answer.queued)
-                del turn.buffer[:len(answer.before)]
+        send.absorb(turn)
         try:
             ok = await self._conclude(row, turn, update, claim)
         except AlreadyHandled:

@@ -9,8 +9,11 @@ A state-changing handler asks for that transaction to be its write's own::
     out = await answered(context, lambda out: [to_chat(...), board.item(...)]).void(...)
 
 so the change, its answer and "this update is handled" commit together or not at all.
-Button answers (which must come within seconds, once) and documents (too large for the
-outbox) go out at once; a crash before the update is marked handled sends them again.
+A button's answer (``answerCallbackQuery``) is queued the same way, so that a press is
+answered once, with what its write committed; the latest answer said before the write
+is the one that goes (a refusal said after a plain "done" replaces it). Only documents
+(too large for the outbox) go out at once; a crash before the update is marked handled
+sends them again.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ class Turn:
     answers: list[Answer] = field(default_factory=list)
     queued: list[Queued] = field(default_factory=list)  # written to the outbox
     finished: bool = False  # the update is marked handled (with a change, or without)
-    answered_query: bool = False
+    query_answer: Outgoing | None = None  # the button's answer, once said
     error: BaseException | None = None
 
 
@@ -129,11 +132,23 @@ def answered(context: ContextTypes.DEFAULT_TYPE,
     turn = CURRENT.get()
     if turn is None:
         return ledger.answering(Answer(None, render))
+    absorb(turn)  # an earlier write of this update committed: this one only adds to it
     answer = Answer(None if turn.finished else turn.inbox_id, render,
                     before=list(turn.buffer), worker=turn.worker, claim=turn.claim,
                     lease=turn.lease)
     turn.answers.append(answer)
     return ledger.answering(answer)
+
+
+def absorb(turn: Turn) -> None:
+    """Take in what the update's committed writes queued: the update is handled, and what
+    they carried of the buffer is written."""
+    for answer in turn.answers:
+        if answer.committed and not answer.absorbed:
+            answer.absorbed = True
+            turn.finished = True
+            turn.queued.extend(answer.queued)
+            del turn.buffer[:len(answer.before)]
 
 
 # -- the handler's verbs ---------------------------------------------------------------
@@ -166,16 +181,41 @@ async def document(context: ContextTypes.DEFAULT_TYPE, chat_id: int, data: Any, 
                                     caption=caption)
 
 
+def answer_of(chat_id: int, query_id: str, text: str | None = None, *, alert: bool = False
+              ) -> Outgoing:
+    """The answer to a pressed button (its spinner stops; ``text`` as a toast, or an
+    alert)."""
+    params: dict[str, Any] = {"callback_query_id": query_id}
+    if text:
+        params["text"] = text
+    if alert:
+        params["show_alert"] = True
+    return Outgoing(chat_id=chat_id, method="answerCallbackQuery", params=params)
+
+
 async def answer(update: Update, text: str | None = None, *, alert: bool = False) -> None:
-    """Answer the pressed button, at once and at most once (Telegram refuses a second
-    answer, and one that comes too late: neither is worth failing the update for)."""
+    """Answer the pressed button, once: queued with the update's answers and sent by the
+    sender (Telegram refuses a second answer, and one that comes too late: neither is
+    worth failing for). Said again before the update's write commits, the newer answer
+    replaces the older; after it, it is ignored."""
     query = update.callback_query
-    turn = CURRENT.get()
-    if query is None or (turn is not None and turn.answered_query):
+    if query is None:
         return
-    if turn is not None:
-        turn.answered_query = True
-    try:
-        await query.answer(text, show_alert=alert)
-    except TelegramError as exc:
-        log.info("could not answer button press %s: %s", query.id, exc)
+    turn = CURRENT.get()
+    if turn is None:
+        try:
+            await query.answer(text, show_alert=alert)
+        except TelegramError as exc:
+            log.info("could not answer button press %s: %s", query.id, exc)
+        return
+    chat = update.effective_chat
+    said = answer_of(chat.id if chat is not None else turn.chat_id, query.id, text,
+                     alert=alert)
+    if turn.query_answer is not None:
+        index = next((i for i, m in enumerate(turn.buffer) if m is turn.query_answer), None)
+        if index is None:
+            return  # committed with a write already
+        turn.buffer[index] = said
+    else:
+        turn.buffer.append(said)
+    turn.query_answer = said

@@ -44,7 +44,8 @@ from storage.ledger import Ledger, now
 log = logging.getLogger(__name__)
 
 METHODS = {"sendMessage": "send_message", "editMessageText": "edit_message_text",
-           "editMessageReplyMarkup": "edit_message_reply_markup", "sendPhoto": "send_photo"}
+           "editMessageReplyMarkup": "edit_message_reply_markup", "sendPhoto": "send_photo",
+           "answerCallbackQuery": "answer_callback_query"}
 
 
 def _raw(params: dict[str, Any]) -> dict[str, Any] | None:
@@ -390,11 +391,22 @@ class Sender:
             except RetryAfter as exc:
                 metrics.telegram_error("429")
                 wait = seconds(exc.retry_after)
+                if row.method == "answerCallbackQuery":
+                    # Late, a button's answer is worth nothing (its spinner stops by
+                    # itself), and the chat's other answers would wait behind it.
+                    log.info("chat %s: Telegram asks to wait %ss; a button press goes "
+                             "unanswered", row.chat_id, wait)
+                    self._settle(dropped=row.id)
+                    return
                 log.info("chat %s: Telegram asks to wait %ss", row.chat_id, wait)
                 await asyncio.sleep(wait)
             except BadRequest as exc:
                 if "not modified" in str(exc).lower():
                     self._settle(sent=row.id)
+                    return
+                if row.method == "answerCallbackQuery":  # too late, or answered: no matter
+                    log.info("chat %s: could not answer a button press: %s", row.chat_id, exc)
+                    self._settle(dropped=row.id)
                     return
                 metrics.telegram_error("400")
                 log.warning("chat %s: Telegram refused %s: %s", row.chat_id, row.method, exc)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from telegram import Update
@@ -79,12 +80,14 @@ async def acting(update: Update, context: ContextTypes.DEFAULT_TYPE
 
 
 async def undo_last(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
-                session: SessionInfo) -> bool:
+                session: SessionInfo, also: Sequence[Outgoing] = ()) -> bool:
+    """Undo the last event; ``also``: more to say with the undo's answer (the Undo
+    button's removal), only if it happens."""
     user = update.effective_user
     admin = await is_admin(update, context)
 
     def answer(out: Any) -> list[Outgoing]:
-        return [send.to_chat(session.chat_id, render.undo_text(lang, out)),
+        return [*also, send.to_chat(session.chat_id, render.undo_text(lang, out)),
                 board.item(lang, out.session)]
 
     try:

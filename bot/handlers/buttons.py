@@ -1,9 +1,14 @@
 """Inline buttons: the guided /hu report (also started from the scoreboard), the seat
-buttons of /new, and Undo."""
+buttons of /new, and Undo.
+
+A press changes its draft (or opens the table, or records) in one write that also queues
+its answers (the edited message, the button's answer, the scoreboard) and marks the
+update handled: tried again after a failure, a press finds everything as it was."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
@@ -23,7 +28,6 @@ from bot.dialogs.keyboards import (
 )
 from bot.handlers import board, twice
 from bot.handlers.actions import announcement, undo_last
-from bot.handlers.board import update_board
 from bot.handlers.chat import (
     SEAT_ORDER,
     chat_info,
@@ -34,19 +38,17 @@ from bot.handlers.chat import (
     refuse,
     remember,
     remember_member,
-    reply,
     services,
     session_for_action,
-    suppress_edit_errors,
     table_of,
 )
 from bot.text import render
-from bot.text.errors_text import error_text
 from bot.text.i18n import t
 from bot.text.words import colon, preset_name
 from engine.errors import ReportError
 from engine.rules import get_preset, three_players_allowed
 from storage.delivery import Outgoing
+from storage.drafts import Drafts
 from storage.errors import LedgerError
 from storage.models import EditOutcome, PlayerRef, RecordOutcome, SessionInfo
 from storage.twice import QUESTION_KIND
@@ -72,10 +74,19 @@ async def start_guided_event(update: Update, context: ContextTypes.DEFAULT_TYPE,
     if session is None or user is None:
         return
     data = guided_events.new_kong() if kind == "kong" else guided_events.new_draw(session)
-    draft_id, version = await services(context).drafts.create(session.chat_id, user.id, kind,
-                                                              data)
-    text, keyboard = guided_events.step(lang, session, kind, draft_id, version, data)
-    await reply(update, text, reply_markup=keyboard)
+
+    def shown(made: tuple[int, int]) -> list[Outgoing]:
+        text, keyboard = guided_events.step(lang, session, kind, made[0], made[1], data)
+        return [send.replying(update, text, reply_markup=keyboard)]
+
+    await drafts_answering(context, shown).create(session.chat_id, user.id, kind, data)
+
+
+def drafts_answering(context: ContextTypes.DEFAULT_TYPE,
+                     render: Callable[[Any], Sequence[Outgoing]]) -> Drafts:
+    """The drafts, with ``render(result)`` written in the transaction of their next
+    change, with the update's other answers and "this update is handled"."""
+    return Drafts(send.answered(context, render))
 
 
 async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
@@ -85,12 +96,12 @@ async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
     hints = await drafts.hints(session.chat_id, session.id)
     kongs = hints.kongs if guided.facts_of(session).counts else {}  # kongs add fan: Sichuan
     data = guided.new_draft(hints.recent_winners, kongs, winner)
-    draft_id, version = await drafts.create(session.chat_id, owner, "hu", data)
-    text, keyboard = guided.step(lang, session, draft_id, version, data)
-    if update.callback_query is None:
-        await reply(update, text, reply_markup=keyboard)
-    else:
-        await send.message(context, session.chat_id, text, reply_markup=keyboard)
+
+    def shown(made: tuple[int, int]) -> list[Outgoing]:  # (a press: a message in the chat)
+        text, keyboard = guided.step(lang, session, made[0], made[1], data)
+        return [send.replying(update, text, reply_markup=keyboard)]
+
+    await drafts_answering(context, shown).create(session.chat_id, owner, "hu", data)
 
 
 def join_shape(preset: str) -> tuple[int, bool]:
@@ -121,65 +132,85 @@ async def start_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: s
         await refuse(update, lang, "session_open")
         return
     count, may_three = join_shape(preset or (await chat_info(context, chat.id, lang)).preset)
-    data = {"preset": preset, "stake": stake, "seats": {}, "count": count,
-            "may_three": may_three}
-    draft_id, version = await services(context).drafts.create(chat.id, user.id, "join", data)
-    await reply(update, t(lang, "Take a seat: East deals first. Press your seat again to "
-                                "stand up."),
-                reply_markup=join_keyboard(lang, draft_id, version, {}, count, may_three))
+    data: dict[str, Any] = {"preset": preset, "stake": stake, "seats": {}, "count": count,
+                            "may_three": may_three}
+
+    def shown(made: tuple[int, int]) -> list[Outgoing]:
+        return [send.replying(update, t(lang, "Take a seat: East deals first. Press your "
+                                              "seat again to stand up."),
+                              reply_markup=join_keyboard(lang, made[0], made[1], {}, count,
+                                                         may_three))]
+
+    await drafts_answering(context, shown).create(chat.id, user.id, "join", data)
 
 
 async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
                       data: DraftData, draft: dict[str, Any]) -> None:
+    """A seat taken or left; the last seat (or "Start with three") opens the table. The
+    draft's change, or the table with the draft gone, commits with the answers."""
     query = update.callback_query
     chat = update.effective_chat
     assert query is not None and chat is not None
+    stale = t(lang, error_text_plain("stale_button"))
     seats: dict[str, Any] = dict(draft["seats"])
     user = query.from_user
     mine = next((s for s, p in seats.items() if p["id"] == user.id), None)
     count, may_three = int(draft.get("count", 4)), bool(draft.get("may_three"))
     start_three = data.action == "go" and may_three and set(seats) == {"E", "S", "W"}
     if not start_three and (data.action != "s" or data.arg not in SEAT_ORDER[:count]):
-        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        await send.answer(update, stale, alert=True)
         return
+    seat = data.arg or ""
     if start_three:
         pass  # East, South and West sit: the table opens with three
-    elif mine == data.arg:
+    elif mine == seat:
         del seats[mine]
-    elif data.arg in seats or mine is not None:
-        await query.answer(t(lang, "That seat is taken, or you already sit."), show_alert=True)
+    elif seat in seats or mine is not None:
+        await send.answer(update, t(lang, "That seat is taken, or you already sit."),
+                          alert=True)
         return
     else:
-        seats[data.arg] = {"id": user.id, "name": user.username or user.first_name,
-                           "username": user.username}
-    drafts = services(context).drafts
-    version = await drafts.update(chat.id, data.draft_id, data.version,
-                                  {**draft, "seats": seats})
-    if version is None:
-        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
-        return
-    await query.answer()
+        seats[seat] = {"id": user.id, "name": user.username or user.first_name,
+                       "username": user.username}
+    message = query.message
+    await send.answer(update)
     if len(seats) < count and not start_three:
-        with suppress_edit_errors():
-            await query.edit_message_reply_markup(join_keyboard(
-                lang, data.draft_id, version, seats, count, may_three))
+        def seated(version: int) -> list[Outgoing]:
+            if message is None:
+                return []
+            return [send.edit_of(chat.id, message.message_id, reply_markup=join_keyboard(
+                lang, data.draft_id, version, seats, count, may_three))]
+
+        try:
+            await drafts_answering(context, seated).advance(
+                chat.id, data.draft_id, data.version, {**draft, "seats": seats})
+        except LedgerError:
+            await send.answer(update, stale, alert=True)
         return
     refs = [PlayerRef(name=seats[s]["name"], telegram_id=seats[s]["id"],
                       username=seats[s]["username"]) for s in SEAT_ORDER if s in seats]
+
+    def opened(session: SessionInfo) -> list[Outgoing]:
+        said: list[Outgoing] = []
+        if message is not None:
+            said.append(send.edit_of(chat.id, message.message_id, t(
+                lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
+                preset=preset_name(lang, session.preset),
+                seats=render.seats_text(session, lang), dealer=render.name(session, "E")),
+                reply_markup=None))
+        return [*said, board.item(lang, session)]
+
     try:
-        session = await services(context).ledger.open_session(
-            chat.id, refs, preset=draft.get("preset"), stake_cents=draft.get("stake"))
+        session = await send.answered(context, opened).open_session(
+            chat.id, refs, preset=draft.get("preset"), stake_cents=draft.get("stake"),
+            draft=(data.draft_id, data.version))
     except (LedgerError, ReportError) as exc:
-        await context.bot.send_message(chat.id, error_text(lang, exc.code, str(exc),
-                                                           **exc.params))
+        if exc.code == "stale_button":
+            await send.answer(update, stale, alert=True)
+            return
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
-    await drafts.delete(chat.id, data.draft_id)
-    with suppress_edit_errors():
-        await query.edit_message_text(t(
-            lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
-            preset=preset_name(lang, session.preset), seats=render.seats_text(session, lang),
-            dealer=render.name(session, "E")))
-    await update_board(context, lang, session)
+    remember(context, chat.id, session)
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -189,14 +220,15 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     data = parse_callback(query.data)
     chat = update.effective_chat
     if data is None or chat is None:
-        await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
         return
     svc = services(context)
     if isinstance(data, DraftData):
         found = await svc.drafts.get(chat.id, data.draft_id)
         if found is not None and found[1] == "join":
             if found[0] != data.version:
-                await query.answer(t(lang, error_text_plain("stale_button")), show_alert=True)
+                await send.answer(update, t(lang, error_text_plain("stale_button")),
+                                  alert=True)
                 return
             await _press_join(update, context, lang, data, found[2])
             return
@@ -206,8 +238,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     seated = {p.telegram_id for p in session.seats.values()} if session else set()
     if session is None or (query.from_user.id not in seated and not await is_admin(
             update, context)):
-        await query.answer(t(lang, error_text_plain(
-            "not_player" if session else "no_session")), show_alert=True)
+        await send.answer(update, t(lang, error_text_plain(
+            "not_player" if session else "no_session")), alert=True)
         return
     remember_member(context, session, query.from_user)
     if isinstance(data, EditData):
@@ -228,11 +260,11 @@ async def _press_undo(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
     if last != (data.session_id, data.hand, data.event, last[3] if last else None):
         await send.answer(update, t(lang, "Only the latest event can be undone."), alert=True)
         return
-    await send.answer(update)  # as every button answer: a refusal or 429 is no failure
-    if await undo_last(update, context, lang, session) and query.message is not None:
-        # queued with the undo's answer, and sent by the sender with its retries
-        await send.edit(context, query.message.chat.id, query.message.message_id,
-                        reply_markup=None)
+    await send.answer(update)  # queued with the undo's answer, as the Undo's removal
+    message = query.message
+    also = [] if message is None else [send.edit_of(message.chat.id, message.message_id,
+                                                    reply_markup=None)]
+    await undo_last(update, context, lang, session, also)
 
 
 async def _press_board(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
@@ -256,13 +288,16 @@ async def _press_edit(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
         await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
         return
     await send.answer(update)
-    drafts = services(context).drafts
     draft = {**guided.new_draft(), "edit": [data.hand, data.event]}
-    draft_id, version = await drafts.create(session.chat_id, query.from_user.id, "hu", draft)
-    text, keyboard = guided.step(lang, session, draft_id, version, draft)
     head = t(lang, "Editing hand {number}, event {index}:", number=data.hand,
              index=data.event + 1)
-    await send.message(context, session.chat_id, head + "\n" + text, reply_markup=keyboard)
+
+    def shown(made: tuple[int, int]) -> list[Outgoing]:
+        text, keyboard = guided.step(lang, session, made[0], made[1], draft)
+        return [send.to_chat(session.chat_id, head + "\n" + text, reply_markup=keyboard)]
+
+    await drafts_answering(context, shown).create(session.chat_id, query.from_user.id, "hu",
+                                                  draft)
 
 
 async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
@@ -284,10 +319,13 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
         return
     message_id = query.message.message_id
     if data.action == "x":
-        await drafts.delete(session.chat_id, data.draft_id)
         await send.answer(update)
-        await send.edit(context, session.chat_id, message_id, t(lang, "Cancelled."),
-                        reply_markup=None)
+
+        def cancelled(_: None) -> list[Outgoing]:
+            return [send.edit_of(session.chat_id, message_id, t(lang, "Cancelled."),
+                                 reply_markup=None)]
+
+        await drafts_answering(context, cancelled).delete(session.chat_id, data.draft_id)
         return
     kind = found[1]
     if kind == "hu":
@@ -307,16 +345,21 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     if done:
         await _record(update, context, lang, session, data, kind, new)
         return
-    version = await drafts.update(session.chat_id, data.draft_id, data.version, new)
-    if version is None:
-        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
-        return
     await send.answer(update)
-    if kind == "hu":
-        text, keyboard = guided.step(lang, session, data.draft_id, version, new)
-    else:
-        text, keyboard = guided_events.step(lang, session, kind, data.draft_id, version, new)
-    await send.edit(context, session.chat_id, message_id, text, reply_markup=keyboard)
+
+    def shown(version: int) -> list[Outgoing]:
+        if kind == "hu":
+            text, keyboard = guided.step(lang, session, data.draft_id, version, new)
+        else:
+            text, keyboard = guided_events.step(lang, session, kind, data.draft_id, version,
+                                                new)
+        return [send.edit_of(session.chat_id, message_id, text, reply_markup=keyboard)]
+
+    try:
+        await drafts_answering(context, shown).advance(session.chat_id, data.draft_id,
+                                                       data.version, new)
+    except LedgerError:
+        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
 
 
 async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
@@ -346,6 +389,7 @@ async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
                             reply_markup=None)
         return [done, *announcement(update, lang, out)]
 
+    await send.answer(update)
     try:
         out = await send.answered(context, answer).record(
             chat_id, event, reporter=user.id if user else None, indicator=indicator,
@@ -354,10 +398,8 @@ async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
         if exc.code == "stale_button":
             await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
             return
-        await send.answer(update)
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
-    await send.answer(update)
     remember(context, chat_id, out.session)
 
 
@@ -376,17 +418,16 @@ async def _record_edit(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
         return [done, send.to_chat(chat_id, render.edit_text(lang, out)),
                 board.item(lang, out.session)]
 
+    allow_others = await is_admin(update, context)
+    await send.answer(update)
     try:
         out = await send.answered(context, answer).amend(
             chat_id, number, [event], actor=user.id if user else None, indicator=indicator,
-            allow_others=await is_admin(update, context), event_index=index,
-            draft_id=data.draft_id)
+            allow_others=allow_others, event_index=index, draft_id=data.draft_id)
     except (LedgerError, ReportError) as exc:
         if exc.code == "stale_button":
             await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
             return
-        await send.answer(update)
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
-    await send.answer(update)
     remember(context, chat_id, out.session)

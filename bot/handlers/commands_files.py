@@ -13,9 +13,8 @@ import html
 import io
 import logging
 import re
-import secrets
 import time
-from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
@@ -29,6 +28,7 @@ from telegram.ext import (
 )
 
 from bot.delivery import send
+from bot.handlers.buttons import drafts_answering
 from bot.handlers.chat import chat_lang, is_admin, refuse, reply, services, tokens_of
 from bot.pictures import drawing, fonts
 from bot.pictures.picture_data import (
@@ -51,10 +51,14 @@ log = logging.getLogger(__name__)
 
 MAX_IMPORT_BYTES = 20 * 1024 * 1024  # what a bot may download from Telegram
 MAX_EXPORT_BYTES = 50 * 1024 * 1024  # what a bot may send as a document
-PENDING_IMPORTS = 32  # previews awaiting their button, per process
+# A preview awaiting its button is a draft of kind "import" in the ledger (any worker
+# takes the press; a restart keeps it): the file's Telegram id, downloaded again when
+# confirmed. A chat keeps its newest few, for a quarter of an hour.
+IMPORT_KIND = "import"
+PENDING_IMPORTS = 3  # previews awaiting their button, per chat
 PENDING_SECONDS = 15 * 60
 _NUMBER = re.compile(r"^#?(\d{1,6})$")
-_IMPORT_DATA = re.compile(r"^v1:i:([0-9a-f]{16}):(ok|no)$")
+_IMPORT_DATA = re.compile(r"^v1:i:(\d{1,18}):(ok|no)$")
 
 
 # -- pictures -----------------------------------------------------------------------------
@@ -229,18 +233,6 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
 # -- import -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PendingImport:
-    chat_id: int
-    user_id: int
-    file_id: str
-    created: float
-
-
-def _pending(context: ContextTypes.DEFAULT_TYPE) -> dict[str, PendingImport]:
-    return context.application.bot_data.setdefault("pending_imports", {})  # type: ignore[no-any-return]
-
-
 def _document_of(msg: Message) -> Any:
     if msg.document is not None:
         return msg.document
@@ -289,42 +281,48 @@ async def cmd_import(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
-    pending = _pending(context)
-    now = time.monotonic()
-    for key in [k for k, p in pending.items() if now - p.created > PENDING_SECONDS]:
-        del pending[key]
-    while len(pending) >= PENDING_IMPORTS:
-        del pending[next(iter(pending))]
-    token = secrets.token_hex(8)
-    pending[token] = PendingImport(chat.id, user.id, doc.file_id, now)
-    keyboard = InlineKeyboardMarkup([[
-        InlineKeyboardButton(t(lang, "Import"), callback_data=f"v1:i:{token}:ok"),
-        InlineKeyboardButton(t(lang, "Cancel"), callback_data=f"v1:i:{token}:no")]])
-    await reply(update, _preview_text(lang, preview), reply_markup=keyboard)
+
+    def shown(made: tuple[int, int]) -> list[Outgoing]:
+        keyboard = InlineKeyboardMarkup([[
+            InlineKeyboardButton(t(lang, "Import"), callback_data=f"v1:i:{made[0]}:ok"),
+            InlineKeyboardButton(t(lang, "Cancel"), callback_data=f"v1:i:{made[0]}:no")]])
+        return [send.replying(update, _preview_text(lang, preview), reply_markup=keyboard)]
+
+    pending = {"file_id": doc.file_id, "expires": time.time() + PENDING_SECONDS}
+    await drafts_answering(context, shown).create_bounded(
+        chat.id, user.id, IMPORT_KIND, pending, keep=PENDING_IMPORTS,
+        ttl=timedelta(seconds=PENDING_SECONDS))
 
 
 async def on_import_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Import or Cancel under a preview: the import (or the cancel), the pending import's
+    end and the answers commit together, whichever worker takes the press."""
     query, chat, user = update.callback_query, update.effective_chat, update.effective_user
     assert query is not None and chat is not None and user is not None
     lang = await chat_lang(update, context)
     m = _IMPORT_DATA.match(query.data or "")
-    pending = _pending(context)
-    item = pending.get(m.group(1)) if m else None
-    if m is None or item is None or item.chat_id != chat.id or \
-            time.monotonic() - item.created > PENDING_SECONDS:
+    found = await services(context).drafts.get(chat.id, int(m.group(1))) if m else None
+    if m is None or found is None or found[1] != IMPORT_KIND or \
+            time.time() > float(found[2].get("expires", 0)):
         await send.answer(update, t(lang, "That button is out of date."), alert=True)
         return
-    if user.id != item.user_id and not await is_admin(update, context):
+    version, _kind, item, owner = found
+    if user.id != owner and not await is_admin(update, context):
         await send.answer(update, t(lang, "Only chat admins can import a ledger."), alert=True)
         return
-    del pending[m.group(1)]
-    message = query.message
+    draft_id, message = int(m.group(1)), query.message
+    await send.answer(update)
     if m.group(2) == "no":
-        await send.answer(update)
-        if message is not None:
-            await send.edit(context, chat.id, message.message_id,
-                            t(lang, "Import cancelled; nothing was written."), reply_markup=None)
+        def cancelled(_: None) -> list[Outgoing]:
+            if message is None:
+                return []
+            return [send.edit_of(chat.id, message.message_id,
+                                 t(lang, "Import cancelled; nothing was written."),
+                                 reply_markup=None)]
+
+        await drafts_answering(context, cancelled).delete(chat.id, draft_id)
         return
+
     def answer(done: chat_files.ImportPreview) -> list[Outgoing]:
         text = t(lang, "Imported {nights} night(s), {hands} hand(s) and {players} player(s).",
                  nights=done.nights, hands=done.hands, players=done.players)
@@ -332,12 +330,16 @@ async def on_import_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
             return [send.to_chat(chat.id, text)]
         return [send.edit_of(chat.id, message.message_id, text, reply_markup=None)]
 
-    await send.answer(update)
     try:
-        data = await _download(context, item.file_id)
-        # One write: the import, its answer and "this update is handled" commit together.
-        await chat_files.import_zip(send.answered(context, answer), chat.id, data)
+        data = await _download(context, str(item["file_id"]))
+        # One write: the import, the pending import's end, its answer and "this update
+        # is handled" commit together.
+        await chat_files.import_zip(send.answered(context, answer), chat.id, data,
+                                    draft=(draft_id, version))
     except (TelegramError, LedgerError) as exc:
+        if isinstance(exc, LedgerError) and exc.code == "stale_button":
+            await send.answer(update, t(lang, "That button is out of date."), alert=True)
+            return
         code = exc.code if isinstance(exc, LedgerError) else "import_download"
         params = exc.params if isinstance(exc, LedgerError) else {}
         await refuse(update, lang, code, str(exc), **params)

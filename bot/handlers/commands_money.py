@@ -149,9 +149,8 @@ async def on_settle_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return [send.edit_of(chat.id, message_id, None, reply_markup=None),
                 send.replying(update, render_money.settled_text(lang, done, by))]
 
+    await send.answer(update)  # with the write (a refusal's alert replaces it)
     try:
         await send.answered(context, answer).settle(chat.id, m.group(1), actor=user.id)
     except LedgerError as exc:
         await send.answer(update, error_text(lang, exc.code, str(exc)), alert=True)
-        return
-    await send.answer(update)

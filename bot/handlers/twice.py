@@ -47,6 +47,7 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
     query = update.callback_query
     assert query is not None and query.message is not None
     chat_id, message_id = session.chat_id, query.message.message_id
+    await send.answer(update)  # with the write (a refusal's alert replaces it)
     try:
         if data.action == SAME:
             def dropped(number: int) -> list[Outgoing]:
@@ -55,7 +56,6 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
                 return [send.edit_of(chat_id, message_id, text, reply_markup=None)]
 
             await send.answered(context, dropped).drop_question(chat_id, data.draft_id)
-            await send.answer(update)
             return
         if data.action != NEW:
             raise LedgerError("stale_button", "not a button of this question")
@@ -74,9 +74,7 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
         if exc.code == "stale_button":
             await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
             return
-        await send.answer(update)
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
-    await send.answer(update)
     remember(context, chat_id, out.session)
 

@@ -122,9 +122,12 @@ class DeliverySettings(BaseModel):
     send_attempts: int = Field(8, ge=1, le=100)
     # Handled updates and sent answers are forgotten after this long (the ledger's own
     # tables never are).
-    inbox_retention_hours: float = Field(72, ge=0)
+    # A handled update's key, as long as Telegram may deliver it again (it keeps an
+    # unconfirmed update 24 hours); an answer given up on (a sent one is deleted at once),
+    # for the operator to look at.
+    inbox_retention_hours: float = Field(24, ge=0)
     outbox_retention_hours: float = Field(72, ge=0)
-    prune_interval_minutes: float = Field(60, gt=0)
+    prune_interval_minutes: float = Field(10, gt=0)
 
 
 class WebAppSettings(BaseModel):

@@ -76,8 +76,11 @@ class Table:
 
 
 @asynccontextmanager
-async def table(tmp_path: Path, lang: str = "en", **settings: Any) -> AsyncIterator[Table]:
-    api = FakeBotAPI()
+async def table(tmp_path: Path, lang: str = "en", api: FakeBotAPI | None = None,
+                **settings: Any) -> AsyncIterator[Table]:
+    """The bot on ``tmp_path``'s database; ``api``: the fake Telegram of an earlier run
+    (a restart: the same chats, messages and files)."""
+    api = api or FakeBotAPI()
     # The fake does not throttle, so the rate limiter's Telegram limits are lifted here,
     # and the scoreboard is edited after every event unless a test asks otherwise.
     telegram = TelegramSettings(overall_max_rate=0, group_max_rate=0,

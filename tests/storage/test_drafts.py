@@ -49,3 +49,35 @@ async def test_hints_recent_winners_and_open_kongs(ledger: Ledger) -> None:
     hints = await drafts.hints(CHAT, session.id)
     assert hints.recent_winners == ("S", "N", "W")
     assert hints.kongs == {"E": 2}
+
+
+async def test_a_draft_changes_with_its_answer_or_not_at_all(ledger: Ledger) -> None:
+    """A press's change rides on the update's write: a stale version raises, so the
+    answer riding on it rolls back too; the table opened by the seat buttons takes their
+    draft in its own transaction."""
+    drafts = Drafts(ledger)
+    draft_id, version = await drafts.create(CHAT, 1, "join", {"seats": {}})
+    assert await drafts.advance(CHAT, draft_id, version, {"seats": {"E": 1}}) == 2
+    with pytest.raises(LedgerError) as err:  # the same press again: its version is gone
+        await drafts.advance(CHAT, draft_id, version, {"seats": {"E": 1}})
+    assert err.value.code == "stale_button"
+    with pytest.raises(LedgerError) as err:
+        await ledger.open_session(CHAT, SEATED, draft=(draft_id, version))
+    assert err.value.code == "stale_button" and await ledger.current_session(CHAT) is None
+    await ledger.open_session(CHAT, SEATED, draft=(draft_id, 2))
+    assert await drafts.get(CHAT, draft_id) is None
+
+
+async def test_pending_imports_are_bounded_and_expire(ledger: Ledger) -> None:
+    from datetime import timedelta
+
+    drafts = Drafts(ledger)
+    made = [(await drafts.create_bounded(CHAT, 1, "import", {"n": n}, keep=3,
+                                         ttl=timedelta(minutes=15)))[0] for n in range(5)]
+    kept = [d for d in made if await drafts.get(CHAT, d) is not None]
+    assert kept == made[-3:]  # a chat keeps its newest three
+    other = (await drafts.create_bounded(CHAT - 1, 1, "import", {}, keep=3,
+                                         ttl=timedelta(0)))[0]
+    # A ttl of nothing: every older import (of every chat) is gone; this one stays.
+    assert [await drafts.get(CHAT, d) for d in kept] == [None, None, None]
+    assert await drafts.get(CHAT - 1, other) is not None

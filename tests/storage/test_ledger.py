@@ -126,8 +126,9 @@ async def test_redelivered_update_is_received_once(ledger: Ledger) -> None:
 
 async def test_an_answer_is_written_with_its_change_or_not_at_all(ledger: Ledger) -> None:
     await ledger.open_session(CHAT, SEATED, preset="chengdu")
-    [pending] = await ledger.receive([Incoming(key="m:1:1", chat_id=CHAT, update_id=1,
-                                               payload={})])
+    [pending] = await ledger.receive([Incoming(
+        key="m:1:1", chat_id=CHAT, update_id=1,
+        payload={"update_id": 1, "message": {"message_id": 1, "text": "/hu bob 自摸"}})])
 
     def render(out: Any) -> list[Outgoing]:
         return [Outgoing(chat_id=CHAT, method="sendMessage",
@@ -145,8 +146,13 @@ async def test_an_answer_is_written_with_its_change_or_not_at_all(ledger: Ledger
     assert s is not None and s.hands == 1 and len(await ledger.pending_messages()) == 1
     await ledger.settle_messages(sent=[answer.queued[0].id])
     assert await ledger.backlog() == (0, 0)
+    async with ledger.read() as conn:  # the answer sent is gone; the update keeps its key
+        assert (await conn.execute(select(func.count()).select_from(t.outbox))
+                ).scalar_one() == 0
+        row = (await conn.execute(select(t.inbox))).one()
+        assert row.key == "m:1:1" and row.status == "done" and row.payload == {}
     assert await ledger.prune(datetime.now(UTC) + timedelta(seconds=1),
-                              datetime.now(UTC) + timedelta(seconds=1)) == (1, 1)
+                              datetime.now(UTC) + timedelta(seconds=1)) == (1, 0)
 
 
 async def test_undo(ledger: Ledger) -> None:
