@@ -36,10 +36,12 @@ from bot.handlers.chat import (
     is_admin,
     link_sender,
     refuse,
+    refuse_press,
     remember,
     remember_member,
     services,
     session_for_action,
+    stale_press,
     table_of,
 )
 from bot.text import render
@@ -220,7 +222,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     data = parse_callback(query.data)
     chat = update.effective_chat
     if data is None or chat is None:
-        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        await stale_press(update, lang)
         return
     svc = services(context)
     if isinstance(data, DraftData):
@@ -273,7 +275,7 @@ async def _press_board(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     query = update.callback_query
     assert query is not None
     if data.session_id != session.id or data.seat not in (session.still_in or session.seats):
-        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        await stale_press(update, lang)
         return
     await send.answer(update)
     await _open_draft(update, context, lang, session, query.from_user.id, data.seat)
@@ -285,7 +287,7 @@ async def _press_edit(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
     query = update.callback_query
     assert query is not None
     if data.session_id != session.id or data.hand > session.hands:
-        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        await stale_press(update, lang)
         return
     await send.answer(update)
     draft = {**guided.new_draft(), "edit": [data.hand, data.event]}
@@ -310,7 +312,7 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
         await twice.press(update, context, lang, session, data, found[2])
         return
     if found is None or found[0] != data.version or found[1] not in ("hu", "kong", "draw"):
-        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        await stale_press(update, lang)
         return
     _version, _kind, draft, owner = found
     if query.from_user.id != owner and not await is_admin(update, context):
@@ -340,7 +342,7 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
         new = guided_events.apply(session, kind, draft, data.action, data.arg)
         done = kind == "kong" and new is not None and guided_events.kong_ready(new)
     if new is None:
-        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        await stale_press(update, lang)
         return
     if done:
         await _record(update, context, lang, session, data, kind, new)
@@ -359,7 +361,7 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
         await drafts_answering(context, shown).advance(session.chat_id, data.draft_id,
                                                        data.version, new)
     except LedgerError:
-        await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+        await stale_press(update, lang)
 
 
 async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
@@ -395,10 +397,7 @@ async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
             chat_id, event, reporter=user.id if user else None, indicator=indicator,
             draft_id=data.draft_id)
     except (LedgerError, ReportError) as exc:
-        if exc.code == "stale_button":
-            await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
-            return
-        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        await refuse_press(update, lang, exc, session)
         return
     remember(context, chat_id, out.session)
 
@@ -425,9 +424,6 @@ async def _record_edit(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
             chat_id, number, [event], actor=user.id if user else None, indicator=indicator,
             allow_others=allow_others, event_index=index, draft_id=data.draft_id)
     except (LedgerError, ReportError) as exc:
-        if exc.code == "stale_button":
-            await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
-            return
-        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        await refuse_press(update, lang, exc, session)
         return
     remember(context, chat_id, out.session)

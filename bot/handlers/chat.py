@@ -21,8 +21,10 @@ from bot.dialogs.grammar import (
 )
 from bot.ops import metrics
 from bot.text.errors_text import error_text
-from bot.text.i18n import normalise_language
+from bot.text.i18n import normalise_language, t
+from engine.errors import ReportError
 from storage.drafts import Drafts
+from storage.errors import LedgerError
 from storage.ledger import Ledger
 from storage.models import ChatInfo, PlayerRef, SessionInfo
 
@@ -151,6 +153,21 @@ async def refuse(update: Update, lang: str, code: str, fallback: str = "",
                                      if session else None)
     metrics.refused(code)
     await reply(update, error_text(lang, code, fallback or code, seats, **params))
+
+
+async def stale_press(update: Update, lang: str) -> None:
+    """An out-of-date button: an alert on the press, nothing else."""
+    await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
+
+
+async def refuse_press(update: Update, lang: str, exc: LedgerError | ReportError,
+                       session: SessionInfo | None) -> None:
+    """A press whose write was refused: an out-of-date button is an alert, anything else
+    is answered in the chat."""
+    if exc.code == "stale_button":
+        await stale_press(update, lang)
+    else:
+        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
 
 
 async def session_for_action(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str

@@ -12,7 +12,7 @@ from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs.keyboards import DraftData, draft_data, grid
-from bot.handlers.chat import error_text_plain, refuse, remember
+from bot.handlers.chat import refuse_press, remember
 from bot.text.i18n import t
 from engine.errors import ReportError
 from storage.delivery import Outgoing
@@ -71,10 +71,7 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
             indicator=kept.get("indicator"), draft_id=data.draft_id,
             ask_twice=False)
     except (LedgerError, ReportError) as exc:
-        if exc.code == "stale_button":
-            await send.answer(update, t(lang, error_text_plain("stale_button")), alert=True)
-            return
-        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        await refuse_press(update, lang, exc, session)
         return
     remember(context, chat_id, out.session)
 
