@@ -107,8 +107,9 @@ class CpuCap:
 _peer: contextvars.ContextVar[int] = contextvars.ContextVar("peer", default=0)
 
 
-def _socket_inode(local_port: int) -> str | None:
-    """The inode of the loopback TCP socket bound to ``local_port`` (Linux)."""
+def _socket_inode(local_port: int, remote_port: int) -> str | None:
+    """The inode of the open TCP socket from ``local_port`` to ``remote_port`` (Linux;
+    a socket in TIME_WAIT on the same ports has none)."""
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             lines = Path(table).read_text().splitlines()[1:]
@@ -116,14 +117,17 @@ def _socket_inode(local_port: int) -> str | None:
             continue
         for line in lines:
             fields = line.split()
-            if int(fields[1].rsplit(":", 1)[1], 16) == local_port:
+            if (int(fields[1].rsplit(":", 1)[1], 16) == local_port
+                    and int(fields[2].rsplit(":", 1)[1], 16) == remote_port
+                    and fields[9] != "0"):
                 return fields[9]
     return None
 
 
-def owner(port: int, pids: list[int]) -> int:
-    """Which of ``pids`` holds the client socket on ``port`` (0: none of them)."""
-    inode = _socket_inode(port)
+def owner(port: int, server_port: int, pids: list[int]) -> int:
+    """Which of ``pids`` holds the client socket from ``port`` to ``server_port`` (0: none
+    of them)."""
+    inode = _socket_inode(port, server_port)
     if inode is None:
         return 0
     target = f"socket:[{inode}]"
@@ -161,7 +165,8 @@ async def serve_http_counting(api: FakeBotAPI, counts: CallsByWorker,
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         port = int(writer.get_extra_info("peername")[1])
-        _peer.set(owner(port, counts.pids) if counts.pids else 0)
+        server_port = int(writer.get_extra_info("sockname")[1])
+        _peer.set(owner(port, server_port, counts.pids) if counts.pids else 0)
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -183,7 +188,7 @@ async def serve_http_counting(api: FakeBotAPI, counts: CallsByWorker,
                             params[k] = v
                 method = path.rsplit("/", 1)[-1]
                 if _peer.get() == 0 and counts.pids:  # a connection older than the pids
-                    _peer.set(owner(port, counts.pids))
+                    _peer.set(owner(port, server_port, counts.pids))
                 counts.note(method)
                 status, payload = await dispatch(api, method, params)
                 writer.write(f"HTTP/1.1 {status} OK\r\nContent-Type: application/json\r\n"
