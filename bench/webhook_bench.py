@@ -1,20 +1,26 @@
-"""Webhook mode at 1 and 2 worker processes on PostgreSQL: saturated reports a second and
-the update-to-answer latency, with the fake Bot API adding 50 ms to every call.
+"""Webhook mode at 1, 2 and 3 worker processes on PostgreSQL, each worker held to a share
+of a CPU: saturated reports a second and the update-to-answer latency, with the fake Bot
+API adding 50 ms to every call.
 
-Run: ``python -m bench.webhook_bench --url postgresql+asyncpg://…`` (or set
-``TALLY_TEST_POSTGRES_URL``). The bot's tables live in that database's public schema and
-are dropped before every round. Each round starts ``python -m bot run`` in webhook mode
+Run (as root, for the cap): ``python -m bench.webhook_bench --url postgresql+asyncpg://…``
+(or set ``TALLY_TEST_POSTGRES_URL``). The bot's tables live in that database's public schema
+and are dropped before every round. Each round starts ``python -m bot run`` in webhook mode
 with the bot's default settings except Telegram's rate limits (off: this measures the
-bot, and a bot token's own limits are discussed in docs/performance.md), opens a table in every
-chat, then offers all the reports at once: Telegram's side (``tests.fake_webhook``) posts
-them over ``--connections`` parallel connections, a chat's next report after the 2xx for
-its last. Throughput is the reports divided by the time from the first post to the last
-answer; latency is from an update's first post to the reply that answers it; the CPU time
-the worker processes spent per report (Linux ``/proc``) says what one core can serve
-whatever else the machine is doing; the load average printed says how busy it was.
+bot, and a bot token's own limits are discussed in docs/performance.md), puts each worker
+process in a cgroup of its own with ``--cpu-cap`` CPUs (0.3 by default; cgroup v1
+``cpu.cfs_quota_us``, or v2 ``cpu.max``; not root or no cgroup: uncapped, and it says so),
+as if each worker had a small machine of its own, opens a table in every chat, then offers
+all the reports at once: Telegram's side (``tests.fake_webhook``) posts them over
+``--connections`` parallel connections, a chat's next report after the 2xx for its last.
+Throughput is the reports divided by the time from the first post to the last answer;
+latency is from an update's first post to the reply that answers it. Each round also says
+how the answers were split between the worker processes (the fake Bot API notes which
+worker's connection each ``sendMessage`` came on), the CPU time the workers spent per
+report (Linux ``/proc``) and how long the cap held them back.
 
-Goal (issue 13): 2 workers at least 1.5× one worker's throughput (median of 3 rounds; the
-machine has 2 cores, shared with PostgreSQL and this load generator), p99 not worse.
+Goal (issue 20): at 0.3 CPU a worker, 2 workers at least 1.8× one worker's throughput and 3
+workers at least 2.5× (median of 3 rounds), p99 not worse, and no round of 2 workers under
+1.6× one worker's median.
 """
 
 from __future__ import annotations
@@ -26,9 +32,11 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
-from bot.console.fake_api import FakeUser, serve_http
+from bench.worker_cap import CallsByWorker, CpuCap, serve_http_counting
+from bot.console.fake_api import FakeUser
 from tests.fake_webhook import BotProcess, WebhookBotAPI, WebhookSender
 
 PLAYERS = ["alice", "bob", "carol", "dave"]
@@ -82,17 +90,28 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+class Round:
+    """What one round measured."""
+
+    def __init__(self, rate: float, latencies: list[float], cpu: float, rest: float,
+                 split: Counter[int], throttled: float) -> None:
+        self.rate, self.latencies, self.cpu, self.rest = rate, latencies, cpu, rest
+        self.split, self.throttled = split, throttled
+
+
 async def one_round(url: str, workers: int, chats: int, reports: int, delay: float,
-                    connections: int) -> tuple[float, list[float], float, float]:
-    """(reports a second, latencies in seconds, worker CPU seconds a report, the rest of
-    the machine's CPU seconds a report) of one run."""
+                    connections: int, cap: CpuCap) -> Round:
+    """One run: reports a second, latencies in seconds, worker CPU seconds a report, the
+    rest of the machine's CPU seconds a report, answers per worker pid, and the seconds
+    the cap held the workers back."""
     await reset_tables(url)
     api = WebhookBotAPI(delay=delay)
+    calls = CallsByWorker()
     users = {name: FakeUser(100 + i, name, name, "en") for i, name in enumerate(PLAYERS)}
     groups = [-200_000 - c for c in range(chats)]
     for chat in groups:
         api.chat(chat, type="group")
-    fake = await serve_http(api)
+    fake = await serve_http_counting(api, calls)
     with tempfile.TemporaryDirectory(prefix="webhook-bench-") as workdir:
         bot = BotProcess(f"http://127.0.0.1:{fake.sockets[0].getsockname()[1]}/bot",
                          Path(workdir), {
@@ -108,6 +127,10 @@ async def one_round(url: str, workers: int, chats: int, reports: int, delay: flo
             async with bot, WebhookSender(api, bot.webhook, bot.secret,
                                           max_connections=connections,
                                           keepalive=False) as sender:
+                assert bot.process is not None
+                pids = bot.workers() or [bot.process.pid]  # one worker: Uvicorn in-process
+                calls.pids = pids
+                cap.apply(pids)
                 opened = [api.say_message(users["alice"], chat, NEW) for chat in groups]
                 await sender.drained(timeout=300)
                 await wait_for(lambda: all(api.replies.get(k) for k in opened), 300)
@@ -117,8 +140,8 @@ async def one_round(url: str, workers: int, chats: int, reports: int, delay: flo
                         who, text = report(chat, n)
                         key = api.say_message(users[who], chat, text)
                         offered.append((key, int(api.updates[-1]["update_id"])))
-                assert bot.process is not None
-                pids = bot.workers() or [bot.process.pid]  # one worker: Uvicorn in-process
+                calls.reset()
+                throttled = cap.throttled_seconds()
                 cpu = cpu_seconds(pids)
                 busy = machine_busy_seconds()
                 started = time.monotonic()
@@ -126,12 +149,15 @@ async def one_round(url: str, workers: int, chats: int, reports: int, delay: flo
                 await wait_for(lambda: all(api.replies.get(k) for k, _ in offered), 600)
                 cpu = cpu_seconds(pids) - cpu
                 rest = machine_busy_seconds() - busy - cpu
+                throttled = cap.throttled_seconds() - throttled
                 elapsed = max(api.replies[k][0][0] for k, _ in offered) - started
                 latencies = [api.replies[k][0][0] - sender.first_sent[u] for k, u in offered]
         finally:
+            cap.remove()
             fake.close()
             await fake.wait_closed()
-    return len(offered) / elapsed, latencies, cpu / len(offered), rest / len(offered)
+    return Round(len(offered) / elapsed, latencies, cpu / len(offered), rest / len(offered),
+                 Counter(calls.answers), throttled)
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -152,44 +178,57 @@ async def main(argv: list[str] | None = None) -> int:
                         help="seconds added to every Bot API call")
     parser.add_argument("--connections", type=int, default=40,
                         help="Telegram's parallel connections (max_connections)")
-    parser.add_argument("--workers", default="1,2")
+    parser.add_argument("--workers", default="1,2,3")
+    parser.add_argument("--cpu-cap", type=float, default=0.3,
+                        help="CPUs each worker process may use (a cgroup; needs root); "
+                        "0: uncapped")
     args = parser.parse_args(argv)
     if not args.url:
         print("needs --url or TALLY_TEST_POSTGRES_URL (PostgreSQL)", file=sys.stderr)
         return 2
+    cap = CpuCap(args.cpu_cap)
+    print(f"each worker: {cap.describe()}; {args.rounds} round(s) of {args.reports} "
+          f"reports from {args.chats} chats over {args.connections} connections", flush=True)
     results: dict[int, tuple[float, float, float]] = {}
-    costs: dict[int, tuple[float, float]] = {}
+    rounds: dict[int, list[Round]] = {}
     for workers in [int(w) for w in args.workers.split(",")]:
-        rates, p50s, p99s, cpus, rests = [], [], [], [], []
+        rounds[workers] = []
         for r in range(args.rounds):
-            rate, latencies, cpu, rest = await one_round(
-                args.url, workers, args.chats, args.reports, args.delay, args.connections)
-            rates.append(rate)
-            p50s.append(quantile(latencies, 0.5))
-            p99s.append(quantile(latencies, 0.99))
-            cpus.append(cpu)
-            rests.append(rest)
-            print(f"{workers} worker(s), round {r + 1}: {rate:6.1f} reports/s, "
-                  f"p50 {p50s[-1] * 1000:5.0f} ms, p99 {p99s[-1] * 1000:5.0f} ms, "
-                  f"worker CPU {cpu * 1000:4.1f} ms a report, rest of the machine "
-                  f"{rest * 1000:4.1f} ms; load average {os.getloadavg()[0]:.1f}", flush=True)
-        results[workers] = (statistics.median(rates), statistics.median(p50s),
-                            statistics.median(p99s))
-        costs[workers] = (statistics.median(cpus), statistics.median(rests))
+            one = await one_round(args.url, workers, args.chats, args.reports, args.delay,
+                                  args.connections, cap)
+            rounds[workers].append(one)
+            total = sum(one.split.values()) or 1
+            split = ", ".join(f"{pid or '?'}: {n} ({n / total:.0%})"
+                              for pid, n in sorted(one.split.items()))
+            print(f"{workers} worker(s), round {r + 1}: {one.rate:6.1f} reports/s, "
+                  f"p50 {quantile(one.latencies, 0.5) * 1000:5.0f} ms, "
+                  f"p99 {quantile(one.latencies, 0.99) * 1000:5.0f} ms, "
+                  f"worker CPU {one.cpu * 1000:4.1f} ms a report, rest of the machine "
+                  f"{one.rest * 1000:4.1f} ms, held back by the cap {one.throttled:.1f} s; "
+                  f"load average {os.getloadavg()[0]:.1f}; answers by worker pid: {split}",
+                  flush=True)
+        these = rounds[workers]
+        results[workers] = (statistics.median(o.rate for o in these),
+                            statistics.median(quantile(o.latencies, 0.5) for o in these),
+                            statistics.median(quantile(o.latencies, 0.99) for o in these))
         rate, p50, p99 = results[workers]
-        print(f"{workers} worker(s), median: {rate:6.1f} reports/s, p50 {p50 * 1000:.0f} ms, "
-              f"p99 {p99 * 1000:.0f} ms, worker CPU {costs[workers][0] * 1000:.1f} ms a "
-              f"report, rest of the machine {costs[workers][1] * 1000:.1f} ms", flush=True)
-    if 1 in results and 2 in results:
-        ratio = results[2][0] / results[1][0]
-        print(f"2 workers ÷ 1: {ratio:.2f}× the throughput (goal ≥ 1.5), p99 "
-              f"{results[2][2] * 1000:.0f} vs {results[1][2] * 1000:.0f} ms (goal: not worse)")
-        worker, rest = costs[1]
-        cores = os.cpu_count() or 1
-        ceiling = cores / (worker + rest)
-        print(f"   ceiling on this machine: {cores} cores ÷ ({worker * 1000:.1f} + "
-              f"{rest * 1000:.1f}) ms a report = {ceiling:.0f} reports/s whatever the "
-              f"workers, {ceiling / results[1][0]:.2f}× one worker's throughput")
+        print(f"{workers} worker(s), median of {len(these)}: {rate:6.1f} reports/s, "
+              f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, worker CPU "
+              f"{statistics.median(o.cpu for o in these) * 1000:.1f} ms a report, rest of "
+              f"the machine {statistics.median(o.rest for o in these) * 1000:.1f} ms",
+              flush=True)
+    if 1 in results:
+        one_rate, _, one_p99 = results[1]
+        goals = {2: 1.8, 3: 2.5}
+        for workers in sorted(results):
+            if workers == 1:
+                continue
+            rate, _, p99 = results[workers]
+            each = [o.rate / one_rate for o in rounds[workers]]
+            goal = f" (goal ≥ {goals[workers]})" if workers in goals else ""
+            print(f"{workers} workers ÷ 1: {rate / one_rate:.2f}× the throughput{goal}, "
+                  f"rounds {', '.join(f'{x:.2f}×' for x in each)}; p99 "
+                  f"{p99 * 1000:.0f} vs {one_p99 * 1000:.0f} ms (goal: not worse)")
     return 0
 
 
