@@ -181,7 +181,7 @@ async def pause_holding(url: str, victim: str, pid: int) -> None:
     worker that does not answer for 5 s)."""
     conn = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
     try:
-        for _ in range(500):
+        for _ in range(3000):  # the moment is short: answers leave the outbox once sent
             os.kill(pid, signal.SIGSTOP)
             inbox, outbox = await holdings(conn, victim)
             if inbox and outbox:
