@@ -10,10 +10,12 @@ end). ``fresh=True`` migrates from scratch, as the migration tests do.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import tempfile
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -133,3 +135,21 @@ def clean_up() -> None:
         _free_schemas.clear()
     if _template_dir is not None:
         shutil.rmtree(_template_dir, ignore_errors=True)
+
+
+@contextlib.asynccontextmanager
+async def postgres_database(prefix: str = "bot") -> AsyncIterator[str]:
+    """The URL of a PostgreSQL database of its own (the bot migrates it), dropped after."""
+    import asyncpg
+
+    assert PG_URL is not None
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    conn = await asyncpg.connect(_dsn())
+    await conn.execute(f"CREATE DATABASE {name}")
+    await conn.close()
+    try:
+        yield PG_URL.rsplit("/", 1)[0] + "/" + name
+    finally:
+        conn = await asyncpg.connect(_dsn())
+        await conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+        await conn.close()

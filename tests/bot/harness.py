@@ -77,16 +77,16 @@ class Table:
 
 @asynccontextmanager
 async def table(tmp_path: Path, lang: str = "en", api: FakeBotAPI | None = None,
-                **settings: Any) -> AsyncIterator[Table]:
-    """The bot on ``tmp_path``'s database; ``api``: the fake Telegram of an earlier run
-    (a restart: the same chats, messages and files)."""
+                url: str | None = None, **settings: Any) -> AsyncIterator[Table]:
+    """The bot on ``tmp_path``'s database (or on ``url``'s); ``api``: the fake Telegram of
+    an earlier run (a restart: the same chats, messages and files)."""
     api = api or FakeBotAPI()
     # The fake does not throttle, so the rate limiter's Telegram limits are lifted here,
     # and the scoreboard is edited after every event unless a test asks otherwise.
     telegram = TelegramSettings(overall_max_rate=0, group_max_rate=0,
                                 board_interval=settings.pop("board_interval", 0))
     # A copy of a database migrated once (tests/databases.py); the app checks it is at head.
-    url = await sqlite_copy(tmp_path / "bot.db")
+    url = url or await sqlite_copy(tmp_path / "bot.db")
     config = Settings(storage=StorageSettings(url=url),
                       telegram=telegram, **settings)
     app = build_application(config, request=FakeRequest(api), token="42:TEST")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.bot.harness import play_transcript, table
+from tests.databases import PG_URL, postgres_database
 
 TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
 LANGUAGE = {"feibao": "zh-hans", "yibin": "zh-hans", "liangfang": "zh-hans",
@@ -21,6 +22,16 @@ async def test_transcript(path: Path, tmp_path: Path) -> None:
         checks = await play_transcript(t, path)
         assert checks >= 5
         # The bot never made a call Telegram would refuse.
+        assert t.api.errors == [], t.api.errors
+
+
+@pytest.mark.skipif(not PG_URL, reason="PostgreSQL tests need TALLY_TEST_POSTGRES_URL")
+@pytest.mark.parametrize("path", TRANSCRIPTS, ids=[p.stem for p in TRANSCRIPTS])
+async def test_transcript_on_postgresql(path: Path, tmp_path: Path) -> None:
+    """The same nights with the ledger on PostgreSQL."""
+    async with postgres_database("night") as url, \
+            table(tmp_path, lang=LANGUAGE.get(path.stem, "en"), url=url) as t:
+        assert await play_transcript(t, path) >= 5
         assert t.api.errors == [], t.api.errors
 
 
