@@ -22,6 +22,10 @@ HERE = Path(__file__).resolve().parent
 BUSY_TIMEOUT_MS = 10_000
 
 
+# How this bot's sessions are named on PostgreSQL (pg_stat_activity.application_name).
+APPLICATION_NAME = "mahjong-tally"
+
+
 def default_url() -> str:
     return os.environ.get("TALLY_STORAGE__URL", "sqlite+aiosqlite:///data/tally.sqlite3")
 
@@ -49,13 +53,13 @@ def create_engine(url: str, *, idle_transaction_seconds: float | None = None,
     # No ping on every checkout (a round trip per unit of work): a connection that died
     # with the server fails its unit (SQLAlchemy then drops every pooled connection made
     # before, so none is tried twice), and the delivery pipeline tries the update again.
+    args = dict(kwargs.pop("connect_args", {}))
+    server = {"application_name": APPLICATION_NAME, **args.get("server_settings", {})}
     if idle_transaction_seconds is not None:
-        args = dict(kwargs.pop("connect_args", {}))
-        server = dict(args.get("server_settings", {}))
         server["idle_in_transaction_session_timeout"] = str(
             max(1, int(idle_transaction_seconds * 1000)))
-        args["server_settings"] = server
-        kwargs["connect_args"] = args
+    args["server_settings"] = server
+    kwargs["connect_args"] = args
     return create_async_engine(url, **kwargs)
 
 

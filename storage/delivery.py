@@ -39,6 +39,7 @@ from sqlalchemy import and_, bindparam, delete, func, or_, select, text, update
 from sqlalchemy.engine import Connection
 
 from storage import tables as t
+from storage.db import APPLICATION_NAME
 from storage.ledger_base import LedgerBase, now
 from storage.unit_of_work import T, Unit
 
@@ -60,6 +61,13 @@ _CLAIM = (
     .returning(*t.inbox.c)
 )
 
+
+# Sessions of this bot stalled inside a transaction (see Delivery.end_stalled_sessions).
+_END_STALLED = text(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+    " WHERE datname = current_database() AND usename = current_user"
+    " AND application_name = :name AND pid <> pg_backend_pid() AND state <> 'idle'"
+    " AND xact_start < now() - make_interval(secs => :after)")
 
 DEFAULT_LEASE = 30.0  # seconds (the setting delivery.lease_seconds)
 HANDLED: dict[str, Any] = {}  # what a handled update's row keeps of the update
@@ -347,6 +355,28 @@ class Delivery(LedgerBase):
                        or_(_i.claimed_until.is_(None), _i.claimed_until < now()))
                 .group_by(_i.chat_id).order_by(text("first")).limit(limit)).all()
             return [r.chat_id for r in rows]
+
+        return await self.run(unit, write=False)
+
+    async def end_stalled_sessions(self, after: float) -> int:
+        """PostgreSQL: end this bot's database sessions that have been inside one
+        transaction for more than ``after`` seconds (a lease); returns how many.
+
+        Units of work last milliseconds, so such a session belongs to a worker that
+        stalled mid-transaction (paused, frozen), and its row locks would hold up the
+        worker that takes over its leases. The server ends a session idle in a
+        transaction by itself (``idle_in_transaction_session_timeout``, storage.db), but
+        not one stopped inside a statement: asyncpg prepares a statement and then binds
+        it, and a pipelined ``executemany`` streams its rows, with no sync point between,
+        and there neither that timeout nor ``statement_timeout`` applies. Only sessions
+        of this database, this user and this bot (its ``application_name``) are ended;
+        the stalled worker finds its connection gone and its work fenced."""
+        if self.dialect != "postgresql":
+            return 0
+
+        def unit(conn: Connection) -> int:
+            return len(conn.execute(_END_STALLED, {"name": APPLICATION_NAME,
+                                                   "after": after}).all())
 
         return await self.run(unit, write=False)
 

@@ -144,8 +144,16 @@ class Dispatcher:
         await self._idle.wait()
 
     async def _scan(self) -> None:
+        """Start the chats with updates no live lease holds. First, end the database
+        sessions of workers stalled inside a transaction past a lease (their row locks
+        would hold the takeover up); this loop only reads, so it is never held up."""
         while True:
             try:
+                ended = await self.ledger.end_stalled_sessions(self.lease)
+                if ended:
+                    log.warning("ended %d database session(s) stalled inside a transaction "
+                                "for more than %.0f s (a worker paused or frozen)", ended,
+                                self.lease)
                 for chat_id in await self.ledger.chats_waiting():
                     self._start(chat_id)
                 self.outage.back()

@@ -193,11 +193,16 @@ async def pause_holding(url: str, victim: str, pid: int) -> None:
         yield_ = asyncio.get_running_loop().time()
         while await holdings(conn, victim) != (0, 0):
             if asyncio.get_running_loop().time() - yield_ > 4.0:
+                sessions = await conn.fetch(
+                    "SELECT pid, state, wait_event_type, wait_event, xact_start, "
+                    "state_change, left(query, 160) AS query FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()")
                 os.kill(pid, signal.SIGCONT)
                 rows = await conn.fetch("SELECT id, chat_id, claimed_by, claimed_until, "
                                         "now() AS at FROM inbox WHERE status = 'pending'")
                 raise AssertionError(f"the paused worker's rows were not taken over: "
-                                     f"{[dict(r) for r in rows]}")
+                                     f"{[dict(r) for r in rows]}; sessions: "
+                                     f"{[dict(r) for r in sessions]}")
             await asyncio.sleep(0.05)
     finally:
         await conn.close()

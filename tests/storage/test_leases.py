@@ -142,3 +142,73 @@ async def test_a_claim_that_waited_behind_the_owners_commit_takes_no_done_row(
         assert blocked, "the claim never waited on the owner"
         await owner.commit()
     assert await claim is None  # not the row just marked done
+
+
+FROZEN = """
+import asyncio, os, signal, sys
+import asyncpg
+
+async def main(dsn: str, name: str, schema: str) -> None:
+    conn = await asyncpg.connect(dsn, server_settings={"application_name": name,
+                                                       "search_path": schema})
+    await conn.execute("BEGIN")
+    await conn.execute("UPDATE inbox SET attempts = attempts + 1")  # the row's lock
+    await conn.prepare("SELECT count(*) FROM inbox WHERE id > $1")  # parsed, not bound
+    print("frozen", flush=True)
+    os.kill(os.getpid(), signal.SIGSTOP)
+
+asyncio.run(main(*sys.argv[1:]))
+"""
+
+
+async def test_a_worker_frozen_inside_a_statement_is_ended_and_its_row_taken_over(
+        ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker stopped between asyncpg's prepare and bind holds its transaction "active"
+    (no server timeout applies there) and the inbox row's lock with it: a claim on the row
+    waits until the scan ends that session (PostgreSQL)."""
+    if ledger.dialect != "postgresql":
+        pytest.skip("SQLite: one process writes; no session of another worker to end")
+    import asyncio
+    import os
+    import signal
+    import sys
+    import uuid
+
+    from sqlalchemy import text
+
+    from tests.databases import PG_URL
+
+    name = f"tally-test-{uuid.uuid4().hex[:8]}"  # only this test's frozen session
+    monkeypatch.setattr(delivery, "APPLICATION_NAME", name)
+    await receive(ledger, 1)
+    async with ledger.read() as conn:
+        schema = (await conn.execute(text("SHOW search_path"))).scalar_one()
+    assert PG_URL is not None
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", FROZEN, PG_URL.replace("postgresql+asyncpg", "postgresql"),
+        name, schema, stdout=asyncio.subprocess.PIPE)
+    try:
+        assert child.stdout is not None
+        assert await asyncio.wait_for(child.stdout.readline(), 30) == b"frozen\n"
+        async with ledger.read() as conn:
+            state = (await conn.execute(text(
+                "SELECT state FROM pg_stat_activity WHERE application_name = :n"),
+                {"n": name})).scalar_one()
+        assert state == "active"  # out of reach of idle_in_transaction_session_timeout
+        claim = asyncio.create_task(ledger.claim_chat(CHAT, "b:1", LEASE))
+        await asyncio.sleep(0.2)
+        assert not claim.done()  # held up by the frozen worker's lock
+        assert await ledger.end_stalled_sessions(after=3600) == 0  # not stalled that long
+        ended = 0
+        for _ in range(200):  # its transaction began a moment ago: until it is 0.1 s old
+            ended = await ledger.end_stalled_sessions(after=0.1)
+            if ended:
+                break
+            await asyncio.sleep(0.05)
+        assert ended == 1
+        taken = await asyncio.wait_for(claim, 30)
+        assert taken is not None and taken.attempts == 0  # its change rolled back
+    finally:
+        if child.returncode is None:
+            os.kill(child.pid, signal.SIGKILL)
+        await child.wait()
