@@ -30,8 +30,8 @@ from bot.console.fake_api import FakeBotAPI
 from bot.delivery.intake import pipeline_of
 
 PIPELINE = ("inbox", "outbox")
-LEDGER = ("chats", "players", "totals", "sessions", "hands", "entries", "audit", "debts",
-          "drafts")
+LEDGER = ("chats", "players", "totals", "sessions", "hands", "hand_players", "entries", "audit",
+          "debts", "drafts")
 
 
 async def sizes(app: Any) -> dict[str, int]:
@@ -120,6 +120,7 @@ def report(name: str, r: dict[str, Any]) -> None:
           f"({r['rows']['outbox'] / n:.2f} rows), inbox + outbox {pipe / n:.0f} B; ledger "
           f"{ledger / n:.0f} B (hands {grown.get('hands', 0) / n:.0f} B); database "
           f"{grown['(database)'] / n:.0f} B")
+    print("  per table: " + ", ".join(f"{k} {grown.get(k, 0) / n:.0f} B" for k in LEDGER))
 
 
 async def main(reports: int, chats: int, url: str | None) -> None:

@@ -40,6 +40,7 @@ from engine.rules import Ruleset
 from storage import tables as t
 from storage.backup import _decode, _encode
 from storage.errors import LedgerError
+from storage.hand_json import full_report, full_result_json, pack_report, packed_or_whole
 from storage.hand_stats import seat_facts
 from storage.ledger import Ledger
 from storage.models import MAX_STAKE_CENTS
@@ -137,6 +138,7 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
     chosen = ids if night is None else [ids[night - 1]]
     number = {sid: i + 1 for i, sid in enumerate(chosen)}  # one night alone is night 1
     srows = {r.id: r for r in conn.execute(select(t.sessions).where(_s.id.in_(chosen)))}
+    rules = {sid: Ruleset.from_snapshot(r.rules) for sid, r in srows.items()}
     pq = select(t.players).where(_p.chat_id == chat_id)
     if night is not None:
         row = srows[chosen[0]]
@@ -179,13 +181,15 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
     def hands() -> Iterator[list[str]]:
         q = (select(_h.session_id, _h.number, _h.dealer,
                     _h.report["indicator"].as_string().label("indicator"), _h.status,
-                    _h.next_dealer, _h.result, _h.created_at, _h.updated_at,
+                    _h.next_dealer, _h.result, _h.report, _h.created_at, _h.updated_at,
                     _h.stake_cents, _h.seats)
              .where(_h.session_id.in_(chosen)).order_by(*hand_order))
         for r in _stream(conn, q):
             yield [str(number[r.session_id]), str(r.number), r.dealer,
                    r.indicator or "", r.status, r.next_dealer or "",
-                   enc(_h.result, r.result), enc(_h.created_at, r.created_at),
+                   enc(_h.result, full_result_json(r.result, r.report, rules[r.session_id],
+                                                   r.dealer)),
+                   enc(_h.created_at, r.created_at),
                    enc(_h.updated_at, r.updated_at), enc(_h.stake_cents, r.stake_cents),
                    enc(_h.seats, {s: key[int(p)] for s, p in r.seats.items()}
                        if r.seats else None)]
@@ -195,7 +199,7 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
              .where(_h.session_id.in_(chosen)).order_by(*hand_order))
         for r in _stream(conn, q):
             reporters = list(r.reporters)
-            for i, ev in enumerate(r.report["events"]):
+            for i, ev in enumerate(full_report(r.report)["events"]):
                 who = reporters[i] if i < len(reporters) else None
                 yield [str(number[r.session_id]), str(r.number), str(i),
                        enc(_p.telegram_id, who), enc(_h.result, ev),
@@ -345,6 +349,7 @@ class _Loader:
     events: dict[tuple[int, int], int] = field(default_factory=dict)  # events per hand
     totals: dict[str, list[int]] = field(default_factory=dict)
     nets: dict[int, dict[str, int]] = field(default_factory=dict)
+    rules: dict[int, Ruleset] = field(default_factory=dict)  # each night's
     reseated: set[int] = field(default_factory=set)  # nights where a seat changed
     played: dict[tuple[int, int], set[str]] = field(default_factory=dict)  # hand -> keys
     members: set[int] = field(default_factory=set)  # telegram ids in players.csv
@@ -470,6 +475,7 @@ class _Loader:
                 "started_at": v["started_at"], "ended_at": v["ended_at"],
                 "board_message_id": None}], returning=_s.id)
             self.nights[v["night"]] = (sid, {**seats, "status": v["status"]})
+            self.rules[v["night"]] = rules
             self.nets[v["night"]] = dict.fromkeys(seats, 0)
             self.preview.first = self.preview.first or _encode(_s.started_at, v["started_at"])
             self.preview.last = _encode(_s.started_at, v["started_at"])
@@ -517,8 +523,7 @@ class _Loader:
                                               (ev["reporter_name"], v["created_at"]))
                 pending = next(events, None)
             try:
-                report = HandReport.model_validate(
-                    {"events": evs, "indicator": v["indicator"]}).model_dump(mode="json")
+                parsed = HandReport.model_validate({"events": evs, "indicator": v["indicator"]})
                 result = HandResult.model_validate(v["result"])
             except (ValidationError, ReportError, ValueError, TypeError):
                 raise _bad(where, "its events or result are not valid") from None
@@ -529,7 +534,8 @@ class _Loader:
             self.played[hk] = set(seats.values())
             batch.append((hk, seats, result, {
                 "chat_id": self.chat_id, "session_id": sid, "number": v["hand"],
-                "dealer": v["dealer"], "report": report, "result": v["result"],
+                "dealer": v["dealer"], "report": pack_report(parsed),
+                "result": packed_or_whole(result, parsed, self.rules[v["night"]], v["dealer"]),
                 "status": v["status"], "next_dealer": v["next_dealer"],
                 "reporters": reporters, "created_at": v["created_at"],
                 "updated_at": v["updated_at"], "stake_cents": v.get("stake_cents"),

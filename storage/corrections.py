@@ -13,6 +13,7 @@ from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
 from storage import tables as t
 from storage.errors import LedgerError
+from storage.hand_json import full_report, hand_deltas, pack_report, pack_result
 from storage.ledger_base import LedgerBase, now, seated
 from storage.models import (
     EditOutcome,
@@ -54,7 +55,7 @@ class Corrections(LedgerBase):
                                   number=hrow.number)
             reporters = list(hrow.reporters)
             may_change(reporters[-1:], actor, allow_others, "not_reporter")
-            events = list(hrow.report["events"])
+            events = list(full_report(hrow.report)["events"])  # as the engine dumps them
             removed = events.pop()
             index = len(events)
             e = t.entries.c
@@ -81,8 +82,8 @@ class Corrections(LedgerBase):
                                        "indicator": hrow.report.get("indicator")})
                 result = settle_hand(rules, report, hrow.dealer)
                 conn.execute(update(t.hands).where(h.id == hrow.id).values(
-                    report=report.model_dump(mode="json"),
-                    result=result.model_dump(mode="json"), status="open", next_dealer=None,
+                    report=pack_report(report), result=pack_result(result), status="open",
+                    next_dealer=None,
                     reporters=reporters[:-1], updated_at=stamp))
                 self._set_hand_facts(conn, srow, hrow.id, result)
                 conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
@@ -141,8 +142,8 @@ class Corrections(LedgerBase):
             rules = Ruleset.from_snapshot(srow.rules)
             seats = seated(srow)
             stamp = now()
-            before = {"report": target.report, "deltas": target.result["deltas"],
-                      "reporters": list(target.reporters)}
+            before = {"report": full_report(target.report),
+                      "deltas": hand_deltas(target.result), "reporters": list(target.reporters)}
             played = self._hand_seats(srow, target)
             if todo is None:
                 conn.execute(delete(t.entries).where(t.entries.c.hand_id == target.id))
@@ -173,11 +174,11 @@ class Corrections(LedgerBase):
             if todo is not None:
                 changes.insert(0, HandChange(
                     number=number, dealer_before=target.dealer, dealer_after=target.dealer,
-                    deltas_before=target.result["deltas"], deltas_after=result.deltas))
+                    deltas_before=hand_deltas(target.result), deltas_after=result.deltas))
             else:
                 changes.insert(0, HandChange(
                     number=number, dealer_before=target.dealer, dealer_after=target.dealer,
-                    deltas_before=target.result["deltas"],
+                    deltas_before=hand_deltas(target.result),
                     deltas_after=dict.fromkeys(seats, 0)))
             self._audit(conn, chat_id, srow.id, number, action, actor, before, after)
             return EditOutcome(action=action, hand_number=number, changes=tuple(changes),
@@ -232,7 +233,7 @@ class Corrections(LedgerBase):
                                  stamp, seats=self._hand_seats(srow, row))
                 changes.append(HandChange(
                     number=row.number, dealer_before=row.dealer, dealer_after=dealer,
-                    deltas_before=row.result["deltas"], deltas_after=result.deltas))
+                    deltas_before=hand_deltas(row.result), deltas_after=result.deltas))
                 nxt = result.next_dealer if not result.open else None
             else:
                 nxt = row.next_dealer

@@ -6,7 +6,9 @@ SQLite connections get WAL, foreign keys and a busy timeout; write transactions 
 
 from __future__ import annotations
 
+import json
 import os
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +38,17 @@ def _ensure_sqlite_dir(url: str) -> None:
         Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
 
 
+# JSON columns are written without the spaces of json.dumps's default separators.
+json_serializer = partial(json.dumps, separators=(",", ":"))
+
+
 def create_engine(url: str, *, idle_transaction_seconds: float | None = None,
                   **kwargs: Any) -> AsyncEngine:
     """``idle_transaction_seconds`` (PostgreSQL): the server ends a session that sits that
     long inside a transaction. Units of work never wait inside one (they are synchronous
     code), so only a process that stalls (paused, or its event loop blocked) does, and its
     row locks must not hold up the workers that take over its leases."""
+    kwargs.setdefault("json_serializer", json_serializer)
     if url.startswith("sqlite"):
         _ensure_sqlite_dir(url)
         # Every unit of work ends its own transaction (storage.unit_of_work), so the pool

@@ -20,6 +20,7 @@ from storage import tables as t
 from storage import unit_of_work
 from storage.db import create_engine, migrate
 from storage.errors import LedgerError
+from storage.hand_json import pack_report, pack_result
 from storage.hand_stats import seat_facts
 from storage.models import (
     MAX_STAKE_CENTS,
@@ -526,8 +527,8 @@ class LedgerBase:
             later(conn, sql.INSERT_ENTRIES, rows)
         if not stored:
             later(conn, sql.UPDATE_HAND, {
-                "hand_id": hand_id, "b_report": report.model_dump(mode="json"),
-                "b_result": result.model_dump(mode="json"),
+                "hand_id": hand_id, "b_report": pack_report(report),
+                "b_result": pack_result(result),
                 "b_status": "open" if result.open else "closed",
                 "b_next_dealer": result.next_dealer if not result.open else None,
                 "b_reporters": reporters, "b_updated_at": stamp})

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection, Row
 from engine.models import HandResult, Seat
 from storage import tables as t
 from storage.errors import LedgerError
+from storage.hand_json import full_report, full_result
 from storage.ledger_base import LedgerBase, _player
 from storage.models import Contract, HistoryItem, PlayerInfo, PlayerStats, SessionInfo
 from storage.reading import hands_with, history_items
@@ -208,8 +209,8 @@ class Lookback(LedgerBase):
                               a.hand_number == number).order_by(a.id)).all())
             return HandDetail(
                 night=night, session=session, number=row.number, dealer=row.dealer,
-                status=row.status, report=row.report,
-                result=HandResult.model_validate(row.result),
+                status=row.status, report=full_report(row.report),
+                result=full_result(row.result, row.report, session.rules, row.dealer),
                 reporters=tuple(who.get(r) if r is not None else None for r in row.reporters),
                 changes=notes, created_at=row.created_at)
 
@@ -247,10 +248,11 @@ class Lookback(LedgerBase):
             if best is not None:
                 srow = self._session_row(conn, chat_id, best.session_id)
                 assert srow is not None
-                found = conn.execute(select(h.result, h.seats).where(h.id == best.id)).one()
+                found = conn.execute(select(h.result, h.report, h.dealer, h.seats).where(
+                    h.id == best.id)).one()
                 played = self._hand_seats(srow, found)  # a seat may have changed since
                 seat = next(s for s, pid in played.items() if pid == player_id)
-                result = HandResult.model_validate(found.result)
+                result = full_result(found.result, found.report, srow.rules, found.dealer)
                 names = tuple(str(line.params["name"]) for ev in result.events
                               for line in ev.lines
                               if line.params.get("seat") == seat and "name" in line.params

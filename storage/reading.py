@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection, Row
 from engine.models import HandResult, Seat
 from storage import tables as t
 from storage.errors import LedgerError
+from storage.hand_json import full_report, full_result, hand_deltas
 from storage.ledger_base import LedgerBase, _player, now, seated
 from storage.models import (
     Debt,
@@ -53,7 +54,7 @@ def history_items(conn: Connection, rows: Sequence[Row[Any]]) -> tuple[HistoryIt
         t.players.c.id.in_(pids))).tuples().all()) if pids else {}
     return tuple(HistoryItem(
         session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
-        deltas=r.result["deltas"] if r.status != "void" else dict.fromkeys(played(r), 0),
+        deltas=hand_deltas(r.result) if r.status != "void" else dict.fromkeys(played(r), 0),
         seats={s: names[pid] for s, pid in played(r).items()},
         events=len(r.report["events"]), created_at=r.created_at) for r in rows)
 
@@ -271,7 +272,8 @@ class Reading(LedgerBase):
                 h.session_id == srow.id, h.number == number)).first()
             if row is None:
                 raise LedgerError("no_hand", f"there is no hand {number}", number=number)
-            return row.report, HandResult.model_validate(row.result)
+            return full_report(row.report), full_result(row.result, row.report, srow.rules,
+                                                        row.dealer)
 
         return await self.run(unit, write=False)
 
@@ -283,11 +285,11 @@ class Reading(LedgerBase):
         def unit(conn: Connection) -> tuple[SessionInfo, HandResult]:
             info = self._session_info(conn, chat_id, session_id)
             h = t.hands.c
-            row = conn.execute(select(t.hands.c.result, t.hands.c.seats).where(
+            row = conn.execute(select(h.result, h.report, h.dealer, h.seats).where(
                 h.session_id == session_id, h.number == number)).first()
             if row is None:
                 raise LedgerError("no_hand", f"there is no hand {number}", number=number)
-            return self._as_played(conn, info, row.seats), HandResult.model_validate(
-                row.result)
+            return self._as_played(conn, info, row.seats), full_result(
+                row.result, row.report, info.rules, row.dealer)
 
         return await self.run(unit, write=False)

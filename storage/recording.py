@@ -8,13 +8,13 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection, Row
 
-from engine.models import HandResult
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
 from storage import statements as sql
 from storage import tables as t
 from storage import twice
 from storage.errors import LedgerError
+from storage.hand_json import full_result, pack_report, pack_result
 from storage.ledger_base import LedgerBase, _Prefixed, now
 from storage.models import (
     RecordOutcome,
@@ -67,8 +67,8 @@ class Recording(LedgerBase):
             if hrow is None:  # the hand's first event: insert it whole
                 hand_id = conn.execute(sql.INSERT_HAND, {
                     "chat_id": chat_id, "session_id": srow.id, "number": number,
-                    "dealer": dealer, "report": report.model_dump(mode="json"),
-                    "result": result.model_dump(mode="json"),
+                    "dealer": dealer, "report": pack_report(report),
+                    "result": pack_result(result),
                     "status": "closed" if closed else "open",
                     "next_dealer": result.next_dealer if closed else None,
                     "reporters": [reporter], "created_at": stamp, "updated_at": stamp,
@@ -93,7 +93,8 @@ class Recording(LedgerBase):
                     moved = self._write_hand(conn, srow, hand_id, report, result,
                                              [*reporters, reporter], stamp,
                                              only_event=index,
-                                             previous=HandResult.model_validate(hrow.result),
+                                             previous=full_result(hrow.result, hrow.report,
+                                                                  rules, dealer),
                                              session_values=session_values)
             info = self._session_info(
                 conn, chat_id, srow.id, row=srow, dealer=changes.get("dealer", srow.dealer),

@@ -12,8 +12,10 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from engine.models import Seat
+from engine.rules import Ruleset
 from storage import tables as t
 from storage.errors import LedgerError
+from storage.hand_json import full_result_json
 from storage.ledger import SEAT_COLUMNS, Ledger
 from storage.models import SessionInfo
 
@@ -29,7 +31,7 @@ class HandRow:
     number: int
     dealer: Seat
     status: str  # open | closed | void
-    result: dict[str, Any]  # the engine's HandResult as stored
+    result: dict[str, Any]  # the engine's HandResult, as it dumps it
 
 
 @dataclass(frozen=True)
@@ -65,13 +67,15 @@ async def night(ledger: Ledger, chat_id: int, number: int | None = None) -> Nigh
                               number=number, nights=len(ids))
         sid = ids[index].id
         session = ledger._session_info(conn, chat_id, sid)
-        rows = conn.execute(select(_h.number, _h.dealer, _h.status, _h.result)
+        rules = Ruleset.from_snapshot(session.rules)
+        rows = conn.execute(select(_h.number, _h.dealer, _h.status, _h.result, _h.report)
                             .where(_h.session_id == sid).order_by(_h.number.desc())
                             .limit(MAX_NIGHT_HANDS)).all()
         ended = conn.execute(select(_s.ended_at).where(_s.id == sid)).scalar_one()
         return Night(number=index + 1, of=len(ids), session=session,
-                     hands=tuple(HandRow(r.number, r.dealer, r.status, r.result)
-                                 for r in reversed(rows)), ended_at=ended)
+                     hands=tuple(HandRow(r.number, r.dealer, r.status, full_result_json(
+                         r.result, r.report, rules, r.dealer)) for r in reversed(rows)),
+                     ended_at=ended)
 
     return await ledger.run(unit, write=False)
 
@@ -111,18 +115,22 @@ async def player_wins(ledger: Ledger, chat_id: int, player_id: int
 
     def unit(conn: Connection) -> list[tuple[Seat, dict[str, Any]]]:
         rows = conn.execute(
-            select(_h.result, _h.seats, *(c for c, _ in seat_of))
+            select(_h.result, _h.report, _h.dealer, _h.seats, _s.id.label("sid"), _s.rules,
+                   *(c for c, _ in seat_of))
             .join(t.hand_players, _hp.hand_id == _h.id)
             .join(t.sessions, _s.id == _h.session_id)
             .where(_hp.chat_id == chat_id, _hp.player_id == player_id, _hp.won > 0)
             .order_by(_h.id.desc()).limit(MAX_WINS)).all()
         out: list[tuple[Seat, dict[str, Any]]] = []
+        rules: dict[int, Ruleset] = {}
         for r in rows:
             if r.seats:  # a seat changed after the hand: who sat where for it
                 seat = next(s for s, pid in r.seats.items() if int(pid) == player_id)
             else:
                 seat = next(s for (c, s) in seat_of if r._mapping[c.name] == player_id)
-            out.append((seat, r.result))
+            if r.sid not in rules:
+                rules[r.sid] = Ruleset.from_snapshot(r.rules)
+            out.append((seat, full_result_json(r.result, r.report, rules[r.sid], r.dealer)))
         return out
 
     return await ledger.run(unit, write=False)

@@ -98,8 +98,10 @@ hands = Table(
            nullable=False),
     Column("number", Integer, nullable=False),
     Column("dealer", SEAT, nullable=False),
-    Column("report", JSON, nullable=False),  # the validated engine HandReport
-    Column("result", JSON, nullable=False),  # the engine HandResult
+    # The validated engine HandReport and what its HandResult holds that the engine does not
+    # give back from it: compact (storage.hand_json; rows written before hold them whole).
+    Column("report", JSON, nullable=False),
+    Column("result", JSON, nullable=False),
     Column("status", String(8), nullable=False),  # open | closed | void
     Column("next_dealer", SEAT, nullable=True),
     Column("reporters", JSON, nullable=False),  # who reported each event, in order
@@ -114,7 +116,10 @@ hands = Table(
     UniqueConstraint("session_id", "number", name="uq_hands_session_number"),
     CheckConstraint("status in ('open', 'closed', 'void')", name="status"),
     Index("ix_hands_chat_id", "chat_id", "id"),
-    Index("ix_hands_session_status", "session_id", "status"),
+    # The open hand of a table (at most one): only open hands are in it, so it costs a
+    # report nothing once the hand closes. Other reads by table use uq_hands_session_number.
+    Index("ix_hands_open", "session_id", sqlite_where=text("status = 'open'"),
+          postgresql_where=text("status = 'open'")),
 )
 
 entries = Table(
