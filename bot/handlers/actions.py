@@ -18,6 +18,7 @@ from bot.handlers.chat import (
     refuse,
     remember,
     session_for_action,
+    write,
 )
 from bot.ops import metrics
 from bot.text import render
@@ -50,9 +51,10 @@ async def record_event(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     user = update.effective_user
     verbose = await details.is_verbose(context, session.chat_id)
     try:
-        out = await send.answered(
-            context, lambda out: announcement(update, lang, out, verbose)).record(
-            session.chat_id, event, reporter=user.id if user else None, indicator=indicator)
+        async with write(context,
+                         lambda out: announcement(update, lang, out, verbose)) as tx:
+            out = await tx.record(session.chat_id, event,
+                                  reporter=user.id if user else None, indicator=indicator)
     except (LedgerError, ReportError) as exc:
         words = words_for(tokens, str(exc.params.get("field"))) \
             if tokens and exc.code == "wrong_family" else []
@@ -91,8 +93,9 @@ async def undo_last(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: st
                 board.item(lang, out.session)]
 
     try:
-        out = await send.answered(context, answer).undo(
-            session.chat_id, actor=user.id if user else None, allow_others=admin)
+        async with write(context, answer) as tx:
+            out = await tx.undo(session.chat_id, actor=user.id if user else None,
+                                allow_others=admin)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return False

@@ -8,7 +8,6 @@ update handled: tried again after a failure, a press finds everything as it was.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
@@ -43,6 +42,7 @@ from bot.handlers.chat import (
     session_for_action,
     stale_press,
     table_of,
+    write,
 )
 from bot.text import render
 from bot.text.i18n import t
@@ -81,14 +81,8 @@ async def start_guided_event(update: Update, context: ContextTypes.DEFAULT_TYPE,
         text, keyboard = guided_events.step(lang, session, kind, made[0], made[1], data)
         return [send.replying(update, text, reply_markup=keyboard)]
 
-    await drafts_answering(context, shown).create(session.chat_id, user.id, kind, data)
-
-
-def drafts_answering(context: ContextTypes.DEFAULT_TYPE,
-                     render: Callable[[Any], Sequence[Outgoing]]) -> Drafts:
-    """The drafts, with ``render(result)`` written in the transaction of their next
-    change, with the update's other answers and "this update is handled"."""
-    return Drafts(send.answered(context, render))
+    async with write(context, shown) as tx:
+        await Drafts(tx).create(session.chat_id, user.id, kind, data)
 
 
 async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
@@ -103,7 +97,8 @@ async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
         text, keyboard = guided.step(lang, session, made[0], made[1], data)
         return [send.replying(update, text, reply_markup=keyboard)]
 
-    await drafts_answering(context, shown).create(session.chat_id, owner, "hu", data)
+    async with write(context, shown) as tx:
+        await Drafts(tx).create(session.chat_id, owner, "hu", data)
 
 
 def join_shape(preset: str) -> tuple[int, bool]:
@@ -143,7 +138,8 @@ async def start_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: s
                               reply_markup=join_keyboard(lang, made[0], made[1], {}, count,
                                                          may_three))]
 
-    await drafts_answering(context, shown).create(chat.id, user.id, "join", data)
+    async with write(context, shown) as tx:
+        await Drafts(tx).create(chat.id, user.id, "join", data)
 
 
 async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
@@ -184,8 +180,9 @@ async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
                 lang, data.draft_id, version, seats, count, may_three))]
 
         try:
-            await drafts_answering(context, seated).advance(
-                chat.id, data.draft_id, data.version, {**draft, "seats": seats})
+            async with write(context, seated) as tx:
+                await Drafts(tx).advance(chat.id, data.draft_id, data.version,
+                                         {**draft, "seats": seats})
         except LedgerError:
             await send.answer(update, stale, alert=True)
         return
@@ -203,9 +200,10 @@ async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
         return [*said, board.item(lang, session)]
 
     try:
-        session = await send.answered(context, opened).open_session(
-            chat.id, refs, preset=draft.get("preset"), stake_cents=draft.get("stake"),
-            draft=(data.draft_id, data.version))
+        async with write(context, opened) as tx:
+            session = await tx.open_session(
+                chat.id, refs, preset=draft.get("preset"), stake_cents=draft.get("stake"),
+                draft=(data.draft_id, data.version))
     except (LedgerError, ReportError) as exc:
         if exc.code == "stale_button":
             await send.answer(update, stale, alert=True)
@@ -298,8 +296,8 @@ async def _press_edit(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
         text, keyboard = guided.step(lang, session, made[0], made[1], draft)
         return [send.to_chat(session.chat_id, head + "\n" + text, reply_markup=keyboard)]
 
-    await drafts_answering(context, shown).create(session.chat_id, query.from_user.id, "hu",
-                                                  draft)
+    async with write(context, shown) as tx:
+        await Drafts(tx).create(session.chat_id, query.from_user.id, "hu", draft)
 
 
 async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
@@ -327,7 +325,8 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
             return [send.edit_of(session.chat_id, message_id, t(lang, "Cancelled."),
                                  reply_markup=None)]
 
-        await drafts_answering(context, cancelled).delete(session.chat_id, data.draft_id)
+        async with write(context, cancelled) as tx:
+            await Drafts(tx).delete(session.chat_id, data.draft_id)
         return
     kind = found[1]
     if kind == "hu":
@@ -358,8 +357,8 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
         return [send.edit_of(session.chat_id, message_id, text, reply_markup=keyboard)]
 
     try:
-        await drafts_answering(context, shown).advance(session.chat_id, data.draft_id,
-                                                       data.version, new)
+        async with write(context, shown) as tx:
+            await Drafts(tx).advance(session.chat_id, data.draft_id, data.version, new)
     except LedgerError:
         await stale_press(update, lang)
 
@@ -393,9 +392,9 @@ async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
 
     await send.answer(update)
     try:
-        out = await send.answered(context, answer).record(
-            chat_id, event, reporter=user.id if user else None, indicator=indicator,
-            draft_id=data.draft_id)
+        async with write(context, answer) as tx:
+            out = await tx.record(chat_id, event, reporter=user.id if user else None,
+                                  indicator=indicator, draft_id=data.draft_id)
     except (LedgerError, ReportError) as exc:
         await refuse_press(update, lang, exc, session)
         return
@@ -420,9 +419,10 @@ async def _record_edit(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     allow_others = await is_admin(update, context)
     await send.answer(update)
     try:
-        out = await send.answered(context, answer).amend(
-            chat_id, number, [event], actor=user.id if user else None, indicator=indicator,
-            allow_others=allow_others, event_index=index, draft_id=data.draft_id)
+        async with write(context, answer) as tx:
+            out = await tx.amend(chat_id, number, [event], actor=user.id if user else None,
+                                 indicator=indicator, allow_others=allow_others,
+                                 event_index=index, draft_id=data.draft_id)
     except (LedgerError, ReportError) as exc:
         await refuse_press(update, lang, exc, session)
         return

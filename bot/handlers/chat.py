@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +25,7 @@ from bot.ops import metrics
 from bot.text.errors_text import error_text
 from bot.text.i18n import normalise_language, t
 from engine.errors import ReportError
+from storage.delivery import Outgoing
 from storage.drafts import Drafts
 from storage.errors import LedgerError
 from storage.ledger import Ledger
@@ -85,6 +88,13 @@ def remember_chat(context: ContextTypes.DEFAULT_TYPE, info: ChatInfo) -> None:
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
     return context.application.bot_data["services"]  # type: ignore[no-any-return]
+
+
+def write(context: ContextTypes.DEFAULT_TYPE, render: Callable[[Any], Sequence[Outgoing]]
+          ) -> AbstractAsyncContextManager[Ledger]:
+    """The update's write scope (:func:`bot.delivery.send.write`) over the ledger:
+    ``async with write(context, render) as ledger: await ledger.record(...)``."""
+    return send.write(services(context).ledger, render)
 
 
 async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:

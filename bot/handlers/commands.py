@@ -39,6 +39,7 @@ from bot.handlers.chat import (
     session_for_action,
     table_of,
     tokens_of,
+    write,
 )
 from bot.text import render
 from bot.text.errors_text import error_text
@@ -51,7 +52,7 @@ from engine.shape_rules import FAMILY_SHAPES, family_readings, family_waits
 from engine.tiles import TileError, format_chinese, format_compact
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
-from storage.models import PlayerRef
+from storage.models import ChatInfo, PlayerRef, SessionInfo
 
 log = logging.getLogger(__name__)
 
@@ -129,8 +130,8 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return [send.replying(update, text), board.item(lang, session)]
 
     try:
-        session = await send.answered(context, answer).open_session(
-            chat.id, refs, preset=preset, stake_cents=stake)
+        async with write(context, answer) as tx:
+            session = await tx.open_session(chat.id, refs, preset=preset, stake_cents=stake)
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
@@ -256,8 +257,9 @@ async def cmd_void(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user
     admin = await is_admin(update, context)
     try:
-        out = await send.answered(context, _corrected(update, lang)).void(
-            session.chat_id, number, actor=user.id if user else None, allow_others=admin)
+        async with write(context, _corrected(update, lang)) as tx:
+            out = await tx.void(session.chat_id, number, actor=user.id if user else None,
+                                allow_others=admin)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
@@ -313,9 +315,10 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     admin = await is_admin(update, context)
     try:
-        out = await send.answered(context, _corrected(update, lang)).amend(
-            session.chat_id, number, events, actor=user.id if user else None,
-            indicator=indicator, allow_others=admin, event_index=event_index)
+        async with write(context, _corrected(update, lang)) as tx:
+            out = await tx.amend(session.chat_id, number, events,
+                                 actor=user.id if user else None, indicator=indicator,
+                                 allow_others=admin, event_index=event_index)
     except (LedgerError, ReportError) as exc:
         if exc.code == "amend_reopens" and event_index is None:  # say how to name one event
             await reply(update, error_text(lang, exc.code, str(exc)) + "\n" + t(
@@ -339,8 +342,8 @@ async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 send.replying(update, render.summary_text(lang, summary))]
 
     remember(context, session.chat_id, None)
-    summary = await send.answered(context, answer).end_session(session.chat_id,
-                                                                actor=user.id if user else None)
+    async with write(context, answer) as tx:
+        summary = await tx.end_session(session.chat_id, actor=user.id if user else None)
     await commands_files.send_end_pictures(update, context, lang, summary)
 
 
@@ -388,35 +391,44 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     words = [w.text for w in tokens_of(msg)]
     ledger = services(context).ledger
+    stake = len(words) == 2 and words[0].lower() in ("stake", "注")
+    # A new stake: the table going plays it from its next hand (the write sets it there).
+    session = await ledger.current_session(chat.id) if stake else None
+
+    def answer(info: ChatInfo) -> list[Outgoing]:
+        return [send.replying(update, _house_rules_text(info, session if stake else None))]
+
     try:
-        if len(words) == 2 and words[0].lower() in ("preset", "规则"):
-            info = await ledger.update_chat(
-                chat.id, preset=preset_key(words[1], presets()) or words[1].lower())
-        elif len(words) == 2 and words[0].lower() in ("stake", "注"):
-            info = await ledger.update_chat(chat.id, stake_cents=parse_stake(words[1]))
-        elif len(words) == 2 and words[0].lower() in ("lang", "language", "语言"):
-            language = normalise_language(words[1], "")
-            if not language:
-                await refuse(update, lang, "bad_language")
+        async with write(context, answer) as tx:
+            if len(words) == 2 and words[0].lower() in ("preset", "规则"):
+                info = await tx.update_chat(
+                    chat.id, preset=preset_key(words[1], presets()) or words[1].lower())
+            elif stake:
+                info = await tx.update_chat(chat.id, stake_cents=parse_stake(words[1]))
+            elif len(words) == 2 and words[0].lower() in ("lang", "language", "语言"):
+                language = normalise_language(words[1], "")
+                if not language:
+                    await refuse(update, lang, "bad_language")
+                    return
+                info = await tx.update_chat(chat.id, language=language)
+            elif len(words) == 2 and words[0].lower() in ("verbose", "详细") and \
+                    words[1].lower() in VERBOSE_WORDS:
+                info = await tx.update_chat(chat.id,
+                                            verbose=VERBOSE_WORDS[words[1].lower()])
+            elif words == ["reset"]:
+                info = await tx.update_chat(chat.id, overrides={})
+            elif words and all("=" in w for w in words):
+                current = await ledger.chat(chat.id)
+                merged = dict(current.overrides)
+                for key, value in parse_overrides(words).items():
+                    if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                        merged[key] = {**merged[key], **value}
+                    else:
+                        merged[key] = value
+                info = await tx.update_chat(chat.id, overrides=merged)
+            else:
+                await refuse(update, lang, "set_usage")
                 return
-            info = await ledger.update_chat(chat.id, language=language)
-        elif len(words) == 2 and words[0].lower() in ("verbose", "详细") and \
-                words[1].lower() in VERBOSE_WORDS:
-            info = await ledger.update_chat(chat.id, verbose=VERBOSE_WORDS[words[1].lower()])
-        elif words == ["reset"]:
-            info = await ledger.update_chat(chat.id, overrides={})
-        elif words and all("=" in w for w in words):
-            current = await ledger.chat(chat.id)
-            merged = dict(current.overrides)
-            for key, value in parse_overrides(words).items():
-                if isinstance(value, dict) and isinstance(merged.get(key), dict):
-                    merged[key] = {**merged[key], **value}
-                else:
-                    merged[key] = value
-            info = await ledger.update_chat(chat.id, overrides=merged)
-        else:
-            await refuse(update, lang, "set_usage")
-            return
     except GrammarError as exc:
         await refuse(update, lang, exc.code, **exc.params)
         return
@@ -424,6 +436,14 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
     remember_chat(context, info)
+    if stake:
+        remember(context, chat.id, None if session is None else
+                 session.model_copy(update={"stake_cents": info.stake_cents}))
+
+
+def _house_rules_text(info: ChatInfo, session: SessionInfo | None) -> str:
+    """The answer to /set: the chat's house rules now; after a new stake, from which hand
+    the table going (``session``, read before the change) plays it."""
     lang = info.language
     over = listing(lang, _as_typed(info.overrides)) \
         or t(lang, "the preset's defaults, nothing changed")
@@ -432,16 +452,13 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                    "{style}. A table already going keeps its rules.",
              preset=preset_name(lang, info.preset), overrides=escape(over),
              stake=money(info.stake_cents), style=style)
-    if len(words) == 2 and words[0].lower() in ("stake", "注"):
-        session = await ledger.current_session(chat.id)
-        remember(context, chat.id, session)
-        if session is not None:  # every hand keeps the stake it was played at
-            text += "\n" + t(lang, "The table going plays {stake} per point from hand "
-                                   "{number} on; the hands before keep their stake.",
-                             stake=money(info.stake_cents),
-                             number=session.hands + 1 if session.open_hand is None
-                             else session.open_hand + 1)
-    await reply(update, text)
+    if session is not None:  # every hand keeps the stake it was played at
+        text += "\n" + t(lang, "The table going plays {stake} per point from hand "
+                               "{number} on; the hands before keep their stake.",
+                         stake=money(info.stake_cents),
+                         number=session.hands + 1 if session.open_hand is None
+                         else session.open_hand + 1)
+    return text
 
 
 async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -461,9 +478,14 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat.type != ChatType.PRIVATE and not await is_admin(update, context):
         await refuse(update, lang, "admins_only")
         return
-    info = await services(context).ledger.update_chat(chat.id, language=language)
+
+    def answer(info: ChatInfo) -> list[Outgoing]:
+        return [send.replying(update, t(info.language, "Language: {lang}.").format(
+            lang=info.language))]
+
+    async with write(context, answer) as tx:
+        info = await tx.update_chat(chat.id, language=language)
     remember_chat(context, info)
-    await reply(update, t(info.language, "Language: {lang}.").format(lang=info.language))
 
 
 async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -28,8 +28,15 @@ from telegram.ext import (
 )
 
 from bot.delivery import send
-from bot.handlers.buttons import drafts_answering
-from bot.handlers.chat import chat_lang, is_admin, refuse, reply, services, tokens_of
+from bot.handlers.chat import (
+    chat_lang,
+    is_admin,
+    refuse,
+    reply,
+    services,
+    tokens_of,
+    write,
+)
 from bot.pictures import drawing, fonts
 from bot.pictures.picture_data import (
     night_series,
@@ -43,6 +50,7 @@ from engine.pattern_table import pattern_rows
 from engine.rules import presets
 from storage import chat_files, series
 from storage.delivery import Outgoing
+from storage.drafts import Drafts
 from storage.errors import LedgerError
 from storage.models import PlayerInfo, Summary
 
@@ -289,9 +297,10 @@ async def cmd_import(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return [send.replying(update, _preview_text(lang, preview), reply_markup=keyboard)]
 
     pending = {"file_id": doc.file_id, "expires": time.time() + PENDING_SECONDS}
-    await drafts_answering(context, shown).create_bounded(
-        chat.id, user.id, IMPORT_KIND, pending, keep=PENDING_IMPORTS,
-        ttl=timedelta(seconds=PENDING_SECONDS))
+    async with write(context, shown) as tx:
+        await Drafts(tx).create_bounded(chat.id, user.id, IMPORT_KIND, pending,
+                                        keep=PENDING_IMPORTS,
+                                        ttl=timedelta(seconds=PENDING_SECONDS))
 
 
 async def on_import_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -320,7 +329,8 @@ async def on_import_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
                                  t(lang, "Import cancelled; nothing was written."),
                                  reply_markup=None)]
 
-        await drafts_answering(context, cancelled).delete(chat.id, draft_id)
+        async with write(context, cancelled) as tx:
+            await Drafts(tx).delete(chat.id, draft_id)
         return
 
     def answer(done: chat_files.ImportPreview) -> list[Outgoing]:
@@ -334,8 +344,8 @@ async def on_import_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         data = await _download(context, str(item["file_id"]))
         # One write: the import, the pending import's end, its answer and "this update
         # is handled" commit together.
-        await chat_files.import_zip(send.answered(context, answer), chat.id, data,
-                                    draft=(draft_id, version))
+        async with write(context, answer) as tx:
+            await chat_files.import_zip(tx, chat.id, data, draft=(draft_id, version))
     except (TelegramError, LedgerError) as exc:
         if isinstance(exc, LedgerError) and exc.code == "stale_button":
             await send.answer(update, t(lang, "That button is out of date."), alert=True)

@@ -15,7 +15,15 @@ from bot.delivery import send
 from bot.dialogs import numbers
 from bot.dialogs.grammar import GrammarError
 from bot.handlers import commands_files
-from bot.handlers.chat import chat_lang, is_admin, refuse, reply, services, tokens_of
+from bot.handlers.chat import (
+    chat_lang,
+    is_admin,
+    refuse,
+    reply,
+    services,
+    tokens_of,
+    write,
+)
 from bot.text import render_money
 from bot.text.errors_text import error_text
 from bot.text.i18n import money
@@ -88,7 +96,8 @@ async def cmd_paid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return [send.replying(update, render_money.payment_text(lang, payment))]
 
     try:
-        await send.answered(context, answer).pay(chat.id, number, amount, actor=user.id)
+        async with write(context, answer) as tx:
+            await tx.pay(chat.id, number, amount, actor=user.id)
     except LedgerError as exc:
         params = {**exc.params, "id": number}
         if "owed" in params:
@@ -151,6 +160,7 @@ async def on_settle_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
 
     await send.answer(update)  # with the write (a refusal's alert replaces it)
     try:
-        await send.answered(context, answer).settle(chat.id, m.group(1), actor=user.id)
+        async with write(context, answer) as tx:
+            await tx.settle(chat.id, m.group(1), actor=user.id)
     except LedgerError as exc:
         await send.answer(update, error_text(lang, exc.code, str(exc)), alert=True)

@@ -24,6 +24,7 @@ from bot.handlers.chat import (
     resolver_for,
     session_for_action,
     tokens_of,
+    write,
 )
 from bot.text.i18n import t
 from bot.text.render import SEAT_KEYS
@@ -93,8 +94,9 @@ async def cmd_seat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return [send.replying(update, text), board.item(lang, after)]
 
     try:
-        after = await send.answered(context, answer).change_seat(
-            session.chat_id, leaving.text, ref, actor=user.id if user else None)
+        async with write(context, answer) as tx:
+            after = await tx.change_seat(session.chat_id, leaving.text, ref,
+                                         actor=user.id if user else None)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
