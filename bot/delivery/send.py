@@ -36,17 +36,18 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile, Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
+from telegram.ext import CallbackContext
 
 from storage.delivery import Answer, Outgoing, Queued
 from storage.ledger import Ledger
 
 log = logging.getLogger(__name__)
 
+AnyContext: TypeAlias = CallbackContext[Any, Any, Any, Any]  # a handler's (its bot speaks)
 KEEP: Any = object()  # edit(): leave the message's buttons as they are
 
 
@@ -181,27 +182,27 @@ def absorb(turn: Turn) -> None:
 
 # -- the handler's verbs ---------------------------------------------------------------
 
-async def message(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str, *,
+async def message(context: AnyContext, chat_id: int, text: str, *,
                   reply_markup: InlineKeyboardMarkup | None = None,
                   reply_to: int | None = None) -> None:
     """Send ``text`` (HTML) to the chat, optionally as a reply to message ``reply_to``."""
     await say(context.bot, to_chat(chat_id, text, reply_markup=reply_markup, reply_to=reply_to))
 
 
-async def edit(context: ContextTypes.DEFAULT_TYPE, chat_id: int, message_id: int,
+async def edit(context: AnyContext, chat_id: int, message_id: int,
                text: str | None = None, *, reply_markup: Any = KEEP) -> None:
     """Edit a message's text (and buttons), or only its buttons when ``text`` is None.
     An edit that would change nothing is not an error."""
     await say(context.bot, edit_of(chat_id, message_id, text, reply_markup=reply_markup))
 
 
-async def photo(context: ContextTypes.DEFAULT_TYPE, chat_id: int, data: bytes, *,
+async def photo(context: AnyContext, chat_id: int, data: bytes, *,
                 filename: str, caption: str | None = None) -> None:
     """Send a picture (PNG bytes); it is queued like a message."""
     await say(context.bot, photo_of(chat_id, data, filename=filename, caption=caption))
 
 
-async def document(context: ContextTypes.DEFAULT_TYPE, chat_id: int, data: Any, *,
+async def document(context: AnyContext, chat_id: int, data: Any, *,
                    filename: str, caption: str | None = None) -> None:
     """Send a file (bytes or an open binary file) now: files can be large, so they do not
     wait in the outbox; a crash before the update is handled sends it again."""

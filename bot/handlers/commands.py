@@ -8,7 +8,6 @@ from typing import Any
 
 from telegram import Update
 from telegram.constants import ChatType
-from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs.grammar import (
@@ -27,20 +26,17 @@ from bot.handlers import board, commands_files
 from bot.handlers.actions import acting, record_event, undo_last
 from bot.handlers.buttons import start_guided, start_guided_event, start_join
 from bot.handlers.chat import (
-    chat_lang,
     error_text_plain,
     is_admin,
     refuse,
     remember,
-    remember_chat,
     reply,
     resolver_for,
-    services,
     session_for_action,
     table_of,
     tokens_of,
-    write,
 )
+from bot.handlers.context import TallyContext
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import money, normalise_language, t
@@ -58,8 +54,8 @@ log = logging.getLogger(__name__)
 
 
 
-async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_help(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     await reply(update, t(lang, HELP) + "\n" + t(lang, HELP_NIGHT))
 
 
@@ -83,8 +79,8 @@ HELP_NIGHT = ("/penalty dave 诈胡 — a false win · /adjust alice -10 bob +10
               "erin — erin takes dave's seat")
 
 
-async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_new(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     if chat.type == ChatType.PRIVATE:
@@ -130,7 +126,7 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return [send.replying(update, text), board.item(lang, session)]
 
     try:
-        async with write(context, answer) as tx:
+        async with context.write(answer) as tx:
             session = await tx.open_session(chat.id, refs, preset=preset, stake_cents=stake)
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
@@ -139,9 +135,9 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 
-async def _parse_and_record(update: Update, context: ContextTypes.DEFAULT_TYPE, parser: Any
+async def _parse_and_record(update: Update, context: TallyContext, parser: Any
                             ) -> None:
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     session = await session_for_action(update, context, lang)
     if session is None:
         return
@@ -159,7 +155,7 @@ async def _parse_and_record(update: Update, context: ContextTypes.DEFAULT_TYPE, 
     await record_event(update, context, lang, session, event, indicator, tokens)
 
 
-async def cmd_hu(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_hu(update: Update, context: TallyContext) -> None:
     msg = update.effective_message
     if msg is not None and not tokens_of(msg):
         await start_guided(update, context)
@@ -170,7 +166,7 @@ async def cmd_hu(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _parse_and_record(update, context, parse_win)
 
 
-async def cmd_kong(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_kong(update: Update, context: TallyContext) -> None:
     msg = update.effective_message
     if msg is not None and not tokens_of(msg):
         await start_guided_event(update, context, "kong")
@@ -178,7 +174,7 @@ async def cmd_kong(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _parse_and_record(update, context, parse_kong)
 
 
-async def cmd_draw(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_draw(update: Update, context: TallyContext) -> None:
     msg = update.effective_message
     if msg is not None and not tokens_of(msg):
         await start_guided_event(update, context, "draw")
@@ -186,12 +182,12 @@ async def cmd_draw(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _parse_and_record(update, context, parse_draw)
 
 
-async def cmd_qishou(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_qishou(update: Update, context: TallyContext) -> None:
     await _parse_and_record(update, context, parse_starting)
 
 
-async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_table(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
     session = await table_of(context, chat.id)
@@ -203,7 +199,7 @@ async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 
-async def cmd_undo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_undo(update: Update, context: TallyContext) -> None:
     act = await acting(update, context)
     if act is not None:
         await undo_last(update, context, *act)
@@ -241,8 +237,8 @@ def _hand_and_event(update: Update) -> tuple[int | None, int | None, list[Token]
     return n, None, rest
 
 
-async def cmd_void(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_void(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     session = await session_for_action(update, context, lang)
     if session is None:
         return
@@ -257,7 +253,7 @@ async def cmd_void(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user
     admin = await is_admin(update, context)
     try:
-        async with write(context, _corrected(update, lang)) as tx:
+        async with context.write(_corrected(update, lang)) as tx:
             out = await tx.void(session.chat_id, number, actor=user.id if user else None,
                                 allow_others=admin)
     except LedgerError as exc:
@@ -276,8 +272,8 @@ def _corrected(update: Update, lang: str) -> Any:
     return answer
 
 
-async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_edit(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     session = await session_for_action(update, context, lang)
     if session is None:
         return
@@ -315,7 +311,7 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     admin = await is_admin(update, context)
     try:
-        async with write(context, _corrected(update, lang)) as tx:
+        async with context.write(_corrected(update, lang)) as tx:
             out = await tx.amend(session.chat_id, number, events,
                                  actor=user.id if user else None, indicator=indicator,
                                  allow_others=admin, event_index=event_index)
@@ -330,7 +326,7 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     remember(context, session.chat_id, out.session)
 
 
-async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_end(update: Update, context: TallyContext) -> None:
     act = await acting(update, context)
     if act is None:
         return
@@ -342,13 +338,13 @@ async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 send.replying(update, render.summary_text(lang, summary))]
 
     remember(context, session.chat_id, None)
-    async with write(context, answer) as tx:
+    async with context.write(answer) as tx:
         summary = await tx.end_session(session.chat_id, actor=user.id if user else None)
     await commands_files.send_end_pictures(update, context, lang, summary)
 
 
-async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_rules(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     msg, chat = update.effective_message, update.effective_chat
     assert msg is not None and chat is not None
     words = tokens_of(msg)
@@ -361,11 +357,11 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         preset = found
         options = None
     else:  # the rules this chat actually plays: the table's, or the chat's house rules
-        session = await services(context).ledger.current_session(chat.id)
+        session = await context.ledger.current_session(chat.id)
         if session is not None:
             preset, options = session.preset, session.rules.get("options")
         else:
-            info = await services(context).ledger.chat(chat.id)
+            info = await context.ledger.chat(chat.id)
             preset = info.preset
             options = ruleset(preset, info.overrides).options.model_dump()
     await reply(update, render.rules_text(lang, preset, options))
@@ -382,15 +378,15 @@ def _as_typed(overrides: dict[str, Any]) -> list[str]:
     return out
 
 
-async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_set(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     if not await is_admin(update, context):
         await refuse(update, lang, "admins_only")
         return
     words = [w.text for w in tokens_of(msg)]
-    ledger = services(context).ledger
+    ledger = context.ledger
     stake = len(words) == 2 and words[0].lower() in ("stake", "注")
     # A new stake: the table going plays it from its next hand (the write sets it there).
     session = await ledger.current_session(chat.id) if stake else None
@@ -399,7 +395,7 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return [send.replying(update, _house_rules_text(info, session if stake else None))]
 
     try:
-        async with write(context, answer) as tx:
+        async with context.write(answer) as tx:
             if len(words) == 2 and words[0].lower() in ("preset", "规则"):
                 info = await tx.update_chat(
                     chat.id, preset=preset_key(words[1], presets()) or words[1].lower())
@@ -435,7 +431,7 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
-    remember_chat(context, info)
+    context.remember_chat(info)
     if stake:
         remember(context, chat.id, None if session is None else
                  session.model_copy(update={"stake_cents": info.stake_cents}))
@@ -461,11 +457,11 @@ def _house_rules_text(info: ChatInfo, session: SessionInfo | None) -> str:
     return text
 
 
-async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_lang(update: Update, context: TallyContext) -> None:
     msg, chat = update.effective_message, update.effective_chat
     assert msg is not None and chat is not None
     words = tokens_of(msg)
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     # t()'s first parameter is named lang, so {lang} is filled in after translating.
     if not words:
         await reply(update, t(lang, "Language: {lang}. Change it with /lang en or /lang zh."
@@ -483,14 +479,14 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return [send.replying(update, t(info.language, "Language: {lang}.").format(
             lang=info.language))]
 
-    async with write(context, answer) as tx:
+    async with context.write(answer) as tx:
         info = await tx.update_chat(chat.id, language=language)
-    remember_chat(context, info)
+    context.remember_chat(info)
 
 
-async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_score(update: Update, context: TallyContext) -> None:
     """The tile calculator: works in any chat, touches no ledger."""
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     msg = update.effective_message
     assert msg is not None
     words = [w.text for w in tokens_of(msg)]
@@ -551,7 +547,7 @@ def _reading(lang: str, described: str) -> str:
         else f"{t(lang, FORMS.get(form, form))}: {melds}"
 
 
-async def on_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_added(update: Update, context: TallyContext) -> None:
     """The bot joined a group: the chat speaks the language of whoever added it."""
     change = update.my_chat_member
     if change is None or change.chat.type == ChatType.PRIVATE:
@@ -560,8 +556,8 @@ async def on_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         change.old_chat_member.status in ("left", "kicked")
     if not joined:
         return
-    svc = services(context)
+    svc = context.services
     lang = normalise_language(change.from_user.language_code, svc.default_language)
     info = await svc.ledger.chat(change.chat.id, lang)  # an existing chat keeps its own
-    remember_chat(context, info)
+    context.remember_chat(info)
     await send.message(context, change.chat.id, t(info.language, HELP))
