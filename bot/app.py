@@ -14,11 +14,11 @@ from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from telegram.constants import ParseMode
 from telegram.ext import (
     AIORateLimiter,
-    Application,
     ApplicationBuilder,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
+    ContextTypes,
     Defaults,
 )
 from telegram.request import BaseRequest
@@ -34,8 +34,10 @@ from bot.handlers import (
     commands_lookback,
     commands_money,
     commands_night,
+    context,
     details,
 )
+from bot.handlers.context import TallyApp, TallyContext
 from bot.ops import collector
 from bot.ops.config import Settings
 from bot.text.i18n import t
@@ -129,10 +131,10 @@ def quiet_rate_limiter() -> None:
 
 def build_application(settings: Settings, request: BaseRequest | None = None,
                       token: str | None = None, *, shared: bool = False
-                      ) -> Application:  # type: ignore[type-arg]
+                      ) -> TallyApp:
     """``shared``: several worker processes share the inbox (webhook mode)."""
 
-    async def post_init(app: Application) -> None:  # type: ignore[type-arg]
+    async def post_init(app: TallyApp) -> None:
         # Webhook workers find the schema migrated and the menus set by their parent
         # (bot.delivery.serving), once, however many start.
         # A stalled worker's open transaction ends after a lease, so its row locks do not
@@ -141,7 +143,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
                                    idle_transaction_seconds=settings.delivery.lease_seconds
                                    if settings.storage.url.startswith("postgresql") else None)
         ledger.batching = not shared  # see storage.ledger_base: several workers, no batches
-        app.bot_data["services"] = chat.Services(
+        app.bot_data["services"] = context.Services(
             ledger=ledger, drafts=Drafts(ledger), admins=frozenset(settings.admins),
             default_language=settings.default_language, cache=not shared)
         app.bot_data["pipeline"] = Pipeline(
@@ -152,7 +154,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
             await set_menus(app.bot)
         log.info("storage ready at %s", ledger.engine.url.render_as_string(hide_password=True))
 
-    async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    async def post_shutdown(app: TallyApp) -> None:
         links.clear()
         app.bot_data.pop("pipeline", None)
         services = app.bot_data.pop("services", None)
@@ -166,6 +168,8 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     quiet_rate_limiter()
     builder = (
         ApplicationBuilder()
+        .context_types(ContextTypes(context=TallyContext))
+        .job_queue(None)  # nothing is scheduled: the delivery pipeline runs its own tasks
         .token(secret)
         .defaults(Defaults(parse_mode=ParseMode.HTML, disable_notification=False))
         .rate_limiter(AIORateLimiter(
@@ -200,8 +204,8 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
 
 
 @asynccontextmanager
-async def running(app: Application, poll_timeout: float = 1.0, *,  # type: ignore[type-arg]
-                  poll: bool = True) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+async def running(app: TallyApp, poll_timeout: float = 1.0, *, poll: bool = True
+                  ) -> AsyncIterator[TallyApp]:
     """Run ``app`` inside the caller's event loop: storage, the delivery pipeline and (with
     ``poll``) polling; on the way out, finish what is in hand and close everything."""
     await app.initialize()
@@ -224,7 +228,7 @@ async def running(app: Application, poll_timeout: float = 1.0, *,  # type: ignor
             await app.post_shutdown(app)
 
 
-async def serve(app: Application) -> None:  # type: ignore[type-arg]
+async def serve(app: TallyApp) -> None:
     """Poll until SIGINT or SIGTERM, then stop cleanly (``python -m bot run``)."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -5,7 +5,9 @@
 - An :class:`Answer` rides on a ledger write (``ledger.answering(answer).record(...)``): in
   the same transaction as the change, it renders the messages from the change's result,
   queues them in the outbox and marks the update handled. So a change is never committed
-  without its answer, nor an update marked handled without its change.
+  without its answer, nor an update marked handled without its change. The bound ledger
+  makes that one write; a second is refused before it runs (:class:`SecondWrite`). The
+  bot reaches this only through its write scope (:func:`bot.delivery.send.write`).
 - :meth:`Delivery.finish` does the same for an update that changed nothing.
 - The sender reads the outbox and marks what it sent; :meth:`Delivery.prune` forgets
   handled updates and sent answers after a while (never the ledger's own tables). A
@@ -123,6 +125,11 @@ class AlreadyHandled(Exception):
     """The update was handled meanwhile (another worker, or a lease that ran out)."""
 
 
+class SecondWrite(RuntimeError):
+    """A second write on a ledger bound to one answer (:meth:`Delivery.answering`): refused
+    before it runs, so that nothing is written without the answer, nor lost."""
+
+
 class Answer:
     """The messages a write answers with, written in the write's own transaction.
 
@@ -141,6 +148,7 @@ class Answer:
         self.claim = claim if claim is not None else worker
         self.lease = lease
         self.queued: list[Queued] = []
+        self.taken = False  # its write has begun: no other write may carry it
         self.committed = False
         self.absorbed = False  # its rows taken in by the update's handling
 
@@ -242,7 +250,10 @@ class Delivery(LedgerBase):
     # -- answers riding on writes ----------------------------------------------------------
 
     def answering(self, answer: Answer) -> Self:
-        """This ledger, with ``answer`` written in the transaction of its next write."""
+        """This ledger, bound to make one write, which carries ``answer`` in its own
+        transaction; any further write on it raises :class:`SecondWrite` before it runs.
+        Reads go on as usual. The storage-level mechanism under the bot's write scope
+        (:func:`bot.delivery.send.write`), its only caller in the bot."""
         bound = copy.copy(self)
         bound._answer = answer
         return bound
@@ -253,7 +264,9 @@ class Delivery(LedgerBase):
         if answer is None:
             return await super().run(unit, *args, write=write, batch=batch, urgent=urgent,
                                      key=key)
-        self._answer = None  # one answer, one write
+        if answer.taken:
+            raise SecondWrite("this ledger carries one answer and has made its write")
+        answer.taken = True  # one answer, one write
 
         def answered(conn: Connection, *a: Any) -> T:
             result = unit(conn, *a)

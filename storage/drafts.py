@@ -33,7 +33,7 @@ class Drafts:
     version; a press carrying an older version is stale and refused.
 
     A press's change rides in the update's own transaction (with its answers and "this
-    update is handled"): ``Drafts(send.answered(context, render))``, so a press tried
+    update is handled"): ``Drafts(tx)`` over the bot's write scope's ledger, so a press tried
     again after a failure finds the draft as it was, never half-changed."""
 
     def __init__(self, ledger: Ledger) -> None:

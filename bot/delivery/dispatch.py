@@ -42,13 +42,13 @@ from collections.abc import Sequence
 
 from telegram import Update
 from telegram.error import BadRequest, NetworkError, RetryAfter
-from telegram.ext import Application
 
 from bot.delivery import send
 from bot.delivery.intake import kind_of
 from bot.delivery.outage import Outage
 from bot.delivery.sender import Sender, backoff
 from bot.ops import metrics
+from bot.ops.application import AnyApp
 from bot.text.i18n import normalise_language, t
 from storage.delivery import DEFAULT_LEASE, AlreadyHandled, Outgoing, Pending
 from storage.errors import database_away
@@ -68,7 +68,7 @@ def transient(exc: BaseException) -> bool:
 
 
 class Dispatcher:
-    def __init__(self, app: Application, ledger: Ledger, sender: Sender, *,  # type: ignore[type-arg]
+    def __init__(self, app: AnyApp, ledger: Ledger, sender: Sender, *,
                  max_in_flight: int = 64, max_attempts: int = 5, shared: bool = False,
                  lease: float = DEFAULT_LEASE, scan_interval: float = 1.0,
                  default_language: str = "zh-Hans", database_retry: float = 24 * 3600.0,

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from telegram import Update
-from telegram.ext import Application
 
 from bot.ops import metrics
+from bot.ops.application import AnyApp
 from storage.delivery import Incoming
 
 if TYPE_CHECKING:  # bot.delivery.pipeline imports this module (through the poller)
@@ -52,12 +52,12 @@ def incoming(payload: dict[str, Any]) -> Incoming:
     return Incoming(key=key[:96], chat_id=chat_id, update_id=update_id, payload=payload)
 
 
-def pipeline_of(app: Application) -> Pipeline:  # type: ignore[type-arg]
+def pipeline_of(app: AnyApp) -> Pipeline:
     """The delivery pipeline that ``app``'s post_init put in its bot_data (bot.app)."""
     return app.bot_data["pipeline"]  # type: ignore[no-any-return]
 
 
-async def accept_many(app: Application, payloads: Sequence[dict[str, Any]],  # type: ignore[type-arg]
+async def accept_many(app: AnyApp, payloads: Sequence[dict[str, Any]],
                       parsed: Sequence[Update] = ()) -> int:
     """Make ``payloads`` durable in one transaction and hand the new ones to this
     process's dispatcher; returns how many were new. Raises if they could not be stored
@@ -84,6 +84,6 @@ async def accept_many(app: Application, payloads: Sequence[dict[str, Any]],  # t
     return len(new)
 
 
-async def accept(app: Application, payload: dict[str, Any]) -> bool:  # type: ignore[type-arg]
+async def accept(app: AnyApp, payload: dict[str, Any]) -> bool:
     """One update (a webhook request): True if new, False if Telegram sent it before."""
     return await accept_many(app, [payload]) == 1

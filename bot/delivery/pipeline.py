@@ -11,12 +11,11 @@ import asyncio
 import logging
 from datetime import timedelta
 
-from telegram.ext import Application
-
 from bot.delivery.dispatch import Dispatcher
 from bot.delivery.outage import Outage
 from bot.delivery.poller import Poller
 from bot.delivery.sender import Sender
+from bot.ops.application import AnyApp
 from bot.ops.config import DeliverySettings
 from storage.ledger import Ledger, now
 
@@ -24,7 +23,7 @@ log = logging.getLogger(__name__)
 
 
 class Pipeline:
-    def __init__(self, app: Application, ledger: Ledger, settings: DeliverySettings, *,  # type: ignore[type-arg]
+    def __init__(self, app: AnyApp, ledger: Ledger, settings: DeliverySettings, *,
                  board_interval: float, default_language: str, shared: bool = False
                  ) -> None:
         self.app = app

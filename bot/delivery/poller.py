@@ -17,17 +17,17 @@ from typing import Any
 
 from telegram import Update
 from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, TelegramError
-from telegram.ext import Application
 
 from bot.delivery.intake import ALLOWED_UPDATES, accept_many
 from bot.delivery.outage import Outage
 from bot.delivery.sender import backoff, seconds
+from bot.ops.application import AnyApp
 
 log = logging.getLogger(__name__)
 
 
 class Poller:
-    def __init__(self, app: Application, timeout: float = 10.0, limit: int = 100,  # type: ignore[type-arg]
+    def __init__(self, app: AnyApp, timeout: float = 10.0, limit: int = 100,
                  outage: Outage | None = None) -> None:
         self.app = app
         self.outage = outage or Outage()

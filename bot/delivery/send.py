@@ -1,14 +1,26 @@
 """Everything a handler says goes through here: messages, edits, pictures, files, button
-answers.
+answers, and the one write that carries them.
 
 Handlers never call ``context.bot`` to speak. While the pipeline handles an update (a
 :class:`Turn`), what a handler says is queued, not sent: it is written to the outbox with
 the update marked handled, in one transaction, and the sender delivers it with retries.
-A state-changing handler asks for that transaction to be its write's own::
 
-    out = await answered(context, lambda out: [to_chat(...), board.item(...)]).void(...)
+A handler that changes the ledger does it in the update's write scope, :func:`write`
+(``context.write`` in the handlers), which it enters at most once per update::
 
-so the change, its answer and "this update is handled" commit together or not at all.
+    async with send.write(ledger, lambda out: [to_chat(...), board.item(...)]) as tx:
+        out = await tx.void(...)
+
+Inside the block ``tx`` is the ledger whose one write carries the answer: the change,
+``render(result)``, what was said before it and "this update is handled" commit together
+or not at all. A second write on ``tx`` is refused before it runs
+(:class:`storage.delivery.SecondWrite`), and a second scope in one update is refused when
+entered (:class:`WriteTwice`): both are bugs, never a lost change. A block left without
+a write (a refusal before it) leaves the update to the dispatcher, which writes what was
+said with "handled" as for any update that changed nothing. Reads go to the plain ledger.
+Outside a turn (start-up, the console's scripts, tests calling handlers) the scope still
+writes the answer with the change, to the outbox, with no update to mark.
+
 A button's answer (``answerCallbackQuery``) is queued the same way, so that a press is
 answered once, with what its write committed; the latest answer said before the write
 is the one that goes (a refusal said after a plain "done" replaces it). Only documents
@@ -20,20 +32,22 @@ from __future__ import annotations
 
 import base64
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile, Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
+from telegram.ext import CallbackContext
 
 from storage.delivery import Answer, Outgoing, Queued
 from storage.ledger import Ledger
 
 log = logging.getLogger(__name__)
 
+AnyContext: TypeAlias = CallbackContext[Any, Any, Any, Any]  # a handler's (its bot speaks)
 KEEP: Any = object()  # edit(): leave the message's buttons as they are
 
 
@@ -50,7 +64,7 @@ class Turn:
     # update where nothing is kept between updates (several workers share the chats).
     memo: dict[str, Any] = field(default_factory=dict)
     buffer: list[Outgoing] = field(default_factory=list)  # said, not yet written
-    answers: list[Answer] = field(default_factory=list)
+    answer: Answer | None = None  # what its write scope's write carries (see write())
     queued: list[Queued] = field(default_factory=list)  # written to the outbox
     finished: bool = False  # the update is marked handled (with a change, or without)
     query_answer: Outgoing | None = None  # the button's answer, once said
@@ -124,56 +138,71 @@ async def say(bot: Bot, *messages: Outgoing) -> None:
         await deliver_now(bot, m)
 
 
-def answered(context: ContextTypes.DEFAULT_TYPE,
-             render: Callable[[Any], Sequence[Outgoing]]) -> Ledger:
-    """The ledger, with ``render(result)`` written to the outbox in the transaction of
-    its next write, together with what was said before and "this update is handled"."""
-    ledger: Ledger = context.application.bot_data["services"].ledger
+class WriteTwice(RuntimeError):
+    """A handler entered its update's write scope a second time (a bug: one update makes
+    one write, see :func:`write`)."""
+
+
+@asynccontextmanager
+async def write(ledger: Ledger, render: Callable[[Any], Sequence[Outgoing]]
+                ) -> AsyncIterator[Ledger]:
+    """The update's one unit of work: inside the block, the ledger whose one write also
+    writes ``render(result)``, what was said before the block and "this update is
+    handled", in the write's own transaction. Entered twice for one update it raises
+    :class:`WriteTwice`; a second write inside it raises
+    :class:`storage.delivery.SecondWrite` before it runs. Left without a write, the
+    update is concluded by the dispatcher as one that changed nothing.
+
+    This is the only caller of :meth:`storage.delivery.Delivery.answering`."""
     turn = CURRENT.get()
-    if turn is None:
-        return ledger.answering(Answer(None, render))
-    absorb(turn)  # an earlier write of this update committed: this one only adds to it
-    answer = Answer(None if turn.finished else turn.inbox_id, render,
-                    before=list(turn.buffer), worker=turn.worker, claim=turn.claim,
-                    lease=turn.lease)
-    turn.answers.append(answer)
-    return ledger.answering(answer)
+    if turn is None:  # start-up, scripts, tests: the answer is queued with the change
+        yield ledger.answering(Answer(None, render))
+        return
+    if turn.answer is not None:
+        raise WriteTwice(f"update {turn.inbox_id} of chat {turn.chat_id} entered its "
+                         "write scope twice")
+    turn.answer = Answer(turn.inbox_id, render, before=list(turn.buffer),
+                         worker=turn.worker, claim=turn.claim, lease=turn.lease)
+    try:
+        yield ledger.answering(turn.answer)
+    finally:
+        absorb(turn)
 
 
 def absorb(turn: Turn) -> None:
-    """Take in what the update's committed writes queued: the update is handled, and what
-    they carried of the buffer is written."""
-    for answer in turn.answers:
-        if answer.committed and not answer.absorbed:
-            answer.absorbed = True
-            turn.finished = True
-            turn.queued.extend(answer.queued)
-            del turn.buffer[:len(answer.before)]
+    """Take in what the update's write queued, once it committed: the update is handled,
+    and what it carried of the buffer is written."""
+    answer = turn.answer
+    if answer is not None and answer.committed and not answer.absorbed:
+        answer.absorbed = True
+        turn.finished = True
+        turn.queued.extend(answer.queued)
+        del turn.buffer[:len(answer.before)]
 
 
 # -- the handler's verbs ---------------------------------------------------------------
 
-async def message(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str, *,
+async def message(context: AnyContext, chat_id: int, text: str, *,
                   reply_markup: InlineKeyboardMarkup | None = None,
                   reply_to: int | None = None) -> None:
     """Send ``text`` (HTML) to the chat, optionally as a reply to message ``reply_to``."""
     await say(context.bot, to_chat(chat_id, text, reply_markup=reply_markup, reply_to=reply_to))
 
 
-async def edit(context: ContextTypes.DEFAULT_TYPE, chat_id: int, message_id: int,
+async def edit(context: AnyContext, chat_id: int, message_id: int,
                text: str | None = None, *, reply_markup: Any = KEEP) -> None:
     """Edit a message's text (and buttons), or only its buttons when ``text`` is None.
     An edit that would change nothing is not an error."""
     await say(context.bot, edit_of(chat_id, message_id, text, reply_markup=reply_markup))
 
 
-async def photo(context: ContextTypes.DEFAULT_TYPE, chat_id: int, data: bytes, *,
+async def photo(context: AnyContext, chat_id: int, data: bytes, *,
                 filename: str, caption: str | None = None) -> None:
     """Send a picture (PNG bytes); it is queued like a message."""
     await say(context.bot, photo_of(chat_id, data, filename=filename, caption=caption))
 
 
-async def document(context: ContextTypes.DEFAULT_TYPE, chat_id: int, data: Any, *,
+async def document(context: AnyContext, chat_id: int, data: Any, *,
                    filename: str, caption: str | None = None) -> None:
     """Send a file (bytes or an open binary file) now: files can be large, so they do not
     wait in the outbox; a crash before the update is handled sends it again."""

@@ -33,11 +33,11 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
-from telegram.ext import Application
 
 from bot.app import build_application, running
 from bot.delivery import intake
 from bot.ops import admin, logs, metrics
+from bot.ops.application import AnyApp
 from bot.ops.config import Settings, load_settings
 from bot.webapp import server as webapp_server
 
@@ -47,7 +47,7 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_BODY = 1 << 20  # bytes; Telegram's updates are a few kilobytes at most
 ALLOWED_UPDATES = intake.ALLOWED_UPDATES
 
-Accept = Callable[[Application, dict[str, Any]], Awaitable[bool]]  # type: ignore[type-arg]
+Accept = Callable[[AnyApp, dict[str, Any]], Awaitable[bool]]
 
 
 class Refused(Exception):
@@ -82,7 +82,7 @@ def parse_update(body: bytes) -> dict[str, Any]:
     return payload
 
 
-def create_app(settings: Settings, application: Application,  # type: ignore[type-arg]
+def create_app(settings: Settings, application: AnyApp,
                accept: Accept | None = None) -> Starlette:
     """The webhook and admin routes; the lifespan runs ``application``."""
     tg = settings.telegram

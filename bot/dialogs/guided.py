@@ -12,7 +12,6 @@ Pure functions of the draft; the handlers in :mod:`bot.handlers.buttons` do the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -21,85 +20,26 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.dialogs.keyboards import draft_data
 from bot.text.i18n import t
 from bot.text.words import colon, listing
-from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
-from engine.patterns import FAMILY_PATTERNS
+from engine.offer import WAYS, Offer, offer
 from engine.rules import Ruleset
 from storage.models import SessionInfo
 
 HOWS = [("self_draw", "Self-draw"), ("discard", "Off a discard"), ("rob_kong", "Robbed kong"),
         ("kong_replacement", "Kong replacement"), ("after_kong_discard", "Kong discard")]
+assert tuple(h for h, _ in HOWS) == WAYS  # every way the engine offers has its label
 NEEDS_FROM = {"discard", "rob_kong", "after_kong_discard"}
 PAGE = 9  # pattern buttons per page, three rows of three
 MAX_WINNERS = 3
-# The preset's usual patterns come first; the rest follow in the preset's own order.
-USUAL = {
-    "sichuan": ("清一色", "对对胡", "七对", "龙七对", "无听用", "清对", "清七对", "金钩钓",
-                "将对", "带幺九", "碰本金"),
-    "changsha": ("碰碰胡", "清一色", "七小对", "将将胡", "豪华七小对", "海底捞月", "全求人"),
-    "jiangxi": ("七对", "碰对", "宝吊", "清一色", "九幺", "十三浪", "单张", "豪华", "七字全",
-                "宝吊还原"),
-}
-PLAIN = {"sichuan": "平胡", "changsha": "小胡", "jiangxi": "平和"}
-# Sichuan extras that come from how the hand was won or from counts, not from a pattern.
-_NOT_PATTERNS = {"平胡", "根", "杠", "杠上花", "杠上炮", "抢杠", "自摸"}
-_JIANGXI_HANDS = ("七对", "碰对", "九幺", "十三浪", "清一色", "宝吊", "单张", "七字全", "宝吊还原",
-                  "豪华")
 SUITS = ("m", "p", "s", "z")
 
-
-@dataclass(frozen=True)
-class Facts:
-    """What the table's rules score, as far as the buttons need to know."""
-
-    family: str
-    patterns: tuple[str, ...]
-    hows: tuple[str, ...]
-    birds: int = 0  # Changsha: birds drawn after a win
-    counts: bool = False  # Sichuan: 根 and kongs add fan
-    indicator: str | None = None  # the word for the turned-up tile, where it matters
-    jiangxi: JiangxiOptions | None = None
-
-    @property
-    def plain(self) -> str:
-        return PLAIN[self.family]
-
-
-def _sichuan_counts(opts: SichuanOptions, name: str) -> bool:
-    """Whether the engine counts ``name`` at all under these options (as its scorer does)."""
-    if name in ("天胡", "地胡") and not opts.tiandi_hu:
-        return False
-    if name in ("带幺九", "将对", "清幺九", "将金钩钓") and not opts.yaojiu_jiangdui:
-        return False
-    if name in ("门清", "断幺九") and not opts.menqing_zhongzhang and \
-            opts.fan_mode == "largest_base":
-        return False
-    return not (name in ("龙七对", "清龙七对") and not opts.longqidui_bonus)
-
-
-def _ordered(family: str, names: list[str]) -> tuple[str, ...]:
-    usual = [n for n in USUAL[family] if n in names]
-    return tuple(dict.fromkeys([*usual, *names]))
+# What the table's rules let a report say (patterns, ways to win, counts, birds, the
+# turned-up tile): the engine's answer (engine.offer), so no rule lives here.
+Facts = Offer
 
 
 def facts_of(session: SessionInfo) -> Facts:
     """The buttons' view of the table's rules (the rules the table started with)."""
-    rules = Ruleset.from_snapshot(session.rules)
-    known = FAMILY_PATTERNS[rules.family].patterns
-    opts = rules.options
-    if isinstance(opts, SichuanOptions):
-        names = [n for n in [*opts.fan, *opts.extras] if n in known and n not in _NOT_PATTERNS
-                 and _sichuan_counts(opts, n)]
-        return Facts("sichuan", _ordered("sichuan", names), tuple(h for h, _ in HOWS),
-                     counts=True, indicator="本金" if opts.tingyong else None)
-    if isinstance(opts, ChangshaOptions):
-        names = [n for n in opts.big_wins if n in known]
-        return Facts("changsha", _ordered("changsha", names), tuple(h for h, _ in HOWS),
-                     birds=opts.birds)
-    assert isinstance(opts, JiangxiOptions)
-    hows = tuple(h for h, _ in HOWS if opts.discard_wins or h not in
-                 ("discard", "after_kong_discard"))
-    names = [n for n in _JIANGXI_HANDS if n in known]
-    return Facts("jiangxi", _ordered("jiangxi", names), hows, indicator="精牌", jiangxi=opts)
+    return offer(Ruleset.from_snapshot(session.rules))
 
 
 # -- the draft -------------------------------------------------------------------------------

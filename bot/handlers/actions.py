@@ -7,18 +7,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from telegram import Update
-from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs.grammar import Token, words_for
 from bot.handlers import board, details, twice
 from bot.handlers.chat import (
-    chat_lang,
     is_admin,
     refuse,
     remember,
     session_for_action,
 )
+from bot.handlers.context import TallyContext
 from bot.ops import metrics
 from bot.text import render
 from engine.errors import ReportError
@@ -42,7 +41,7 @@ def announcement(update: Update, lang: str, out: RecordOutcome, verbose: bool = 
             board.item(lang, out.session)]
 
 
-async def record_event(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def record_event(update: Update, context: TallyContext, lang: str,
                        session: SessionInfo, event: dict[str, Any], indicator: str | None,
                        tokens: list[Token] | None = None) -> None:
     """Record the event; its answer is written in the same transaction. With the
@@ -50,9 +49,9 @@ async def record_event(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     user = update.effective_user
     verbose = await details.is_verbose(context, session.chat_id)
     try:
-        out = await send.answered(
-            context, lambda out: announcement(update, lang, out, verbose)).record(
-            session.chat_id, event, reporter=user.id if user else None, indicator=indicator)
+        async with context.write(lambda out: announcement(update, lang, out, verbose)) as tx:
+            out = await tx.record(session.chat_id, event,
+                                  reporter=user.id if user else None, indicator=indicator)
     except (LedgerError, ReportError) as exc:
         words = words_for(tokens, str(exc.params.get("field"))) \
             if tokens and exc.code == "wrong_family" else []
@@ -68,10 +67,10 @@ async def record_event(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     remember(context, session.chat_id, out.session)
 
 
-async def acting(update: Update, context: ContextTypes.DEFAULT_TYPE
+async def acting(update: Update, context: TallyContext
                   ) -> tuple[str, SessionInfo] | None:
     """Language and table for a state-changing command from a player, delivered once."""
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     session = await session_for_action(update, context, lang)
     if session is None:
         return None
@@ -79,7 +78,7 @@ async def acting(update: Update, context: ContextTypes.DEFAULT_TYPE
 
 
 
-async def undo_last(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def undo_last(update: Update, context: TallyContext, lang: str,
                 session: SessionInfo, also: Sequence[Outgoing] = ()) -> bool:
     """Undo the last event; ``also``: more to say with the undo's answer (the Undo
     button's removal), only if it happens."""
@@ -91,8 +90,9 @@ async def undo_last(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: st
                 board.item(lang, out.session)]
 
     try:
-        out = await send.answered(context, answer).undo(
-            session.chat_id, actor=user.id if user else None, allow_others=admin)
+        async with context.write(answer) as tx:
+            out = await tx.undo(session.chat_id, actor=user.id if user else None,
+                                allow_others=admin)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return False

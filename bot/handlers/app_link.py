@@ -16,9 +16,9 @@ import hmac
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import ContextTypes
 
-from bot.handlers.chat import chat_lang, reply
+from bot.handlers.chat import reply
+from bot.handlers.context import TallyContext
 from bot.ops.config import WebAppSettings
 from bot.text.i18n import t
 
@@ -75,9 +75,9 @@ def keyboard(lang: str, chat_id: int) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup([[b]]) if b is not None else None
 
 
-async def cmd_app(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_app(update: Update, context: TallyContext) -> None:
     """``/app``: the button that opens the Mini App for this chat, or why there is none."""
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
     markup = keyboard(lang, chat.id)

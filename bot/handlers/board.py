@@ -8,12 +8,11 @@ undos and corrections costs one edit, and the board survives a restart like any 
 
 from __future__ import annotations
 
-from telegram.ext import ContextTypes
-
 from bot.delivery import send
 from bot.dialogs.keyboards import board_keyboard
 from bot.handlers import app_link as links
 from bot.handlers.chat import remember
+from bot.handlers.context import TallyContext
 from bot.text import render
 from storage.delivery import Outgoing
 from storage.models import SessionInfo
@@ -31,7 +30,7 @@ def item(lang: str, session: SessionInfo, *, now: bool = False) -> Outgoing:
                     collapse=f"board:{session.chat_id}")
 
 
-async def update_board(context: ContextTypes.DEFAULT_TYPE, lang: str, session: SessionInfo
+async def update_board(context: TallyContext, lang: str, session: SessionInfo
                        ) -> None:
     """Show ``session`` on the chat's scoreboard (queued with the update's answer)."""
     remember(context, session.chat_id, session)

@@ -8,12 +8,10 @@ update handled: tried again after a failure, a press finds everything as it was.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
-from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs import guided, guided_events
@@ -30,8 +28,6 @@ from bot.handlers import board, twice
 from bot.handlers.actions import announcement, undo_last
 from bot.handlers.chat import (
     SEAT_ORDER,
-    chat_info,
-    chat_lang,
     error_text_plain,
     is_admin,
     link_sender,
@@ -39,11 +35,11 @@ from bot.handlers.chat import (
     refuse_press,
     remember,
     remember_member,
-    services,
     session_for_action,
     stale_press,
     table_of,
 )
+from bot.handlers.context import TallyContext
 from bot.text import render
 from bot.text.i18n import t
 from bot.text.words import colon, preset_name
@@ -58,8 +54,8 @@ from storage.twice import QUESTION_KIND
 log = logging.getLogger(__name__)
 
 
-async def start_guided(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def start_guided(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     session = await session_for_action(update, context, lang)
     user = update.effective_user
     if session is None or user is None:
@@ -67,10 +63,10 @@ async def start_guided(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     await _open_draft(update, context, lang, session, user.id, None)
 
 
-async def start_guided_event(update: Update, context: ContextTypes.DEFAULT_TYPE,
+async def start_guided_event(update: Update, context: TallyContext,
                              kind: str) -> None:
     """/kong or /draw alone: the event as buttons."""
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     session = await session_for_action(update, context, lang)
     user = update.effective_user
     if session is None or user is None:
@@ -81,20 +77,14 @@ async def start_guided_event(update: Update, context: ContextTypes.DEFAULT_TYPE,
         text, keyboard = guided_events.step(lang, session, kind, made[0], made[1], data)
         return [send.replying(update, text, reply_markup=keyboard)]
 
-    await drafts_answering(context, shown).create(session.chat_id, user.id, kind, data)
+    async with context.write(shown) as tx:
+        await Drafts(tx).create(session.chat_id, user.id, kind, data)
 
 
-def drafts_answering(context: ContextTypes.DEFAULT_TYPE,
-                     render: Callable[[Any], Sequence[Outgoing]]) -> Drafts:
-    """The drafts, with ``render(result)`` written in the transaction of their next
-    change, with the update's other answers and "this update is handled"."""
-    return Drafts(send.answered(context, render))
-
-
-async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def _open_draft(update: Update, context: TallyContext, lang: str,
                       session: SessionInfo, owner: int, winner: str | None) -> None:
     """Post a guided report's first question, with what the ledger suggests."""
-    drafts = services(context).drafts
+    drafts = context.drafts
     hints = await drafts.hints(session.chat_id, session.id)
     kongs = hints.kongs if guided.facts_of(session).counts else {}  # kongs add fan: Sichuan
     data = guided.new_draft(hints.recent_winners, kongs, winner)
@@ -103,7 +93,8 @@ async def _open_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
         text, keyboard = guided.step(lang, session, made[0], made[1], data)
         return [send.replying(update, text, reply_markup=keyboard)]
 
-    await drafts_answering(context, shown).create(session.chat_id, owner, "hu", data)
+    async with context.write(shown) as tx:
+        await Drafts(tx).create(session.chat_id, owner, "hu", data)
 
 
 def join_shape(preset: str) -> tuple[int, bool]:
@@ -124,16 +115,16 @@ def join_keyboard(lang: str, draft_id: int, version: int, seats: dict[str, Any],
     return grid(buttons, 2)
 
 
-async def start_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def start_join(update: Update, context: TallyContext, lang: str,
                      preset: str | None, stake: int | None) -> None:
     """/new without players: a button per seat (three for a three-player preset); the last
     to sit opens the table, or "Start with three" once East, South and West sit."""
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
-    if await services(context).ledger.current_session(chat.id) is not None:
+    if await context.ledger.current_session(chat.id) is not None:
         await refuse(update, lang, "session_open")
         return
-    count, may_three = join_shape(preset or (await chat_info(context, chat.id, lang)).preset)
+    count, may_three = join_shape(preset or (await context.chat_info(chat.id, lang)).preset)
     data: dict[str, Any] = {"preset": preset, "stake": stake, "seats": {}, "count": count,
                             "may_three": may_three}
 
@@ -143,10 +134,11 @@ async def start_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: s
                               reply_markup=join_keyboard(lang, made[0], made[1], {}, count,
                                                          may_three))]
 
-    await drafts_answering(context, shown).create(chat.id, user.id, "join", data)
+    async with context.write(shown) as tx:
+        await Drafts(tx).create(chat.id, user.id, "join", data)
 
 
-async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def _press_join(update: Update, context: TallyContext, lang: str,
                       data: DraftData, draft: dict[str, Any]) -> None:
     """A seat taken or left; the last seat (or "Start with three") opens the table. The
     draft's change, or the table with the draft gone, commits with the answers."""
@@ -184,8 +176,9 @@ async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
                 lang, data.draft_id, version, seats, count, may_three))]
 
         try:
-            await drafts_answering(context, seated).advance(
-                chat.id, data.draft_id, data.version, {**draft, "seats": seats})
+            async with context.write(seated) as tx:
+                await Drafts(tx).advance(chat.id, data.draft_id, data.version,
+                                         {**draft, "seats": seats})
         except LedgerError:
             await send.answer(update, stale, alert=True)
         return
@@ -203,9 +196,10 @@ async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
         return [*said, board.item(lang, session)]
 
     try:
-        session = await send.answered(context, opened).open_session(
-            chat.id, refs, preset=draft.get("preset"), stake_cents=draft.get("stake"),
-            draft=(data.draft_id, data.version))
+        async with context.write(opened) as tx:
+            session = await tx.open_session(
+                chat.id, refs, preset=draft.get("preset"), stake_cents=draft.get("stake"),
+                draft=(data.draft_id, data.version))
     except (LedgerError, ReportError) as exc:
         if exc.code == "stale_button":
             await send.answer(update, stale, alert=True)
@@ -215,18 +209,17 @@ async def _press_join(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
     remember(context, chat.id, session)
 
 
-async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_button(update: Update, context: TallyContext) -> None:
     query = update.callback_query
     assert query is not None
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     data = parse_callback(query.data)
     chat = update.effective_chat
     if data is None or chat is None:
         await stale_press(update, lang)
         return
-    svc = services(context)
     if isinstance(data, DraftData):
-        found = await svc.drafts.get(chat.id, data.draft_id)
+        found = await context.drafts.get(chat.id, data.draft_id)
         if found is not None and found[1] == "join":
             if found[0] != data.version:
                 await send.answer(update, t(lang, error_text_plain("stale_button")),
@@ -254,11 +247,11 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _press_draft(update, context, lang, session, data)
 
 
-async def _press_undo(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def _press_undo(update: Update, context: TallyContext, lang: str,
                       session: SessionInfo, data: UndoData) -> None:
     query = update.callback_query
     assert query is not None
-    last = await services(context).ledger.last_event(session.chat_id)
+    last = await context.ledger.last_event(session.chat_id)
     if last != (data.session_id, data.hand, data.event, last[3] if last else None):
         await send.answer(update, t(lang, "Only the latest event can be undone."), alert=True)
         return
@@ -269,7 +262,7 @@ async def _press_undo(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
     await undo_last(update, context, lang, session, also)
 
 
-async def _press_board(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def _press_board(update: Update, context: TallyContext, lang: str,
                        session: SessionInfo, data: BoardData) -> None:
     """A player's button on the scoreboard: a guided report with that winner."""
     query = update.callback_query
@@ -281,7 +274,7 @@ async def _press_board(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     await _open_draft(update, context, lang, session, query.from_user.id, data.seat)
 
 
-async def _press_edit(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def _press_edit(update: Update, context: TallyContext, lang: str,
                       session: SessionInfo, data: EditData) -> None:
     """✏️ under /hand N: a guided report that replaces that event when recorded."""
     query = update.callback_query
@@ -298,15 +291,15 @@ async def _press_edit(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
         text, keyboard = guided.step(lang, session, made[0], made[1], draft)
         return [send.to_chat(session.chat_id, head + "\n" + text, reply_markup=keyboard)]
 
-    await drafts_answering(context, shown).create(session.chat_id, query.from_user.id, "hu",
-                                                  draft)
+    async with context.write(shown) as tx:
+        await Drafts(tx).create(session.chat_id, query.from_user.id, "hu", draft)
 
 
-async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def _press_draft(update: Update, context: TallyContext, lang: str,
                        session: SessionInfo, data: DraftData) -> None:
     query = update.callback_query
     assert query is not None and query.message is not None
-    drafts = services(context).drafts
+    drafts = context.drafts
     found = await drafts.get(session.chat_id, data.draft_id)
     if found is not None and found[1] == QUESTION_KIND and found[0] == data.version:
         await twice.press(update, context, lang, session, data, found[2])
@@ -327,7 +320,8 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
             return [send.edit_of(session.chat_id, message_id, t(lang, "Cancelled."),
                                  reply_markup=None)]
 
-        await drafts_answering(context, cancelled).delete(session.chat_id, data.draft_id)
+        async with context.write(cancelled) as tx:
+            await Drafts(tx).delete(session.chat_id, data.draft_id)
         return
     kind = found[1]
     if kind == "hu":
@@ -358,13 +352,13 @@ async def _press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
         return [send.edit_of(session.chat_id, message_id, text, reply_markup=keyboard)]
 
     try:
-        await drafts_answering(context, shown).advance(session.chat_id, data.draft_id,
-                                                       data.version, new)
+        async with context.write(shown) as tx:
+            await Drafts(tx).advance(session.chat_id, data.draft_id, data.version, new)
     except LedgerError:
         await stale_press(update, lang)
 
 
-async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def _record(update: Update, context: TallyContext, lang: str,
                   session: SessionInfo, data: DraftData, kind: str, draft: dict[str, Any]
                   ) -> None:
     """Confirm: the event is recorded and its draft deleted in one ledger transaction."""
@@ -393,16 +387,16 @@ async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
 
     await send.answer(update)
     try:
-        out = await send.answered(context, answer).record(
-            chat_id, event, reporter=user.id if user else None, indicator=indicator,
-            draft_id=data.draft_id)
+        async with context.write(answer) as tx:
+            out = await tx.record(chat_id, event, reporter=user.id if user else None,
+                                  indicator=indicator, draft_id=data.draft_id)
     except (LedgerError, ReportError) as exc:
         await refuse_press(update, lang, exc, session)
         return
     remember(context, chat_id, out.session)
 
 
-async def _record_edit(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def _record_edit(update: Update, context: TallyContext, lang: str,
                        session: SessionInfo, data: DraftData, draft: dict[str, Any],
                        event: dict[str, Any], indicator: str | None, summary: str) -> None:
     """A guided edit's Confirm: the event replaced and the draft deleted, in one write."""
@@ -420,9 +414,10 @@ async def _record_edit(update: Update, context: ContextTypes.DEFAULT_TYPE, lang:
     allow_others = await is_admin(update, context)
     await send.answer(update)
     try:
-        out = await send.answered(context, answer).amend(
-            chat_id, number, [event], actor=user.id if user else None, indicator=indicator,
-            allow_others=allow_others, event_index=index, draft_id=data.draft_id)
+        async with context.write(answer) as tx:
+            out = await tx.amend(chat_id, number, [event], actor=user.id if user else None,
+                                 indicator=indicator, allow_others=allow_others,
+                                 event_index=index, draft_id=data.draft_id)
     except (LedgerError, ReportError) as exc:
         await refuse_press(update, lang, exc, session)
         return

@@ -1,17 +1,16 @@
-"""Chat plumbing shared by commands and buttons: services, the chat's language, the
-table, who may act, replies, refusals, and the one error handler."""
+"""Chat plumbing shared by commands and buttons: the table, who may act, replies,
+refusals, and the one error handler. The services and the chat's language are the
+context's (:mod:`bot.handlers.context`)."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import Message, MessageEntity, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, NetworkError, TelegramError
-from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs.grammar import (
@@ -19,83 +18,29 @@ from bot.dialogs.grammar import (
     Token,
     seat_resolver,
 )
+from bot.handlers.context import TallyContext
 from bot.ops import metrics
 from bot.text.errors_text import error_text
-from bot.text.i18n import normalise_language, t
+from bot.text.i18n import t
 from engine.errors import ReportError
-from storage.drafts import Drafts
 from storage.errors import LedgerError
-from storage.ledger import Ledger
-from storage.models import ChatInfo, PlayerRef, SessionInfo
+from storage.models import PlayerRef, SessionInfo
 
 log = logging.getLogger(__name__)
 
 SEAT_ORDER = ("E", "S", "W", "N")
 
 
-@dataclass
-class Services:
-    ledger: Ledger
-    drafts: Drafts
-    admins: frozenset[int]
-    default_language: str
-    # What may be kept in memory between updates: the chat's language, answer style and
-    # table. Safe when one process owns the pipeline (polling: it makes every write to its
-    # chats and refreshes the entries). Several webhook workers share the chats, so there
-    # nothing is kept: every update reads them from the ledger.
-    cache: bool = True
-    chats: dict[int, ChatInfo] = field(default_factory=dict)  # its language, answer style
-    tables: dict[int, SessionInfo | None] = field(default_factory=dict)  # None: no table
-
-
-def _kept(svc: Services, kind: str) -> dict[int, Any]:
-    """Where ``kind`` (tables, chats) is kept: in the process when it owns the pipeline,
-    else only for the update being handled (see :class:`bot.delivery.send.Turn`)."""
-    if svc.cache:
-        return svc.tables if kind == "tables" else svc.chats
-    turn = send.CURRENT.get()
-    return turn.memo.setdefault(kind, {}) if turn is not None else {}
-
-
-async def table_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> SessionInfo | None:
-    svc = services(context)
-    kept = _kept(svc, "tables")
+async def table_of(context: TallyContext, chat_id: int) -> SessionInfo | None:
+    """The chat's open table (None: no table), read once while it is kept."""
+    kept = context.kept("tables")
     if chat_id not in kept:
-        kept[chat_id] = await svc.ledger.current_session(chat_id)
+        kept[chat_id] = await context.ledger.current_session(chat_id)
     return kept[chat_id]  # type: ignore[no-any-return]
 
 
-def remember(context: ContextTypes.DEFAULT_TYPE, chat_id: int, session: SessionInfo | None
-             ) -> None:
-    _kept(services(context), "tables")[chat_id] = session
-
-
-async def chat_info(context: ContextTypes.DEFAULT_TYPE, chat_id: int, first_language: str
-                    ) -> ChatInfo:
-    """The chat's settings (created on first use, in ``first_language``)."""
-    kept = _kept(services(context), "chats")
-    if chat_id not in kept:
-        kept[chat_id] = await services(context).ledger.chat(chat_id, first_language)
-    return kept[chat_id]  # type: ignore[no-any-return]
-
-
-def remember_chat(context: ContextTypes.DEFAULT_TYPE, info: ChatInfo) -> None:
-    _kept(services(context), "chats")[info.id] = info
-
-
-def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
-    return context.application.bot_data["services"]  # type: ignore[no-any-return]
-
-
-async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
-    """The chat's language: stored with the chat, first taken from whoever spoke first."""
-    svc = services(context)
-    chat = update.effective_chat
-    if chat is None:
-        return svc.default_language
-    user = update.effective_user
-    first = normalise_language(user.language_code if user else None, svc.default_language)
-    return (await chat_info(context, chat.id, first)).language
+def remember(context: TallyContext, chat_id: int, session: SessionInfo | None) -> None:
+    context.kept("tables")[chat_id] = session
 
 
 def tokens_of(message: Message) -> list[Token]:
@@ -123,11 +68,11 @@ def resolver_for(session: SessionInfo, me: int | None) -> Resolver:
     return seat_resolver(names, ids)
 
 
-async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+async def is_admin(update: Update, context: TallyContext) -> bool:
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
         return False
-    if user.id in services(context).admins or chat.type == ChatType.PRIVATE:
+    if user.id in context.services.admins or chat.type == ChatType.PRIVATE:
         return True
     try:
         member = await context.bot.get_chat_member(chat.id, user.id)
@@ -170,7 +115,7 @@ async def refuse_press(update: Update, lang: str, exc: LedgerError | ReportError
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
 
 
-async def session_for_action(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str
+async def session_for_action(update: Update, context: TallyContext, lang: str
                               ) -> SessionInfo | None:
     """The open table, if the sender may act on it (a player there, or an admin)."""
     chat = update.effective_chat
@@ -192,7 +137,7 @@ async def session_for_action(update: Update, context: ContextTypes.DEFAULT_TYPE,
     return session
 
 
-async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
+async def link_sender(context: TallyContext, session: SessionInfo,
                       user: Any) -> SessionInfo:
     """A player seated by @username becomes linked to their account when they first act."""
     if user is None or not user.username:
@@ -204,7 +149,7 @@ async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
     if not any(p.telegram_id is None and (p.username or "").lower() == wanted
                for p in session.seats.values()):
         return session
-    ledger = services(context).ledger
+    ledger = context.ledger
     await ledger.player(session.chat_id, PlayerRef(name=user.username, telegram_id=user.id,
                                                    username=user.username))
     fresh = await ledger.current_session(session.chat_id)
@@ -212,13 +157,13 @@ async def link_sender(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
     return fresh or session
 
 
-def remember_member(context: ContextTypes.DEFAULT_TYPE, session: SessionInfo,
+def remember_member(context: TallyContext, session: SessionInfo,
                           user: Any) -> None:
     """A member allowed to act without a seat (an admin keeping score): the ledger keeps
     their name with what they change, so that /hand names who reported or changed what."""
     if user is None or user.id in {p.telegram_id for p in session.seats.values()}:
         return
-    services(context).ledger.note_member(
+    context.ledger.note_member(
         session.chat_id, user.id, user.username or user.first_name or "", user.username)
 
 
@@ -234,7 +179,7 @@ def suppress_edit_errors() -> contextlib.suppress:
     return contextlib.suppress(BadRequest)
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_error(update: object, context: TallyContext) -> None:
     """The one error handler: the dispatcher decides what the chat is told (a retry, or
     "nothing was recorded" only when the update's write did not commit)."""
     turn = send.CURRENT.get()

@@ -8,7 +8,6 @@ from typing import Any
 
 from telegram import Update
 from telegram.constants import ChatType
-from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs.grammar import (
@@ -27,19 +26,17 @@ from bot.handlers import board, commands_files
 from bot.handlers.actions import acting, record_event, undo_last
 from bot.handlers.buttons import start_guided, start_guided_event, start_join
 from bot.handlers.chat import (
-    chat_lang,
     error_text_plain,
     is_admin,
     refuse,
     remember,
-    remember_chat,
     reply,
     resolver_for,
-    services,
     session_for_action,
     table_of,
     tokens_of,
 )
+from bot.handlers.context import TallyContext
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import money, normalise_language, t
@@ -51,14 +48,14 @@ from engine.shape_rules import FAMILY_SHAPES, family_readings, family_waits
 from engine.tiles import TileError, format_chinese, format_compact
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
-from storage.models import PlayerRef
+from storage.models import ChatInfo, PlayerRef, SessionInfo
 
 log = logging.getLogger(__name__)
 
 
 
-async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_help(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     await reply(update, t(lang, HELP) + "\n" + t(lang, HELP_NIGHT))
 
 
@@ -82,8 +79,8 @@ HELP_NIGHT = ("/penalty dave 诈胡 — a false win · /adjust alice -10 bob +10
               "erin — erin takes dave's seat")
 
 
-async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_new(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     if chat.type == ChatType.PRIVATE:
@@ -129,8 +126,8 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return [send.replying(update, text), board.item(lang, session)]
 
     try:
-        session = await send.answered(context, answer).open_session(
-            chat.id, refs, preset=preset, stake_cents=stake)
+        async with context.write(answer) as tx:
+            session = await tx.open_session(chat.id, refs, preset=preset, stake_cents=stake)
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
@@ -138,9 +135,9 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 
-async def _parse_and_record(update: Update, context: ContextTypes.DEFAULT_TYPE, parser: Any
+async def _parse_and_record(update: Update, context: TallyContext, parser: Any
                             ) -> None:
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     session = await session_for_action(update, context, lang)
     if session is None:
         return
@@ -158,7 +155,7 @@ async def _parse_and_record(update: Update, context: ContextTypes.DEFAULT_TYPE, 
     await record_event(update, context, lang, session, event, indicator, tokens)
 
 
-async def cmd_hu(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_hu(update: Update, context: TallyContext) -> None:
     msg = update.effective_message
     if msg is not None and not tokens_of(msg):
         await start_guided(update, context)
@@ -169,7 +166,7 @@ async def cmd_hu(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _parse_and_record(update, context, parse_win)
 
 
-async def cmd_kong(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_kong(update: Update, context: TallyContext) -> None:
     msg = update.effective_message
     if msg is not None and not tokens_of(msg):
         await start_guided_event(update, context, "kong")
@@ -177,7 +174,7 @@ async def cmd_kong(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _parse_and_record(update, context, parse_kong)
 
 
-async def cmd_draw(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_draw(update: Update, context: TallyContext) -> None:
     msg = update.effective_message
     if msg is not None and not tokens_of(msg):
         await start_guided_event(update, context, "draw")
@@ -185,12 +182,12 @@ async def cmd_draw(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _parse_and_record(update, context, parse_draw)
 
 
-async def cmd_qishou(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_qishou(update: Update, context: TallyContext) -> None:
     await _parse_and_record(update, context, parse_starting)
 
 
-async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_table(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
     session = await table_of(context, chat.id)
@@ -202,7 +199,7 @@ async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 
-async def cmd_undo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_undo(update: Update, context: TallyContext) -> None:
     act = await acting(update, context)
     if act is not None:
         await undo_last(update, context, *act)
@@ -240,8 +237,8 @@ def _hand_and_event(update: Update) -> tuple[int | None, int | None, list[Token]
     return n, None, rest
 
 
-async def cmd_void(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_void(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     session = await session_for_action(update, context, lang)
     if session is None:
         return
@@ -256,8 +253,9 @@ async def cmd_void(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user
     admin = await is_admin(update, context)
     try:
-        out = await send.answered(context, _corrected(update, lang)).void(
-            session.chat_id, number, actor=user.id if user else None, allow_others=admin)
+        async with context.write(_corrected(update, lang)) as tx:
+            out = await tx.void(session.chat_id, number, actor=user.id if user else None,
+                                allow_others=admin)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
@@ -274,8 +272,8 @@ def _corrected(update: Update, lang: str) -> Any:
     return answer
 
 
-async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_edit(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     session = await session_for_action(update, context, lang)
     if session is None:
         return
@@ -313,9 +311,10 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     admin = await is_admin(update, context)
     try:
-        out = await send.answered(context, _corrected(update, lang)).amend(
-            session.chat_id, number, events, actor=user.id if user else None,
-            indicator=indicator, allow_others=admin, event_index=event_index)
+        async with context.write(_corrected(update, lang)) as tx:
+            out = await tx.amend(session.chat_id, number, events,
+                                 actor=user.id if user else None, indicator=indicator,
+                                 allow_others=admin, event_index=event_index)
     except (LedgerError, ReportError) as exc:
         if exc.code == "amend_reopens" and event_index is None:  # say how to name one event
             await reply(update, error_text(lang, exc.code, str(exc)) + "\n" + t(
@@ -327,7 +326,7 @@ async def cmd_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     remember(context, session.chat_id, out.session)
 
 
-async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_end(update: Update, context: TallyContext) -> None:
     act = await acting(update, context)
     if act is None:
         return
@@ -339,13 +338,13 @@ async def cmd_end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 send.replying(update, render.summary_text(lang, summary))]
 
     remember(context, session.chat_id, None)
-    summary = await send.answered(context, answer).end_session(session.chat_id,
-                                                                actor=user.id if user else None)
+    async with context.write(answer) as tx:
+        summary = await tx.end_session(session.chat_id, actor=user.id if user else None)
     await commands_files.send_end_pictures(update, context, lang, summary)
 
 
-async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_rules(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     msg, chat = update.effective_message, update.effective_chat
     assert msg is not None and chat is not None
     words = tokens_of(msg)
@@ -358,11 +357,11 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         preset = found
         options = None
     else:  # the rules this chat actually plays: the table's, or the chat's house rules
-        session = await services(context).ledger.current_session(chat.id)
+        session = await context.ledger.current_session(chat.id)
         if session is not None:
             preset, options = session.preset, session.rules.get("options")
         else:
-            info = await services(context).ledger.chat(chat.id)
+            info = await context.ledger.chat(chat.id)
             preset = info.preset
             options = ruleset(preset, info.overrides).options.model_dump()
     await reply(update, render.rules_text(lang, preset, options))
@@ -379,51 +378,68 @@ def _as_typed(overrides: dict[str, Any]) -> list[str]:
     return out
 
 
-async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_set(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     if not await is_admin(update, context):
         await refuse(update, lang, "admins_only")
         return
     words = [w.text for w in tokens_of(msg)]
-    ledger = services(context).ledger
+    ledger = context.ledger
+    stake = len(words) == 2 and words[0].lower() in ("stake", "注")
+    # A new stake: the table going plays it from its next hand (the write sets it there).
+    session = await ledger.current_session(chat.id) if stake else None
+
+    def answer(info: ChatInfo) -> list[Outgoing]:
+        return [send.replying(update, _house_rules_text(info, session if stake else None))]
+
     try:
-        if len(words) == 2 and words[0].lower() in ("preset", "规则"):
-            info = await ledger.update_chat(
-                chat.id, preset=preset_key(words[1], presets()) or words[1].lower())
-        elif len(words) == 2 and words[0].lower() in ("stake", "注"):
-            info = await ledger.update_chat(chat.id, stake_cents=parse_stake(words[1]))
-        elif len(words) == 2 and words[0].lower() in ("lang", "language", "语言"):
-            language = normalise_language(words[1], "")
-            if not language:
-                await refuse(update, lang, "bad_language")
+        async with context.write(answer) as tx:
+            if len(words) == 2 and words[0].lower() in ("preset", "规则"):
+                info = await tx.update_chat(
+                    chat.id, preset=preset_key(words[1], presets()) or words[1].lower())
+            elif stake:
+                info = await tx.update_chat(chat.id, stake_cents=parse_stake(words[1]))
+            elif len(words) == 2 and words[0].lower() in ("lang", "language", "语言"):
+                language = normalise_language(words[1], "")
+                if not language:
+                    await refuse(update, lang, "bad_language")
+                    return
+                info = await tx.update_chat(chat.id, language=language)
+            elif len(words) == 2 and words[0].lower() in ("verbose", "详细") and \
+                    words[1].lower() in VERBOSE_WORDS:
+                info = await tx.update_chat(chat.id,
+                                            verbose=VERBOSE_WORDS[words[1].lower()])
+            elif words == ["reset"]:
+                info = await tx.update_chat(chat.id, overrides={})
+            elif words and all("=" in w for w in words):
+                current = await ledger.chat(chat.id)
+                merged = dict(current.overrides)
+                for key, value in parse_overrides(words).items():
+                    if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                        merged[key] = {**merged[key], **value}
+                    else:
+                        merged[key] = value
+                info = await tx.update_chat(chat.id, overrides=merged)
+            else:
+                await refuse(update, lang, "set_usage")
                 return
-            info = await ledger.update_chat(chat.id, language=language)
-        elif len(words) == 2 and words[0].lower() in ("verbose", "详细") and \
-                words[1].lower() in VERBOSE_WORDS:
-            info = await ledger.update_chat(chat.id, verbose=VERBOSE_WORDS[words[1].lower()])
-        elif words == ["reset"]:
-            info = await ledger.update_chat(chat.id, overrides={})
-        elif words and all("=" in w for w in words):
-            current = await ledger.chat(chat.id)
-            merged = dict(current.overrides)
-            for key, value in parse_overrides(words).items():
-                if isinstance(value, dict) and isinstance(merged.get(key), dict):
-                    merged[key] = {**merged[key], **value}
-                else:
-                    merged[key] = value
-            info = await ledger.update_chat(chat.id, overrides=merged)
-        else:
-            await refuse(update, lang, "set_usage")
-            return
     except GrammarError as exc:
         await refuse(update, lang, exc.code, **exc.params)
         return
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
-    remember_chat(context, info)
+    context.remember_chat(info)
+    if stake:
+        remember(context, chat.id, None if session is None else
+                 session.model_copy(update={"stake_cents": info.stake_cents}))
+
+
+def _house_rules_text(info: ChatInfo, session: SessionInfo | None) -> str:
+    """The answer to /set: the chat's house rules now; after a new stake, from which hand
+    the table going (``session``, read before the change) plays it."""
     lang = info.language
     over = listing(lang, _as_typed(info.overrides)) \
         or t(lang, "the preset's defaults, nothing changed")
@@ -432,23 +448,20 @@ async def cmd_set(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                    "{style}. A table already going keeps its rules.",
              preset=preset_name(lang, info.preset), overrides=escape(over),
              stake=money(info.stake_cents), style=style)
-    if len(words) == 2 and words[0].lower() in ("stake", "注"):
-        session = await ledger.current_session(chat.id)
-        remember(context, chat.id, session)
-        if session is not None:  # every hand keeps the stake it was played at
-            text += "\n" + t(lang, "The table going plays {stake} per point from hand "
-                                   "{number} on; the hands before keep their stake.",
-                             stake=money(info.stake_cents),
-                             number=session.hands + 1 if session.open_hand is None
-                             else session.open_hand + 1)
-    await reply(update, text)
+    if session is not None:  # every hand keeps the stake it was played at
+        text += "\n" + t(lang, "The table going plays {stake} per point from hand "
+                               "{number} on; the hands before keep their stake.",
+                         stake=money(info.stake_cents),
+                         number=session.hands + 1 if session.open_hand is None
+                         else session.open_hand + 1)
+    return text
 
 
-async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_lang(update: Update, context: TallyContext) -> None:
     msg, chat = update.effective_message, update.effective_chat
     assert msg is not None and chat is not None
     words = tokens_of(msg)
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     # t()'s first parameter is named lang, so {lang} is filled in after translating.
     if not words:
         await reply(update, t(lang, "Language: {lang}. Change it with /lang en or /lang zh."
@@ -461,14 +474,19 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat.type != ChatType.PRIVATE and not await is_admin(update, context):
         await refuse(update, lang, "admins_only")
         return
-    info = await services(context).ledger.update_chat(chat.id, language=language)
-    remember_chat(context, info)
-    await reply(update, t(info.language, "Language: {lang}.").format(lang=info.language))
+
+    def answer(info: ChatInfo) -> list[Outgoing]:
+        return [send.replying(update, t(info.language, "Language: {lang}.").format(
+            lang=info.language))]
+
+    async with context.write(answer) as tx:
+        info = await tx.update_chat(chat.id, language=language)
+    context.remember_chat(info)
 
 
-async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_score(update: Update, context: TallyContext) -> None:
     """The tile calculator: works in any chat, touches no ledger."""
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     msg = update.effective_message
     assert msg is not None
     words = [w.text for w in tokens_of(msg)]
@@ -529,7 +547,7 @@ def _reading(lang: str, described: str) -> str:
         else f"{t(lang, FORMS.get(form, form))}: {melds}"
 
 
-async def on_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_added(update: Update, context: TallyContext) -> None:
     """The bot joined a group: the chat speaks the language of whoever added it."""
     change = update.my_chat_member
     if change is None or change.chat.type == ChatType.PRIVATE:
@@ -538,8 +556,8 @@ async def on_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         change.old_chat_member.status in ("left", "kicked")
     if not joined:
         return
-    svc = services(context)
+    svc = context.services
     lang = normalise_language(change.from_user.language_code, svc.default_language)
     info = await svc.ledger.chat(change.chat.id, lang)  # an existing chat keeps its own
-    remember_chat(context, info)
+    context.remember_chat(info)
     await send.message(context, change.chat.id, t(info.language, HELP))

@@ -22,14 +22,18 @@ from telegram.error import TelegramError
 from telegram.ext import (
     BaseHandler,
     CallbackQueryHandler,
-    ContextTypes,
     MessageHandler,
     filters,
 )
 
 from bot.delivery import send
-from bot.handlers.buttons import drafts_answering
-from bot.handlers.chat import chat_lang, is_admin, refuse, reply, services, tokens_of
+from bot.handlers.chat import (
+    is_admin,
+    refuse,
+    reply,
+    tokens_of,
+)
+from bot.handlers.context import TallyContext
 from bot.pictures import drawing, fonts
 from bot.pictures.picture_data import (
     night_series,
@@ -43,6 +47,7 @@ from engine.pattern_table import pattern_rows
 from engine.rules import presets
 from storage import chat_files, series
 from storage.delivery import Outgoing
+from storage.drafts import Drafts
 from storage.errors import LedgerError
 from storage.models import PlayerInfo, Summary
 
@@ -103,7 +108,7 @@ def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
         nets=nets, transfers=transfers, biggest=biggest)
 
 
-async def _send_night_chart(context: ContextTypes.DEFAULT_TYPE, chat_id: int, lang: str,
+async def _send_night_chart(context: TallyContext, chat_id: int, lang: str,
                             night: series.Night) -> None:
     png = await asyncio.to_thread(draw_night, night, lang, _font())
     await send.photo(context, chat_id, png, filename=f"night-{night.number}.png",
@@ -111,12 +116,12 @@ async def _send_night_chart(context: ContextTypes.DEFAULT_TYPE, chat_id: int, la
                                night=night.number))
 
 
-async def send_end_pictures(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def send_end_pictures(update: Update, context: TallyContext, lang: str,
                             summary: Summary) -> None:
     """After /end's summary: the night's chart and the settle-up card to forward."""
     chat = update.effective_chat
     assert chat is not None
-    ledger = services(context).ledger
+    ledger = context.ledger
     night = await series.night(ledger, chat.id)
     if night.session.id != summary.session_id:
         return
@@ -144,28 +149,28 @@ async def _night_number(update: Update, lang: str, usage: str) -> tuple[bool, in
     return True, int(m.group(1))
 
 
-async def cmd_chart(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_chart(update: Update, context: TallyContext) -> None:
     """/chart [N]: the running totals of the night going (or the last one, or night N)."""
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
     ok, number = await _night_number(update, lang, "chart_usage")
     if not ok:
         return
     try:
-        night = await series.night(services(context).ledger, chat.id, number)
+        night = await series.night(context.ledger, chat.id, number)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
     await _send_night_chart(context, chat.id, lang, night)
 
 
-async def standings_picture(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str
+async def standings_picture(update: Update, context: TallyContext, lang: str
                             ) -> None:
     """/standings chart: each player's net over the nights."""
     chat = update.effective_chat
     assert chat is not None
-    ledger = services(context).ledger
+    ledger = context.ledger
     nights, names = await series.night_nets(ledger, chat.id)
     if not any(n.nets for n in nights):
         await reply(update, t(lang, "No hands recorded in this chat yet."))
@@ -185,12 +190,12 @@ def _english_patterns() -> dict[str, str]:
     return out
 
 
-async def stats_picture(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def stats_picture(update: Update, context: TallyContext, lang: str,
                         player: PlayerInfo) -> None:
     """/stats chart [@bob]: a player's wins by pattern."""
     chat = update.effective_chat
     assert chat is not None
-    wins = await series.player_wins(services(context).ledger, chat.id, player.id)
+    wins = await series.player_wins(context.ledger, chat.id, player.id)
     counts = pattern_counts(wins)
     png = await asyncio.to_thread(drawing.patterns_chart, player.name, counts, len(wins),
                                   lang, _font(), _english_patterns())
@@ -201,15 +206,15 @@ async def stats_picture(update: Update, context: ContextTypes.DEFAULT_TYPE, lang
 # -- export -------------------------------------------------------------------------------
 
 
-async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_export(update: Update, context: TallyContext) -> None:
     """/export [N]: the chat's ledger (or night N) as a zip of CSV files."""
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
     ok, number = await _night_number(update, lang, "export_usage")
     if not ok:
         return
-    ledger = services(context).ledger
+    ledger = context.ledger
     if not await chat_files.night_count(ledger, chat.id):
         await refuse(update, lang, "no_nights")
         return
@@ -241,7 +246,7 @@ def _document_of(msg: Message) -> Any:
     return None
 
 
-async def _download(context: ContextTypes.DEFAULT_TYPE, file_id: str) -> io.BytesIO:
+async def _download(context: TallyContext, file_id: str) -> io.BytesIO:
     tg_file = await context.bot.get_file(file_id)
     buf = io.BytesIO()
     await tg_file.download_to_memory(buf)
@@ -256,9 +261,9 @@ def _preview_text(lang: str, p: chat_files.ImportPreview) -> str:
              first=(p.first or "-")[:10], last=(p.last or "-")[:10])
 
 
-async def cmd_import(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_import(update: Update, context: TallyContext) -> None:
     """/import as the caption of a zip, or as a reply to one: a preview and a button."""
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
     assert chat is not None and msg is not None
     if user is None or not await is_admin(update, context):
@@ -271,7 +276,7 @@ async def cmd_import(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if doc.file_size is not None and doc.file_size > MAX_IMPORT_BYTES:
         await refuse(update, lang, "import_too_big")
         return
-    ledger = services(context).ledger
+    ledger = context.ledger
     try:
         data = await _download(context, doc.file_id)
         preview = await chat_files.preview_import(ledger, chat.id, data)
@@ -289,19 +294,20 @@ async def cmd_import(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return [send.replying(update, _preview_text(lang, preview), reply_markup=keyboard)]
 
     pending = {"file_id": doc.file_id, "expires": time.time() + PENDING_SECONDS}
-    await drafts_answering(context, shown).create_bounded(
-        chat.id, user.id, IMPORT_KIND, pending, keep=PENDING_IMPORTS,
-        ttl=timedelta(seconds=PENDING_SECONDS))
+    async with context.write(shown) as tx:
+        await Drafts(tx).create_bounded(chat.id, user.id, IMPORT_KIND, pending,
+                                        keep=PENDING_IMPORTS,
+                                        ttl=timedelta(seconds=PENDING_SECONDS))
 
 
-async def on_import_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_import_button(update: Update, context: TallyContext) -> None:
     """Import or Cancel under a preview: the import (or the cancel), the pending import's
     end and the answers commit together, whichever worker takes the press."""
     query, chat, user = update.callback_query, update.effective_chat, update.effective_user
     assert query is not None and chat is not None and user is not None
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     m = _IMPORT_DATA.match(query.data or "")
-    found = await services(context).drafts.get(chat.id, int(m.group(1))) if m else None
+    found = await context.drafts.get(chat.id, int(m.group(1))) if m else None
     if m is None or found is None or found[1] != IMPORT_KIND or \
             time.time() > float(found[2].get("expires", 0)):
         await send.answer(update, t(lang, "That button is out of date."), alert=True)
@@ -320,7 +326,8 @@ async def on_import_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
                                  t(lang, "Import cancelled; nothing was written."),
                                  reply_markup=None)]
 
-        await drafts_answering(context, cancelled).delete(chat.id, draft_id)
+        async with context.write(cancelled) as tx:
+            await Drafts(tx).delete(chat.id, draft_id)
         return
 
     def answer(done: chat_files.ImportPreview) -> list[Outgoing]:
@@ -334,8 +341,8 @@ async def on_import_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         data = await _download(context, str(item["file_id"]))
         # One write: the import, the pending import's end, its answer and "this update
         # is handled" commit together.
-        await chat_files.import_zip(send.answered(context, answer), chat.id, data,
-                                    draft=(draft_id, version))
+        async with context.write(answer) as tx:
+            await chat_files.import_zip(tx, chat.id, data, draft=(draft_id, version))
     except (TelegramError, LedgerError) as exc:
         if isinstance(exc, LedgerError) and exc.code == "stale_button":
             await send.answer(update, t(lang, "That button is out of date."), alert=True)
@@ -344,7 +351,7 @@ async def on_import_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         params = exc.params if isinstance(exc, LedgerError) else {}
         await refuse(update, lang, code, str(exc), **params)
         return
-    services(context).tables.pop(chat.id, None)  # the chat may have an open night now
+    context.kept("tables").pop(chat.id, None)  # the chat may have an open night now
 
 
 # -- registration -------------------------------------------------------------------------

@@ -8,13 +8,13 @@ from html import escape
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
-from telegram.ext import ContextTypes
 
 from bot.dialogs import numbers
 from bot.dialogs.grammar import GrammarError
 from bot.dialogs.keyboards import edit_data, grid
 from bot.handlers import commands_files
-from bot.handlers.chat import chat_lang, refuse, reply, services, tokens_of
+from bot.handlers.chat import refuse, reply, tokens_of
+from bot.handlers.context import TallyContext
 from bot.text import render_lookback
 from bot.text.i18n import t
 from storage.errors import LedgerError
@@ -24,8 +24,8 @@ from storage.models import PlayerRef
 ALL_WORDS = ("all", "全部", "所有")
 
 
-async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_history(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     words = [w.text for w in tokens_of(msg)]
@@ -47,7 +47,7 @@ async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             await refuse(update, lang, "history_usage")
             return
         page = number
-    view = await services(context).ledger.night_history(chat.id, scope, page=page)
+    view = await context.ledger.night_history(chat.id, scope, page=page)
     if not isinstance(scope, str) and not view.nights:
         await refuse(update, lang, "no_night", night=_label(scope))
         return
@@ -63,8 +63,8 @@ def _label(scope: Scope) -> str:
     return scope if isinstance(scope, str) else scope.isoformat()
 
 
-async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_hand(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     words = [w.text for w in tokens_of(msg)]
@@ -84,7 +84,7 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await refuse(update, lang, "hand_usage")
         return
     try:
-        detail = await services(context).ledger.hand_detail(chat.id, number, scope)
+        detail = await context.ledger.hand_detail(chat.id, number, scope)
     except LedgerError as exc:
         code = "no_nights" if exc.code == "no_night" and scope == "current" else exc.code
         await refuse(update, lang, code, str(exc), **{"night": _label(scope), **exc.params})
@@ -104,11 +104,11 @@ def edit_keyboard(lang: str, d: Any) -> InlineKeyboardMarkup | None:
                   edit_data(d.session.id, d.number, i)) for i in wins], 3)
 
 
-async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await chat_lang(update, context)
+async def cmd_stats(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
     chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
     assert chat is not None and msg is not None
-    ledger = services(context).ledger
+    ledger = context.ledger
     words = tokens_of(msg)
     picture = any(w.text.lower() in commands_files.CHART_WORDS for w in words)
     words = [w for w in words if w.text.lower() not in commands_files.CHART_WORDS]

@@ -9,13 +9,18 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
-from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs import numbers
 from bot.dialogs.grammar import GrammarError
 from bot.handlers import commands_files
-from bot.handlers.chat import chat_lang, is_admin, refuse, reply, services, tokens_of
+from bot.handlers.chat import (
+    is_admin,
+    refuse,
+    reply,
+    tokens_of,
+)
+from bot.handlers.context import TallyContext
 from bot.text import render_money
 from bot.text.errors_text import error_text
 from bot.text.i18n import money
@@ -28,9 +33,9 @@ SETTLE_DATA = re.compile(r"^v1:s:([0-9a-f]{12})$")
 SETTLE_PATTERN = r"^v1:s:"
 
 
-async def cmd_standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_standings(update: Update, context: TallyContext) -> None:
     """Standings in money and in points, each night at its own stake; ``30d``: lately."""
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     words = tokens_of(msg)
@@ -44,23 +49,23 @@ async def cmd_standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             await refuse(update, lang, "standings_usage", max=numbers.MAX_DAYS)
             return
     since = datetime.now(UTC) - timedelta(days=days) if days else None
-    rows = await services(context).ledger.money_standings(chat.id, since=since)
+    rows = await context.ledger.money_standings(chat.id, since=since)
     await reply(update, render_money.standings_text(lang, rows, days))
 
 
-async def cmd_debts(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_debts(update: Update, context: TallyContext) -> None:
     """Open debts from ended nights, netted: one line per two players."""
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
-    balances = await services(context).ledger.open_balances(chat.id)
+    balances = await context.ledger.open_balances(chat.id)
     await reply(update, render_money.balances_text(lang, balances))
 
 
-async def cmd_paid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_paid(update: Update, context: TallyContext) -> None:
     """``/paid N``: the debt N's two players are square; ``/paid N 2.50``: part of it.
     Its payer, its payee or an admin."""
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
     assert chat is not None and msg is not None
     words = tokens_of(msg)
@@ -75,7 +80,7 @@ async def cmd_paid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         except GrammarError as exc:
             await refuse(update, lang, exc.code, **exc.params)
             return
-    ledger = services(context).ledger
+    ledger = context.ledger
     parties = await ledger.debt_parties(chat.id, number)
     if parties is None:
         await refuse(update, lang, "no_debt", id=number)
@@ -88,7 +93,8 @@ async def cmd_paid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return [send.replying(update, render_money.payment_text(lang, payment))]
 
     try:
-        await send.answered(context, answer).pay(chat.id, number, amount, actor=user.id)
+        async with context.write(answer) as tx:
+            await tx.pay(chat.id, number, amount, actor=user.id)
     except LedgerError as exc:
         params = {**exc.params, "id": number}
         if "owed" in params:
@@ -110,12 +116,12 @@ def _confirm(lang: str, token: str) -> InlineKeyboardMarkup:
         render_money.confirm_label(lang), callback_data=f"v1:s:{token}")]])
 
 
-async def cmd_settle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_settle(update: Update, context: TallyContext) -> None:
     """Propose the fewest transfers that clear every open debt, with a confirm button."""
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
-    plan = await services(context).ledger.settle_plan(chat.id)
+    plan = await context.ledger.settle_plan(chat.id)
     if not plan.debts:
         await reply(update, render_money.balances_text(lang, []))
         return
@@ -123,16 +129,16 @@ async def cmd_settle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
                 reply_markup=_confirm(lang, plan.token))
 
 
-async def on_settle_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_settle_button(update: Update, context: TallyContext) -> None:
     """The confirm button of /settle: a player with an open debt, or an admin."""
     query, chat = update.callback_query, update.effective_chat
     assert query is not None
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     m = SETTLE_DATA.match(query.data or "")
     if m is None or chat is None or query.message is None:
         await send.answer(update, error_text(lang, "stale_button", ""), alert=True)
         return
-    ledger = services(context).ledger
+    ledger = context.ledger
     plan = await ledger.settle_plan(chat.id)
     if plan.token != m.group(1) or not plan.debts:
         await send.answer(update, error_text(lang, "settle_stale", ""), alert=True)
@@ -151,6 +157,7 @@ async def on_settle_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
 
     await send.answer(update)  # with the write (a refusal's alert replaces it)
     try:
-        await send.answered(context, answer).settle(chat.id, m.group(1), actor=user.id)
+        async with context.write(answer) as tx:
+            await tx.settle(chat.id, m.group(1), actor=user.id)
     except LedgerError as exc:
         await send.answer(update, error_text(lang, exc.code, str(exc)), alert=True)

@@ -10,7 +10,6 @@ from html import escape
 from typing import Any
 
 from telegram import Update
-from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs.grammar import GrammarError
@@ -18,13 +17,13 @@ from bot.dialogs.night_grammar import parse_adjust, parse_penalty
 from bot.handlers import board
 from bot.handlers.actions import record_event
 from bot.handlers.chat import (
-    chat_lang,
     refuse,
     remember,
     resolver_for,
     session_for_action,
     tokens_of,
 )
+from bot.handlers.context import TallyContext
 from bot.text.i18n import t
 from bot.text.render import SEAT_KEYS
 from storage.delivery import Outgoing
@@ -32,9 +31,9 @@ from storage.errors import LedgerError
 from storage.models import PlayerRef, SessionInfo
 
 
-async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, parser: Any,
+async def _record(update: Update, context: TallyContext, parser: Any,
                   usage: str) -> None:
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     session = await session_for_action(update, context, lang)
     if session is None:
         return
@@ -52,11 +51,11 @@ async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, parser: An
     await record_event(update, context, lang, session, event, None)
 
 
-async def cmd_penalty(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_penalty(update: Update, context: TallyContext) -> None:
     await _record(update, context, parse_penalty, "penalty_usage")
 
 
-async def cmd_adjust(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_adjust(update: Update, context: TallyContext) -> None:
     await _record(update, context, parse_adjust, "adjust_usage")
 
 
@@ -64,9 +63,9 @@ async def cmd_adjust(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
 SEAT_FILLERS = {"换", "换人", "换成", "->", "→", "for", "with", "by"}
 
 
-async def cmd_seat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_seat(update: Update, context: TallyContext) -> None:
     """``/seat dave erin``: erin takes dave's seat between hands."""
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     session = await session_for_action(update, context, lang)
     if session is None:
         return
@@ -93,8 +92,9 @@ async def cmd_seat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return [send.replying(update, text), board.item(lang, after)]
 
     try:
-        after = await send.answered(context, answer).change_seat(
-            session.chat_id, leaving.text, ref, actor=user.id if user else None)
+        async with context.write(answer) as tx:
+            after = await tx.change_seat(session.chat_id, leaving.text, ref,
+                                         actor=user.id if user else None)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return

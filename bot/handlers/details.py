@@ -5,11 +5,11 @@ explanation. Details data is ``v1:x:<session>:<hand>:<event>:<check>`` (see keyb
 from __future__ import annotations
 
 from telegram import InlineKeyboardMarkup, Update
-from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs.keyboards import answer_keyboard, event_check, parse_details, undo_keyboard
-from bot.handlers.chat import chat_info, chat_lang, error_text_plain, services
+from bot.handlers.chat import error_text_plain
+from bot.handlers.context import TallyContext
 from bot.text import render
 from bot.text.i18n import t
 from storage.errors import LedgerError
@@ -18,10 +18,9 @@ from storage.models import RecordOutcome
 PATTERN = r"^v1:x:"
 
 
-async def is_verbose(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> bool:
+async def is_verbose(context: TallyContext, chat_id: int) -> bool:
     """The chat's answer style (``/set verbose``)."""
-    svc = services(context)
-    return (await chat_info(context, chat_id, svc.default_language)).verbose
+    return (await context.chat_info(chat_id, context.services.default_language)).verbose
 
 
 def answer(lang: str, out: RecordOutcome, verbose: bool) -> tuple[str, InlineKeyboardMarkup]:
@@ -32,12 +31,12 @@ def answer(lang: str, out: RecordOutcome, verbose: bool) -> tuple[str, InlineKey
     return render.outcome_text(lang, out, verbose=verbose), keyboard
 
 
-async def on_details(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_details(update: Update, context: TallyContext) -> None:
     """Details: edit the compact answer into the full explanation (Undo stays)."""
     query, chat = update.callback_query, update.effective_chat
     if query is None or chat is None:
         return
-    lang = await chat_lang(update, context)
+    lang = await context.lang()
     data = parse_details(query.data)
     message = query.message
     stale = t(lang, error_text_plain("stale_button"))
@@ -45,7 +44,7 @@ async def on_details(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         await send.answer(update, stale, alert=True)
         return
     try:
-        session, hand = await services(context).ledger.hand_view(chat.id, data.session_id,
+        session, hand = await context.ledger.hand_view(chat.id, data.session_id,
                                                                  data.hand)
     except LedgerError:
         await send.answer(update, stale, alert=True)

@@ -8,11 +8,11 @@ from html import escape
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
-from telegram.ext import ContextTypes
 
 from bot.delivery import send
 from bot.dialogs.keyboards import DraftData, draft_data, grid
 from bot.handlers.chat import refuse_press, remember
+from bot.handlers.context import TallyContext
 from bot.text.i18n import t
 from engine.errors import ReportError
 from storage.delivery import Outgoing
@@ -38,7 +38,7 @@ def keyboard(lang: str, question_id: int) -> InlineKeyboardMarkup:
                  (t(lang, "A new hand"), draft_data(question_id, 1, NEW))], 2)
 
 
-async def press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
+async def press(update: Update, context: TallyContext, lang: str,
                 session: SessionInfo, data: DraftData, kept: dict[str, Any]) -> None:
     """A press on the question: drop the second report, or record it as a new hand. The
     answer and the question's end commit together."""
@@ -55,7 +55,8 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
                          "dropped.", number=number)
                 return [send.edit_of(chat_id, message_id, text, reply_markup=None)]
 
-            await send.answered(context, dropped).drop_question(chat_id, data.draft_id)
+            async with context.write(dropped) as tx:
+                await tx.drop_question(chat_id, data.draft_id)
             return
         if data.action != NEW:
             raise LedgerError("stale_button", "not a button of this question")
@@ -66,10 +67,11 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str,
             return [done, *announcement(update, lang, out)]
 
         reporter = kept.get("reporter")
-        out = await send.answered(context, recorded).record(
-            chat_id, kept["event"], reporter=reporter if isinstance(reporter, int) else None,
-            indicator=kept.get("indicator"), draft_id=data.draft_id,
-            ask_twice=False)
+        async with context.write(recorded) as tx:
+            out = await tx.record(
+                chat_id, kept["event"],
+                reporter=reporter if isinstance(reporter, int) else None,
+                indicator=kept.get("indicator"), draft_id=data.draft_id, ask_twice=False)
     except (LedgerError, ReportError) as exc:
         await refuse_press(update, lang, exc, session)
         return

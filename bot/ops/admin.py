@@ -24,9 +24,9 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from telegram.ext import Application
 
 from bot.ops import metrics
+from bot.ops.application import AnyApp
 from bot.ops.config import Settings, split_listen
 from bot.ops.side_server import SideServer, around
 from storage.schema import schema_at_head
@@ -37,7 +37,7 @@ CHECK_TIMEOUT = 3.0  # seconds a readiness check or a backlog read may take
 LedgerOf = Callable[[], Any]  # the open ledger, or None while starting
 
 
-def ledger_of(application: Application) -> Any:  # type: ignore[type-arg]
+def ledger_of(application: AnyApp) -> Any:
     services = application.bot_data.get("services")
     return None if services is None else services.ledger
 
@@ -95,7 +95,7 @@ class AdminServer(SideServer):
                          name="admin")
 
 
-def attach(application: Application, settings: Settings) -> None:  # type: ignore[type-arg]
+def attach(application: AnyApp, settings: Settings) -> None:
     """Polling mode: serve the admin routes on ``telegram.admin_listen`` while ``application``
     runs (started after its ``post_init``, stopped before its ``post_shutdown``)."""
     listen = settings.telegram.admin_listen
@@ -104,11 +104,11 @@ def attach(application: Application, settings: Settings) -> None:  # type: ignor
     server = AdminServer(listen, lambda: ledger_of(application),
                          settings.telegram.ready_max_outbox)
 
-    async def start(app: Application) -> None:  # type: ignore[type-arg]
+    async def start(app: AnyApp) -> None:
         await server.start()
         log.info("health and metrics on http://%s", listen)
 
-    async def stop(app: Application) -> None:  # type: ignore[type-arg]
+    async def stop(app: AnyApp) -> None:
         await server.stop()
 
     around(application, start, stop)

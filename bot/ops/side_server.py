@@ -12,7 +12,8 @@ from collections.abc import Awaitable, Callable, Iterator
 
 import uvicorn
 from starlette.applications import Starlette
-from telegram.ext import Application
+
+from bot.ops.application import AnyApp
 
 
 class _Server(uvicorn.Server):
@@ -61,21 +62,20 @@ class SideServer:
             self._task = None
 
 
-AppHook = Callable[[Application], Awaitable[None]]  # type: ignore[type-arg]
+AppHook = Callable[[AnyApp], Awaitable[None]]
 
 
-def around(application: Application, start: AppHook, stop: AppHook  # type: ignore[type-arg]
-           ) -> None:
+def around(application: AnyApp, start: AppHook, stop: AppHook) -> None:
     """Run ``start`` after the application's ``post_init`` and ``stop`` before its
     ``post_shutdown``."""
     post_init, post_shutdown = application.post_init, application.post_shutdown
 
-    async def started(app: Application) -> None:  # type: ignore[type-arg]
+    async def started(app: AnyApp) -> None:
         if post_init is not None:
             await post_init(app)
         await start(app)
 
-    async def stopping(app: Application) -> None:  # type: ignore[type-arg]
+    async def stopping(app: AnyApp) -> None:
         await stop(app)
         if post_shutdown is not None:
             await post_shutdown(app)

@@ -24,8 +24,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, Router
 from telegram.error import TelegramError
-from telegram.ext import Application
 
+from bot.ops.application import AnyApp
 from bot.ops.config import Settings
 from bot.text.i18n import normalise_language
 from bot.webapp import access, entry, views
@@ -54,7 +54,7 @@ class Caller:
     """An authorised request: who, in which chat, and the services to answer with."""
 
     def __init__(self, init: InitData, chat_id: int, member: access.Member, lang: str,
-                 application: Application) -> None:  # type: ignore[type-arg]
+                 application: AnyApp) -> None:
         self.init = init
         self.chat_id = chat_id
         self.member = member
@@ -79,7 +79,7 @@ def _guess_language(header: str, default: str) -> str:
     return normalise_language(code if isinstance(code, str) else None, default)
 
 
-def routes(application: Application, settings: Settings,  # type: ignore[type-arg]
+def routes(application: AnyApp, settings: Settings,
            members: access.Members | None = None) -> list[BaseRoute]:
     """The Mini App's routes, mounted at ``settings.webapp.path``."""
     token = application.bot.token

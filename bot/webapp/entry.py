@@ -23,13 +23,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, field_validator
 from telegram import Message
 from telegram.constants import ParseMode
-from telegram.ext import Application
 
 from bot.delivery import intake
 from bot.dialogs.grammar import GrammarError, Token, parse_draw, parse_kong, parse_win
 from bot.dialogs.guided import facts_of
 from bot.dialogs.guided_events import KONG_KINDS
 from bot.handlers.chat import resolver_for
+from bot.ops.application import AnyApp
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import t
@@ -279,7 +279,7 @@ async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str
             "lines": [x for x in lines if x.strip()]}
 
 
-async def submit(application: Application, chat_id: int, init: InitData,  # type: ignore[type-arg]
+async def submit(application: AnyApp, chat_id: int, init: InitData,
                  text: str) -> int:
     """Post ``text`` in the group as the user's, then hand it to the inbox as their
     message; returns the posted message's id."""

@@ -9,8 +9,8 @@ import logging
 
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute
-from telegram.ext import Application
 
+from bot.ops.application import AnyApp
 from bot.ops.config import Settings, split_listen
 from bot.ops.side_server import SideServer, around
 from bot.webapp.api import routes
@@ -18,7 +18,7 @@ from bot.webapp.api import routes
 log = logging.getLogger(__name__)
 
 
-def mount(application: Application, settings: Settings  # type: ignore[type-arg]
+def mount(application: AnyApp, settings: Settings
           ) -> list[BaseRoute]:
     """The Mini App's routes for the webhook server, when the Mini App is enabled."""
     if settings.webapp.public_url is None:
@@ -29,20 +29,20 @@ def mount(application: Application, settings: Settings  # type: ignore[type-arg]
 class WebAppServer(SideServer):
     """``port`` 0: a free port, chosen when it starts (tests)."""
 
-    def __init__(self, host: str, port: int, application: Application,  # type: ignore[type-arg]
+    def __init__(self, host: str, port: int, application: AnyApp,
                  settings: Settings) -> None:
         super().__init__(Starlette(routes=routes(application, settings)), host, port,
                          name="Mini App")
 
 
-def attach(application: Application, settings: Settings) -> None:  # type: ignore[type-arg]
+def attach(application: AnyApp, settings: Settings) -> None:
     """Polling mode: serve the Mini App on ``webapp.listen`` while ``application`` runs."""
     listen = settings.webapp.listen
     if listen is None or settings.webapp.public_url is None:
         return
     holder: dict[str, WebAppServer] = {}
 
-    async def start(app: Application) -> None:  # type: ignore[type-arg]
+    async def start(app: AnyApp) -> None:
         server = WebAppServer(*split_listen(listen), app, settings)
         await server.start()
         holder["server"] = server
@@ -50,7 +50,7 @@ def attach(application: Application, settings: Settings) -> None:  # type: ignor
         log.info("the Mini App on http://%s:%d%s", server.host, server.port,
                  settings.webapp.path)
 
-    async def stop(app: Application) -> None:  # type: ignore[type-arg]
+    async def stop(app: AnyApp) -> None:
         server = holder.pop("server", None)
         if server is not None:
             await server.stop()

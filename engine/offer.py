@@ -1,0 +1,74 @@
+"""What a table's rules let a report say: the patterns a winner may name (the usual ones
+first), the ways to win, and the facts a report carries beyond patterns (根 and kongs,
+birds, the turned-up tile, Jiangxi's options). The guided report's buttons
+(:mod:`bot.dialogs.guided`) and the Mini App ask this, so that no rule stays in ``bot/``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.families.sichuan import option_off
+from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.patterns import FAMILY_PATTERNS
+from engine.rules import Ruleset
+
+# Every way to win, in the order a report offers them.
+WAYS = ("self_draw", "discard", "rob_kong", "kong_replacement", "after_kong_discard")
+# The ways that take a discard (a win off another player's tile).
+OFF_A_DISCARD = ("discard", "after_kong_discard")
+# Each family's usual patterns come first; the rest follow in the preset's own order.
+USUAL = {
+    "sichuan": ("清一色", "对对胡", "七对", "龙七对", "无听用", "清对", "清七对", "金钩钓",
+                "将对", "带幺九", "碰本金"),
+    "changsha": ("碰碰胡", "清一色", "七小对", "将将胡", "豪华七小对", "海底捞月", "全求人"),
+    "jiangxi": ("七对", "碰对", "宝吊", "清一色", "九幺", "十三浪", "单张", "豪华", "七字全",
+                "宝吊还原"),
+}
+PLAIN = {"sichuan": "平胡", "changsha": "小胡", "jiangxi": "平和"}
+# Sichuan extras that come from how the hand was won or from counts, not from a pattern.
+_NOT_PATTERNS = {"平胡", "根", "杠", "杠上花", "杠上炮", "抢杠", "自摸"}
+# The Jiangxi hands a winner names (the rest of its options are counts and toggles).
+_JIANGXI_HANDS = ("七对", "碰对", "九幺", "十三浪", "清一色", "宝吊", "单张", "七字全", "宝吊还原",
+                  "豪华")
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What a report at these rules may say."""
+
+    family: str
+    patterns: tuple[str, ...]
+    hows: tuple[str, ...]
+    birds: int = 0  # Changsha: birds drawn after a win
+    counts: bool = False  # Sichuan: 根 and kongs add fan
+    indicator: str | None = None  # the word for the turned-up tile, where it matters
+    jiangxi: JiangxiOptions | None = None
+
+    @property
+    def plain(self) -> str:
+        """The name of a win with no pattern."""
+        return PLAIN[self.family]
+
+
+def _ordered(family: str, names: list[str]) -> tuple[str, ...]:
+    usual = [n for n in USUAL[family] if n in names]
+    return tuple(dict.fromkeys([*usual, *names]))
+
+
+def offer(rules: Ruleset) -> Offer:
+    """What a report at ``rules`` may say: the patterns its scorer counts at these
+    options, the ways to win it allows, and the facts it asks for."""
+    known = FAMILY_PATTERNS[rules.family].patterns
+    opts = rules.options
+    if isinstance(opts, SichuanOptions):
+        names = [n for n in [*opts.fan, *opts.extras] if n in known and n not in _NOT_PATTERNS
+                 and option_off(opts, n) is None]
+        return Offer("sichuan", _ordered("sichuan", names), WAYS, counts=True,
+                     indicator="本金" if opts.tingyong else None)
+    if isinstance(opts, ChangshaOptions):
+        names = [n for n in opts.big_wins if n in known]
+        return Offer("changsha", _ordered("changsha", names), WAYS, birds=opts.birds)
+    assert isinstance(opts, JiangxiOptions)
+    hows = tuple(h for h in WAYS if opts.discard_wins or h not in OFF_A_DISCARD)
+    names = [n for n in _JIANGXI_HANDS if n in known]
+    return Offer("jiangxi", _ordered("jiangxi", names), hows, indicator="精牌", jiangxi=opts)

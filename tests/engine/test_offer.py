@@ -1,0 +1,23 @@
+"""What a report may say at a table's rules (engine.offer): the guided report's buttons
+and the Mini App read it, so it must follow the scorer's own options."""
+
+from __future__ import annotations
+
+from engine.offer import WAYS, offer
+from engine.rules import presets, ruleset
+
+
+def test_a_sichuan_table_offers_what_its_scorer_counts() -> None:
+    o = offer(ruleset("chengdu"))
+    assert o.family == "sichuan" and o.counts and o.hows == WAYS and o.plain == "平胡"
+    assert o.patterns[0] == "清一色" and "根" not in o.patterns and "自摸" not in o.patterns
+    off = offer(ruleset("chengdu", ["yaojiu_jiangdui=false"]))
+    assert "带幺九" in o.patterns and "带幺九" not in off.patterns
+
+
+def test_every_preset_offers_patterns_its_family_knows() -> None:
+    for name in presets():
+        o = offer(ruleset(name))
+        assert o.patterns and set(o.hows) <= set(WAYS)
+        assert len(set(o.patterns)) == len(o.patterns)
+        assert (o.jiangxi is not None) == (o.family == "jiangxi")
