@@ -1,7 +1,7 @@
 """What a table's rules let a report say: the patterns a winner may name (the usual ones
 first), the ways to win, and the facts a report carries beyond patterns (根 and kongs,
 birds, the turned-up tile, Jiangxi's options). The guided report's buttons
-(:mod:`bot.dialogs.guided`) and the Mini App ask this, so that no rule stays in ``bot/``."""
+(:mod:`bot.dialogs.guided_steps`) and the Mini App ask this, so that no rule stays in ``bot/``."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from engine.rules import Ruleset
 WAYS = ("self_draw", "discard", "rob_kong", "kong_replacement", "after_kong_discard")
 # The ways that take a discard (a win off another player's tile).
 OFF_A_DISCARD = ("discard", "after_kong_discard")
+# The ways a report names another player by: the discarder, or whose kong was robbed.
+FROM_ANOTHER = ("discard", "rob_kong", "after_kong_discard")
 # Each family's usual patterns come first; the rest follow in the preset's own order.
 USUAL = {
     "sichuan": ("清一色", "对对胡", "七对", "龙七对", "无听用", "清对", "清七对", "金钩钓",
