@@ -297,7 +297,7 @@ def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Ma
           ) -> tuple[str, list[list[Button]]]:
     names = _names(session)
     rows = []
-    if table.wall_states:
+    if table.offer.wall:
         for seat, p in draft.players.items():
             row = [b(names[seat] + colon(lang) + WALL_WORDS[p.state], "ds", seat)]
             if p.state == "ready":

@@ -24,7 +24,6 @@ from typing import Any
 
 from bot.dialogs.guided_state import Draft, DrawDraft, HuDraft, KongDraft, KongKind
 from engine.offer import FROM_ANOTHER, WAYS, Offer, offer
-from engine.options import SichuanOptions
 from engine.rules import Ruleset
 from storage.models import SessionInfo
 
@@ -34,7 +33,6 @@ SUITS = ("m", "p", "s", "z")
 # A kong's kind as its button names it.
 KONG_LETTERS: dict[str, KongKind] = {"c": "concealed", "a": "added", "d": "direct",
                                      "w": "wild"}
-WALL_STATES = ("no", "ready", "pig")  # 未听, 听, 花猪
 FAN_TOP = 8  # the fan buttons step 1..FAN_TOP, or up to the cap
 
 
@@ -45,28 +43,27 @@ def facts_of(session: SessionInfo) -> Offer:
 
 @dataclass(frozen=True)
 class Table:
-    """What a press is checked against: the rules' offer, every seat, the seats still in
-    the hand, the kongs a player may declare and how a player stands at the wall's end."""
+    """What a press is checked against: what the rules offer, every seat, and the seats
+    still in the hand."""
 
     offer: Offer
     seats: tuple[str, ...]
     inside: tuple[str, ...]
-    kong_letters: tuple[str, ...] = ("c", "a", "d")
-    wall_states: tuple[str, ...] = ()  # empty: the wall's end says nothing of players
-    fan_top: int = FAN_TOP
 
     @classmethod
     def of(cls, session: SessionInfo) -> Table:
-        rules = Ruleset.from_snapshot(session.rules)
-        opts = rules.options
-        states: tuple[str, ...] = ()
-        fan_top = FAN_TOP
-        if isinstance(opts, SichuanOptions):
-            states = tuple(s for s in WALL_STATES if s != "pig" or opts.huazhu)
-            fan_top = min(opts.cap_fan or FAN_TOP, FAN_TOP)
-        return cls(offer(rules), tuple(session.seats), tuple(session.still_in or session.seats),
-                   ("c", "a", "d", "w") if rules.family == "jiangxi" else ("c", "a", "d"),
-                   states, fan_top)
+        return cls(facts_of(session), tuple(session.seats),
+                   tuple(session.still_in or session.seats))
+
+    @property
+    def kong_letters(self) -> tuple[str, ...]:
+        """The kongs a player may declare, by their buttons' letters."""
+        return tuple(k for k, kind in KONG_LETTERS.items() if kind in self.offer.kongs)
+
+    @property
+    def fan_top(self) -> int:
+        """A ready player's fan at the wall's end steps 1..fan_top."""
+        return min(self.offer.fan_cap or FAN_TOP, FAN_TOP)
 
 
 @dataclass(frozen=True)
@@ -401,11 +398,11 @@ def _press_draw(table: Table, d: DrawDraft, action: str, arg: str | None) -> Out
     if action == "y":
         return Record(d)
     seat = _among(arg, tuple(d.players))
-    if seat is None or not table.wall_states:
+    if seat is None or not table.offer.wall:
         return None
     player = d.players[seat]
     if action == "ds":
-        states = table.wall_states
+        states = table.offer.wall
         player = player.model_copy(update={
             "state": states[(states.index(player.state) + 1) % len(states)]})
     elif action == "dn" and player.state == "ready":

@@ -27,7 +27,7 @@ from telegram.constants import ParseMode
 from bot.delivery import intake
 from bot.dialogs.grammar import GrammarError, Token, parse_draw, parse_kong, parse_win
 from bot.dialogs.guided_keyboards import KONG_WORDS
-from bot.dialogs.guided_steps import KONG_LETTERS, Table, facts_of
+from bot.dialogs.guided_steps import facts_of
 from bot.handlers.chat import resolver_for
 from bot.ops.application import AnyApp
 from bot.text import render
@@ -163,12 +163,12 @@ def kong_text(lang: str, session: SessionInfo, form: Form) -> str:
 
 def kong_kinds(session: SessionInfo) -> list[str]:
     """The kongs a player may declare at this table, as the guided /kong offers them."""
-    return [KONG_LETTERS[k] for k in Table.of(session).kong_letters]
+    return list(facts_of(session).kongs)
 
 
 def has_draw(session: SessionInfo) -> bool:
     """Whether the players' states at the wall's end count (Sichuan's 查叫, 查花猪)."""
-    return bool(Table.of(session).wall_states)
+    return bool(facts_of(session).wall)
 
 
 def draw_text(lang: str, session: SessionInfo, form: Form) -> str:

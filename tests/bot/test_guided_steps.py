@@ -18,11 +18,7 @@ FOUR = ("E", "S", "W", "N")
 
 
 def table(preset: str, inside: tuple[str, ...] = FOUR) -> Table:
-    rules = ruleset(preset)
-    family = rules.family
-    return Table(offer(rules), FOUR, inside,
-                 kong_letters=("c", "a", "d", "w") if family == "jiangxi" else ("c", "a", "d"),
-                 wall_states=("no", "ready", "pig") if family == "sichuan" else ())
+    return Table(offer(ruleset(preset)), FOUR, inside)
 
 
 CHENGDU, CHANGSHA, FEIBAO = table("chengdu"), table("changsha"), table("feibao")
@@ -216,7 +212,7 @@ DRAW = guided_state.new_draw(FOUR)
         {"players": {"E": {"state": "ready"}}}), "ds", "E",
      guided_state.DrawDraft.model_validate({"players": {"E": {"state": "pig"}}})),
     ("a ready player's fan", CHENGDU, guided_state.DrawDraft.model_validate(
-        {"players": {"E": {"state": "ready", "fan": 8}}}), "dn", "E",
+        {"players": {"E": {"state": "ready", "fan": CHENGDU.fan_top}}}), "dn", "E",
      guided_state.DrawDraft.model_validate({"players": {"E": {"state": "ready", "fan": 1}}})),
     ("no fan unless ready", CHENGDU, DRAW, "dn", "E", REFUSED),
     ("record the wall", CHANGSHA, DRAW, "y", None, Record(DRAW)),
