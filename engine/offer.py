@@ -1,7 +1,8 @@
 """What a table's rules let a report say: the patterns a winner may name (the usual ones
 first), the ways to win, and the facts a report carries beyond patterns (根 and kongs,
-birds, the turned-up tile, Jiangxi's options). The guided report's buttons
-(:mod:`bot.dialogs.guided`) and the Mini App ask this, so that no rule stays in ``bot/``."""
+birds, the turned-up tile, Jiangxi's options); the kongs a player may declare, and what the
+wall's end says of the players still in. The guided report's buttons
+(:mod:`bot.dialogs.guided_steps`) and the Mini App ask this, so that no rule stays in ``bot/``."""
 
 from __future__ import annotations
 
@@ -16,6 +17,12 @@ from engine.rules import Ruleset
 WAYS = ("self_draw", "discard", "rob_kong", "kong_replacement", "after_kong_discard")
 # The ways that take a discard (a win off another player's tile).
 OFF_A_DISCARD = ("discard", "after_kong_discard")
+# The ways a report names another player by: the discarder, or whose kong was robbed.
+FROM_ANOTHER = ("discard", "rob_kong", "after_kong_discard")
+# The kongs every family declares; Jiangxi adds 宝杠 ("wild", four wildcards).
+KONGS = ("concealed", "added", "direct")
+# How a player still in stands when the wall runs out (Sichuan: 未听, 听, 花猪).
+WALL = ("no", "ready", "pig")
 # Each family's usual patterns come first; the rest follow in the preset's own order.
 USUAL = {
     "sichuan": ("清一色", "对对胡", "七对", "龙七对", "无听用", "清对", "清七对", "金钩钓",
@@ -43,6 +50,9 @@ class Offer:
     counts: bool = False  # Sichuan: 根 and kongs add fan
     indicator: str | None = None  # the word for the turned-up tile, where it matters
     jiangxi: JiangxiOptions | None = None
+    kongs: tuple[str, ...] = KONGS  # the kongs a player may declare
+    wall: tuple[str, ...] = ()  # a player's states at the wall's end; empty: none is said
+    fan_cap: int | None = None  # Sichuan: the cap on fan (what a ready player may be paid)
 
     @property
     def plain(self) -> str:
@@ -64,11 +74,14 @@ def offer(rules: Ruleset) -> Offer:
         names = [n for n in [*opts.fan, *opts.extras] if n in known and n not in _NOT_PATTERNS
                  and option_off(opts, n) is None]
         return Offer("sichuan", _ordered("sichuan", names), WAYS, counts=True,
-                     indicator="本金" if opts.tingyong else None)
+                     indicator="本金" if opts.tingyong else None,
+                     wall=tuple(s for s in WALL if s != "pig" or opts.huazhu),
+                     fan_cap=opts.cap_fan)
     if isinstance(opts, ChangshaOptions):
         names = [n for n in opts.big_wins if n in known]
         return Offer("changsha", _ordered("changsha", names), WAYS, birds=opts.birds)
     assert isinstance(opts, JiangxiOptions)
     hows = tuple(h for h in WAYS if opts.discard_wins or h not in OFF_A_DISCARD)
     names = [n for n in _JIANGXI_HANDS if n in known]
-    return Offer("jiangxi", _ordered("jiangxi", names), hows, indicator="精牌", jiangxi=opts)
+    return Offer("jiangxi", _ordered("jiangxi", names), hows, indicator="精牌", jiangxi=opts,
+                 kongs=(*KONGS, "wild"))

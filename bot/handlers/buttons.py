@@ -14,7 +14,9 @@ from typing import Any
 from telegram import InlineKeyboardMarkup, Update
 
 from bot.delivery import send
-from bot.dialogs import guided, guided_events
+from bot.dialogs import guided_keyboards, guided_state, guided_steps
+from bot.dialogs.guided_state import Draft
+from bot.dialogs.guided_steps import Record
 from bot.dialogs.keyboards import (
     BoardData,
     DraftData,
@@ -71,14 +73,15 @@ async def start_guided_event(update: Update, context: TallyContext,
     user = update.effective_user
     if session is None or user is None:
         return
-    data = guided_events.new_kong() if kind == "kong" else guided_events.new_draw(session)
+    draft: Draft = guided_state.KongDraft() if kind == "kong" else \
+        guided_state.new_draw(session.still_in or tuple(session.seats))
 
     def shown(made: tuple[int, int]) -> list[Outgoing]:
-        text, keyboard = guided_events.step(lang, session, kind, made[0], made[1], data)
+        text, keyboard = guided_keyboards.message(lang, session, made[0], made[1], draft)
         return [send.replying(update, text, reply_markup=keyboard)]
 
     async with context.write(shown) as tx:
-        await Drafts(tx).create(session.chat_id, user.id, kind, data)
+        await Drafts(tx).create(session.chat_id, user.id, kind, guided_state.dump(draft))
 
 
 async def _open_draft(update: Update, context: TallyContext, lang: str,
@@ -86,15 +89,15 @@ async def _open_draft(update: Update, context: TallyContext, lang: str,
     """Post a guided report's first question, with what the ledger suggests."""
     drafts = context.drafts
     hints = await drafts.hints(session.chat_id, session.id)
-    kongs = hints.kongs if guided.facts_of(session).counts else {}  # kongs add fan: Sichuan
-    data = guided.new_draft(hints.recent_winners, kongs, winner)
+    kongs = hints.kongs if guided_steps.facts_of(session).counts else {}  # they add fan
+    draft = guided_state.new_hu(hints.recent_winners, kongs, winner)
 
     def shown(made: tuple[int, int]) -> list[Outgoing]:  # (a press: a message in the chat)
-        text, keyboard = guided.step(lang, session, made[0], made[1], data)
+        text, keyboard = guided_keyboards.message(lang, session, made[0], made[1], draft)
         return [send.replying(update, text, reply_markup=keyboard)]
 
     async with context.write(shown) as tx:
-        await Drafts(tx).create(session.chat_id, owner, "hu", data)
+        await Drafts(tx).create(session.chat_id, owner, "hu", guided_state.dump(draft))
 
 
 def join_shape(preset: str) -> tuple[int, bool]:
@@ -283,16 +286,17 @@ async def _press_edit(update: Update, context: TallyContext, lang: str,
         await stale_press(update, lang)
         return
     await send.answer(update)
-    draft = {**guided.new_draft(), "edit": [data.hand, data.event]}
+    draft = guided_state.new_hu(edit=(data.hand, data.event))
     head = t(lang, "Editing hand {number}, event {index}:", number=data.hand,
              index=data.event + 1)
 
     def shown(made: tuple[int, int]) -> list[Outgoing]:
-        text, keyboard = guided.step(lang, session, made[0], made[1], draft)
+        text, keyboard = guided_keyboards.message(lang, session, made[0], made[1], draft)
         return [send.to_chat(session.chat_id, head + "\n" + text, reply_markup=keyboard)]
 
     async with context.write(shown) as tx:
-        await Drafts(tx).create(session.chat_id, query.from_user.id, "hu", draft)
+        await Drafts(tx).create(session.chat_id, query.from_user.id, "hu",
+                                guided_state.dump(draft))
 
 
 async def _press_draft(update: Update, context: TallyContext, lang: str,
@@ -304,10 +308,10 @@ async def _press_draft(update: Update, context: TallyContext, lang: str,
     if found is not None and found[1] == QUESTION_KIND and found[0] == data.version:
         await twice.press(update, context, lang, session, data, found[2])
         return
-    if found is None or found[0] != data.version or found[1] not in ("hu", "kong", "draw"):
+    if found is None or found[0] != data.version or found[1] not in guided_state.KINDS:
         await stale_press(update, lang)
         return
-    _version, _kind, draft, owner = found
+    _version, kind, stored, owner = found
     if query.from_user.id != owner and not await is_admin(update, context):
         await send.answer(update, t(lang, "This report belongs to another player."),
                           alert=True)
@@ -323,59 +327,48 @@ async def _press_draft(update: Update, context: TallyContext, lang: str,
         async with context.write(cancelled) as tx:
             await Drafts(tx).delete(session.chat_id, data.draft_id)
         return
-    kind = found[1]
-    if kind == "hu":
-        new = draft if data.action == "y" else guided.apply(session, draft, data.action,
-                                                            data.arg)
-        done = data.action in ("y", "yb")
-        if new is not None and done and not guided.ready(new):
-            new = None
-    elif kind == "draw" and data.action == "y":
-        new, done = draft, True
-    else:
-        new = guided_events.apply(session, kind, draft, data.action, data.arg)
-        done = kind == "kong" and new is not None and guided_events.kong_ready(new)
+    try:
+        draft = guided_state.load(kind, stored)
+    except ValueError:  # not a draft this version reads: the press is refused as stale
+        log.warning("draft %s of chat %s unreadable", data.draft_id, session.chat_id)
+        await stale_press(update, lang)
+        return
+    new = guided_steps.press(guided_steps.Table.of(session), draft, data.action, data.arg)
     if new is None:
         await stale_press(update, lang)
         return
-    if done:
-        await _record(update, context, lang, session, data, kind, new)
+    if isinstance(new, Record):
+        await _record(update, context, lang, session, data, new.draft)
         return
     await send.answer(update)
 
     def shown(version: int) -> list[Outgoing]:
-        if kind == "hu":
-            text, keyboard = guided.step(lang, session, data.draft_id, version, new)
-        else:
-            text, keyboard = guided_events.step(lang, session, kind, data.draft_id, version,
-                                                new)
+        text, keyboard = guided_keyboards.message(lang, session, data.draft_id, version, new)
         return [send.edit_of(session.chat_id, message_id, text, reply_markup=keyboard)]
 
     try:
         async with context.write(shown) as tx:
-            await Drafts(tx).advance(session.chat_id, data.draft_id, data.version, new)
+            await Drafts(tx).advance(session.chat_id, data.draft_id, data.version,
+                                     guided_state.dump(new))
     except LedgerError:
         await stale_press(update, lang)
 
 
 async def _record(update: Update, context: TallyContext, lang: str,
-                  session: SessionInfo, data: DraftData, kind: str, draft: dict[str, Any]
-                  ) -> None:
+                  session: SessionInfo, data: DraftData, draft: Draft) -> None:
     """Confirm: the event is recorded and its draft deleted in one ledger transaction."""
     query = update.callback_query
     assert query is not None and query.message is not None
     indicator = None
-    if kind == "hu":
-        event, indicator = guided.to_event(draft)
-        summary = guided.describe(lang, session, draft)
+    if isinstance(draft, guided_state.HuDraft):
+        event, indicator = draft.event()
     else:
-        event = guided_events.kong_event(draft) if kind == "kong" else \
-            guided_events.draw_event(draft)
-        summary = guided_events.describe(lang, session, kind, draft)
+        event = draft.event()
+    summary = guided_keyboards.describe(lang, session, draft)
     user = update.effective_user
     chat_id, message_id = session.chat_id, query.message.message_id
-    if kind == "hu" and draft.get("edit"):
-        await _record_edit(update, context, lang, session, data, draft, event, indicator,
+    if isinstance(draft, guided_state.HuDraft) and draft.edit:
+        await _record_edit(update, context, lang, session, data, draft.edit, event, indicator,
                            summary)
         return
 
@@ -397,13 +390,13 @@ async def _record(update: Update, context: TallyContext, lang: str,
 
 
 async def _record_edit(update: Update, context: TallyContext, lang: str,
-                       session: SessionInfo, data: DraftData, draft: dict[str, Any],
+                       session: SessionInfo, data: DraftData, edit: tuple[int, int],
                        event: dict[str, Any], indicator: str | None, summary: str) -> None:
     """A guided edit's Confirm: the event replaced and the draft deleted, in one write."""
     query, user = update.callback_query, update.effective_user
     assert query is not None and query.message is not None
     chat_id, message_id = session.chat_id, query.message.message_id
-    number, index = int(draft["edit"][0]), int(draft["edit"][1])
+    number, index = edit
 
     def answer(out: EditOutcome) -> list[Outgoing]:
         done = send.edit_of(chat_id, message_id, t(lang, "Corrected:") + "\n" + escape(summary),

@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po, write_po
 from bot.app import GROUP_COMMANDS
 from bot.console.terminal import BANNER
 from bot.delivery.dispatch import NOTHING_RECORDED
-from bot.dialogs.guided import HOWS
+from bot.dialogs.guided_keyboards import HOW_LABELS
 from bot.handlers.commands import FORMS, HELP
 from bot.text.answer import SHORT
 from bot.text.errors_text import FIELD_OTHER, FIELDS, MESSAGES, OR
@@ -35,7 +35,7 @@ def template() -> Catalog:
             str(root), method_map=[("**.py", "python")], keywords={"t": (2,)}):
         if isinstance(message, str):
             cat.add(message, locations=[(f"bot/{filename}", lineno)])
-    dynamic = [HELP, BANNER, *TEMPLATES.values(), *MESSAGES.values(), *(label for _, label in HOWS),
+    dynamic = [HELP, BANNER, *TEMPLATES.values(), *MESSAGES.values(), *HOW_LABELS.values(),
                NOTHING_RECORDED,
                *(d for _, d in GROUP_COMMANDS), *REASONS, *dynamic_msgids(),
                *(s for s in SHORT.values() if s), *FIELDS.values(), FIELD_OTHER, OR,

@@ -26,8 +26,8 @@ from telegram.constants import ParseMode
 
 from bot.delivery import intake
 from bot.dialogs.grammar import GrammarError, Token, parse_draw, parse_kong, parse_win
-from bot.dialogs.guided import facts_of
-from bot.dialogs.guided_events import KONG_KINDS
+from bot.dialogs.guided_keyboards import KONG_WORDS
+from bot.dialogs.guided_steps import facts_of
 from bot.handlers.chat import resolver_for
 from bot.ops.application import AnyApp
 from bot.text import render
@@ -36,6 +36,7 @@ from bot.text.i18n import t
 from bot.webapp.auth import InitData
 from engine.errors import ReportError
 from engine.models import MAX_FAN, SEATS, HandResult
+from engine.offer import FROM_ANOTHER, WAYS
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
 from engine.tiles import TileError
@@ -44,8 +45,6 @@ from storage.ledger import Ledger
 from storage.models import SessionInfo
 
 TILE = re.compile(r"^(?:[1-9][mps]|[1-7]z)$")
-HOWS = ("self_draw", "discard", "rob_kong", "kong_replacement", "after_kong_discard")
-NEEDS_FROM = {"discard", "rob_kong", "after_kong_discard"}
 # The words /hu reads for each way of winning, in the chat's language.
 HOW_WORDS = {
     "zh-Hans": {"self_draw": "自摸", "discard": "点炮", "rob_kong": "抢杠",
@@ -96,7 +95,7 @@ class Form(BaseModel):
     @field_validator("how")
     @classmethod
     def _how(cls, value: str) -> str:
-        if value not in HOWS:
+        if value not in WAYS:
             raise ValueError("unknown way of winning")
         return value
 
@@ -147,9 +146,6 @@ def _who(session: SessionInfo, seat: str) -> str:
     return seat
 
 
-KONG_WORDS = {kind: word for kind, word in KONG_KINDS.values()}  # concealed -> 暗杠
-
-
 def kong_text(lang: str, session: SessionInfo, form: Form) -> str:
     """``/kong bob 直杠 carol``: the kinds the guided kong offers this table."""
     if form.winner not in session.seats:
@@ -166,13 +162,13 @@ def kong_text(lang: str, session: SessionInfo, form: Form) -> str:
 
 
 def kong_kinds(session: SessionInfo) -> list[str]:
-    wild = Ruleset.from_snapshot(session.rules).family == "jiangxi"
-    return ["concealed", "added", "direct", *(["wild"] if wild else [])]
+    """The kongs a player may declare at this table, as the guided /kong offers them."""
+    return list(facts_of(session).kongs)
 
 
 def has_draw(session: SessionInfo) -> bool:
     """Whether the players' states at the wall's end count (Sichuan's 查叫, 查花猪)."""
-    return Ruleset.from_snapshot(session.rules).family == "sichuan"
+    return bool(facts_of(session).wall)
 
 
 def draw_text(lang: str, session: SessionInfo, form: Form) -> str:
@@ -202,7 +198,7 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
     if form.winner not in session.seats:
         raise EntryError(t(lang, "Choose who won."))
     parts = ["/hu", _who(session, form.winner), words[form.how]]
-    if form.how in NEEDS_FROM:
+    if form.how in FROM_ANOTHER:
         if form.from_seat is None or form.from_seat == form.winner \
                 or form.from_seat not in session.seats:
             raise EntryError(t(lang, "Choose whose discard or kong it was."))
@@ -223,7 +219,7 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
         parts += [facts.indicator, form.indicator]
     seen = {form.winner, form.from_seat}
     for other in form.others:  # ", dave 清一色": another winner off the same discard
-        if form.how not in NEEDS_FROM or other.winner in seen \
+        if form.how not in FROM_ANOTHER or other.winner in seen \
                 or other.winner not in session.seats:
             raise EntryError(t(lang, "Only another player than the discarder and the winners "
                                      "can also win off the same tile."))

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.dialogs.guided import HOWS, facts_of
+from bot.dialogs.guided_keyboards import HOW_LABELS, KONG_WORDS
+from bot.dialogs.guided_steps import facts_of
 from bot.pictures.picture_data import standings_series
 from bot.text import render, words
 from bot.text.i18n import money, t
-from bot.webapp.entry import KONG_WORDS, has_draw, kong_kinds, plain
+from bot.webapp.entry import has_draw, kong_kinds, plain
 from engine.models import SEATS, HandResult
 from storage import series
 from storage.errors import LedgerError
@@ -105,8 +106,7 @@ def entry(lang: str, s: SessionInfo) -> dict[str, Any]:
     facts = facts_of(s)
     return {"seats": [{"seat": x, "name": s.seats[x].name} for x in SEATS if x in s.seats],
             "still_in": list(s.still_in) if s.open_hand else list(s.seats),
-            "hows": [{"how": h, "label": t(lang, label)} for h, label in HOWS
-                     if h in facts.hows],
+            "hows": [{"how": h, "label": t(lang, HOW_LABELS[h])} for h in facts.hows],
             "patterns": list(facts.patterns),
             "kongs": [{"kong": k, "label": KONG_WORDS[k]} for k in kong_kinds(s)],
             "draw": has_draw(s),  # the wall's end, said in the app (Sichuan)

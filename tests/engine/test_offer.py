@@ -21,3 +21,12 @@ def test_every_preset_offers_patterns_its_family_knows() -> None:
         assert o.patterns and set(o.hows) <= set(WAYS)
         assert len(set(o.patterns)) == len(o.patterns)
         assert (o.jiangxi is not None) == (o.family == "jiangxi")
+
+
+def test_kongs_and_the_wall_follow_the_options() -> None:
+    assert offer(ruleset("feibao")).kongs == ("concealed", "added", "direct", "wild")
+    assert offer(ruleset("chengdu")).kongs == ("concealed", "added", "direct")
+    chengdu = offer(ruleset("chengdu", ["cap_fan=5"]))
+    assert chengdu.wall == ("no", "ready", "pig") and chengdu.fan_cap == 5
+    assert offer(ruleset("chengdu", ["huazhu=false"])).wall == ("no", "ready")
+    assert offer(ruleset("changsha")).wall == () and offer(ruleset("feibao")).wall == ()

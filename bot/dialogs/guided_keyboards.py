@@ -1,0 +1,311 @@
+"""What a guided report's message says and which buttons it shows, for a draft as it
+stands (:mod:`bot.dialogs.guided_state`): :func:`message` gives its text (HTML) and inline
+keyboard, :func:`describe` what a recorded draft said (plain text). Each button carries a
+press for :func:`bot.dialogs.guided_steps.press`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.dialogs.guided_state import Draft, DrawDraft, HuDraft, KongDraft
+from bot.dialogs.guided_steps import (
+    KONG_LETTERS,
+    MAX_WINNERS,
+    PAGE,
+    Table,
+    has_more,
+    ready,
+    winner_order,
+)
+from bot.dialogs.keyboards import draft_data
+from bot.text.i18n import t
+from bot.text.words import colon, listing
+from engine.offer import FROM_ANOTHER, WAYS, Offer
+from storage.models import SessionInfo
+
+# Each way to win (engine.offer.WAYS) as its button says it.
+HOW_LABELS = {"self_draw": "Self-draw", "discard": "Off a discard", "rob_kong": "Robbed kong",
+              "kong_replacement": "Kong replacement", "after_kong_discard": "Kong discard"}
+KONG_WORDS = {"concealed": "暗杠", "added": "补杠", "direct": "直杠", "wild": "宝杠"}
+WALL_WORDS = {"no": "未听", "ready": "听", "pig": "花猪"}
+
+Button = tuple[str, str]
+Make = Callable[..., Button]
+
+
+def message(lang: str, session: SessionInfo, draft_id: int, version: int, draft: Draft
+            ) -> tuple[str, InlineKeyboardMarkup]:
+    """The message (HTML) and buttons for the draft as it stands."""
+    table = Table.of(session)
+
+    def b(label: str, action: str, arg: str | int | None = None) -> Button:
+        return label, draft_data(draft_id, version, action, arg)
+
+    if isinstance(draft, HuDraft):
+        text, rows = _hu(lang, session, table, draft, b)
+    elif isinstance(draft, KongDraft):
+        text, rows = _kong(lang, session, table, draft, b)
+    else:
+        text, rows = _draw(lang, session, table, draft, b)
+    return text, InlineKeyboardMarkup(_markup(rows))
+
+
+def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
+    """What the draft says (plain text): for a win one line per winner (who, how, patterns
+    and counts), then the hand's shared facts (birds, 精, losers' 飞宝, 本金)."""
+    names = _names(session)
+    if isinstance(draft, KongDraft):
+        return f"{names[draft.seat or '']} {KONG_WORDS[draft.kind or '']}" + (
+            f" ← {names[draft.from_seat]}" if draft.from_seat else "")
+    if isinstance(draft, DrawDraft):
+        parts = [f"{names[s]} {WALL_WORDS[p.state]}" + (f" {p.fan}" if p.state == "ready"
+                                                          else "")
+                 for s, p in draft.players.items() if p.state != "no"]
+        return t(lang, "The wall ran out") + (colon(lang) + listing(lang, parts) if parts
+                                              else "")
+    how = HOW_LABELS.get(draft.how or "", "")
+    lines = []
+    for w in draft.winners:
+        text = names[w.seat] + (colon(lang) + t(lang, how) if how else "")
+        if draft.from_seat:
+            text += f" ← {names[draft.from_seat]}"
+        bits = list(w.patterns)
+        bits += [f"根{w.gen}"] if w.gen else []
+        bits += [f"杠{w.kongs}"] if w.kongs else []
+        bits += ["无宝"] if w.wild_used is False else []
+        bits += [f"飞宝{w.feibao}"] if w.feibao else []
+        bits += [f"连杠{w.kong_chain}"] if w.kong_chain else []
+        bits += [f"承包 {names[w.feeder]}"] if w.feeder else []
+        bits += [f"第四凑 {names[w.fourth_feeder]}"] if w.fourth_feeder else []
+        if bits:
+            text += " · " + " ".join(bits)
+        lines.append(text)
+    shared = []
+    if draft.robbed_kongs > 1:
+        shared.append(f"连抢{draft.robbed_kongs}")
+    if draft.birds:
+        shared.append("鸟" + listing(lang, (str(b) for b in draft.birds)))
+    for seat, count in draft.loser_feibao.items():
+        shared.append(f"{names[seat]} 飞宝{count}")
+    if draft.jing:
+        shared.append("精 " + listing(lang, (f"{names[s]} {z}/{f}" for s, (z, f) in
+                                             draft.jing.items())))
+    if draft.indicator:
+        shared.append(f"{Table.of(session).offer.indicator or ''} {draft.indicator}")
+    if shared:
+        lines.append(" · ".join(shared))
+    return "\n".join(lines)
+
+
+def _names(session: SessionInfo) -> dict[str, str]:
+    return {seat: p.name for seat, p in session.seats.items()}
+
+
+def _rows(buttons: list[Button], width: int) -> list[list[Button]]:
+    return [buttons[i: i + width] for i in range(0, len(buttons), width)]
+
+
+def _markup(rows: list[list[Button]]) -> list[list[InlineKeyboardButton]]:
+    return [[InlineKeyboardButton(text, callback_data=cb) for text, cb in row] for row in rows
+            if row]
+
+
+# -- /hu -----------------------------------------------------------------------------------
+
+def _hu(lang: str, session: SessionInfo, table: Table, draft: HuDraft, b: Make
+        ) -> tuple[str, list[list[Button]]]:
+    facts = table.offer
+    names = _names(session)
+    cancel = b(t(lang, "Cancel"), "x")
+    back = b(t(lang, "Back"), "bk")
+    rows: list[list[Button]] = []
+    summary = escape(describe(lang, session, draft)) if draft.winners else ""
+    winners = draft.seats_won
+    inside = table.inside
+    if draft.step == "start":
+        order = winner_order(table, draft)
+        if "discard" in facts.hows:
+            for seat in order:
+                rows.append([b(t(lang, "{player} self-draw", player=names[seat]), "ws", seat),
+                             *[b(f"← {names[o]}", "wd", seat + o) for o in inside if o != seat]])
+        else:
+            rows += _rows([b(t(lang, "{player} self-draw", player=names[seat]), "ws", seat)
+                           for seat in order], 2)
+        rows.append([b(names[seat] + "…", "wo", seat) for seat in order])
+        rows.append([cancel])
+        prompt = t(lang, "Who won, and how? Each row is a winner: self-draw, or ← whose "
+                         "discard. Another way (a robbed kong, a kong draw): the winner's "
+                         "name with …") if "discard" in facts.hows else \
+            t(lang, "Who won? Another way (a robbed kong, a kong draw): the winner's name "
+                    "with …")
+        return prompt, rows
+    if draft.step == "how":
+        buttons = []
+        for i, how in enumerate(WAYS):
+            if how not in facts.hows:
+                continue
+            if how == "discard":
+                buttons += [b(f"← {names[o]}", "hd", o) for o in inside if o not in winners]
+            else:
+                buttons.append(b(t(lang, HOW_LABELS[how]) + ("…" if how in FROM_ANOTHER
+                                                              else ""), "h", i))
+        rows = [*_rows(buttons, 3), [back, cancel] if ready(draft) else [cancel]]
+        return (summary + "\n" + t(lang, "How did {player} win?",
+                                    player=escape(names[winners[0]])), rows)
+    if draft.step == "from":
+        buttons = [b(names[o], "f", o) for o in inside if o not in winners]
+        question = {
+            "rob_kong": t(lang, "Whose kong did {player} rob?",
+                          player=escape(names[winners[0]])),
+            "after_kong_discard": t(lang, "Who made the kong and then discarded?"),
+        }.get(draft.how or "") or t(lang, "Whose tile was it?")
+        return summary + "\n" + question, [buttons, [cancel]]
+    if draft.step == "add":
+        buttons = [b(names[o], "aw", o) for o in inside
+                   if o not in winners and o != draft.from_seat]
+        return (summary + "\n" + t(lang, "Who else won on the same tile?"),
+                [buttons, [back, cancel]])
+    if draft.step == "main":
+        return _main(lang, session, facts, draft, b, summary, cancel)
+    return _more(lang, session, facts, draft, b, summary, back)
+
+
+def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make,
+          summary: str, cancel: Button) -> tuple[str, list[list[Button]]]:
+    names = _names(session)
+    rows: list[list[Button]] = []
+    cur = draft.winners[draft.cur]
+    if len(draft.winners) > 1:
+        rows.append([b(("▶ " if i == draft.cur else "") + names[w.seat], "cw", i)
+                     for i, w in enumerate(draft.winners)])
+    first = draft.page * PAGE
+    page = [b(("✅ " if n in cur.patterns else "") + n, "p", first + i)
+            for i, n in enumerate(facts.patterns[first: first + PAGE])]
+    rows += _rows(page, 3)
+    pages = -(-len(facts.patterns) // PAGE)
+    if pages > 1:
+        nxt = (draft.page + 1) % pages
+        rows.append([b(t(lang, "More patterns ({page}/{pages})", page=nxt + 1, pages=pages),
+                       "pg", nxt)])
+    if facts.counts:
+        rows.append([b(f"根 {cur.gen}", "g"), b(f"杠 {cur.kongs}", "k")])
+    if facts.jiangxi:
+        rows.append([b("无宝" if cur.wild_used is False else "有宝", "wu"),
+                     b(f"飞宝 {cur.feibao}", "fb")])
+    controls = [b(t(lang, "How…"), "hw")]
+    if draft.how in FROM_ANOTHER and len(draft.winners) < MAX_WINNERS:
+        controls.append(b(t(lang, "+ Winner"), "aw"))
+    if has_more(facts):
+        controls.append(b(t(lang, "More…"), "mo"))
+    rows.append(controls)
+    prompt = t(lang, "Patterns for {player}? None is {plain}.", player=escape(names[cur.seat]),
+               plain=facts.plain)
+    if facts.birds == 1:
+        prompt += "\n" + t(lang, "Record with the bird's rank, or with no bird.")
+        rows += _rows([b(t(lang, "Bird {rank}", rank=r), "yb", r) for r in range(1, 10)]
+                      + [b(t(lang, "No bird"), "y")], 5)
+        rows.append([cancel])
+    else:
+        rows.append([b("✅ " + t(lang, "Record"), "y"), cancel])
+    return summary + "\n" + prompt, rows
+
+
+def _more(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make,
+          summary: str, back: Button) -> tuple[str, list[list[Button]]]:
+    names = _names(session)
+    step = draft.step
+    winners = draft.seats_won
+    cur = draft.winners[draft.cur]
+    rows: list[list[Button]] = []
+    others = [s for s in session.seats if s not in winners]
+    if step == "jing":
+        for seat in session.seats:
+            z, f = draft.jing.get(seat, (0, 0))
+            rows.append([b(f"{names[seat]} 正精 {z}", "jz", seat),
+                         b(f"{names[seat]} 副精 {f}", "jf", seat)])
+        prompt = t(lang, "精 each player holds: press to count up (正精 counts 2, 副精 1).")
+    elif step in ("feeder", "fourth"):
+        action = "fd" if step == "feeder" else "ff"
+        seats = [s for s in others if step == "feeder" or s != cur.feeder]
+        rows += _rows([b(names[s], action, s) for s in seats] + [b(t(lang, "Nobody"), action,
+                                                                   "0")], 4)
+        prompt = t(lang, "承包: who fed {player} three melds?", player=escape(names[cur.seat])) \
+            if step == "feeder" else t(lang, "第四凑: who fed {player} the fourth meld?",
+                                       player=escape(names[cur.seat]))
+    elif step == "ind":
+        suits = [("万", "m"), ("筒", "p"), ("条", "s")] + ([("字", "z")] if facts.family ==
+                                                           "jiangxi" else [])
+        rows.append([b(label, "is", code) for label, code in suits])
+        prompt = t(lang, "The turned-up tile ({word}): which suit?", word=facts.indicator)
+    elif step == "indr":
+        top = 7 if draft.suit == "z" else 9
+        rows += _rows([b(f"{r}{draft.suit}", "ir", r) for r in range(1, top + 1)], 5)
+        prompt = t(lang, "The turned-up tile ({word}): which rank?", word=facts.indicator)
+    else:
+        if facts.indicator:
+            rows.append([b(facts.indicator + colon(lang) + (draft.indicator or "—"), "in")])
+        opts = facts.jiangxi
+        if opts is not None:
+            if opts.jing_bonus:
+                rows.append([b(t(lang, "精 counts…"), "jv")])
+            if opts.feibao_loser_doubles and draft.how not in FROM_ANOTHER:
+                rows += _rows([b(f"{names[s]} 飞宝 {draft.loser_feibao.get(s, 0)}", "lf", s)
+                               for s in others], 3)
+            if opts.chengbao:
+                row = [b("承包" + colon(lang) + (names[cur.feeder] if cur.feeder else "—"),
+                         "cb")]
+                if cur.feeder:
+                    row.append(b("第四凑" + colon(lang) + (names[cur.fourth_feeder]
+                                                        if cur.fourth_feeder else "—"), "fo"))
+                rows.append(row)
+            if draft.how == "kong_replacement":
+                rows.append([b(f"连杠 {max(1, cur.kong_chain)}", "kc")])
+            if draft.how == "rob_kong":
+                rows.append([b(f"连抢 {draft.robbed_kongs}", "rk")])
+        if facts.birds > 1:
+            rows += _rows([b(t(lang, "Bird {rank}", rank=r), "bd", r) for r in range(1, 10)], 5)
+            rows.append([b(t(lang, "No bird"), "bc")])
+        prompt = t(lang, "More about this hand:")
+        if facts.birds != 1:
+            rows.append([back, b("✅ " + t(lang, "Record"), "y")])
+            return summary + "\n" + prompt, rows
+    rows.append([back])
+    return summary + "\n" + prompt, rows
+
+
+# -- /kong and /draw ---------------------------------------------------------------------
+
+def _kong(lang: str, session: SessionInfo, table: Table, draft: KongDraft, b: Make
+          ) -> tuple[str, list[list[Button]]]:
+    names = _names(session)
+    cancel = b(t(lang, "Cancel"), "x")
+    if draft.seat is None:
+        return t(lang, "Who made a kong?"), [[b(names[s], "ks", s) for s in table.inside],
+                                             [cancel]]
+    if draft.kind is None:
+        return (t(lang, "Which kong did {player} make?", player=names[draft.seat]),
+                [[b(KONG_WORDS[KONG_LETTERS[k]] + ("…" if k == "d" else ""), "kk", k)
+                  for k in table.kong_letters], [cancel]])
+    return (t(lang, "Whose discard did {player} kong?", player=names[draft.seat]),
+            [[b(names[s], "kf", s) for s in table.inside if s != draft.seat], [cancel]])
+
+
+def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Make
+          ) -> tuple[str, list[list[Button]]]:
+    names = _names(session)
+    rows = []
+    if table.offer.wall:
+        for seat, p in draft.players.items():
+            row = [b(names[seat] + colon(lang) + WALL_WORDS[p.state], "ds", seat)]
+            if p.state == "ready":
+                row.append(b(t(lang, "{fan} fan", fan=p.fan), "dn", seat))
+            rows.append(row)
+        prompt = t(lang, "The wall ran out. Press each player still in to say who is ready "
+                         "(and for how many fan) or 花猪; the rest are not ready.")
+    else:
+        prompt = t(lang, "The wall ran out: record it?")
+    rows.append([b("✅ " + t(lang, "Record"), "y"), b(t(lang, "Cancel"), "x")])
+    return prompt, rows

@@ -1,0 +1,190 @@
+"""The guided reports' drafts, typed: a /hu draft (:class:`HuDraft`), a /kong draft
+(:class:`KongDraft`), a /draw draft (:class:`DrawDraft`), and the engine event each records.
+
+A draft is kept in the drafts table as JSON between presses. :func:`load` reads the JSON
+the dialog has always written (``"view"`` is the step, ``"from"`` the seat that paid), and
+:func:`dump` writes the same shape back, so a draft in progress when the bot is upgraded
+carries on. Frozen: a press makes a new draft (:mod:`bot.dialogs.guided_steps`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# A seat, "E", "S", "W" or "N" (a str, as the buttons carry it).
+Seat = Annotated[str, Field(pattern="^[ESWN]$")]
+
+# Where a /hu draft stands: who won and how ("start", "how", "from" for the paying seat,
+# "add" another winner on the same tile), the patterns and counts ("main"), the hand's
+# other facts ("more", and under it "jing", "feeder", "fourth", "ind" and "indr" for the
+# turned-up tile's suit and rank).
+Step = Literal["start", "how", "from", "add", "main", "more", "jing", "feeder", "fourth",
+               "ind", "indr"]
+Kind = Literal["hu", "kong", "draw"]
+KongKind = Literal["concealed", "added", "direct", "wild"]
+WallState = Literal["no", "ready", "pig"]  # 未听, 听, 花猪
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, populate_by_name=True, extra="ignore")
+
+
+class Winner(_Frozen):
+    """One winner's part of a /hu draft (as the engine's ``WinnerHand``, without tiles)."""
+
+    seat: Seat
+    patterns: tuple[str, ...] = ()
+    gen: int = 0  # 根
+    kongs: int = 0
+    wild_used: bool | None = None  # None: not said (有宝 by default); False: 无宝
+    feibao: int = 0
+    kong_chain: int = 0  # 连杠
+    feeder: Seat | None = None  # 承包
+    fourth_feeder: Seat | None = None  # 第四凑
+
+
+class HuDraft(_Frozen):
+    """A guided win report as it stands."""
+
+    step: Step = Field("start", alias="view")
+    winners: tuple[Winner, ...] = ()
+    how: str | None = None  # one of engine.offer.WAYS
+    from_seat: Seat | None = Field(None, alias="from")
+    birds: tuple[int, ...] = ()
+    loser_feibao: dict[Seat, int] = Field(default_factory=dict)
+    jing: dict[Seat, tuple[int, int]] = Field(default_factory=dict)  # (正精, 副精)
+    robbed_kongs: int = 1
+    indicator: str | None = None  # the turned-up tile, e.g. "5p"
+    page: int = 0  # the page of pattern buttons shown
+    cur: int = 0  # the winner the pattern buttons are for
+    recent: tuple[Seat, ...] = ()  # recent winners, offered first
+    hint_kongs: dict[Seat, int] = Field(default_factory=dict)  # the open hand's kongs
+    suit: str | None = None  # the turned-up tile's suit, once chosen (written only then)
+    edit: tuple[int, int] | None = None  # a guided edit: hand number, event index (0-based)
+
+    @property
+    def current(self) -> Winner | None:
+        """The winner the pattern and count buttons are for."""
+        return self.winners[self.cur] if self.winners else None
+
+    @property
+    def seats_won(self) -> tuple[str, ...]:
+        return tuple(w.seat for w in self.winners)
+
+    def hand_for(self, seat: Seat) -> Winner:
+        """A new winner at ``seat``, its kongs filled in from the open hand's."""
+        return Winner(seat=seat, kongs=min(4, int(self.hint_kongs.get(seat, 0))))
+
+    def event(self) -> tuple[dict[str, Any], str | None]:
+        """The engine's win event for a ready draft, and the turned-up tile if one was
+        named."""
+        hands = []
+        for w in self.winners:
+            hand: dict[str, Any] = {"seat": w.seat, "patterns": list(w.patterns)}
+            for key, value in (("gen", w.gen), ("kongs", w.kongs), ("feibao", w.feibao),
+                               ("kong_chain", w.kong_chain)):
+                if value:
+                    hand[key] = value
+            for key, maybe in (("wild_used", w.wild_used), ("feeder", w.feeder),
+                               ("fourth_feeder", w.fourth_feeder)):
+                if maybe is not None:
+                    hand[key] = maybe
+            hands.append(hand)
+        event: dict[str, Any] = {"type": "win", "how": self.how, "winners": hands}
+        if self.from_seat:
+            event["from_seat"] = self.from_seat
+        if self.birds:
+            event["birds"] = list(self.birds)
+        if self.loser_feibao:
+            event["loser_feibao"] = dict(self.loser_feibao)
+        if self.jing:
+            event["jing"] = {s: list(v) for s, v in self.jing.items()}
+        if self.robbed_kongs > 1:
+            event["robbed_kongs"] = self.robbed_kongs
+        return event, self.indicator
+
+
+def new_hu(recent: tuple[str, ...] = (), kongs: dict[str, int] | None = None,
+           winner: str | None = None, edit: tuple[int, int] | None = None) -> HuDraft:
+    """A fresh report: ``recent`` winners are offered first, ``kongs`` (the open hand's
+    kongs per seat, from the ledger) pre-fill each winner's kong count; with ``winner``
+    (a scoreboard button) it asks how; ``edit`` (hand, event) makes it a guided edit."""
+    draft = HuDraft.model_validate({"recent": recent, "hint_kongs": dict(kongs or {}),
+                                    "edit": edit})
+    if winner is None:
+        return draft
+    return draft.model_copy(update={"winners": (draft.hand_for(winner),), "step": "how"})
+
+
+class KongDraft(_Frozen):
+    """A guided /kong: who, which kong, and for a direct kong whose discard."""
+
+    seat: Seat | None = None
+    kind: KongKind | None = None
+    from_seat: Seat | None = Field(None, alias="from")
+
+    @property
+    def ready(self) -> bool:
+        return self.seat is not None and self.kind is not None and (
+            self.kind != "direct" or self.from_seat is not None)
+
+    def event(self) -> dict[str, Any]:
+        event: dict[str, Any] = {"type": "kong", "seat": self.seat, "kind": self.kind}
+        if self.from_seat:
+            event["from_seat"] = self.from_seat
+        return event
+
+
+class DrawPlayer(_Frozen):
+    state: WallState = "no"
+    fan: int = 1  # for a ready player: the fan 查叫 pays
+
+
+class DrawDraft(_Frozen):
+    """A guided /draw: each player still in, not ready, ready (for some fan) or 花猪."""
+
+    players: dict[Seat, DrawPlayer] = Field(default_factory=dict)
+
+    def event(self) -> dict[str, Any]:
+        players: dict[str, Any] = {}
+        for seat, p in self.players.items():
+            if p.state == "ready":
+                players[seat] = {"ready": True, "fan": p.fan}
+            elif p.state == "pig":
+                players[seat] = {"huazhu": True}
+        return {"type": "wall_end", "players": players}
+
+
+def new_draw(inside: list[str] | tuple[str, ...]) -> DrawDraft:
+    return DrawDraft.model_validate({"players": {s: {} for s in inside}})
+
+
+Draft = HuDraft | KongDraft | DrawDraft
+_MODELS: dict[str, type[HuDraft] | type[KongDraft] | type[DrawDraft]] = {
+    "hu": HuDraft, "kong": KongDraft, "draw": DrawDraft}
+KINDS: tuple[Kind, ...] = ("hu", "kong", "draw")
+
+
+def load(kind: str, data: dict[str, Any]) -> Draft:
+    """The draft a row of the drafts table holds (``kind`` as stored: hu, kong or draw).
+    Raises ``ValueError`` (pydantic's ``ValidationError``) when the data is not a draft."""
+    return _MODELS[kind].model_validate(data)
+
+
+def kind_of(draft: Draft) -> Kind:
+    if isinstance(draft, HuDraft):
+        return "hu"
+    return "kong" if isinstance(draft, KongDraft) else "draw"
+
+
+def dump(draft: Draft) -> dict[str, Any]:
+    """The JSON the drafts table keeps: the shape :func:`load` reads, as the dialog wrote
+    it before it was typed (a /hu draft's ``suit`` and ``edit`` only once they are set)."""
+    data = draft.model_dump(mode="json", by_alias=True)
+    if isinstance(draft, HuDraft):
+        for key in ("suit", "edit"):
+            if data[key] is None:
+                del data[key]
+    return data
