@@ -17,7 +17,7 @@ from bot.app import GROUP_COMMANDS
 from bot.console.terminal import BANNER
 from bot.delivery.dispatch import NOTHING_RECORDED
 from bot.dialogs.guided_keyboards import HOW_LABELS
-from bot.handlers.commands import FORMS, HELP
+from bot.handlers.commands import FORMS, HELP, HELP_NIGHT
 from bot.text.answer import SHORT
 from bot.text.errors_text import FIELD_OTHER, FIELDS, MESSAGES, OR
 from bot.text.i18n import LANGUAGES, LOCALES
@@ -32,11 +32,11 @@ def template() -> Catalog:
     cat = Catalog(project="mahjong-tally", charset="utf-8")
     root = Path(__file__).resolve().parents[1]  # the whole bot package
     for filename, lineno, message, _comments, _ctx in extract_from_dir(
-            str(root), method_map=[("**.py", "python")], keywords={"t": (2,)}):
+            str(root), method_map=[("**.py", "python")], keywords={"t": (2,), "ui": (3,)}):
         if isinstance(message, str):
             cat.add(message, locations=[(f"bot/{filename}", lineno)])
-    dynamic = [HELP, BANNER, *TEMPLATES.values(), *MESSAGES.values(), *HOW_LABELS.values(),
-               NOTHING_RECORDED,
+    dynamic = [HELP, HELP_NIGHT, BANNER, *TEMPLATES.values(), *MESSAGES.values(),
+               *HOW_LABELS.values(), NOTHING_RECORDED,
                *(d for _, d in GROUP_COMMANDS), *REASONS, *dynamic_msgids(),
                *(s for s in SHORT.values() if s), *FIELDS.values(), FIELD_OTHER, OR,
                *FORMS.values()]
