@@ -17,9 +17,11 @@ Every ``--every`` seconds the bench records the process's resident memory (VmRSS
 updates handled and the backlog (updates received and not yet handled, answers due). The
 fake's own records (its call log, sent messages, uploaded pictures) are trimmed as it goes,
 so that what grows is the bot's. At the end: RSS over time and its slope in MB per 1,000
-reports over the last half of the run (flat is the goal). ``--trace``: tracemalloc
-snapshots at the end of the warm-up and at the end, and the 15 allocation sites that grew
-most between them (by line, then the largest by traceback).
+reports over the last half of the run (flat is the goal). ``--trace [FRAMES]``:
+tracemalloc, started at the end of the warm-up (it slows the bot a great deal), snapshots
+then and at the end, and the 15 allocation sites that grew most between them (by line,
+then the largest by traceback). Always: the object types that grew most (live objects the
+collector tracks).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import resource
 import tempfile
 import time
 import tracemalloc
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -93,6 +96,7 @@ class Sample:
     handled: int
     backlog: int
     offered: float  # messages a second said since the last sample
+    objects: int  # objects the garbage collector tracks (what was frozen at start aside)
 
 
 @dataclass
@@ -184,14 +188,25 @@ def backlog(app: Any) -> int:
 
 
 @contextmanager
-def traced(on: bool, frames: int = 12) -> Iterator[None]:
-    if on:
-        tracemalloc.start(frames)
+def stopping_trace() -> Iterator[None]:
     try:
         yield
     finally:
-        if on:
-            tracemalloc.stop()
+        tracemalloc.stop()  # nothing if it was not started
+
+
+def census() -> Counter[str]:
+    """The objects the collector tracks, by type, after a full collection."""
+    gc.collect()
+    return Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.get_objects())
+
+
+def print_census(before: Counter[str], after: Counter[str]) -> None:
+    grown = sorted(((after[k] - before[k], k) for k in after.keys() | before.keys()),
+                   reverse=True)
+    print("\nObject types that grew most after the warm-up (live, after a full collection):")
+    for diff, name in grown[:15]:
+        print(f"  {diff:+8d}  {name} ({after[name]})")
 
 
 def snapshot() -> tracemalloc.Snapshot:
@@ -213,8 +228,8 @@ def print_growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot,
     print("\nThe five largest by traceback (innermost last):")
     for stat in after.compare_to(before, "traceback")[:5]:
         print(f"  {stat.size_diff / 1024:+9.1f} KB {stat.count_diff:+7d} blocks")
-        for line in stat.traceback.format(limit=-8):
-            print(f"      {line}")
+        for frame in list(stat.traceback)[-8:]:  # oldest first
+            print(f"      {frame.filename}:{frame.lineno}")
 
 
 def slope(points: list[Sample]) -> float:
@@ -228,8 +243,8 @@ def slope(points: list[Sample]) -> float:
             / sum((x - mx) ** 2 for x in xs))
 
 
-async def soak(url: str, minutes: float, rate: float, chats: int, every: float,
-               warmup: float, trace: bool, inbox_minutes: float, settle_share: float
+async def soak(url: str, tmp: str, minutes: float, rate: float, chats: int, every: float,
+               warmup: float, trace: int, inbox_minutes: float, settle_share: float
                ) -> None:
     api = FakeBotAPI()
     delivery = DeliverySettings(inbox_retention_hours=inbox_minutes / 60,
@@ -237,8 +252,10 @@ async def soak(url: str, minutes: float, rate: float, chats: int, every: float,
     app = tally_app(api, url, delivery=delivery)
     samples: list[Sample] = []
     before: tracemalloc.Snapshot | None = None
+    after: tracemalloc.Snapshot | None = None
     warm: Sample | None = None
-    with traced(trace):
+    kinds: Counter[str] = Counter()
+    with stopping_trace():
         async with running(app, poll_timeout=1):
             run = Soak(api, app, [Table(-5_000_000 - i) for i in range(chats)],
                        settle_share)
@@ -252,30 +269,39 @@ async def soak(url: str, minutes: float, rate: float, chats: int, every: float,
                 now = time.perf_counter() - start
                 last = samples[-1].seconds if samples else 0.0
                 sample = Sample(now, rss_mb(), counted("tally_updates_handled_total"),
-                                backlog(app), (run.said - said) / max(now - last, 1e-9))
+                                backlog(app), (run.said - said) / max(now - last, 1e-9),
+                                len(gc.get_objects()))
                 said = run.said
                 samples.append(sample)
                 print(f"{now / 60:6.1f} min  RSS {sample.rss:7.1f} MB  handled "
                       f"{sample.handled:7d}  backlog {sample.backlog:5d}  offered "
-                      f"{sample.offered:5.1f}/s  nights {run.nights}  refusals "
-                      f"{refusals()}", flush=True)
+                      f"{sample.offered:5.1f}/s  objects {sample.objects}  nights "
+                      f"{run.nights}  refusals {refusals()}"
+                      + (f"  traced {tracemalloc.get_traced_memory()[0] / 2**20:.1f} MB"
+                         if trace else ""), flush=True)
                 if warm is None and now >= warmup * 60:
                     warm = sample
-                    if trace:
-                        before = snapshot()
+                    kinds = census()
+                    if trace:  # from here: what is allocated after the warm-up
+                        tracemalloc.start(trace)
+                        snapshot().dump(str(Path(tmp) / "warm.trace"))  # not kept alive
             await driver
             await pipeline_of(app).idle()
             run.trim_fake()
-            after = snapshot() if trace else None
+            kinds_after = census()
+            if trace:
+                after = snapshot()
+                before = tracemalloc.Snapshot.load(str(Path(tmp) / "warm.trace"))
             handled = counted("tally_updates_handled_total")
     elapsed = samples[-1].seconds
     print(f"\n{run.said} messages said in {elapsed / 60:.1f} min ({run.said / elapsed:.1f}/s"
           f" offered, {rate:g}/s asked), {handled} handled, {run.nights} nights ended, "
           f"{run.pressed} settle-ups confirmed, {refusals()} refusals")
-    print("\n  minute   RSS MB   handled   backlog")
+    print("\n  minute   RSS MB   handled   backlog   objects")
     step = max(1, len(samples) // 40)
     for s in samples[::step] + ([samples[-1]] if (len(samples) - 1) % step else []):
-        print(f"  {s.seconds / 60:6.1f}  {s.rss:7.1f}  {s.handled:8d}  {s.backlog:7d}")
+        print(f"  {s.seconds / 60:6.1f}  {s.rss:7.1f}  {s.handled:8d}  {s.backlog:7d}  "
+              f"{s.objects:8d}")
     half = [s for s in samples if s.seconds >= elapsed / 2]
     if warm is not None:
         after_warm = [s for s in samples if s.seconds >= warm.seconds]
@@ -286,6 +312,8 @@ async def soak(url: str, minutes: float, rate: float, chats: int, every: float,
               f"{slope(after_warm):+.3f} MB per 1,000")
     print(f"slope over the last half ({half[0].seconds / 60:.1f}-{elapsed / 60:.1f} min): "
           f"{slope(half):+.3f} MB per 1,000 updates (goal: flat)")
+    if warm is not None:
+        print_census(kinds, kinds_after)
     if before is not None and after is not None and warm is not None:
         print_growth(before, after, handled - warm.handled)
 
@@ -306,7 +334,7 @@ async def database(url: str | None, tmp: str) -> str:
 async def main(args: argparse.Namespace) -> None:
     warmup = args.warmup if args.warmup is not None else min(8.0, args.minutes / 4)
     with tempfile.TemporaryDirectory() as tmp:
-        await soak(await database(args.url, tmp), args.minutes, args.rate, args.chats,
+        await soak(await database(args.url, tmp), tmp, args.minutes, args.rate, args.chats,
                    args.every, warmup, args.trace, args.inbox_minutes, args.settle_share)
 
 
@@ -318,7 +346,8 @@ if __name__ == "__main__":
     parser.add_argument("--every", type=float, default=30.0, help="seconds between samples")
     parser.add_argument("--warmup", type=float, default=None,
                         help="minutes (default: a quarter of the run, at most 8)")
-    parser.add_argument("--trace", action="store_true", help="tracemalloc's growth")
+    parser.add_argument("--trace", type=int, nargs="?", const=6, default=0, metavar="FRAMES",
+                        help="tracemalloc's growth, keeping FRAMES frames (6) an allocation")
     parser.add_argument("--inbox-minutes", type=float, default=3.0,
                         help="handled updates kept this long, then pruned")
     parser.add_argument("--settle-share", type=float, default=0.3,
