@@ -173,6 +173,8 @@ class Soak:
         api.files.clear()
         api.answered.clear()
         del api.outbox[:-2000]
+        for message in api.outbox:
+            message.data = b""  # a picture's bytes
         recent = api.outbox[0].message_id if api.outbox else api.next_message
         pinned: dict[int, int] = {}
         for (chat, mid), m in api.messages.items():
