@@ -41,7 +41,7 @@ from telegram.ext import (
 from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser
 from bot.delivery.intake import pipeline_of
-from bot.ops.config import Settings, StorageSettings, TelegramSettings
+from bot.ops.config import DeliverySettings, Settings, StorageSettings, TelegramSettings
 from storage import tables as t
 
 PLAYERS = ["alice", "bob", "carol", "dave"]
@@ -105,12 +105,13 @@ def users() -> dict[str, FakeUser]:
 
 
 def tally_app(api: FakeBotAPI, url: str, *, limits: bool = False,
-              board_interval: float = TelegramSettings().board_interval) -> Any:
+              board_interval: float = TelegramSettings().board_interval,
+              delivery: DeliverySettings | None = None) -> Any:
     telegram = TelegramSettings(overall_max_rate=30 if limits else 0,
                                 group_max_rate=20 if limits else 0,
                                 board_interval=board_interval)
     settings = Settings(storage=StorageSettings(url=url), telegram=telegram,
-                        default_language="en")
+                        delivery=delivery or DeliverySettings(), default_language="en")
     return build_application(settings, request=FakeRequest(api), token="1:TALLY")
 
 

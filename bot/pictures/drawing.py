@@ -10,6 +10,7 @@ names the font cannot draw by seat.
 
 from __future__ import annotations
 
+import gc
 import io
 import threading
 from collections.abc import Callable, Sequence
@@ -86,7 +87,15 @@ def _render(font: Font, draw: Callable[[Figure], object], size: tuple[int, int])
                             "axes.unicode_minus": False}):
         fig = _figure(size)
         draw(fig)
-        return _png(fig)
+        png = _png(fig)
+        del fig
+    # A figure and its canvas refer to each other, so a drawn figure with its pixels (a
+    # settle-up card's 1080x1350 RGBA buffer is 5.8 MB) is freed only by the collector,
+    # which runs its youngest generation every 50,000 allocations (bot.ops.collector): at
+    # a night's end every few seconds, pictures piled up by the hundred MB
+    # (bench/soak_bench.py). Collected here, at once (the young generations only).
+    gc.collect(1)
+    return png
 
 
 # -- a night ---------------------------------------------------------------------------------

@@ -3,12 +3,14 @@ documented sizes; Chinese names use a CJK font or fall back to seats."""
 
 from __future__ import annotations
 
+import gc
 import itertools
 import logging
 import os
 import shutil
 import struct
 import subprocess
+import weakref
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,6 +18,7 @@ from typing import Any
 
 import pytest
 from matplotlib import font_manager
+from matplotlib.figure import Figure
 
 from bot.handlers.commands_files import card_of, draw_night
 from bot.pictures import drawing, fonts
@@ -249,3 +252,27 @@ def test_a_card_with_long_names_and_no_transfers_still_fits() -> None:
                         preset="chengdu", stake_cents=10**9, hands=10**6,
                         nets=(who,) * 4, transfers=(), biggest=(who, 10**9, 10**6, ("x",) * 50))
     assert png_size(drawing.settle_card(card, "en", font)) == drawing.CARD_SIZE
+
+
+def test_a_drawn_figure_is_freed_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A figure is a reference cycle holding its pixels (5.8 MB for the card); with the
+    collector tuned to run rarely (bot.ops.collector), it must not wait for it."""
+    made: list[weakref.ref[Figure]] = []
+    figure = drawing._figure
+
+    def recorded(size: tuple[int, int]) -> Figure:
+        fig = figure(size)
+        made.append(weakref.ref(fig))
+        return fig
+
+    monkeypatch.setattr(drawing, "_figure", recorded)
+    who = drawing.CardNet("alice", "E", 10, 0)
+    card = drawing.Card(date=datetime(2026, 1, 1, tzinfo=UTC), table="t", night=1,
+                        preset="chengdu", stake_cents=100, hands=4, nets=(who,) * 4,
+                        transfers=(), biggest=(who, 10, 1, ("x",)))
+    gc.disable()  # no automatic collection: only what drawing does itself
+    try:
+        drawing.settle_card(card, "en", fonts.pick_font())
+        assert len(made) == 1 and made[0]() is None
+    finally:
+        gc.enable()
