@@ -16,10 +16,11 @@ handler). :data:`TallyApp` is the application's type."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from telegram import Update
 from telegram.ext import Application, CallbackContext, ExtBot
@@ -30,6 +31,26 @@ from storage.delivery import Outgoing
 from storage.drafts import Drafts
 from storage.ledger import Ledger
 from storage.models import ChatInfo, SessionInfo
+
+K = TypeVar("K")
+V = TypeVar("V")
+KEPT_CHATS = 10_000  # chats whose settings and table a polling process keeps in memory
+
+
+class Recent(OrderedDict[K, V]):
+    """A dict of the ``limit`` entries stored most recently: a chat's entry is stored again
+    with each of its writes, so the chats playing stay and the quiet ones make room (a
+    public bot sees far more chats than play at once)."""
+
+    def __init__(self, limit: int = KEPT_CHATS) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.limit:
+            self.popitem(last=False)
 
 
 @dataclass
@@ -46,8 +67,8 @@ class Services:
     # chats and refreshes the entries). Several webhook workers share the chats, so there
     # nothing is kept: every update reads them from the ledger.
     cache: bool = True
-    chats: dict[int, ChatInfo] = field(default_factory=dict)  # its language, answer style
-    tables: dict[int, SessionInfo | None] = field(default_factory=dict)  # None: no table
+    chats: Recent[int, ChatInfo] = field(default_factory=Recent)  # language, answer style
+    tables: Recent[int, SessionInfo | None] = field(default_factory=Recent)  # None: no table
 
 
 Data: TypeAlias = dict[Any, Any]
