@@ -16,15 +16,19 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import matplotlib
 
 matplotlib.use("Agg")
 
 from matplotlib import rc_context
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.patches import Rectangle
+
+# The figure and the Agg canvas are imported with the first picture, not at start: most of
+# a second of CPU that a process drawing nothing (a bot that just started, each webhook
+# worker, every bot process the tests start) does without.
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 from bot.pictures.fonts import Font
 from bot.pictures.picture_data import NightSeries, StandingsSeries
@@ -72,10 +76,14 @@ def preset_label(font: Font, lang: str, preset: str) -> str:
 
 
 def _figure(size: tuple[int, int]) -> Figure:
+    from matplotlib.figure import Figure
+
     return Figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI, facecolor="white")
 
 
 def _png(fig: Figure) -> bytes:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
     FigureCanvasAgg(fig)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
@@ -187,6 +195,8 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
 
     def name(n: CardNet) -> str:
         return label(font, lang, n.name, n.seat)
+
+    from matplotlib.patches import Rectangle
 
     def draw(fig: Figure) -> None:
         fig.patches.append(Rectangle(
