@@ -22,10 +22,12 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # Two processes; then, alone, the tests that restart a service the others share or time
-# worker processes against a lease (marked exclusive).
+# worker processes against a lease (marked exclusive). Python caches the project's
+# bytecode (where PYTHONDONTWRITEBYTECODE is set, every bot process a test starts would
+# compile it again).
 test: $(STAMP) lint typecheck
-	$(BIN)/python -m pytest -q -n 2 --maxschedchunk 1 -m "not exclusive"
-	$(BIN)/python -m pytest -q -m exclusive
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 2 --maxschedchunk 1 -m "not exclusive"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -m exclusive
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
