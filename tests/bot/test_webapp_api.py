@@ -265,31 +265,32 @@ async def test_the_turned_up_tile_where_the_preset_has_wildcards(tmp_path: Path)
         assert r.json()["deltas"]["S"] > 0
 
 
-NIGHT: list[tuple[str, dict[str, Any]]] = [  # (reporter, form): each is a win the form can say
-    ("bob", {"winner": "S", "how": "self_draw", "patterns": ["清一色"]}),
-    ("carol", {"winner": "W", "how": "discard", "from_seat": "E", "patterns": ["七对"]}),
-    ("dave", {"winner": "N", "how": "self_draw", "tiles": WIN["tiles"]}),
-    ("alice", {"winner": "E", "how": "discard", "from_seat": "S", "patterns": ["对对胡"]}),
-    ("bob", {"winner": "S", "how": "self_draw"}),
-    ("carol", {"winner": "W", "how": "rob_kong", "from_seat": "N"}),
+NIGHT: list[tuple[str, dict[str, Any], str]] = [
+    # (reporter, what the Mini App's form says, what a player types for the same win)
+    ("bob", {"winner": "S", "how": "self_draw", "patterns": ["清一色"]}, "/hu bob 自摸 清一色"),
+    ("carol", {"winner": "W", "how": "discard", "from_seat": "E", "patterns": ["七对"]},
+     "/hu carol 点炮 alice 七对"),
+    ("dave", {"winner": "N", "how": "self_draw", "tiles": WIN["tiles"]}, "/hu dave 自摸 清一色"),
+    ("alice", {"winner": "E", "how": "discard", "from_seat": "S", "patterns": ["对对胡"]},
+     "/hu alice 点炮 bob 对对胡"),
+    ("bob", {"winner": "S", "how": "self_draw"}, "/hu bob 自摸"),
+    ("carol", {"winner": "W", "how": "rob_kong", "from_seat": "N"}, "/hu carol 抢杠 dave"),
 ]
 
 
 async def play_night(tmp_path: Path, through_app: bool) -> tuple[list[str], Any, list[Any]]:
-    """The night, every other report made in the Mini App (``through_app``) or all typed;
-    returns what the bot said (but the app's echo lines), the standings and the debts."""
-    from bot.webapp.entry import Form, report_text
-
+    """The night, every other report made in the Mini App (``through_app``) or all typed as
+    a player would; returns what the bot said (but the app's echo lines), the standings and
+    the debts."""
     async with app_table(tmp_path) as t, client(t) as c:
         await seated(t, stake="0.5")
-        for i, (who, form) in enumerate(NIGHT):
-            session = await t.ledger.current_session(GROUP)
+        for i, (who, form, typed) in enumerate(NIGHT):
             if through_app and i % 2 == 0:
                 r = await c.post("/app/api/record", headers=auth(init_data(t, who)), json=form)
                 assert r.status_code == 200, r.text
                 await pipeline(t.app).idle()
             else:
-                await t.say(who, report_text("en", session, Form(**form)))
+                await t.say(who, typed)
         await t.say("alice", "/end")
         said = [plain(m.text) for m in t.api.outbox if not m.text.startswith("📱")]
         return said, await t.ledger.standings(GROUP), await t.ledger.debts(GROUP)
