@@ -26,7 +26,7 @@ ECHO = 40  # characters of a player's input a message may repeat
 
 # Lists the code writes itself (valid options, presets or values; suggested names): never
 # a player's input, so a message gives them whole.
-LISTS = frozenset({"valid", "suggestions"})
+LISTS = frozenset({"valid", "suggestions", "names"})
 
 
 def clip_params(params: dict[str, str | int]) -> dict[str, str | int]:

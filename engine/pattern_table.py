@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
-from engine.patterns import FAMILY_PATTERNS, STARTING
-from engine.rules import ruleset
+from engine.patterns import FAMILY_PATTERNS, STARTING, Pattern
+from engine.rules import Ruleset, ruleset
 
 
 @dataclass(frozen=True)
@@ -18,10 +19,9 @@ class PatternRow:
     summary: str
 
 
-def pattern_rows(preset: str) -> list[PatternRow]:
-    rules = ruleset(preset)
+def _valued(rules: Ruleset) -> Iterator[tuple[Pattern, str]]:
+    """The family's patterns these rules count, in the family's order, with their value."""
     opts = rules.options
-    rows: list[PatternRow] = []
     for p in FAMILY_PATTERNS[rules.family]:
         if isinstance(opts, SichuanOptions):
             fan = opts.fan.get(p.name) or opts.extras.get(p.name)
@@ -41,7 +41,20 @@ def pattern_rows(preset: str) -> list[PatternRow]:
                 value = f"x{2 ** opts.qingyise_fan}"
             else:
                 value = "x2"
-        rows.append(PatternRow(p.name, p.pinyin, p.english, value, p.summary))
+        yield p, value
+
+
+def counted_patterns(rules: Ruleset) -> list[str]:
+    """The names of the patterns a winner may name at a table of these rules (not the
+    extras counted by number, nor starting-hand wins)."""
+    return [p.name for p, _ in _valued(rules)]
+
+
+def pattern_rows(preset: str) -> list[PatternRow]:
+    rules = ruleset(preset)
+    opts = rules.options
+    rows = [PatternRow(p.name, p.pinyin, p.english, value, p.summary)
+            for p, value in _valued(rules)]
     if isinstance(opts, SichuanOptions):
         for name in ("根", "杠", "杠上花", "杠上炮", "抢杠", "自摸"):
             fan = opts.extras.get(name)

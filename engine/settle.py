@@ -30,7 +30,8 @@ from engine.models import (
     WallEnd,
     Win,
 )
-from engine.patterns import FAMILY_PATTERNS
+from engine.pattern_table import counted_patterns
+from engine.patterns import FAMILY_PATTERNS, STARTING
 from engine.penalties import settle_adjustment, settle_penalty
 from engine.rules import Ruleset
 from engine.wildcards import parse_indicator
@@ -143,6 +144,23 @@ def _event(rules: Ruleset, state: HandState, ev: Any, index: int, book: Book,
     handler(rules.options, state, ev, EventContext(index, book, indicator))
 
 
+def _unknown_pattern(rules: Ruleset, ev: Any, exc: ReportError) -> ReportError:
+    """An unknown name, refused with what this table counts: the closest names
+    (``suggestions``, maybe none), then every pattern (or starting-hand win) the table's
+    rules count, whole (``names``)."""
+    if isinstance(ev, StartingWin):
+        table, among = STARTING, list(getattr(rules.options, "starting_wins", ()))
+    else:
+        table, among = FAMILY_PATTERNS[rules.family], counted_patterns(rules)
+    if not among:
+        return exc
+    name = str(exc.params.get("name", ""))
+    close = table.closest(name, among)
+    return ReportError("unknown_pattern", f"unknown pattern {name!r}; this table counts: "
+                       f"{', '.join(among)}", name=name, suggestions=", ".join(close),
+                       names=", ".join(among), preset=rules.preset)
+
+
 def settle_hand(rules: Ruleset, report: HandReport, dealer: Seat = "E") -> HandResult:
     """Settle every event of one hand, in order. A hand may be open (blood battle)."""
     seats = rules.seats
@@ -161,8 +179,10 @@ def settle_hand(rules: Ruleset, report: HandReport, dealer: Seat = "E") -> HandR
         try:
             _event(rules, state, ev, index, book, indicator)
         except ReportError as exc:
+            if exc.code == "unknown_pattern":
+                exc = _unknown_pattern(rules, ev, exc)
             exc.params.setdefault("event", index + 1)
-            raise
+            raise exc from None
         if sum(book.deltas.values()) != 0:  # pragma: no cover - an engine bug, never input
             raise AssertionError(f"event {index + 1} does not sum to zero: {book.deltas}")
         for s in seats:

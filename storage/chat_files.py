@@ -15,6 +15,10 @@ Files, in this order: ``players.csv``, ``sessions.csv`` (one row per night), ``h
 (undo, void and amend). What the ledger derives from these (per-hand player facts, running
 totals, the nights' nets) is rebuilt on import, not exported.
 
+``debts.csv``: the transfers each ended night left, ``cents`` the money owed. ``points``
+is what that money is in points at the night's stake; it is empty when the stake changed
+during the night (points at two stakes do not add up: the transfer is in money only).
+
 An export is written row by row into a temporary file that stays in memory up to
 :data:`SPOOL_BYTES` and moves to disk beyond; an import reads the zip row by row. Neither
 holds the ledger in memory.
@@ -85,8 +89,9 @@ COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
     "entries.csv": (("night", _h.number), ("hand", _h.number), ("event", _e.event_index),
                     ("player", _p.name_key), ("delta", _e.delta),
                     ("created_at", _e.created_at)),
+    # points: a number, or empty for a transfer in money only (read as a nullable integer)
     "debts.csv": (("night", _h.number), ("payer", _p.name_key), ("payee", _p.name_key),
-                  ("points", _d.points), ("cents", _d.cents), ("paid", _d.paid)),
+                  ("points", _h.stake_cents), ("cents", _d.cents), ("paid", _d.paid)),
     "audit.csv": (("night", _a.hand_number), ("hand", _a.hand_number), ("action", _a.action),
                   ("actor", _a.actor), ("at", _a.at), ("before", _a.before),
                   ("after", _a.after)),
@@ -217,8 +222,10 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
     def debts() -> Iterator[list[str]]:
         q = select(t.debts).where(_d.session_id.in_(chosen)).order_by(_d.session_id, _d.id)
         for r in _stream(conn, q):
+            # The ledger keeps 0 points for a transfer in money only (a transfer in points
+            # always moves some): written as empty, not as a false 0.
             yield [str(number[r.session_id]), key[r.payer_id], key[r.payee_id],
-                   str(r.points), str(r.cents), enc(_d.paid, r.paid)]
+                   str(r.points) if r.points else "", str(r.cents), enc(_d.paid, r.paid)]
 
     def audit() -> Iterator[list[str]]:
         q = select(t.audit).where(_a.chat_id == chat_id, _a.session_id.in_(chosen)
@@ -603,11 +610,12 @@ class _Loader:
 
     def _debt(self, where: str, v: dict[str, Any]) -> dict[str, Any]:
         sid, _ = self._night(where, v["night"])
-        if v["payer"] == v["payee"] or v["points"] < 0 or v["cents"] < 0:
+        points = v["points"] or 0  # empty: in money only
+        if v["payer"] == v["payee"] or points < 0 or v["cents"] < 0:
             raise _bad(where, "a debt to oneself, or a negative amount")
         return {"chat_id": self.chat_id, "session_id": sid,
                 "payer_id": self._player(where, v["payer"]),
-                "payee_id": self._player(where, v["payee"]), "points": v["points"],
+                "payee_id": self._player(where, v["payee"]), "points": points,
                 "cents": v["cents"], "paid": v["paid"]}
 
     def _audit(self, where: str, v: dict[str, Any]) -> dict[str, Any]:

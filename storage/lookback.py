@@ -47,9 +47,24 @@ class NightHistory(Contract):
 
 
 class AuditNote(Contract):
-    action: str  # undo | void | amend
+    action: str  # undo | void | amend (| seat)
     actor: str | None  # a player's name; None when not a player here
     at: datetime
+    # What an undo took back: "event" (the hand's last one; "adjust" and "penalty" are
+    # named) or "amend" (a correction, /edit); None for other actions.
+    undid: str | None = None
+    undid_event: int | None = None  # an undone /edit N.M: the event it changed (1-based)
+
+
+def undone(before: Any, after: Any) -> tuple[str, int | None]:
+    """What an undo recorded in the audit as ``before``/``after`` took back: an event
+    (``{"event": {...}}`` before, by its type) or a correction (the corrected hand before;
+    its ``event``, 0-based, when one event was edited). A void is not undone."""
+    if isinstance(before, dict) and isinstance(before.get("event"), dict):
+        kind = before["event"].get("type")
+        return (kind if kind in ("adjust", "penalty") else "event"), None
+    event = before.get("event") if isinstance(before, dict) else None
+    return "amend", (event + 1 if isinstance(event, int) else None)
 
 
 class HandDetail(Contract):
@@ -203,10 +218,13 @@ class Lookback(LedgerBase):
             who = dict(conn.execute(select(p.telegram_id, p.name).where(
                 p.chat_id == chat_id, p.telegram_id.is_not(None))).tuples().all())
             a = t.audit.c
-            notes = tuple(AuditNote(action=r.action, actor=who.get(r.actor), at=r.at)
-                          for r in conn.execute(select(a.action, a.actor, a.at).where(
-                              a.chat_id == chat_id, a.session_id == night.session_id,
-                              a.hand_number == number).order_by(a.id)).all())
+            notes = tuple(
+                AuditNote(action=r.action, actor=who.get(r.actor), at=r.at,
+                          **(dict(zip(("undid", "undid_event"), undone(r.before, r.after),
+                                      strict=True)) if r.action == "undo" else {}))
+                for r in conn.execute(select(a.action, a.actor, a.at, a.before, a.after).where(
+                    a.chat_id == chat_id, a.session_id == night.session_id,
+                    a.hand_number == number).order_by(a.id)).all())
             return HandDetail(
                 night=night, session=session, number=row.number, dealer=row.dealer,
                 status=row.status, report=full_report(row.report),

@@ -72,7 +72,10 @@ NOT_READY = {"未听", "没听", "notready", "not-ready", "无叫", "noting"}
 _NUM = r"([0-9]+)"
 # The most each count may be: what the game allows.
 MAX_COUNT = {"gen": 4, "kongs": 4, "fan": MAX_FAN, "feibao": 8, "kong_chain": 4}
-MAX_BIRDS = 6
+MAX_BIRDS = 6  # birds in one report (a preset draws at most 6)
+BIRD_RANKS = (1, 9)  # a bird is a tile's rank
+MAX_ROBBED = 4  # kongs robbed at once (连杠连抢)
+MAX_JING = 4  # 正精 or 副精 one player holds
 # Words in one report: three winners with every pattern, their tiles and melds fit well.
 MAX_WORDS = 100
 _COUNTS = [
@@ -82,11 +85,12 @@ _COUNTS = [
     ("feibao", re.compile(rf"^(?:飞宝|feibao){_NUM}$|^{_NUM}(?:飞宝|feibao)$", re.I)),
     ("kong_chain", re.compile(rf"^(?:连杠|chain){_NUM}$", re.I)),
 ]
-_BIRD = re.compile(r"^(?:鸟|bird|birds|扎鸟)([1-9](?:[,，、/][1-9])*)$", re.I)
+# Any number is read as a bird (鸟999), to be refused as out of range, not as a pattern.
+_BIRD = re.compile(r"^(?:鸟|bird|birds|扎鸟)([0-9]+(?:[,，、/][0-9]+)*)$", re.I)
 _DIGITS = re.compile(r"[0-9]+")
 _JING = re.compile(r"^(?:精|jing)[:=]?(.+)$", re.I)
 _LOSER_FEIBAO = re.compile(r"^(?:飞宝|feibao)[:=](.+)$", re.I)  # 飞宝=alice:1,bob:2
-_ROBBED = re.compile(r"^(?:连抢|robbed)([1-4])$", re.I)  # kongs robbed at once (连杠连抢)
+_ROBBED = re.compile(r"^(?:连抢|robbed)([0-9]+)$", re.I)  # kongs robbed at once (连杠连抢)
 _SPLIT = re.compile(r"\s*[,，;；]\s*")
 
 
@@ -212,14 +216,14 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
             elif (c := _count(tok.text)) is not None:
                 hand[c[0]] = c[1]
             elif (m := _BIRD.match(tok.text)) is not None:
-                d.birds += [int(x) for x in re.split(r"[,，、/]", m.group(1))]
+                d.birds += [bounded(tok.text, x, BIRD_RANKS[1], BIRD_RANKS[0])
+                            for x in re.split(r"[,，、/]", m.group(1))]
                 if len(d.birds) > MAX_BIRDS:
-                    raise GrammarError("number_out_of_range", token=tok.text, least=1,
-                                       most=MAX_BIRDS)
+                    raise GrammarError("too_many_birds_said", token=tok.text, most=MAX_BIRDS)
             elif (m := _LOSER_FEIBAO.match(tok.text)) is not None:
                 d.loser_feibao.update(_parse_loser_feibao(tok.text, m.group(1), resolve))
             elif (m := _ROBBED.match(tok.text)) is not None:
-                d.robbed_kongs = int(m.group(1))
+                d.robbed_kongs = bounded(tok.text, m.group(1), MAX_ROBBED, 1)
             elif (m := _JING.match(tok.text)) is not None:
                 d.jing.update(_parse_jing(m.group(1), resolve))
             elif tok.text.startswith("[") and tok.text.endswith("]"):
@@ -337,11 +341,11 @@ def _parse_loser_feibao(word: str, text: str, resolve: Resolver) -> dict[str, in
     for part in re.split(r"[,，]", text):
         if not part:
             continue
-        m = re.match(r"^(.+?)[:=]([0-8])$", part)
+        m = re.match(r"^(.+?)[:=]([0-9]+)$", part)
         seat = resolve(Token(m.group(1))) if m else None
         if m is None or seat is None:
             raise GrammarError("needs_player", word=word, kind="feibao")
-        out[seat] = int(m.group(2))
+        out[seat] = bounded(part, m.group(2), MAX_COUNT["feibao"])
     return out
 
 
@@ -351,11 +355,11 @@ def _parse_jing(text: str, resolve: Resolver) -> dict[str, list[int]]:
     for part in re.split(r"[,，]", text):
         if not part:
             continue
-        m = re.match(r"^(.+?)[:=]([0-4])/([0-4])$", part)
+        m = re.match(r"^(.+?)[:=]([0-9]+)/([0-9]+)$", part)
         seat = resolve(Token(m.group(1))) if m else None
         if m is None or seat is None:
             raise GrammarError("bad_jing", token=part)
-        out[seat] = [int(m.group(2)), int(m.group(3))]
+        out[seat] = [bounded(part, m.group(2), MAX_JING), bounded(part, m.group(3), MAX_JING)]
     return out
 
 

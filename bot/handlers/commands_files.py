@@ -91,10 +91,14 @@ def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
     def net(p: PlayerInfo, points: int, cents: int = 0) -> drawing.CardNet:
         return drawing.CardNet(p.name, seat_of.get(p.id), points, cents)
 
+    # Best first: by money (a night whose stake changed may rank otherwise in points).
     nets = tuple(net(summary.players[pid], n, summary.money_of(pid)) for pid, n in
-                 sorted(summary.nets.items(), key=lambda kv: (-kv[1], kv[0])))
-    transfers = tuple(drawing.CardTransfer(net(tr.payer, 0), net(tr.payee, 0), tr.points,
-                                           tr.cents) for tr in summary.transfers)
+                 sorted(summary.nets.items(),
+                        key=lambda kv: (-summary.money_of(kv[0]), -kv[1], kv[0])))
+    # A night whose stake changed settles in money: its transfers have no points.
+    transfers = tuple(drawing.CardTransfer(net(tr.payer, 0), net(tr.payee, 0),
+                                           None if summary.mixed else tr.points, tr.cents)
+                      for tr in summary.transfers)
     biggest = None
     if summary.biggest is not None:
         player, points, number = summary.biggest
@@ -105,7 +109,7 @@ def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
     return drawing.Card(
         date=night.session.started_at, table=table, night=night.number,
         preset=night.session.preset, stake_cents=summary.stake_cents, hands=summary.hands,
-        nets=nets, transfers=transfers, biggest=biggest)
+        nets=nets, transfers=transfers, biggest=biggest, stakes=summary.stakes)
 
 
 async def _send_night_chart(context: TallyContext, chat_id: int, lang: str,

@@ -172,7 +172,7 @@ class CardNet:
 class CardTransfer:
     payer: CardNet
     payee: CardNet
-    points: int
+    points: int | None  # None: in money only (the stake changed during the night)
     cents: int
 
 
@@ -187,11 +187,13 @@ class Card:
     nets: tuple[CardNet, ...]  # best first
     transfers: tuple[CardTransfer, ...]
     biggest: tuple[CardNet, int, int, tuple[str, ...]] | None  # who, points, hand, patterns
+    stakes: tuple[int, ...] = ()  # more than one: the stake changed during the night
 
 
 def settle_card(card: Card, lang: str, font: Font) -> bytes:
     """Date, table, preset, stake; each player's net in points and money; the fewest
-    transfers; the biggest hand with its patterns."""
+    transfers; the biggest hand with its patterns. A night whose stake changed names its
+    stakes and gives the transfers in money only (points at two stakes do not add up)."""
 
     def name(n: CardNet) -> str:
         return label(font, lang, n.name, n.seat)
@@ -206,9 +208,16 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
         fig.text(0.94, 0.935, card.date.strftime("%Y-%m-%d"), fontsize=24, color="white",
                  ha="right", va="center")
         table = card.table if card.table and font.can_draw(card.table) else ""
-        head = ui(font, lang, "Night {night} · {preset} · {hands} hands · {stake} a point",
-                  night=card.night, preset=preset_label(font, lang, card.preset),
-                  hands=card.hands, stake=amount(card.stake_cents))
+        preset = preset_label(font, lang, card.preset)
+        if len(card.stakes) > 1:
+            sep = "、" if lang == "zh-Hans" and font.can_draw("、") else ", "
+            head = ui(font, lang, "Night {night} · {preset} · {hands} hands · each hand at "
+                      "its own stake ({stakes})", night=card.night, preset=preset,
+                      hands=card.hands, stakes=sep.join(amount(x) for x in card.stakes))
+        else:
+            head = ui(font, lang, "Night {night} · {preset} · {hands} hands · {stake} a point",
+                      night=card.night, preset=preset, hands=card.hands,
+                      stake=amount(card.stake_cents))
         y = 0.83
         if table:
             fig.text(0.06, y, table[:40], fontsize=22, va="top", fontweight="bold")
@@ -234,8 +243,9 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
             fig.text(0.08, y, ui(font, lang, "{payer} pays {payee} {money}", payer=name(
                 tr.payer), payee=name(tr.payee), money=amount(tr.cents)), fontsize=26,
                 va="top")
-            fig.text(0.92, y, ui(font, lang, "{points} points", points=tr.points),
-                     fontsize=20, va="top", ha="right", color="#666666")
+            if tr.points is not None:
+                fig.text(0.92, y, ui(font, lang, "{points} points", points=tr.points),
+                         fontsize=20, va="top", ha="right", color="#666666")
             y -= 0.055
         if card.biggest is not None:
             who, points, number, patterns = card.biggest

@@ -6,7 +6,14 @@ from __future__ import annotations
 from html import escape
 
 from bot.text.i18n import t
-from bot.text.words import option_list, preset_list, preset_name, value_list
+from bot.text.words import (
+    listing,
+    option_list,
+    pattern_name,
+    preset_list,
+    preset_name,
+    value_list,
+)
 
 MESSAGES: dict[str, str] = {
     # grammar
@@ -74,6 +81,10 @@ MESSAGES: dict[str, str] = {
     "no_player": "No such player in this chat.",
     # engine
     "unknown_pattern": "Unknown pattern {name}; did you mean: {suggestions}?",
+    # The same, with every name the table counts (names) after the closest (suggestions).
+    "unknown_pattern_listed": "Unknown pattern {name}; did you mean: {suggestions}? This "
+                              "table counts: {names}.",
+    "unknown_pattern_unlike": "Unknown pattern {name}. This table counts: {names}.",
     "patterns_exclude": "{first} and {second} cannot both hold in one hand.",
     "pays_self": "{seat} cannot pay for their own win.",
     "own_discard": "{seat} cannot win off their own discard.",
@@ -176,6 +187,7 @@ MESSAGES: dict[str, str] = {
     "no_page": "There are only {pages} page(s).",
     # bounds and impossible reports
     "number_out_of_range": "{token}: give a number from {least} to {most}.",
+    "too_many_birds_said": "{token}: one win draws at most {most} birds.",
     "foreign_words": "{words}: that is how {other} counts; {table} does not count it.",
     "too_many_words": "That line is too long: at most {most} words. Nothing was recorded.",
     "pattern_repeated": "{word} is named more than once: name each pattern once. Nothing "
@@ -245,7 +257,14 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         params["valid"] = option_list(lang, str(params["valid"]).split(", "))
     if code == "bad_option_value" and "valid" in params:
         params["valid"] = value_list(lang, str(params.get("option")), str(params["valid"]))
-    if code == "unknown_pattern" and lang == "zh-Hans" and "suggestions" in params:
+    if code == "unknown_pattern" and "names" in params:  # the table's own, whole
+        template = MESSAGES["unknown_pattern_listed" if params.get("suggestions")
+                            else "unknown_pattern_unlike"]
+        preset = str(params.pop("preset", ""))
+        for key in ("suggestions", "names"):
+            params[key] = listing(lang, (pattern_name(preset, n) for n in
+                                         str(params[key]).split(", ") if n))
+    elif code == "unknown_pattern" and lang == "zh-Hans" and "suggestions" in params:
         params["suggestions"] = str(params["suggestions"]).replace(", ", "、")
     if "expected" in params:  # a tile count: "13 or 14"
         params["expected"] = str(params["expected"]).replace(" or ", t(lang, " or "))

@@ -10,11 +10,24 @@ from bot.text.i18n import signed, t
 from bot.text.render import SEAT_KEYS, line_text, name
 from bot.text.render_money import points_at_stakes, signed_money
 from bot.text.words import colon, listing, paren, then
-from storage.lookback import HandDetail, NightHistory, PlayerRecord, Scope
+from storage.lookback import AuditNote, HandDetail, NightHistory, PlayerRecord, Scope
 from storage.money import MoneyStanding
 
 
-def _change(lang: str, action: str, player: str, time: str) -> str | None:
+def _change(lang: str, note: AuditNote, player: str, time: str) -> str | None:
+    action = note.action
+    if action == "undo" and note.undid == "amend" and note.undid_event is not None:
+        return t(lang, "The correction of its event {index} was undone by {player} at "
+                 "{time}.", index=note.undid_event, player=player, time=time)
+    if action == "undo" and note.undid == "amend":
+        return t(lang, "Its correction was undone by {player} at {time}.", player=player,
+                 time=time)
+    if action == "undo" and note.undid == "adjust":
+        return t(lang, "Its adjustment was undone by {player} at {time}.", player=player,
+                 time=time)
+    if action == "undo" and note.undid == "penalty":
+        return t(lang, "Its penalty was undone by {player} at {time}.", player=player,
+                 time=time)
     if action == "undo":
         return t(lang, "Its last event was undone by {player} at {time}.", player=player,
                  time=time)
@@ -96,7 +109,7 @@ def hand_text(lang: str, d: HandDetail) -> str:
     if len(d.changes) > 5:
         parts.append(t(lang, "{n} earlier changes.", n=len(d.changes) - 5))
     for c in d.changes[-5:]:
-        note = _change(lang, c.action, _who(lang, c.actor), c.at.strftime("%Y-%m-%d %H:%M"))
+        note = _change(lang, c, _who(lang, c.actor), c.at.strftime("%Y-%m-%d %H:%M"))
         if note:
             parts.append(note)
     return "\n".join(_fit(lang, parts))

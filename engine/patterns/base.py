@@ -95,18 +95,25 @@ class PatternSet:
         hit = self._index.get(_norm(name))
         if hit is not None:
             return self.patterns[hit]
-        close = difflib.get_close_matches(_norm(name), list(self._index), n=8, cutoff=0.5)
-        names: list[str] = []
-        for c in close:
-            if self._index[c] not in names:
-                names.append(self._index[c])
-        suggestion = ", ".join(names[:3]) or ", ".join(list(self.patterns)[:6])
+        suggestion = ", ".join(self.closest(name)) or ", ".join(list(self.patterns)[:6])
         raise ReportError(
             "unknown_pattern",
             f"unknown pattern {name!r} in the {self.family} family; did you mean: {suggestion}?",
             name=name,
             suggestions=suggestion,
         )
+
+    def closest(self, name: str, among: Iterable[str] | None = None, n: int = 3
+                ) -> list[str]:
+        """The patterns (of ``among`` only, when given) with a name closest to ``name``,
+        closest first: at most ``n``, maybe none."""
+        keep = set(among) if among is not None else set(self.patterns)
+        index = [k for k, v in self._index.items() if v in keep]
+        names: list[str] = []
+        for c in difflib.get_close_matches(_norm(name), index, n=8, cutoff=0.5):
+            if self._index[c] not in names:
+                names.append(self._index[c])
+        return names[:n]
 
     def expand(self, names: Iterable[str]) -> set[str]:
         """The canonical names, with everything they imply."""

@@ -1,13 +1,23 @@
 """What a real table does in a night, through the real bot: a hand reported twice (by
-buttons too, and across a restart)."""
+buttons too, and across a restart); a seat taken over; the stake changed mid-night."""
 
 from __future__ import annotations
 
+import csv
+import io
+import zipfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
+
+import pytest
+from matplotlib.figure import Figure
 
 from bot.console.fake_api import SentMessage
 from tests.bot.guided_play import find_button
 from tests.bot.harness import Table, plain, table
+from tests.databases import BACKENDS, postgres_database
 
 NEW = "/new changsha @alice @bob @carol @dave"
 
@@ -126,4 +136,168 @@ async def test_a_player_who_left_keeps_their_wins(tmp_path: Path) -> None:
         assert "dave wins" in plain(out[-1].text)
         out = await t.say("carol", "/end")
         assert any("dave: +" in plain(m.text) for m in out)
+        assert t.api.errors == []
+
+
+def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text the pictures draw from now on (the card's words and figures)."""
+    texts: list[str] = []
+    text = Figure.text
+
+    def recorded(self: Figure, x: float, y: float, s: str, *args: Any, **kw: Any) -> Any:
+        texts.append(s)
+        return text(self, x, y, s, *args, **kw)
+
+    monkeypatch.setattr(Figure, "text", recorded)
+    return texts
+
+
+async def _debts_csv(t: Table) -> list[dict[str, str]]:
+    (doc,) = [m for m in await t.say("alice", "/export") if m.kind == "document"]
+    with zipfile.ZipFile(io.BytesIO(doc.data)) as zf:
+        return list(csv.DictReader(io.TextIOWrapper(zf.open("debts.csv"), "utf-8")))
+
+
+@asynccontextmanager
+async def _on(backend: str, tmp_path: Path, lang: str) -> AsyncIterator[Table]:
+    """The bot on SQLite, or on a PostgreSQL database of its own."""
+    if backend == "sqlite":
+        async with table(tmp_path, lang=lang) as t:
+            yield t
+    else:
+        async with postgres_database("night") as url, table(tmp_path, lang=lang,
+                                                            url=url) as t:
+            yield t
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
+async def test_a_night_whose_stake_changed_settles_in_money(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, backend: str) -> None:
+    """The settle-up card names both stakes and draws no points beside the transfers;
+    debts.csv leaves their points empty. A night at one stake keeps its points."""
+    async with _on(backend, tmp_path, lang) as t:
+        t.admin("alice")
+        await t.say("alice", "/new changsha @alice @bob @carol @dave")
+        await t.say("alice", "/set stake 0.5")
+        await t.say("bob", "/hu bob 自摸 鸟2")
+        await t.say("alice", "/set stake 2")
+        await t.say("carol", "/hu carol 自摸 鸟3")
+        drawn = _drawn(monkeypatch)
+        out = await t.say("alice", "/end")
+        assert [m.kind for m in out].count("photo") == 2  # the night's chart, the card
+        if lang == "en":
+            assert "Night 1 · Changsha · 2 hands · each hand at its own stake (0.50, 2.00)" \
+                in drawn, drawn
+            assert "dave pays carol 5.00" in drawn and "alice pays carol 4.00" in drawn
+            assert not any(x.endswith(" points") for x in drawn), drawn
+        else:
+            assert any("每盘按各自的底注（0.50、2.00）" in x for x in drawn), drawn
+            assert "dave 付给 carol 5.00" in drawn and "alice 付给 carol 4.00" in drawn
+            assert not any(x.endswith(" 分") for x in drawn), drawn
+        assert not any("a point" in x or "每分" in x for x in drawn), drawn
+        # Best first in money: carol +3 points (9.00) before bob +6 points (0.00).
+        assert drawn.index("carol") < drawn.index("bob") < drawn.index("alice"), drawn
+        debts = await _debts_csv(t)
+        assert [(d["payer"], d["payee"], d["points"], d["cents"]) for d in debts] == [
+            ("dave", "carol", "", "500"), ("alice", "carol", "", "400")]
+
+        # The next night, at one stake: the card and the file give the points.
+        drawn.clear()
+        await t.say("alice", "/new changsha @alice @bob @carol @dave")
+        await t.say("bob", "/hu bob 自摸 鸟2")
+        await t.say("alice", "/end")
+        points = "4 points" if lang == "en" else "4 分"
+        assert drawn.count(points) == 1 and drawn.count(points.replace("4", "2")) == 2, drawn
+        assert [(d["points"], d["cents"]) for d in (await _debts_csv(t))[2:]] == [
+            ("4", "800"), ("2", "400"), ("2", "400")]
+        assert t.api.errors == []
+
+
+async def _answer(t: Table, who: str, text: str) -> str:
+    return "\n".join(plain(m.text) for m in await t.say(who, text) if not m.pinned)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
+async def test_numbers_in_a_report_are_refused_as_out_of_range(tmp_path: Path,
+                                                               lang: str) -> None:
+    """A number out of range inside a report (鸟999, 连抢9, 飞宝=alice:9) says its range,
+    not "unknown pattern"; nothing is recorded."""
+    zh = lang != "en"
+    said = "{token}：请给 {least} 到 {most} 之间的数。" if zh else \
+        "{token}: give a number from {least} to {most}."
+    async with table(tmp_path, lang=lang) as t:
+        await t.say("alice", NEW)
+        for word, least, most in (("鸟999", 1, 9), ("鸟0", 1, 9), ("bird2,10", 1, 9),
+                                  ("根5", 0, 4), ("番99", 1, 20), ("杠9", 0, 4)):
+            text = await _answer(t, "bob", f"/hu bob 自摸 {word}")
+            assert said.format(token=word, least=least, most=most) in text, text
+        text = await _answer(t, "bob", "/hu bob 自摸 鸟1 鸟2 鸟3 鸟4 鸟5 鸟6 鸟7")
+        assert ("鸟7：一次胡牌最多扎 6 只鸟。" if zh else
+                "鸟7: one win draws at most 6 birds.") in text, text
+        assert (await t.ledger.current_session(t.chat_id)).hands == 0
+        await t.say("alice", "/end")
+        await t.say("alice", "/new feibao @alice @bob @carol @dave")
+        for word, token, least, most in (("连抢9", "连抢9", 1, 4), ("连杠9", "连杠9", 0, 4),
+                                         ("飞宝=alice:9", "alice:9", 0, 8),
+                                         ("精:alice:5/1", "alice:5/1", 0, 4)):
+            text = await _answer(t, "bob", f"/hu bob 自摸 {word}")
+            assert said.format(token=token, least=least, most=most) in text, text
+        assert (await t.ledger.current_session(t.chat_id)).hands == 0
+        assert t.api.errors == []
+
+
+CHENGDU = ("平胡", "对对胡", "清一色", "带幺九", "七对", "将对", "金钩钓", "门清", "断幺九",
+           "天胡", "地胡", "清对", "龙七对", "清七对", "清龙七对", "清幺九", "将金钩钓",
+           "清金钩钓", "十八罗汉", "清十八罗汉")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
+async def test_an_unknown_pattern_lists_the_tables_patterns_whole(tmp_path: Path,
+                                                                  lang: str) -> None:
+    zh = lang != "en"
+    every = ("、" if zh else ", ").join(CHENGDU)
+    async with table(tmp_path, lang=lang) as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        text = await _answer(t, "bob", "/hu bob 自摸 清一吃")
+        assert (f"没有番型 清一吃；你是说：清一色？本桌算的有：{every}。" if zh else
+                f"Unknown pattern 清一吃; did you mean: 清一色? This table counts: {every}."
+                ) in text, text
+        text = await _answer(t, "bob", "/hu bob 自摸 xyzzy")
+        assert (f"没有番型 xyzzy。本桌算的有：{every}。" if zh else
+                f"Unknown pattern xyzzy. This table counts: {every}.") in text, text
+        await t.say("alice", "/end")
+        # Changsha's starting-hand wins: the three this table plays.
+        await t.say("alice", "/new changsha @alice @bob @carol @dave")
+        text = await _answer(t, "bob", "/qishou bob 板胡")
+        assert ("你是说：板板胡？本桌算的有：四喜、板板胡、缺一色。" if zh else
+                "did you mean: 板板胡? This table counts: 四喜, 板板胡, 缺一色.") in text, text
+        assert t.api.errors == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
+async def test_hand_says_which_correction_was_undone(tmp_path: Path, lang: str,
+                                                     backend: str) -> None:
+    zh = lang != "en"
+    async with _on(backend, tmp_path, lang) as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        await t.say("bob", "/hu bob 自摸")
+        await t.say("bob", "/edit 1.1 bob 自摸 七对")
+        await t.say("bob", "/undo")
+        text = await _answer(t, "bob", "/hand 1")
+        assert ("bob 于 " in text and "撤销了对这一盘第 1 条的更正。" in text) if zh else \
+            "The correction of its event 1 was undone by bob at " in text, text
+        await t.say("bob", "/edit 1 bob 自摸 对对胡")
+        await t.say("bob", "/undo")
+        text = await _answer(t, "bob", "/hand 1")
+        assert ("撤销了对这一盘的更正。" in text) if zh else \
+            "Its correction was undone by bob at " in text, text
+        await t.say("dave", "/adjust alice -10 bob +10")
+        await t.say("dave", "/undo")
+        text = await _answer(t, "bob", "/hand 1")
+        assert ("撤销了这一盘的分数调整。" in text) if zh else \
+            "Its adjustment was undone by dave at " in text, text
+        for said in ("Its last event was undone", "撤销了这一盘的最后一条记录"):
+            assert said not in text, text
         assert t.api.errors == []
