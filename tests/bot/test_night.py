@@ -127,3 +127,30 @@ async def test_a_player_who_left_keeps_their_wins(tmp_path: Path) -> None:
         out = await t.say("carol", "/end")
         assert any("dave: +" in plain(m.text) for m in out)
         assert t.api.errors == []
+
+
+async def test_a_guest_s_name_later_used_as_an_at_mention_lets_that_member_play(
+        tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol dave")  # dave: a guest
+        await t.say("bob", "/hu bob 自摸 清一色")
+        await t.say("alice", "/end")
+        await t.say("alice", NEW)  # now the member @dave
+        out = await t.say("dave", "/hu dave 自摸")
+        assert any("Hand 1 recorded: dave self-draws" in plain(m.text) for m in out), \
+            [plain(m.text) for m in out]
+        session = await t.ledger.current_session(t.chat_id)
+        assert session.seats["N"].telegram_id == t.user("dave").id
+        # His guest hand of the first night is his now: one player, not two.
+        assert (await t.ledger.find_player(t.chat_id, "@dave")).id == session.seats["N"].id
+        # A guest seated by name is linked to the member of that username when they act...
+        await t.say("alice", "/end")
+        await t.say("alice", "/new chengdu @alice @bob @carol erin")
+        out = await t.say("erin", "/hu erin 自摸")
+        assert any("erin self-draws" in plain(m.text) for m in out), \
+            [plain(m.text) for m in out]
+        # ...but a seat that has an account is never taken by another name's member.
+        out = await t.say("frank", "/hu carol 自摸")
+        assert any("Only the players at this table" in plain(m.text) for m in out)
+        assert t.api.errors == []
+
