@@ -154,3 +154,25 @@ async def test_a_guest_s_name_later_used_as_an_at_mention_lets_that_member_play(
         assert any("Only the players at this table" in plain(m.text) for m in out)
         assert t.api.errors == []
 
+
+async def test_a_mistyped_preset_is_refused_not_seated(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        out = await t.say("alice", "/new 麻麻 @alice @bob @carol")
+        text = plain(out[-1].text)
+        assert "Unknown preset 麻麻; choose one of: changsha, chengdu" in text, text
+        assert await t.ledger.current_session(t.chat_id) is None
+        # A bare guest among @mentions after a preset, and only bare names, still seat.
+        out = await t.say("alice", "/new chengdu @alice @bob @carol dave")
+        assert "North dave" in plain(out[0].text)
+        await t.say("alice", "/end")
+        out = await t.say("alice", "/new alice bob carol dave")
+        assert "New table" in plain(out[0].text)
+        await t.say("alice", "/end")
+        # A guest this chat knows may deal among @mentions.
+        out = await t.say("alice", "/new dave @alice @bob @carol")
+        assert "East dave" in plain(out[0].text), plain(out[0].text)
+    async with table(tmp_path / "zh", lang="zh-hans") as t:
+        out = await t.say("alice", "/new 麻麻 @alice @bob @carol")
+        text = plain(out[-1].text)
+        assert "没有规则 麻麻；可选：" in text and "成都血战" in text, text
+        assert await t.ledger.current_session(t.chat_id) is None
