@@ -223,12 +223,26 @@ class LedgerBase:
                         telegram_id=ref.telegram_id))
                     return PlayerInfo(id=row.id, name=row.name, telegram_id=ref.telegram_id,
                                       username=row.username)
+        elif ref.username:  # seated by @username: whoever has that username here
+            row = conn.execute(select(t.players).where(
+                p.chat_id == chat_id, func.lower(p.username) == ref.username.lower())
+                .order_by(p.telegram_id.is_(None), p.id)).first()
+            if row is not None:
+                return _player(row)
         key = ref.name.strip().lower()
         if not key:
             raise LedgerError("bad_name", "a player needs a name")
         row = conn.execute(select(t.players).where(
             p.chat_id == chat_id, p.name_key == key)).first()
         if row is not None:
+            if ref.telegram_id is None and ref.username and row.telegram_id is None \
+                    and row.username is None:
+                # A guest of that name now seated by @username: the account that has
+                # it is linked when it first acts (bot.handlers.chat.link_sender).
+                conn.execute(update(t.players).where(p.id == row.id)
+                             .values(username=ref.username))
+                return PlayerInfo(id=row.id, name=row.name, telegram_id=None,
+                                  username=ref.username)
             if ref.telegram_id is None or row.telegram_id == ref.telegram_id:
                 return _player(row)
             if row.telegram_id is None:  # a guest of that name: link them

@@ -76,8 +76,9 @@ async def accept_many(app: AnyApp, payloads: Sequence[dict[str, Any]],
             if item.key in fresh:
                 fresh.discard(item.key)  # a key twice in one batch: the second is refused
             else:
-                log.info("update %s refused by the inbox: key %s was seen before",
-                         item.update_id, item.key)
+                log.warning("update %s refused by the inbox: key %s was seen before",
+                            item.update_id, item.key,
+                            extra={"update_id": item.update_id, "chat_id": item.chat_id})
     objects = {i.key: u for i, u in zip(items, parsed, strict=False)}
     pipeline.dispatcher.submit(new, {row.id: objects[row.key] for row in new
                                      if row.key in objects})

@@ -139,14 +139,17 @@ async def session_for_action(update: Update, context: TallyContext, lang: str
 
 async def link_sender(context: TallyContext, session: SessionInfo,
                       user: Any) -> SessionInfo:
-    """A player seated by @username becomes linked to their account when they first act."""
+    """A player seated by @username, or a guest whose name is the sender's username,
+    becomes linked to the sender's account when they first act (never a seat that has
+    an account already)."""
     if user is None or not user.username:
         return session
     seated = {p.telegram_id for p in session.seats.values()}
     if user.id in seated:
         return session
     wanted = user.username.lower()
-    if not any(p.telegram_id is None and (p.username or "").lower() == wanted
+    if not any(p.telegram_id is None and wanted in ((p.username or "").lower(),
+                                                    p.name.lower())
                for p in session.seats.values()):
         return session
     ledger = context.ledger

@@ -102,6 +102,10 @@ async def cmd_new(update: Update, context: TallyContext) -> None:
     if not words and update.effective_user is not None:
         await start_join(update, context, lang, preset, stake)
         return
+    if preset is None and await _mistyped_preset(context, chat.id, words):
+        await refuse(update, lang, "unknown_preset_new", name=clip(words[0].text),
+                     valid=", ".join(presets()))
+        return
     if len(words) not in (3, 4):  # four players in seat order, or three (东南西)
         await refuse(update, lang, "new_usage")
         return
@@ -133,6 +137,18 @@ async def cmd_new(update: Update, context: TallyContext) -> None:
         return
     remember(context, chat.id, session)
 
+
+
+async def _mistyped_preset(context: TallyContext, chat_id: int, words: list[Token]
+                           ) -> bool:
+    """``/new 麻麻 @alice @bob @carol``: a bare first word before members named by
+    @mention is a preset mistyped, unless it is a player this chat knows (a guest)."""
+    first, rest = words[0], words[1:]
+    if not rest or first.user_id is not None or first.text.startswith("@"):
+        return False
+    if not all(w.user_id is not None or w.text.startswith("@") for w in rest):
+        return False
+    return await context.ledger.find_player(chat_id, first.text) is None
 
 
 async def _parse_and_record(update: Update, context: TallyContext, parser: Any

@@ -3,24 +3,31 @@
 from __future__ import annotations
 
 import io
+import json
+import logging
 import re
 from pathlib import Path
 
-from bot.console.terminal import Console, state_path
+import pytest
+
+from bot.console.terminal import KEPT_MESSAGES, Console, state_path
 from bot.ops.config import Settings, StorageSettings, TelegramSettings
 from storage.ledger import Ledger
 
 
-def settings(db: Path) -> Settings:
+def settings(db: Path, language: str = "en") -> Settings:
     return Settings(storage=StorageSettings(url=f"sqlite+aiosqlite:///{db}"),
                     telegram=TelegramSettings(overall_max_rate=0, group_max_rate=0),
-                    default_language="en")
+                    default_language=language)
 
 
-async def run_console(db: Path, lines: list[str]) -> list[str]:
-    """One run of console mode; returns what the bot said after each line, in order."""
+async def run_console(db: Path, lines: list[str], *, quit: bool = True,
+                      language: str = "en") -> list[str]:
+    """One run of console mode; returns what the bot said after each line, in order.
+    ``quit=False``: the input just ends (Ctrl-D, or a file piped in)."""
     out = io.StringIO()
-    await Console(settings(db), out).run(io.StringIO("\n".join([*lines, "quit"]) + "\n"))
+    typed = [*lines, "quit"] if quit else lines
+    await Console(settings(db, language), out).run(io.StringIO("\n".join(typed) + "\n"))
     # Each prompt ("name> ") is followed by what the bot said to that line.
     chunks = re.split(r"^\w+> ", out.getvalue(), flags=re.M)[1:]
     return chunks[: len(lines)]
@@ -99,3 +106,84 @@ async def test_a_button_s_alert_is_shown(tmp_path: Path) -> None:
         "/new chengdu @alice @bob @carol @dave", "/hu bob 自摸 清一色", "/end", "/settle",
         "/as erin", "press 1"])
     assert "(alert) " in said[5], said[5]
+
+
+def bot_ids(chunks: list[str]) -> list[int]:
+    return [int(n) for chunk in chunks for n in re.findall(r"\[bot #(\d+)\]", chunk)]
+
+
+async def test_buttons_of_an_earlier_run_can_be_pressed(tmp_path: Path) -> None:
+    db = tmp_path / "tally.sqlite3"
+    first = await run_console(db, ["/new changsha @alice @bob @carol @dave",
+                                   "/as bob", "/hu bob 自摸 鸟2",
+                                   "/as carol", "/hu bob 自摸 鸟2"])
+    question = re.search(r"\[bot #(\d+)\] Hand 1 just ended with this win", first[4])
+    assert question is not None and "[2] A new hand" in first[4], first[4]
+    # The same-hand question, after a restart: the last message with buttons.
+    second = await run_console(db, ["/as dave", "press 2"])
+    assert "Hand 2 recorded: bob self-draws" in second[1], second[1]
+    # Answered, it has no buttons left; "press 1" is now hand 2's Undo.
+    again = await run_console(db, ["/as dave", f"press {question.group(1)} 1", "press 1"])
+    assert "(no such button)" in again[1], again[1]
+    assert "Only the player who reported it, or an admin, can undo it." in again[2], again
+    # The scoreboard's buttons too (message #3: "bob won…").
+    board = await run_console(db, ["press 3 2"])
+    assert "How did bob win?" in board[0], board[0]
+    ledger = await Ledger.open(settings(db).storage.url)
+    try:
+        session = await ledger.current_session(-100123)
+        assert session is not None and session.hands == 2
+    finally:
+        await ledger.close()
+    # Only the last messages with buttons are kept.
+    kept = json.loads(state_path(str(settings(db).storage.url)).read_text())["messages"]
+    assert 0 < len(kept) <= KEPT_MESSAGES and all(m["reply_markup"] for m in kept)
+
+
+async def test_the_ids_are_saved_however_the_input_ends(tmp_path: Path) -> None:
+    db = tmp_path / "tally.sqlite3"
+    first = await run_console(db, ["/new chengdu @alice @bob @carol @dave"], quit=False)
+    state = json.loads(state_path(str(settings(db).storage.url)).read_text())
+    assert state["next_message"] > max(bot_ids(first)), (state, first)
+    second = await run_console(db, ["/table"], quit=False)
+    assert min(bot_ids(second)) > max(bot_ids(first)), (first, second)
+
+
+async def test_a_line_taken_for_one_already_handled_is_said(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    db = tmp_path / "tally.sqlite3"
+    await run_console(db, ["/new chengdu @alice @bob @carol @dave", "/table"])
+    path = state_path(str(settings(db).storage.url))
+    state = json.loads(path.read_text())
+    path.write_text(json.dumps({**state, "next_update": 1, "next_message": 1}))  # stale
+    with caplog.at_level(logging.WARNING, logger="bot.delivery.intake"):
+        said = await run_console(db, ["/table", "/table"])
+    assert "(the bot took this for a message it had already handled" in said[0], said[0]
+    assert "[bot #" not in said[0]
+    assert "[bot #" in said[1], said[1]  # the ids moved on
+    refused = [r for r in caplog.records if "refused by the inbox" in r.getMessage()]
+    assert refused and refused[0].levelno == logging.WARNING
+    assert "m:-100123:1" in refused[0].getMessage()
+    # In a Chinese chat, in Chinese.
+    zh = tmp_path / "zh" / "tally.sqlite3"
+    await run_console(zh, ["/table"], language="zh-Hans")
+    path = state_path(str(settings(zh).storage.url))
+    path.write_text(json.dumps({**json.loads(path.read_text()), "next_update": 1,
+                                "next_message": 1}))
+    said = await run_console(zh, ["/table"], language="zh-Hans")
+    assert "（机器人把这条当成了已经处理过的消息" in said[0], said[0]
+
+
+async def test_the_console_s_labels_are_in_the_chat_s_language(tmp_path: Path) -> None:
+    night = ["/new chengdu @alice @bob @carol @dave", "/hu bob 自摸 清一色", "/end",
+             "/settle", "/as erin", "press 1"]
+    said = await run_console(tmp_path / "en" / "tally.sqlite3", ["/lang en", *night],
+                             language="zh-Hans")
+    text = "".join(said)
+    assert "(photo saved to " in text and "(alert) " in said[6], said[6]
+    assert "[bot #" in said[1] and "(you are now erin)" in said[5]
+    assert not re.search("提示框|已保存到|机器人 #|你现在是", text), text
+    said = await run_console(tmp_path / "zh" / "tally.sqlite3", night, language="zh-Hans")
+    text = "".join(said)
+    assert "（图片已保存到 " in text and "（提示框）" in said[5], said[5]
+    assert "[机器人 #" in said[0] and "（你现在是 erin）" in said[4]

@@ -301,3 +301,52 @@ async def test_hand_says_which_correction_was_undone(tmp_path: Path, lang: str,
         for said in ("Its last event was undone", "撤销了这一盘的最后一条记录"):
             assert said not in text, text
         assert t.api.errors == []
+
+
+async def test_a_guest_s_name_later_used_as_an_at_mention_lets_that_member_play(
+        tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol dave")  # dave: a guest
+        await t.say("bob", "/hu bob 自摸 清一色")
+        await t.say("alice", "/end")
+        await t.say("alice", NEW)  # now the member @dave
+        out = await t.say("dave", "/hu dave 自摸")
+        assert any("Hand 1 recorded: dave self-draws" in plain(m.text) for m in out), \
+            [plain(m.text) for m in out]
+        session = await t.ledger.current_session(t.chat_id)
+        assert session.seats["N"].telegram_id == t.user("dave").id
+        # His guest hand of the first night is his now: one player, not two.
+        assert (await t.ledger.find_player(t.chat_id, "@dave")).id == session.seats["N"].id
+        # A guest seated by name is linked to the member of that username when they act...
+        await t.say("alice", "/end")
+        await t.say("alice", "/new chengdu @alice @bob @carol erin")
+        out = await t.say("erin", "/hu erin 自摸")
+        assert any("erin self-draws" in plain(m.text) for m in out), \
+            [plain(m.text) for m in out]
+        # ...but a seat that has an account is never taken by another name's member.
+        out = await t.say("frank", "/hu carol 自摸")
+        assert any("Only the players at this table" in plain(m.text) for m in out)
+        assert t.api.errors == []
+
+
+async def test_a_mistyped_preset_is_refused_not_seated(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        out = await t.say("alice", "/new 麻麻 @alice @bob @carol")
+        text = plain(out[-1].text)
+        assert "Unknown preset 麻麻; choose one of: changsha, chengdu" in text, text
+        assert await t.ledger.current_session(t.chat_id) is None
+        # A bare guest among @mentions after a preset, and only bare names, still seat.
+        out = await t.say("alice", "/new chengdu @alice @bob @carol dave")
+        assert "North dave" in plain(out[0].text)
+        await t.say("alice", "/end")
+        out = await t.say("alice", "/new alice bob carol dave")
+        assert "New table" in plain(out[0].text)
+        await t.say("alice", "/end")
+        # A guest this chat knows may deal among @mentions.
+        out = await t.say("alice", "/new dave @alice @bob @carol")
+        assert "East dave" in plain(out[0].text), plain(out[0].text)
+    async with table(tmp_path / "zh", lang="zh-hans") as t:
+        out = await t.say("alice", "/new 麻麻 @alice @bob @carol")
+        text = plain(out[-1].text)
+        assert "没有规则 麻麻；可选：" in text and "成都血战" in text, text
+        assert await t.ledger.current_session(t.chat_id) is None

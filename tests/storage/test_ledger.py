@@ -297,6 +297,26 @@ async def test_guests_link_to_accounts(ledger: Ledger) -> None:
     assert (await ledger.find_player(CHAT, "@erin_tg")) is not None
 
 
+async def test_an_at_mention_seats_the_account_of_that_username(ledger: Ledger) -> None:
+    # A guest "dave", later seated as @dave: the row keeps the username, and the account
+    # with it takes the row over when it first acts.
+    guest = await ledger.player(CHAT, PlayerRef(name="dave"))
+    seated = await ledger.player(CHAT, PlayerRef(name="dave", username="dave"))
+    assert seated.id == guest.id and seated.username == "dave" and seated.is_guest
+    linked = await ledger.player(CHAT, PlayerRef(name="dave", telegram_id=44,
+                                                 username="dave"))
+    assert linked.id == guest.id and linked.telegram_id == 44
+    # A member whose display name is not their username: @erin_tg is still them.
+    member = await ledger.player(CHAT, PlayerRef(name="Erin", telegram_id=55,
+                                                 username="erin_tg"))
+    again = await ledger.player(CHAT, PlayerRef(name="erin_tg", username="erin_tg"))
+    assert again.id == member.id and again.telegram_id == 55
+    # A name never takes over a row that has another account.
+    other = await ledger.player(CHAT, PlayerRef(name="dave", telegram_id=66,
+                                                username="dave2"))
+    assert other.id != guest.id and other.telegram_id == 66
+
+
 async def test_two_writers_never_interleave(ledger: Ledger) -> None:
     await ledger.open_session(CHAT, SEATED, preset="chengdu", overrides={"blood_battle": False})
 
