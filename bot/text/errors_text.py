@@ -34,7 +34,9 @@ MESSAGES: dict[str, str] = {
     "new_usage": "Example: /new chengdu @alice @bob carol dave — four players in seat "
                  "order E S W N, or three (E S W), e.g. /new 三人两房 @alice @bob carol; "
                  "E deals first.",
-    "unknown_preset_new": "Unknown preset {name}; choose one of: {valid}.",
+    "unknown_preset_new": "Unknown preset {name}; choose one of: {valid}. To seat a guest "
+                          "named {name}, name the preset first, e.g. "
+                          "/new chengdu {name} @alice @bob @carol.",
     "number_usage": "Give the hand's number, e.g. /void 3 (see /history).",
     "set_usage": "Examples: /set preset yibin · /set cap_fan=5 · /set stake 0.5 · "
                  "/set verbose on · /set lang en",

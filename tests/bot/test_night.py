@@ -334,6 +334,7 @@ async def test_a_mistyped_preset_is_refused_not_seated(tmp_path: Path) -> None:
         out = await t.say("alice", "/new 麻麻 @alice @bob @carol")
         text = plain(out[-1].text)
         assert "Unknown preset 麻麻; choose one of: changsha, chengdu" in text, text
+        assert "/new chengdu 麻麻 @alice @bob @carol" in text, text
         assert await t.ledger.current_session(t.chat_id) is None
         # A bare guest among @mentions after a preset, and only bare names, still seat.
         out = await t.say("alice", "/new chengdu @alice @bob @carol dave")
