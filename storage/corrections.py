@@ -14,10 +14,11 @@ from engine.settle import parse_report, settle_hand
 from storage import tables as t
 from storage.errors import LedgerError
 from storage.hand_json import full_report, hand_deltas, pack_report, pack_result
-from storage.ledger_base import LedgerBase, now, seated
+from storage.ledger_base import LedgerBase, _player, now, seated
 from storage.models import (
     EditOutcome,
     HandChange,
+    PlayerInfo,
     UndoOutcome,
 )
 
@@ -171,15 +172,11 @@ class Corrections(LedgerBase):
                     after["event"] = event_index
                 action = "amend"
             changes = self._replay_dealers(conn, srow, rules, seats, number, stamp)
-            if todo is not None:
-                changes.insert(0, HandChange(
-                    number=number, dealer_before=target.dealer, dealer_after=target.dealer,
-                    deltas_before=hand_deltas(target.result), deltas_after=result.deltas))
-            else:
-                changes.insert(0, HandChange(
-                    number=number, dealer_before=target.dealer, dealer_after=target.dealer,
-                    deltas_before=hand_deltas(target.result),
-                    deltas_after=dict.fromkeys(seats, 0)))
+            changes.insert(0, HandChange(
+                number=number, dealer_before=target.dealer, dealer_after=target.dealer,
+                deltas_before=hand_deltas(target.result),
+                deltas_after=result.deltas if todo is not None else dict.fromkeys(seats, 0),
+                players=self._players_of(conn, target.seats)))
             self._audit(conn, chat_id, srow.id, number, action, actor, before, after)
             return EditOutcome(action=action, hand_number=number, changes=tuple(changes),
                                session=self._session_info(conn, chat_id, srow.id))
@@ -233,7 +230,8 @@ class Corrections(LedgerBase):
                                  stamp, seats=self._hand_seats(srow, row))
                 changes.append(HandChange(
                     number=row.number, dealer_before=row.dealer, dealer_after=dealer,
-                    deltas_before=hand_deltas(row.result), deltas_after=result.deltas))
+                    deltas_before=hand_deltas(row.result), deltas_after=result.deltas,
+                    players=self._players_of(conn, row.seats)))
                 nxt = result.next_dealer if not result.open else None
             else:
                 nxt = row.next_dealer
@@ -243,6 +241,15 @@ class Corrections(LedgerBase):
         conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
                      .values(dealer=dealer))
         return [c for c in changes if c.number > from_number]
+
+    def _players_of(self, conn: Connection, seats: dict[str, Any] | None
+                    ) -> dict[Seat, PlayerInfo] | None:
+        """Who played a hand that keeps its own seats (``hands.seats``); None otherwise."""
+        if not seats:
+            return None
+        rows = {r.id: _player(r) for r in conn.execute(select(t.players).where(
+            t.players.c.id.in_([int(p) for p in seats.values()]))).all()}
+        return {seat: rows[int(pid)] for seat, pid in seats.items()}  # type: ignore[misc]
 
     def _audit(self, conn: Connection, chat_id: int, session_id: int | None,
                number: int | None, action: str, actor: int | None,

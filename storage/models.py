@@ -87,6 +87,8 @@ class HandChange(Contract):
     dealer_after: Seat
     deltas_before: dict[Seat, int]
     deltas_after: dict[Seat, int]
+    # Who played the hand, when a seat changed after it (None: the table as it sits now).
+    players: dict[Seat, PlayerInfo] | None = None
 
 
 class EditOutcome(Contract):

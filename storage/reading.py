@@ -277,6 +277,21 @@ class Reading(LedgerBase):
 
         return await self.run(unit, write=False)
 
+    async def hand_table(self, session: SessionInfo, number: int) -> SessionInfo:
+        """``session`` as it sat for its hand ``number``, the one a correction reads: who
+        played it (a seat may have changed since), and no seats still in unless it is the
+        hand being played. A hand not there yet leaves the table as it is."""
+        if number == session.open_hand:
+            return session
+
+        def unit(conn: Connection) -> SessionInfo:
+            h = t.hands.c
+            seats = conn.execute(select(h.seats).where(
+                h.session_id == session.id, h.number == number)).scalar()
+            return self._as_played(conn, session.model_copy(update={"still_in": ()}), seats)
+
+        return await self.run(unit, write=False)
+
     async def hand_view(self, chat_id: int, session_id: int, number: int
                         ) -> tuple[SessionInfo, HandResult]:
         """A hand's result with its table (names, preset), in any session of the chat:

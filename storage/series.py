@@ -32,6 +32,7 @@ class HandRow:
     dealer: Seat
     status: str  # open | closed | void
     result: dict[str, Any]  # the engine's HandResult, as it dumps it
+    players: dict[Seat, int]  # who played it, seat -> player id (a seat may change later)
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,10 @@ class Night:
     session: SessionInfo
     hands: tuple[HandRow, ...]  # in order; at most MAX_NIGHT_HANDS, the last ones
     ended_at: datetime | None
+    # Everyone who played the night or sits at its table, who left included: player id ->
+    # their points that night, and their names.
+    nets: dict[int, int]
+    names: dict[int, str]
 
 
 @dataclass(frozen=True)
@@ -68,14 +73,27 @@ async def night(ledger: Ledger, chat_id: int, number: int | None = None) -> Nigh
         sid = ids[index].id
         session = ledger._session_info(conn, chat_id, sid)
         rules = Ruleset.from_snapshot(session.rules)
-        rows = conn.execute(select(_h.number, _h.dealer, _h.status, _h.result, _h.report)
+        rows = conn.execute(select(_h.number, _h.dealer, _h.status, _h.result, _h.report,
+                                   _h.seats)
                             .where(_h.session_id == sid).order_by(_h.number.desc())
                             .limit(MAX_NIGHT_HANDS)).all()
         ended = conn.execute(select(_s.ended_at).where(_s.id == sid)).scalar_one()
+        seated = {seat: p.id for seat, p in session.seats.items()}
+        nets = dict.fromkeys(seated.values(), 0) | {
+            int(pid): int(net) for pid, net in conn.execute(
+                select(_hp.player_id, func.sum(_hp.delta)).join(t.hands, _h.id == _hp.hand_id)
+                .where(_h.session_id == sid).group_by(_hp.player_id)).all()}
+        names = {p.id: p.name for p in session.seats.values()}
+        gone = set(nets) - set(names)
+        if gone:  # who left the table during the night (/seat)
+            names |= dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
+                t.players.c.id.in_(gone))).tuples().all())
         return Night(number=index + 1, of=len(ids), session=session,
                      hands=tuple(HandRow(r.number, r.dealer, r.status, full_result_json(
-                         r.result, r.report, rules, r.dealer)) for r in reversed(rows)),
-                     ended_at=ended)
+                         r.result, r.report, rules, r.dealer),
+                         {s: int(p) for s, p in r.seats.items()} if r.seats else seated)
+                         for r in reversed(rows)),
+                     ended_at=ended, nets=nets, names=names)
 
     return await ledger.run(unit, write=False)
 

@@ -42,6 +42,8 @@ def closing_twin(conn: Connection, srow: Row[Any], report: HandReport,
         h.session_id == srow.id, h.number == srow.hands)).first()
     if prev is None or prev.status != "closed" or not prev.reporters:
         return None
+    if prev.seats:  # a seat changed since that hand (between hands): this one is new
+        return None
     if _naive(stamp) - _naive(prev.updated_at) > TWICE_WINDOW:
         return None
     if prev.reporters[-1] == reporter or prev.reporters[-1] is None:

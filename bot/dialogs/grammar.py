@@ -239,6 +239,13 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                 name, used = pattern_name(seg, i)
                 _add_pattern(hand["patterns"], name)
                 if canonical(name) & DISCARD_PATTERNS and nxt is not None \
+                        and resolve(nxt) is None and d.from_seat is None and _a_name(nxt) \
+                        and not any(x.text.lower() in DISCARD | ROB | KONG_DISCARD
+                                    for x in seg[i + used:]):
+                    # 海底炮 <who> names someone not at the table (nor is the discarder
+                    # named otherwise).
+                    raise GrammarError("hu_not_seated", token=nxt.text)
+                if canonical(name) & DISCARD_PATTERNS and nxt is not None \
                         and resolve(nxt) is not None and not _known(nxt.text):
                     # 海底炮 <who>, like 杠上炮 <who>: won off that player's discard.
                     if d.how not in ("kong_replacement", "after_kong_discard", "self_draw"):
@@ -331,8 +338,28 @@ def wild_suffix(text: str) -> tuple[str, bool] | None:
 def _player_after(word: Token, nxt: Token | None, resolve: Resolver, kind: str) -> str:
     seat = resolve(nxt) if nxt is not None else None
     if seat is None:
+        if nxt is not None and _a_name(nxt):
+            raise GrammarError("hu_not_seated", token=nxt.text)
         raise GrammarError("needs_player", word=word.text, kind=kind)
     return seat
+
+
+# The words a report reads as what they say, not as someone's name.
+_WORDS = SELF_DRAW | DISCARD | ROB | KONG_DRAW | KONG_DISCARD | WILD | NO_WILD | FEEDER \
+    | FOURTH | INDICATOR
+_FORMS = [*(rx for _, rx in _COUNTS), _BIRD, _LOSER_FEIBAO, _ROBBED, _JING]
+
+
+def _a_name(tok: Token) -> bool:
+    """Whether a word that is no player at the table names someone (a player who left, or
+    was never seated), rather than being a word of the report or missing."""
+    text = tok.text
+    if tok.user_id is not None or text.startswith("@"):
+        return True
+    return not (text.lower() in _WORDS or _known(text) or is_tiles(text) or text.isdigit()
+                or any(rx.match(text) for rx in _FORMS)
+                or (text.startswith("[") and text.endswith("]"))
+                or wild_suffix(text) is not None)
 
 
 def _parse_loser_feibao(word: str, text: str, resolve: Resolver) -> dict[str, int]:
@@ -343,6 +370,8 @@ def _parse_loser_feibao(word: str, text: str, resolve: Resolver) -> dict[str, in
             continue
         m = re.match(r"^(.+?)[:=]([0-9]+)$", part)
         seat = resolve(Token(m.group(1))) if m else None
+        if m is not None and seat is None and _a_name(Token(m.group(1))):
+            raise GrammarError("hu_not_seated", token=m.group(1))
         if m is None or seat is None:
             raise GrammarError("needs_player", word=word, kind="feibao")
         out[seat] = bounded(part, m.group(2), MAX_COUNT["feibao"])
@@ -357,6 +386,8 @@ def _parse_jing(text: str, resolve: Resolver) -> dict[str, list[int]]:
             continue
         m = re.match(r"^(.+?)[:=]([0-9]+)/([0-9]+)$", part)
         seat = resolve(Token(m.group(1))) if m else None
+        if m is not None and seat is None and _a_name(Token(m.group(1))):
+            raise GrammarError("hu_not_seated", token=m.group(1))
         if m is None or seat is None:
             raise GrammarError("bad_jing", token=part)
         out[seat] = [bounded(part, m.group(2), MAX_JING), bounded(part, m.group(3), MAX_JING)]

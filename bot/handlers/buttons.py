@@ -286,6 +286,7 @@ async def _press_edit(update: Update, context: TallyContext, lang: str,
         await stale_press(update, lang)
         return
     await send.answer(update)
+    session = await context.ledger.hand_table(session, data.hand)  # who played that hand
     draft = guided_state.new_hu(edit=(data.hand, data.event))
     head = t(lang, "Editing hand {number}, event {index}:", number=data.hand,
              index=data.event + 1)
@@ -333,6 +334,8 @@ async def _press_draft(update: Update, context: TallyContext, lang: str,
         log.warning("draft %s of chat %s unreadable", data.draft_id, session.chat_id)
         await stale_press(update, lang)
         return
+    if isinstance(draft, guided_state.HuDraft) and draft.edit:  # who played that hand
+        session = await context.ledger.hand_table(session, draft.edit[0])
     new = guided_steps.press(guided_steps.Table.of(session), draft, data.action, data.arg)
     if new is None:
         await stale_press(update, lang)

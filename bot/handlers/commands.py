@@ -288,21 +288,37 @@ def _corrected(update: Update, lang: str) -> Any:
     return answer
 
 
+def _not_in_hand(words: list[Token], now: SessionInfo, played: SessionInfo,
+                 me: int | None) -> str | None:
+    """The first name in an edit that sits at the table now but did not play the hand
+    (a seat changed after it), if any."""
+    if played.seats == now.seats:
+        return None
+    at_now, at_hand = resolver_for(now, me), resolver_for(played, me)
+    return next((w.text for w in words if at_now(w) is not None and at_hand(w) is None),
+                None)
+
+
 async def cmd_edit(update: Update, context: TallyContext) -> None:
     lang = await context.lang()
     session = await session_for_action(update, context, lang)
     if session is None:
         return
     user = update.effective_user
-    resolve = resolver_for(session, user.id if user else None)
+    me = user.id if user else None
     events: list[dict[str, Any]] = []
     indicator = None
     chunk: list[Token] = []
+    rest: list[Token]
+    played, rest = session, []  # who played the hand; the words after its number
     try:
         number, event_index, rest = _hand_and_event(update)
         if number is None or not rest:
             await refuse(update, lang, "number_usage")
             return
+        # Names are read against who played that hand (a seat may have changed since).
+        played = await context.ledger.hand_table(session, number)
+        resolve = resolver_for(played, me)
         for tok in [*rest, Token("|")]:
             if tok.text != "|":
                 chunk.append(tok)
@@ -320,7 +336,11 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
                 indicator = indicator or ind
             chunk = []
     except GrammarError as exc:
-        await refuse(update, lang, exc.code, **exc.params)
+        absent = _not_in_hand(rest, session, played, me)
+        if absent is not None:  # at the table now, but that hand was played before them
+            await refuse(update, lang, "edit_not_in_hand", token=absent, number=number)
+        else:
+            await refuse(update, lang, exc.code, **exc.params)
         return
     if event_index is not None and len(events) != 1:
         await refuse(update, lang, "edit_event_usage", number=number, event=event_index + 1)
@@ -337,7 +357,7 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
                 lang, "To change one event, name it: /edit {number}.1 alice 自摸 七对 "
                 "(hand {number}, event 1; see /hand {number}).", number=number))
             return
-        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        await refuse(update, lang, exc.code, str(exc), played, **exc.params)
         return
     remember(context, session.chat_id, out.session)
 

@@ -74,14 +74,14 @@ def _font() -> fonts.Font:
 
 
 def _night_labels(night: series.Night) -> drawing.NightLabels:
-    return drawing.NightLabels(
-        names={seat: p.name for seat, p in night.session.seats.items()},
-        night=night.number, preset=night.session.preset)
+    return drawing.NightLabels(names=night.names, night=night.number,
+                               preset=night.session.preset)
 
 
 def draw_night(night: series.Night, lang: str, font: fonts.Font) -> bytes:
     """The night's chart (synchronous: run it in a thread)."""
-    data = night_series(night.hands, night.session.totals)
+    table = {seat: p.id for seat, p in night.session.seats.items()}
+    data = night_series(night.hands, table, night.nets)
     return drawing.night_chart(data, _night_labels(night), lang, font)
 
 

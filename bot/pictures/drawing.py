@@ -111,35 +111,37 @@ def _render(font: Font, draw: Callable[[Figure], object], size: tuple[int, int])
 
 @dataclass(frozen=True)
 class NightLabels:
-    names: dict[Seat, str]  # the players' names by seat
+    names: dict[int, str]  # the players' names by id (who left the table included)
     night: int
     preset: str
 
 
 def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) -> bytes:
-    """Each seat's running total after every hand; dashed lines where the dealer
-    changed; a star on the biggest hand."""
+    """Each player's running total after every hand (who took a seat during the night
+    has a line of their own); dashed lines where the dealer changed; a star on the
+    biggest hand."""
 
     def draw(fig: Figure) -> None:
         ax = fig.add_axes((0.07, 0.1, 0.72, 0.8))
         xs = list(series.hands)
-        for i, seat in enumerate(series.totals):  # four seats, or three
-            name = label(font, lang, who.names[seat], seat)
-            ys = series.totals[seat]
-            ax.plot(xs, ys, color=COLORS[i], linewidth=2.2, marker="o" if len(xs) <= 60
-                    else None, markersize=3.5,
-                    label=f"{name} {signed(ys[-1])}")
+        for i, (pid, ys) in enumerate(series.totals.items()):  # four, three, or more
+            name = label(font, lang, who.names[pid], series.seats[pid])
+            last = next(y for y in reversed(ys) if y is not None)
+            ax.plot(xs, [float("nan") if y is None else y for y in ys],
+                    color=COLORS[i % len(COLORS)], linewidth=2.2,
+                    marker="o" if len(xs) <= 60 else None, markersize=3.5,
+                    label=f"{name} {signed(last)}")
         for n, number in enumerate(series.dealer_changes):
             ax.axvline(number - 0.5, color="#888888", linestyle=":", linewidth=1,
                        label=ui(font, lang, "dealer changes") if n == 0 else None)
         if series.biggest is not None:
-            number, seat, points = series.biggest
+            number, pid, points = series.biggest
             at = series.hands.index(number)
-            y = series.totals[seat][at]
+            y = series.totals[pid][at] or 0  # the winner played that hand: never None
             ax.plot([number], [y], marker="*", markersize=20, color="#f2b01e",
                     markeredgecolor="black", linestyle="none",
                     label=ui(font, lang, "biggest hand"))
-            ax.annotate(f"{label(font, lang, who.names[seat], seat)} +{points}",
+            ax.annotate(f"{label(font, lang, who.names[pid], series.seats[pid])} +{points}",
                         (number, y), textcoords="offset points", xytext=(8, 10),
                         fontsize=11, fontweight="bold")
         ax.axhline(0, color="black", linewidth=0.8)

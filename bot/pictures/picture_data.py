@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.models import SEATS, HandResult, Seat
+from engine.models import HandResult, Seat
 from storage.hand_stats import seat_facts
 from storage.series import HandRow, NightNet
 
@@ -18,50 +18,60 @@ MAX_BARS = 12  # the pattern picture shows the most frequent patterns
 
 @dataclass(frozen=True)
 class NightSeries:
-    """Each seat's running total after every counted hand of a night.
+    """Each player's running total after every counted hand of a night: one line per
+    person, not per seat (after a seat change, who left and who joined each have theirs).
 
     ``hands[0]`` is 0 (the start, or the totals before the first hand shown) and
-    ``totals[seat][i]`` is the seat's total after hand ``hands[i]``. Voided hands move no
-    points and are left out."""
+    ``totals[player][i]`` is the player's total after hand ``hands[i]``, or None where they
+    were not at the table: a line starts just before their first hand (at what they had),
+    ends with their last hand, and, for who sits at the table now, runs to the end. Voided
+    hands move no points and are left out."""
 
     hands: tuple[int, ...]
-    totals: dict[Seat, tuple[int, ...]]
+    totals: dict[int, tuple[int | None, ...]]  # player id -> running total
+    seats: dict[int, Seat]  # player id -> the seat they sat in (the last, if several)
     dealers: tuple[Seat, ...]  # who dealt hands[i] (i >= 1); dealers[0] is the first's
     dealer_changes: tuple[int, ...]  # hand numbers dealt by a new dealer
-    biggest: tuple[int, Seat, int] | None  # (hand, winner, points won) — as /end says
+    biggest: tuple[int, int, int] | None  # (hand, winner's id, points won) — as /end says
 
 
-def night_series(rows: Sequence[HandRow], final: Mapping[Seat, int] | None = None
-                 ) -> NightSeries:
-    """The series of a night's hands (in order). ``final`` is the night's totals when
-    ``rows`` are only its last hands: the series then starts from what came before."""
+def night_series(rows: Sequence[HandRow], table: Mapping[Seat, int],
+                 final: Mapping[int, int] | None = None) -> NightSeries:
+    """The series of a night's hands (in order); ``table`` is who sits where now (seat ->
+    player id). ``final`` is each player's points for the night when ``rows`` are only
+    its last hands: the series then starts from what came before."""
     counted = [r for r in rows if r.status != "void"]
     results = [HandResult.model_validate(r.result) for r in counted]
-    # the table's seats: four, or three (E S W)
-    seats = tuple(final) if final is not None else (
-        tuple(results[0].deltas) if results else SEATS)
-    start = dict.fromkeys(seats, 0)
-    if final is not None:
-        moved = {s: sum(res.deltas.get(s, 0) for res in results) for s in seats}
-        start = {s: final[s] - moved[s] for s in seats}
-    running = dict(start)
-    totals: dict[Seat, list[int]] = {s: [start[s]] for s in seats}
+    seats: dict[int, Seat] = {}
+    for row in counted:
+        seats |= {pid: seat for seat, pid in row.players.items()}
+    seats |= {pid: seat for seat, pid in table.items()}
+    # Each hand's points by player: who played it, in the seat they played it in.
+    moves = [{row.players[s]: d for s, d in res.deltas.items() if s in row.players}
+             for row, res in zip(counted, results, strict=True)]
+    totals: dict[int, tuple[int | None, ...]] = {}
+    for pid in seats:
+        running = final.get(pid, 0) - sum(m.get(pid, 0) for m in moves) if final else 0
+        line: list[int | None] = []
+        for i in range(len(counted) + 1):
+            played = i > 0 and pid in moves[i - 1]
+            running += moves[i - 1].get(pid, 0) if played else 0
+            shown = played or (i < len(counted) and pid in moves[i]) or (
+                i == len(counted) and pid in table.values())
+            line.append(running if shown else None)
+        totals[pid] = tuple(line)
     changes: list[int] = []
     dealers: list[Seat] = []
-    best: tuple[int, Seat, int] | None = None
+    best: tuple[int, int, int] | None = None
     for row, res in zip(counted, results, strict=True):
-        for s in seats:
-            running[s] += res.deltas.get(s, 0)
-            totals[s].append(running[s])
         if dealers and row.dealer != dealers[-1]:
             changes.append(row.number)
         dealers.append(row.dealer)
         for seat, facts in seat_facts(res).items():
             if facts.win_points > 0 and (best is None or facts.win_points > best[2]):
-                best = (row.number, seat, facts.win_points)
+                best = (row.number, row.players[seat], facts.win_points)
     return NightSeries(
-        hands=(0, *(r.number for r in counted)),
-        totals={s: tuple(v) for s, v in totals.items()},
+        hands=(0, *(r.number for r in counted)), totals=totals, seats=seats,
         dealers=tuple(dealers[:1] + dealers), dealer_changes=tuple(changes), biggest=best)
 
 

@@ -20,6 +20,8 @@ MESSAGES: dict[str, str] = {
     "hu_empty": "Say who won and how, e.g. /hu alice 自摸 清一色 根1 — or send /hu alone "
                 "for buttons.",
     "hu_no_winner": "{token} is not a player at this table. Example: /hu bob from carol 七对",
+    # someone else the report names (from, rob, 杠上炮, 海底炮, 承包 …) who is not seated
+    "hu_not_seated": "{token} is not a player at this table. Example: /hu bob from carol 七对",
     "hu_no_how": "Say how they won: 自摸 (self-draw), from X, rob X, 杠上花 or 杠上炮 X. "
                  "Example: /hu bob from carol 七对",
     "needs_player": "{word} needs a player after it. Example: /hu bob from carol 七对",
@@ -78,6 +80,8 @@ MESSAGES: dict[str, str] = {
     "no_hand": "There is no hand {number} to change (see /history).",
     "amend_reopens": "That correction would leave the hand unfinished after later hands.",
     "no_event": "Hand {number} has no event {event}; it has {events} (see /hand {number}).",
+    "edit_not_in_hand": "{token} did not play hand {number}: a seat changed after it. Name "
+                        "who played it (see /hand {number}).",
     "edit_event_usage": "/edit {number}.{event} replaces one event: give just that one, "
                         "e.g. /edit {number}.{event} alice 自摸 七对",
     "no_player": "No such player in this chat.",

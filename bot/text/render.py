@@ -126,12 +126,14 @@ def edit_text(lang: str, out: EditOutcome) -> str:
             else t(lang, "Hand {number} corrected.", number=out.hand_number))
     parts = [head]
     for c in out.changes:
-        diff = "  ".join(f"{name(s, seat)} {signed(c.deltas_before.get(seat, 0))}→"
-                         f"{signed(c.deltas_after.get(seat, 0))}" for seat in s.seats
+        # Each hand's results are named after who played it (a seat may have changed).
+        who = s.model_copy(update={"seats": c.players}) if c.players else s
+        diff = "  ".join(f"{name(who, seat)} {signed(c.deltas_before.get(seat, 0))}→"
+                         f"{signed(c.deltas_after.get(seat, 0))}" for seat in who.seats
                          if c.deltas_before.get(seat, 0) != c.deltas_after.get(seat, 0))
         dealer = "" if c.dealer_before == c.dealer_after else " " + t(
-            lang, "dealer {before}→{after}", before=name(s, c.dealer_before),
-            after=name(s, c.dealer_after))
+            lang, "dealer {before}→{after}", before=name(who, c.dealer_before),
+            after=name(who, c.dealer_after))
         parts.append(words.then(lang, t(lang, "Hand {number}:", number=c.number))
                      + f"{diff or '-'}{dealer}")
     parts += ["", totals_text(lang, s)]

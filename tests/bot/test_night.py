@@ -7,7 +7,7 @@ import csv
 import io
 import zipfile
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from bot.console.fake_api import SentMessage
+from bot.pictures import drawing
 from tests.bot.guided_play import find_button
 from tests.bot.harness import Table, plain, table
 from tests.databases import BACKENDS, postgres_database
@@ -351,3 +352,73 @@ async def test_a_mistyped_preset_is_refused_not_seated(tmp_path: Path) -> None:
         text = plain(out[-1].text)
         assert "没有规则 麻麻；可选：" in text and "成都血战" in text, text
         assert await t.ledger.current_session(t.chat_id) is None
+
+
+THREE = "/new 三人两房 @alice @bob @carol"
+
+
+async def _texts(t: Table, who: str, text: str) -> list[str]:
+    return [plain(m.text) for m in await t.say(who, text)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_hand_before_a_seat_change_is_corrected_as_it_was_played(
+        tmp_path: Path, backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """carol leaves, dave sits down: a correction of carol's hands names carol (typed or
+    by the buttons), and the night's chart draws carol's line and dave's, each their own."""
+    drawn: list[tuple[Any, drawing.NightLabels]] = []
+    night_chart = drawing.night_chart
+
+    def spy(series: Any, who: drawing.NightLabels, lang: str, font: Any) -> bytes:
+        drawn.append((series, who))
+        return night_chart(series, who, lang, font)
+
+    monkeypatch.setattr(drawing, "night_chart", spy)
+    async with AsyncExitStack() as stack:
+        url = await stack.enter_async_context(postgres_database("seat")) \
+            if backend == "postgres" else None
+        t = await stack.enter_async_context(table(tmp_path, lang="zh-hans", url=url))
+        t.admin("alice")
+        await t.say("alice", THREE)
+        for who, text in (("bob", "/hu bob 自摸 清一色"), ("carol", "/hu carol from alice"),
+                          ("alice", "/hu alice 自摸 七对"),
+                          ("carol", "/hu carol from bob 对对胡")):
+            await t.say(who, text)
+        await t.say("alice", "/seat carol @dave")
+        # Hand 1 was carol's, not dave's.
+        texts = await _texts(t, "alice", "/edit 1.2 dave from alice 对对胡")
+        assert any("dave 没有打第 1 盘" in x for x in texts), texts
+        texts = await _texts(t, "alice", "/edit 1.2 carol from alice 对对胡")
+        assert any("第 1 盘：alice -9→-10  carol -7→-6" in x for x in texts), texts
+        texts = await _texts(t, "alice", "/edit 2.1 alice 自摸 对对胡")
+        assert any("第 2 盘：alice +16→+8  bob -10→-6  carol -6→-2" in x for x in texts), texts
+        session = await t.ledger.current_session(t.chat_id)
+        assert session.seats["W"].name == "dave" and session.totals["W"] == 0
+        # The guided edit of hand 2 offers its players: carol, not dave.
+        await t.say("alice", "/hand 2")
+        await _tap(t, "alice", "✏️ 第 2 条")
+        labels = [b["text"] for b in t.last_with_buttons().buttons]
+        assert any("carol" in x for x in labels) and not any("dave" in x for x in labels), \
+            labels
+        await _tap(t, "alice", "carol 自摸")
+        await _tap(t, "alice", "对对胡")
+        msg = t.last_with_buttons()
+        out = await t.press("alice", msg, find_button(msg, "✅ 记录")["callback_data"])
+        texts = [plain(m.text) for m in out]
+        assert any("第 2 盘：bob -6→-8  carol -2→0" in x for x in texts), texts
+        # dave's win right after carol's (both West, self-drawn) starts hand 3: a seat
+        # changed in between, so it is not taken for a second report of hand 2.
+        await t.say("dave", "/hu dave 自摸")
+        await t.say("bob", "/hu bob from alice")
+        texts = await _texts(t, "alice", "/history")
+        assert any("#3：alice -3  bob -1  dave +4\n#2：alice +8  bob -8\n"
+                   "#1：alice -10  bob +16  carol -6" in x for x in texts), texts
+        await t.say("alice", "/end")
+        assert t.api.errors == []
+    (series, labels_of), = drawn
+    lines = {labels_of.names[pid]: ys for pid, ys in series.totals.items()}
+    assert series.hands == (0, 1, 2, 3)
+    assert lines == {"alice": (0, -10, -2, -5), "bob": (0, 16, 8, 7),
+                     "carol": (0, -6, -6, None), "dave": (None, None, 0, 4)}
+    assert {labels_of.names[pid]: seat for pid, seat in series.seats.items()} == {
+        "alice": "E", "bob": "S", "carol": "W", "dave": "W"}

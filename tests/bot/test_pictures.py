@@ -73,7 +73,8 @@ async def test_the_night_series_is_the_ledgers_running_totals(ledger: Ledger) ->
     after = await _night(ledger)
     await ledger.void(CHAT, 2)
     night = await series.night(ledger, CHAT)
-    data = night_series(night.hands, night.session.totals)
+    table = {seat: p.id for seat, p in night.session.seats.items()}
+    data = night_series(night.hands, table, night.nets)
     history = {h.number: h for h in (await ledger.history(CHAT, page_size=100)).items}
     counted = [n for n in sorted(history) if history[n].status != "void"]
     assert data.hands == (0, *counted)
@@ -81,8 +82,8 @@ async def test_the_night_series_is_the_ledgers_running_totals(ledger: Ledger) ->
     for i, number in enumerate(data.hands):
         for seat in SEATS:
             expected = sum(history[n].deltas[seat] for n in counted if n <= number)
-            assert data.totals[seat][i] == expected
-    assert {s: v[-1] for s, v in data.totals.items()} == night.session.totals
+            assert data.totals[table[seat]][i] == expected
+    assert {s: data.totals[p][-1] for s, p in table.items()} == night.session.totals
     assert len(after) > 2  # the night had several closed hands
     # Dealers: every change is a hand whose dealer differs from the one before.
     dealers = {h.number: h.dealer for h in night.hands}
@@ -96,11 +97,12 @@ async def test_the_night_series_is_the_ledgers_running_totals(ledger: Ledger) ->
 async def test_a_chart_of_the_last_hands_starts_where_they_start(ledger: Ledger) -> None:
     await _night(ledger)
     night = await series.night(ledger, CHAT)
-    whole = night_series(night.hands, night.session.totals)
-    tail = night_series(night.hands[3:], night.session.totals)
-    assert {s: v[0] for s, v in tail.totals.items()} == {s: v[3] for s, v in
+    table = {seat: p.id for seat, p in night.session.seats.items()}
+    whole = night_series(night.hands, table, night.nets)
+    tail = night_series(night.hands[3:], table, night.nets)
+    assert {p: v[0] for p, v in tail.totals.items()} == {p: v[3] for p, v in
                                                           whole.totals.items()}
-    assert {s: v[-1] for s, v in tail.totals.items()} == night.session.totals
+    assert {s: tail.totals[p][-1] for s, p in table.items()} == night.session.totals
 
 
 async def test_standings_series_ends_at_the_standings(ledger: Ledger) -> None:
