@@ -262,8 +262,8 @@
       return el("div", { class: "hand " + h.status, "data-hand": h.number,
         onclick: () => { body.hidden = !body.hidden; } },
         el("div", { class: "head" }, el("b", {}, fill(S.hand_n, { n: h.number }) + status),
-          el("span", { class: "deltas" }, Object.entries(h.deltas).map(([s, d]) =>
-            names[s] + " " + signed(d)).join("  "))),
+          el("span", { class: "deltas" }, Object.entries(h.deltas).map(([s, d], i) =>
+            [i ? "  " : null, el("span", { class: "pair" }, names[s] + " " + signed(d))]))),
         body);
     });
     show(el("h2", {}, S.hands),
@@ -443,10 +443,7 @@
               draw();
             } }, p)))])] : null;
       const palette = el("div", { class: "tiles", id: "palette" });
-      for (const s of ["m", "p", "s"]) for (let r = 1; r <= 9; r++) {
-        palette.append(tileButton(r + s, () => { addTile(r + s); draw(); }));
-      }
-      for (let r = 1; r <= 7; r++) palette.append(tileButton(r + "z", () => { addTile(r + "z"); draw(); }));
+      for (const code of e.tiles) palette.append(tileButton(code, () => { addTile(code); draw(); }));
       const picked = el("div", { class: "picked", id: "picked" }, form.tiles.map((t, i) =>
         tileButton(t, () => { form.tiles.splice(i, 1); draw(); })));
       const melds = el("div", { class: "picked", id: "melds" }, form.melds.map((m, i) =>
@@ -471,7 +468,7 @@
         needsFrom ? chips(e.seats.filter((s) => s.seat !== form.winner && e.still_in.includes(s.seat)),
           "from_seat", "seat", "name") : null,
         also,
-        targets, el("h3", {}, S.tiles + " (" + form.tiles.length + ")"), picked,
+        targets, el("h3", {}, S.tiles + S.lp + form.tiles.length + S.rp), picked,
         form.melds.length || target === "melds" ? el("h3", {}, S.melds) : null,
         form.melds.length || target === "melds" ? melds : null,
         e.indicator && (form.indicator || target === "indicator") ? el("h3", {}, fill(S.indicator, { word: e.indicator })) : null,
