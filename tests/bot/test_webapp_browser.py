@@ -100,6 +100,8 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
         pairs = page.locator('.hand[data-hand="1"] .deltas .pair')  # a name and its score
         assert await pairs.all_inner_texts() == ["alice -8", "bob -8", "carol +24", "dave -8"]
         assert await pairs.first.evaluate("e => getComputedStyle(e).whiteSpace") == "nowrap"
+        lines = page.locator('.hand[data-hand="1"] .lines .pair')  # in the explanation too
+        assert "本次：carol +24" in await lines.all_inner_texts()
         assert requested and all(u.startswith(base + "/app/") for u in requested), requested
 
 

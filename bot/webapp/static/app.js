@@ -197,8 +197,12 @@
   }, POLL_MS);
 
   // -- the night's chart ---------------------------------------------------------------------
+  function keepPairs(text) {
+    // "dave -8" (a word and a signed score) never wraps apart: each in a nowrap span
+    return text.split(/(\S+ [+-]\d+)/).map((part, i) => i % 2 ? el("span", { class: "pair" }, part) : part);
+  }
   function handView(h) {
-    return el("div", { class: "lines" }, h.events.map((lines) => lines.join("\n")).join("\n\n"));
+    return el("div", { class: "lines" }, keepPairs(h.events.map((lines) => lines.join("\n")).join("\n\n")));
   }
   async function renderChart() {
     const n = await api("night");
@@ -498,7 +502,7 @@
           const names = Object.fromEntries(e.seats.map((s) => [s.seat, s.name]));
           out.replaceChildren(el("p", { class: "hint" }, r.text),
             el("p", { class: "deltas" }, Object.entries(r.deltas).map(([s, d]) =>
-              el("span", { class: cls(d) }, names[s] + " " + signed(d) + "  "))),
+              [el("span", { class: "pair " + cls(d) }, names[s] + " " + signed(d)), "  "])),
             el("div", { class: "lines", id: "preview-lines" }, r.lines.join("\n")));
         } else {
           toast(S.sent);
