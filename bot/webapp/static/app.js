@@ -8,7 +8,7 @@
   const POLL_MS = 1000;
   const SEATS = ["E", "S", "W", "N"];
   const SUITS = { m: "万", p: "筒", s: "条" };
-  const HONORS = ["东", "南", "西", "北", "中", "发", "白"];
+  const HONORS = ["东", "南", "西", "北", "白", "发", "中"];  // 1z-7z, as engine/tiles.py reads them
 
   function launchParams() {
     const fresh = new URLSearchParams(location.hash.slice(1));
