@@ -12,6 +12,7 @@ from engine.families.sichuan import option_off
 from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS
 from engine.rules import Ruleset
+from engine.shape_rules import FAMILY_SHAPES
 
 # Every way to win, in the order a report offers them.
 WAYS = ("self_draw", "discard", "rob_kong", "kong_replacement", "after_kong_discard")
@@ -32,6 +33,9 @@ USUAL = {
                 "宝吊还原"),
 }
 PLAIN = {"sichuan": "平胡", "changsha": "小胡", "jiangxi": "平和"}
+# The tiles of the suits (1m-9m, 1p-9p, 1s-9s), and the honours (1z-7z: 东南西北中发白).
+SUIT_TILES = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
+HONOUR_TILES = tuple(f"{rank}z" for rank in range(1, 8))
 # Sichuan extras that come from how the hand was won or from counts, not from a pattern.
 _NOT_PATTERNS = {"平胡", "根", "杠", "杠上花", "杠上炮", "抢杠", "自摸"}
 # The Jiangxi hands a winner names (the rest of its options are counts and toggles).
@@ -53,6 +57,12 @@ class Offer:
     kongs: tuple[str, ...] = KONGS  # the kongs a player may declare
     wall: tuple[str, ...] = ()  # a player's states at the wall's end; empty: none is said
     fan_cap: int | None = None  # Sichuan: the cap on fan (what a ready player may be paid)
+
+    @property
+    def tiles(self) -> tuple[str, ...]:
+        """The tiles a hand may hold here, as tile codes: the suits, and the honours where
+        the family plays them (not Sichuan or Changsha)."""
+        return SUIT_TILES + (HONOUR_TILES if FAMILY_SHAPES[self.family].honors else ())
 
     @property
     def plain(self) -> str:

@@ -9,7 +9,7 @@ from html import escape
 from typing import Any
 
 from bot.text import words
-from bot.text.i18n import signed, t
+from bot.text.i18n import nt, signed, t
 from engine.explain import NOT_COUNTED, TEMPLATES, template_code
 from engine.models import PAID_BY_ONE, EventResult, HandResult, Line, Seat
 from storage.models import SessionInfo
@@ -39,6 +39,15 @@ SHORT: dict[str, str | None] = {
     "not_counted_fan_given": "{name} not counted (fan given)",
     "false_win": "{seat}: a false win (诈胡)", "adjust": "an adjustment: {note}",
     "adjust_plain": "an adjustment", "adjusted": None,
+}
+# English says "1 point": each template that counts points (its plural form), and its
+# singular. Fan need none ("1 fan", "2 fan"); Chinese has one form.
+ONE_POINT = {
+    "{fan} fan, {points} points": "{fan} fan, {points} point",
+    "{points} points": "{points} point",
+    "{seat}: {fan} fan = {points} points": "{seat}: {fan} fan = {points} point",
+    "{seat}: {value} x {times} = {points} points": "{seat}: {value} x {times} = {points} point",
+    "{seat}: {points} points": "{seat}: {points} point",
 }
 _NAMED = ("name", "patterns", "base")
 _SEATS = ("seat", "payer", "payee", "winner")
@@ -71,6 +80,14 @@ def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
     return out
 
 
+def _say(lang: str, template: str, line: Line, params: dict[str, Any]) -> str:
+    """``template`` in the chat's language, in the singular where it counts one point."""
+    singular, points = ONE_POINT.get(template), line.params.get("points")
+    if singular is not None and isinstance(points, int):
+        return nt(lang, singular, template, points, **params)
+    return t(lang, template, **params)
+
+
 def line_text(lang: str, session: SessionInfo, line: Line) -> str:
     """One line of the full explanation."""
     params = _params(lang, session, line)
@@ -80,7 +97,7 @@ def line_text(lang: str, session: SessionInfo, line: Line) -> str:
     known = TEMPLATES.get(template_code(line))
     if known is None:
         return escape(line.code)
-    return t(lang, known, **params)
+    return _say(lang, known, line, params)
 
 
 def _merged_pays(lines: tuple[Line, ...]) -> list[Line]:
@@ -163,7 +180,7 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         template = SHORT.get(template_code(line))
         if template is None:
             continue
-        text = t(lang, template, **_params(lang, session, line))
+        text = _say(lang, template, line, _params(lang, session, line))
         if line.code in _TAIL and capped:
             text += t(lang, " (capped)")
             capped = False

@@ -1,12 +1,17 @@
 """Translations: gettext catalogs (``bot/text/locales/<lang>/LC_MESSAGES/tally.po``), read with
-Babel. Message ids are the English text; ``t(lang, msgid, **params)`` formats the result.
-Extract new strings with ``make i18n`` (pybabel, keyword ``t:2``)."""
+Babel. Message ids are the English text; ``t(lang, msgid, **params)`` formats the result,
+``pt(lang, context, msgid)`` tells apart one English word said twice (a message context),
+``nt(lang, singular, plural, n)`` counts (the catalog's plural forms). Extract new strings
+with ``make i18n`` (keywords ``t:2``, ``pt:2c,3``, ``nt:2,3``)."""
 
 from __future__ import annotations
 
 from functools import cache
+from gettext import GNUTranslations, NullTranslations
+from io import BytesIO
 from pathlib import Path
 
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 LOCALES = Path(__file__).resolve().parent / "locales"
@@ -17,25 +22,42 @@ ALIASES = {"zh": "zh-Hans", "zh-hans": "zh-Hans", "zh-cn": "zh-Hans", "cn": "zh-
 
 
 @cache
-def catalog(lang: str) -> dict[str, str]:
+def catalog(lang: str) -> NullTranslations:
+    """The language's catalog, compiled in memory (untranslated messages read as English)."""
     folder = LANGUAGES.get(lang, "en")
     path = LOCALES / folder / "LC_MESSAGES" / "tally.po"
     if not path.is_file():
-        return {}
+        return NullTranslations()
     with path.open("rb") as fh:
-        cat = read_po(fh)
-    return {m.id: m.string for m in cat
-            if m.id and isinstance(m.id, str) and m.string and isinstance(m.string, str)}
+        cat = read_po(fh, locale=folder)
+    compiled = BytesIO()
+    write_mo(compiled, cat)
+    compiled.seek(0)
+    return GNUTranslations(compiled)
 
 
-def t(lang: str, msgid: str, **params: object) -> str:
-    text = catalog(lang).get(msgid) or msgid
+def _format(text: str, params: dict[str, object]) -> str:
     if params:
         try:
             return text.format(**params)
         except (KeyError, IndexError, ValueError):
             return text
     return text
+
+
+def t(lang: str, msgid: str, **params: object) -> str:
+    return _format(catalog(lang).gettext(msgid), params)
+
+
+def pt(lang: str, context: str, msgid: str, **params: object) -> str:
+    """``msgid`` in ``context``: the same English read differently (an app's tab "Players",
+    not the option "Players", a head count)."""
+    return _format(catalog(lang).pgettext(context, msgid), params)
+
+
+def nt(lang: str, singular: str, plural: str, n: int, **params: object) -> str:
+    """The form for ``n`` ("1 point", "2 points"; Chinese has one)."""
+    return _format(catalog(lang).ngettext(singular, plural, n), params)
 
 
 def normalise_language(code: str | None, default: str = "zh-Hans") -> str:

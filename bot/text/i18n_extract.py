@@ -18,7 +18,7 @@ from bot.console.terminal import BANNER
 from bot.delivery.dispatch import NOTHING_RECORDED
 from bot.dialogs.guided_keyboards import HOW_LABELS
 from bot.handlers.commands import FORMS, HELP, HELP_NIGHT
-from bot.text.answer import SHORT
+from bot.text.answer import ONE_POINT, SHORT
 from bot.text.errors_text import FIELD_OTHER, FIELDS, MESSAGES, OR
 from bot.text.i18n import LANGUAGES, LOCALES
 from bot.text.words import dynamic_msgids
@@ -31,10 +31,12 @@ REASONS = ["win", "kong", "kong_void", "hujiao_zhuanyi", "huazhu", "chajiao", "t
 def template() -> Catalog:
     cat = Catalog(project="mahjong-tally", charset="utf-8")
     root = Path(__file__).resolve().parents[1]  # the whole bot package
-    for filename, lineno, message, _comments, _ctx in extract_from_dir(
-            str(root), method_map=[("**.py", "python")], keywords={"t": (2,), "ui": (3,)}):
-        if isinstance(message, str):
-            cat.add(message, locations=[(f"bot/{filename}", lineno)])
+    keywords = {"t": (2,), "ui": (3,), "pt": ((2, "c"), 3), "nt": (2, 3)}
+    for filename, lineno, message, _comments, context in extract_from_dir(
+            str(root), method_map=[("**.py", "python")], keywords=keywords):
+        if isinstance(message, str) or (isinstance(message, tuple)
+                                        and all(isinstance(m, str) for m in message)):
+            cat.add(message, locations=[(f"bot/{filename}", lineno)], context=context)
     dynamic = [HELP, HELP_NIGHT, BANNER, *TEMPLATES.values(), *MESSAGES.values(),
                *HOW_LABELS.values(), NOTHING_RECORDED,
                *(d for _, d in GROUP_COMMANDS), *REASONS, *dynamic_msgids(),
@@ -43,6 +45,8 @@ def template() -> Catalog:
     for text in dynamic:
         if text not in cat:
             cat.add(text, auto_comments=["dynamic"])
+    for plural, singular in ONE_POINT.items():  # counted: "1 point", "2 points"
+        cat.add((singular, plural), auto_comments=["dynamic"])
     return cat
 
 

@@ -227,7 +227,7 @@ def routes(application: AnyApp, settings: Settings,
         if handle not in rows:
             raise _Refused(404, "no_debt", strings(c.lang)["failed"])
         if not rows[handle]["can_pay"]:
-            raise _Refused(403, "not_party", strings(c.lang)["forbidden"])
+            raise _Refused(403, "not_party", strings(c.lang)["not_party"])
         text = f"/paid {handle}"
         message = await entry.submit(c.application, c.chat_id, c.init, text)
         return {"sent": text, "message_id": message}

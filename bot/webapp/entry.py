@@ -265,6 +265,10 @@ async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str
         raise EntryError(plain(error_text(lang, exc.code, exc.code, seats, **exc.params))
                          ) from None
     except (ReportError, LedgerError, TileError) as exc:
+        if getattr(exc, "code", None) == "needs_indicator":  # the chat's says "本金 5p"
+            label = t(lang, "Turned-up tile ({word})", word=facts_of(session).indicator)
+            raise EntryError(t(lang, "Tap “{label}”, then the tile that was turned up.",
+                               label=label)) from None
         params = {k: v for k, v in getattr(exc, "params", {}).items()}
         raise EntryError(plain(error_text(lang, getattr(exc, "code", "bad_report"), str(exc),
                                           seats, **params))) from None

@@ -3,7 +3,7 @@ with the first answer."""
 
 from __future__ import annotations
 
-from bot.text.i18n import t
+from bot.text.i18n import pt, t
 from bot.text.words import SEAT_KEYS, colon
 
 
@@ -12,7 +12,7 @@ def strings(lang: str) -> dict[str, str]:
         "board": t(lang, "Scoreboard"),
         "chart": t(lang, "Chart"),
         "hands": t(lang, "Hands"),
-        "players": t(lang, "Players"),
+        "players": pt(lang, "Mini App tab", "Players"),  # people, not a head count
         "debts": t(lang, "Debts"),
         "enter": t(lang, "Enter a hand"),
         "no_table": t(lang, "No table is going in this chat."),
@@ -64,6 +64,7 @@ def strings(lang: str) -> dict[str, str]:
         "expired": t(lang, "This page was not opened by Telegram, or too long ago: open it "
                            "again from the chat."),
         "forbidden": t(lang, "Only members of the chat can see its table."),
+        "not_party": t(lang, "Only the debt's two players, or an admin, can mark it paid."),
         "no_chat": t(lang, "Open the app from the button on a group's scoreboard, or /app in "
                            "the group."),
         "failed": t(lang, "Something went wrong; try again."),

@@ -101,8 +101,8 @@ async def debts(ledger: Ledger, chat_id: int) -> list[dict[str, Any]]:
 
 
 def entry(lang: str, s: SessionInfo) -> dict[str, Any]:
-    """What the form offers: the seats, the ways of winning this table plays, and its
-    patterns by name."""
+    """What the form offers: the seats, the ways of winning this table plays, its
+    patterns by name, and its tiles."""
     facts = facts_of(s)
     return {"seats": [{"seat": x, "name": s.seats[x].name} for x in SEATS if x in s.seats],
             "still_in": list(s.still_in) if s.open_hand else list(s.seats),
@@ -110,4 +110,5 @@ def entry(lang: str, s: SessionInfo) -> dict[str, Any]:
             "patterns": list(facts.patterns),
             "kongs": [{"kong": k, "label": KONG_WORDS[k]} for k in kong_kinds(s)],
             "draw": has_draw(s),  # the wall's end, said in the app (Sichuan)
-            "indicator": facts.indicator}  # the turned-up tile's word, where it counts
+            "indicator": facts.indicator,  # the turned-up tile's word, where it counts
+            "tiles": list(facts.tiles)}  # the palette: no honours where none are played

@@ -85,6 +85,21 @@ async def test_a_chat_can_ask_for_the_full_answer(tmp_path: Path) -> None:
         assert "Only chat admins" in plain(refused[0].text)
 
 
+async def test_one_point_is_said_in_the_singular(tmp_path: Path) -> None:
+    async with table(tmp_path) as t:
+        await t.say("alice", NEW)
+        msg = answer_of(await t.say("carol", "/hu carol from alice"))  # 平胡: 1 fan, 1 point
+        assert plain(msg.text).split("\n")[0].endswith(", 1 fan, 1 point"), plain(msg.text)
+        await t.press("bob", msg, msg.buttons[1]["callback_data"])
+        assert "carol: 1 fan = 1 point\n" in plain(msg.text), plain(msg.text)
+        msg = answer_of(await t.say("bob", "/hu bob 自摸 清一色"))
+        assert ", 8 points\n" in plain(msg.text), plain(msg.text)
+    async with table(tmp_path / "zh", lang="zh-hans") as t:
+        await t.say("alice", NEW)
+        msg = answer_of(await t.say("carol", "/hu carol from alice"))
+        assert plain(msg.text).split("\n")[0].endswith("，1 番 1 分"), plain(msg.text)
+
+
 async def test_the_chinese_answer(tmp_path: Path) -> None:
     async with table(tmp_path, lang="zh-hans") as t:
         await t.say("alice", NEW)

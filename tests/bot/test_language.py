@@ -138,9 +138,14 @@ async def test_no_english_in_commands_and_refusals(tmp_path: Path) -> None:
 
 
 def test_the_chinese_catalog_translates_every_message() -> None:
+    """Each message, in each context ("Players": a head count, or the app's tab), every
+    plural form."""
     with (LOCALES / "zh_Hans" / "LC_MESSAGES" / "tally.po").open("rb") as fh:
-        zh = {m.id: m.string for m in read_po(fh) if m.id}
-    missing = [m.id for m in template() if m.id and not zh.get(m.id)]
+        zh = {(m.id, m.context): m.string for m in read_po(fh) if m.id}
+    strings = {key: value if isinstance(value, tuple) else (value,)
+               for key, value in zh.items()}
+    missing = [(m.id, m.context) for m in template()
+               if m.id and not all(strings.get((m.id, m.context), ("",)))]
     assert missing == []
 
 
@@ -149,8 +154,8 @@ def test_the_catalog_holds_only_what_the_extractor_finds() -> None:
     builds in a way the extractor does not see) would lose its translation at the next
     refresh."""
     with (LOCALES / "zh_Hans" / "LC_MESSAGES" / "tally.po").open("rb") as fh:
-        zh = {m.id for m in read_po(fh) if m.id}
-    assert sorted(map(str, zh - {m.id for m in template() if m.id})) == []
+        zh = {(m.id, m.context) for m in read_po(fh) if m.id}
+    assert sorted(map(str, zh - {(m.id, m.context) for m in template() if m.id})) == []
 
 
 def test_the_leak_finder_finds_english() -> None:

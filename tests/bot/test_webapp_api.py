@@ -179,7 +179,13 @@ async def test_debts_paid_from_the_app(tmp_path: Path) -> None:
         others = (await c.get("/app/api/debts", headers=carol)).json()
         assert not next(d for d in others if d["payer"] == "alice")["can_pay"]
         r = await c.post("/app/api/paid", headers=carol, json={"handle": mine["handle"]})
-        assert r.status_code == 403
+        assert r.status_code == 403 and r.json() == {
+            "error": "not_party",
+            "message": "Only the debt's two players, or an admin, can mark it paid."}
+        zed = auth(init_data(t, "zed", lang="zh-hans"))  # a member not at the table
+        r = await c.post("/app/api/paid", headers=zed, json={"handle": mine["handle"]})
+        assert r.status_code == 403 and r.json() == {
+            "error": "not_party", "message": "只有这笔账的两位玩家或管理员才能标记为已付。"}
         r = await c.post("/app/api/paid", headers=auth(init_data(t, "alice")),
                          json={"handle": mine["handle"]})
         assert r.status_code == 200 and r.json()["sent"] == f"/paid {mine['handle']}"
@@ -259,10 +265,41 @@ async def test_the_turned_up_tile_where_the_preset_has_wildcards(tmp_path: Path)
         tiles = ["5m", "6m", "7m", "7m", "8m", "9m", "5p", "6p", "7p", "6p", "7p", "8p", "9p",
                  "2m"]
         form = {"winner": "S", "how": "self_draw", "tiles": tiles}
-        assert (await c.post("/app/api/preview", headers=h, json=form)).status_code == 422
+        r = await c.post("/app/api/preview", headers=h, json=form)
+        assert r.status_code == 422  # in the app's words, not the chat's "本金 5p"
+        assert r.json()["message"] == "Tap “Turned-up tile (本金)”, then the tile that was " \
+                                      "turned up."
+        zh = auth(init_data(t, "bob", lang="zh-hans"))
+        r = await c.post("/app/api/preview", headers=zh, json=form)
+        assert r.json()["message"] == "请点“翻开的牌（本金）”，再点翻开的那张牌。"
+        chat = await t.say("bob", "/hu bob 自摸 567789m 5667789p 2m")
+        assert "name the turned-up tile too: 本金 5p" in plain(chat[-1].text)
         r = await c.post("/app/api/preview", headers=h, json={**form, "indicator": "3m"})
         assert r.status_code == 200 and r.json()["text"].endswith(" 本金 3m"), r.text
         assert r.json()["deltas"]["S"] > 0
+
+
+async def test_the_palette_holds_the_tables_tiles(tmp_path: Path) -> None:
+    """No winds or dragons at a Sichuan table (the engine's tile set); Jiangxi plays them."""
+    suits = [f"{r}{s}" for s in "mps" for r in range(1, 10)]
+    async with app_table(tmp_path / "chengdu") as t, client(t) as c:
+        await seated(t)
+        entry = (await c.get("/app/api/entry", headers=auth(init_data(t, "bob")))).json()
+        assert entry["tiles"] == suits
+    async with app_table(tmp_path / "feibao") as t, client(t) as c:
+        await seated(t, "feibao")
+        entry = (await c.get("/app/api/entry", headers=auth(init_data(t, "bob")))).json()
+        assert entry["tiles"] == suits + [f"{r}z" for r in range(1, 8)]
+
+
+async def test_the_apps_words_in_chinese(tmp_path: Path) -> None:
+    """The tab is 玩家 (players), while the house rule "players" stays 人数 (a head count)."""
+    async with app_table(tmp_path, "zh-Hans") as t, client(t) as c:
+        await seated(t)
+        words = (await c.get("/app/api/me", headers=auth(init_data(t, "bob")))).json()["strings"]
+        assert (words["players"], words["hands"]) == ("玩家", "各盘")
+        assert (words["lp"], words["rp"]) == ("（", "）")
+        assert "人数：四人" in plain((await t.say("alice", "/rules"))[-1].text)
 
 
 NIGHT: list[tuple[str, dict[str, Any], str]] = [

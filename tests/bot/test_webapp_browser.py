@@ -49,6 +49,7 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
         assert [n.split("庄")[0].strip() for n in names] == ["alice", "bob", "carol", "dave"]
         assert await page.evaluate("document.documentElement.classList.contains('dark')")
         assert await page.inner_text("nav") and "记分板" in await page.inner_text("nav")
+        assert "玩家" in await page.inner_text("nav") and "人数" not in await page.inner_text("nav")
         await page.evaluate("theme => window.Telegram.WebView.receiveEvent("
                             "'theme_changed', {theme_params: theme})", LIGHT)
         assert not await page.evaluate("document.documentElement.classList.contains('dark')")
@@ -66,6 +67,10 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
                      "4s", "4s"]:
             await page.click(f'#palette button[data-tile="{tile}"]')
         assert await page.locator("#picked .tile").count() == 14
+        assert await page.locator("h3", has_text="手牌（14）").count() == 1  # full-width
+        # Chengdu plays the three suits: no winds or dragons to tap
+        assert await page.locator("#palette .tile").count() == 27
+        assert await page.locator('#palette .tile[data-tile$="z"]').count() == 0
         assert "null" not in await page.inner_text("main")
         await page.click("#preview-button")
         await page.wait_for_selector("#preview-lines")
@@ -92,6 +97,11 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
         await page.click('nav button[data-tab="hands"]')
         await page.click('.hand[data-hand="1"]')
         assert "清一色" in await page.inner_text('.hand[data-hand="1"] .lines')
+        pairs = page.locator('.hand[data-hand="1"] .deltas .pair')  # a name and its score
+        assert await pairs.all_inner_texts() == ["alice -8", "bob -8", "carol +24", "dave -8"]
+        assert await pairs.first.evaluate("e => getComputedStyle(e).whiteSpace") == "nowrap"
+        lines = page.locator('.hand[data-hand="1"] .lines .pair')  # in the explanation too
+        assert "本次：carol +24" in await lines.all_inner_texts()
         assert requested and all(u.startswith(base + "/app/") for u in requested), requested
 
 

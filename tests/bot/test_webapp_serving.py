@@ -88,3 +88,14 @@ def test_defaults() -> None:
     w = WebAppSettings()
     assert w.public_url is None and w.init_data_max_age_seconds == 3600 and w.path == "/app"
     assert WebAppSettings(public_url="https://x.example.org/a/b/").path == "/a/b"
+
+
+def test_the_page_names_honours_as_the_engine_reads_them() -> None:
+    """The palette's 5z is 白 and 7z 中 (a tap on 中 must send 7z)."""
+    from importlib import resources
+
+    from engine.tiles import HONOR_NAMES_ZH
+
+    script = (resources.files("bot.webapp") / "static" / "app.js").read_text("utf-8")
+    names = '", "'.join(HONOR_NAMES_ZH)
+    assert f'const HONORS = ["{names}"];' in script

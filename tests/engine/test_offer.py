@@ -30,3 +30,12 @@ def test_kongs_and_the_wall_follow_the_options() -> None:
     assert chengdu.wall == ("no", "ready", "pig") and chengdu.fan_cap == 5
     assert offer(ruleset("chengdu", ["huazhu=false"])).wall == ("no", "ready")
     assert offer(ruleset("changsha")).wall == () and offer(ruleset("feibao")).wall == ()
+
+
+def test_the_tiles_are_the_walls_own() -> None:
+    """Sichuan and Changsha play the three suits only; Jiangxi adds the winds and dragons."""
+    suits = {f"{r}{s}" for s in "mps" for r in range(1, 10)}
+    for name in presets():
+        o = offer(ruleset(name))
+        honours = {f"{r}z" for r in range(1, 8)} if o.family == "jiangxi" else set()
+        assert len(o.tiles) == len(set(o.tiles)) and set(o.tiles) == suits | honours, name

@@ -8,7 +8,7 @@
   const POLL_MS = 1000;
   const SEATS = ["E", "S", "W", "N"];
   const SUITS = { m: "万", p: "筒", s: "条" };
-  const HONORS = ["东", "南", "西", "北", "中", "发", "白"];
+  const HONORS = ["东", "南", "西", "北", "白", "发", "中"];  // 1z-7z, as engine/tiles.py reads them
 
   function launchParams() {
     const fresh = new URLSearchParams(location.hash.slice(1));
@@ -197,8 +197,12 @@
   }, POLL_MS);
 
   // -- the night's chart ---------------------------------------------------------------------
+  function keepPairs(text) {
+    // "dave -8" (a word and a signed score) never wraps apart: each in a nowrap span
+    return text.split(/(\S+ [+-]\d+)/).map((part, i) => i % 2 ? el("span", { class: "pair" }, part) : part);
+  }
   function handView(h) {
-    return el("div", { class: "lines" }, h.events.map((lines) => lines.join("\n")).join("\n\n"));
+    return el("div", { class: "lines" }, keepPairs(h.events.map((lines) => lines.join("\n")).join("\n\n")));
   }
   async function renderChart() {
     const n = await api("night");
@@ -262,8 +266,8 @@
       return el("div", { class: "hand " + h.status, "data-hand": h.number,
         onclick: () => { body.hidden = !body.hidden; } },
         el("div", { class: "head" }, el("b", {}, fill(S.hand_n, { n: h.number }) + status),
-          el("span", { class: "deltas" }, Object.entries(h.deltas).map(([s, d]) =>
-            names[s] + " " + signed(d)).join("  "))),
+          el("span", { class: "deltas" }, Object.entries(h.deltas).map(([s, d], i) =>
+            [i ? "  " : null, el("span", { class: "pair" }, names[s] + " " + signed(d))]))),
         body);
     });
     show(el("h2", {}, S.hands),
@@ -443,10 +447,7 @@
               draw();
             } }, p)))])] : null;
       const palette = el("div", { class: "tiles", id: "palette" });
-      for (const s of ["m", "p", "s"]) for (let r = 1; r <= 9; r++) {
-        palette.append(tileButton(r + s, () => { addTile(r + s); draw(); }));
-      }
-      for (let r = 1; r <= 7; r++) palette.append(tileButton(r + "z", () => { addTile(r + "z"); draw(); }));
+      for (const code of e.tiles) palette.append(tileButton(code, () => { addTile(code); draw(); }));
       const picked = el("div", { class: "picked", id: "picked" }, form.tiles.map((t, i) =>
         tileButton(t, () => { form.tiles.splice(i, 1); draw(); })));
       const melds = el("div", { class: "picked", id: "melds" }, form.melds.map((m, i) =>
@@ -471,7 +472,7 @@
         needsFrom ? chips(e.seats.filter((s) => s.seat !== form.winner && e.still_in.includes(s.seat)),
           "from_seat", "seat", "name") : null,
         also,
-        targets, el("h3", {}, S.tiles + " (" + form.tiles.length + ")"), picked,
+        targets, el("h3", {}, S.tiles + S.lp + form.tiles.length + S.rp), picked,
         form.melds.length || target === "melds" ? el("h3", {}, S.melds) : null,
         form.melds.length || target === "melds" ? melds : null,
         e.indicator && (form.indicator || target === "indicator") ? el("h3", {}, fill(S.indicator, { word: e.indicator })) : null,
@@ -501,7 +502,7 @@
           const names = Object.fromEntries(e.seats.map((s) => [s.seat, s.name]));
           out.replaceChildren(el("p", { class: "hint" }, r.text),
             el("p", { class: "deltas" }, Object.entries(r.deltas).map(([s, d]) =>
-              el("span", { class: cls(d) }, names[s] + " " + signed(d) + "  "))),
+              [el("span", { class: "pair " + cls(d) }, names[s] + " " + signed(d)), "  "])),
             el("div", { class: "lines", id: "preview-lines" }, r.lines.join("\n")));
         } else {
           toast(S.sent);
