@@ -115,7 +115,8 @@ def undo_text(lang: str, out: UndoOutcome) -> str:
     s = out.session
     return "\n".join([
         _undone(lang, out),
-        "  ".join(f"{name(s, seat)} {signed(v)}" for seat, v in out.deltas.items() if v)
+        # Everyone whose result moved, who left the table (/seat) included.
+        "  ".join(f"{escape(p.name)} {signed(v)}" for p, v in out.moved)
         or t(lang, "No points moved."),
         "", totals_text(lang, s)])
 
