@@ -451,3 +451,34 @@ async def test_undoing_a_correction_names_who_left(tmp_path: Path, backend: str,
         session = await t.ledger.current_session(t.chat_id)
         assert [p.name for p in session.seats.values()] == ["alice", "bob", "dave"]
         assert t.api.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
+async def test_one_point_is_one_point(tmp_path: Path, lang: str,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """English counts "1 point", in /end's biggest hand, the settle-up card and /stats'
+    best hand; Chinese says 1 分 as it says 2 分."""
+    figures: list[Figure] = []
+    figure = drawing._figure
+
+    def kept(size: tuple[int, int]) -> Figure:
+        figures.append(figure(size))
+        return figures[-1]
+
+    monkeypatch.setattr(drawing, "_figure", kept)
+    async with table(tmp_path, lang=lang) as t:
+        await t.say("alice", THREE)
+        await t.say("carol", "/hu carol from alice")
+        await t.say("bob", "/hu bob from alice")  # two of three have won: the hand ends
+        ended = "\n".join(plain(m.text) for m in await t.say("alice", "/end"))
+        drawn = [x.get_text() for fig in figures for x in fig.texts]
+        stats = "\n".join(plain(m.text) for m in await t.say("carol", "/stats"))
+        assert t.api.errors == []
+    if lang == "en":
+        assert "Biggest hand: bob, 1 point (hand 1)." in ended, ended
+        assert drawn.count("1 point") == 2 and "1 points" not in drawn, drawn
+        assert "Best hand: 1 point, hand 1 of night " in stats, stats
+    else:
+        assert "最大一手：bob，1 分（第 1 盘）。" in ended, ended
+        assert drawn.count("1 分") == 2, drawn
+        assert "最大一手：1 分，" in stats and "牌局第 1 盘（平胡）" in stats, stats
