@@ -62,6 +62,7 @@ class SessionInfo(Contract):
     open_hand: int | None = None
     still_in: tuple[Seat, ...] = ()
     board_message_id: int | None = None
+    reseated: bool = False  # a seat changed during the night (/seat)
 
     def seat_of(self, player_id: int) -> Seat | None:
         return next((s for s, p in self.seats.items() if p.id == player_id), None)

@@ -109,15 +109,17 @@ async def night(ledger: Ledger, chat_id: int, number: int | None = None) -> Nigh
 
 async def left_table(ledger: Ledger, session: SessionInfo) -> list[Left]:
     """Who played the night and no longer sits at its table, with their points that night,
-    in the order they first played (none unless a seat changed). One indexed query, as the
-    Mini App's board asks it every second."""
+    in the order they first played. None unless a seat changed, without a query (the Mini
+    App's board asks every second); else one, on an index."""
     e, p = t.entries.c, t.players.c
+    if not session.reseated:
+        return []
 
     def unit(conn: Connection) -> list[Left]:
         rows = conn.execute(
             select(e.player_id, p.name, func.sum(e.delta))
-            .join(t.players, p.id == e.player_id).join(t.sessions, _s.id == e.session_id)
-            .where(e.session_id == session.id, _s.reseated.is_(True),
+            .join(t.players, p.id == e.player_id)
+            .where(e.session_id == session.id,
                    e.player_id.not_in([x.id for x in session.seats.values()]))
             .group_by(e.player_id, p.name).order_by(func.min(e.id))).all()
         return [Left(int(pid), name, int(net)) for pid, name, net in rows]
