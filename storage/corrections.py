@@ -91,9 +91,11 @@ class Corrections(LedgerBase):
                              .values(dealer=hrow.dealer))
             self._audit(conn, chat_id, srow.id, hrow.number, "undo", actor,
                         {"event": removed}, None)
+            info = self._session_info(conn, chat_id, srow.id)
             return UndoOutcome(hand_number=hrow.number, event_index=index, removed=removed,
-                               deltas=deltas,
-                               session=self._session_info(conn, chat_id, srow.id))
+                               deltas=deltas, session=info,
+                               moved=tuple((info.seats[x], d) for x, d in deltas.items()
+                                           if d and x in info.seats))
 
         return await self.run(unit, write=True)
 
@@ -193,6 +195,7 @@ class Corrections(LedgerBase):
         rules = Ruleset.from_snapshot(srow.rules)
         seats = seated(srow)
         before_totals = {s: getattr(srow, f"net_{s.lower()}") for s in seats}
+        before_nets = self._night_nets(conn, srow.id)
         report = parse_report(edit.before["report"])
         result = settle_hand(rules, report, target.dealer)
         reporters = edit.before.get("reporters") or list(target.reporters)
@@ -205,11 +208,28 @@ class Corrections(LedgerBase):
                     edit.after, edit.before)
         info = self._session_info(conn, chat_id, srow.id)
         event = edit.after.get("event") if isinstance(edit.after, dict) else None
+        # Everyone whose result moved, who left the table since included: the corrected
+        # hand's players first (later hands may move too, when the dealer changed).
+        after_nets = self._night_nets(conn, srow.id)
+        moved = {pid: after_nets.get(pid, 0) - before_nets.get(pid, 0)
+                 for pid in before_nets | after_nets}
+        order = [*(self._hand_seats(srow, target).values()), *seats.values(), *sorted(moved)]
+        ids = [pid for pid in dict.fromkeys(order) if moved.get(pid)]
+        people = {r.id: _player(r) for r in conn.execute(select(t.players).where(
+            t.players.c.id.in_(ids))).all()} if ids else {}
         return UndoOutcome(hand_number=target.number,
                            event_index=event if isinstance(event, int) else None,
                            removed={"type": "amend", "hand": target.number},
                            deltas={s: info.totals[s] - before_totals[s] for s in seats},
-                           session=info, correction=True)
+                           session=info, correction=True,
+                           moved=tuple((people[pid], moved[pid]) for pid in ids))
+
+    def _night_nets(self, conn: Connection, session_id: int) -> dict[int, int]:
+        """Each player's points in the session so far, who left the table included."""
+        h, hp = t.hands.c, t.hand_players.c
+        return {int(pid): int(net) for pid, net in conn.execute(
+            select(hp.player_id, func.sum(hp.delta)).join(t.hands, h.id == hp.hand_id)
+            .where(h.session_id == session_id).group_by(hp.player_id)).all()}
 
     def _replay_dealers(self, conn: Connection, srow: Row[Any], rules: Ruleset,
                         seats: dict[Seat, int], from_number: int, stamp: datetime

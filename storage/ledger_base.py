@@ -448,7 +448,7 @@ class LedgerBase:
             totals={seat: getattr(row, f"net_{seat.lower()}") + (moved or {}).get(seat, 0)
                     for seat in seats},
             open_hand=number, still_in=still_in,
-            board_message_id=row.board_message_id,
+            board_message_id=row.board_message_id, reseated=bool(row.reseated),
         )
 
     async def current_session(self, chat_id: int) -> SessionInfo | None:

@@ -62,6 +62,7 @@ class SessionInfo(Contract):
     open_hand: int | None = None
     still_in: tuple[Seat, ...] = ()
     board_message_id: int | None = None
+    reseated: bool = False  # a seat changed during the night (/seat)
 
     def seat_of(self, player_id: int) -> Seat | None:
         return next((s for s, p in self.seats.items() if p.id == player_id), None)
@@ -104,9 +105,12 @@ class UndoOutcome(Contract):
     # changed, or None when the correction was of the whole hand.
     event_index: int | None
     removed: dict[str, Any]
-    deltas: dict[Seat, int]
+    deltas: dict[Seat, int]  # how the table's seats' totals moved (who sits there now)
     session: SessionInfo
     correction: bool = False  # a correction (/edit) was taken back, not an event
+    # Everyone whose result moved and by how much, who left the table (/seat) included:
+    # the hand's players in seat order first.
+    moved: tuple[tuple[PlayerInfo, int], ...] = ()
 
 
 class Transfer(Contract):

@@ -43,9 +43,17 @@ class Night:
     hands: tuple[HandRow, ...]  # in order; at most MAX_NIGHT_HANDS, the last ones
     ended_at: datetime | None
     # Everyone who played the night or sits at its table, who left included: player id ->
-    # their points that night, and their names.
+    # their points that night, and their names (of every hand's players too).
     nets: dict[int, int]
     names: dict[int, str]
+
+
+@dataclass(frozen=True)
+class Left:
+    """Someone who played a night and left its table (/seat), with their points."""
+    id: int
+    name: str
+    points: int
 
 
 @dataclass(frozen=True)
@@ -84,8 +92,9 @@ async def night(ledger: Ledger, chat_id: int, number: int | None = None) -> Nigh
                 select(_hp.player_id, func.sum(_hp.delta)).join(t.hands, _h.id == _hp.hand_id)
                 .where(_h.session_id == sid).group_by(_hp.player_id)).all()}
         names = {p.id: p.name for p in session.seats.values()}
-        gone = set(nets) - set(names)
-        if gone:  # who left the table during the night (/seat)
+        played = {int(p) for r in rows if r.seats for p in r.seats.values()}
+        gone = (set(nets) | played) - set(names)
+        if gone:  # who left the table during the night (/seat), void hands' players too
             names |= dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
                 t.players.c.id.in_(gone))).tuples().all())
         return Night(number=index + 1, of=len(ids), session=session,
@@ -94,6 +103,26 @@ async def night(ledger: Ledger, chat_id: int, number: int | None = None) -> Nigh
                          {s: int(p) for s, p in r.seats.items()} if r.seats else seated)
                          for r in reversed(rows)),
                      ended_at=ended, nets=nets, names=names)
+
+    return await ledger.run(unit, write=False)
+
+
+async def left_table(ledger: Ledger, session: SessionInfo) -> list[Left]:
+    """Who played the night and no longer sits at its table, with their points that night,
+    in the order they first played. None unless a seat changed, without a query (the Mini
+    App's board asks every second); else one, on an index."""
+    e, p = t.entries.c, t.players.c
+    if not session.reseated:
+        return []
+
+    def unit(conn: Connection) -> list[Left]:
+        rows = conn.execute(
+            select(e.player_id, p.name, func.sum(e.delta))
+            .join(t.players, p.id == e.player_id)
+            .where(e.session_id == session.id,
+                   e.player_id.not_in([x.id for x in session.seats.values()]))
+            .group_by(e.player_id, p.name).order_by(func.min(e.id))).all()
+        return [Left(int(pid), name, int(net)) for pid, name, net in rows]
 
     return await ledger.run(unit, write=False)
 

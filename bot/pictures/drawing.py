@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 from bot.pictures.fonts import Font
 from bot.pictures.picture_data import NightSeries, StandingsSeries
-from bot.text.i18n import money, signed, t
+from bot.text.i18n import money, nt, signed, t
 from bot.text.words import preset_name
 from engine.models import Seat
 
@@ -51,6 +51,12 @@ def ui(font: Font, lang: str, msgid: str, **params: object) -> str:
     """A label in the chat's language, or in English when the font cannot draw it."""
     text = t(lang, msgid, **params)
     return text if font.can_draw(text) else t("en", msgid, **params)
+
+
+def nui(font: Font, lang: str, singular: str, plural: str, n: int, **params: object) -> str:
+    """:func:`ui` counting ``n``: "1 point", "2 points"."""
+    text = nt(lang, singular, plural, n, **params)
+    return text if font.can_draw(text) else nt("en", singular, plural, n, **params)
 
 
 def label(font: Font, lang: str, name: str, seat: Seat | None) -> str:
@@ -246,7 +252,8 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
                 tr.payer), payee=name(tr.payee), money=amount(tr.cents)), fontsize=26,
                 va="top")
             if tr.points is not None:
-                fig.text(0.92, y, ui(font, lang, "{points} points", points=tr.points),
+                fig.text(0.92, y, nui(font, lang, "{points} point", "{points} points",
+                                      tr.points, points=tr.points),
                          fontsize=20, va="top", ha="right", color="#666666")
             y -= 0.055
         if card.biggest is not None:

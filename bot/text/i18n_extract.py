@@ -31,7 +31,7 @@ REASONS = ["win", "kong", "kong_void", "hujiao_zhuanyi", "huazhu", "chajiao", "t
 def template() -> Catalog:
     cat = Catalog(project="mahjong-tally", charset="utf-8")
     root = Path(__file__).resolve().parents[1]  # the whole bot package
-    keywords = {"t": (2,), "ui": (3,), "pt": ((2, "c"), 3), "nt": (2, 3)}
+    keywords = {"t": (2,), "ui": (3,), "pt": ((2, "c"), 3), "nt": (2, 3), "nui": (3, 4)}
     for filename, lineno, message, _comments, context in extract_from_dir(
             str(root), method_map=[("**.py", "python")], keywords=keywords):
         if isinstance(message, str) or (isinstance(message, tuple)

@@ -7,7 +7,7 @@ from html import escape
 from typing import Any
 
 from bot.text import answer, words
-from bot.text.i18n import money, signed, t
+from bot.text.i18n import money, nt, signed, t
 from engine.families.sichuan import option_off
 from engine.models import HandResult, Line
 from engine.options import SichuanOptions
@@ -115,7 +115,8 @@ def undo_text(lang: str, out: UndoOutcome) -> str:
     s = out.session
     return "\n".join([
         _undone(lang, out),
-        "  ".join(f"{name(s, seat)} {signed(v)}" for seat, v in out.deltas.items() if v)
+        # Everyone whose result moved, who left the table (/seat) included.
+        "  ".join(f"{escape(p.name)} {signed(v)}" for p, v in out.moved)
         or t(lang, "No points moved."),
         "", totals_text(lang, s)])
 
@@ -162,9 +163,10 @@ def summary_text(lang: str, sm: Summary) -> str:
     else:
         parts.append(t(lang, "Nobody owes anybody."))
     if sm.biggest:
-        parts.append(t(lang, "Biggest hand: {player}, {points} points (hand {number}).",
-                       player=escape(sm.biggest[0].name), points=sm.biggest[1],
-                       number=sm.biggest[2]))
+        parts.append(nt(lang, "Biggest hand: {player}, {points} point (hand {number}).",
+                        "Biggest hand: {player}, {points} points (hand {number}).",
+                        sm.biggest[1], player=escape(sm.biggest[0].name),
+                        points=sm.biggest[1], number=sm.biggest[2]))
     if sm.most_wins:
         top = sm.most_winners or (sm.most_wins[0],)
         parts.append(t(lang, "Most wins: {player} ({wins}).",

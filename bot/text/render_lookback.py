@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from html import escape
 
-from bot.text.i18n import signed, t
+from bot.text.i18n import nt, signed, t
 from bot.text.render import SEAT_KEYS, line_text, name
 from bot.text.render_money import points_at_stakes, signed_money
 from bot.text.words import colon, listing, paren, then
@@ -147,8 +147,10 @@ def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) ->
     if rec.best is not None:
         b = rec.best
         what = paren(lang, escape(" ".join(b.names))) if b.names else ""
-        parts.append(t(lang, "Best hand: {points} points, hand {number} of night {night}",
-                       points=b.win_points, number=b.number, night=b.night) + what)
+        parts.append(nt(lang, "Best hand: {points} point, hand {number} of night {night}",
+                        "Best hand: {points} points, hand {number} of night {night}",
+                        b.win_points, points=b.win_points, number=b.number, night=b.night)
+                     + what)
     if rec.last:
         parts.append(t(lang, "Last hands:"))
         for h in rec.last:

@@ -169,7 +169,7 @@ def routes(application: AnyApp, settings: Settings,
 
     async def board(request: Request, c: Caller) -> Any:
         session = await c.session()
-        return {**views.board(c.lang, session),
+        return {**await views.board(c.ledger, c.lang, session),
                 "can_record": access.may_record(c.member, session, c.init)}
 
     async def night(request: Request, c: Caller) -> Any:

@@ -20,6 +20,7 @@ def strings(lang: str) -> dict[str, str]:
         "dealer": t(lang, "dealer"),
         "in_hand": t(lang, "still in"),
         "out": t(lang, "out"),
+        "left": pt(lang, "a player who left the table", "left"),
         "stake": t(lang, "Stake"),
         "points": t(lang, "Points"),
         "money": t(lang, "Money"),

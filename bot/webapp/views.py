@@ -16,10 +16,12 @@ from engine.models import SEATS, HandResult
 from storage import series
 from storage.errors import LedgerError
 from storage.ledger import Ledger
-from storage.models import SessionInfo
+from storage.models import PlayerInfo, SessionInfo
 
 
-def board(lang: str, s: SessionInfo | None) -> dict[str, Any]:
+async def board(ledger: Ledger, lang: str, s: SessionInfo | None) -> dict[str, Any]:
+    """The table now: each seat's player and their points tonight; and who played tonight
+    and left (/seat), with theirs."""
     if s is None:
         return {"status": "none"}
     seats = []
@@ -32,35 +34,58 @@ def board(lang: str, s: SessionInfo | None) -> dict[str, Any]:
                       "total": total, "money": money(total * s.stake_cents),
                       "dealer": seat == s.dealer,
                       "in_hand": bool(s.open_hand) and seat in s.still_in})
+    left = [{"name": x.name, "total": x.points, "money": money(x.points * s.stake_cents)}
+            for x in await series.left_table(ledger, s)]
     return {"status": s.status, "session": s.id, "preset": words.preset_name(lang, s.preset),
             "stake": money(s.stake_cents), "hands": s.hands, "open_hand": s.open_hand,
-            "hand": s.hands + (0 if s.open_hand else 1), "seats": seats}
+            "hand": s.hands + (0 if s.open_hand else 1), "seats": seats, "left": left}
 
 
 async def night(ledger: Ledger, lang: str, chat_id: int) -> dict[str, Any]:
-    """The open night (else the last): each hand with its points per seat and the lines of
-    every event's explanation, and the running totals for the chart."""
+    """The open night (else the last): each hand with who played it, their points and the
+    lines of every event's explanation; and the chart's lines, one per person (who left
+    and who joined included), each their running total from before the first hand shown to
+    after each hand, None where they were not at the table."""
     try:
         n = await series.night(ledger, chat_id)
     except LedgerError:
-        return {"hands": [], "seats": []}
+        return {"hands": [], "lines": []}
     s = n.session
-    seats = [{"seat": x, "name": s.seats[x].name} for x in SEATS if x in s.seats]
-    running = dict.fromkeys(SEATS, 0)
     hands = []
+    moves: list[dict[int, int]] = []  # each hand's points by player (a void hand: 0)
     for h in n.hands:
         result = HandResult.model_validate(h.result)
-        if h.status != "void":
-            for x in SEATS:
-                running[x] += result.deltas.get(x, 0)
+        played = {x: h.players[x] for x in SEATS if x in h.players}
+        table = s.model_copy(update={"seats": {x: PlayerInfo(id=pid, name=n.names[pid])
+                                               for x, pid in played.items()}})
+        moves.append({pid: 0 if h.status == "void" else result.deltas.get(x, 0)
+                      for x, pid in played.items()})
         events = [[line for line in plain(render.details_text(
-            lang, s, h.number, result, i)).split("\n") if line.strip()]
+            lang, table, h.number, result, i)).split("\n") if line.strip()]
             for i in range(len(result.events))]
         hands.append({"number": h.number, "dealer": h.dealer, "status": h.status,
-                      "deltas": {x: result.deltas.get(x, 0) for x in SEATS if x in s.seats},
-                      "totals": {x: running[x] for x in SEATS if x in s.seats},
+                      "names": {x: n.names[pid] for x, pid in played.items()},
+                      "deltas": {x: result.deltas.get(x, 0) for x in played},
                       "events": events})
-    return {"night": n.number, "of": n.of, "session": s.id, "seats": seats, "hands": hands,
+    # As the chat's night chart (bot.pictures.picture_data.night_series), void hands too:
+    # a line starts just before someone's first hand and ends with their last, or runs to
+    # the end for who sits at the table now.
+    now = {p.id for p in s.seats.values()}
+    people = list(dict.fromkeys([*(pid for m in moves for pid in m),
+                                 *(s.seats[x].id for x in SEATS if x in s.seats)]))
+    lines = []
+    for pid in people:
+        running = n.nets.get(pid, 0) - sum(m.get(pid, 0) for m in moves)
+        values: list[int | None] = []
+        for i in range(len(moves) + 1):
+            if i > 0:
+                running += moves[i - 1].get(pid, 0)
+            shown = (i > 0 and pid in moves[i - 1]) or (i < len(moves) and pid in moves[i]) \
+                or (i == len(moves) and pid in now)
+            values.append(running if shown else None)
+        lines.append({"id": pid, "name": n.names[pid], "left": pid not in now,
+                      "values": values})
+    return {"night": n.number, "of": n.of, "session": s.id, "hands": hands, "lines": lines,
             "preset": words.preset_name(lang, s.preset)}
 
 

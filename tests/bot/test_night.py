@@ -422,3 +422,63 @@ async def test_a_hand_before_a_seat_change_is_corrected_as_it_was_played(
                      "carol": (0, -6, -6, None), "dave": (None, None, 0, 4)}
     assert {labels_of.names[pid]: seat for pid, seat in series.seats.items()} == {
         "alice": "E", "bob": "S", "carol": "W", "dave": "W"}
+
+
+@pytest.mark.parametrize(("backend", "lang"), [(b, lang) for b in BACKENDS
+                                               for lang in ("zh-hans", "en")])
+async def test_undoing_a_correction_names_who_left(tmp_path: Path, backend: str,
+                                                   lang: str) -> None:
+    """After carol leaves, /undo of an /edit of her hand says how her result moved too,
+    not only the seated players'."""
+    async with AsyncExitStack() as stack:
+        url = await stack.enter_async_context(postgres_database("undo")) \
+            if backend == "postgres" else None
+        t = await stack.enter_async_context(table(tmp_path, lang=lang, url=url))
+        t.admin("alice")
+        await t.say("alice", THREE)
+        for who, text in (("bob", "/hu bob 自摸 清一色"), ("carol", "/hu carol from alice"),
+                          ("alice", "/hu alice 自摸 七对"),
+                          ("carol", "/hu carol from bob 对对胡")):
+            await t.say(who, text)
+        await t.say("alice", "/seat carol @dave")
+        await t.say("dave", "/hu dave 自摸")
+        edited = await _texts(t, "alice", "/edit 1.2 carol from alice 对对胡")
+        assert any("alice -9→-10  carol -7→-6" in x for x in edited), edited
+        texts = await _texts(t, "alice", "/undo")
+        undone = ("已撤销对第 1 盘第 2 条的修改。\nalice +1  carol -1" if lang == "zh-hans"
+                  else "Undone: the correction of event 2 of hand 1.\nalice +1  carol -1")
+        assert any(undone in x for x in texts), texts
+        session = await t.ledger.current_session(t.chat_id)
+        assert [p.name for p in session.seats.values()] == ["alice", "bob", "dave"]
+        assert t.api.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
+async def test_one_point_is_one_point(tmp_path: Path, lang: str,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """English counts "1 point", in /end's biggest hand, the settle-up card and /stats'
+    best hand; Chinese says 1 分 as it says 2 分."""
+    figures: list[Figure] = []
+    figure = drawing._figure
+
+    def kept(size: tuple[int, int]) -> Figure:
+        figures.append(figure(size))
+        return figures[-1]
+
+    monkeypatch.setattr(drawing, "_figure", kept)
+    async with table(tmp_path, lang=lang) as t:
+        await t.say("alice", THREE)
+        await t.say("carol", "/hu carol from alice")
+        await t.say("bob", "/hu bob from alice")  # two of three have won: the hand ends
+        ended = "\n".join(plain(m.text) for m in await t.say("alice", "/end"))
+        drawn = [x.get_text() for fig in figures for x in fig.texts]
+        stats = "\n".join(plain(m.text) for m in await t.say("carol", "/stats"))
+        assert t.api.errors == []
+    if lang == "en":
+        assert "Biggest hand: bob, 1 point (hand 1)." in ended, ended
+        assert drawn.count("1 point") == 2 and "1 points" not in drawn, drawn
+        assert "Best hand: 1 point, hand 1 of night " in stats, stats
+    else:
+        assert "最大一手：bob，1 分（第 1 盘）。" in ended, ended
+        assert drawn.count("1 分") == 2, drawn
+        assert "最大一手：1 分，" in stats and "牌局第 1 盘（平胡）" in stats, stats

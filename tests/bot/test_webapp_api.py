@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +19,7 @@ from bot.delivery.intake import pipeline_of as pipeline
 from bot.handlers.app_link import chat_param
 from tests.bot.harness import GROUP, plain, table
 from tests.bot.webapp_harness import app_table, auth, client, init_data, seated
+from tests.databases import BACKENDS, postgres_database
 
 WIN = {"winner": "S", "how": "self_draw",
        "tiles": ["1m", "1m", "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "9m", "9m",
@@ -64,7 +67,11 @@ async def test_board_follows_the_chat(tmp_path: Path) -> None:
         assert totals["S"] > 0 and board["open_hand"] == 1
         assert [s["in_hand"] for s in board["seats"]] == [True, False, True, True]
         night = (await c.get("/app/api/night", headers=h)).json()
-        assert night["hands"][0]["totals"] == totals
+        assert {x["name"]: x["values"] for x in night["lines"]} == {
+            s["name"]: [0, s["total"]] for s in board["seats"]}
+        assert night["hands"][0]["names"] == {"E": "alice", "S": "bob", "W": "carol",
+                                              "N": "dave"}
+        assert board["left"] == []
         assert any("清一色" in line for line in night["hands"][0]["events"][0])
 
 
@@ -300,6 +307,52 @@ async def test_the_apps_words_in_chinese(tmp_path: Path) -> None:
         assert (words["players"], words["hands"]) == ("玩家", "各盘")
         assert (words["lp"], words["rp"]) == ("（", "）")
         assert "人数：四人" in plain((await t.say("alice", "/rules"))[-1].text)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_seat_change_in_the_apps_night(tmp_path: Path, backend: str) -> None:
+    """carol leaves, dave sits down: the app's hands name who played each, the board shows
+    dave's own points and carol's as having left, and the chart draws a line per person
+    (as the chat's /history and /end do)."""
+    async with AsyncExitStack() as stack:
+        url = await stack.enter_async_context(postgres_database("appseat")) \
+            if backend == "postgres" else None
+        t = await stack.enter_async_context(app_table(tmp_path, "zh-Hans", url=url))
+        c = await stack.enter_async_context(client(t))
+        t.admin("alice")
+        await t.say("alice", "/new 三人两房 @alice @bob @carol")
+        for who, text in (("bob", "/hu bob 自摸 清一色"), ("carol", "/hu carol from alice"),
+                          ("alice", "/hu alice 自摸 七对"),
+                          ("carol", "/hu carol from bob 对对胡")):
+            await t.say(who, text)
+        await t.say("alice", "/seat carol @dave")
+        await t.say("dave", "/hu dave 自摸")
+        await t.say("bob", "/hu bob from alice")
+        history = [plain(m.text) for m in await t.say("alice", "/history")]
+        assert any("#3：alice -3  bob -1  dave +4\n#2：alice +16  bob -10  carol -6\n"
+                   "#1：alice -9  bob +16  carol -7" in x for x in history), history
+        h = auth(init_data(t, "alice"))
+        night = (await c.get("/app/api/night", headers=h)).json()
+        # Each hand names who played it, as /history does.
+        assert [(x["number"], x["names"]["W"], x["deltas"]["W"]) for x in night["hands"]] \
+            == [(1, "carol", -7), (2, "carol", -6), (3, "dave", 4)]
+        assert "本次：carol +2  bob -2" in night["hands"][1]["events"][1]
+        assert not any("dave" in line for e in night["hands"][1]["events"] for line in e)
+        assert "本次：dave +4  alice -2  bob -2" in night["hands"][2]["events"][0]
+        # A line per person: carol's ends with her last hand, dave's starts before his first.
+        assert {x["name"]: (x["values"], x["left"]) for x in night["lines"]} == {
+            "alice": ([0, -9, 7, 4], False), "bob": ([0, 16, 6, 5], False),
+            "carol": ([0, -7, -13, None], True), "dave": ([None, None, 0, 4], False)}
+        # The board: who sits now with their own points, and carol with hers, as left.
+        board = (await c.get("/app/api/board", headers=h)).json()
+        assert [(x["name"], x["total"]) for x in board["seats"]] == [
+            ("alice", 4), ("bob", 5), ("dave", 4)]
+        assert [(x["name"], x["total"], x["money"]) for x in board["left"]] == [
+            ("carol", -13, "-13.00")]
+        for lang, word in (("zh-Hans", "已离席"), ("en", "left")):
+            me = await c.get("/app/api/me", headers=auth(init_data(t, "bob", lang=lang)))
+            assert me.json()["strings"]["left"] == word
+        assert t.api.errors == []
 
 
 NIGHT: list[tuple[str, dict[str, Any], str]] = [

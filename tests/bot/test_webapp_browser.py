@@ -140,3 +140,44 @@ async def test_two_winners_a_kong_and_the_walls_end_by_taps(tmp_path: Path) -> N
         await preview("/draw alice 未听, bob 听 1, carol 花猪, dave 未听")
         assert errors == [] and "null" not in await page.inner_text("main")
         assert (await t.ledger.current_session(GROUP)).hands == 0  # previews write nothing
+
+
+async def test_a_seat_change_on_the_board_hands_and_chart(tmp_path: Path) -> None:
+    """carol leaves and dave sits down: the board shows carol's points as having left, the
+    hands name who played each, and the chart draws a line per person."""
+    async with app_table(tmp_path, "zh-Hans") as t, served(t) as base, browser() as b:
+        t.admin("alice")
+        await t.say("alice", "/new 三人两房 @alice @bob @carol")
+        for who, text in (("bob", "/hu bob 自摸 清一色"), ("carol", "/hu carol from alice"),
+                          ("alice", "/hu alice 自摸 七对"),
+                          ("carol", "/hu carol from bob 对对胡")):
+            await t.say(who, text)
+        await t.say("alice", "/seat carol @dave")
+        await t.say("dave", "/hu dave 自摸")
+        await t.say("bob", "/hu bob from alice")
+        page = await b.new_page(viewport=PHONE)
+        page.set_default_timeout(TIMEOUT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        await page.goto(launch_url(base, init_data(t, "bob")))
+        await page.wait_for_selector('#board tr[data-seat="W"] td[data-total="4"]')
+        assert "dave" in await page.inner_text('#board tr[data-seat="W"]')
+        gone = await page.inner_text('#board tr[data-left="carol"]')
+        assert "已离席" in gone and "-13" in gone, gone
+
+        await page.click('nav button[data-tab="hands"]')
+        await page.wait_for_selector('.hand[data-hand="3"]')
+        pairs = page.locator('.hand[data-hand="2"] .deltas .pair')
+        assert await pairs.all_inner_texts() == ["alice +16", "bob -10", "carol -6"]
+        pairs = page.locator('.hand[data-hand="3"] .deltas .pair')
+        assert await pairs.all_inner_texts() == ["alice -3", "bob -1", "dave +4"]
+
+        await page.click('nav button[data-tab="chart"]')
+        await page.wait_for_selector("#chart")
+        assert await page.locator("#chart polyline").count() == 4  # a line per person
+        assert await page.locator('#chart polyline[data-line="carol"]').get_attribute(
+            "points") != await page.locator('#chart polyline[data-line="dave"]').get_attribute(
+            "points")
+        legend = await page.inner_text(".legend")
+        assert "carol（已离席）" in legend and "dave" in legend, legend
+        assert errors == [] and "null" not in await page.inner_text("main")

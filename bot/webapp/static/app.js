@@ -175,12 +175,16 @@
           s.in_hand ? S.in_hand : S.out) : null),
       el("td", { class: "num " + cls(s.total), "data-total": s.total }, signed(s.total)),
       el("td", { class: "num " + cls(s.total) }, s.money)));
+    const left = b.left.map((p) => el("tr", { class: "left", "data-left": p.name },
+      el("td", {}, ""), el("td", {}, p.name, el("span", { class: "badge off" }, S.left)),
+      el("td", { class: "num " + cls(p.total), "data-total": p.total }, signed(p.total)),
+      el("td", { class: "num " + cls(p.total) }, p.money)));
     show(
       el("h2", { id: "board-title" }, b.preset + " · " + fill(S.hand_n, { n: b.hand })),
       el("table", { id: "board" },
         el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, ""),
           el("th", { class: "num" }, S.points), el("th", { class: "num" }, S.money))),
-        el("tbody", {}, rows)),
+        el("tbody", {}, rows, left)),
       el("p", { class: "hint" }, S.stake + " " + b.stake),
       me.can_record ? el("div", { class: "row" },
         el("button", { class: "act light", id: "undo", onclick: undo }, S.undo)) : null);
@@ -213,7 +217,7 @@
     }
     const W = 340, H = 200, P = 24;
     const counted = n.hands;
-    const all = counted.flatMap((h) => Object.values(h.totals)).concat([0]);
+    const all = n.lines.flatMap((l) => l.values).filter((v) => v !== null).concat([0]);
     const lo = Math.min(...all), hi = Math.max(...all);
     const span = hi - lo || 1;
     const x = (i) => P + (i * (W - 2 * P)) / Math.max(1, counted.length);
@@ -243,13 +247,20 @@
     add("line", { class: "axis", x1: P, x2: W - P, y1: y(0), y2: y(0) });
     add("text", { x: 2, y: y(hi) + 3 }, String(hi));
     add("text", { x: 2, y: y(lo) + 3 }, String(lo));
-    n.seats.forEach((s, k) => {
-      const pts = [[x(0), y(0)]].concat(counted.map((h, i) => [x(i + 1), y(h.totals[s.seat])]));
-      const line = add("polyline", { class: "c" + k, points: pts.map((p) => p.join(",")).join(" ") });
-      line.style.pointerEvents = "none";
+    n.lines.forEach((l, k) => {
+      // a line per person: a gap where they were not at the table (a seat changed)
+      const runs = [[]];
+      l.values.forEach((v, i) => {
+        if (v !== null) runs[runs.length - 1].push(x(i) + "," + y(v));
+        else if (runs[runs.length - 1].length) runs.push([]);
+      });
+      runs.filter((r) => r.length).forEach((r) => {
+        const line = add("polyline", { class: "c" + (k % 6), "data-line": l.name, points: r.join(" ") });
+        line.style.pointerEvents = "none";
+      });
     });
-    const legend = el("p", { class: "legend" }, n.seats.map((s, k) =>
-      el("span", {}, el("i", { class: "c" + k }), s.name)));
+    const legend = el("p", { class: "legend" }, n.lines.map((l, k) =>
+      el("span", {}, el("i", { class: "c" + (k % 6) }), l.name, l.left ? S.lp + S.left + S.rp : null)));
     show(el("h2", {}, fill(S.night_n, { n: n.night }) + " · " + n.preset),
       svg, legend, detail);
   }
@@ -258,7 +269,6 @@
   async function renderHands() {
     const n = await api("night");
     if (tab !== "hands") return;
-    const names = Object.fromEntries(n.seats.map((s) => [s.seat, s.name]));
     const items = n.hands.slice().reverse().map((h) => {
       const body = handView(h);
       body.hidden = true;
@@ -267,7 +277,7 @@
         onclick: () => { body.hidden = !body.hidden; } },
         el("div", { class: "head" }, el("b", {}, fill(S.hand_n, { n: h.number }) + status),
           el("span", { class: "deltas" }, Object.entries(h.deltas).map(([s, d], i) =>
-            [i ? "  " : null, el("span", { class: "pair" }, names[s] + " " + signed(d))]))),
+            [i ? "  " : null, el("span", { class: "pair" }, h.names[s] + " " + signed(d))]))),
         body);
     });
     show(el("h2", {}, S.hands),
