@@ -157,8 +157,10 @@ def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) ->
         ax.grid(alpha=0.3)
         if len(xs) <= 30:
             ax.set_xticks(xs)
-        ax.set_title(ui(font, lang, "Night {night}: {preset}, {hands} hands", night=who.night,
-                        preset=preset_label(font, lang, who.preset), hands=len(xs) - 1),
+        ax.set_title(nui(font, lang, "Night {night}: {preset}, {hands} hand",
+                         "Night {night}: {preset}, {hands} hands", len(xs) - 1,
+                         night=who.night, preset=preset_label(font, lang, who.preset),
+                         hands=len(xs) - 1),
                      fontsize=15)
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=12, frameon=False)
 
@@ -219,13 +221,16 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
         preset = preset_label(font, lang, card.preset)
         if len(card.stakes) > 1:
             sep = "、" if lang == "zh-Hans" and font.can_draw("、") else ", "
-            head = ui(font, lang, "Night {night} · {preset} · {hands} hands · each hand at "
-                      "its own stake ({stakes})", night=card.night, preset=preset,
-                      hands=card.hands, stakes=sep.join(amount(x) for x in card.stakes))
+            head = nui(font, lang, "Night {night} · {preset} · {hands} hand · each hand at "
+                       "its own stake ({stakes})", "Night {night} · {preset} · {hands} hands · "
+                       "each hand at its own stake ({stakes})", card.hands, night=card.night,
+                       preset=preset, hands=card.hands,
+                       stakes=sep.join(amount(x) for x in card.stakes))
         else:
-            head = ui(font, lang, "Night {night} · {preset} · {hands} hands · {stake} a point",
-                      night=card.night, preset=preset, hands=card.hands,
-                      stake=amount(card.stake_cents))
+            head = nui(font, lang, "Night {night} · {preset} · {hands} hand · {stake} a point",
+                       "Night {night} · {preset} · {hands} hands · {stake} a point",
+                       card.hands, night=card.night, preset=preset, hands=card.hands,
+                       stake=amount(card.stake_cents))
         y = 0.83
         if table:
             fig.text(0.06, y, table[:40], fontsize=22, va="top", fontweight="bold")
@@ -322,7 +327,8 @@ def patterns_chart(player: str, counts: Sequence[tuple[str, int]], wins: int, la
             ax.text(0.5, 0.5, ui(font, lang, "No wins yet."), transform=ax.transAxes,
                     ha="center", fontsize=16)
         who = label(font, lang, player, None)
-        ax.set_title(ui(font, lang, "{player}: {n} wins by pattern", player=who,
-                        n=wins), fontsize=15)
+        ax.set_title(nui(font, lang, "{player}: {wins} win by pattern",
+                         "{player}: {wins} wins by pattern", wins, player=who, wins=wins),
+                     fontsize=15)
 
     return _render(font, draw, CHART_SIZE)

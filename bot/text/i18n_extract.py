@@ -67,7 +67,12 @@ def main() -> None:
         with path.open("wb") as fh:
             write_po(fh, cat, width=100, omit_header=False)
         print(f"{lang}: {len(cat)} messages, "
-              f"{sum(1 for m in cat if m.id and m.string)} translated")
+              f"{sum(1 for m in cat if m.id and translated(m.string))} translated")
+
+
+def translated(string: object) -> bool:
+    """Whether a message has its text (every form of a plural one)."""
+    return all(string) if isinstance(string, tuple | list) else bool(string)
 
 
 if __name__ == "__main__":

@@ -84,8 +84,9 @@ def table_text(lang: str, s: SessionInfo) -> str:
 def board_text(lang: str, s: SessionInfo) -> str:
     if s.status != "open":  # the night is over: the final nets, no hand in progress
         return "\n".join(["📋 " + t(lang, "Scoreboard"),
-                          t(lang, "{preset}: the night is over after {hands} hands.",
-                            preset=words.preset_name(lang, s.preset), hands=s.hands),
+                          nt(lang, "{preset}: the night is over after {hands} hand.",
+                             "{preset}: the night is over after {hands} hands.", s.hands,
+                             preset=words.preset_name(lang, s.preset), hands=s.hands),
                           totals_text(lang, s)])
     return "📋 " + t(lang, "Scoreboard") + "\n" + table_text(lang, s)
 
@@ -142,7 +143,8 @@ def edit_text(lang: str, out: EditOutcome) -> str:
 
 
 def summary_text(lang: str, sm: Summary) -> str:
-    parts = [t(lang, "The night is over: {hands} hands.", hands=sm.hands)]
+    parts = [nt(lang, "The night is over: {hands} hand.", "The night is over: {hands} hands.",
+                sm.hands, hands=sm.hands)]
     for pid, net in sorted(sm.nets.items(), key=lambda kv: -kv[1]):
         bold = "<b>" + signed(net) + "</b>"
         parts.append("  " + t(lang, "{player}: {points} ({money})",

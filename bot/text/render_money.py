@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from bot.text.i18n import money, signed, t
+from bot.text.i18n import money, nt, signed, t
 from bot.text.words import colon, listing, paren
 from storage.money import MoneyStanding, PairBalance, Payment, SettlePlan
 
@@ -105,8 +105,9 @@ def settle_plan_text(lang: str, plan: SettlePlan) -> str:
 
 
 def settled_text(lang: str, plan: SettlePlan, by: str) -> str:
-    return t(lang, "Settled, confirmed by {player}: {debts} debts cleared.",
-             player=escape(by), debts=plan.debts)
+    return nt(lang, "Settled, confirmed by {player}: {debts} debt cleared.",
+              "Settled, confirmed by {player}: {debts} debts cleared.", plan.debts,
+              player=escape(by), debts=plan.debts)
 
 
 def confirm_label(lang: str) -> str:
