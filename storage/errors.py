@@ -26,7 +26,7 @@ _PASSING_STATES = ("08", "57P01", "57P02", "57P03", "53300", "40001", "40P01")
 _SQLITE_BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
-def _chain(exc: BaseException) -> Iterator[BaseException]:
+def causes(exc: BaseException) -> Iterator[BaseException]:
     """``exc``, what SQLAlchemy wrapped (``.orig``) and what it was raised from or during
     (a cleanup's error hides the one that caused it), each once."""
     seen: set[int] = set()
@@ -71,4 +71,4 @@ def database_away(exc: BaseException) -> bool:
     or refused connection, a serialization failure): the unit of work rolled back and
     may be tried again. Judged by what happened (the driver's error and its SQLSTATE,
     anywhere in the chain of causes), not by the class SQLAlchemy wrapped it in."""
-    return any(_passing(e) for e in _chain(exc))
+    return any(_passing(e) for e in causes(exc))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from typing import Any
 
@@ -11,7 +12,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import PendingRollbackError
 
-from storage.errors import database_away
+from storage.errors import causes, database_away
 from storage.ledger import Ledger
 from tests.storage.conftest import PG_URL, drop_schema
 
@@ -70,6 +71,48 @@ async def test_a_unit_whose_backend_is_terminated_raises_the_disconnect() -> Non
         # and the next unit works: the pool dropped the dead connections
         assert await ledger.run(lambda c: c.execute(text("SELECT 1")).scalar_one(),
                                 write=False) == 1
+    finally:
+        await side.close()
+        await ledger.close()
+        await drop_schema(schema)
+
+
+async def test_a_pooled_connection_ended_by_the_server_is_dropped_not_reused() -> None:
+    """A pooled connection whose session the server ended while it sat idle (a restart,
+    ``pg_terminate_backend``) can be checked out before asyncpg notices: its unit fails
+    with asyncpg's "another operation is in progress" (met at least once here: seen in an
+    hour's soak when the server restarted) or "connection is closed". Either way the failure
+    counts as the database going away, SQLAlchemy has invalidated the connection (so the
+    pool does not hand it out again), and the next unit works."""
+    import asyncpg
+    from sqlalchemy.exc import DBAPIError
+
+    schema = await fresh_schema()
+    ledger = await Ledger.open(url(), pool_size=1, max_overflow=0, **in_schema(schema))
+    side = await asyncpg.connect(dsn())
+    failures: list[BaseException] = []
+    try:
+        for _ in range(30):
+            pid = await ledger.run(lambda c: c.execute(text("SELECT pg_backend_pid()"))
+                                   .scalar_one(), write=False)
+            await side.execute("SELECT pg_terminate_backend($1)", pid)
+            # Without running the event loop, let the server's goodbye reach the socket:
+            # asyncpg then reads it when the unit starts, before it sees the socket close.
+            time.sleep(0.05)
+            try:
+                await ledger.run(lambda c: c.execute(text("SELECT 1")).scalar_one(),
+                                 write=True)
+            except Exception as exc:
+                failures.append(exc)
+            assert await ledger.run(lambda c: c.execute(text("SELECT 1")).scalar_one(),
+                                    write=False) == 1
+        broken = [e for e in failures if any(
+            isinstance(x, asyncpg.exceptions.InternalClientError) for x in causes(e))]
+        assert broken, [repr(e) for e in failures]  # the race was met at least once
+        for failure in failures:
+            assert database_away(failure), repr(failure)
+            assert isinstance(failure, DBAPIError) and failure.connection_invalidated, \
+                repr(failure)
     finally:
         await side.close()
         await ledger.close()
