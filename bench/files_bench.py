@@ -65,16 +65,16 @@ async def _forty_hands(tmp: Path) -> None:
     ledger = await Ledger.open(f"sqlite+aiosqlite:///{tmp}/draw.sqlite3")
     try:
         seats = [PlayerRef(name=n) for n in ("小明", "bob", "carol", "大卫")]
-        await ledger.open_session(CHAT, seats, preset="chengdu",
-                                  overrides={"blood_battle": False})
+        await ledger.sessions.open_session(CHAT, seats, preset="chengdu",
+                                           overrides={"blood_battle": False})
         rng = random.Random(5)
         for _ in range(40):
             winner = rng.choice("ESWN")
             loser = rng.choice([s for s in "ESWN" if s != winner])
-            await ledger.record(CHAT, {"type": "win", "how": "discard", "winner": winner,
-                                       "from_seat": loser,
-                                       "patterns": rng.choice([[], ["清一色"], ["七对"]])})
-        summary = await ledger.end_session(CHAT)
+            await ledger.hands.record(CHAT, {"type": "win", "how": "discard", "winner": winner,
+                                             "from_seat": loser,
+                                             "patterns": rng.choice([[], ["清一色"], ["七对"]])})
+        summary = await ledger.nights.end_session(CHAT)
         night = await series.night(ledger, CHAT)
         font = fonts.chosen()
         card = card_of(night, summary, "周五麻将")
@@ -97,11 +97,11 @@ async def _fill(ledger: Ledger, chat_id: int, hands: int, per_night: int) -> Non
     done = 0
     while done < hands:
         n = min(per_night, hands - done)
-        s = await ledger.open_session(chat_id, seats, preset="chengdu",
-                                      overrides={"blood_battle": False})
+        s = await ledger.sessions.open_session(chat_id, seats, preset="chengdu",
+                                               overrides={"blood_battle": False})
         pids: dict[str, int] = {seat: p.id for seat, p in s.seats.items()}
         await _bulk(ledger, chat_id, s.id, pids, 0, n, templates, rng, {})
-        await ledger.end_session(chat_id)
+        await ledger.nights.end_session(chat_id)
         done += n
 
 

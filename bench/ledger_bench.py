@@ -2,7 +2,7 @@
 the rate of recorded hands, on SQLite and (with TALLY_TEST_POSTGRES_URL) PostgreSQL.
 
 Run: ``python -m bench.ledger_bench [--hands 1000000] [--backend sqlite|postgres|both]``.
-Recording uses the real ``Ledger.record``; the rest of the history is bulk-inserted as the
+Recording uses the real ``Ledger.hands.record``; the rest of the history is bulk-inserted as the
 same rows ``record`` writes (hand, four entries, four player facts, running totals).
 """
 
@@ -55,8 +55,8 @@ def _templates(n: int = 64) -> list[tuple[dict[str, Any], dict[str, Any], Any]]:
 
 async def _setup_chat(ledger: Ledger, chat_id: int) -> tuple[int, dict[str, int]]:
     seats = [PlayerRef(name=f"p{chat_id}_{i}") for i in range(4)]
-    s = await ledger.open_session(chat_id, seats, preset="chengdu",
-                                  overrides={"blood_battle": False})
+    s = await ledger.sessions.open_session(chat_id, seats, preset="chengdu",
+                                           overrides={"blood_battle": False})
     return s.id, {seat: p.id for seat, p in s.seats.items()}
 
 
@@ -117,12 +117,12 @@ async def _time(fn: Callable[[], Awaitable[Any]], repeat: int = 20) -> float:
 
 async def _reads(ledger: Ledger, chat_id: int, player_id: int) -> dict[str, float]:
     return {
-        "standings": await _time(lambda: ledger.standings(chat_id)),
-        "player stats": await _time(lambda: ledger.player_stats(chat_id, player_id)),
-        "history page": await _time(lambda: ledger.history(chat_id, page=1)),
-        "money standings": await _time(lambda: ledger.money_standings(chat_id)),
-        "night history": await _time(lambda: ledger.night_history(chat_id, "current")),
-        "player record": await _time(lambda: ledger.player_record(chat_id, player_id)),
+        "standings": await _time(lambda: ledger.lookback.standings(chat_id)),
+        "player stats": await _time(lambda: ledger.lookback.player_stats(chat_id, player_id)),
+        "history page": await _time(lambda: ledger.nights.history(chat_id, page=1)),
+        "money standings": await _time(lambda: ledger.money.money_standings(chat_id)),
+        "night history": await _time(lambda: ledger.lookback.night_history(chat_id, "current")),
+        "player record": await _time(lambda: ledger.lookback.player_record(chat_id, player_id)),
     }
 
 
@@ -163,7 +163,7 @@ async def run_backend(backend: str, hands: int) -> dict[str, float]:
         t0 = time.perf_counter()
         for i in range(n_rec):
             rep = templates[i % len(templates)][0]
-            await ledger.record(rec_chat, rep["events"][0])
+            await ledger.hands.record(rec_chat, rep["events"][0])
         rate = n_rec / (time.perf_counter() - t0)
         # 2. Reads at 1,000 hands (one chat holding them all).
         totals: dict[int, list[int]] = {}
@@ -187,7 +187,7 @@ async def run_backend(backend: str, hands: int) -> dict[str, float]:
                 await conn.exec_driver_sql("ANALYZE")
         big = await _reads(ledger, 1, pids["E"])
         size = await _size(ledger, path)
-        print(f"[{backend}] recorded through Ledger.record: {rate:.0f} hands/s")
+        print(f"[{backend}] recorded through Ledger.hands.record: {rate:.0f} hands/s")
         print(f"[{backend}] bulk fill to {total_hands:,} hands in {fill:.0f} s")
         out = {"record_rate": rate, "bytes_per_hand": size / total_hands}
         for k in small:

@@ -241,7 +241,7 @@ async def load(bot: str, url: str, seconds: float, delay: float = 0.05) -> dict[
 async def same_order(app: Any, sent: dict[int, list[str]]) -> bool:
     ledger = app.bot_data["services"].ledger
     for chat, names in sent.items():
-        session = await ledger.current_session(chat)
+        session = await ledger.sessions.current_session(chat)
 
         def unit(conn: Any, chat: int = chat) -> list[Any]:
             return [r.report for r in conn.execute(

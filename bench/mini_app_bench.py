@@ -146,7 +146,7 @@ async def report_delay(t: Table, b: Any, base: str, reports: int) -> list[float]
     page, _, _ = await open_page(b, launch_url(base, init_data(t, "bob")))
     delays = []
     for i in range(reports):
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         seat = ("E", "S", "W", "N")[i % 4]
         name = session.seats[seat].name
         started = time.perf_counter()

@@ -1,6 +1,6 @@
 """What the batching writer saves: CPU per report when ten chats report one at a time
 (one transaction each) against the same reports arriving together (the writer commits
-them in shared transactions), through the real ``Ledger.record``.
+them in shared transactions), through the real ``Ledger.hands.record``.
 
 Run: ``python -m bench.writer_bench [--url postgresql+asyncpg://...] [--rounds 100]``
 (default: a SQLite file in a temporary folder). On PostgreSQL the tables go to a schema of
@@ -47,12 +47,12 @@ async def run(url: str | None, rounds: int) -> None:
             c0 = time.process_time()
             for i in range(rounds):
                 for chat in chats:
-                    await ledger.record(chat, events[i % len(events)])
+                    await ledger.hands.record(chat, events[i % len(events)])
             alone = (time.process_time() - c0) / (rounds * CHATS)
             before = writer.batches, writer.units
             c0 = time.process_time()
             for i in range(rounds):
-                await asyncio.gather(*(ledger.record(chat, events[i % len(events)])
+                await asyncio.gather(*(ledger.hands.record(chat, events[i % len(events)])
                                        for chat in chats))
             together = (time.process_time() - c0) / (rounds * CHATS)
             per_tx = (writer.units - before[1]) / max(1, writer.batches - before[0])

@@ -41,7 +41,6 @@ from bot.handlers.context import TallyApp, TallyContext
 from bot.ops import collector
 from bot.ops.config import Settings
 from bot.text.i18n import t
-from storage.drafts import Drafts
 from storage.ledger import Ledger
 
 log = logging.getLogger(__name__)
@@ -142,9 +141,9 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
         ledger = await Ledger.open(settings.storage.url, run_migrations=not shared,
                                    idle_transaction_seconds=settings.delivery.lease_seconds
                                    if settings.storage.url.startswith("postgresql") else None)
-        ledger.batching = not shared  # see storage.ledger_base: several workers, no batches
+        ledger.batching = not shared  # see storage.store: several workers, no batches
         app.bot_data["services"] = context.Services(
-            ledger=ledger, drafts=Drafts(ledger), admins=frozenset(settings.admins),
+            ledger=ledger, drafts=ledger.drafts, admins=frozenset(settings.admins),
             default_language=settings.default_language, cache=not shared)
         app.bot_data["pipeline"] = Pipeline(
             app, ledger, settings.delivery, board_interval=settings.telegram.board_interval,

@@ -41,6 +41,7 @@ from sqlalchemy.engine import Connection
 from engine.errors import ReportError
 from engine.models import SEATS, HandReport, HandResult
 from engine.rules import Ruleset
+from storage import repository as repo
 from storage import tables as t
 from storage.backup import _decode, _encode
 from storage.errors import LedgerError
@@ -672,7 +673,7 @@ async def import_zip(ledger: Ledger, chat_id: int, data: IO[bytes],
                     d.chat_id == chat_id, d.id == draft[0], d.version == draft[1])
                     ).rowcount != 1:
                 raise LedgerError("stale_button", "that import was confirmed or cancelled")
-        ledger._chat(conn, chat_id)
+        repo.ensure_chat(conn, chat_id)
         if not _chat_is_empty(conn, chat_id):
             raise LedgerError("import_not_empty", "this chat already has a ledger")
         with _open_zip(data) as zf:

@@ -11,16 +11,18 @@ from sqlalchemy.engine import Connection, Row
 from engine.models import Seat
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
+from storage import repository as repo
 from storage import tables as t
 from storage.errors import LedgerError
 from storage.hand_json import full_report, hand_deltas, pack_report, pack_result
-from storage.ledger_base import LedgerBase, _player, now, seated
 from storage.models import (
     EditOutcome,
     HandChange,
     PlayerInfo,
     UndoOutcome,
 )
+from storage.repository import now
+from storage.store import Service
 
 
 def may_change(reporters: list[int | None], actor: int | None, allow_others: bool,
@@ -33,16 +35,17 @@ def may_change(reporters: list[int | None], actor: int | None, allow_others: boo
         raise LedgerError(code, "only the player who reported it, or an admin, can change it")
 
 
-class Corrections(LedgerBase):
-    # -- corrections --------------------------------------------------------------------
+class Corrections(Service):
+    """Undo the last event, void or amend any hand (later dealers replayed), and the
+    audit trail they leave."""
 
     async def undo(self, chat_id: int, *, actor: int | None = None,
                    allow_others: bool = False) -> UndoOutcome:
         """Take back the session's last event. Only its reporter, unless ``allow_others``."""
 
         def unit(conn: Connection) -> UndoOutcome:
-            srow = self._open_session_row(conn, chat_id)
-            edit = self._latest_edit(conn, srow)
+            srow = repo.open_session_row(conn, chat_id)
+            edit = repo.latest_edit(conn, srow)
             if edit is not None:
                 return self._undo_edit(conn, chat_id, srow, edit, actor, allow_others)
             h = t.hands.c
@@ -62,14 +65,14 @@ class Corrections(LedgerBase):
             e = t.entries.c
             deltas_rows = conn.execute(select(e.player_id, e.delta).where(
                 e.hand_id == hrow.id, e.event_index == index)).tuples().all()
-            seats = seated(srow)
+            seats = repo.seated(srow)
             by_pid = dict(deltas_rows)
             deltas = {seat: -int(by_pid.get(pid, 0)) for seat, pid in seats.items()}
             conn.execute(delete(t.entries).where(e.hand_id == hrow.id,
                                                  e.event_index == index))
             stamp = now()
             if not events:
-                self._set_hand_facts(conn, srow, hrow.id, None)
+                repo.set_hand_facts(conn, srow, hrow.id, None)
                 conn.execute(delete(t.hands).where(h.id == hrow.id))
                 # A voided hand numbered after this one keeps its number: the next hand
                 # follows the highest number still there, so numbers are never reused.
@@ -86,18 +89,18 @@ class Corrections(LedgerBase):
                     report=pack_report(report), result=pack_result(result), status="open",
                     next_dealer=None,
                     reporters=reporters[:-1], updated_at=stamp))
-                self._set_hand_facts(conn, srow, hrow.id, result)
+                repo.set_hand_facts(conn, srow, hrow.id, result)
                 conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
                              .values(dealer=hrow.dealer))
             self._audit(conn, chat_id, srow.id, hrow.number, "undo", actor,
                         {"event": removed}, None)
-            info = self._session_info(conn, chat_id, srow.id)
+            info = repo.session_info(conn, chat_id, srow.id)
             return UndoOutcome(hand_number=hrow.number, event_index=index, removed=removed,
                                deltas=deltas, session=info,
                                moved=tuple((info.seats[x], d) for x, d in deltas.items()
                                            if d and x in info.seats))
 
-        return await self.run(unit, write=True)
+        return await self.store.run(unit, write=True)
 
     async def void(self, chat_id: int, number: int, *, actor: int | None = None,
                    allow_others: bool = False) -> EditOutcome:
@@ -116,6 +119,16 @@ class Corrections(LedgerBase):
                                 allow_others=allow_others, event_index=event_index,
                                 draft_id=draft_id)
 
+    async def audit_trail(self, chat_id: int, limit: int = 50) -> list[dict[str, Any]]:
+        a = t.audit.c
+
+        def unit(conn: Connection) -> list[dict[str, Any]]:
+            rows = conn.execute(select(t.audit).where(a.chat_id == chat_id)
+                                .order_by(a.id.desc()).limit(limit)).all()
+            return [dict(r._mapping) for r in rows]
+
+        return await self.store.run(unit, write=False)
+
     async def _edit(self, chat_id: int, number: int, events: list[dict[str, Any]] | None,
                     actor: int | None, indicator: str | None = None, *,
                     allow_others: bool = False, event_index: int | None = None,
@@ -124,7 +137,7 @@ class Corrections(LedgerBase):
             if draft_id is not None and conn.execute(delete(t.drafts).where(
                     t.drafts.c.chat_id == chat_id, t.drafts.c.id == draft_id)).rowcount != 1:
                 raise LedgerError("stale_button", "that edit was already made or cancelled")
-            srow = self._open_session_row(conn, chat_id)
+            srow = repo.open_session_row(conn, chat_id)
             todo = events
             h = t.hands.c
             target = conn.execute(select(t.hands).where(
@@ -143,14 +156,14 @@ class Corrections(LedgerBase):
                 changing = changing[event_index:event_index + 1]
             may_change(changing, actor, allow_others, "not_reporter_hand")
             rules = Ruleset.from_snapshot(srow.rules)
-            seats = seated(srow)
+            seats = repo.seated(srow)
             stamp = now()
             before = {"report": full_report(target.report),
                       "deltas": hand_deltas(target.result), "reporters": list(target.reporters)}
-            played = self._hand_seats(srow, target)
+            played = repo.hand_seats(srow, target)
             if todo is None:
                 conn.execute(delete(t.entries).where(t.entries.c.hand_id == target.id))
-                self._set_hand_facts(conn, srow, target.id, None, seats=played)
+                repo.set_hand_facts(conn, srow, target.id, None, seats=played)
                 conn.execute(update(t.hands).where(h.id == target.id).values(
                     status="void", updated_at=stamp))
                 after = None
@@ -165,7 +178,7 @@ class Corrections(LedgerBase):
                     if later is not None:
                         raise LedgerError("amend_reopens", "that correction leaves the hand "
                                           "unfinished, but later hands were played")
-                self._write_hand(conn, srow, target.id, report, result,
+                repo.write_hand(conn, srow, target.id, report, result,
                                  list(target.reporters)[: len(todo)]
                                  + [actor] * max(0, len(todo) - len(target.reporters)),
                                  stamp, seats=played)
@@ -181,9 +194,9 @@ class Corrections(LedgerBase):
                 players=self._players_of(conn, target.seats)))
             self._audit(conn, chat_id, srow.id, number, action, actor, before, after)
             return EditOutcome(action=action, hand_number=number, changes=tuple(changes),
-                               session=self._session_info(conn, chat_id, srow.id))
+                               session=repo.session_info(conn, chat_id, srow.id))
 
-        return await self.run(unit, write=True)
+        return await self.store.run(unit, write=True)
 
     def _undo_edit(self, conn: Connection, chat_id: int, srow: Row[Any], edit: Row[Any],
                    actor: int | None, allow_others: bool) -> UndoOutcome:
@@ -193,29 +206,29 @@ class Corrections(LedgerBase):
         target = conn.execute(select(t.hands).where(
             h.session_id == srow.id, h.number == edit.hand_number)).one()
         rules = Ruleset.from_snapshot(srow.rules)
-        seats = seated(srow)
+        seats = repo.seated(srow)
         before_totals = {s: getattr(srow, f"net_{s.lower()}") for s in seats}
         before_nets = self._night_nets(conn, srow.id)
         report = parse_report(edit.before["report"])
         result = settle_hand(rules, report, target.dealer)
         reporters = edit.before.get("reporters") or list(target.reporters)
         stamp = now()
-        self._write_hand(conn, srow, target.id, report, result,
+        repo.write_hand(conn, srow, target.id, report, result,
                          [*reporters, *[None] * (len(report.events) - len(reporters))]
-                         [: len(report.events)], stamp, seats=self._hand_seats(srow, target))
+                         [: len(report.events)], stamp, seats=repo.hand_seats(srow, target))
         self._replay_dealers(conn, srow, rules, seats, target.number, stamp)
         self._audit(conn, chat_id, srow.id, target.number, "undo", actor,
                     edit.after, edit.before)
-        info = self._session_info(conn, chat_id, srow.id)
+        info = repo.session_info(conn, chat_id, srow.id)
         event = edit.after.get("event") if isinstance(edit.after, dict) else None
         # Everyone whose result moved, who left the table since included: the corrected
         # hand's players first (later hands may move too, when the dealer changed).
         after_nets = self._night_nets(conn, srow.id)
         moved = {pid: after_nets.get(pid, 0) - before_nets.get(pid, 0)
                  for pid in before_nets | after_nets}
-        order = [*(self._hand_seats(srow, target).values()), *seats.values(), *sorted(moved)]
+        order = [*(repo.hand_seats(srow, target).values()), *seats.values(), *sorted(moved)]
         ids = [pid for pid in dict.fromkeys(order) if moved.get(pid)]
-        people = {r.id: _player(r) for r in conn.execute(select(t.players).where(
+        people = {r.id: repo.player_info(r) for r in conn.execute(select(t.players).where(
             t.players.c.id.in_(ids))).all()} if ids else {}
         return UndoOutcome(hand_number=target.number,
                            event_index=event if isinstance(event, int) else None,
@@ -246,8 +259,8 @@ class Corrections(LedgerBase):
                 report = parse_report(row.report)
                 result = settle_hand(rules, report, dealer)
                 conn.execute(update(t.hands).where(h.id == row.id).values(dealer=dealer))
-                self._write_hand(conn, srow, row.id, report, result, list(row.reporters),
-                                 stamp, seats=self._hand_seats(srow, row))
+                repo.write_hand(conn, srow, row.id, report, result, list(row.reporters),
+                                 stamp, seats=repo.hand_seats(srow, row))
                 changes.append(HandChange(
                     number=row.number, dealer_before=row.dealer, dealer_after=dealer,
                     deltas_before=hand_deltas(row.result), deltas_after=result.deltas,
@@ -267,25 +280,14 @@ class Corrections(LedgerBase):
         """Who played a hand that keeps its own seats (``hands.seats``); None otherwise."""
         if not seats:
             return None
-        rows = {r.id: _player(r) for r in conn.execute(select(t.players).where(
+        rows = {r.id: repo.player_info(r) for r in conn.execute(select(t.players).where(
             t.players.c.id.in_([int(p) for p in seats.values()]))).all()}
         return {seat: rows[int(pid)] for seat, pid in seats.items()}  # type: ignore[misc]
 
     def _audit(self, conn: Connection, chat_id: int, session_id: int | None,
                number: int | None, action: str, actor: int | None,
                before: Any, after: Any) -> None:
-        self._name_members(conn, chat_id, actor)
+        self.store.name_members(conn, chat_id, actor)
         conn.execute(insert(t.audit).values(
             chat_id=chat_id, session_id=session_id, hand_number=number, action=action,
             actor=actor, at=now(), before=before, after=after))
-
-    async def audit_trail(self, chat_id: int, limit: int = 50) -> list[dict[str, Any]]:
-        a = t.audit.c
-
-        def unit(conn: Connection) -> list[dict[str, Any]]:
-            rows = conn.execute(select(t.audit).where(a.chat_id == chat_id)
-                                .order_by(a.id.desc()).limit(limit)).all()
-            return [dict(r._mapping) for r in rows]
-
-        return await self.run(unit, write=False)
-

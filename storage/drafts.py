@@ -12,8 +12,8 @@ from sqlalchemy.engine import Connection
 
 from storage import tables as t
 from storage.errors import LedgerError
-from storage.ledger_base import LedgerBase as Ledger
-from storage.ledger_base import now
+from storage.repository import now
+from storage.store import Service
 
 
 @dataclass(frozen=True)
@@ -28,16 +28,13 @@ class Hints:
 RECENT_HANDS = 8
 
 
-class Drafts:
+class Drafts(Service):
     """Drafts behind inline buttons, so that buttons survive a restart. Each change bumps a
     version; a press carrying an older version is stale and refused.
 
     A press's change rides in the update's own transaction (with its answers and "this
-    update is handled"): ``Drafts(tx)`` over the bot's write scope's ledger, so a press tried
+    update is handled"): ``tx.drafts`` of the bot's write scope's ledger, so a press tried
     again after a failure finds the draft as it was, never half-changed."""
-
-    def __init__(self, ledger: Ledger) -> None:
-        self.ledger = ledger
 
     async def create(self, chat_id: int, user_id: int, kind: str, data: dict[str, Any]
                      ) -> tuple[int, int]:
@@ -47,7 +44,7 @@ class Drafts:
                 created_at=now()).returning(t.drafts.c.id))
             return res.scalar_one(), 1
 
-        return await self.ledger.run(unit, write=True)
+        return await self.store.run(unit, write=True)
 
     async def create_bounded(self, chat_id: int, user_id: int, kind: str,
                              data: dict[str, Any], *, keep: int, ttl: timedelta
@@ -69,7 +66,7 @@ class Drafts:
                 created_at=stamp).returning(d.id))
             return res.scalar_one(), 1
 
-        return await self.ledger.run(unit, write=True)
+        return await self.store.run(unit, write=True)
 
     async def get(self, chat_id: int, draft_id: int) -> tuple[int, str, dict[str, Any], int
                                                                ] | None:
@@ -80,7 +77,7 @@ class Drafts:
                 d.chat_id == chat_id, d.id == draft_id)).first()
             return None if row is None else (row.version, row.kind, row.data, row.user_id)
 
-        return await self.ledger.run(unit, write=False)
+        return await self.store.run(unit, write=False)
 
     async def update(self, chat_id: int, draft_id: int, version: int, data: dict[str, Any]
                      ) -> int | None:
@@ -93,7 +90,7 @@ class Drafts:
                 .values(data=data, version=version + 1))
             return version + 1 if res.rowcount == 1 else None
 
-        return await self.ledger.run(unit, write=True)
+        return await self.store.run(unit, write=True)
 
     async def advance(self, chat_id: int, draft_id: int, version: int, data: dict[str, Any]
                       ) -> int:
@@ -109,14 +106,14 @@ class Drafts:
                 raise LedgerError("stale_button", "that button's draft changed meanwhile")
             return version + 1
 
-        return await self.ledger.run(unit, write=True)
+        return await self.store.run(unit, write=True)
 
     async def delete(self, chat_id: int, draft_id: int) -> None:
         def unit(conn: Connection) -> None:
             conn.execute(delete(t.drafts).where(
                 t.drafts.c.chat_id == chat_id, t.drafts.c.id == draft_id))
 
-        return await self.ledger.run(unit, write=True)
+        return await self.store.run(unit, write=True)
 
     async def hints(self, chat_id: int, session_id: int) -> Hints:
         """Recent winners and the open hand's kongs, from the table's last few hands."""
@@ -140,4 +137,4 @@ class Drafts:
                             recent.append(w["seat"])
             return Hints(tuple(recent), dict(kongs))
 
-        return await self.ledger.run(unit, write=False)
+        return await self.store.run(unit, write=False)

@@ -1,27 +1,94 @@
-"""The ledger's operations: the only API the bot calls.
+"""The ledger: the only API the bot calls. A store that runs units of work, with the
+services that build them, each a small class in its own module:
 
-Every write is one transaction (a unit of work): on SQLite it starts with BEGIN IMMEDIATE,
-on PostgreSQL it locks the session row first, so two writers on one table queue instead of
-interleaving. Every read and write is scoped by chat id. The operations live in modules
-named for what they do; :class:`Ledger` puts them together, with the delivery pipeline's
-inbox and outbox (:mod:`storage.delivery`), whose answers ride on the ledger's writes.
+- ``ledger.chats``: a chat's settings and its players (:mod:`storage.chats`);
+- ``ledger.sessions``: the table going, its scoreboard message, seat changes
+  (:mod:`storage.sessions`);
+- ``ledger.hands``: recording events, and reports kept as a question
+  (:mod:`storage.recording`);
+- ``ledger.corrections``: undo, void, amend, the audit trail (:mod:`storage.corrections`);
+- ``ledger.nights``: the end of the night, its summary, the hands played
+  (:mod:`storage.nights`);
+- ``ledger.lookback``: standings, a player's statistics and record, nights by their label
+  (:mod:`storage.lookback`);
+- ``ledger.money``: debts, payments, settling, standings in money (:mod:`storage.money`);
+- ``ledger.drafts``: the drafts behind inline buttons (:mod:`storage.drafts`);
+- ``ledger.inbox``, ``ledger.outbox``, ``ledger.pipeline``: the delivery pipeline
+  (:mod:`storage.inbox`, :mod:`storage.outbox`, :mod:`storage.pipeline`), whose answers
+  ride on the ledger's writes (:mod:`storage.delivery`).
+
+Every write is one transaction (a unit of work, :mod:`storage.store`), and every read and
+write is scoped by chat id. A ledger bound to an answer (``tx = ledger.answering(answer)``)
+has its own services: ``tx.hands.record(...)`` carries the answer.
 """
 
 from __future__ import annotations
 
+from functools import cached_property
+
+from storage.chats import Chats
 from storage.corrections import Corrections
-from storage.delivery import Delivery
+from storage.drafts import Drafts
 from storage.errors import LedgerError
-from storage.ledger_base import SEAT_COLUMNS, now
+from storage.inbox import Inbox
 from storage.lookback import Lookback
 from storage.money import Money
-from storage.reading import Reading
-from storage.recording import Recording
-from storage.seating import Seating
+from storage.nights import Nights
+from storage.outbox import Outbox
+from storage.pipeline import Pipeline
+from storage.recording import Hands
+from storage.repository import SEAT_COLUMNS, now
+from storage.sessions import Sessions
+from storage.store import Store
 
 
-class Ledger(Delivery, Recording, Corrections, Seating, Reading, Money, Lookback):
-    """Open with ``await Ledger.open(url)``; close with ``await ledger.close()``."""
+class Ledger(Store):
+    """Open with ``await Ledger.open(url)``; close with ``await ledger.close()``. Its
+    operations are its services' (built once per ledger object, on first use)."""
+
+    @cached_property
+    def chats(self) -> Chats:
+        return Chats(self)
+
+    @cached_property
+    def sessions(self) -> Sessions:
+        return Sessions(self)
+
+    @cached_property
+    def hands(self) -> Hands:
+        return Hands(self)
+
+    @cached_property
+    def corrections(self) -> Corrections:
+        return Corrections(self)
+
+    @cached_property
+    def nights(self) -> Nights:
+        return Nights(self)
+
+    @cached_property
+    def lookback(self) -> Lookback:
+        return Lookback(self)
+
+    @cached_property
+    def money(self) -> Money:
+        return Money(self)
+
+    @cached_property
+    def drafts(self) -> Drafts:
+        return Drafts(self)
+
+    @cached_property
+    def inbox(self) -> Inbox:
+        return Inbox(self)
+
+    @cached_property
+    def outbox(self) -> Outbox:
+        return Outbox(self)
+
+    @cached_property
+    def pipeline(self) -> Pipeline:
+        return Pipeline(self)
 
 
 __all__ = ["SEAT_COLUMNS", "Ledger", "LedgerError", "now"]

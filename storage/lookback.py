@@ -10,16 +10,17 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import HandResult, Seat
+from storage import repository as repo
 from storage import tables as t
 from storage.errors import LedgerError
 from storage.hand_json import full_report, full_result
-from storage.ledger_base import LedgerBase, _player
-from storage.models import Contract, HistoryItem, PlayerInfo, PlayerStats, SessionInfo
-from storage.reading import hands_with, history_items
+from storage.models import Contract, HistoryItem, PlayerInfo, PlayerStats, SessionInfo, Standing
+from storage.nights import history_items
+from storage.store import Service
 
 # Which nights: "current" (the table going, else the latest night), "all", a day, or one
 # night by its label (a day and which night of it, from 1).
@@ -115,9 +116,203 @@ _s = t.sessions.c
 _NIGHT = select(_s.id, _s.started_at, _s.preset, _s.stake_cents, _s.hands, _s.status)
 
 
-class Lookback(LedgerBase):
-    # Only the nights asked about are read (a day's, or the few a page shows), so looking
-    # back costs the same however many nights the chat has played.
+
+
+def hands_with(conn: Connection, chat_id: int, player_id: int) -> tuple[int, int]:
+    """How many of a player's hands had a win, and a deal-in: the rates are out of hands,
+    and in a blood battle one hand can hold two of either."""
+    hp = t.hand_players.c
+    won, dealt = conn.execute(select(
+        func.count().filter(hp.won > 0), func.count().filter(hp.dealt_in > 0))
+        .where(hp.chat_id == chat_id, hp.player_id == player_id)).one()
+    return int(won), int(dealt)
+
+
+class Lookback(Service):
+    """Looking back over the chat's nights: standings, a player's statistics and record,
+    a night's hands, one hand in detail."""
+
+    async def standings(self, chat_id: int, since: datetime | None = None,
+                        until: datetime | None = None) -> list[Standing]:
+        """Net per player: all time from running totals, or summed over a date range."""
+
+        def unit(conn: Connection) -> list[Standing]:
+            players = {r.id: r for r in conn.execute(
+                select(t.players).where(t.players.c.chat_id == chat_id)).all()}
+            tc = t.totals.c
+            if since is None and until is None:
+                rows = conn.execute(select(t.totals).where(
+                    tc.chat_id == chat_id, tc.hands > 0).order_by(tc.net.desc())).all()
+                return [Standing(player=repo.player_info(players[r.player_id]), net=r.net,
+                                 hands=r.hands, wins=r.wins) for r in rows]
+            e = t.entries.c
+            cond = [e.chat_id == chat_id]
+            if since is not None:
+                cond.append(e.created_at >= since)
+            if until is not None:
+                cond.append(e.created_at < until)
+            rows = conn.execute(
+                select(e.player_id, func.sum(e.delta).label("net"),
+                       func.count(func.distinct(e.hand_id)).label("hands"))
+                .where(and_(*cond)).group_by(e.player_id)
+                .order_by(func.sum(e.delta).desc())).all()
+            return [Standing(player=repo.player_info(players[r.player_id]), net=int(r.net),
+                             hands=int(r.hands), wins=0) for r in rows]
+
+        return await self.store.run(unit, write=False)
+
+    async def player_stats(self, chat_id: int, player_id: int) -> PlayerStats:
+        def unit(conn: Connection) -> PlayerStats:
+            prow = conn.execute(select(t.players).where(
+                t.players.c.chat_id == chat_id, t.players.c.id == player_id)).first()
+            if prow is None:
+                raise LedgerError("no_player", "no such player in this chat")
+            tot = conn.execute(select(t.totals).where(
+                t.totals.c.player_id == player_id)).one()
+            hp = t.hand_players.c
+            biggest = conn.execute(select(func.max(hp.win_points)).where(
+                hp.chat_id == chat_id, hp.player_id == player_id)).scalar() or 0
+            won, dealt = hands_with(conn, chat_id, player_id)
+            return PlayerStats(
+                player=repo.player_info(prow), hands=tot.hands, wins=tot.wins,
+                self_draws=tot.self_draws, dealt_in=tot.dealt_in, net=tot.net,
+                biggest=int(biggest),
+                average_win=round(tot.win_points / tot.wins, 2) if tot.wins else 0.0,
+                hands_won=won, hands_dealt_in=dealt)
+
+        return await self.store.run(unit, write=False)
+
+    async def night_history(self, chat_id: int, scope: Scope = "current", page: int = 1,
+                            page_size: int = 10) -> NightHistory:
+        """The hands of the nights in ``scope``, latest first, a page at a time."""
+        page = max(1, page)
+        h = t.hands.c
+
+        def unit(conn: Connection) -> NightHistory:
+            nights = self._scope(conn, chat_id, scope)
+            cond = [h.chat_id == chat_id]
+            order = [h.id.desc()]  # walks ix_hands_chat_id backwards
+            if nights is not None:
+                if not nights:
+                    return NightHistory(nights=(), items=(), labels={}, several=False,
+                                        page=page, pages=1, total=0)
+                if len(nights) == 1:  # walks uq_hands_session_number backwards
+                    cond.append(h.session_id == nights[0].session_id)
+                    order = [h.number.desc()]
+                else:
+                    cond.append(h.session_id.in_([n.session_id for n in nights]))
+            total = conn.execute(select(func.count()).select_from(t.hands)
+                                 .where(*cond)).scalar_one()
+            pages = max(1, -(-total // page_size))
+            rows = [] if page > pages else conn.execute(
+                select(t.hands).where(*cond).order_by(*order)
+                .limit(page_size).offset((page - 1) * page_size)).all()
+            sids = {r.session_id for r in rows}
+            known = {n.session_id: n.label for n in nights or ()}
+            labels = known if sids <= set(known) else {
+                sid: n.label for sid, n in self._nights_by_id(conn, chat_id, sids).items()}
+            items = history_items(conn, rows)
+            return NightHistory(nights=tuple(nights or ()), items=items, labels=labels,
+                                several=nights is None or len(nights) > 1, page=page,
+                                pages=pages, total=total)
+
+        return await self.store.run(unit, write=False)
+
+    async def hand_detail(self, chat_id: int, number: int, scope: Scope = "current"
+                          ) -> HandDetail:
+        """Hand ``number`` of one night (the current or latest unless ``scope`` names a
+        night or a day with one night): its events, result, reporters and changes."""
+
+        def unit(conn: Connection) -> HandDetail:
+            nights = self._scope(conn, chat_id, scope) or []
+            if not nights:
+                raise LedgerError("no_night", "no such night in this chat")
+            if len(nights) > 1:
+                raise LedgerError("which_night", "several nights that day",
+                                  labels=", ".join(n.label for n in nights[::-1]))
+            night = nights[0]
+            h = t.hands.c
+            row = conn.execute(select(t.hands).where(
+                h.session_id == night.session_id, h.number == number)).first()
+            if row is None:
+                raise LedgerError("no_hand_here", f"there is no hand {number}", number=number,
+                                  night=night.label)
+            session = repo.session_info(conn, chat_id, night.session_id)
+            session = repo.as_played(conn, session, row.seats)
+            p = t.players.c
+            who = dict(conn.execute(select(p.telegram_id, p.name).where(
+                p.chat_id == chat_id, p.telegram_id.is_not(None))).tuples().all())
+            a = t.audit.c
+            notes = tuple(
+                AuditNote(action=r.action, actor=who.get(r.actor), at=r.at,
+                          **(dict(zip(("undid", "undid_event"), undone(r.before, r.after),
+                                      strict=True)) if r.action == "undo" else {}))
+                for r in conn.execute(select(a.action, a.actor, a.at, a.before, a.after).where(
+                    a.chat_id == chat_id, a.session_id == night.session_id,
+                    a.hand_number == number).order_by(a.id)).all())
+            return HandDetail(
+                night=night, session=session, number=row.number, dealer=row.dealer,
+                status=row.status, report=full_report(row.report),
+                result=full_result(row.result, row.report, session.rules, row.dealer),
+                reporters=tuple(who.get(r) if r is not None else None for r in row.reporters),
+                changes=notes, created_at=row.created_at)
+
+        return await self.store.run(unit, write=False)
+
+    async def player_record(self, chat_id: int, player_id: int, last: int = 5
+                            ) -> PlayerRecord:
+        """A player's totals, rates, last hands and best hand."""
+
+        def unit(conn: Connection) -> PlayerRecord:
+            prow = conn.execute(select(t.players).where(
+                t.players.c.chat_id == chat_id, t.players.c.id == player_id)).first()
+            if prow is None:
+                raise LedgerError("no_player", "no such player in this chat")
+            tot = conn.execute(select(t.totals).where(
+                t.totals.c.player_id == player_id)).one()
+            hp, h = t.hand_players.c, t.hands.c
+            cols = (hp.delta, hp.won, hp.self_draws, hp.dealt_in, hp.win_points, h.number,
+                    h.session_id, h.id)  # not the result: a sort would carry it along
+            base = select(*cols).join(t.hands, h.id == hp.hand_id).where(
+                hp.chat_id == chat_id, hp.player_id == player_id)
+            recent = conn.execute(base.order_by(h.id.desc()).limit(last)).all()
+            best = conn.execute(base.where(hp.win_points > 0).order_by(
+                hp.win_points.desc(), h.id).limit(1)).first()
+            labels = {sid: n.label for sid, n in self._nights_by_id(
+                conn, chat_id, {r.session_id for r in [*recent, *([best] if best else [])]}
+            ).items()}
+
+            def hand(r: Row[Any], names: tuple[str, ...] = ()) -> RecentHand:
+                return RecentHand(night=labels[r.session_id], number=r.number,
+                                  delta=r.delta, won=r.won, self_draws=r.self_draws,
+                                  dealt_in=r.dealt_in, win_points=r.win_points, names=names)
+
+            best_hand = None
+            if best is not None:
+                srow = repo.session_row(conn, chat_id, best.session_id)
+                assert srow is not None
+                found = conn.execute(select(h.result, h.report, h.dealer, h.seats).where(
+                    h.id == best.id)).one()
+                played = repo.hand_seats(srow, found)  # a seat may have changed since
+                seat = next(s for s, pid in played.items() if pid == player_id)
+                result = full_result(found.result, found.report, srow.rules, found.dealer)
+                names = tuple(str(line.params["name"]) for ev in result.events
+                              for line in ev.lines
+                              if line.params.get("seat") == seat and "name" in line.params
+                              and line.code in ("base", "pattern", "extra", "big_win",
+                                                "hand_value"))
+                best_hand = hand(best, names)
+            won, dealt = hands_with(conn, chat_id, player_id)
+            stats = PlayerStats(
+                player=repo.player_info(prow), hands=tot.hands, wins=tot.wins,
+                self_draws=tot.self_draws, dealt_in=tot.dealt_in, net=tot.net,
+                biggest=best.win_points if best else 0,
+                average_win=round(tot.win_points / tot.wins, 2) if tot.wins else 0.0,
+                hands_won=won, hands_dealt_in=dealt)
+            return PlayerRecord(stats=stats, last=tuple(hand(r) for r in recent),
+                                best=best_hand)
+
+        return await self.store.run(unit, write=False)
 
     def _nights_of_day(self, conn: Connection, chat_id: int, day: date) -> list[Night]:
         """The nights started on ``day`` (UTC), oldest first."""
@@ -156,138 +351,6 @@ class Lookback(LedgerBase):
         if isinstance(scope, date):
             return self._nights_of_day(conn, chat_id, scope)[::-1]
         raise ValueError(f"bad scope {scope!r}")
-
-    async def night_history(self, chat_id: int, scope: Scope = "current", page: int = 1,
-                            page_size: int = 10) -> NightHistory:
-        """The hands of the nights in ``scope``, latest first, a page at a time."""
-        page = max(1, page)
-        h = t.hands.c
-
-        def unit(conn: Connection) -> NightHistory:
-            nights = self._scope(conn, chat_id, scope)
-            cond = [h.chat_id == chat_id]
-            order = [h.id.desc()]  # walks ix_hands_chat_id backwards
-            if nights is not None:
-                if not nights:
-                    return NightHistory(nights=(), items=(), labels={}, several=False,
-                                        page=page, pages=1, total=0)
-                if len(nights) == 1:  # walks uq_hands_session_number backwards
-                    cond.append(h.session_id == nights[0].session_id)
-                    order = [h.number.desc()]
-                else:
-                    cond.append(h.session_id.in_([n.session_id for n in nights]))
-            total = conn.execute(select(func.count()).select_from(t.hands)
-                                 .where(*cond)).scalar_one()
-            pages = max(1, -(-total // page_size))
-            rows = [] if page > pages else conn.execute(
-                select(t.hands).where(*cond).order_by(*order)
-                .limit(page_size).offset((page - 1) * page_size)).all()
-            sids = {r.session_id for r in rows}
-            known = {n.session_id: n.label for n in nights or ()}
-            labels = known if sids <= set(known) else {
-                sid: n.label for sid, n in self._nights_by_id(conn, chat_id, sids).items()}
-            items = history_items(conn, rows)
-            return NightHistory(nights=tuple(nights or ()), items=items, labels=labels,
-                                several=nights is None or len(nights) > 1, page=page,
-                                pages=pages, total=total)
-
-        return await self.run(unit, write=False)
-
-    async def hand_detail(self, chat_id: int, number: int, scope: Scope = "current"
-                          ) -> HandDetail:
-        """Hand ``number`` of one night (the current or latest unless ``scope`` names a
-        night or a day with one night): its events, result, reporters and changes."""
-
-        def unit(conn: Connection) -> HandDetail:
-            nights = self._scope(conn, chat_id, scope) or []
-            if not nights:
-                raise LedgerError("no_night", "no such night in this chat")
-            if len(nights) > 1:
-                raise LedgerError("which_night", "several nights that day",
-                                  labels=", ".join(n.label for n in nights[::-1]))
-            night = nights[0]
-            h = t.hands.c
-            row = conn.execute(select(t.hands).where(
-                h.session_id == night.session_id, h.number == number)).first()
-            if row is None:
-                raise LedgerError("no_hand_here", f"there is no hand {number}", number=number,
-                                  night=night.label)
-            session = self._session_info(conn, chat_id, night.session_id)
-            session = self._as_played(conn, session, row.seats)  # type: ignore[attr-defined]
-            p = t.players.c
-            who = dict(conn.execute(select(p.telegram_id, p.name).where(
-                p.chat_id == chat_id, p.telegram_id.is_not(None))).tuples().all())
-            a = t.audit.c
-            notes = tuple(
-                AuditNote(action=r.action, actor=who.get(r.actor), at=r.at,
-                          **(dict(zip(("undid", "undid_event"), undone(r.before, r.after),
-                                      strict=True)) if r.action == "undo" else {}))
-                for r in conn.execute(select(a.action, a.actor, a.at, a.before, a.after).where(
-                    a.chat_id == chat_id, a.session_id == night.session_id,
-                    a.hand_number == number).order_by(a.id)).all())
-            return HandDetail(
-                night=night, session=session, number=row.number, dealer=row.dealer,
-                status=row.status, report=full_report(row.report),
-                result=full_result(row.result, row.report, session.rules, row.dealer),
-                reporters=tuple(who.get(r) if r is not None else None for r in row.reporters),
-                changes=notes, created_at=row.created_at)
-
-        return await self.run(unit, write=False)
-
-    async def player_record(self, chat_id: int, player_id: int, last: int = 5
-                            ) -> PlayerRecord:
-        """A player's totals, rates, last hands and best hand."""
-
-        def unit(conn: Connection) -> PlayerRecord:
-            prow = conn.execute(select(t.players).where(
-                t.players.c.chat_id == chat_id, t.players.c.id == player_id)).first()
-            if prow is None:
-                raise LedgerError("no_player", "no such player in this chat")
-            tot = conn.execute(select(t.totals).where(
-                t.totals.c.player_id == player_id)).one()
-            hp, h = t.hand_players.c, t.hands.c
-            cols = (hp.delta, hp.won, hp.self_draws, hp.dealt_in, hp.win_points, h.number,
-                    h.session_id, h.id)  # not the result: a sort would carry it along
-            base = select(*cols).join(t.hands, h.id == hp.hand_id).where(
-                hp.chat_id == chat_id, hp.player_id == player_id)
-            recent = conn.execute(base.order_by(h.id.desc()).limit(last)).all()
-            best = conn.execute(base.where(hp.win_points > 0).order_by(
-                hp.win_points.desc(), h.id).limit(1)).first()
-            labels = {sid: n.label for sid, n in self._nights_by_id(
-                conn, chat_id, {r.session_id for r in [*recent, *([best] if best else [])]}
-            ).items()}
-
-            def hand(r: Row[Any], names: tuple[str, ...] = ()) -> RecentHand:
-                return RecentHand(night=labels[r.session_id], number=r.number,
-                                  delta=r.delta, won=r.won, self_draws=r.self_draws,
-                                  dealt_in=r.dealt_in, win_points=r.win_points, names=names)
-
-            best_hand = None
-            if best is not None:
-                srow = self._session_row(conn, chat_id, best.session_id)
-                assert srow is not None
-                found = conn.execute(select(h.result, h.report, h.dealer, h.seats).where(
-                    h.id == best.id)).one()
-                played = self._hand_seats(srow, found)  # a seat may have changed since
-                seat = next(s for s, pid in played.items() if pid == player_id)
-                result = full_result(found.result, found.report, srow.rules, found.dealer)
-                names = tuple(str(line.params["name"]) for ev in result.events
-                              for line in ev.lines
-                              if line.params.get("seat") == seat and "name" in line.params
-                              and line.code in ("base", "pattern", "extra", "big_win",
-                                                "hand_value"))
-                best_hand = hand(best, names)
-            won, dealt = hands_with(conn, chat_id, player_id)
-            stats = PlayerStats(
-                player=_player(prow), hands=tot.hands, wins=tot.wins,
-                self_draws=tot.self_draws, dealt_in=tot.dealt_in, net=tot.net,
-                biggest=best.win_points if best else 0,
-                average_win=round(tot.win_points / tot.wins, 2) if tot.wins else 0.0,
-                hands_won=won, hands_dealt_in=dealt)
-            return PlayerRecord(stats=stats, last=tuple(hand(r) for r in recent),
-                                best=best_hand)
-
-        return await self.run(unit, write=False)
 
 
 __all__ = ["HandDetail", "Lookback", "Night", "NightHistory", "PlayerInfo", "PlayerRecord",

@@ -17,10 +17,12 @@ from typing import Any
 from sqlalchemy import and_, func, insert, or_, select, union_all, update
 from sqlalchemy.engine import Connection, Row
 
+from storage import repository as repo
 from storage import tables as t
 from storage.errors import LedgerError
-from storage.ledger_base import LedgerBase, _player, now
-from storage.models import Contract, PlayerInfo
+from storage.models import Contract, Debt, PlayerInfo
+from storage.repository import now
+from storage.store import Service
 from storage.transfers import fewest_transfers
 
 
@@ -72,8 +74,48 @@ def plan_token(rows: Iterable[Row[Any]]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
-class Money(LedgerBase):
-    # -- standings in money -------------------------------------------------------------
+
+
+def debt_list(conn: Connection, chat_id: int, session_id: int | None = None,
+        unpaid_only: bool = False) -> list[Debt]:
+    d = t.debts.c
+    q = select(t.debts).where(d.chat_id == chat_id)
+    if session_id is not None:
+        q = q.where(d.session_id == session_id)
+    if unpaid_only:
+        q = q.where(d.paid.is_(False))
+    rows = conn.execute(q.order_by(d.id)).all()
+    ids = {r.payer_id for r in rows} | {r.payee_id for r in rows}
+    players = {r.id: repo.player_info(r) for r in conn.execute(
+        select(t.players).where(t.players.c.id.in_(ids))).all()} if ids else {}
+    return [Debt(id=r.id, session_id=r.session_id, payer=players[r.payer_id],
+                 payee=players[r.payee_id], points=r.points, cents=r.cents, paid=r.paid)
+            for r in rows]
+
+
+class Money(Service):
+    """Debts and money: what each player won or lost in money, the open debts netted
+    per pair, paying them and settling them all."""
+
+    async def debts(self, chat_id: int, unpaid_only: bool = True) -> list[Debt]:
+        def unit(conn: Connection) -> list[Debt]:
+            return debt_list(conn, chat_id, unpaid_only=unpaid_only)
+
+        return await self.store.run(unit, write=False)
+
+    async def mark_paid(self, chat_id: int, debt_id: int) -> Debt:
+        d = t.debts.c
+
+        def unit(conn: Connection) -> Debt:
+            row = conn.execute(select(t.debts).where(
+                d.chat_id == chat_id, d.id == debt_id)).first()
+            if row is None:
+                raise LedgerError("no_debt", f"no debt {debt_id} in this chat", id=debt_id)
+            conn.execute(update(t.debts).where(d.id == debt_id).values(
+                paid=True, paid_cents=d.cents))
+            return next(x for x in debt_list(conn, chat_id) if x.id == debt_id)
+
+        return await self.store.run(unit, write=True)
 
     async def money_standings(self, chat_id: int, since: datetime | None = None
                               ) -> list[MoneyStanding]:
@@ -138,7 +180,7 @@ class Money(LedgerBase):
             ids = [pid for pid in by if hands.get(pid) or any(by[pid].values())]
             if not ids:
                 return []
-            players = {r.id: _player(r) for r in conn.execute(
+            players = {r.id: repo.player_info(r) for r in conn.execute(
                 select(t.players).where(t.players.c.id.in_(ids))).all()}
             out = [MoneyStanding(
                 player=players[pid], cents=sum(stake * n for stake, n in by[pid].items()),
@@ -148,41 +190,7 @@ class Money(LedgerBase):
                                     m.player.name))
             return out
 
-        return await self.run(unit, write=False)
-
-    # -- open debts, netted ---------------------------------------------------------------
-
-    def _open_debts(self, conn: Connection, chat_id: int, pair: tuple[int, int] | None = None,
-                    lock: bool = False) -> list[Row[Any]]:
-        d = t.debts.c
-        q = select(t.debts).where(d.chat_id == chat_id, d.paid.is_(False),
-                                  d.cents > d.paid_cents)
-        if pair is not None:
-            a, b = pair
-            q = q.where(or_(and_(d.payer_id == a, d.payee_id == b),
-                            and_(d.payer_id == b, d.payee_id == a)))
-        q = q.order_by(d.id)
-        if lock:
-            q = q.with_for_update()
-        return list(conn.execute(q).all())
-
-    def _players(self, conn: Connection, ids: Iterable[int]) -> dict[int, PlayerInfo]:
-        ids = set(ids)
-        if not ids:
-            return {}
-        return {r.id: _player(r) for r in conn.execute(
-            select(t.players).where(t.players.c.id.in_(ids))).all()}
-
-    @staticmethod
-    def _pairs(rows: list[Row[Any]]) -> dict[tuple[int, int], tuple[int, list[int]]]:
-        """(low id, high id) -> (what low owes high, negative if high owes low; debt ids)."""
-        pairs: dict[tuple[int, int], tuple[int, list[int]]] = {}
-        for r in rows:
-            key = (min(r.payer_id, r.payee_id), max(r.payer_id, r.payee_id))
-            bal, ids = pairs.get(key, (0, []))
-            amount = _remaining(r)
-            pairs[key] = (bal + (amount if r.payer_id == key[0] else -amount), [*ids, r.id])
-        return pairs
+        return await self.store.run(unit, write=False)
 
     async def open_balances(self, chat_id: int) -> list[PairBalance]:
         """Every pair with open debts, netted: one line per two people."""
@@ -190,7 +198,7 @@ class Money(LedgerBase):
         def unit(conn: Connection) -> list[PairBalance]:
             rows = self._open_debts(conn, chat_id)
             pairs = self._pairs(rows)
-            players = self._players(conn, [p for key in pairs for p in key])
+            players = repo.players_by_id(conn, [p for key in pairs for p in key])
             out = []
             for (lo, hi), (bal, ids) in pairs.items():
                 payer, payee = (lo, hi) if bal >= 0 else (hi, lo)
@@ -200,7 +208,7 @@ class Money(LedgerBase):
             out.sort(key=lambda b: (-b.cents, b.handle))
             return out
 
-        return await self.run(unit, write=False)
+        return await self.store.run(unit, write=False)
 
     async def debt_parties(self, chat_id: int, debt_id: int) -> tuple[PlayerInfo, PlayerInfo
                                                                      ] | None:
@@ -212,10 +220,10 @@ class Money(LedgerBase):
                 d.chat_id == chat_id, d.id == debt_id)).first()
             if row is None:
                 return None
-            players = self._players(conn, [row.payer_id, row.payee_id])
+            players = repo.players_by_id(conn, [row.payer_id, row.payee_id])
             return players[row.payer_id], players[row.payee_id]
 
-        return await self.run(unit, write=False)
+        return await self.store.run(unit, write=False)
 
     async def pay(self, chat_id: int, debt_id: int, cents: int | None = None, *,
                   actor: int | None = None) -> Payment:
@@ -238,7 +246,7 @@ class Money(LedgerBase):
             payer, payee = (lo, hi) if bal >= 0 else (hi, lo)
             owed = abs(bal)
             amount = owed if cents is None else cents
-            players = self._players(conn, [payer, payee])
+            players = repo.players_by_id(conn, [payer, payee])
             if amount <= 0 and cents is not None:
                 raise LedgerError("bad_amount", "pay more than nothing")
             if amount > owed:
@@ -266,21 +274,7 @@ class Money(LedgerBase):
             return Payment(payer=players[payer], payee=players[payee], cents=amount,
                            remaining=owed - amount, debt_ids=tuple(sorted(touched)))
 
-        return await self.run(unit, write=True)
-
-    # -- settling everything --------------------------------------------------------------
-
-    def _plan(self, conn: Connection, rows: list[Row[Any]]) -> SettlePlan:
-        nets: dict[int, int] = {}
-        for r in rows:
-            nets[r.payer_id] = nets.get(r.payer_id, 0) - _remaining(r)
-            nets[r.payee_id] = nets.get(r.payee_id, 0) + _remaining(r)
-        players = self._players(conn, nets)
-        transfers = tuple(SettleTransfer(payer=players[a], payee=players[b], cents=n)
-                          for a, b, n in fewest_transfers(nets))
-        parties = tuple(sorted(players.values(), key=lambda p: p.name))
-        return SettlePlan(transfers=transfers, parties=parties, debts=len(rows),
-                          token=plan_token(rows))
+        return await self.store.run(unit, write=True)
 
     async def settle_plan(self, chat_id: int) -> SettlePlan:
         """The fewest transfers that clear every open debt of the chat."""
@@ -288,7 +282,7 @@ class Money(LedgerBase):
         def unit(conn: Connection) -> SettlePlan:
             return self._plan(conn, self._open_debts(conn, chat_id))
 
-        return await self.run(unit, write=False)
+        return await self.store.run(unit, write=False)
 
     async def settle(self, chat_id: int, token: str, *, actor: int | None = None
                      ) -> SettlePlan:
@@ -309,7 +303,44 @@ class Money(LedgerBase):
                                      for x in plan.transfers]})
             return plan
 
-        return await self.run(unit, write=True)
+        return await self.store.run(unit, write=True)
+
+    def _open_debts(self, conn: Connection, chat_id: int, pair: tuple[int, int] | None = None,
+                    lock: bool = False) -> list[Row[Any]]:
+        d = t.debts.c
+        q = select(t.debts).where(d.chat_id == chat_id, d.paid.is_(False),
+                                  d.cents > d.paid_cents)
+        if pair is not None:
+            a, b = pair
+            q = q.where(or_(and_(d.payer_id == a, d.payee_id == b),
+                            and_(d.payer_id == b, d.payee_id == a)))
+        q = q.order_by(d.id)
+        if lock:
+            q = q.with_for_update()
+        return list(conn.execute(q).all())
+
+    @staticmethod
+    def _pairs(rows: list[Row[Any]]) -> dict[tuple[int, int], tuple[int, list[int]]]:
+        """(low id, high id) -> (what low owes high, negative if high owes low; debt ids)."""
+        pairs: dict[tuple[int, int], tuple[int, list[int]]] = {}
+        for r in rows:
+            key = (min(r.payer_id, r.payee_id), max(r.payer_id, r.payee_id))
+            bal, ids = pairs.get(key, (0, []))
+            amount = _remaining(r)
+            pairs[key] = (bal + (amount if r.payer_id == key[0] else -amount), [*ids, r.id])
+        return pairs
+
+    def _plan(self, conn: Connection, rows: list[Row[Any]]) -> SettlePlan:
+        nets: dict[int, int] = {}
+        for r in rows:
+            nets[r.payer_id] = nets.get(r.payer_id, 0) - _remaining(r)
+            nets[r.payee_id] = nets.get(r.payee_id, 0) + _remaining(r)
+        players = repo.players_by_id(conn, nets)
+        transfers = tuple(SettleTransfer(payer=players[a], payee=players[b], cents=n)
+                          for a, b, n in fewest_transfers(nets))
+        parties = tuple(sorted(players.values(), key=lambda p: p.name))
+        return SettlePlan(transfers=transfers, parties=parties, debts=len(rows),
+                          token=plan_token(rows))
 
     def _log(self, conn: Connection, chat_id: int, action: str, actor: int | None,
              before: Any, after: Any) -> None:

@@ -10,20 +10,22 @@ from sqlalchemy.engine import Connection, Row
 
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
+from storage import repository as repo
 from storage import statements as sql
 from storage import tables as t
 from storage import twice
 from storage.errors import LedgerError
 from storage.hand_json import full_result, pack_report, pack_result
-from storage.ledger_base import LedgerBase, _Prefixed, now
 from storage.models import (
     RecordOutcome,
 )
+from storage.repository import now
+from storage.store import Service
 from storage.unit_of_work import deferring
 
 
-class Recording(LedgerBase):
-    # -- recording --------------------------------------------------------------------
+class Hands(Service):
+    """Recording a hand's events, and the reports kept as a question (:mod:`storage.twice`)."""
 
     async def record(self, chat_id: int, event: dict[str, Any], *, reporter: int | None = None,
                      indicator: str | None = None, draft_id: int | None = None,
@@ -42,7 +44,7 @@ class Recording(LedgerBase):
             if draft_id is not None:
                 self._take_draft(conn, chat_id, draft_id)
             srow, hrow = self._open_session_and_hand(conn, chat_id)
-            self._name_members(conn, chat_id, reporter)
+            self.store.name_members(conn, chat_id, reporter)
             rules = Ruleset.from_snapshot(srow.rules)
             if hrow is None:
                 number, dealer, events, reporters = srow.hands + 1, srow.dealer, [], []
@@ -59,7 +61,7 @@ class Recording(LedgerBase):
                     asked = twice.ask(conn, chat_id, srow.id, prev.number, event, indicator,
                                       reporter, stamp)
                     return RecordOutcome(hand_number=prev.number, asked=asked,
-                                         session=self._session_info(conn, chat_id, srow.id,
+                                         session=repo.session_info(conn, chat_id, srow.id,
                                                                     row=srow, open_hand=None))
             result = settle_hand(rules, report, dealer)
             index = len(events)
@@ -85,18 +87,18 @@ class Recording(LedgerBase):
             # they are written with the other chats' at its end (unit_of_work.later).
             with deferring(conn):
                 if hrow is None:
-                    moved = self._write_hand(conn, srow, hand_id, report, result, [reporter],
+                    moved = repo.write_hand(conn, srow, hand_id, report, result, [reporter],
                                              stamp, only_event=index, previous=None,
                                              stored=True, session_values=session_values)
                 else:
                     hand_id = hrow.id
-                    moved = self._write_hand(conn, srow, hand_id, report, result,
+                    moved = repo.write_hand(conn, srow, hand_id, report, result,
                                              [*reporters, reporter], stamp,
                                              only_event=index,
                                              previous=full_result(hrow.result, hrow.report,
                                                                   rules, dealer),
                                              session_values=session_values)
-            info = self._session_info(
+            info = repo.session_info(
                 conn, chat_id, srow.id, row=srow, dealer=changes.get("dealer", srow.dealer),
                 hands=changes.get("hands", srow.hands),
                 open_hand=None if closed else (number, tuple(result.still_in)), moved=moved)
@@ -104,7 +106,35 @@ class Recording(LedgerBase):
                                  event=result.events[index], hand=result, closed=closed,
                                  next_dealer=result.next_dealer, session=info)
 
-        return await self.run(unit, write=True, batch=True, key=chat_id)
+        return await self.store.run(unit, write=True, batch=True, key=chat_id)
+
+    async def question(self, chat_id: int, question_id: int) -> dict[str, Any] | None:
+        """A report kept as a question, or None when it was answered."""
+
+        def unit(conn: Connection) -> dict[str, Any] | None:
+            d = t.drafts.c
+            row = conn.execute(select(t.drafts.c.data).where(
+                d.chat_id == chat_id, d.id == question_id,
+                d.kind == twice.QUESTION_KIND)).first()
+            return None if row is None else dict(row.data)
+
+        return await self.store.run(unit, write=False)
+
+    async def drop_question(self, chat_id: int, question_id: int) -> int:
+        """"The same hand": the report kept as a question is dropped; the number of the
+        hand it repeated. A question already answered is refused as ``stale_button``."""
+
+        def unit(conn: Connection) -> int:
+            d = t.drafts.c
+            row = conn.execute(select(t.drafts).where(
+                d.chat_id == chat_id, d.id == question_id,
+                d.kind == twice.QUESTION_KIND)).first()
+            if row is None:
+                raise LedgerError("stale_button", "that question was already answered")
+            self._take_draft(conn, chat_id, question_id)
+            return int(row.data["hand"])
+
+        return await self.store.run(unit, write=True)
 
     def _take_draft(self, conn: Connection, chat_id: int, draft_id: int) -> None:
         gone = conn.execute(delete(t.drafts).where(
@@ -121,34 +151,5 @@ class Recording(LedgerBase):
                               "with /new")
         if row.h_id is None:
             return row, None
-        hand = _Prefixed(row, "h_")
+        hand = repo.Prefixed(row, "h_")
         return row, hand  # type: ignore[return-value]
-
-
-    async def drop_question(self, chat_id: int, question_id: int) -> int:
-        """"The same hand": the report kept as a question is dropped; the number of the
-        hand it repeated. A question already answered is refused as ``stale_button``."""
-
-        def unit(conn: Connection) -> int:
-            d = t.drafts.c
-            row = conn.execute(select(t.drafts).where(
-                d.chat_id == chat_id, d.id == question_id,
-                d.kind == twice.QUESTION_KIND)).first()
-            if row is None:
-                raise LedgerError("stale_button", "that question was already answered")
-            self._take_draft(conn, chat_id, question_id)
-            return int(row.data["hand"])
-
-        return await self.run(unit, write=True)
-
-    async def question(self, chat_id: int, question_id: int) -> dict[str, Any] | None:
-        """A report kept as a question, or None when it was answered."""
-
-        def unit(conn: Connection) -> dict[str, Any] | None:
-            d = t.drafts.c
-            row = conn.execute(select(t.drafts.c.data).where(
-                d.chat_id == chat_id, d.id == question_id,
-                d.kind == twice.QUESTION_KIND)).first()
-            return None if row is None else dict(row.data)
-
-        return await self.run(unit, write=False)

@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 
 from engine.models import Seat
 from engine.rules import Ruleset
+from storage import repository as repo
 from storage import tables as t
 from storage.errors import LedgerError
 from storage.hand_json import full_result_json
@@ -79,7 +80,7 @@ async def night(ledger: Ledger, chat_id: int, number: int | None = None) -> Nigh
             raise LedgerError("night_out_of_range", f"there is no night {number} in this chat",
                               number=number, nights=len(ids))
         sid = ids[index].id
-        session = ledger._session_info(conn, chat_id, sid)
+        session = repo.session_info(conn, chat_id, sid)
         rules = Ruleset.from_snapshot(session.rules)
         rows = conn.execute(select(_h.number, _h.dealer, _h.status, _h.result, _h.report,
                                    _h.seats)

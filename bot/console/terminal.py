@@ -221,7 +221,7 @@ class Console:
         services = app.bot_data["services"]  # bot.handlers.context.Services
         info = services.chats.get(GROUP_ID) if services.cache else None
         if info is None:
-            info = await services.ledger.chat(GROUP_ID, self.settings.default_language)
+            info = await services.ledger.chats.chat(GROUP_ID, self.settings.default_language)
         self.lang = info.language
 
     def refused(self, update_id: int) -> bool:

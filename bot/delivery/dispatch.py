@@ -121,8 +121,8 @@ class Dispatcher:
                      os.getpid())
             self._scanner = asyncio.create_task(self._scan(), name="dispatch:scan")
         else:
-            await self.ledger.release_claims()
-            self.submit(await self.ledger.pending_updates())
+            await self.ledger.pipeline.release_claims()
+            self.submit(await self.ledger.inbox.pending_updates())
 
     async def stop(self, timeout: float = 10.0) -> None:
         """Finish what is in hand (within ``timeout``); the rest stays in the inbox."""
@@ -149,12 +149,12 @@ class Dispatcher:
         would hold the takeover up); this loop only reads, so it is never held up."""
         while True:
             try:
-                ended = await self.ledger.end_stalled_sessions(self.lease)
+                ended = await self.ledger.pipeline.end_stalled_sessions(self.lease)
                 if ended:
                     log.warning("ended %d database session(s) stalled inside a transaction "
                                 "for more than %.0f s (a worker paused or frozen)", ended,
                                 self.lease)
-                for chat_id in await self.ledger.chats_waiting():
+                for chat_id in await self.ledger.inbox.chats_waiting():
                     self._start(chat_id)
                 self.outage.back()
             except Exception as exc:
@@ -169,7 +169,7 @@ class Dispatcher:
             assert claim is not None
             while True:
                 try:
-                    return await self.ledger.claim_chat(chat_id, claim, self.lease)
+                    return await self.ledger.inbox.claim_chat(chat_id, claim, self.lease)
                 except Exception as exc:
                     if not self.outage.seen(exc, "a claim on the inbox"):
                         raise
@@ -277,7 +277,7 @@ class Dispatcher:
             elif transient(error) and row.attempts + 1 < self.max_attempts:
                 log.warning("chat %s: update %s failed (%s: %s); trying again",
                             row.chat_id, row.update_id, type(error).__name__, error)
-                await self.ledger.attempted(row.id, claim)
+                await self.ledger.inbox.attempted(row.id, claim)
                 return False
             else:
                 log.error("chat %s: update %s failed", row.chat_id, row.update_id,
@@ -285,11 +285,11 @@ class Dispatcher:
             if row.chat_id:
                 turn.buffer.append(await self._nothing_recorded(row, update))
         if not turn.finished:
-            turn.queued.extend(await self.ledger.finish(row.id, turn.buffer, self.worker,
-                                                        claim=claim, lease=self.lease))
+            turn.queued.extend(await self.ledger.inbox.finish(row.id, turn.buffer, self.worker,
+                                                              claim=claim, lease=self.lease))
         elif turn.buffer:  # said after the update's write: queue it too
-            turn.queued.extend(await self.ledger.finish(None, turn.buffer, self.worker,
-                                                        lease=self.lease))
+            turn.queued.extend(await self.ledger.inbox.finish(None, turn.buffer, self.worker,
+                                                              lease=self.lease))
         self.outage.back()
         if row.id in self.away:
             first = self.away.pop(row.id)
@@ -302,7 +302,7 @@ class Dispatcher:
         lang = normalise_language(user.language_code if user else None,
                                   self.default_language)
         try:
-            lang = (await self.ledger.chat(row.chat_id, lang)).language
+            lang = (await self.ledger.chats.chat(row.chat_id, lang)).language
         except Exception:
             log.warning("chat %s: cannot read its language", row.chat_id)
         return send.to_chat(row.chat_id, t(lang, NOTHING_RECORDED))

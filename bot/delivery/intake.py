@@ -69,7 +69,7 @@ async def accept_many(app: AnyApp, payloads: Sequence[dict[str, Any]],
     items = [incoming(p) for p in payloads]
     for item in items:
         metrics.received(kind_of(item.payload))
-    new = await pipeline.ledger.receive(items)
+    new = await pipeline.ledger.inbox.receive(items)
     if len(new) < len(items):
         fresh = {row.key for row in new}
         for item in items:

@@ -52,7 +52,7 @@ class Pipeline:
         """Take up what an earlier run left (answers first, then updates), then run."""
         await self.sender.start()
         if not self.dispatcher.shared:
-            self.sender.enqueue(await self.ledger.pending_messages())
+            self.sender.enqueue(await self.ledger.outbox.pending_messages())
         await self.dispatcher.start()
         self._pruner = asyncio.create_task(self._prune(), name="pipeline:prune")
         if poll:
@@ -82,7 +82,7 @@ class Pipeline:
         s = self.settings
         while True:
             try:
-                gone = await self.ledger.prune(
+                gone = await self.ledger.pipeline.prune(
                     now() - timedelta(hours=s.inbox_retention_hours),
                     now() - timedelta(hours=s.outbox_retention_hours))
                 if any(gone):

@@ -9,7 +9,7 @@ A handler that changes the ledger does it in the update's write scope, :func:`wr
 (``context.write`` in the handlers), which it enters at most once per update::
 
     async with send.write(ledger, lambda out: [to_chat(...), board.item(...)]) as tx:
-        out = await tx.void(...)
+        out = await tx.corrections.void(...)
 
 Inside the block ``tx`` is the ledger whose one write carries the answer: the change,
 ``render(result)``, what was said before it and "this update is handled" commit together
@@ -153,7 +153,7 @@ async def write(ledger: Ledger, render: Callable[[Any], Sequence[Outgoing]]
     :class:`storage.delivery.SecondWrite` before it runs. Left without a write, the
     update is concluded by the dispatcher as one that changed nothing.
 
-    This is the only caller of :meth:`storage.delivery.Delivery.answering`."""
+    This is the only caller of :meth:`storage.store.Store.answering`."""
     turn = CURRENT.get()
     if turn is None:  # start-up, scripts, tests: the answer is queued with the change
         yield ledger.answering(Answer(None, render))

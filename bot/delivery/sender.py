@@ -179,7 +179,7 @@ class Sender:
             await asyncio.sleep(self.sweep_interval)
             try:
                 assert self.worker is not None
-                rows = await self.ledger.claim_messages(self.worker, self.lease)
+                rows = await self.ledger.outbox.claim_messages(self.worker, self.lease)
                 self.outage.back()
             except Exception as exc:
                 if not self.outage.seen(exc, "the outbox sweep"):
@@ -205,7 +205,8 @@ class Sender:
         assert self.worker is not None
         async with self._renewing:
             before = self._known()  # rows queued later were written after the renewal
-            _ids, rows = await self.ledger.renew(self.worker, self.lease, self.inbox_claims())
+            _ids, rows = await self.ledger.pipeline.renew(self.worker, self.lease,
+                                                          self.inbox_claims())
             held = {r.id: r for r in rows}
             self._lost = {i for i in self._lost if i in self._in_hand}
 
@@ -252,7 +253,7 @@ class Sender:
                     await self.renew()
                     continue
                 if row.behind and row.collapse is None:
-                    if await self.ledger.ahead_of(row, self.worker):
+                    if await self.ledger.outbox.ahead_of(row, self.worker):
                         stream.wake.clear()
                         with contextlib.suppress(TimeoutError):
                             await asyncio.wait_for(stream.wake.wait(), 0.2)
@@ -285,7 +286,7 @@ class Sender:
         await self._flush()
         if self.worker is not None:  # what is left goes to another worker at once
             try:
-                await self.ledger.release(self.worker, self.inbox_claims())
+                await self.ledger.pipeline.release(self.worker, self.inbox_claims())
             except Exception as exc:
                 log.info("could not give up this worker's leases (they run out): %r", exc)
 
@@ -451,7 +452,7 @@ class Sender:
         session_id, text = int(params["session_id"]), params["text"]
         message_id, shown = self.boards.get(session_id, (None, None))
         if message_id is None:
-            message_id = await self.ledger.board_message(row.chat_id, session_id)
+            message_id = await self.ledger.sessions.board_message(row.chat_id, session_id)
         if message_id is not None and text == shown and self.worker is None:
             return  # it shows that already (with several workers, another may have edited)
         markup = _raw({"reply_markup": params.get("reply_markup")})
@@ -470,7 +471,7 @@ class Sender:
                 log.info("scoreboard %s in chat %s is gone; posting a new one", message_id,
                          row.chat_id)
         msg: Message = await deliver_now(self.bot, row)
-        await self.ledger.set_board_message(row.chat_id, session_id, msg.message_id)
+        await self.ledger.sessions.set_board_message(row.chat_id, session_id, msg.message_id)
         self._shown(session_id, msg.message_id, text)
         try:  # the bot may not pin here; the board works all the same
             await self.bot.pin_chat_message(row.chat_id, msg.message_id,
@@ -526,7 +527,7 @@ class Sender:
         self._sent, self._dropped, self._failed, self._retried = [], [], [], []
         self._flushing = {*sent, *dropped, *(f[0] for f in failed)}
         try:
-            await self.ledger.settle_messages(sent, dropped, failed, retried)
+            await self.ledger.outbox.settle_messages(sent, dropped, failed, retried)
         except BaseException:  # failed, or cancelled (stop): written by the next flush
             self._sent[:0], self._dropped[:0] = sent, dropped
             self._failed[:0], self._retried[:0] = failed, retried

@@ -50,8 +50,8 @@ async def record_event(update: Update, context: TallyContext, lang: str,
     verbose = await details.is_verbose(context, session.chat_id)
     try:
         async with context.write(lambda out: announcement(update, lang, out, verbose)) as tx:
-            out = await tx.record(session.chat_id, event,
-                                  reporter=user.id if user else None, indicator=indicator)
+            out = await tx.hands.record(session.chat_id, event,
+                                        reporter=user.id if user else None, indicator=indicator)
     except (LedgerError, ReportError) as exc:
         words = words_for(tokens, str(exc.params.get("field"))) \
             if tokens and exc.code == "wrong_family" else []
@@ -91,8 +91,8 @@ async def undo_last(update: Update, context: TallyContext, lang: str,
 
     try:
         async with context.write(answer) as tx:
-            out = await tx.undo(session.chat_id, actor=user.id if user else None,
-                                allow_others=admin)
+            out = await tx.corrections.undo(session.chat_id, actor=user.id if user else None,
+                                            allow_others=admin)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return False

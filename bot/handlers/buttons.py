@@ -48,7 +48,6 @@ from bot.text.words import colon, preset_name
 from engine.errors import ReportError
 from engine.rules import get_preset, three_players_allowed
 from storage.delivery import Outgoing
-from storage.drafts import Drafts
 from storage.errors import LedgerError
 from storage.models import EditOutcome, PlayerRef, RecordOutcome, SessionInfo
 from storage.twice import QUESTION_KIND
@@ -81,7 +80,7 @@ async def start_guided_event(update: Update, context: TallyContext,
         return [send.replying(update, text, reply_markup=keyboard)]
 
     async with context.write(shown) as tx:
-        await Drafts(tx).create(session.chat_id, user.id, kind, guided_state.dump(draft))
+        await tx.drafts.create(session.chat_id, user.id, kind, guided_state.dump(draft))
 
 
 async def _open_draft(update: Update, context: TallyContext, lang: str,
@@ -97,7 +96,7 @@ async def _open_draft(update: Update, context: TallyContext, lang: str,
         return [send.replying(update, text, reply_markup=keyboard)]
 
     async with context.write(shown) as tx:
-        await Drafts(tx).create(session.chat_id, owner, "hu", guided_state.dump(draft))
+        await tx.drafts.create(session.chat_id, owner, "hu", guided_state.dump(draft))
 
 
 def join_shape(preset: str) -> tuple[int, bool]:
@@ -124,7 +123,7 @@ async def start_join(update: Update, context: TallyContext, lang: str,
     to sit opens the table, or "Start with three" once East, South and West sit."""
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
-    if await context.ledger.current_session(chat.id) is not None:
+    if await context.ledger.sessions.current_session(chat.id) is not None:
         await refuse(update, lang, "session_open")
         return
     count, may_three = join_shape(preset or (await context.chat_info(chat.id, lang)).preset)
@@ -138,7 +137,7 @@ async def start_join(update: Update, context: TallyContext, lang: str,
                                                          may_three))]
 
     async with context.write(shown) as tx:
-        await Drafts(tx).create(chat.id, user.id, "join", data)
+        await tx.drafts.create(chat.id, user.id, "join", data)
 
 
 async def _press_join(update: Update, context: TallyContext, lang: str,
@@ -180,8 +179,8 @@ async def _press_join(update: Update, context: TallyContext, lang: str,
 
         try:
             async with context.write(seated) as tx:
-                await Drafts(tx).advance(chat.id, data.draft_id, data.version,
-                                         {**draft, "seats": seats})
+                await tx.drafts.advance(chat.id, data.draft_id, data.version,
+                                        {**draft, "seats": seats})
         except LedgerError:
             await send.answer(update, stale, alert=True)
         return
@@ -200,7 +199,7 @@ async def _press_join(update: Update, context: TallyContext, lang: str,
 
     try:
         async with context.write(opened) as tx:
-            session = await tx.open_session(
+            session = await tx.sessions.open_session(
                 chat.id, refs, preset=draft.get("preset"), stake_cents=draft.get("stake"),
                 draft=(data.draft_id, data.version))
     except (LedgerError, ReportError) as exc:
@@ -254,7 +253,7 @@ async def _press_undo(update: Update, context: TallyContext, lang: str,
                       session: SessionInfo, data: UndoData) -> None:
     query = update.callback_query
     assert query is not None
-    last = await context.ledger.last_event(session.chat_id)
+    last = await context.ledger.sessions.last_event(session.chat_id)
     if last != (data.session_id, data.hand, data.event, last[3] if last else None):
         await send.answer(update, t(lang, "Only the latest event can be undone."), alert=True)
         return
@@ -286,7 +285,7 @@ async def _press_edit(update: Update, context: TallyContext, lang: str,
         await stale_press(update, lang)
         return
     await send.answer(update)
-    session = await context.ledger.hand_table(session, data.hand)  # who played that hand
+    session = await context.ledger.sessions.hand_table(session, data.hand)  # who played that hand
     draft = guided_state.new_hu(edit=(data.hand, data.event))
     head = t(lang, "Editing hand {number}, event {index}:", number=data.hand,
              index=data.event + 1)
@@ -296,8 +295,8 @@ async def _press_edit(update: Update, context: TallyContext, lang: str,
         return [send.to_chat(session.chat_id, head + "\n" + text, reply_markup=keyboard)]
 
     async with context.write(shown) as tx:
-        await Drafts(tx).create(session.chat_id, query.from_user.id, "hu",
-                                guided_state.dump(draft))
+        await tx.drafts.create(session.chat_id, query.from_user.id, "hu",
+                               guided_state.dump(draft))
 
 
 async def _press_draft(update: Update, context: TallyContext, lang: str,
@@ -326,7 +325,7 @@ async def _press_draft(update: Update, context: TallyContext, lang: str,
                                  reply_markup=None)]
 
         async with context.write(cancelled) as tx:
-            await Drafts(tx).delete(session.chat_id, data.draft_id)
+            await tx.drafts.delete(session.chat_id, data.draft_id)
         return
     try:
         draft = guided_state.load(kind, stored)
@@ -335,7 +334,7 @@ async def _press_draft(update: Update, context: TallyContext, lang: str,
         await stale_press(update, lang)
         return
     if isinstance(draft, guided_state.HuDraft) and draft.edit:  # who played that hand
-        session = await context.ledger.hand_table(session, draft.edit[0])
+        session = await context.ledger.sessions.hand_table(session, draft.edit[0])
     new = guided_steps.press(guided_steps.Table.of(session), draft, data.action, data.arg)
     if new is None:
         await stale_press(update, lang)
@@ -351,8 +350,8 @@ async def _press_draft(update: Update, context: TallyContext, lang: str,
 
     try:
         async with context.write(shown) as tx:
-            await Drafts(tx).advance(session.chat_id, data.draft_id, data.version,
-                                     guided_state.dump(new))
+            await tx.drafts.advance(session.chat_id, data.draft_id, data.version,
+                                    guided_state.dump(new))
     except LedgerError:
         await stale_press(update, lang)
 
@@ -384,8 +383,8 @@ async def _record(update: Update, context: TallyContext, lang: str,
     await send.answer(update)
     try:
         async with context.write(answer) as tx:
-            out = await tx.record(chat_id, event, reporter=user.id if user else None,
-                                  indicator=indicator, draft_id=data.draft_id)
+            out = await tx.hands.record(chat_id, event, reporter=user.id if user else None,
+                                        indicator=indicator, draft_id=data.draft_id)
     except (LedgerError, ReportError) as exc:
         await refuse_press(update, lang, exc, session)
         return
@@ -411,9 +410,10 @@ async def _record_edit(update: Update, context: TallyContext, lang: str,
     await send.answer(update)
     try:
         async with context.write(answer) as tx:
-            out = await tx.amend(chat_id, number, [event], actor=user.id if user else None,
-                                 indicator=indicator, allow_others=allow_others,
-                                 event_index=index, draft_id=data.draft_id)
+            out = await tx.corrections.amend(chat_id, number, [event],
+                                             actor=user.id if user else None,
+                                             indicator=indicator, allow_others=allow_others,
+                                             event_index=index, draft_id=data.draft_id)
     except (LedgerError, ReportError) as exc:
         await refuse_press(update, lang, exc, session)
         return

@@ -35,7 +35,7 @@ async def table_of(context: TallyContext, chat_id: int) -> SessionInfo | None:
     """The chat's open table (None: no table), read once while it is kept."""
     kept = context.kept("tables")
     if chat_id not in kept:
-        kept[chat_id] = await context.ledger.current_session(chat_id)
+        kept[chat_id] = await context.ledger.sessions.current_session(chat_id)
     return kept[chat_id]  # type: ignore[no-any-return]
 
 
@@ -153,9 +153,9 @@ async def link_sender(context: TallyContext, session: SessionInfo,
                for p in session.seats.values()):
         return session
     ledger = context.ledger
-    await ledger.player(session.chat_id, PlayerRef(name=user.username, telegram_id=user.id,
-                                                   username=user.username))
-    fresh = await ledger.current_session(session.chat_id)
+    await ledger.chats.player(session.chat_id, PlayerRef(name=user.username, telegram_id=user.id,
+                                                         username=user.username))
+    fresh = await ledger.sessions.current_session(session.chat_id)
     remember(context, session.chat_id, fresh)
     return fresh or session
 
@@ -166,7 +166,7 @@ def remember_member(context: TallyContext, session: SessionInfo,
     their name with what they change, so that /hand names who reported or changed what."""
     if user is None or user.id in {p.telegram_id for p in session.seats.values()}:
         return
-    context.ledger.note_member(
+    context.ledger.chats.note_member(
         session.chat_id, user.id, user.username or user.first_name or "", user.username)
 
 

@@ -131,7 +131,8 @@ async def cmd_new(update: Update, context: TallyContext) -> None:
 
     try:
         async with context.write(answer) as tx:
-            session = await tx.open_session(chat.id, refs, preset=preset, stake_cents=stake)
+            session = await tx.sessions.open_session(chat.id, refs, preset=preset,
+                                                     stake_cents=stake)
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
@@ -148,7 +149,7 @@ async def _mistyped_preset(context: TallyContext, chat_id: int, words: list[Toke
         return False
     if not all(w.user_id is not None or w.text.startswith("@") for w in rest):
         return False
-    return await context.ledger.find_player(chat_id, first.text) is None
+    return await context.ledger.chats.find_player(chat_id, first.text) is None
 
 
 async def _parse_and_record(update: Update, context: TallyContext, parser: Any
@@ -270,8 +271,9 @@ async def cmd_void(update: Update, context: TallyContext) -> None:
     admin = await is_admin(update, context)
     try:
         async with context.write(_corrected(update, lang)) as tx:
-            out = await tx.void(session.chat_id, number, actor=user.id if user else None,
-                                allow_others=admin)
+            out = await tx.corrections.void(session.chat_id, number,
+                                            actor=user.id if user else None,
+                                            allow_others=admin)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
@@ -317,7 +319,7 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
             await refuse(update, lang, "number_usage")
             return
         # Names are read against who played that hand (a seat may have changed since).
-        played = await context.ledger.hand_table(session, number)
+        played = await context.ledger.sessions.hand_table(session, number)
         resolve = resolver_for(played, me)
         for tok in [*rest, Token("|")]:
             if tok.text != "|":
@@ -348,9 +350,9 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
     admin = await is_admin(update, context)
     try:
         async with context.write(_corrected(update, lang)) as tx:
-            out = await tx.amend(session.chat_id, number, events,
-                                 actor=user.id if user else None, indicator=indicator,
-                                 allow_others=admin, event_index=event_index)
+            out = await tx.corrections.amend(session.chat_id, number, events,
+                                             actor=user.id if user else None, indicator=indicator,
+                                             allow_others=admin, event_index=event_index)
     except (LedgerError, ReportError) as exc:
         if exc.code == "amend_reopens" and event_index is None:  # say how to name one event
             await reply(update, error_text(lang, exc.code, str(exc)) + "\n" + t(
@@ -375,7 +377,7 @@ async def cmd_end(update: Update, context: TallyContext) -> None:
 
     remember(context, session.chat_id, None)
     async with context.write(answer) as tx:
-        summary = await tx.end_session(session.chat_id, actor=user.id if user else None)
+        summary = await tx.nights.end_session(session.chat_id, actor=user.id if user else None)
     await commands_files.send_end_pictures(update, context, lang, summary)
 
 
@@ -393,11 +395,11 @@ async def cmd_rules(update: Update, context: TallyContext) -> None:
         preset = found
         options = None
     else:  # the rules this chat actually plays: the table's, or the chat's house rules
-        session = await context.ledger.current_session(chat.id)
+        session = await context.ledger.sessions.current_session(chat.id)
         if session is not None:
             preset, options = session.preset, session.rules.get("options")
         else:
-            info = await context.ledger.chat(chat.id)
+            info = await context.ledger.chats.chat(chat.id)
             preset = info.preset
             options = ruleset(preset, info.overrides).options.model_dump()
     await reply(update, render.rules_text(lang, preset, options))
@@ -425,7 +427,7 @@ async def cmd_set(update: Update, context: TallyContext) -> None:
     ledger = context.ledger
     stake = len(words) == 2 and words[0].lower() in ("stake", "注")
     # A new stake: the table going plays it from its next hand (the write sets it there).
-    session = await ledger.current_session(chat.id) if stake else None
+    session = await ledger.sessions.current_session(chat.id) if stake else None
 
     def answer(info: ChatInfo) -> list[Outgoing]:
         return [send.replying(update, _house_rules_text(info, session if stake else None))]
@@ -433,31 +435,31 @@ async def cmd_set(update: Update, context: TallyContext) -> None:
     try:
         async with context.write(answer) as tx:
             if len(words) == 2 and words[0].lower() in ("preset", "规则"):
-                info = await tx.update_chat(
+                info = await tx.chats.update_chat(
                     chat.id, preset=preset_key(words[1], presets()) or words[1].lower())
             elif stake:
-                info = await tx.update_chat(chat.id, stake_cents=parse_stake(words[1]))
+                info = await tx.chats.update_chat(chat.id, stake_cents=parse_stake(words[1]))
             elif len(words) == 2 and words[0].lower() in ("lang", "language", "语言"):
                 language = normalise_language(words[1], "")
                 if not language:
                     await refuse(update, lang, "bad_language")
                     return
-                info = await tx.update_chat(chat.id, language=language)
+                info = await tx.chats.update_chat(chat.id, language=language)
             elif len(words) == 2 and words[0].lower() in ("verbose", "详细") and \
                     words[1].lower() in VERBOSE_WORDS:
-                info = await tx.update_chat(chat.id,
-                                            verbose=VERBOSE_WORDS[words[1].lower()])
+                info = await tx.chats.update_chat(chat.id,
+                                                  verbose=VERBOSE_WORDS[words[1].lower()])
             elif words == ["reset"]:
-                info = await tx.update_chat(chat.id, overrides={})
+                info = await tx.chats.update_chat(chat.id, overrides={})
             elif words and all("=" in w for w in words):
-                current = await ledger.chat(chat.id)
+                current = await ledger.chats.chat(chat.id)
                 merged = dict(current.overrides)
                 for key, value in parse_overrides(words).items():
                     if isinstance(value, dict) and isinstance(merged.get(key), dict):
                         merged[key] = {**merged[key], **value}
                     else:
                         merged[key] = value
-                info = await tx.update_chat(chat.id, overrides=merged)
+                info = await tx.chats.update_chat(chat.id, overrides=merged)
             else:
                 await refuse(update, lang, "set_usage")
                 return
@@ -516,7 +518,7 @@ async def cmd_lang(update: Update, context: TallyContext) -> None:
             lang=info.language))]
 
     async with context.write(answer) as tx:
-        info = await tx.update_chat(chat.id, language=language)
+        info = await tx.chats.update_chat(chat.id, language=language)
     context.remember_chat(info)
 
 
@@ -594,6 +596,6 @@ async def on_added(update: Update, context: TallyContext) -> None:
         return
     svc = context.services
     lang = normalise_language(change.from_user.language_code, svc.default_language)
-    info = await svc.ledger.chat(change.chat.id, lang)  # an existing chat keeps its own
+    info = await svc.ledger.chats.chat(change.chat.id, lang)  # an existing chat keeps its own
     context.remember_chat(info)
     await send.message(context, change.chat.id, t(info.language, HELP))

@@ -47,7 +47,6 @@ from engine.pattern_table import pattern_rows
 from engine.rules import presets
 from storage import chat_files, series
 from storage.delivery import Outgoing
-from storage.drafts import Drafts
 from storage.errors import LedgerError
 from storage.models import PlayerInfo, Summary
 
@@ -179,7 +178,7 @@ async def standings_picture(update: Update, context: TallyContext, lang: str
     if not any(n.nets for n in nights):
         await reply(update, t(lang, "No hands recorded in this chat yet."))
         return
-    final = {s.player.id: s.net for s in await ledger.standings(chat.id)}
+    final = {s.player.id: s.net for s in await ledger.lookback.standings(chat.id)}
     data = standings_series(nights, names, final)
     png = await asyncio.to_thread(drawing.standings_chart, data, lang, _font())
     await send.photo(context, chat.id, png, filename="standings.png",
@@ -299,9 +298,9 @@ async def cmd_import(update: Update, context: TallyContext) -> None:
 
     pending = {"file_id": doc.file_id, "expires": time.time() + PENDING_SECONDS}
     async with context.write(shown) as tx:
-        await Drafts(tx).create_bounded(chat.id, user.id, IMPORT_KIND, pending,
-                                        keep=PENDING_IMPORTS,
-                                        ttl=timedelta(seconds=PENDING_SECONDS))
+        await tx.drafts.create_bounded(chat.id, user.id, IMPORT_KIND, pending,
+                                       keep=PENDING_IMPORTS,
+                                       ttl=timedelta(seconds=PENDING_SECONDS))
 
 
 async def on_import_button(update: Update, context: TallyContext) -> None:
@@ -331,7 +330,7 @@ async def on_import_button(update: Update, context: TallyContext) -> None:
                                  reply_markup=None)]
 
         async with context.write(cancelled) as tx:
-            await Drafts(tx).delete(chat.id, draft_id)
+            await tx.drafts.delete(chat.id, draft_id)
         return
 
     def answer(done: chat_files.ImportPreview) -> list[Outgoing]:

@@ -47,7 +47,7 @@ async def cmd_history(update: Update, context: TallyContext) -> None:
             await refuse(update, lang, "history_usage")
             return
         page = number
-    view = await context.ledger.night_history(chat.id, scope, page=page)
+    view = await context.ledger.lookback.night_history(chat.id, scope, page=page)
     if not isinstance(scope, str) and not view.nights:
         await refuse(update, lang, "no_night", night=_label(scope))
         return
@@ -84,7 +84,7 @@ async def cmd_hand(update: Update, context: TallyContext) -> None:
         await refuse(update, lang, "hand_usage")
         return
     try:
-        detail = await context.ledger.hand_detail(chat.id, number, scope)
+        detail = await context.ledger.lookback.hand_detail(chat.id, number, scope)
     except LedgerError as exc:
         code = "no_nights" if exc.code == "no_night" and scope == "current" else exc.code
         await refuse(update, lang, code, str(exc), **{"night": _label(scope), **exc.params})
@@ -116,19 +116,19 @@ async def cmd_stats(update: Update, context: TallyContext) -> None:
         await refuse(update, lang, "stats_usage")
         return
     if words:
-        player = await ledger.find_player(chat.id, words[0].text)
+        player = await ledger.chats.find_player(chat.id, words[0].text)
         if player is None:
             await refuse(update, lang, "unknown_player", name=escape(words[0].text[:32]))
             return
     else:
         if user is None:
             return
-        player = await ledger.player(chat.id, PlayerRef(
+        player = await ledger.chats.player(chat.id, PlayerRef(
             name=user.username or user.first_name, telegram_id=user.id, username=user.username))
     if picture:
         await commands_files.stats_picture(update, context, lang, player)
         return
-    record = await ledger.player_record(chat.id, player.id)
-    standing = next((m for m in await ledger.money_standings(chat.id)
+    record = await ledger.lookback.player_record(chat.id, player.id)
+    standing = next((m for m in await ledger.money.money_standings(chat.id)
                      if m.player.id == player.id), None)
     await reply(update, render_lookback.record_text(lang, record, standing))

@@ -49,7 +49,7 @@ async def cmd_standings(update: Update, context: TallyContext) -> None:
             await refuse(update, lang, "standings_usage", max=numbers.MAX_DAYS)
             return
     since = datetime.now(UTC) - timedelta(days=days) if days else None
-    rows = await context.ledger.money_standings(chat.id, since=since)
+    rows = await context.ledger.money.money_standings(chat.id, since=since)
     await reply(update, render_money.standings_text(lang, rows, days))
 
 
@@ -58,7 +58,7 @@ async def cmd_debts(update: Update, context: TallyContext) -> None:
     lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
-    balances = await context.ledger.open_balances(chat.id)
+    balances = await context.ledger.money.open_balances(chat.id)
     await reply(update, render_money.balances_text(lang, balances))
 
 
@@ -81,7 +81,7 @@ async def cmd_paid(update: Update, context: TallyContext) -> None:
             await refuse(update, lang, exc.code, **exc.params)
             return
     ledger = context.ledger
-    parties = await ledger.debt_parties(chat.id, number)
+    parties = await ledger.money.debt_parties(chat.id, number)
     if parties is None:
         await refuse(update, lang, "no_debt", id=number)
         return
@@ -94,7 +94,7 @@ async def cmd_paid(update: Update, context: TallyContext) -> None:
 
     try:
         async with context.write(answer) as tx:
-            await tx.pay(chat.id, number, amount, actor=user.id)
+            await tx.money.pay(chat.id, number, amount, actor=user.id)
     except LedgerError as exc:
         params = {**exc.params, "id": number}
         if "owed" in params:
@@ -121,7 +121,7 @@ async def cmd_settle(update: Update, context: TallyContext) -> None:
     lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
-    plan = await context.ledger.settle_plan(chat.id)
+    plan = await context.ledger.money.settle_plan(chat.id)
     if not plan.debts:
         await reply(update, render_money.balances_text(lang, []))
         return
@@ -139,7 +139,7 @@ async def on_settle_button(update: Update, context: TallyContext) -> None:
         await send.answer(update, error_text(lang, "stale_button", ""), alert=True)
         return
     ledger = context.ledger
-    plan = await ledger.settle_plan(chat.id)
+    plan = await ledger.money.settle_plan(chat.id)
     if plan.token != m.group(1) or not plan.debts:
         await send.answer(update, error_text(lang, "settle_stale", ""), alert=True)
         return
@@ -158,6 +158,6 @@ async def on_settle_button(update: Update, context: TallyContext) -> None:
     await send.answer(update)  # with the write (a refusal's alert replaces it)
     try:
         async with context.write(answer) as tx:
-            await tx.settle(chat.id, m.group(1), actor=user.id)
+            await tx.money.settle(chat.id, m.group(1), actor=user.id)
     except LedgerError as exc:
         await send.answer(update, error_text(lang, exc.code, str(exc)), alert=True)

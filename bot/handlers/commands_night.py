@@ -93,8 +93,8 @@ async def cmd_seat(update: Update, context: TallyContext) -> None:
 
     try:
         async with context.write(answer) as tx:
-            after = await tx.change_seat(session.chat_id, leaving.text, ref,
-                                         actor=user.id if user else None)
+            after = await tx.sessions.change_seat(session.chat_id, leaving.text, ref,
+                                                  actor=user.id if user else None)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return

@@ -8,7 +8,7 @@ what it keeps lives as long as the update's handling::
     async def cmd_x(update: Update, context: TallyContext) -> None:
         lang = await context.lang()               # the chat's language, read once
         async with context.write(answer) as tx:   # the update's one write (bot.delivery.send)
-            out = await tx.record(...)
+            out = await tx.hands.record(...)
 
 ``context.ledger`` and ``context.drafts`` are for reads; ``context.turn`` is the update's
 :class:`bot.delivery.send.Turn` (None outside the pipeline: start-up, tests calling a
@@ -103,7 +103,7 @@ class TallyContext(CallbackContext[TallyBot, Data, Data, Data]):
 
     @property
     def drafts(self) -> Drafts:
-        """The drafts behind buttons, for reads; a change: ``Drafts(tx)`` in :meth:`write`."""
+        """The drafts behind buttons, for reads; a change: ``tx.drafts`` in :meth:`write`."""
         return self.services.drafts
 
     @property
@@ -114,7 +114,7 @@ class TallyContext(CallbackContext[TallyBot, Data, Data, Data]):
     def write(self, render: Callable[[Any], Sequence[Outgoing]]
               ) -> AbstractAsyncContextManager[Ledger]:
         """The update's one unit of work (:func:`bot.delivery.send.write`):
-        ``async with context.write(render) as tx: out = await tx.record(...)``."""
+        ``async with context.write(render) as tx: out = await tx.hands.record(...)``."""
         return send.write(self.ledger, render)
 
     # -- what is kept of the chat -------------------------------------------------------
@@ -132,7 +132,7 @@ class TallyContext(CallbackContext[TallyBot, Data, Data, Data]):
         """The chat's settings (created on first use, in ``first_language``)."""
         kept = self.kept("chats")
         if chat_id not in kept:
-            kept[chat_id] = await self.ledger.chat(chat_id, first_language)
+            kept[chat_id] = await self.ledger.chats.chat(chat_id, first_language)
         return kept[chat_id]  # type: ignore[no-any-return]
 
     def remember_chat(self, info: ChatInfo) -> None:

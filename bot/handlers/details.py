@@ -44,7 +44,7 @@ async def on_details(update: Update, context: TallyContext) -> None:
         await send.answer(update, stale, alert=True)
         return
     try:
-        session, hand = await context.ledger.hand_view(chat.id, data.session_id,
+        session, hand = await context.ledger.nights.hand_view(chat.id, data.session_id,
                                                                  data.hand)
     except LedgerError:
         await send.answer(update, stale, alert=True)

@@ -56,7 +56,7 @@ async def press(update: Update, context: TallyContext, lang: str,
                 return [send.edit_of(chat_id, message_id, text, reply_markup=None)]
 
             async with context.write(dropped) as tx:
-                await tx.drop_question(chat_id, data.draft_id)
+                await tx.hands.drop_question(chat_id, data.draft_id)
             return
         if data.action != NEW:
             raise LedgerError("stale_button", "not a button of this question")
@@ -68,7 +68,7 @@ async def press(update: Update, context: TallyContext, lang: str,
 
         reporter = kept.get("reporter")
         async with context.write(recorded) as tx:
-            out = await tx.record(
+            out = await tx.hands.record(
                 chat_id, kept["event"],
                 reporter=reporter if isinstance(reporter, int) else None,
                 indicator=kept.get("indicator"), draft_id=data.draft_id, ask_twice=False)

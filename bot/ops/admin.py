@@ -50,7 +50,7 @@ async def readiness(ledger: Any, max_outbox: int) -> tuple[bool, dict[str, Any]]
         async with asyncio.timeout(CHECK_TIMEOUT):
             if not await schema_at_head(ledger.engine):
                 return False, {"database": "ok", "schema": "behind"}
-            inbox, outbox = await ledger.backlog()
+            inbox, outbox = await ledger.pipeline.backlog()
     except Exception as exc:  # any failure means "not ready", said why
         log.warning("readiness: database unreachable: %s", type(exc).__name__)
         return False, {"database": f"unreachable ({type(exc).__name__})"}
@@ -76,7 +76,7 @@ def routes(ledger: LedgerOf, max_outbox: int) -> list[Route]:
         if current is not None:
             try:
                 async with asyncio.timeout(CHECK_TIMEOUT):
-                    metrics.refresh_backlog(*await current.backlog())
+                    metrics.refresh_backlog(*await current.pipeline.backlog())
             except Exception as exc:  # the other metrics still count
                 log.warning("metrics: backlog not read: %s", type(exc).__name__)
         metrics.HTTP_REQUESTS.labels(route="metrics", status="200").inc()

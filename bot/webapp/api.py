@@ -66,7 +66,7 @@ class Caller:
         return self.application.bot_data["services"].ledger
 
     async def session(self) -> SessionInfo | None:
-        return await self.ledger.current_session(self.chat_id)  # type: ignore[no-any-return]
+        return await self.ledger.sessions.current_session(self.chat_id)  # type: ignore[no-any-return]
 
 
 def _guess_language(header: str, default: str) -> str:

@@ -254,7 +254,7 @@ async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str
         events: list[dict[str, Any]] = []
         number, dealer = session.hands + 1, session.dealer
         if session.open_hand:
-            report, _ = await ledger.hand(session.chat_id, session.open_hand, session.id)
+            report, _ = await ledger.nights.hand(session.chat_id, session.open_hand, session.id)
             events, number = list(report["events"]), session.open_hand
             indicator = indicator or report.get("indicator")
             dealer = session.dealer

@@ -92,9 +92,9 @@ async def night(ledger: Ledger, lang: str, chat_id: int) -> dict[str, Any]:
 async def standings(ledger: Ledger, lang: str, chat_id: int) -> dict[str, Any]:
     """The chat's standings in money, and each player's net points over the nights (what
     ``/standings chart`` draws)."""
-    rows = await ledger.money_standings(chat_id)
+    rows = await ledger.money.money_standings(chat_id)
     nights, names = await series.night_nets(ledger, chat_id)
-    final = {s.player.id: s.net for s in await ledger.standings(chat_id)}
+    final = {s.player.id: s.net for s in await ledger.lookback.standings(chat_id)}
     chart = standings_series(nights, names, final)
     return {"rows": [{"id": r.player.id, "name": r.player.name, "money": money(r.cents),
                       "cents": r.cents, "hands": r.hands, "wins": r.wins,
@@ -106,7 +106,7 @@ async def standings(ledger: Ledger, lang: str, chat_id: int) -> dict[str, Any]:
 
 
 async def player(ledger: Ledger, lang: str, chat_id: int, player_id: int) -> dict[str, Any]:
-    rec = await ledger.player_record(chat_id, player_id)
+    rec = await ledger.lookback.player_record(chat_id, player_id)
     st = rec.stats
     last = [{"night": h.night, "number": h.number, "delta": h.delta} for h in rec.last]
     best = None if rec.best is None else {"night": rec.best.night, "number": rec.best.number,
@@ -122,7 +122,7 @@ async def debts(ledger: Ledger, chat_id: int) -> list[dict[str, Any]]:
     return [{"handle": b.handle, "payer": b.payer.name, "payee": b.payee.name,
              "money": money(b.cents), "cents": b.cents,
              "parties": [b.payer.model_dump(), b.payee.model_dump()]}
-            for b in await ledger.open_balances(chat_id) if b.cents > 0]
+            for b in await ledger.money.open_balances(chat_id) if b.cents > 0]
 
 
 def entry(lang: str, s: SessionInfo) -> dict[str, Any]:

@@ -75,10 +75,10 @@ async def drained(url: str, seconds: float = 40.0) -> None:
     watcher = await Ledger.open(url, run_migrations=False)
     try:
         for _ in range(int(seconds / 0.05)):
-            if await watcher.backlog() == (0, 0):
+            if await watcher.pipeline.backlog() == (0, 0):
                 return
             await asyncio.sleep(0.05)
-        raise AssertionError(f"inbox and outbox not empty: {await watcher.backlog()}")
+        raise AssertionError(f"inbox and outbox not empty: {await watcher.pipeline.backlog()}")
     finally:
         await watcher.close()
 
@@ -87,13 +87,13 @@ async def check(url: str, load: Load, *, exactly_once: bool = False) -> None:
     api = load.api
     ledger = await Ledger.open(url, run_migrations=False)
     try:
-        assert await ledger.backlog() == (0, 0)
+        assert await ledger.pipeline.backlog() == (0, 0)
         for chat, sent in load.sent.items():
-            session = await ledger.current_session(chat)
+            session = await ledger.sessions.current_session(chat)
             assert session is not None
             recorded = []
             for number in range(1, session.hands + 1):
-                report, _result = await ledger.hand(chat, number)
+                report, _result = await ledger.nights.hand(chat, number)
                 [event] = report["events"]
                 recorded.append(session.seats[event["winners"][0]["seat"]].name)
             assert recorded == [w for w, _ in sent], chat  # once each, in order

@@ -200,7 +200,7 @@ class World:
     async def tables(self) -> None:
         """Every preset's chat has a table going, its players linked (setup, unchecked)."""
         for preset, chat_id in CHATS.items():
-            if await self.t.ledger.current_session(chat_id) is None:
+            if await self.t.ledger.sessions.current_session(chat_id) is None:
                 await self.t.say("root", f"/new {preset} @alice @bob @carol @dave",
                                  chat_id=chat_id)
                 for name in PLAYERS:  # each acts once, which links their account

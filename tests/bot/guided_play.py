@@ -62,7 +62,7 @@ async def play(t: Table, path: Path, *, typed: bool, fill: bool = False) -> Play
             if typed:
                 continue
             if m.group(2) == "board":
-                session = await t.ledger.current_session(t.chat_id)
+                session = await t.ledger.sessions.current_session(t.chat_id)
                 msg = t.api.messages[(t.chat_id, session.board_message_id)]
                 taps = 0
             else:
@@ -94,7 +94,7 @@ async def play(t: Table, path: Path, *, typed: bool, fill: bool = False) -> Play
         elif line.startswith("="):
             words = line[1:].split()
             expected = {words[i]: int(words[i + 1]) for i in range(0, len(words), 2)}
-            session = await t.ledger.current_session(t.chat_id)
+            session = await t.ledger.sessions.current_session(t.chat_id)
             assert session is not None, where
             assert session.totals == expected or fill, (
                 where, "typed" if typed else "buttons", session.totals)

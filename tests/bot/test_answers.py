@@ -73,14 +73,14 @@ async def test_a_chat_can_ask_for_the_full_answer(tmp_path: Path) -> None:
         t.admin("alice")
         await t.say("alice", NEW)
         await t.say("alice", "/set verbose on")
-        assert (await t.ledger.chat(t.chat_id)).verbose is True
+        assert (await t.ledger.chats.chat(t.chat_id)).verbose is True
         msg = answer_of(await t.say("bob", "/hu bob 自摸"))
         assert "Payments:" in msg.text and "Totals:" in msg.text
         assert [b["text"] for b in msg.buttons] == ["Undo"]
         await t.say("alice", "/set verbose off")
         msg = answer_of(await t.say("carol", "/hu carol 自摸"))
         assert len(plain(msg.text).split("\n")) == 2
-        assert (await t.ledger.chat(t.chat_id)).verbose is False
+        assert (await t.ledger.chats.chat(t.chat_id)).verbose is False
         refused = await t.say("bob", "/set verbose on")  # not an admin
         assert "Only chat admins" in plain(refused[0].text)
 

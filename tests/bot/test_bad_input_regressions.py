@@ -25,7 +25,7 @@ def one(out: list[SentMessage]) -> str:
 
 
 async def totals(t: Table) -> dict[str, int] | None:
-    session = await t.ledger.current_session(t.chat_id)
+    session = await t.ledger.sessions.current_session(t.chat_id)
     return None if session is None else dict(session.totals)
 
 
@@ -132,7 +132,7 @@ async def test_new_keeps_the_chats_house_rules(tmp_path: Path) -> None:
         t.admin("alice")
         await t.say("alice", "/set cap_fan=6")
         await t.say("alice", f"/new chengdu {CREW}")
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.rules["options"]["cap_fan"] == 6
         reply = one(await t.say("bob", "/hu bob 自摸 清十八罗汉"))
         assert "6 fan, 32 points (capped)" in reply, reply
@@ -191,7 +191,7 @@ async def test_undo_after_edit_restores_the_hand(tmp_path: Path) -> None:
         assert await totals(t) == edited
         one(await t.say("bob", "/undo"))
         assert await totals(t) == before
-        page = await t.ledger.history(t.chat_id)
+        page = await t.ledger.nights.history(t.chat_id)
         assert "根" not in str(page)
         # The next undo takes back the report itself.
         one(await t.say("bob", "/undo"))

@@ -34,7 +34,7 @@ async def test_a_redelivered_report_is_recorded_once(tmp_path: Path) -> None:
         await t.settle(t.api.redeliver(uid, new_id=False))  # the same one again
         assert any("Hand 1 recorded" in plain(m.text) for m in first)
         assert len(t.api.outbox) == before  # recorded and answered once
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
 
 
@@ -60,14 +60,14 @@ async def test_undo_button_and_stale_buttons(tmp_path: Path) -> None:
         assert answer.get("show_alert") and "latest" in answer["text"]
         latest = t.last_with_buttons()
         await t.press("carol", latest, latest.buttons[0]["callback_data"])
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
         # Forged data is refused with a popup; nothing changes.
         await t.press("bob", latest, "v1:u:999:1:0")
         await t.press("bob", latest, "garbage")
         answers = list(t.api.answered.values())[-2:]
         assert all(a.get("show_alert") for a in answers)
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
         assert t.api.errors == []
 
@@ -93,7 +93,7 @@ async def test_guided_report_with_buttons(tmp_path: Path) -> None:
         assert list(t.api.answered.values())[-1].get("show_alert")
         await press("根 0")  # one 根: in chengdu 七对 with a four is 龙七对, 5 fan = 16
         await press("✅ Record")
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.totals == {"E": 0, "S": 0, "W": 16, "N": -16}
         assert "Recorded:" in t.api.messages[(prompt.chat_id, prompt.message_id)].text
         assert t.api.errors == []
@@ -148,7 +148,7 @@ async def test_scoreboard_edits_in_a_burst_merge_into_one(tmp_path: Path) -> Non
         await shows_the_ledger(t, board)
         await t.say("carol", "/hu carol 自摸")
         assert board.edits == 2
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         await t.say("alice", "/end")  # one edit, at once: the night is over (no hand in
         # progress), with the final nets
         assert board.edits == 3 and "the night is over" in board.text
@@ -169,7 +169,7 @@ async def test_a_pending_scoreboard_edit_is_shown_at_shutdown(tmp_path: Path) ->
 
 
 async def shows_the_ledger(t: Table, board: SentMessage) -> None:
-    session = await t.ledger.current_session(t.chat_id)
+    session = await t.ledger.sessions.current_session(t.chat_id)
     assert board.text == render.board_text("en", session)
     assert f"{session.seats['S'].name}: {session.totals['S']:+d}" in plain(board.text)
 
@@ -186,7 +186,7 @@ async def test_private_chat_calculator_and_no_ledger(tmp_path: Path) -> None:
         assert "12x" in plain(out[0].text) and "Example" in plain(out[0].text)
         out = await t.say("alice", NEW, chat_id=dm)
         assert "works in a group" in plain(out[0].text)
-        assert await t.ledger.current_session(dm) is None
+        assert await t.ledger.sessions.current_session(dm) is None
 
 
 async def test_bad_input_answers_with_an_example_and_records_nothing(tmp_path: Path) -> None:
@@ -207,7 +207,7 @@ async def test_bad_input_answers_with_an_example_and_records_nothing(tmp_path: P
         ]:
             out = await t.say("bob", text)
             assert out and expected in plain(out[0].text), (text, [m.text for m in out])
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.hands == 0 and set(session.totals.values()) == {0}
         assert t.api.errors == []
 
@@ -336,7 +336,7 @@ async def test_join_buttons_open_a_table(tmp_path: Path) -> None:
         await t.press("mallory", msg, msg.buttons[0]["callback_data"])  # taken
         assert list(t.api.answered.values())[-1].get("show_alert")
         await t.press("dave", msg, msg.buttons[3]["callback_data"])
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session is not None and session.preset == "changsha"
         assert [p.name for p in session.seats.values()] == ["alice", "bob", "carol", "dave"]
         assert session.seats["E"].telegram_id == t.user("alice").id
@@ -348,7 +348,7 @@ async def test_text_mentions_seat_members_without_usernames(tmp_path: Path) -> N
     async with table(tmp_path) as t:
         erin = FakeUser(901, "Erin")  # no @username: only a text mention identifies her
         await t.say("alice", "/new chengdu @alice Erin carol dave", mentions={"Erin": erin})
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.seats["S"].telegram_id == 901
         assert session.seats["W"].is_guest  # carol: a plain name is a guest
         before = len(t.api.outbox)
@@ -367,7 +367,7 @@ async def test_names_with_markup_are_shown_safely(tmp_path: Path) -> None:
         prompt = t.api.messages[(out[0].chat_id, out[0].message_id)]
         assert "&lt;b&gt;bo&lt;/b&gt;" in prompt.text
         assert t.api.errors == []
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.seats["S"].name == "<b>bo</b>"
 
 

@@ -51,7 +51,7 @@ async def test_a_restart_on_the_same_database_answers_every_line(tmp_path: Path)
         assert "[bot #" in chunk, (line, chunk)
     ledger = await Ledger.open(settings(db).storage.url)
     try:
-        session = await ledger.current_session(-100123)
+        session = await ledger.sessions.current_session(-100123)
         assert session is not None
         # bob's and carol's wins stand; dave's was undone.
         assert sum(session.totals.values()) == 0
@@ -131,7 +131,7 @@ async def test_buttons_of_an_earlier_run_can_be_pressed(tmp_path: Path) -> None:
     assert "How did bob win?" in board[0], board[0]
     ledger = await Ledger.open(settings(db).storage.url)
     try:
-        session = await ledger.current_session(-100123)
+        session = await ledger.sessions.current_session(-100123)
         assert session is not None and session.hands == 2
     finally:
         await ledger.close()

@@ -202,7 +202,7 @@ async def test_sigkill_at_chosen_moments_loses_and_doubles_nothing(
             watcher = await Ledger.open(url, run_migrations=False)
             try:
                 for _ in range(1500):
-                    if await watcher.backlog() == (0, 0):
+                    if await watcher.pipeline.backlog() == (0, 0):
                         break
                     await asyncio.sleep(0.02)
             finally:
@@ -215,15 +215,15 @@ async def test_sigkill_at_chosen_moments_loses_and_doubles_nothing(
         # Recorded exactly once, in the order sent.
         ledger = await Ledger.open(url)
         try:
-            session = await ledger.current_session(CHAT)
+            session = await ledger.sessions.current_session(CHAT)
             assert session is not None
             winners_recorded = []
             for number in range(1, session.hands + 1):
-                hand_report, _result = await ledger.hand(CHAT, number)
+                hand_report, _result = await ledger.nights.hand(CHAT, number)
                 [event] = hand_report["events"]
                 winners_recorded.append(session.seats[event["winners"][0]["seat"]].name)
             assert winners_recorded == [w for w, _ in sent]
-            assert await ledger.backlog() == (0, 0)
+            assert await ledger.pipeline.backlog() == (0, 0)
         finally:
             await ledger.close()
         # Answered, never twice with different words.

@@ -46,8 +46,8 @@ async def _upload(t: Table, who: str, chat_id: int, data: bytes, caption: str | 
 
 
 async def _count(t: Table, chat_id: int) -> tuple[int, int]:
-    history = await t.ledger.history(chat_id)
-    return history.total, len(await t.ledger.standings(chat_id))
+    history = await t.ledger.nights.history(chat_id)
+    return history.total, len(await t.ledger.lookback.standings(chat_id))
 
 
 async def test_chart_and_the_end_send_pictures(tmp_path: Path) -> None:

@@ -102,7 +102,7 @@ async def test_quick_report_from_the_scoreboard(tmp_path: Path) -> None:
     async with table(tmp_path) as t:
         await t.say("alice", NEW.format(preset="chengdu"))
         await t.say("bob", "/hu bob 自摸")
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         board = t.api.messages[(t.chat_id, session.board_message_id)]
         labels = [b["text"] for b in board.buttons]
         # bob has won this blood-battle hand: only the players still in are offered.
@@ -119,7 +119,7 @@ async def test_quick_report_from_the_scoreboard(tmp_path: Path) -> None:
         await _tap(t, "carol", "← alice")
         await _tap(t, "carol", "七对")
         await _tap(t, "carol", "✅ Record")
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.still_in == ("E", "N")
         board = t.api.messages[(t.chat_id, session.board_message_id)]
         assert [b["text"] for b in board.buttons] == ["alice won…", "dave won…"]
@@ -139,14 +139,14 @@ async def test_refused_record_keeps_the_draft_and_confirm_counts_once(tmp_path: 
             await _tap(t, "bob", label)  # 根 4 in seven pairs: the engine refuses it
         out = await _tap(t, "bob", "✅ Record")
         assert any("根" in plain(m.text) and "⚠️" in m.text for m in out)
-        assert (await t.ledger.current_session(t.chat_id)).hands == 0
+        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 0
         await _tap(t, "bob", "根 4")  # back to 0: the same draft, fixed
         msg = t.last_with_buttons()
         record = find_button(msg, "✅ Record")["callback_data"]
         await t.press("bob", msg, record)
         await t.press("bob", msg, record)  # a second press of the same Confirm
         assert list(t.api.answered.values())[-1].get("show_alert")
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.hands == 1 and session.totals["S"] == 24
         assert t.api.errors == []
 
@@ -177,8 +177,8 @@ async def test_recent_winners_first_and_kongs_filled_in(tmp_path: Path) -> None:
         labels = [b["text"] for b in t.last_with_buttons().buttons]
         assert "杠 1" in labels and "根 0" in labels  # carol's kong is already counted
         await _tap(t, "carol", "✅ Record")
-        session = await t.ledger.current_session(t.chat_id)
-        report, _result = await t.ledger.hand(t.chat_id, session.open_hand)
+        session = await t.ledger.sessions.current_session(t.chat_id)
+        report, _result = await t.ledger.nights.hand(t.chat_id, session.open_hand)
         assert report["events"][-1]["winners"][0]["kongs"] == 1
 
 
@@ -198,19 +198,19 @@ async def test_guided_kong_and_draw(tmp_path: Path) -> None:
         await _tap(t, "bob", "直杠…")
         out = await _tap(t, "bob", "carol")
         assert any("Recorded:\nbob 直杠 ← carol" in plain(m.text) for m in out)
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.totals == {"E": 0, "S": 2, "W": -2, "N": 0}  # 直杠: the discarder pays
         await t.say("bob", "/draw")
         await _tap(t, "bob", "carol: 未听")
         await _tap(t, "bob", "1 fan")
         out = await _tap(t, "bob", "✅ Record")
         assert any("The wall ran out: carol 听 2" in plain(m.text) for m in out)
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.open_hand is None and session.hands == 1
     async with table(tmp_path / "changsha") as t:
         await t.say("alice", NEW.format(preset="changsha"))
         await t.say("bob", "/draw")
         assert [b["text"] for b in t.last_with_buttons().buttons] == ["✅ Record", "Cancel"]
         await _tap(t, "bob", "✅ Record")
-        assert (await t.ledger.current_session(t.chat_id)).hands == 1
+        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 1
         assert t.api.errors == []

@@ -18,7 +18,6 @@ from bot.dialogs.guided_steps import Record, Table
 from bot.dialogs.keyboards import draft_data
 from engine.rules import Ruleset
 from engine.settle import parse_report
-from storage.drafts import Drafts
 from tests.bot.guided_play import find_button
 from tests.bot.harness import table
 from tests.databases import BACKENDS, postgres_database
@@ -143,7 +142,7 @@ async def test_a_draft_left_by_the_old_dialog_is_recorded_as_it_would_have_been(
         await t.say("bob", f"/{kind}")
         msg = t.last_with_buttons()
         draft_id = int(msg.buttons[0]["callback_data"].split(":")[2])
-        drafts = Drafts(t.ledger)
+        drafts = t.ledger.drafts
         version = await drafts.update(t.chat_id, draft_id, 1, press["before"])
         assert version == 2
         await t.press("bob", msg, draft_data(draft_id, version, action, press["arg"]))
@@ -154,7 +153,7 @@ async def test_a_draft_left_by_the_old_dialog_is_recorded_as_it_would_have_been(
             await t.press("bob", msg, find_button(msg, finish)["callback_data"])
         assert await drafts.get(t.chat_id, draft_id) is None  # recorded: the draft is gone
         assert not [a for a in t.api.answered.values() if a.get("show_alert")]
-        report, _result = await t.ledger.hand(t.chat_id, 1)
+        report, _result = await t.ledger.nights.hand(t.chat_id, 1)
         event = {**record["event"], **({"indicator": record["indicator"]}
                                        if record.get("indicator") else {})}
         assert parse_report({"events": [report["events"][-1]]}) == \

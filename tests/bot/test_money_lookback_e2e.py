@@ -38,7 +38,7 @@ async def test_standings_and_debts_keep_each_stake_and_net_pairs(tmp_path: Path)
         text = await _text(t, "carol", "/standings")
         bob = next(x for x in text.splitlines() if "bob" in x)
         assert "+24 at 0.50" in bob and "at 2.00" in bob  # never one sum of points
-        standings = {m.player.name: m for m in await t.ledger.money_standings(t.chat_id)}
+        standings = {m.player.name: m for m in await t.ledger.money.money_standings(t.chat_id)}
         assert "+" + f"{standings['bob'].cents / 100:.2f}" in bob or \
             f"{standings['bob'].cents / 100:.2f}" in bob
         text = await _text(t, "carol", "/debts")
@@ -56,7 +56,7 @@ async def test_standings_and_debts_keep_each_stake_and_net_pairs(tmp_path: Path)
 async def test_paid_in_part_and_every_bad_amount_is_refused(tmp_path: Path) -> None:
     async with table(tmp_path) as t:
         await _two_nights(t)
-        balances = await t.ledger.open_balances(t.chat_id)
+        balances = await t.ledger.money.open_balances(t.chat_id)
         pair = next(b for b in balances if {b.payer.name, b.payee.name} == {"alice", "bob"})
         n, payer, payee, owed = pair.handle, pair.payer.name, pair.payee.name, pair.cents
         refusals = {
@@ -75,7 +75,7 @@ async def test_paid_in_part_and_every_bad_amount_is_refused(tmp_path: Path) -> N
         for line, wanted in refusals.items():
             text = await _text(t, payer, line)
             assert wanted in text and text.startswith("⚠️"), (line, text)
-        assert await t.ledger.open_balances(t.chat_id) == balances  # nothing recorded
+        assert await t.ledger.money.open_balances(t.chat_id) == balances  # nothing recorded
         assert "Only the two players" in await _text(t, "mallory", f"/paid {n} 1")
         text = await _text(t, payee, f"/paid {n} 1")
         assert f"{payer} paid {payee} 1.00" in text
@@ -91,7 +91,7 @@ async def test_settle_proposes_the_fewest_transfers_and_a_party_confirms(tmp_pat
                                                                          ) -> None:
     async with table(tmp_path) as t:
         await _two_nights(t)
-        plan = await t.ledger.settle_plan(t.chat_id)
+        plan = await t.ledger.money.settle_plan(t.chat_id)
         out = await t.say("carol", "/settle")
         text = plain(out[0].text)
         assert f"takes {len(plan.transfers)} transfer(s)" in text
@@ -100,10 +100,10 @@ async def test_settle_proposes_the_fewest_transfers_and_a_party_confirms(tmp_pat
         data = proposal.buttons[0]["callback_data"]
         await t.press("mallory", proposal, data)  # not a party, not an admin
         assert "Only players with an open debt" in list(t.api.answered.values())[-1]["text"]
-        assert len(await t.ledger.open_balances(t.chat_id)) > 0
+        assert len(await t.ledger.money.open_balances(t.chat_id)) > 0
         out = await t.press("dave", proposal, data)
         assert any("Settled, confirmed by dave" in plain(m.text) for m in out)
-        assert await t.ledger.open_balances(t.chat_id) == []
+        assert await t.ledger.money.open_balances(t.chat_id) == []
         assert "No unpaid debts" in await _text(t, "carol", "/debts")
         await t.press("dave", proposal, data)  # pressed again: nothing left to clear
         assert list(t.api.answered.values())[-1].get("show_alert")
@@ -169,7 +169,7 @@ async def test_replies_in_chinese(tmp_path: Path) -> None:
         await t.say("bob", "/hu bob 自摸")
         await t.say("alice", "/edit 1 bob 自摸 清一色")
         await t.say("alice", "/void 1")
-        n = (await t.ledger.open_balances(t.chat_id))[0].handle
+        n = (await t.ledger.money.open_balances(t.chat_id))[0].handle
         lines = ["/standings", "/debts", "/settle", "/history", "/history all", "/hand 1",
                  "/stats @bob", f"/paid {n} abc", f"/paid {n} 1", "/hand 7", "/history 9"]
         for line in lines:

@@ -54,7 +54,7 @@ async def ledger(tmp_path: Path) -> AsyncIterator[Ledger]:
 async def _night(ledger: Ledger, hands: int = 5) -> list[dict[str, int]]:
     """Play a night of blood-battle hands, each won by three players in turn; the table's
     totals after each hand."""
-    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
     after: list[dict[str, int]] = [dict.fromkeys("ESWN", 0)]
     patterns = {(0, 0): ["清一色"], (2, 2): ["七对"]}
     for h in range(hands):
@@ -63,7 +63,7 @@ async def _night(ledger: Ledger, hands: int = 5) -> list[dict[str, int]]:
             extra: dict[str, Any] = {"patterns": patterns[(h, k)]} if (h, k) in patterns else {}
             report = (win("discard", seat, order[3], **extra) if k == 1
                       else win("self_draw", seat, **extra))
-            out = await ledger.record(CHAT, report)
+            out = await ledger.hands.record(CHAT, report)
         assert out.closed and out.session is not None
         after.append({s: v for s, v in out.session.totals.items()})
     return after
@@ -71,11 +71,11 @@ async def _night(ledger: Ledger, hands: int = 5) -> list[dict[str, int]]:
 
 async def test_the_night_series_is_the_ledgers_running_totals(ledger: Ledger) -> None:
     after = await _night(ledger)
-    await ledger.void(CHAT, 2)
+    await ledger.corrections.void(CHAT, 2)
     night = await series.night(ledger, CHAT)
     table = {seat: p.id for seat, p in night.session.seats.items()}
     data = night_series(night.hands, table, night.nets)
-    history = {h.number: h for h in (await ledger.history(CHAT, page_size=100)).items}
+    history = {h.number: h for h in (await ledger.nights.history(CHAT, page_size=100)).items}
     counted = [n for n in sorted(history) if history[n].status != "void"]
     assert data.hands == (0, *counted)
     # After each hand, each seat's point is the sum of the ledger's deltas so far.
@@ -89,7 +89,7 @@ async def test_the_night_series_is_the_ledgers_running_totals(ledger: Ledger) ->
     dealers = {h.number: h.dealer for h in night.hands}
     assert list(data.dealer_changes) == [
         n for prev, n in itertools.pairwise(counted) if dealers[n] != dealers[prev]]
-    summary = await ledger.summary(CHAT)
+    summary = await ledger.nights.summary(CHAT)
     assert summary.biggest is not None and data.biggest is not None
     assert (data.biggest[0], data.biggest[2]) == (summary.biggest[2], summary.biggest[1])
 
@@ -107,12 +107,13 @@ async def test_a_chart_of_the_last_hands_starts_where_they_start(ledger: Ledger)
 
 async def test_standings_series_ends_at_the_standings(ledger: Ledger) -> None:
     await _night(ledger)
-    await ledger.end_session(CHAT)
-    await ledger.open_session(CHAT, [SEATED[1], SEATED[0], PlayerRef(name="eve"), SEATED[3]],
-                              preset="chengdu")
-    await ledger.record(CHAT, win("self_draw", "W"))
+    await ledger.nights.end_session(CHAT)
+    await ledger.sessions.open_session(CHAT, [SEATED[1], SEATED[0], PlayerRef(name="eve"),
+                                              SEATED[3]],
+                                       preset="chengdu")
+    await ledger.hands.record(CHAT, win("self_draw", "W"))
     nights, names = await series.night_nets(ledger, CHAT)
-    standings = await ledger.standings(CHAT)
+    standings = await ledger.lookback.standings(CHAT)
     data = standings_series(nights, names, {s.player.id: s.net for s in standings})
     assert data.nights == (0, 1, 2)
     assert {data.names[p]: v[-1] for p, v in data.lines.items()} == \
@@ -123,12 +124,12 @@ async def test_standings_series_ends_at_the_standings(ledger: Ledger) -> None:
 
 async def test_pattern_counts_of_a_players_wins(ledger: Ledger) -> None:
     await _night(ledger)
-    xiaoming = await ledger.find_player(CHAT, "小明")
+    xiaoming = await ledger.chats.find_player(CHAT, "小明")
     assert xiaoming is not None
     wins = await series.player_wins(ledger, CHAT, xiaoming.id)
     counts = dict(pattern_counts(wins))
     assert counts["七对"] == 1 and counts["清一色"] == 1
-    assert sum(counts.values()) == (await ledger.player_stats(CHAT, xiaoming.id)).wins == 4
+    assert sum(counts.values()) == (await ledger.lookback.player_stats(CHAT, xiaoming.id)).wins == 4
     seat, result = wins[-1]  # the oldest: hand 1, 清一色 self-drawn
     assert seat == "E" and winning_patterns(result, seat) == ["清一色"]
 
@@ -229,7 +230,7 @@ def test_fontconfig_missing_failing_or_hanging_gives_no_files(
 
 async def test_pictures_are_pngs_of_their_sizes(ledger: Ledger, tmp_path: Path) -> None:
     await _night(ledger)
-    summary = await ledger.end_session(CHAT)
+    summary = await ledger.nights.end_session(CHAT)
     night = await series.night(ledger, CHAT)
     nights, names = await series.night_nets(ledger, CHAT)
     for font in (fonts.pick_font(), fonts.pick_font([str(tmp_path)])):

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.console.fake_api import FakeBotAPI, SentMessage
-from storage import delivery
+from storage import delivery, inbox
 from tests.bot.guided_play import find_button
 from tests.bot.harness import Table, plain, table
 from tests.bot.test_files_e2e import OTHER, _count, _files, _play, _upload
@@ -26,7 +26,7 @@ class FailOnce:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.left = 0
-        real = delivery._mark_done
+        real = delivery.mark_done
 
         def flaky(conn: Any, inbox_id: int, claim: str | None, stamp: Any) -> None:
             if self.left:
@@ -34,7 +34,8 @@ class FailOnce:
                 raise ConnectionResetError("the database went away (a test's fault)")
             real(conn, inbox_id, claim, stamp)
 
-        monkeypatch.setattr(delivery, "_mark_done", flaky)
+        for module in (delivery, inbox):  # an answer's write, and finish
+            monkeypatch.setattr(module, "mark_done", flaky)
 
 
 def answers_to(t: Table, update_id: int) -> list[dict[str, Any]]:
@@ -75,7 +76,7 @@ async def test_seat_presses_tried_again_are_handled_once(tmp_path: Path,
             await t.press(who, seats(), seats().buttons[index]["callback_data"])
         # The last seat opens the table: once, with the draft gone in the same write.
         await press_failing_once(t, fail, "dave", seats(), seats().buttons[3]["callback_data"])
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert [p.name for p in session.seats.values()] == ["alice", "bob", "carol", "dave"]
         assert "New table: Changsha" in plain(seats().text) and not seats().buttons
         texts = [plain(m.text) for m in t.api.outbox]
@@ -105,7 +106,7 @@ async def test_a_guided_step_tried_again_is_handled_once(tmp_path: Path,
         await t.press("carol", draft(), find_button(draft(), "根 0")["callback_data"])
         await press_failing_once(t, fail, "carol", draft(),
                                  find_button(draft(), "✅ Record")["callback_data"])
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.hands == 1 and session.totals == {"E": 0, "S": 0, "W": 16, "N": -16}
         assert "Recorded:" in plain(draft().text)
         assert not any("out of date" in str(p.get("text")) for m, p in t.api.log

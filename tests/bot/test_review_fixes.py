@@ -37,12 +37,12 @@ async def test_undo_after_edit_names_the_corrected_event(tmp_path: Path) -> None
     async with table(tmp_path, lang="zh-hans") as t:
         t.admin("alice")
         await _three_wins(t)
-        before = (await t.ledger.current_session(t.chat_id)).totals
+        before = (await t.ledger.sessions.current_session(t.chat_id)).totals
         await t.say("alice", "/edit 1.2 carol 自摸 清一色")
         out = await _say(t, "alice", "/undo")
         assert "已撤销对第 1 盘第 2 条的修改。" in out, out
         assert "第 3 条" not in out, out
-        assert (await t.ledger.current_session(t.chat_id)).totals == before
+        assert (await t.ledger.sessions.current_session(t.chat_id)).totals == before
         # The next undo takes back the last event itself.
         out = await _say(t, "alice", "/undo")
         assert "已撤销：第 1 盘的第 3 条记录。" in out, out
@@ -68,7 +68,7 @@ async def test_hand_names_a_scorekeeper_who_is_not_seated(tmp_path: Path) -> Non
         assert "非本桌的人" not in out, out
         # A scorekeeper with no hands is in no standings.
         await t.say("sam", "/end")
-        assert "sam" not in {s.player.name for s in await t.ledger.standings(t.chat_id)}
+        assert "sam" not in {s.player.name for s in await t.ledger.lookback.standings(t.chat_id)}
         # One night's export names its reporters; an import keeps the names.
         doc = _files(await t.say("sam", "/export 1"), "document")[0]
         t.api.chat(OTHER).admins.add(t.user("erin").id)
@@ -89,7 +89,7 @@ async def test_a_long_line_says_what_is_wrong(tmp_path: Path) -> None:
         assert "清一色 写了不止一次" in out, out
         out = await _say(t, "bob", "/hu bob 自摸 清一色 qingyise")
         assert "qingyise 写了不止一次" in out, out
-        assert (await t.ledger.current_session(t.chat_id)).hands == 0
+        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 0
         assert t.api.errors == []
     async with table(tmp_path / "en") as t:
         await t.say("alice", "/new chengdu @alice @bob @carol @dave")
@@ -108,7 +108,7 @@ async def test_another_presets_word_is_named(tmp_path: Path) -> None:
         assert "wubao 是上饶飞宝的说法，成都血战不算。" in out, out
         out = await _say(t, "dave", "/hu dave from bob 鸟3")
         assert "鸟3 是长沙的说法，成都血战不算。" in out, out
-        assert (await t.ledger.current_session(t.chat_id)).hands == 0
+        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 0
         assert t.api.errors == []
     async with table(tmp_path / "en") as t:
         await t.say("alice", "/new changsha @alice @bob @carol @dave")
@@ -128,7 +128,7 @@ async def test_adjust_names_its_limit_and_no_one_deals_into_their_own_win(
         assert "alice 不能点自己的炮。" in out and "付钱" not in out, out
         out = await _say(t, "alice", "/hu alice rob alice 平胡")
         assert "alice 不能抢自己的杠。" in out, out
-        assert (await t.ledger.current_session(t.chat_id)).hands == 0
+        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 0
         assert t.api.errors == []
     async with table(tmp_path / "en") as t:
         await t.say("alice", "/new chengdu @alice @bob @carol @dave")

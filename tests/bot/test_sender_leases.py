@@ -12,7 +12,7 @@ import pytest
 
 from bot.delivery import sender as sender_module
 from bot.delivery.sender import Sender
-from storage import delivery
+from storage import delivery, inbox, outbox, pipeline
 from storage.delivery import Outgoing
 from storage.ledger import Ledger, now
 from tests.bot.fault_checks import until
@@ -56,7 +56,8 @@ async def ledger(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIterator
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     fake = Clock()
-    monkeypatch.setattr(delivery, "now", fake)
+    for module in (delivery, inbox, outbox, pipeline):  # the pipeline's clock
+        monkeypatch.setattr(module, "now", fake)
     monkeypatch.setattr(sender_module, "now", fake)
     yield fake
 
@@ -72,9 +73,9 @@ def sender(ledger: Ledger, worker: str, bot: Bot) -> Sender:
 
 async def test_a_sender_paused_past_its_lease_sends_nothing_taken_over(
         ledger: Ledger, clock: Clock) -> None:
-    written = await ledger.finish(None, [say("1"), say("2")], "a", lease=LEASE)
+    written = await ledger.inbox.finish(None, [say("1"), say("2")], "a", lease=LEASE)
     clock.advance(LEASE + 1)  # a was paused before it sent them; b takes them over
-    taken = await ledger.claim_messages("b", LEASE)
+    taken = await ledger.outbox.claim_messages("b", LEASE)
     assert [r.id for r in taken] == [r.id for r in written]
     late, fresh = Bot(), Bot()
     a, b = sender(ledger, "a", late), sender(ledger, "b", fresh)
@@ -90,22 +91,22 @@ async def test_a_sender_paused_past_its_lease_sends_nothing_taken_over(
     finally:
         await a.stop()
         await b.stop()
-    assert await ledger.backlog() == (0, 0)
+    assert await ledger.pipeline.backlog() == (0, 0)
 
 
 async def test_an_answer_behind_another_workers_waits_for_them(
         ledger: Ledger, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
-    [older] = await ledger.finish(None, [say("older")], "a", lease=LEASE)
-    [newer] = await ledger.finish(None, [say("newer")], "b", lease=LEASE)
+    [older] = await ledger.inbox.finish(None, [say("older")], "a", lease=LEASE)
+    [newer] = await ledger.inbox.finish(None, [say("newer")], "b", lease=LEASE)
     assert newer.behind
     asked = {"n": 0}
-    real = ledger.ahead_of
+    real = ledger.outbox.ahead_of
 
     async def counted(row: Any, worker: str) -> bool:
         asked["n"] += 1
         return await real(row, worker)
 
-    monkeypatch.setattr(ledger, "ahead_of", counted)
+    monkeypatch.setattr(ledger.outbox, "ahead_of", counted)
     bot = Bot()
     b = sender(ledger, "b", bot)
     await b.start()
@@ -113,21 +114,21 @@ async def test_an_answer_behind_another_workers_waits_for_them(
         b.enqueue([newer])
         await until(lambda: asked["n"] >= 2, "b looked twice")
         assert bot.sent == []  # a's older answer is not sent yet
-        await ledger.settle_messages(sent=[older.id])  # a sent it
+        await ledger.outbox.settle_messages(sent=[older.id])  # a sent it
         await b.idle()
         assert bot.sent == ["newer"]
     finally:
         await b.stop()
-    assert await ledger.backlog() == (0, 0)
+    assert await ledger.pipeline.backlog() == (0, 0)
 
 
 async def test_a_lease_renewed_by_the_heartbeat_is_not_taken_over(
         ledger: Ledger, clock: Clock) -> None:
-    [row] = await ledger.finish(None, [say("held")], "a", lease=LEASE)
+    [row] = await ledger.inbox.finish(None, [say("held")], "a", lease=LEASE)
     a = sender(ledger, "a", Bot())
     for _ in range(4):  # a waits on a long retry_after; its heartbeat renews the lease
         clock.advance(LEASE / 2)
         await a.renew()
-    assert await ledger.claim_messages("b", LEASE) == []
+    assert await ledger.outbox.claim_messages("b", LEASE) == []
     clock.advance(LEASE + 1)  # the heartbeat stopped (a paused)
-    assert [r.id for r in await ledger.claim_messages("b", LEASE)] == [row.id]
+    assert [r.id for r in await ledger.outbox.claim_messages("b", LEASE)] == [row.id]

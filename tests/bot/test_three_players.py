@@ -36,7 +36,7 @@ async def test_start_with_three_at_a_four_seat_preset(tmp_path: Path) -> None:
         await _tap(t, "carol", "West")
         assert "Start with three" in [b["text"] for b in t.last_with_buttons().buttons]
         out = await _tap(t, "carol", "Start with three")
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session is not None and list(session.seats) == ["E", "S", "W"]
         assert session.preset == "chengdu" and session.rules["options"]["players"] == 3
         edited = [m.text for m in t.api.messages.values() if "New table" in (m.text or "")]
@@ -67,15 +67,15 @@ async def test_three_players_in_every_family_that_has_them(tmp_path: Path) -> No
         assert any("上饶飞宝没有三人玩法，要四个人打。" in x for x in _texts(out))
         out = await t.say("alice", "/new 三人两房 @alice @bob @carol @dave")
         assert any("三人两房是三个人打的" in x for x in _texts(out))
-        assert await t.ledger.current_session(t.chat_id) is None
+        assert await t.ledger.sessions.current_session(t.chat_id) is None
         out = await t.say("alice", "/new 长沙 @alice @bob @carol 0.5")  # with its stake
         assert any("座位：东 alice、南 bob、西 carol。" in x for x in _texts(out))
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session is not None and session.stake_cents == 50
         # Changsha at three: a bird of rank 4 counts round three seats back to the dealer
         # (at four it would land on North): alice, the dealer, pays (1 + 1) doubled.
         out = await t.say("bob", "/hu bob 自摸 鸟4")
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session is not None and session.totals == {"E": -4, "S": 5, "W": -1}
         out = await t.say("alice", "/end")
         assert any("今晚结束" in x for x in _texts(out))

@@ -110,7 +110,7 @@ async def test_an_undo_press_whose_answer_telegram_throttles_is_no_error(
         t.api.faults.append(throttle)
         with caplog.at_level(logging.INFO):
             await t.press("bob", recorded, recorded.buttons[0]["callback_data"])
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session is not None and not any(session.totals.values())  # undone
         assert recorded.buttons == []  # its Undo button went with it
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
@@ -139,7 +139,7 @@ async def test_a_report_while_the_database_is_away_is_recorded_once_it_is_back(
         assert away["left"] == 0
         [answer] = [m for m in out if m.reply_to is not None]
         assert "bob" in answer.text and "nothing was recorded" not in answer.text
-        session = await t.ledger.current_session(t.chat_id)
+        session = await t.ledger.sessions.current_session(t.chat_id)
         assert session is not None and any(session.totals.values())
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         ended = [r.getMessage() for r in caplog.records

@@ -28,7 +28,7 @@ WIN = {"winner": "S", "how": "self_draw",
 
 async def counts(t: Any) -> tuple[int, int]:
     """Recorded hands and sent messages: what a refused request must leave alone."""
-    session = await t.ledger.current_session(t.chat_id)
+    session = await t.ledger.sessions.current_session(t.chat_id)
     return (session.hands if session else -1, len(t.api.outbox))
 
 
@@ -63,7 +63,7 @@ async def test_board_follows_the_chat(tmp_path: Path) -> None:
         await t.say("bob", "/hu bob 自摸 清一色")
         board = (await c.get("/app/api/board", headers=h)).json()
         totals = {s["seat"]: s["total"] for s in board["seats"]}
-        assert totals == (await t.ledger.current_session(GROUP)).totals
+        assert totals == (await t.ledger.sessions.current_session(GROUP)).totals
         assert totals["S"] > 0 and board["open_hand"] == 1
         assert [s["in_hand"] for s in board["seats"]] == [True, False, True, True]
         night = (await c.get("/app/api/night", headers=h)).json()
@@ -132,7 +132,8 @@ async def test_hand_by_tiles_goes_through_the_chat_and_undoes(tmp_path: Path) ->
         preview = (await c.post("/app/api/preview", headers=h, json=WIN)).json()
         assert preview["deltas"] == {"E": -8, "S": 24, "W": -8, "N": -8}
         assert any("清一色" in line for line in preview["lines"])
-        assert (await t.ledger.current_session(GROUP)).hands == 0  # a preview writes nothing
+        # a preview writes nothing
+        assert (await t.ledger.sessions.current_session(GROUP)).hands == 0
         r = await c.post("/app/api/record", headers=h, json=WIN)
         assert r.status_code == 200, r.text
         await pipeline(t.app).idle()
@@ -140,19 +141,19 @@ async def test_hand_by_tiles_goes_through_the_chat_and_undoes(tmp_path: Path) ->
         assert plain(echo.text) == "📱 alice: " + r.json()["sent"]
         answer = next(m for m in t.api.outbox if m.reply_to == echo.message_id)
         assert "Hand 1 recorded" in plain(answer.text)
-        session = await t.ledger.current_session(GROUP)
+        session = await t.ledger.sessions.current_session(GROUP)
         assert session.totals == {"E": -8, "S": 24, "W": -8, "N": -8}
         assert "Undo" in [b["text"] for b in answer.buttons]
         # the same hand typed in the chat gives the same answer
         replies = await t.press("alice", answer, answer.buttons[0]["callback_data"])
         assert any("Undone" in plain(m.text) or "undone" in plain(m.text) for m in replies)
-        assert (await t.ledger.current_session(GROUP)).totals == dict.fromkeys("ESWN", 0)
+        assert (await t.ledger.sessions.current_session(GROUP)).totals == dict.fromkeys("ESWN", 0)
         typed = await t.say("alice", r.json()["sent"])
         assert plain(typed[0].text) == plain(answer.text)
         # and Undo from the app is the chat's /undo
         assert (await c.post("/app/api/undo", headers=h, json={})).status_code == 200
         await pipeline(t.app).idle()
-        assert (await t.ledger.current_session(GROUP)).totals == dict.fromkeys("ESWN", 0)
+        assert (await t.ledger.sessions.current_session(GROUP)).totals == dict.fromkeys("ESWN", 0)
 
 
 async def test_form_mistakes_are_explained_in_the_users_language(tmp_path: Path) -> None:
@@ -169,7 +170,7 @@ async def test_form_mistakes_are_explained_in_the_users_language(tmp_path: Path)
                          json={"winner": "S", "how": "discard", "from_seat": "W",
                                "patterns": ["七对"]})
         assert r.status_code == 200 and "点炮" in r.json()["text"]
-        assert (await t.ledger.current_session(GROUP)).hands == 0
+        assert (await t.ledger.sessions.current_session(GROUP)).hands == 0
 
 
 async def test_debts_paid_from_the_app(tmp_path: Path) -> None:
@@ -383,7 +384,7 @@ async def play_night(tmp_path: Path, through_app: bool) -> tuple[list[str], Any,
                 await t.say(who, typed)
         await t.say("alice", "/end")
         said = [plain(m.text) for m in t.api.outbox if not m.text.startswith("📱")]
-        return said, await t.ledger.standings(GROUP), await t.ledger.debts(GROUP)
+        return said, await t.ledger.lookback.standings(GROUP), await t.ledger.money.debts(GROUP)
 
 
 async def test_a_night_half_in_the_app_is_the_night_played_in_the_chat(tmp_path: Path) -> None:
@@ -409,7 +410,7 @@ async def test_a_kong_from_the_app(tmp_path: Path) -> None:
         r = await c.post("/app/api/record", headers=h, json={**form, "from_seat": "W"})
         assert r.status_code == 200
         await pipeline(t.app).idle()
-        assert (await t.ledger.current_session(GROUP)).totals == deltas
+        assert (await t.ledger.sessions.current_session(GROUP)).totals == deltas
 
 
 async def test_the_wall_runs_out_in_the_app(tmp_path: Path) -> None:
@@ -427,12 +428,13 @@ async def test_the_wall_runs_out_in_the_app(tmp_path: Path) -> None:
         assert deltas["E"] < 0 < deltas["W"] and sum(deltas.values()) == 0
         bad = {"kind": "draw", "players": {"E": {"state": "ready", "fan": 99}}}
         assert (await c.post("/app/api/preview", headers=h, json=bad)).status_code == 400
-        before = (await t.ledger.current_session(GROUP)).totals
+        before = (await t.ledger.sessions.current_session(GROUP)).totals
         assert (await c.post("/app/api/record", headers=h, json=form)).status_code == 200
         await pipeline(t.app).idle()
-        after = (await t.ledger.current_session(GROUP)).totals
+        after = (await t.ledger.sessions.current_session(GROUP)).totals
         assert {s: after[s] - before[s] for s in after} == deltas
-        assert (await t.ledger.current_session(GROUP)).open_hand is None  # the hand is over
+        # the hand is over
+        assert (await t.ledger.sessions.current_session(GROUP)).open_hand is None
 
 
 async def test_two_winners_off_one_discard(tmp_path: Path) -> None:
@@ -453,4 +455,4 @@ async def test_two_winners_off_one_discard(tmp_path: Path) -> None:
         assert (await c.post("/app/api/preview", headers=h, json=self_draw)).status_code == 422
         assert (await c.post("/app/api/record", headers=h, json=form)).status_code == 200
         await pipeline(t.app).idle()
-        assert (await t.ledger.current_session(GROUP)).totals == deltas
+        assert (await t.ledger.sessions.current_session(GROUP)).totals == deltas

@@ -75,7 +75,7 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
         await page.click("#preview-button")
         await page.wait_for_selector("#preview-lines")
         assert "七对" in await page.inner_text("#preview-lines")
-        assert (await t.ledger.current_session(GROUP)).hands == 1  # nothing written yet
+        assert (await t.ledger.sessions.current_session(GROUP)).hands == 1  # nothing written yet
         before = len(t.api.outbox)
         await page.click("#record-button")
         await page.wait_for_selector("#board")  # back on the board once sent
@@ -83,7 +83,7 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
         said = [plain(m.text) for m in t.api.outbox[before:]]
         assert any(s.startswith("📱 alice: /hu bob 点炮 alice") for s in said), said
         assert any(s.startswith("第 1 盘：alice 点炮，bob 胡，七对") for s in said), said
-        session = await t.ledger.current_session(GROUP)
+        session = await t.ledger.sessions.current_session(GROUP)
         assert session.totals["S"] == -8 + 4
         await page.wait_for_selector('#board tr[data-seat="S"] td[data-total="-4"]')
 
@@ -91,7 +91,7 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
         await page.click("#undo")
         await page.wait_for_selector('#board tr[data-seat="S"] td[data-total="-8"]')
         await pipeline(t.app).idle()
-        assert (await t.ledger.current_session(GROUP)).totals["S"] == -8
+        assert (await t.ledger.sessions.current_session(GROUP)).totals["S"] == -8
 
         # the night's hands, each with its explanation
         await page.click('nav button[data-tab="hands"]')
@@ -139,7 +139,7 @@ async def test_two_winners_a_kong_and_the_walls_end_by_taps(tmp_path: Path) -> N
         await page.click('[data-draw-seat="W"] button[data-state="pig"]')
         await preview("/draw alice 未听, bob 听 1, carol 花猪, dave 未听")
         assert errors == [] and "null" not in await page.inner_text("main")
-        assert (await t.ledger.current_session(GROUP)).hands == 0  # previews write nothing
+        assert (await t.ledger.sessions.current_session(GROUP)).hands == 0  # previews write nothing
 
 
 async def test_a_seat_change_on_the_board_hands_and_chart(tmp_path: Path) -> None:

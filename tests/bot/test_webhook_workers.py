@@ -75,8 +75,8 @@ async def expected(tmp_path: Path) -> dict[int, Any]:
 
 
 async def state(ledger: Ledger, chat: int) -> Any:
-    page = await ledger.history(chat, page=1, page_size=100)
-    session = await ledger.current_session(chat)
+    page = await ledger.nights.history(chat, page=1, page_size=100)
+    session = await ledger.sessions.current_session(chat)
     hands = sorted((h.number, h.dealer, h.status, h.deltas, h.events) for h in page.items)
     return hands, session.totals if session else None
 

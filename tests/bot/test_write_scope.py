@@ -26,7 +26,7 @@ CHAT = -1001
 async def ledger(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Ledger]:
     led, schema = await make_ledger(request.param, tmp_path)
     try:
-        await led.open_session(CHAT, SEATED, preset="chengdu")
+        await led.sessions.open_session(CHAT, SEATED, preset="chengdu")
         yield led
     finally:
         await led.close()
@@ -34,7 +34,7 @@ async def ledger(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
 
 
 async def _update(ledger: Ledger, n: int = 1) -> Pending:
-    [pending] = await ledger.receive([Incoming(
+    [pending] = await ledger.inbox.receive([Incoming(
         key=f"m:{CHAT}:{n}", chat_id=CHAT, update_id=n,
         payload={"update_id": n, "message": {"message_id": n, "text": "/hu bob 自摸"}})])
     return pending
@@ -74,11 +74,11 @@ async def test_the_change_its_answers_and_handled_commit_together(
     turn, _pending = await _turn(ledger)
     turn.buffer.append(said("said before"))  # what the handler said before its write
     async with send.write(ledger, announce) as tx:
-        out = await tx.record(CHAT, win("self_draw", "S"))
+        out = await tx.hands.record(CHAT, win("self_draw", "S"))
     assert out.hand_number == 1
     assert turn.finished and turn.buffer == []
     assert [q.params["text"] for q in turn.queued] == ["said before", "hand 1"]
-    assert await ledger.pending_updates() == []  # handled, in the same transaction
+    assert await ledger.inbox.pending_updates() == []  # handled, in the same transaction
     assert await _outbox(ledger) == ["said before", "hand 1"]
     assert await _hands(ledger) == 1
 
@@ -92,9 +92,9 @@ async def test_nothing_commits_when_the_answer_cannot_be_written(
 
     with pytest.raises(RuntimeError):
         async with send.write(ledger, broken) as tx:
-            await tx.record(CHAT, win("self_draw", "S"))
+            await tx.hands.record(CHAT, win("self_draw", "S"))
     assert not turn.finished and turn.queued == []
-    assert [p.id for p in await ledger.pending_updates()] == [pending.id]
+    assert [p.id for p in await ledger.inbox.pending_updates()] == [pending.id]
     assert await _hands(ledger) == 0 and await _outbox(ledger) == []
 
 
@@ -103,9 +103,9 @@ async def test_a_refused_write_leaves_the_update_to_the_dispatcher(
     turn, pending = await _turn(ledger)
     with pytest.raises(LedgerError):
         async with send.write(ledger, announce) as tx:
-            await tx.void(CHAT, 7)  # no hand 7: refused, nothing written
+            await tx.corrections.void(CHAT, 7)  # no hand 7: refused, nothing written
     assert not turn.finished and turn.queued == []
-    assert [p.id for p in await ledger.pending_updates()] == [pending.id]
+    assert [p.id for p in await ledger.inbox.pending_updates()] == [pending.id]
     assert await _outbox(ledger) == []
 
 
@@ -113,7 +113,7 @@ async def test_the_scope_is_entered_once_per_update(
         ledger: Ledger) -> None:
     await _turn(ledger)
     async with send.write(ledger, announce) as tx:
-        await tx.record(CHAT, win("self_draw", "S"))
+        await tx.hands.record(CHAT, win("self_draw", "S"))
     ran = False
     with pytest.raises(send.WriteTwice):
         async with send.write(ledger, announce) as tx:
@@ -131,7 +131,7 @@ async def test_a_scope_left_without_a_write_still_counts(
     with pytest.raises(send.WriteTwice):
         async with send.write(ledger, announce):
             pass
-    assert [p.id for p in await ledger.pending_updates()] == [pending.id]
+    assert [p.id for p in await ledger.inbox.pending_updates()] == [pending.id]
 
 
 async def test_a_second_write_is_refused_before_it_runs(
@@ -139,12 +139,12 @@ async def test_a_second_write_is_refused_before_it_runs(
     turn, _pending = await _turn(ledger)
     with pytest.raises(SecondWrite):
         async with send.write(ledger, announce) as tx:
-            await tx.record(CHAT, win("self_draw", "S"))
-            await tx.undo(CHAT)  # would take the hand back: refused, nothing lost
+            await tx.hands.record(CHAT, win("self_draw", "S"))
+            await tx.corrections.undo(CHAT)  # would take the hand back: refused, nothing lost
     assert turn.finished  # the first write committed, with its answer
     assert [q.params["text"] for q in turn.queued] == ["hand 1"]
     assert await _hands(ledger) == 1
-    session = await ledger.current_session(CHAT)
+    session = await ledger.sessions.current_session(CHAT)
     assert session is not None and session.hands == 1
     assert await _outbox(ledger) == ["hand 1"]
 
@@ -154,10 +154,10 @@ async def test_a_failed_write_does_not_free_a_second(
     await _turn(ledger)
     async with send.write(ledger, announce) as tx:
         with pytest.raises(LedgerError):
-            await tx.void(CHAT, 7)
+            await tx.corrections.void(CHAT, 7)
         with pytest.raises(SecondWrite):
-            await tx.record(CHAT, win("self_draw", "S"))
-        assert (await tx.current_session(CHAT)) is not None  # reads go on
+            await tx.hands.record(CHAT, win("self_draw", "S"))
+        assert (await tx.sessions.current_session(CHAT)) is not None  # reads go on
     assert await _hands(ledger) == 0
 
 
@@ -165,10 +165,10 @@ async def test_outside_a_turn_the_answer_is_still_written_with_the_change(
         ledger: Ledger) -> None:
     assert send.CURRENT.get() is None
     async with send.write(ledger, announce) as tx:
-        await tx.record(CHAT, win("self_draw", "S"))
-    assert await ledger.last_event(CHAT) is not None
+        await tx.hands.record(CHAT, win("self_draw", "S"))
+    assert await ledger.sessions.last_event(CHAT) is not None
     # No update: nothing to enter twice.
     async with send.write(ledger, lambda out: [said("undone")]) as tx:
-        await tx.undo(CHAT)
+        await tx.corrections.undo(CHAT)
     assert await _outbox(ledger) == ["hand 1", "undone"]
-    assert await ledger.last_event(CHAT) is None
+    assert await ledger.sessions.last_event(CHAT) is None

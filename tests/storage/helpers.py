@@ -23,7 +23,7 @@ def win(how: str, winner: str, from_seat: str | None = None, **kw: Any) -> dict[
 
 async def going(ledger: Ledger, chat_id: int) -> SessionInfo:
     """The chat's open table (the test fails when there is none)."""
-    session = await ledger.current_session(chat_id)
+    session = await ledger.sessions.current_session(chat_id)
     assert session is not None, "no table is going"
     return session
 

@@ -14,28 +14,28 @@ from storage import tables as t
 from storage.chat_files import FILES, export_zip, import_zip, preview_import
 from storage.errors import LedgerError
 from storage.ledger import Ledger
-from storage.models import PlayerRef
+from storage.models import PlayerRef, Standing
 from tests.storage.helpers import SEATED, assert_books_balance, win
 
 CHAT, OTHER, THIRD = -1001, -2002, -3003
 
 
 async def _play(ledger: Ledger, chat: int = CHAT) -> None:
-    await ledger.open_session(chat, SEATED, preset="chengdu", stake_cents=50)
-    await ledger.record(chat, win("self_draw", "S", patterns=["清一色"]), reporter=2)
-    await ledger.record(chat, win("discard", "W", "E"), reporter=1)
-    await ledger.record(chat, win("self_draw", "N"))
-    await ledger.record(chat, win("self_draw", "E"))
-    await ledger.record(chat, win("discard", "S", "W"))
-    await ledger.record(chat, win("discard", "N", "W"))
-    await ledger.record(chat, win("discard", "W", "N"))
-    await ledger.void(chat, 2, actor=1)
-    await ledger.end_session(chat)
+    await ledger.sessions.open_session(chat, SEATED, preset="chengdu", stake_cents=50)
+    await ledger.hands.record(chat, win("self_draw", "S", patterns=["清一色"]), reporter=2)
+    await ledger.hands.record(chat, win("discard", "W", "E"), reporter=1)
+    await ledger.hands.record(chat, win("self_draw", "N"))
+    await ledger.hands.record(chat, win("self_draw", "E"))
+    await ledger.hands.record(chat, win("discard", "S", "W"))
+    await ledger.hands.record(chat, win("discard", "N", "W"))
+    await ledger.hands.record(chat, win("discard", "W", "N"))
+    await ledger.corrections.void(chat, 2, actor=1)
+    await ledger.nights.end_session(chat)
     seated = [PlayerRef(name="小明"), *SEATED[1:]]
-    await ledger.open_session(chat, seated, preset="chengdu")
-    await ledger.record(chat, {"type": "kong", "seat": "E", "kind": "concealed"})
-    await ledger.record(chat, win("self_draw", "E"))
-    await ledger.amend(chat, 1, [win("self_draw", "E", patterns=["七对"])], actor=4)
+    await ledger.sessions.open_session(chat, seated, preset="chengdu")
+    await ledger.hands.record(chat, {"type": "kong", "seat": "E", "kind": "concealed"})
+    await ledger.hands.record(chat, win("self_draw", "E"))
+    await ledger.corrections.amend(chat, 1, [win("self_draw", "E", patterns=["七对"])], actor=4)
 
 
 async def _zip_bytes(ledger: Ledger, chat: int, night: int | None = None) -> bytes:
@@ -84,15 +84,18 @@ async def test_export_import_export_is_identical(ledger: Ledger) -> None:
     assert done == preview
     assert await _zip_bytes(ledger, OTHER) == first
     assert await _rows_in(ledger, OTHER) == await _rows_in(ledger, CHAT)
-    assert [(s.player.name, s.net, s.hands, s.wins) for s in await ledger.standings(OTHER)] \
-        == [(s.player.name, s.net, s.hands, s.wins) for s in await ledger.standings(CHAT)]
-    mine, theirs = await ledger.summary(CHAT), await ledger.summary(OTHER)
+    def rows(standings: list[Standing]) -> list[tuple[str, int, int, int]]:
+        return [(s.player.name, s.net, s.hands, s.wins) for s in standings]
+
+    assert rows(await ledger.lookback.standings(OTHER)) == \
+        rows(await ledger.lookback.standings(CHAT))
+    mine, theirs = await ledger.nights.summary(CHAT), await ledger.nights.summary(OTHER)
     assert mine.biggest is not None and theirs.biggest is not None
     assert (mine.hands, sorted(mine.nets.values()), mine.biggest[1]) == \
         (theirs.hands, sorted(theirs.nets.values()), theirs.biggest[1])
     await assert_books_balance(ledger, [CHAT, OTHER])
     # The imported ledger goes on as any other: its open night takes the next report.
-    out = await ledger.record(OTHER, win("self_draw", "S"))
+    out = await ledger.hands.record(OTHER, win("self_draw", "S"))
     assert out.hand_number == 1 and out.session is not None and out.session.totals != {}
     await assert_books_balance(ledger, [CHAT, OTHER])
 
@@ -112,7 +115,7 @@ async def test_one_night_exports_alone(ledger: Ledger) -> None:
 async def test_import_refuses_a_chat_with_a_ledger(ledger: Ledger) -> None:
     await _play(ledger)
     data = await _zip_bytes(ledger, CHAT)
-    await ledger.player(OTHER, PlayerRef(name="zoe"))
+    await ledger.chats.player(OTHER, PlayerRef(name="zoe"))
     before = await _rows_in(ledger, OTHER)
     for call in (preview_import, import_zip):
         with pytest.raises(LedgerError) as err:

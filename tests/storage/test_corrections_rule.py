@@ -14,31 +14,32 @@ BOB, DAVE = 2, 4  # telegram ids of seated players (see SEATED)
 
 
 async def test_undo_after_amend_restores_the_hand(ledger: Ledger) -> None:
-    await ledger.open_session(CHAT, SEATED, preset="sichuan")
-    await ledger.record(CHAT, win("self_draw", "S", patterns=["清一色"]), reporter=BOB)
+    await ledger.sessions.open_session(CHAT, SEATED, preset="sichuan")
+    await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"]), reporter=BOB)
     before = (await going(ledger, CHAT)).totals
-    await ledger.amend(CHAT, 1, [win("self_draw", "S", patterns=["清一色"], gen=2)], actor=BOB)
+    await ledger.corrections.amend(CHAT, 1, [win("self_draw", "S", patterns=["清一色"], gen=2)],
+                                   actor=BOB)
     assert (await going(ledger, CHAT)).totals != before
-    assert await ledger.last_event(CHAT) is None  # the events' Undo buttons are stale
+    assert await ledger.sessions.last_event(CHAT) is None  # the events' Undo buttons are stale
     with pytest.raises(LedgerError) as err:
-        await ledger.undo(CHAT, actor=DAVE)
+        await ledger.corrections.undo(CHAT, actor=DAVE)
     assert err.value.code == "not_reporter"
-    out = await ledger.undo(CHAT, actor=BOB)
+    out = await ledger.corrections.undo(CHAT, actor=BOB)
     assert out.session.totals == before
     assert sum(out.deltas.values()) == 0 and any(out.deltas.values())
-    assert await ledger.last_event(CHAT) is not None
-    await ledger.undo(CHAT, actor=BOB)  # now the report itself
+    assert await ledger.sessions.last_event(CHAT) is not None
+    await ledger.corrections.undo(CHAT, actor=BOB)  # now the report itself
     assert (await going(ledger, CHAT)).totals == dict.fromkeys("ESWN", 0)
     await assert_books_balance(ledger, [CHAT])
 
 
 async def test_void_and_amend_are_for_the_reporter_or_an_admin(ledger: Ledger) -> None:
-    await ledger.open_session(CHAT, SEATED, preset="sichuan")
-    await ledger.record(CHAT, win("self_draw", "S"), reporter=BOB)
-    for change in (ledger.void(CHAT, 1, actor=DAVE),
-                   ledger.amend(CHAT, 1, [win("self_draw", "N")], actor=DAVE)):
+    await ledger.sessions.open_session(CHAT, SEATED, preset="sichuan")
+    await ledger.hands.record(CHAT, win("self_draw", "S"), reporter=BOB)
+    for change in (ledger.corrections.void(CHAT, 1, actor=DAVE),
+                   ledger.corrections.amend(CHAT, 1, [win("self_draw", "N")], actor=DAVE)):
         with pytest.raises(LedgerError) as err:
             await change
         assert err.value.code == "not_reporter_hand"
-    out = await ledger.void(CHAT, 1, actor=DAVE, allow_others=True)
+    out = await ledger.corrections.void(CHAT, 1, actor=DAVE, allow_others=True)
     assert out.action == "void"

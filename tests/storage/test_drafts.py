@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import ReportError
-from storage.drafts import Drafts
 from storage.errors import LedgerError
 from storage.ledger import Ledger
 from tests.storage.helpers import SEATED, going, win
@@ -15,37 +14,37 @@ CHAT = -1002
 
 
 async def test_record_with_its_draft_is_one_transaction(ledger: Ledger) -> None:
-    drafts = Drafts(ledger)
-    await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    drafts = ledger.drafts
+    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
     draft_id, _ = await drafts.create(CHAT, 1, "hu", {"x": 1})
     # The engine refuses the report: nothing recorded, and the draft is still there to fix.
     with pytest.raises(ReportError):
-        await ledger.record(CHAT, win("self_draw", "S", gen=9), draft_id=draft_id)
+        await ledger.hands.record(CHAT, win("self_draw", "S", gen=9), draft_id=draft_id)
     assert await drafts.get(CHAT, draft_id) is not None
     assert (await going(ledger, CHAT)).hands == 0
     # Recorded: the draft is gone in the same transaction.
-    out = await ledger.record(CHAT, win("self_draw", "S", patterns=["清一色"]),
-                              draft_id=draft_id)
+    out = await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"]),
+                                    draft_id=draft_id)
     assert out.hand_number == 1 and await drafts.get(CHAT, draft_id) is None
     # A second Confirm of the same draft records nothing.
     with pytest.raises(LedgerError) as err:
-        await ledger.record(CHAT, win("self_draw", "S", patterns=["清一色"]),
-                            draft_id=draft_id)
+        await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"]),
+                                  draft_id=draft_id)
     assert err.value.code == "stale_button"
-    session = await ledger.current_session(CHAT)
+    session = await ledger.sessions.current_session(CHAT)
     assert session is not None and session.hands == 1
     assert session.totals == {"E": -8, "S": 24, "W": -8, "N": -8}  # 清一色 + 自摸: 4 fan
 
 
 async def test_hints_recent_winners_and_open_kongs(ledger: Ledger) -> None:
-    drafts = Drafts(ledger)
-    session = await ledger.open_session(CHAT, SEATED, preset="chengdu")
+    drafts = ledger.drafts
+    session = await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
     assert (await drafts.hints(CHAT, session.id)).recent_winners == ()
-    await ledger.record(CHAT, win("self_draw", "W"))
-    await ledger.record(CHAT, win("discard", "N", "E"))
-    await ledger.record(CHAT, win("self_draw", "S"))  # the blood battle's last win
-    await ledger.record(CHAT, {"type": "kong", "seat": "E", "kind": "concealed"})
-    await ledger.record(CHAT, {"type": "kong", "seat": "E", "kind": "added"})
+    await ledger.hands.record(CHAT, win("self_draw", "W"))
+    await ledger.hands.record(CHAT, win("discard", "N", "E"))
+    await ledger.hands.record(CHAT, win("self_draw", "S"))  # the blood battle's last win
+    await ledger.hands.record(CHAT, {"type": "kong", "seat": "E", "kind": "concealed"})
+    await ledger.hands.record(CHAT, {"type": "kong", "seat": "E", "kind": "added"})
     hints = await drafts.hints(CHAT, session.id)
     assert hints.recent_winners == ("S", "N", "W")
     assert hints.kongs == {"E": 2}
@@ -55,23 +54,23 @@ async def test_a_draft_changes_with_its_answer_or_not_at_all(ledger: Ledger) -> 
     """A press's change rides on the update's write: a stale version raises, so the
     answer riding on it rolls back too; the table opened by the seat buttons takes their
     draft in its own transaction."""
-    drafts = Drafts(ledger)
+    drafts = ledger.drafts
     draft_id, version = await drafts.create(CHAT, 1, "join", {"seats": {}})
     assert await drafts.advance(CHAT, draft_id, version, {"seats": {"E": 1}}) == 2
     with pytest.raises(LedgerError) as err:  # the same press again: its version is gone
         await drafts.advance(CHAT, draft_id, version, {"seats": {"E": 1}})
     assert err.value.code == "stale_button"
     with pytest.raises(LedgerError) as err:
-        await ledger.open_session(CHAT, SEATED, draft=(draft_id, version))
-    assert err.value.code == "stale_button" and await ledger.current_session(CHAT) is None
-    await ledger.open_session(CHAT, SEATED, draft=(draft_id, 2))
+        await ledger.sessions.open_session(CHAT, SEATED, draft=(draft_id, version))
+    assert err.value.code == "stale_button" and await ledger.sessions.current_session(CHAT) is None
+    await ledger.sessions.open_session(CHAT, SEATED, draft=(draft_id, 2))
     assert await drafts.get(CHAT, draft_id) is None
 
 
 async def test_pending_imports_are_bounded_and_expire(ledger: Ledger) -> None:
     from datetime import timedelta
 
-    drafts = Drafts(ledger)
+    drafts = ledger.drafts
     made = [(await drafts.create_bounded(CHAT, 1, "import", {"n": n}, keep=3,
                                          ttl=timedelta(minutes=15)))[0] for n in range(5)]
     kept = [d for d in made if await drafts.get(CHAT, d) is not None]

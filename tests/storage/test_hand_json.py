@@ -30,49 +30,49 @@ CHAT, OTHER = -7001, -7002
 async def _play(ledger: Ledger, chat: int = CHAT) -> None:
     """A night of every kind of hand: patterns, a void, a correction, a Changsha night
     with birds, and a blood battle left open."""
-    await ledger.open_session(chat, SEATED, preset="changsha", stake_cents=50)
-    await ledger.record(chat, win("self_draw", "S", birds=[5]), reporter=2)
-    await ledger.record(chat, {"type": "starting_win", "seat": "E", "kinds": ["四喜"]},
-                        reporter=1)
-    await ledger.record(chat, win("discard", "E", "W", patterns=["清一色"]), reporter=1)
-    await ledger.record(chat, win("self_draw", "N"), reporter=4)
-    await ledger.void(chat, 3, actor=4)
-    await ledger.end_session(chat)
-    await ledger.open_session(chat, SEATED, preset="chengdu")
-    await ledger.record(chat, win("self_draw", "S", patterns=["清一色"], gen=1), reporter=2)
-    await ledger.record(chat, {"type": "kong", "seat": "W", "kind": "direct",
-                               "from_seat": "E"}, reporter=1)
-    await ledger.record(chat, win("discard", "W", "E"), reporter=1)
-    await ledger.record(chat, win("discard", "N", "E"), reporter=4)
-    await ledger.record(chat, {"type": "adjust", "deltas": {"E": 3, "S": -3},
-                               "reason": "a tile short"}, reporter=1)
-    await ledger.amend(chat, 1, [win("self_draw", "S", patterns=["七对"])], actor=2,
-                       event_index=0)
-    await ledger.record(chat, win("self_draw", "E", patterns=["碰碰胡"]), reporter=1)
+    await ledger.sessions.open_session(chat, SEATED, preset="changsha", stake_cents=50)
+    await ledger.hands.record(chat, win("self_draw", "S", birds=[5]), reporter=2)
+    await ledger.hands.record(chat, {"type": "starting_win", "seat": "E", "kinds": ["四喜"]},
+                              reporter=1)
+    await ledger.hands.record(chat, win("discard", "E", "W", patterns=["清一色"]), reporter=1)
+    await ledger.hands.record(chat, win("self_draw", "N"), reporter=4)
+    await ledger.corrections.void(chat, 3, actor=4)
+    await ledger.nights.end_session(chat)
+    await ledger.sessions.open_session(chat, SEATED, preset="chengdu")
+    await ledger.hands.record(chat, win("self_draw", "S", patterns=["清一色"], gen=1), reporter=2)
+    await ledger.hands.record(chat, {"type": "kong", "seat": "W", "kind": "direct",
+                                     "from_seat": "E"}, reporter=1)
+    await ledger.hands.record(chat, win("discard", "W", "E"), reporter=1)
+    await ledger.hands.record(chat, win("discard", "N", "E"), reporter=4)
+    await ledger.hands.record(chat, {"type": "adjust", "deltas": {"E": 3, "S": -3},
+                                     "reason": "a tile short"}, reporter=1)
+    await ledger.corrections.amend(chat, 1, [win("self_draw", "S", patterns=["七对"])], actor=2,
+                                   event_index=0)
+    await ledger.hands.record(chat, win("self_draw", "E", patterns=["碰碰胡"]), reporter=1)
 
 
 async def _views(ledger: Ledger, chat: int = CHAT) -> dict[str, Any]:
     """What every reader of hands gives."""
     out: dict[str, Any] = {}
-    page = await ledger.night_history(chat, "all", page_size=100)
+    page = await ledger.lookback.night_history(chat, "all", page_size=100)
     out["history"] = [i.model_dump() for i in page.items]
     for item in page.items:
-        detail = await ledger.hand_detail(chat, item.number, _scope(page.labels[
+        detail = await ledger.lookback.hand_detail(chat, item.number, _scope(page.labels[
             item.session_id]))
         out[f"detail {item.session_id}.{item.number}"] = detail.model_dump()
-        view = await ledger.hand_view(chat, item.session_id, item.number)
+        view = await ledger.nights.hand_view(chat, item.session_id, item.number)
         out[f"view {item.session_id}.{item.number}"] = (view[0].model_dump(),
                                                        view[1].model_dump())
-    report, result = await ledger.hand(chat, 2)
+    report, result = await ledger.nights.hand(chat, 2)
     out["hand"] = (report, result.model_dump())
     for n in (1, 2):
         night = await series.night(ledger, chat, n)
         out[f"night {n}"] = [h.result for h in night.hands]
-    for player in (await ledger.standings(chat)):
+    for player in (await ledger.lookback.standings(chat)):
         out[f"wins {player.player.id}"] = await series.player_wins(ledger, chat,
                                                                   player.player.id)
         out[f"record {player.player.id}"] = (
-            await ledger.player_record(chat, player.player.id)).model_dump()
+            await ledger.lookback.player_record(chat, player.player.id)).model_dump()
     with await export_zip(ledger, chat) as fh:
         out["export"] = fh.read()
     return out
@@ -119,11 +119,11 @@ async def test_compact_and_whole_rows_read_the_same(ledger: Ledger) -> None:
     assert await _forms(ledger) == {True}
     assert await _views(ledger) == compact
     # The open hand, written whole, takes the next event as any other.
-    await ledger.record(CHAT, win("discard", "N", "S"), reporter=4)
-    report, result = await ledger.hand(CHAT, 2)
+    await ledger.hands.record(CHAT, win("discard", "N", "S"), reporter=4)
+    report, result = await ledger.nights.hand(CHAT, 2)
     assert len(result.events) == len(compact["hand"][1]["events"]) + 1
-    await ledger.undo(CHAT, actor=4)
-    report, result = await ledger.hand(CHAT, 2)
+    await ledger.corrections.undo(CHAT, actor=4)
+    report, result = await ledger.nights.hand(CHAT, 2)
     assert (report, result.model_dump()) == compact["hand"]
     await assert_books_balance(ledger, [CHAT])
 
@@ -158,9 +158,9 @@ async def test_migration_0008_keeps_the_hands_written_before(ledger: Ledger) -> 
     assert "ix_hands_open" in after and "ix_hands_session_status" not in after
     assert await _forms(ledger) == {True}
     assert await _views(ledger) == compact
-    out = await ledger.record(CHAT, win("discard", "N", "S"), reporter=4)
+    out = await ledger.hands.record(CHAT, win("discard", "N", "S"), reporter=4)
     assert out.session is not None and out.session.still_in == ("S", "W")
-    out = await ledger.record(CHAT, win("discard", "W", "S"), reporter=1)
+    out = await ledger.hands.record(CHAT, win("discard", "W", "S"), reporter=1)
     assert out.closed and out.session is not None and out.session.open_hand is None
     await assert_books_balance(ledger, [CHAT])
 
@@ -190,8 +190,8 @@ async def test_an_import_keeps_lines_the_engine_does_not_give_back(ledger: Ledge
             t.hands.c.chat_id == OTHER).order_by(t.hands.c.id))).scalars().all()
     assert "lines" in kept[0]["events"][0] and all(
         "lines" not in r["events"][0] for r in kept[1:])  # only that hand kept whole
-    labels = (await ledger.night_history(OTHER, "all")).labels
-    detail = await ledger.hand_detail(OTHER, 1, _scope(labels[min(labels)]))
+    labels = (await ledger.lookback.night_history(OTHER, "all")).labels
+    detail = await ledger.lookback.hand_detail(OTHER, 1, _scope(labels[min(labels)]))
     assert detail.result.events[0].lines[0].params["note"] == "as written down that night"
     mine, theirs = await _views(ledger, CHAT), await _views(ledger, OTHER)
     assert [i["deltas"] for i in theirs["history"]] == [i["deltas"] for i in mine["history"]]

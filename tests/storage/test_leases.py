@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from storage import delivery
+from storage import delivery, inbox, outbox, pipeline
 from storage.delivery import AlreadyHandled, Incoming, Outgoing
 from storage.ledger import Ledger, now
 
@@ -32,7 +32,8 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     fake = Clock()
-    monkeypatch.setattr(delivery, "now", fake)
+    for module in (delivery, inbox, outbox, pipeline):  # the pipeline's clock
+        monkeypatch.setattr(module, "now", fake)
     yield fake
 
 
@@ -41,74 +42,74 @@ def say(chat: int, text: str) -> Outgoing:
 
 
 async def receive(ledger: Ledger, *keys: int, chat: int = CHAT) -> None:
-    await ledger.receive([Incoming(key=f"m:{chat}:{k}", chat_id=chat, update_id=k,
-                                   payload={"update_id": k}) for k in keys])
+    await ledger.inbox.receive([Incoming(key=f"m:{chat}:{k}", chat_id=chat, update_id=k,
+                                         payload={"update_id": k}) for k in keys])
 
 
 async def test_a_claim_taken_over_cannot_mark_its_update_handled(ledger: Ledger,
                                                                  clock: Clock) -> None:
     await receive(ledger, 1)
-    mine = await ledger.claim_chat(CHAT, "a:1", LEASE)
+    mine = await ledger.inbox.claim_chat(CHAT, "a:1", LEASE)
     assert mine is not None
-    assert await ledger.claim_chat(CHAT, "b:1", LEASE) is None  # held
+    assert await ledger.inbox.claim_chat(CHAT, "b:1", LEASE) is None  # held
     clock.advance(LEASE + 1)  # worker a was paused past its lease
-    theirs = await ledger.claim_chat(CHAT, "b:1", LEASE)
+    theirs = await ledger.inbox.claim_chat(CHAT, "b:1", LEASE)
     assert theirs is not None and theirs.id == mine.id
     with pytest.raises(AlreadyHandled):  # a wakes: its late "handled" writes nothing
-        await ledger.finish(mine.id, [say(CHAT, "late")], "a", claim="a:1")
-    [queued] = await ledger.finish(theirs.id, [say(CHAT, "once")], "b", claim="b:1")
-    assert await ledger.backlog() == (0, 1)
-    assert [m.params["text"] for m in await ledger.pending_messages()] == ["once"]
+        await ledger.inbox.finish(mine.id, [say(CHAT, "late")], "a", claim="a:1")
+    [queued] = await ledger.inbox.finish(theirs.id, [say(CHAT, "once")], "b", claim="b:1")
+    assert await ledger.pipeline.backlog() == (0, 1)
+    assert [m.params["text"] for m in await ledger.outbox.pending_messages()] == ["once"]
     assert queued.held_until is not None
 
 
 async def test_a_renewed_claim_is_not_taken_over(ledger: Ledger, clock: Clock) -> None:
     await receive(ledger, 1)
-    assert await ledger.claim_chat(CHAT, "a:1", LEASE) is not None
+    assert await ledger.inbox.claim_chat(CHAT, "a:1", LEASE) is not None
     for _ in range(3):  # a slow handler whose worker's heartbeat renews it
         clock.advance(LEASE * 0.6)
-        renewed, _rows = await ledger.renew("a", LEASE, ["a:1"])
+        renewed, _rows = await ledger.pipeline.renew("a", LEASE, ["a:1"])
         assert len(renewed) == 1
-    assert await ledger.claim_chat(CHAT, "b:1", LEASE) is None
+    assert await ledger.inbox.claim_chat(CHAT, "b:1", LEASE) is None
     clock.advance(LEASE + 1)  # the heartbeat stopped
-    assert await ledger.claim_chat(CHAT, "b:1", LEASE) is not None
-    renewed, _rows = await ledger.renew("a", LEASE, ["a:1"])
+    assert await ledger.inbox.claim_chat(CHAT, "b:1", LEASE) is not None
+    renewed, _rows = await ledger.pipeline.renew("a", LEASE, ["a:1"])
     assert renewed == set()  # fenced: a finds out it lost the row
 
 
 async def test_a_chats_answers_change_hands_together_and_in_order(ledger: Ledger,
                                                                   clock: Clock) -> None:
-    first = await ledger.finish(None, [say(CHAT, "1"), say(CHAT, "2")], "a", lease=LEASE)
-    await ledger.finish(None, [say(OTHER, "x")], "a", lease=LEASE)
-    assert await ledger.claim_messages("b", LEASE) == []  # a holds them all
+    first = await ledger.inbox.finish(None, [say(CHAT, "1"), say(CHAT, "2")], "a", lease=LEASE)
+    await ledger.inbox.finish(None, [say(OTHER, "x")], "a", lease=LEASE)
+    assert await ledger.outbox.claim_messages("b", LEASE) == []  # a holds them all
     clock.advance(LEASE * 0.8)
-    _ids, held = await ledger.renew("a", LEASE)  # a's heartbeat
+    _ids, held = await ledger.pipeline.renew("a", LEASE)  # a's heartbeat
     assert [r.id for r in held] == [r.id for r in first] + [held[-1].id]
     # a paused while its answers waited on a long retry_after: its leases run out...
     clock.advance(LEASE + 1)
-    taken = await ledger.claim_messages("b", LEASE)
+    taken = await ledger.outbox.claim_messages("b", LEASE)
     assert [(r.chat_id, r.params["text"]) for r in taken] == [(CHAT, "1"), (CHAT, "2"),
                                                               (OTHER, "x")]
-    _ids, held = await ledger.renew("a", LEASE)
+    _ids, held = await ledger.pipeline.renew("a", LEASE)
     assert held == []  # ...and a, awake, finds it holds nothing: it sends nothing
 
 
 async def test_an_answer_written_behind_anothers_waits_for_it(ledger: Ledger,
                                                               clock: Clock) -> None:
-    [older] = await ledger.finish(None, [say(CHAT, "older")], "a", lease=LEASE)
-    [newer] = await ledger.finish(None, [say(CHAT, "newer")], "b", lease=LEASE)
-    [alone] = await ledger.finish(None, [say(OTHER, "alone")], "b", lease=LEASE)
+    [older] = await ledger.inbox.finish(None, [say(CHAT, "older")], "a", lease=LEASE)
+    [newer] = await ledger.inbox.finish(None, [say(CHAT, "newer")], "b", lease=LEASE)
+    [alone] = await ledger.inbox.finish(None, [say(OTHER, "alone")], "b", lease=LEASE)
     assert not older.behind and newer.behind and not alone.behind
-    assert await ledger.ahead_of(newer, "b")
+    assert await ledger.outbox.ahead_of(newer, "b")
     # while b holds the newer one, no sweep of a third worker splits the chat
     clock.advance(LEASE + 1)  # a died; b's heartbeat keeps its own
-    await ledger.renew("b", LEASE)
-    assert await ledger.claim_messages("c", LEASE) == []
-    taken = await ledger.claim_messages("b", LEASE)  # b takes a's, older, for itself
+    await ledger.pipeline.renew("b", LEASE)
+    assert await ledger.outbox.claim_messages("c", LEASE) == []
+    taken = await ledger.outbox.claim_messages("b", LEASE)  # b takes a's, older, for itself
     assert [r.id for r in taken] == [older.id]
-    assert not await ledger.ahead_of(newer, "b")  # b sends both, older first
-    await ledger.settle_messages(sent=[older.id])
-    assert not await ledger.ahead_of(newer, "b")
+    assert not await ledger.outbox.ahead_of(newer, "b")  # b sends both, older first
+    await ledger.outbox.settle_messages(sent=[older.id])
+    assert not await ledger.outbox.ahead_of(newer, "b")
 
 
 async def test_a_claim_that_waited_behind_the_owners_commit_takes_no_done_row(
@@ -128,7 +129,7 @@ async def test_a_claim_that_waited_behind_the_owners_commit_takes_no_done_row(
         await owner.begin()
         await owner.execute(update(t.inbox).values(status="done", done_at=now()))
         owner_pid = (await owner.execute(text("SELECT pg_backend_pid()"))).scalar_one()
-        claim = asyncio.create_task(ledger.claim_chat(CHAT, "b:1", LEASE))
+        claim = asyncio.create_task(ledger.inbox.claim_chat(CHAT, "b:1", LEASE))
         async with ledger.engine.connect() as watcher:
             for _ in range(1000):  # until the claim waits on the owner's row lock
                 blocked = (await watcher.execute(text(
@@ -179,7 +180,7 @@ async def test_a_worker_frozen_inside_a_statement_is_ended_and_its_row_taken_ove
     from tests.databases import PG_URL
 
     name = f"tally-test-{uuid.uuid4().hex[:8]}"  # only this test's frozen session
-    monkeypatch.setattr(delivery, "APPLICATION_NAME", name)
+    monkeypatch.setattr(pipeline, "APPLICATION_NAME", name)
     await receive(ledger, 1)
     async with ledger.read() as conn:
         schema = (await conn.execute(text("SHOW search_path"))).scalar_one()
@@ -195,13 +196,13 @@ async def test_a_worker_frozen_inside_a_statement_is_ended_and_its_row_taken_ove
                 "SELECT state FROM pg_stat_activity WHERE application_name = :n"),
                 {"n": name})).scalar_one()
         assert state == "active"  # out of reach of idle_in_transaction_session_timeout
-        claim = asyncio.create_task(ledger.claim_chat(CHAT, "b:1", LEASE))
+        claim = asyncio.create_task(ledger.inbox.claim_chat(CHAT, "b:1", LEASE))
         await asyncio.sleep(0.2)
         assert not claim.done()  # held up by the frozen worker's lock
-        assert await ledger.end_stalled_sessions(after=3600) == 0  # not stalled that long
+        assert await ledger.pipeline.end_stalled_sessions(after=3600) == 0  # not stalled that long
         ended = 0
         for _ in range(200):  # its transaction began a moment ago: until it is 0.1 s old
-            ended = await ledger.end_stalled_sessions(after=0.1)
+            ended = await ledger.pipeline.end_stalled_sessions(after=0.1)
             if ended:
                 break
             await asyncio.sleep(0.05)

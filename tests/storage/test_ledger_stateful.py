@@ -46,29 +46,29 @@ class LedgerMachine(RuleBasedStateMachine):
 
     @initialize()
     def open_tables(self) -> None:
-        self.run(self.ledger.open_session(CHATS[0], SEATED, preset="chengdu"))
-        self.run(self.ledger.open_session(CHATS[1], SEATED, preset="changsha"))
+        self.run(self.ledger.sessions.open_session(CHATS[0], SEATED, preset="chengdu"))
+        self.run(self.ledger.sessions.open_session(CHATS[1], SEATED, preset="changsha"))
 
     @rule(chat=st.sampled_from(CHATS), seed=st.integers(0, 10**6))
     def record(self, chat: int, seed: int) -> None:
         # A refusal (e.g. the discarder already won) must change nothing.
         with contextlib.suppress(ReportError, LedgerError):
-            self.run(self.ledger.record(chat, _event(random.Random(seed))))
+            self.run(self.ledger.hands.record(chat, _event(random.Random(seed))))
 
     @rule(chat=st.sampled_from(CHATS))
     def undo(self, chat: int) -> None:
         with contextlib.suppress(LedgerError):
-            self.run(self.ledger.undo(chat, allow_others=True))
+            self.run(self.ledger.corrections.undo(chat, allow_others=True))
 
     @rule(chat=st.sampled_from(CHATS), number=st.integers(1, 6))
     def void(self, chat: int, number: int) -> None:
         with contextlib.suppress(LedgerError):
-            self.run(self.ledger.void(chat, number))
+            self.run(self.ledger.corrections.void(chat, number))
 
     @rule(chat=st.sampled_from(CHATS), number=st.integers(1, 6), seed=st.integers(0, 10**6))
     def amend(self, chat: int, number: int, seed: int) -> None:
         with contextlib.suppress(ReportError, LedgerError):
-            self.run(self.ledger.amend(chat, number, [_event(random.Random(seed))]))
+            self.run(self.ledger.corrections.amend(chat, number, [_event(random.Random(seed))]))
 
     @invariant()
     def books_balance(self) -> None:
@@ -77,7 +77,7 @@ class LedgerMachine(RuleBasedStateMachine):
     @invariant()
     def session_totals_are_zero_sum(self) -> None:
         for chat in CHATS:
-            s = self.run(self.ledger.current_session(chat))
+            s = self.run(self.ledger.sessions.current_session(chat))
             if s is not None:
                 assert sum(s.totals.values()) == 0
 

@@ -18,10 +18,10 @@ CHAT = -2001
 
 
 async def _night(ledger: Ledger, stake: int, *events: dict[str, Any]) -> int:
-    session = await ledger.open_session(CHAT, SEATED, preset="chengdu", stake_cents=stake)
+    session = await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu", stake_cents=stake)
     for ev in events:
-        await ledger.record(CHAT, ev)
-    await ledger.end_session(CHAT)
+        await ledger.hands.record(CHAT, ev)
+    await ledger.nights.end_session(CHAT)
     return session.id
 
 
@@ -36,17 +36,17 @@ async def _debt_ids(ledger: Ledger, session_id: int) -> dict[tuple[str, str], in
 async def test_standings_keep_each_night_at_its_own_stake(ledger: Ledger) -> None:
     await _night(ledger, 50, win("self_draw", "S", patterns=["清一色"]))  # bob +24 at 0.50
     await _night(ledger, 200, win("self_draw", "E"))  # alice +6 at 2.00 (dealer)
-    rows = {m.player.name: m for m in await ledger.money_standings(CHAT)}
+    rows = {m.player.name: m for m in await ledger.money.money_standings(CHAT)}
     assert rows["bob"].points == ((50, 24), (200, -2))
     assert rows["bob"].cents == 24 * 50 - 2 * 200
     assert rows["alice"].cents == -8 * 50 + 6 * 200
     assert sum(m.cents for m in rows.values()) == 0
     assert rows["bob"].hands == 2 and rows["bob"].wins == 1
-    ranged = {m.player.name: m for m in await ledger.money_standings(
+    ranged = {m.player.name: m for m in await ledger.money.money_standings(
         CHAT, since=datetime(2000, 1, 1, tzinfo=UTC))}
     assert {k: (v.cents, v.points, v.hands, v.wins) for k, v in ranged.items()} == \
         {k: (v.cents, v.points, v.hands, v.wins) for k, v in rows.items()}
-    assert await ledger.money_standings(CHAT, since=datetime(2999, 1, 1, tzinfo=UTC)) == []
+    assert await ledger.money.money_standings(CHAT, since=datetime(2999, 1, 1, tzinfo=UTC)) == []
 
 
 async def test_debts_net_between_two_people_and_pay_in_parts(ledger: Ledger) -> None:
@@ -55,55 +55,55 @@ async def test_debts_net_between_two_people_and_pay_in_parts(ledger: Ledger) -> 
                                            gen=1))
     a_b = (await _debt_ids(ledger, first))[("alice", "bob")]
     b_a = (await _debt_ids(ledger, second))[("bob", "alice")]
-    balances = await ledger.open_balances(CHAT)
+    balances = await ledger.money.open_balances(CHAT)
     assert len(balances) == 1  # never both "alice → bob" and "bob → alice"
     only = balances[0]
     assert (only.payer.name, only.payee.name) == ("bob", "alice")
     owed = only.cents
     assert owed > 0 and only.handle == min(a_b, b_a)
     with pytest.raises(LedgerError) as exc:
-        await ledger.pay(CHAT, a_b, owed + 1)
+        await ledger.money.pay(CHAT, a_b, owed + 1)
     assert exc.value.code == "pay_too_much" and exc.value.params["owed"] == owed
-    part = await ledger.pay(CHAT, a_b, 100, actor=2)
+    part = await ledger.money.pay(CHAT, a_b, 100, actor=2)
     assert (part.payer.name, part.payee.name, part.cents) == ("bob", "alice", 100)
     assert part.remaining == owed - 100
-    left = await ledger.open_balances(CHAT)
+    left = await ledger.money.open_balances(CHAT)
     assert [(b.payer.name, b.cents) for b in left] == [("bob", owed - 100)]
-    rest = await ledger.pay(CHAT, a_b)  # set off already, but it still names the pair
+    rest = await ledger.money.pay(CHAT, a_b)  # set off already, but it still names the pair
     assert rest.cents == owed - 100 and rest.remaining == 0
-    assert await ledger.open_balances(CHAT) == []
+    assert await ledger.money.open_balances(CHAT) == []
     with pytest.raises(LedgerError) as exc:
-        await ledger.pay(CHAT, b_a)
+        await ledger.money.pay(CHAT, b_a)
     assert exc.value.code == "debt_paid"
     with pytest.raises(LedgerError) as exc:
-        await ledger.pay(CHAT + 1, b_a)  # another chat's debt does not exist here
+        await ledger.money.pay(CHAT + 1, b_a)  # another chat's debt does not exist here
     assert exc.value.code == "no_debt"
-    trail = await ledger.audit_trail(CHAT)
+    trail = await ledger.corrections.audit_trail(CHAT)
     assert [a["action"] for a in trail[:2]] == ["paid", "paid"]
 
 
 async def test_settle_clears_every_open_debt_with_the_fewest_transfers(ledger: Ledger) -> None:
     await _night(ledger, 100, win("self_draw", "S", patterns=["清一色"]))
     await _night(ledger, 50, win("discard", "W", "N", patterns=["七对"]))
-    plan = await ledger.settle_plan(CHAT)
+    plan = await ledger.money.settle_plan(CHAT)
     assert plan.debts == 4 and len(plan.transfers) <= 3
     nets: dict[str, int] = {}
     for tr in plan.transfers:
         nets[tr.payer.name] = nets.get(tr.payer.name, 0) - tr.cents
         nets[tr.payee.name] = nets.get(tr.payee.name, 0) + tr.cents
     owed: dict[str, int] = {}
-    for b in await ledger.open_balances(CHAT):
+    for b in await ledger.money.open_balances(CHAT):
         owed[b.payer.name] = owed.get(b.payer.name, 0) - b.cents
         owed[b.payee.name] = owed.get(b.payee.name, 0) + b.cents
     assert {k: v for k, v in nets.items() if v} == {k: v for k, v in owed.items() if v}
     with pytest.raises(LedgerError) as exc:
-        await ledger.settle(CHAT, "0" * 12)
+        await ledger.money.settle(CHAT, "0" * 12)
     assert exc.value.code == "settle_stale"
-    done = await ledger.settle(CHAT, plan.token, actor=1)
+    done = await ledger.money.settle(CHAT, plan.token, actor=1)
     assert done.transfers == plan.transfers
-    assert await ledger.open_balances(CHAT) == []
+    assert await ledger.money.open_balances(CHAT) == []
     with pytest.raises(LedgerError) as exc:
-        await ledger.settle(CHAT, plan.token)
+        await ledger.money.settle(CHAT, plan.token)
     assert exc.value.code == "no_debts"
 
 
@@ -112,46 +112,46 @@ async def test_history_by_night_and_one_hand_with_its_changes(ledger: Ledger) ->
     async with ledger.write() as conn:  # the first night was played on an earlier day
         await conn.execute(update(t.sessions).where(t.sessions.c.id == first).values(
             started_at=datetime(2026, 11, 20, 12, tzinfo=UTC)))
-    await ledger.open_session(CHAT, SEATED, preset="chengdu")
-    await ledger.record(CHAT, win("self_draw", "N"), reporter=4)
-    await ledger.amend(CHAT, 1, [win("self_draw", "N", patterns=["清一色"])], actor=1,
-                       allow_others=True)  # an admin corrects it
-    current = await ledger.night_history(CHAT)
+    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.hands.record(CHAT, win("self_draw", "N"), reporter=4)
+    await ledger.corrections.amend(CHAT, 1, [win("self_draw", "N", patterns=["清一色"])], actor=1,
+                                   allow_others=True)  # an admin corrects it
+    current = await ledger.lookback.night_history(CHAT)
     assert current.total == 1 and current.items[0].deltas["N"] == 24
-    every = await ledger.night_history(CHAT, "all", page=1, page_size=1)
+    every = await ledger.lookback.night_history(CHAT, "all", page=1, page_size=1)
     assert every.total == 2 and every.pages == 2 and every.several
     assert list(every.labels.values()) == [every.labels[every.items[0].session_id]]
     assert every.items[0].session_id != first  # latest first
-    day = await ledger.night_history(CHAT, date(2026, 11, 20))
+    day = await ledger.lookback.night_history(CHAT, date(2026, 11, 20))
     assert day.total == 1 and day.items[0].session_id == first
     assert day.items[0].events == 2  # 血战: one hand, two wins so far
-    assert (await ledger.night_history(CHAT, (date(2026, 11, 20), 2))).total == 0
-    beyond = await ledger.night_history(CHAT, "all", page=99)
+    assert (await ledger.lookback.night_history(CHAT, (date(2026, 11, 20), 2))).total == 0
+    beyond = await ledger.lookback.night_history(CHAT, "all", page=99)
     assert beyond.items == () and beyond.pages == 1
-    detail = await ledger.hand_detail(CHAT, 1)
+    detail = await ledger.lookback.hand_detail(CHAT, 1)
     assert detail.reporters == ("dave",)
     assert [(c.action, c.actor) for c in detail.changes] == [("amend", "alice")]
     assert detail.result.deltas["N"] == 24
-    old = await ledger.hand_detail(CHAT, 1, date(2026, 11, 20))
+    old = await ledger.lookback.hand_detail(CHAT, 1, date(2026, 11, 20))
     assert old.night.label == "2026-11-20" and old.result.events[1].deltas["W"] > 0
     assert len(old.result.events) == 2 and old.status == "closed"
     with pytest.raises(LedgerError) as exc:
-        await ledger.hand_detail(CHAT, 2, date(2026, 11, 20))
+        await ledger.lookback.hand_detail(CHAT, 2, date(2026, 11, 20))
     assert exc.value.code == "no_hand_here"
     with pytest.raises(LedgerError) as exc:
-        await ledger.hand_detail(CHAT, 1, date(2026, 1, 1))
+        await ledger.lookback.hand_detail(CHAT, 1, date(2026, 1, 1))
     assert exc.value.code == "no_night"
 
 
 async def test_player_record(ledger: Ledger) -> None:
-    await ledger.open_session(CHAT, SEATED, preset="chengdu")
-    await ledger.record(CHAT, win("self_draw", "S", patterns=["清一色"], gen=1))
-    await ledger.record(CHAT, win("discard", "W", "E"))
-    await ledger.record(CHAT, win("discard", "N", "E"))  # three have won: hand 1 is over
-    await ledger.record(CHAT, win("discard", "E", "S"))
+    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"], gen=1))
+    await ledger.hands.record(CHAT, win("discard", "W", "E"))
+    await ledger.hands.record(CHAT, win("discard", "N", "E"))  # three have won: hand 1 is over
+    await ledger.hands.record(CHAT, win("discard", "E", "S"))
     bob = next(p for p in (await going(ledger, CHAT)).seats.values()
                if p.name == "bob")
-    rec = await ledger.player_record(CHAT, bob.id, last=2)
+    rec = await ledger.lookback.player_record(CHAT, bob.id, last=2)
     assert rec.stats.hands == 2 and rec.stats.wins == 1 and rec.stats.dealt_in == 1
     assert [h.number for h in rec.last] == [2, 1]
     assert rec.best is not None and rec.best.number == 1
@@ -160,14 +160,14 @@ async def test_player_record(ledger: Ledger) -> None:
 
 async def test_two_payments_at_once_never_pay_more_than_is_owed(ledger: Ledger) -> None:
     await _night(ledger, 100, win("self_draw", "S", patterns=["清一色"]))
-    balance = (await ledger.open_balances(CHAT))[0]
+    balance = (await ledger.money.open_balances(CHAT))[0]
     results = await asyncio.gather(
-        ledger.pay(CHAT, balance.handle, balance.cents - 100),
-        ledger.pay(CHAT, balance.handle, balance.cents - 100), return_exceptions=True)
+        ledger.money.pay(CHAT, balance.handle, balance.cents - 100),
+        ledger.money.pay(CHAT, balance.handle, balance.cents - 100), return_exceptions=True)
     paid = [r for r in results if not isinstance(r, BaseException)]
     refused = [r for r in results if isinstance(r, LedgerError)]
     assert len(paid) == 1 and len(refused) == 1 and refused[0].code == "pay_too_much"
-    left = next(b for b in await ledger.open_balances(CHAT) if b.handle == balance.handle)
+    left = next(b for b in await ledger.money.open_balances(CHAT) if b.handle == balance.handle)
     assert left.cents == 100
 
 
@@ -179,17 +179,17 @@ async def test_two_nights_on_one_day_are_told_apart(ledger: Ledger) -> None:
             await conn.execute(update(t.sessions).where(t.sessions.c.id == sid).values(
                 started_at=datetime(2026, 11, 20, hour, tzinfo=UTC)))
     day = date(2026, 11, 20)
-    both = await ledger.night_history(CHAT, day)
+    both = await ledger.lookback.night_history(CHAT, day)
     assert [n.label for n in both.nights] == ["2026-11-20/2", "2026-11-20"]
     assert both.several and both.labels == {first: "2026-11-20", second: "2026-11-20/2"}
     with pytest.raises(LedgerError) as exc:
-        await ledger.hand_detail(CHAT, 1, day)
+        await ledger.lookback.hand_detail(CHAT, 1, day)
     assert exc.value.code == "which_night"
-    assert (await ledger.hand_detail(CHAT, 1, (day, 2))).result.deltas["W"] > 0
-    assert (await ledger.hand_detail(CHAT, 1, (day, 1))).result.deltas["S"] > 0
-    assert (await ledger.night_history(CHAT, (day, 3))).nights == ()
-    latest = await ledger.night_history(CHAT)  # no table going: the latest night
+    assert (await ledger.lookback.hand_detail(CHAT, 1, (day, 2))).result.deltas["W"] > 0
+    assert (await ledger.lookback.hand_detail(CHAT, 1, (day, 1))).result.deltas["S"] > 0
+    assert (await ledger.lookback.night_history(CHAT, (day, 3))).nights == ()
+    latest = await ledger.lookback.night_history(CHAT)  # no table going: the latest night
     assert latest.nights[0].label == "2026-11-20/2"
-    bob = await ledger.player(CHAT, SEATED[1])
-    rec = await ledger.player_record(CHAT, bob.id)
+    bob = await ledger.chats.player(CHAT, SEATED[1])
+    rec = await ledger.lookback.player_record(CHAT, bob.id)
     assert [h.night for h in rec.last] == ["2026-11-20/2", "2026-11-20"]

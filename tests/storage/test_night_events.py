@@ -20,52 +20,52 @@ BOB_SELF_DRAW = win("self_draw", "S", birds=[2])
 
 
 async def test_second_report_of_a_closing_win_is_a_question(ledger: Ledger) -> None:
-    await ledger.open_session(CHAT, SEATED, preset="changsha")
-    first = await ledger.record(CHAT, BOB_SELF_DRAW, reporter=2)
+    await ledger.sessions.open_session(CHAT, SEATED, preset="changsha")
+    first = await ledger.hands.record(CHAT, BOB_SELF_DRAW, reporter=2)
     assert first.closed and first.asked is None
-    again = await ledger.record(CHAT, BOB_SELF_DRAW, reporter=4)
+    again = await ledger.hands.record(CHAT, BOB_SELF_DRAW, reporter=4)
     assert again.asked is not None and again.hand_number == 1 and again.event is None
     session = await going(ledger, CHAT)
     assert first.session is not None
     assert session.hands == 1 and session.totals == first.session.totals
-    kept = await ledger.question(CHAT, again.asked)
+    kept = await ledger.hands.question(CHAT, again.asked)
     assert kept is not None
     assert kept["event"] == BOB_SELF_DRAW and kept["reporter"] == 4
-    assert await ledger.drop_question(CHAT, again.asked) == 1
+    assert await ledger.hands.drop_question(CHAT, again.asked) == 1
     with pytest.raises(LedgerError) as err:  # answered once only
-        await ledger.drop_question(CHAT, again.asked)
+        await ledger.hands.drop_question(CHAT, again.asked)
     assert err.value.code == "stale_button"
     assert (await going(ledger, CHAT)).hands == 1
     # Asked again: this time a new hand, recorded from the kept report.
-    asked = (await ledger.record(CHAT, BOB_SELF_DRAW, reporter=4)).asked
+    asked = (await ledger.hands.record(CHAT, BOB_SELF_DRAW, reporter=4)).asked
     assert asked is not None
-    kept = await ledger.question(CHAT, asked)
+    kept = await ledger.hands.question(CHAT, asked)
     assert kept is not None
-    out = await ledger.record(CHAT, kept["event"], reporter=kept["reporter"],
-                              draft_id=asked, ask_twice=False)
+    out = await ledger.hands.record(CHAT, kept["event"], reporter=kept["reporter"],
+                                    draft_id=asked, ask_twice=False)
     assert out.hand_number == 2 and out.closed
-    assert await ledger.question(CHAT, asked) is None
+    assert await ledger.hands.question(CHAT, asked) is None
     with pytest.raises(LedgerError):
-        await ledger.record(CHAT, kept["event"], reporter=4, draft_id=asked, ask_twice=False)
+        await ledger.hands.record(CHAT, kept["event"], reporter=4, draft_id=asked, ask_twice=False)
     assert (await going(ledger, CHAT)).hands == 2
     await assert_books_balance(ledger, [CHAT])
 
 
 async def test_what_is_not_a_second_report(ledger: Ledger) -> None:
-    await ledger.open_session(CHAT, SEATED, preset="changsha")
-    await ledger.record(CHAT, BOB_SELF_DRAW, reporter=2)
+    await ledger.sessions.open_session(CHAT, SEATED, preset="changsha")
+    await ledger.hands.record(CHAT, BOB_SELF_DRAW, reporter=2)
     # The same reporter again, another winner, another discarder: new hands at once.
-    assert (await ledger.record(CHAT, BOB_SELF_DRAW, reporter=2)).asked is None
-    assert (await ledger.record(CHAT, win("discard", "W", "S", patterns=["清一色"],
-                                          birds=[1]), reporter=1)).asked is None
-    assert (await ledger.record(CHAT, win("discard", "W", "E", patterns=["清一色"],
-                                          birds=[1]), reporter=2)).asked is None
+    assert (await ledger.hands.record(CHAT, BOB_SELF_DRAW, reporter=2)).asked is None
+    assert (await ledger.hands.record(CHAT, win("discard", "W", "S", patterns=["清一色"],
+                                                birds=[1]), reporter=1)).asked is None
+    assert (await ledger.hands.record(CHAT, win("discard", "W", "E", patterns=["清一色"],
+                                                birds=[1]), reporter=2)).asked is None
     # Later than the window: a new hand.
     async with ledger.write() as conn:
         await conn.execute(update(t.hands).values(
             updated_at=now() - TWICE_WINDOW - timedelta(seconds=1)))
-    assert (await ledger.record(CHAT, win("discard", "W", "E", patterns=["清一色"],
-                                          birds=[1]), reporter=4)).asked is None
+    assert (await ledger.hands.record(CHAT, win("discard", "W", "E", patterns=["清一色"],
+                                                birds=[1]), reporter=4)).asked is None
     async with ledger.read() as conn:
         kinds = (await conn.execute(select(t.drafts.c.kind))).scalars().all()
     assert kinds == []
@@ -79,18 +79,18 @@ async def test_a_stake_change_applies_from_the_next_hand(ledger: Ledger) -> None
 
     from storage.chat_files import export_zip, import_zip
 
-    await ledger.update_chat(CHAT, stake_cents=100)
-    await ledger.open_session(CHAT, SEATED, preset="changsha")
+    await ledger.chats.update_chat(CHAT, stake_cents=100)
+    await ledger.sessions.open_session(CHAT, SEATED, preset="changsha")
     # Before the first hand: the whole night plays the new stake.
-    await ledger.update_chat(CHAT, stake_cents=50)
+    await ledger.chats.update_chat(CHAT, stake_cents=50)
     assert (await going(ledger, CHAT)).stake_cents == 50
-    one = await ledger.record(CHAT, BOB_SELF_DRAW, reporter=2)  # S +8 at 0.50
-    await ledger.update_chat(CHAT, stake_cents=200)
-    two = await ledger.record(CHAT, win("self_draw", "W", birds=[3]), reporter=1)
+    one = await ledger.hands.record(CHAT, BOB_SELF_DRAW, reporter=2)  # S +8 at 0.50
+    await ledger.chats.update_chat(CHAT, stake_cents=200)
+    two = await ledger.hands.record(CHAT, win("self_draw", "W", birds=[3]), reporter=1)
     assert one.hand is not None and two.hand is not None and one.session is not None
     nets_one = {s: v for s, v in one.hand.deltas.items()}
     nets_two = {s: v for s, v in two.hand.deltas.items()}
-    summary = await ledger.end_session(CHAT)
+    summary = await ledger.nights.end_session(CHAT)
     assert summary.mixed and summary.stakes == (50, 200)
     ids = {seat: p.id for seat, p in one.session.seats.items()}
     want = {ids[s]: nets_one[s] * 50 + nets_two[s] * 200 for s in ids}
@@ -101,23 +101,23 @@ async def test_a_stake_change_applies_from_the_next_hand(ledger: Ledger) -> None
         paid[tr.payee.id] += tr.cents
     assert paid == want
     assert {d.cents for d in summary.debts} == {tr.cents for tr in summary.transfers}
-    standings = {m.player.id: m for m in await ledger.money_standings(CHAT)}
+    standings = {m.player.id: m for m in await ledger.money.money_standings(CHAT)}
     assert {pid: m.cents for pid, m in standings.items()} == want
     assert dict(standings[ids["S"]].points) == {50: nets_one["S"], 200: nets_two["S"]}
-    lately = await ledger.money_standings(CHAT, since=datetime.now() - timedelta(days=1))
+    lately = await ledger.money.money_standings(CHAT, since=datetime.now() - timedelta(days=1))
     assert {m.player.id: m.cents for m in lately} == want
     # Exported and imported, every hand keeps its stake.
     data = await export_zip(ledger, CHAT)
     await import_zip(ledger, CHAT + 1, data)
-    other = {m.player.name: m.cents for m in await ledger.money_standings(CHAT + 1)}
+    other = {m.player.name: m.cents for m in await ledger.money.money_standings(CHAT + 1)}
     assert other == {m.player.name: m.cents for m in standings.values()}
     await assert_books_balance(ledger, [CHAT, CHAT + 1])
 
 
 async def test_one_stake_all_night_settles_in_points_as_before(ledger: Ledger) -> None:
-    await ledger.open_session(CHAT, SEATED, preset="changsha", stake_cents=100)
-    await ledger.record(CHAT, BOB_SELF_DRAW, reporter=2)
-    summary = await ledger.end_session(CHAT)
+    await ledger.sessions.open_session(CHAT, SEATED, preset="changsha", stake_cents=100)
+    await ledger.hands.record(CHAT, BOB_SELF_DRAW, reporter=2)
+    summary = await ledger.nights.end_session(CHAT)
     assert not summary.mixed and summary.stake_cents == 100
     assert all(tr.cents == tr.points * 100 and tr.points > 0 for tr in summary.transfers)
 
@@ -127,36 +127,36 @@ async def test_one_stake_all_night_settles_in_points_as_before(ledger: Ledger) -
 async def test_penalties_and_adjustments_are_events(ledger: Ledger) -> None:
     from storage.chat_files import export_zip, import_zip
 
-    await ledger.open_session(CHAT, SEATED, preset="chengdu")
-    out = await ledger.record(CHAT, {"type": "penalty", "seat": "N"}, reporter=4)
+    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    out = await ledger.hands.record(CHAT, {"type": "penalty", "seat": "N"}, reporter=4)
     assert out.hand_number == 1 and not out.closed
     assert out.event is not None
     assert out.event.deltas == {"E": 64, "S": 64, "W": 64, "N": -192}
     assert out.event.lines[0].code == "false_win"
-    undone = await ledger.undo(CHAT, actor=4)
+    undone = await ledger.corrections.undo(CHAT, actor=4)
     assert undone.session.totals == dict.fromkeys("ESWN", 0)
-    await ledger.record(CHAT, {"type": "penalty", "seat": "N"}, reporter=4)
-    await ledger.record(CHAT, {"type": "adjust", "deltas": {"E": -10, "S": 10},
-                               "reason": "side bet"}, reporter=1)
-    await ledger.record(CHAT, win("self_draw", "S"), reporter=2)
+    await ledger.hands.record(CHAT, {"type": "penalty", "seat": "N"}, reporter=4)
+    await ledger.hands.record(CHAT, {"type": "adjust", "deltas": {"E": -10, "S": 10},
+                                     "reason": "side bet"}, reporter=1)
+    await ledger.hands.record(CHAT, win("self_draw", "S"), reporter=2)
     totals = (await going(ledger, CHAT)).totals
     assert totals == {"E": 52, "S": 80, "W": 62, "N": -194}
-    summary = await ledger.end_session(CHAT)
+    summary = await ledger.nights.end_session(CHAT)
     assert sum(summary.nets.values()) == 0
     data = await export_zip(ledger, CHAT)
     await import_zip(ledger, CHAT + 1, data)
-    again = {m.player.name: m.cents for m in await ledger.money_standings(CHAT + 1)}
-    assert again == {m.player.name: m.cents for m in await ledger.money_standings(CHAT)}
+    again = {m.player.name: m.cents for m in await ledger.money.money_standings(CHAT + 1)}
+    assert again == {m.player.name: m.cents for m in await ledger.money.money_standings(CHAT)}
     await assert_books_balance(ledger, [CHAT, CHAT + 1])
 
 
 async def test_an_adjustment_that_does_not_sum_to_zero_is_refused(ledger: Ledger) -> None:
     from engine.errors import ReportError
 
-    await ledger.open_session(CHAT, SEATED, preset="changsha")
+    await ledger.sessions.open_session(CHAT, SEATED, preset="changsha")
     for deltas in ({"E": -10, "S": 11}, {"E": 0}, {"E": -2_000_000, "S": 2_000_000}):
         with pytest.raises(ReportError):
-            await ledger.record(CHAT, {"type": "adjust", "deltas": deltas}, reporter=1)
+            await ledger.hands.record(CHAT, {"type": "adjust", "deltas": deltas}, reporter=1)
     session = await going(ledger, CHAT)
     assert session.hands == 0 and session.open_hand is None
 
@@ -164,20 +164,20 @@ async def test_an_adjustment_that_does_not_sum_to_zero_is_refused(ledger: Ledger
 # -- editing one event -------------------------------------------------------------------
 
 async def test_edit_one_event_keeps_the_others(ledger: Ledger) -> None:
-    await ledger.open_session(CHAT, SEATED, preset="chengdu")
-    await ledger.record(CHAT, win("self_draw", "S"), reporter=2)
-    await ledger.record(CHAT, win("discard", "W", "E"), reporter=None)
-    await ledger.record(CHAT, win("self_draw", "N"), reporter=4)
-    out = await ledger.amend(CHAT, 1, [win("self_draw", "W", patterns=["七对"])], actor=1,
-                             event_index=1)
+    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.hands.record(CHAT, win("self_draw", "S"), reporter=2)
+    await ledger.hands.record(CHAT, win("discard", "W", "E"), reporter=None)
+    await ledger.hands.record(CHAT, win("self_draw", "N"), reporter=4)
+    out = await ledger.corrections.amend(CHAT, 1, [win("self_draw", "W", patterns=["七对"])],
+                                         actor=1, event_index=1)
     assert out.changes[0].deltas_after == {"E": -12, "S": 6, "W": 14, "N": -8}
-    _, hand = await ledger.hand_view(CHAT, out.session.id, 1)
+    _, hand = await ledger.nights.hand_view(CHAT, out.session.id, 1)
     assert [e.deltas["W"] for e in hand.events] == [-2, 16, 0]
     with pytest.raises(LedgerError) as err:
-        await ledger.amend(CHAT, 1, [win("self_draw", "W")], actor=1, event_index=5)
+        await ledger.corrections.amend(CHAT, 1, [win("self_draw", "W")], actor=1, event_index=5)
     assert err.value.code == "no_event" and err.value.params["events"] == 3
     with pytest.raises(LedgerError) as err:  # bob reported event 1: only he (or an admin)
-        await ledger.amend(CHAT, 1, [win("self_draw", "S")], actor=4, event_index=0)
+        await ledger.corrections.amend(CHAT, 1, [win("self_draw", "S")], actor=4, event_index=0)
     assert err.value.code == "not_reporter_hand"
     await assert_books_balance(ledger, [CHAT])
 
@@ -187,40 +187,40 @@ async def test_edit_one_event_keeps_the_others(ledger: Ledger) -> None:
 async def test_a_seat_change_keeps_each_result_with_who_earned_it(ledger: Ledger) -> None:
     from storage.models import PlayerRef
 
-    await ledger.open_session(CHAT, SEATED, preset="chengdu")
-    await ledger.record(CHAT, win("self_draw", "S"), reporter=2)  # alice, carol, dave -2
+    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.hands.record(CHAT, win("self_draw", "S"), reporter=2)  # alice, carol, dave -2
     with pytest.raises(LedgerError) as err:  # mid-hand: refused
-        await ledger.change_seat(CHAT, "dave", PlayerRef(name="erin"))
+        await ledger.sessions.change_seat(CHAT, "dave", PlayerRef(name="erin"))
     assert err.value.code == "seat_mid_hand" and err.value.params["number"] == 1
-    await ledger.record(CHAT, win("discard", "W", "E"), reporter=1)
-    await ledger.record(CHAT, win("self_draw", "N"), reporter=4)  # hand 1 ends
+    await ledger.hands.record(CHAT, win("discard", "W", "E"), reporter=1)
+    await ledger.hands.record(CHAT, win("self_draw", "N"), reporter=4)  # hand 1 ends
     before = (await going(ledger, CHAT)).totals
     dave_before = before["N"]
     for bad, code in (("zed", "seat_not_seated"), ("alice", "seat_already_seated")):
         with pytest.raises(LedgerError) as err:
-            await ledger.change_seat(CHAT, bad if code == "seat_not_seated" else "dave",
-                                     PlayerRef(name=bad))
+            await ledger.sessions.change_seat(CHAT, bad if code == "seat_not_seated" else "dave",
+                                              PlayerRef(name=bad))
         assert err.value.code == code
-    session = await ledger.change_seat(CHAT, "dave", PlayerRef(name="erin"), actor=1)
+    session = await ledger.sessions.change_seat(CHAT, "dave", PlayerRef(name="erin"), actor=1)
     assert session.seats["N"].name == "erin" and session.totals["N"] == 0
     assert session.dealer == (await going(ledger, CHAT)).dealer
-    await ledger.record(CHAT, win("self_draw", "N"), reporter=None)  # erin wins hand 2
-    await ledger.undo(CHAT, actor=None, allow_others=True)  # erin's win, taken back
+    await ledger.hands.record(CHAT, win("self_draw", "N"), reporter=None)  # erin wins hand 2
+    await ledger.corrections.undo(CHAT, actor=None, allow_others=True)  # erin's win, taken back
     with pytest.raises(LedgerError) as err:  # hand 1 was played before the seat changed
-        await ledger.undo(CHAT, actor=None, allow_others=True)
+        await ledger.corrections.undo(CHAT, actor=None, allow_others=True)
     assert err.value.code == "undo_seat_changed"
-    await ledger.record(CHAT, win("self_draw", "N"), reporter=None)
+    await ledger.hands.record(CHAT, win("self_draw", "N"), reporter=None)
     # An edit of hand 1 still pays dave, not erin.
-    edit = await ledger.amend(CHAT, 1, [win("self_draw", "S"), win("discard", "W", "E"),
-                                        win("self_draw", "N", patterns=["七对"])],
-                              actor=1, allow_others=True)
+    edit = await ledger.corrections.amend(CHAT, 1, [win("self_draw", "S"), win("discard", "W", "E"),
+                                                    win("self_draw", "N", patterns=["七对"])],
+                                          actor=1, allow_others=True)
     assert edit.changes[0].deltas_after["N"] > dave_before
-    summary = await ledger.end_session(CHAT)
+    summary = await ledger.nights.end_session(CHAT)
     names = {summary.players[pid].name: n for pid, n in summary.nets.items()}
     assert set(names) == {"alice", "bob", "carol", "dave", "erin"}
     assert sum(names.values()) == 0
     assert names["dave"] == edit.changes[0].deltas_after["N"]
-    standings = {m.player.name: m.cents for m in await ledger.money_standings(CHAT)}
+    standings = {m.player.name: m.cents for m in await ledger.money.money_standings(CHAT)}
     assert standings == {k: v * 100 for k, v in names.items() if v or k in standings}
     # Exported and imported: the same nights, each hand with who played it.
     from storage.chat_files import export_zip, import_zip
@@ -228,7 +228,7 @@ async def test_a_seat_change_keeps_each_result_with_who_earned_it(ledger: Ledger
     with await export_zip(ledger, CHAT) as fh:
         data = fh.read()
     await import_zip(ledger, CHAT + 1, io.BytesIO(data))
-    again = {m.player.name: m.cents for m in await ledger.money_standings(CHAT + 1)}
+    again = {m.player.name: m.cents for m in await ledger.money.money_standings(CHAT + 1)}
     assert again == standings
     with await export_zip(ledger, CHAT + 1) as fh:
         assert fh.read() == data

@@ -25,7 +25,7 @@ def _add_audit(conn: Connection, action: str) -> None:
 
 
 async def test_a_unit_that_raises_keeps_nothing(ledger: Ledger) -> None:
-    await ledger.chat(CHAT)
+    await ledger.chats.chat(CHAT)
 
     def half_done(conn: Connection) -> None:
         _add_audit(conn, "first")
@@ -41,7 +41,7 @@ async def test_a_unit_that_raises_keeps_nothing(ledger: Ledger) -> None:
 async def test_sqlite_never_builds_on_a_transaction_left_open(tmp_path: Path) -> None:
     ledger = await Ledger.open(f"sqlite+aiosqlite:///{tmp_path}/left.sqlite3")
     try:
-        await ledger.chat(CHAT)
+        await ledger.chats.chat(CHAT)
         pooled = await ledger.engine.raw_connection()
         driver = pooled.driver_connection
         assert driver is not None

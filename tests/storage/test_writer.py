@@ -31,12 +31,12 @@ def _actions(conn: Connection) -> list[str]:
 async def test_several_chats_reports_share_a_transaction_and_keep_their_results(
         ledger: Ledger) -> None:
     for chat in CHATS:
-        await ledger.open_session(chat, SEATED, preset="chengdu")
+        await ledger.sessions.open_session(chat, SEATED, preset="chengdu")
     writer = ledger._writer
     assert len(CHATS) > writer.batch_from
     before = writer.batches, writer.units
     event = win("self_draw", "S")
-    outcomes = await asyncio.gather(*(ledger.record(chat, event) for chat in CHATS))
+    outcomes = await asyncio.gather(*(ledger.hands.record(chat, event) for chat in CHATS))
     batches, units = writer.batches - before[0], writer.units - before[1]
     assert units == len(CHATS)
     assert batches < units  # they queued behind the first and went in together
@@ -113,7 +113,7 @@ def _later_audit(conn: Connection, action: str | None) -> str | None:
 async def test_writes_left_for_later_are_one_statement_for_the_whole_batch(
         ledger: Ledger) -> None:
     for chat in CHATS:
-        await ledger.open_session(chat, SEATED, preset="chengdu")
+        await ledger.sessions.open_session(chat, SEATED, preset="chengdu")
     ledger._writer.batch_from = 2
     seen: list[str] = []
 
@@ -122,7 +122,7 @@ async def test_writes_left_for_later_are_one_statement_for_the_whole_batch(
 
     event.listen(ledger.engine.sync_engine, "before_cursor_execute", count)
     try:
-        outcomes = await asyncio.gather(*(ledger.record(chat, win("self_draw", "S"))
+        outcomes = await asyncio.gather(*(ledger.hands.record(chat, win("self_draw", "S"))
                                           for chat in CHATS))
     finally:
         event.remove(ledger.engine.sync_engine, "before_cursor_execute", count)
@@ -156,15 +156,15 @@ async def test_a_batch_holds_one_report_of_a_chat(ledger: Ledger) -> None:
     caller may)."""
     chat, other = -555, -556
     for c in (chat, other):  # blood battle: a hand stays open until three have won
-        await ledger.open_session(c, SEATED, preset="chengdu")
-    first = await ledger.record(chat, win("self_draw", "S"))
+        await ledger.sessions.open_session(c, SEATED, preset="chengdu")
+    first = await ledger.hands.record(chat, win("self_draw", "S"))
     assert not first.closed
     writer = ledger._writer
     writer.batch_from = 2
     before = writer.batches
-    outcomes = await asyncio.gather(ledger.record(chat, win("self_draw", "W")),
-                                    ledger.record(other, win("self_draw", "S")),
-                                    ledger.record(chat, win("self_draw", "N")))
+    outcomes = await asyncio.gather(ledger.hands.record(chat, win("self_draw", "W")),
+                                    ledger.hands.record(other, win("self_draw", "S")),
+                                    ledger.hands.record(chat, win("self_draw", "N")))
     assert [(o.hand_number, o.event_index) for o in outcomes] == [(1, 1), (1, 0), (1, 2)]
     assert outcomes[2].closed
     if ledger.dialect == "sqlite":  # the first two together, the chat's second after

@@ -1,0 +1,111 @@
+"""Chats and their players: a chat's settings, and who plays in it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Connection, Row
+
+from engine.rules import ruleset
+from storage import repository as repo
+from storage import tables as t
+from storage.errors import LedgerError
+from storage.models import MAX_STAKE_CENTS, ChatInfo, PlayerInfo, PlayerRef
+from storage.store import Service
+
+
+class Chats(Service):
+    """A chat's settings (created on first use) and its players: found by name, added,
+    a guest linked to a Telegram account, a member who acts without a seat named."""
+
+    async def chat(self, chat_id: int, language: str = "zh-Hans") -> ChatInfo:
+        """The chat's settings, created on first use."""
+
+        def unit(conn: Connection) -> ChatInfo:
+            return repo.ensure_chat(conn, chat_id, language)
+
+        return await self.store.run(unit, write=True, batch=True)
+
+    async def update_chat(self, chat_id: int, *, language: str | None = None,
+                          preset: str | None = None, overrides: dict[str, Any] | None = None,
+                          stake_cents: int | None = None, verbose: bool | None = None
+                          ) -> ChatInfo:
+        def unit(conn: Connection) -> ChatInfo:
+            chat = repo.ensure_chat(conn, chat_id)
+            values: dict[str, Any] = {}
+            if language is not None:
+                values["language"] = language
+            if preset is not None or overrides is not None:
+                new_preset = preset or chat.preset
+                new_over = chat.overrides if overrides is None else overrides
+                if preset is not None and overrides is None:
+                    new_over = {}
+                ruleset(new_preset, new_over)  # validates, or raises ReportError
+                values["preset"], values["overrides"] = new_preset, new_over
+            if stake_cents is not None:
+                if not 0 <= stake_cents <= MAX_STAKE_CENTS:
+                    raise LedgerError("bad_stake", "the stake is out of range",
+                                      token=str(stake_cents / 100))
+                values["stake_cents"] = stake_cents
+            if verbose is not None:
+                values["verbose"] = verbose
+            if values:
+                conn.execute(update(t.chats).where(t.chats.c.id == chat_id)
+                             .values(**values))
+            if stake_cents is not None:  # a table going plays it from its next hand
+                s = t.sessions.c
+                conn.execute(update(t.sessions).where(s.chat_id == chat_id,
+                                                      s.status == "open")
+                             .values(stake_cents=stake_cents))
+            return repo.ensure_chat(conn, chat_id)
+
+        return await self.store.run(unit, write=True)
+
+    async def player(self, chat_id: int, ref: PlayerRef) -> PlayerInfo:
+        def unit(conn: Connection) -> PlayerInfo:
+            repo.ensure_chat(conn, chat_id)
+            return repo.find_or_add_player(conn, chat_id, ref)
+
+        return await self.store.run(unit, write=True)
+
+    async def find_player(self, chat_id: int, name: str) -> PlayerInfo | None:
+        """A player of this chat by name, @username, or Telegram id."""
+        p = t.players.c
+        key = name.strip().lstrip("@").lower()
+
+        def unit(conn: Connection) -> list[Row[Any]]:
+            return list(conn.execute(select(t.players).where(p.chat_id == chat_id)).all())
+
+        for row in await self.store.run(unit, write=False):
+            if row.name_key == key or (row.username or "").lower() == key:
+                return repo.player_info(row)
+        return None
+
+    async def link_guest(self, chat_id: int, guest_name: str, telegram_id: int,
+                         username: str | None = None) -> PlayerInfo:
+        p = t.players.c
+
+        def unit(conn: Connection) -> PlayerInfo:
+            row = conn.execute(select(t.players).where(
+                p.chat_id == chat_id, p.name_key == guest_name.strip().lower())).first()
+            if row is None or row.telegram_id is not None:
+                raise LedgerError("no_guest", f"no guest named {guest_name!r} here",
+                                  name=guest_name)
+            taken = conn.execute(select(p.id).where(
+                p.chat_id == chat_id, p.telegram_id == telegram_id)).first()
+            if taken is not None:
+                raise LedgerError("already_linked", "that account already plays here")
+            conn.execute(update(t.players).where(p.id == row.id).values(
+                telegram_id=telegram_id, username=username))
+            return PlayerInfo(id=row.id, name=row.name, telegram_id=telegram_id,
+                              username=username)
+
+        return await self.store.run(unit, write=True)
+
+    def note_member(self, chat_id: int, telegram_id: int, name: str,
+                    username: str | None = None) -> None:
+        """The name of a member about to act without a seat; nothing is written until
+        they change something (a refusal writes nothing): see
+        :meth:`storage.store.Store.note_member`."""
+        self.store.note_member(chat_id, telegram_id, name, username)

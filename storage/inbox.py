@@ -1,0 +1,137 @@
+"""The delivery pipeline's inbox: updates made durable, claimed by a worker, handled."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+
+from sqlalchemy import bindparam, func, or_, select, text, update
+from sqlalchemy.engine import Connection
+
+from storage import tables as t
+from storage.delivery import (
+    DEFAULT_LEASE,
+    Incoming,
+    Outgoing,
+    Pending,
+    Queued,
+    enqueue,
+    insert_many,
+    mark_done,
+    pending_of,
+)
+from storage.repository import now
+from storage.store import Service
+
+_i, _o = t.inbox.c, t.outbox.c
+
+# A worker's claim on a chat's oldest pending update, built once (a statement built per
+# call costs its cache key every time): held if no other worker's lease is live.
+_CLAIM = (
+    update(t.inbox)
+    .where(_i.id == select(func.min(_i.id))
+           .where(_i.status == "pending", _i.chat_id == bindparam("c_chat"))
+           .scalar_subquery(),
+           # again on the row itself: a claim that waited behind the owner's commit (READ
+           # COMMITTED re-reads the row, not the subquery) must not take a row just done
+           _i.status == "pending",
+           or_(_i.claimed_until.is_(None), _i.claimed_until < bindparam("c_now"),
+               _i.claimed_by == bindparam("c_worker")))
+    .values(claimed_by=bindparam("c_worker"), claimed_until=bindparam("c_until"))
+    .returning(*t.inbox.c)
+)
+
+
+class Inbox(Service):
+    """The inbox of updates: received (durable before Telegram is told), claimed
+    one chat at a time by a worker's lease, handled or counted as a failed attempt."""
+
+    async def receive(self, items: Sequence[Incoming]) -> list[Pending]:
+        """Make updates durable, in one transaction; returns the new ones (a key seen
+        before is a re-delivery and is left out)."""
+
+        def unit(conn: Connection) -> list[Pending]:
+            if not items:
+                return []
+            stamp = now()
+            rows = insert_many(conn, t.inbox, [{
+                "key": i.key, "chat_id": i.chat_id, "update_id": i.update_id,
+                "payload": i.payload, "status": "pending", "attempts": 0,
+                "received_at": stamp} for i in items], _i.key, skip_key=_i.key)
+            ids = {row.key: row.id for row in rows}
+            new = []
+            for item in items:  # a key twice in one batch: the first is the update
+                row_id = ids.pop(item.key, None)
+                if row_id is not None:
+                    new.append(Pending(id=row_id, key=item.key, chat_id=item.chat_id,
+                                       update_id=item.update_id, payload=item.payload,
+                                       received_at=stamp))
+            return new
+
+        # Urgent: the next getUpdates (or the webhook's answer to Telegram) waits for it.
+        return await self.store.run(unit, write=True, urgent=True)
+
+    async def pending_updates(self, limit: int = 10_000) -> list[Pending]:
+        """Updates not handled yet, oldest first (what a restart picks up)."""
+
+        def unit(conn: Connection) -> list[Pending]:
+            rows = conn.execute(select(t.inbox).where(_i.status == "pending")
+                                .order_by(_i.id).limit(limit)).all()
+            return [pending_of(r) for r in rows]
+
+        return await self.store.run(unit, write=False)
+
+    async def finish(self, inbox_id: int | None, messages: Sequence[Outgoing],
+                     worker: str | None = None, *, claim: str | None = None,
+                     lease: float = DEFAULT_LEASE) -> list[Queued]:
+        """An update that changed nothing: queue its messages and mark it handled, in one
+        transaction (without an inbox row, only queue them). ``worker`` holds the answers;
+        ``claim`` is the inbox row's claim token (``worker`` if not given)."""
+        claim = claim if claim is not None else worker
+
+        def unit(conn: Connection) -> list[Queued]:
+            stamp = now()
+            if inbox_id is not None:
+                mark_done(conn, inbox_id, claim, stamp)
+            return enqueue(conn, messages, inbox_id, stamp, worker, lease)
+
+        return await self.store.run(unit, write=True, batch=True)
+
+    async def attempted(self, inbox_id: int, claim: str | None = None) -> int:
+        """Count a failed attempt at an update (left pending for a retry); with ``claim``,
+        only while that claim holds it."""
+
+        def unit(conn: Connection) -> int:
+            mine = [] if claim is None else [_i.claimed_by == claim]
+            conn.execute(update(t.inbox).where(_i.id == inbox_id, *mine).values(
+                attempts=_i.attempts + 1, claimed_by=None, claimed_until=None))
+            return int(conn.execute(select(_i.attempts).where(_i.id == inbox_id))
+                       .scalar_one())
+
+        return await self.store.run(unit, write=True, batch=True)
+
+    async def claim_chat(self, chat_id: int, worker: str, lease: float) -> Pending | None:
+        """The chat's oldest pending update, if no other claim holds it; held by the claim
+        token ``worker`` for ``lease`` seconds (a dead worker's lease runs out)."""
+
+        def unit(conn: Connection) -> Pending | None:
+            stamp = now()
+            row = conn.execute(_CLAIM, {
+                "c_chat": chat_id, "c_now": stamp, "c_worker": worker,
+                "c_until": stamp + timedelta(seconds=lease)}).first()
+            return None if row is None else pending_of(row)
+
+        return await self.store.run(unit, write=True, batch=True)
+
+    async def chats_waiting(self, limit: int = 500) -> list[int]:
+        """Chats with pending updates that no live lease holds, oldest first."""
+
+        def unit(conn: Connection) -> list[int]:
+            rows = conn.execute(
+                select(_i.chat_id, func.min(_i.id).label("first"))
+                .where(_i.status == "pending",
+                       or_(_i.claimed_until.is_(None), _i.claimed_until < now()))
+                .group_by(_i.chat_id).order_by(text("first")).limit(limit)).all()
+            return [r.chat_id for r in rows]
+
+        return await self.store.run(unit, write=False)

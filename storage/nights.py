@@ -1,0 +1,189 @@
+"""The end of the night and its record: the summary and the debts it leaves, the
+history of hands, one hand's report and result."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import BigInteger, cast, func, insert, select, update
+from sqlalchemy.engine import Connection, Row
+
+from engine.models import HandResult, Seat
+from storage import repository as repo
+from storage import tables as t
+from storage.errors import LedgerError
+from storage.hand_json import full_report, full_result, hand_deltas
+from storage.models import (
+    HistoryItem,
+    HistoryPage,
+    SessionInfo,
+    Summary,
+    Transfer,
+)
+from storage.money import debt_list
+from storage.repository import now
+from storage.store import Service
+from storage.transfers import fewest_transfers
+
+
+def history_items(conn: Connection, rows: Sequence[Row[Any]]) -> tuple[HistoryItem, ...]:
+    """History lines for hand rows: each hand's moves, with its table's seat names."""
+    sids = {r.session_id for r in rows}
+    srows = {r.id: r for r in conn.execute(select(t.sessions).where(
+        t.sessions.c.id.in_(sids))).all()} if sids else {}
+    def played(r: Row[Any]) -> dict[Seat, int]:  # who sat where for the hand
+        seats = getattr(r, "seats", None)
+        if seats:
+            return {s: int(pid) for s, pid in seats.items()}
+        return repo.seated(srows[r.session_id])
+
+    pids = {pid for r in rows for pid in played(r).values()}
+    names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
+        t.players.c.id.in_(pids))).tuples().all()) if pids else {}
+    return tuple(HistoryItem(
+        session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
+        deltas=hand_deltas(r.result) if r.status != "void" else dict.fromkeys(played(r), 0),
+        seats={s: names[pid] for s, pid in played(r).items()},
+        events=len(r.report["events"]), created_at=r.created_at) for r in rows)
+
+
+class Nights(Service):
+    """A night's end (its summary and debts), its summary again later, the hands
+    played (paged), and one hand's report and result."""
+
+    async def end_session(self, chat_id: int, *, actor: int | None = None) -> Summary:
+        def unit(conn: Connection) -> Summary:
+            srow = repo.open_session_row(conn, chat_id)
+            h = t.hands.c
+            conn.execute(update(t.hands).where(h.session_id == srow.id,
+                                               h.status == "open")
+                         .values(status="closed", updated_at=now()))
+            conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id).values(
+                status="ended", ended_at=now()))
+            summary = self._summary(conn, chat_id, srow)
+            for tr in summary.transfers:
+                conn.execute(insert(t.debts).values(
+                    chat_id=chat_id, session_id=srow.id, payer_id=tr.payer.id,
+                    payee_id=tr.payee.id, points=tr.points, cents=tr.cents, paid=False))
+            debts = debt_list(conn, chat_id, srow.id)
+            return summary.model_copy(update={"debts": tuple(debts)})
+
+        return await self.store.run(unit, write=True)
+
+    async def summary(self, chat_id: int, session_id: int | None = None) -> Summary:
+        def unit(conn: Connection) -> Summary:
+            srow = repo.session_row(conn, chat_id, session_id)
+            if srow is None:
+                raise LedgerError("no_session", "no such table in this chat")
+            summary = self._summary(conn, chat_id, srow)
+            return summary.model_copy(update={
+                "debts": tuple(debt_list(conn, chat_id, srow.id))})
+
+        return await self.store.run(unit, write=False)
+
+    async def history(self, chat_id: int, page: int = 1, page_size: int = 10,
+                      session_id: int | None = None) -> HistoryPage:
+        page = max(1, page)
+        h = t.hands.c
+        cond = [h.chat_id == chat_id]
+        if session_id is not None:
+            cond.append(h.session_id == session_id)
+
+        def unit(conn: Connection) -> HistoryPage:
+            total = conn.execute(select(func.count()).select_from(t.hands)
+                                 .where(*cond)).scalar_one()
+            rows = conn.execute(
+                select(t.hands).where(*cond).order_by(h.id.desc())
+                .limit(page_size).offset((page - 1) * page_size)).all()
+            items = history_items(conn, rows)
+            return HistoryPage(items=items, page=page, pages=max(1, -(-total // page_size)),
+                               total=total)
+
+        return await self.store.run(unit, write=False)
+
+    async def hand(self, chat_id: int, number: int, session_id: int | None = None
+                   ) -> tuple[dict[str, Any], HandResult]:
+        """A hand's report and result, in the open session unless ``session_id``."""
+
+        def unit(conn: Connection) -> tuple[dict[str, Any], HandResult]:
+            srow = repo.session_row(conn, chat_id, session_id)
+            if srow is None:
+                raise LedgerError("no_session", "no table is going in this chat")
+            h = t.hands.c
+            row = conn.execute(select(t.hands).where(
+                h.session_id == srow.id, h.number == number)).first()
+            if row is None:
+                raise LedgerError("no_hand", f"there is no hand {number}", number=number)
+            return full_report(row.report), full_result(row.result, row.report, srow.rules,
+                                                        row.dealer)
+
+        return await self.store.run(unit, write=False)
+
+    async def hand_view(self, chat_id: int, session_id: int, number: int
+                        ) -> tuple[SessionInfo, HandResult]:
+        """A hand's result with its table (names, preset), in any session of the chat:
+        what a "Details" button shows after the night has moved on or ended."""
+
+        def unit(conn: Connection) -> tuple[SessionInfo, HandResult]:
+            info = repo.session_info(conn, chat_id, session_id)
+            h = t.hands.c
+            row = conn.execute(select(h.result, h.report, h.dealer, h.seats).where(
+                h.session_id == session_id, h.number == number)).first()
+            if row is None:
+                raise LedgerError("no_hand", f"there is no hand {number}", number=number)
+            return repo.as_played(conn, info, row.seats), full_result(
+                row.result, row.report, info.rules, row.dealer)
+
+        return await self.store.run(unit, write=False)
+
+    def _summary(self, conn: Connection, chat_id: int, srow: Row[Any]) -> Summary:
+        info = repo.session_info(conn, chat_id, srow.id)
+        players = {p.id: p for p in info.seats.values()}
+        nets = {info.seats[s].id: v for s, v in info.totals.items()}
+        hp, h = t.hand_players.c, t.hands.c
+        if srow.reseated:  # everyone who played, who left included, with their own hands
+            nets = dict.fromkeys(nets, 0) | {int(pid): int(n) for pid, n in conn.execute(
+                select(hp.player_id, func.sum(hp.delta)).join(t.hands, h.id == hp.hand_id)
+                .where(h.session_id == srow.id).group_by(hp.player_id)).all()}
+            gone = set(nets) - set(players)
+            players |= {r.id: repo.player_info(r) for r in conn.execute(
+                select(t.players).where(t.players.c.id.in_(gone))).all()} if gone else {}
+        stake = func.coalesce(h.stake_cents, srow.stake_cents)
+        money = dict.fromkeys(nets, 0)
+        for pid, cents in conn.execute(
+                select(hp.player_id, func.sum(cast(hp.delta, BigInteger) * stake))
+                .join(t.hands, h.id == hp.hand_id).where(h.session_id == srow.id)
+                .group_by(hp.player_id)).all():
+            money[pid] = int(cents or 0)
+        stakes = tuple(sorted(int(x) for x in conn.execute(
+            select(stake).where(h.session_id == srow.id, h.status != "void")
+            .distinct()).scalars()))
+        if len(stakes) > 1:  # the stake changed during the night: settle the money
+            transfers = tuple(
+                Transfer(payer=players[a], payee=players[b], points=0, cents=n)
+                for a, b, n in fewest_transfers(money))
+        else:
+            at = stakes[0] if stakes else srow.stake_cents
+            money = {pid: n * at for pid, n in nets.items()}
+            transfers = tuple(
+                Transfer(payer=players[a], payee=players[b], points=n, cents=n * at)
+                for a, b, n in fewest_transfers(nets))
+        best = conn.execute(
+            select(hp.player_id, hp.win_points, h.number).join(t.hands, h.id == hp.hand_id)
+            .where(h.session_id == srow.id, hp.win_points > 0)
+            .order_by(hp.win_points.desc(), h.number).limit(1)).first()
+        tally = conn.execute(
+            select(hp.player_id, func.sum(hp.won).label("w")).join(t.hands, h.id == hp.hand_id)
+            .where(h.session_id == srow.id).group_by(hp.player_id)
+            .order_by(func.sum(hp.won).desc(), hp.player_id)).all()
+        wins = tally[0] if tally else None
+        top = tuple(players[r.player_id] for r in tally if wins and wins.w and r.w == wins.w)
+        return Summary(
+            session_id=srow.id, hands=info.hands,
+            stake_cents=stakes[0] if len(stakes) == 1 else srow.stake_cents, nets=nets,
+            players=players, transfers=transfers, money=money, stakes=stakes,
+            biggest=(players[best.player_id], best.win_points, best.number) if best else None,
+            most_wins=(players[wins.player_id], int(wins.w)) if wins and wins.w else None,
+            most_winners=top,
+        )

@@ -1,0 +1,394 @@
+"""The repository: reading and writing the ledger's rows on a Connection, inside a unit of
+work. The functions several services share: a chat's settings, finding or adding a
+player, the session (table) row and how players see it, and writing a hand (its
+entries, per-player facts and the running totals). Each takes the unit's Connection;
+none starts a transaction (:class:`storage.store.Store` runs them)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Connection, Row
+
+from engine.models import SEATS, HandReport, HandResult, Seat
+from storage import statements as sql
+from storage import tables as t
+from storage.errors import LedgerError
+from storage.hand_json import pack_report, pack_result
+from storage.hand_stats import seat_facts
+from storage.models import (
+    MAX_TOTAL,
+    ChatInfo,
+    PlayerInfo,
+    PlayerRef,
+    SessionInfo,
+)
+from storage.unit_of_work import later
+
+SEAT_COLUMNS: dict[Seat, str] = {"E": "seat_e", "S": "seat_s", "W": "seat_w", "N": "seat_n"}
+DEFAULT_PRESET = "chengdu"
+UNKNOWN = object()  # "the caller does not know": look it up
+
+
+def seated(row: Any) -> dict[Seat, int]:
+    """A session row's seats and their players: E S W N, or E S W at a table of three
+    (``seat_n`` empty)."""
+    return {seat: getattr(row, col) for seat, col in SEAT_COLUMNS.items()
+            if getattr(row, col) is not None}
+
+
+def naive(stamp: datetime) -> datetime:
+    """SQLite gives naive UTC datetimes, PostgreSQL aware ones: compare them as naive UTC."""
+    return stamp.astimezone(UTC).replace(tzinfo=None) if stamp.tzinfo else stamp
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def player_info(row: Row[Any]) -> PlayerInfo:
+    return PlayerInfo(id=row.id, name=row.name, telegram_id=row.telegram_id,
+                      username=row.username)
+
+
+def players_by_id(conn: Connection, ids: Any) -> dict[int, PlayerInfo]:
+    """The players with these ids."""
+    ids = {int(i) for i in ids}
+    if not ids:
+        return {}
+    return {r.id: player_info(r) for r in conn.execute(
+        select(t.players).where(t.players.c.id.in_(ids))).all()}
+
+
+class Prefixed:
+    """The ``h_``-labelled columns of a joined row, read as a hand row."""
+
+    def __init__(self, row: Row[Any], prefix: str) -> None:
+        self._row, self._prefix = row, prefix
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._row, self._prefix + name)
+
+
+def upsert(conn: Connection, table: Any) -> Any:
+    """The dialect's INSERT that supports ON CONFLICT DO NOTHING."""
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(table)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table)
+
+
+def ensure_chat(conn: Connection, chat_id: int, language: str = "zh-Hans"
+                ) -> ChatInfo:
+    """The chat's settings, its row created on first use."""
+    row = conn.execute(select(t.chats).where(t.chats.c.id == chat_id)).first()
+    if row is None:
+        values = {"id": chat_id, "language": language, "preset": DEFAULT_PRESET,
+                  "overrides": {}, "stake_cents": 100, "created_at": now()}
+        conn.execute(upsert(conn, t.chats).values(**values).on_conflict_do_nothing())
+        row = conn.execute(select(t.chats).where(t.chats.c.id == chat_id)).one()
+    return ChatInfo(id=row.id, language=row.language, preset=row.preset,
+                    overrides=row.overrides, stake_cents=row.stake_cents,
+                    verbose=bool(row.verbose))
+
+
+def find_or_add_player(conn: Connection, chat_id: int, ref: PlayerRef
+                       ) -> PlayerInfo:
+    """The chat's player ``ref`` names (by Telegram id, @username or name), linking a
+    guest or an account as it goes; added if new, with zero totals."""
+    p = t.players.c
+    if ref.telegram_id is not None:
+        row = conn.execute(select(t.players).where(
+            p.chat_id == chat_id, p.telegram_id == ref.telegram_id)).first()
+        if row is not None:
+            if ref.username and row.username != ref.username:
+                conn.execute(update(t.players).where(p.id == row.id)
+                             .values(username=ref.username))
+            return player_info(row)
+        if ref.username:  # seated earlier by @username: link the account now
+            row = conn.execute(select(t.players).where(
+                p.chat_id == chat_id, p.telegram_id.is_(None),
+                func.lower(p.username) == ref.username.lower())).first()
+            if row is not None:
+                conn.execute(update(t.players).where(p.id == row.id).values(
+                    telegram_id=ref.telegram_id))
+                return PlayerInfo(id=row.id, name=row.name, telegram_id=ref.telegram_id,
+                                  username=row.username)
+    elif ref.username:  # seated by @username: whoever has that username here
+        row = conn.execute(select(t.players).where(
+            p.chat_id == chat_id, func.lower(p.username) == ref.username.lower())
+            .order_by(p.telegram_id.is_(None), p.id)).first()
+        if row is not None:
+            return player_info(row)
+    key = ref.name.strip().lower()
+    if not key:
+        raise LedgerError("bad_name", "a player needs a name")
+    row = conn.execute(select(t.players).where(
+        p.chat_id == chat_id, p.name_key == key)).first()
+    if row is not None:
+        if ref.telegram_id is None and ref.username and row.telegram_id is None \
+                and row.username is None:
+            # A guest of that name now seated by @username: the account that has
+            # it is linked when it first acts (bot.handlers.chat.link_sender).
+            conn.execute(update(t.players).where(p.id == row.id)
+                         .values(username=ref.username))
+            return PlayerInfo(id=row.id, name=row.name, telegram_id=None,
+                              username=ref.username)
+        if ref.telegram_id is None or row.telegram_id == ref.telegram_id:
+            return player_info(row)
+        if row.telegram_id is None:  # a guest of that name: link them
+            conn.execute(update(t.players).where(p.id == row.id).values(
+                telegram_id=ref.telegram_id, username=ref.username))
+            return PlayerInfo(id=row.id, name=row.name, telegram_id=ref.telegram_id,
+                              username=ref.username)
+        key = f"{key}#{ref.telegram_id}"  # two members with one display name
+    # A concurrent writer may add the same player a moment earlier: then use theirs.
+    result = conn.execute(upsert(conn, t.players).values(
+        chat_id=chat_id, telegram_id=ref.telegram_id, name=ref.name.strip()[:64],
+        name_key=key[:64], username=ref.username, created_at=now())
+        .on_conflict_do_nothing().returning(p.id))
+    pid = result.scalar_one_or_none()
+    if pid is None:
+        row = conn.execute(select(t.players).where(
+            p.chat_id == chat_id, p.name_key == key[:64])).one()
+        return player_info(row)
+    conn.execute(insert(t.totals).values(
+        player_id=pid, chat_id=chat_id, net=0, hands=0, wins=0, self_draws=0,
+        dealt_in=0, win_points=0))
+    return PlayerInfo(id=pid, name=ref.name.strip()[:64], telegram_id=ref.telegram_id,
+                      username=ref.username)
+
+
+def known_member(conn: Connection, chat_id: int, telegram_id: int, name: str,
+                 username: str | None = None, at: datetime | None = None) -> None:
+    """Keep a display name for a chat member who acts without a seat (a scorekeeper
+    reporting or correcting), so that looking back names them. A player row with no
+    hands: never in the standings, and not linked to a guest who has that name."""
+    p = t.players.c
+    if conn.execute(select(p.id).where(p.chat_id == chat_id,
+                                       p.telegram_id == telegram_id)).first():
+        return
+    name = name.strip()[:64] or str(telegram_id)
+    key = name.lower()
+    if conn.execute(select(p.id).where(p.chat_id == chat_id, p.name_key == key)).first():
+        key = f"{key}#{telegram_id}"
+    pid = conn.execute(upsert(conn, t.players).values(
+        chat_id=chat_id, telegram_id=telegram_id, name=name, name_key=key[:64],
+        username=username, created_at=at or now())
+        .on_conflict_do_nothing().returning(p.id)).scalar_one_or_none()
+    if pid is not None:
+        conn.execute(insert(t.totals).values(
+            player_id=pid, chat_id=chat_id, net=0, hands=0, wins=0, self_draws=0,
+            dealt_in=0, win_points=0))
+
+
+def session_row(conn: Connection, chat_id: int,
+                session_id: int | None = None, lock: bool = False
+                ) -> Row[Any] | None:
+    """The chat's session row: ``session_id``, else the open one; ``lock``: FOR UPDATE."""
+    s = t.sessions.c
+    q = select(t.sessions).where(s.chat_id == chat_id)
+    q = q.where(s.id == session_id) if session_id is not None else q.where(
+        s.status == "open")
+    if lock:
+        q = q.with_for_update()
+    return conn.execute(q).first()
+
+
+def open_session_row(conn: Connection, chat_id: int) -> Row[Any]:
+    """The open session row, locked for writing; ``no_session`` if none."""
+    row = session_row(conn, chat_id, lock=True)
+    if row is None:
+        raise LedgerError("no_session", "no table is going in this chat; start one "
+                          "with /new")
+    return row
+
+
+def session_info(conn: Connection, chat_id: int, session_id: int,
+                 row: Row[Any] | None = None, dealer: str | None = None,
+                 hands: int | None = None,
+                 open_hand: tuple[int, tuple[Seat, ...]] | object | None = UNKNOWN,
+                 moved: dict[Seat, int] | None = None) -> SessionInfo:
+    """The table as players see it. A caller that already holds the session row and
+    knows the dealer, hand count and open hand passes them to spare queries, and how
+    far the nets moved since that row was read."""
+    if row is None:
+        row = session_row(conn, chat_id, session_id)
+    if row is None:
+        raise LedgerError("no_session", "no such table in this chat")
+    if hasattr(row, "p_e_id"):  # read with the session (statements.OPEN_SESSION_AND_HAND)
+        seats = {seat: PlayerInfo(**{f: getattr(row, f"p_{seat.lower()}_{f}")
+                                     for f in sql.PLAYER_FIELDS}) for seat in seated(row)}
+    else:
+        ids = seated(row)
+        prow = {r.id: r for r in conn.execute(
+            sql.SELECT_PLAYERS, {"ids": list(ids.values())}).all()}
+        seats = {seat: player_info(prow[pid]) for seat, pid in ids.items()}
+    if open_hand is UNKNOWN:
+        h = t.hands.c
+        found = conn.execute(select(h.number, h.result).where(
+            h.session_id == session_id, h.status == "open")).first()
+        open_hand = (found.number, tuple(found.result["still_in"])) if found else None
+    number: int | None = None
+    still_in: tuple[Seat, ...] = ()
+    if isinstance(open_hand, tuple):
+        number, still_in = open_hand
+    return SessionInfo(
+        id=row.id, chat_id=row.chat_id, preset=row.preset, rules=row.rules,
+        stake_cents=row.stake_cents, seats=seats,
+        dealer=dealer if dealer is not None else row.dealer,
+        hands=hands if hands is not None else row.hands,
+        status=row.status, started_at=row.started_at,
+        totals={seat: getattr(row, f"net_{seat.lower()}") + (moved or {}).get(seat, 0)
+                for seat in seats},
+        open_hand=number, still_in=still_in,
+        board_message_id=row.board_message_id, reseated=bool(row.reseated),
+    )
+
+
+def latest_edit(conn: Connection, srow: Row[Any]) -> Row[Any] | None:
+    """The session's last correction when it is the last change at the table (nothing
+    recorded or undone since): an undo then takes the correction back."""
+    a = t.audit.c
+    last = conn.execute(select(t.audit).where(a.session_id == srow.id)
+                        .order_by(a.id.desc()).limit(1)).first()
+    if last is None or last.action != "amend":
+        return None
+    h = t.hands.c
+    touched = conn.execute(select(func.max(h.updated_at)).where(
+        h.session_id == srow.id)).scalar_one()
+    if touched is not None and naive(touched) > naive(last.at):
+        return None  # something was recorded after the correction
+    return last
+
+
+def write_hand(conn: Connection, srow: Row[Any], hand_id: int,
+               report: HandReport, result: HandResult, reporters: list[Any],
+               stamp: datetime, only_event: int | None = None,
+               previous: HandResult | object | None = UNKNOWN,
+               stored: bool = False, session_values: dict[str, Any] | None = None,
+               seats: dict[Seat, int] | None = None) -> dict[Seat, int]:
+    """Store a hand's report, result, entries, per-player facts and running totals;
+    return how far each seat's session net moved. ``session_values`` (``b_hands``,
+    ``b_dealer``) are set on the session in the same statement as its nets.
+
+    ``only_event`` adds the entries of that event alone (earlier ones are unchanged,
+    since settlement is sequential); otherwise all entries are rewritten. ``previous``
+    is the hand's result before this write when the caller knows it (None: a new hand);
+    ``stored`` says the hand row already holds this report and result. ``seats``: who
+    played the hand (:func:`hand_seats`), when it is not the table's seats now.
+    """
+    seats = seats or hand_seats(srow)
+    e = t.entries.c
+    if only_event is None:
+        conn.execute(delete(t.entries).where(e.hand_id == hand_id))
+        todo = list(enumerate(result.events))
+    else:
+        todo = [(only_event, result.events[only_event])]
+    rows = [
+        {"chat_id": srow.chat_id, "session_id": srow.id, "hand_id": hand_id,
+         "event_index": i, "player_id": seats[seat], "delta": ev.deltas[seat],
+         "created_at": stamp}
+        for i, ev in todo for seat in seats
+    ]
+    if rows:
+        later(conn, sql.INSERT_ENTRIES, rows)
+    if not stored:
+        later(conn, sql.UPDATE_HAND, {
+            "hand_id": hand_id, "b_report": pack_report(report),
+            "b_result": pack_result(result),
+            "b_status": "open" if result.open else "closed",
+            "b_next_dealer": result.next_dealer if not result.open else None,
+            "b_reporters": reporters, "b_updated_at": stamp})
+    return set_hand_facts(conn, srow, hand_id, result, previous, session_values,
+                                seats)
+
+
+def hand_seats(srow: Row[Any], hrow: Any = None) -> dict[Seat, int]:
+    """Who played a hand, seat -> player id: its own seats when a seat changed after
+    it, else the table's seats now."""
+    if hrow is not None and getattr(hrow, "seats", None):
+        return {seat: int(pid) for seat, pid in hrow.seats.items()}
+    return seated(srow)
+
+
+def set_hand_facts(conn: Connection, srow: Row[Any], hand_id: int,
+                   result: HandResult | None,
+                   previous: HandResult | object | None = UNKNOWN,
+                   session_values: dict[str, Any] | None = None,
+                   seats: dict[Seat, int] | None = None) -> dict[Seat, int]:
+    """Replace the hand's per-player facts and move the running totals (the players'
+    and the session's) by the change, which it returns per seat. ``previous`` (the
+    hand's former result, or None for a new hand) spares a query."""
+    chat_id = srow.chat_id
+    seats = seats or hand_seats(srow)
+    sitting = hand_seats(srow)  # the table now: its nets move
+    old: dict[int, Any]
+    if previous is UNKNOWN:
+        old = {r.player_id: r for r in conn.execute(
+            sql.SELECT_HAND_PLAYERS, {"hand_id": hand_id}).all()}
+    elif previous is None:
+        old = {}
+    else:
+        old = {seats[s]: f for s, f in seat_facts(previous).items()}  # type: ignore[arg-type]
+    new = seat_facts(result) if result is not None else {}
+    same_players = bool(old) and set(old) == {seats[s] for s in new}
+    if old and not same_players:
+        conn.execute(sql.DELETE_HAND_PLAYERS, {"hand_id": hand_id})
+    if new:
+        statement = (sql.UPSERT_HAND_PLAYERS if same_players
+                     else sql.INSERT_HAND_PLAYERS)
+        later(conn, statement, [
+            {"hand_id": hand_id, "player_id": seats[s], "chat_id": chat_id,
+             "delta": f.delta, "won": f.won, "self_draws": f.self_draws,
+             "dealt_in": f.dealt_in, "win_points": f.win_points}
+            for s, f in new.items()])
+    changes = []
+    by_player: dict[int, int] = {}
+    for seat, pid in seats.items():
+        o = old.get(pid)
+        f = new.get(seat)
+        diff = {
+            "d_net": (f.delta if f else 0) - (o.delta if o else 0),
+            "d_hands": (1 if f else 0) - (1 if o else 0),
+            "d_wins": (f.won if f else 0) - (o.won if o else 0),
+            "d_self_draws": (f.self_draws if f else 0) - (o.self_draws if o else 0),
+            "d_dealt_in": (f.dealt_in if f else 0) - (o.dealt_in if o else 0),
+            "d_win_points": (f.win_points if f else 0) - (o.win_points if o else 0),
+        }
+        if any(diff.values()):
+            changes.append({"pid": pid, **diff})
+        by_player[pid] = diff["d_net"]
+    # The session's nets are per seat, of who sits there now (a player who left keeps
+    # their results in the entries, not in the table's nets).
+    moved = {seat: by_player.get(pid, 0) for seat, pid in sitting.items()}
+    if changes:  # one statement for every player whose totals moved
+        later(conn, sql.MOVE_TOTALS, changes)
+    if any(moved.values()) or session_values:
+        for seat, d in moved.items():
+            net = getattr(srow, f"net_{seat.lower()}", 0) or 0
+            if abs(net + d) > MAX_TOTAL:
+                raise LedgerError("totals_too_large", "the table's totals would overflow "
+                                  "the ledger's columns")
+        params = {"session_id": srow.id, **{f"d_{x.lower()}": moved.get(x, 0)
+                                            for x in SEATS}}
+        if session_values:
+            later(conn, sql.MOVE_SESSION, {**params, **session_values})
+        else:
+            later(conn, sql.MOVE_SESSION_NETS, params)
+    return moved
+
+
+def as_played(conn: Connection, info: SessionInfo,
+              seats: dict[str, int] | None) -> SessionInfo:
+    """The table as it sat for a hand (a seat may have changed since)."""
+    if not seats:
+        return info
+    rows = {r.id: player_info(r) for r in conn.execute(select(t.players).where(
+        t.players.c.id.in_([int(p) for p in seats.values()]))).all()}
+    return info.model_copy(update={"seats": {s: rows[int(p)] for s, p in seats.items()}})

@@ -1,0 +1,168 @@
+"""The table going (a session): opening it, reading it as players see it, its scoreboard
+message, and seat changes during a night (/seat): a player leaves and another takes the
+seat between hands; the dealer and the night go on, and every result stays with who
+earned it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from engine.rules import rules_for_players
+from storage import repository as repo
+from storage import tables as t
+from storage.errors import LedgerError
+from storage.models import PlayerRef, SessionInfo
+from storage.repository import now
+from storage.store import Service
+
+
+class Sessions(Service):
+    """The table going in a chat: open it, read it, find its last event and scoreboard
+    message, change a seat, and see it as it sat for an earlier hand."""
+
+    async def open_session(self, chat_id: int, seats: Sequence[PlayerRef], *,
+                           preset: str | None = None, overrides: dict[str, Any] | None = None,
+                           stake_cents: int | None = None,
+                           draft: tuple[int, int] | None = None) -> SessionInfo:
+        """``draft``: the id and version of the seat buttons' draft that opens the table,
+        taken in the same transaction (a press on an older version is ``stale_button``)."""
+        if len(seats) not in (3, 4):
+            raise LedgerError("four_players", "a table has four players, or three",
+                              count=len(seats))
+
+        def unit(conn: Connection) -> SessionInfo:
+            if draft is not None:
+                d = t.drafts.c
+                if conn.execute(delete(t.drafts).where(
+                        d.chat_id == chat_id, d.id == draft[0], d.version == draft[1])
+                        ).rowcount != 1:
+                    raise LedgerError("stale_button", "those seats changed meanwhile")
+            chat = repo.ensure_chat(conn, chat_id)
+            s = t.sessions.c
+            if conn.execute(select(s.id).where(
+                    s.chat_id == chat_id, s.status == "open")).first() is not None:
+                raise LedgerError("session_open", "this chat already has a table going; "
+                                  "end it first")
+            # The chat's house rules are for its preset: a table of that preset keeps them.
+            same = preset is None or preset == chat.preset
+            rules = rules_for_players(preset or chat.preset, {
+                **(chat.overrides if same else {}), **(overrides or {})}, len(seats))
+            players = [repo.find_or_add_player(conn, chat_id, ref) for ref in seats]
+            if len({p.id for p in players}) != len(seats):
+                raise LedgerError("same_player_twice", "a player cannot sit twice")
+            try:
+                result = conn.execute(insert(t.sessions).values(
+                    chat_id=chat_id, preset=rules.preset, rules=rules.snapshot(),
+                    stake_cents=chat.stake_cents if stake_cents is None else stake_cents,
+                    seat_e=players[0].id, seat_s=players[1].id, seat_w=players[2].id,
+                    seat_n=players[3].id if len(players) == 4 else None,  # three: none
+                    dealer="E", status="open", hands=0, started_at=now()).returning(s.id))
+            except IntegrityError:  # another writer opened a table a moment ago
+                raise LedgerError("session_open", "this chat already has a table going; "
+                                  "end it first") from None
+            sid = result.scalar_one()
+            return repo.session_info(conn, chat_id, sid)
+
+        return await self.store.run(unit, write=True)
+
+    async def current_session(self, chat_id: int) -> SessionInfo | None:
+        def unit(conn: Connection) -> SessionInfo | None:
+            row = repo.session_row(conn, chat_id)
+            return None if row is None else repo.session_info(conn, chat_id, row.id)
+
+        return await self.store.run(unit, write=False)
+
+    async def last_event(self, chat_id: int) -> tuple[int, int, int, int | None] | None:
+        """(session id, hand number, event index, reporter) of the open table's last event."""
+
+        def unit(conn: Connection) -> tuple[int, int, int, int | None] | None:
+            srow = repo.session_row(conn, chat_id)
+            if srow is None:
+                return None
+            h = t.hands.c
+            row = conn.execute(select(h.number, h.reporters).where(
+                h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
+                .limit(1)).first()
+            if row is None or not row.reporters or repo.latest_edit(conn, srow) is not None:
+                return None  # after a correction, the events' Undo buttons are out of date
+            return srow.id, row.number, len(row.reporters) - 1, row.reporters[-1]
+
+        return await self.store.run(unit, write=False)
+
+    async def board_message(self, chat_id: int, session_id: int) -> int | None:
+        """The id of the table's scoreboard message, if it was posted."""
+
+        def unit(conn: Connection) -> int | None:
+            return conn.execute(select(t.sessions.c.board_message_id).where(
+                t.sessions.c.chat_id == chat_id, t.sessions.c.id == session_id)
+            ).scalar_one_or_none()
+
+        return await self.store.run(unit, write=False)
+
+    async def set_board_message(self, chat_id: int, session_id: int, message_id: int) -> None:
+        def unit(conn: Connection) -> None:
+            conn.execute(update(t.sessions).where(
+                t.sessions.c.chat_id == chat_id, t.sessions.c.id == session_id)
+                .values(board_message_id=message_id))
+
+        return await self.store.run(unit, write=True)
+
+    async def change_seat(self, chat_id: int, leaving: str, joining: PlayerRef, *,
+                          actor: int | None = None) -> SessionInfo:
+        """``joining`` takes ``leaving``'s seat (a seated player's name, @username or seat
+        letter). Refused while a hand is being played, or when the joining player sits."""
+
+        def unit(conn: Connection) -> SessionInfo:
+            srow = repo.open_session_row(conn, chat_id)
+            info = repo.session_info(conn, chat_id, srow.id, row=srow)
+            if info.open_hand is not None:
+                raise LedgerError("seat_mid_hand", "a hand is being played",
+                                  number=info.open_hand)
+            key = leaving.strip().lstrip("@").lower()
+            seat = next((s for s, p in info.seats.items() if key in (
+                p.name.lower(), (p.username or "").lower(), s.lower())), None)
+            if seat is None:
+                raise LedgerError("seat_not_seated", "that player is not at the table",
+                                  name=leaving)
+            player = repo.find_or_add_player(conn, chat_id, joining)
+            if any(p.id == player.id for p in info.seats.values()):
+                raise LedgerError("seat_already_seated", "that player already sits here",
+                                  name=player.name)
+            h = t.hands.c
+            # The hands so far keep who played them.
+            conn.execute(update(t.hands).where(h.session_id == srow.id, h.seats.is_(None))
+                         .values(seats={s: p.id for s, p in info.seats.items()}))
+            e = t.entries.c
+            earned = conn.execute(select(func.coalesce(func.sum(e.delta), 0)).where(
+                e.session_id == srow.id, e.player_id == player.id)).scalar_one()
+            column = repo.SEAT_COLUMNS[seat]
+            conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id).values(
+                {column: player.id, f"net_{seat.lower()}": int(earned), "reseated": True}))
+            conn.execute(t.audit.insert().values(
+                chat_id=chat_id, session_id=srow.id, hand_number=None, action="seat",
+                actor=actor, at=now(),
+                before={"seat": seat, "player": info.seats[seat].name},
+                after={"seat": seat, "player": player.name}))
+            return repo.session_info(conn, chat_id, srow.id)
+
+        return await self.store.run(unit, write=True)
+
+    async def hand_table(self, session: SessionInfo, number: int) -> SessionInfo:
+        """``session`` as it sat for its hand ``number``, the one a correction reads: who
+        played it (a seat may have changed since), and no seats still in unless it is the
+        hand being played. A hand not there yet leaves the table as it is."""
+        if number == session.open_hand:
+            return session
+
+        def unit(conn: Connection) -> SessionInfo:
+            h = t.hands.c
+            seats = conn.execute(select(h.seats).where(
+                h.session_id == session.id, h.number == number)).scalar()
+            return repo.as_played(conn, session.model_copy(update={"still_in": ()}), seats)
+
+        return await self.store.run(unit, write=False)

@@ -1,0 +1,163 @@
+"""The store: the one object that runs units of work, and the base of the services.
+
+A unit of work is a function of a Connection run as one transaction
+(:mod:`storage.unit_of_work`): on SQLite it starts with BEGIN IMMEDIATE, on PostgreSQL it
+locks the session row first, so two writers on one table queue instead of interleaving.
+:meth:`Store.run` sends writes through the batching writer (:mod:`storage.writer`) or
+runs them alone. A store bound to an answer (:meth:`Store.answering`) makes one write,
+which carries the answer (:class:`storage.delivery.Answer`) in its own transaction.
+
+A :class:`Service` is a small class of operations over a store: each builds its units
+of work from the repository's functions (:mod:`storage.repository`) and runs them with
+``self.store.run``. :class:`storage.ledger.Ledger` is the store with its services.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, Self
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from storage import repository as repo
+from storage import unit_of_work
+from storage.db import create_engine, migrate
+from storage.delivery import Answer, SecondWrite
+from storage.unit_of_work import T, Unit
+from storage.writer import Writer
+
+
+class Store:
+    """The engine, the writer and the units of work. Open with ``await X.open(url)``;
+    close with ``await x.close()``."""
+
+    _answer: Answer | None = None
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.dialect = engine.dialect.name
+        # Writes go through one batching writer (storage.writer). SQLite has one writer at
+        # a time: every write of this process queues there, in order, rather than spin in
+        # SQLite's busy handler (another process still waits there). PostgreSQL runs two
+        # batches side by side, and the writes that are not batched on their own.
+        sqlite = self.dialect == "sqlite"
+        self._writer = Writer(engine, writers=1 if sqlite else 2)
+        self._serialize = sqlite
+        # Several worker processes sharing PostgreSQL write each unit on its own: there
+        # batches of different chats held each other's rows (a worker's claim behind
+        # another's "handled") and cost more than they saved (webhook bench: 45 against
+        # 61 reports/s at one worker). The bot turns batching off in that mode.
+        self.batching = True
+        # Members who act without a seat (an admin keeping score), by (chat, Telegram id):
+        # their display name is stored with the first change they make (name_members).
+        self._member_names: dict[tuple[int, int], tuple[str, str | None]] = {}
+
+    @classmethod
+    async def open(cls, url: str, *, run_migrations: bool = True, **kw: Any) -> Self:
+        engine = create_engine(url, **kw)
+        if run_migrations:
+            await migrate(engine)
+        return cls(engine)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # -- units of work ----------------------------------------------------------------
+
+    def answering(self, answer: Answer) -> Self:
+        """This store, bound to make one write, which carries ``answer`` in its own
+        transaction; any further write on it raises :class:`SecondWrite` before it runs.
+        Reads go on as usual. Its services are its own (``tx.hands.record(...)`` carries
+        the answer). The storage-level mechanism under the bot's write scope
+        (:func:`bot.delivery.send.write`), its only caller in the bot."""
+        bound = copy.copy(self)
+        # The services cached on this store run on it: the copy builds its own.
+        bound.__dict__ = {k: v for k, v in self.__dict__.items()
+                          if not isinstance(v, Service)}
+        bound._answer = answer
+        return bound
+
+    async def run(self, unit: Unit[T], *args: Any, write: bool, batch: bool = False,
+                  urgent: bool = False, key: Any = None) -> T:
+        """Run ``unit(conn, *args)`` as one transaction (see :mod:`storage.unit_of_work`).
+        ``batch``: a write that may share its transaction with other chats' writes (a unit
+        that raises never does; see :mod:`storage.writer`). Such a unit must change
+        nothing outside the database but its return value. ``urgent``: a write that
+        everything else waits on (the inbox's); it does not queue behind reports (on
+        SQLite it goes to the head of the writer's queue). ``key`` (the chat of a batched
+        write whose writes wait for its end): no second unit of it joins that batch.
+
+        On a store bound to an answer, a write also writes the answer, and marks its
+        update handled, in the same transaction (:meth:`answering`)."""
+        answer = self._answer if write else None
+        if answer is None:
+            return await self._run(unit, *args, write=write, batch=batch, urgent=urgent,
+                                   key=key)
+        if answer.taken:
+            raise SecondWrite("this ledger carries one answer and has made its write")
+        answer.taken = True  # one answer, one write
+
+        def answered(conn: Connection, *a: Any) -> T:
+            result = unit(conn, *a)
+            answer.write(conn, result)
+            return result
+
+        result = await self._run(answered, *args, write=write, batch=batch, key=key)
+        answer.committed = True
+        return result
+
+    async def _run(self, unit: Unit[T], *args: Any, write: bool, batch: bool,
+                   urgent: bool = False, key: Any = None) -> T:
+        if not write:
+            return await unit_of_work.run(self.engine, unit, *args, write=False)
+        if urgent:
+            if self._serialize:
+                return await self._writer.run(unit, *args, first=True)  # type: ignore[no-any-return]
+            return await unit_of_work.run(self.engine, unit, *args, write=True)
+        batch = batch and self.batching
+        if batch or self._serialize:
+            return await self._writer.run(unit, *args, alone=not batch, key=key)  # type: ignore[no-any-return]
+        return await unit_of_work.run(self.engine, unit, *args, write=True)
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncConnection]:
+        """An async write transaction, for tests and bulk tools; operations use :meth:`run`."""
+        async with self.engine.connect() as conn:
+            conn = await conn.execution_options(write=True)
+            async with conn.begin():
+                yield conn
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncConnection]:
+        """An async read transaction, for tests and bulk tools."""
+        async with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    # -- members who act without a seat ---------------------------------------------------
+
+    def note_member(self, chat_id: int, telegram_id: int, name: str,
+                    username: str | None = None) -> None:
+        """The name of a member about to act without a seat; nothing is written until
+        they change something (a refusal writes nothing)."""
+        if len(self._member_names) > 10_000:
+            self._member_names.clear()
+        self._member_names[(chat_id, telegram_id)] = (name, username)
+
+    def name_members(self, conn: Connection, chat_id: int, *ids: int | None) -> None:
+        """In a write's own transaction: keep the name of each actor noted by
+        :meth:`note_member` (:func:`storage.repository.known_member`)."""
+        for telegram_id in ids:
+            noted = self._member_names.get((chat_id, telegram_id)) if telegram_id else None
+            if noted is not None and telegram_id is not None:
+                repo.known_member(conn, chat_id, telegram_id, *noted)
+
+
+class Service:
+    """A small class of operations over a store (``self.store``): each operation is one
+    unit of work, run by the store, so that on a store bound to an answer it carries it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
