@@ -19,12 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-import matplotlib
-
-matplotlib.use("Agg")  # no display: render to PNG bytes only
-
-from matplotlib import font_manager
-from matplotlib.ft2font import FT2Font
+# matplotlib is imported where a font is first picked or read (with the first picture), not
+# at start: a process that draws nothing does without it (bot/pictures/drawing.py).
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +47,8 @@ class Font:
 
     @cached_property
     def _codepoints(self) -> frozenset[int]:
+        from matplotlib.ft2font import FT2Font
+
         points: set[int] = set()
         for path in (self.path, *self.fallback_paths):
             points.update(FT2Font(path).get_charmap())
@@ -65,6 +63,8 @@ class Font:
 
 
 def _base() -> str:
+    from matplotlib import font_manager
+
     return str(font_manager.findfont(font_manager.FontProperties(family=BASE_FAMILY),
                                      fallback_to_default=True))
 
@@ -100,6 +100,8 @@ def _registered(path: str, prefer: str | None = None) -> str | None:
     """The family matplotlib knows the font file by (``prefer`` when the file holds
     several, as a .ttc does), registering the file first when matplotlib's list does not
     hold it yet; None when matplotlib cannot read it."""
+    from matplotlib import font_manager
+
     for attempt in range(2):
         names = [str(e.name) for e in font_manager.fontManager.ttflist if e.fname == path]
         if names:
@@ -129,6 +131,8 @@ def pick_font(font_dirs: Sequence[str] | None = None) -> Font:
     """The first CJK family found among the system's fonts (asking fontconfig, then
     matplotlib's list; or only in ``font_dirs``, when given), else matplotlib's DejaVu
     Sans."""
+    from matplotlib import font_manager
+
     if font_dirs is None:
         sources = [fontconfig_cjk_files(),
                    [(f.name, f.fname) for f in font_manager.fontManager.ttflist]]
