@@ -1,4 +1,5 @@
-"""The font the pictures use, picked once at start.
+"""The font the pictures use, picked once (with the first picture; at start when
+fontconfig lists no CJK font).
 
 A CJK font draws Chinese names and the zh-Hans labels. Without one, a picture still
 renders: names the font cannot draw are labelled by seat (东/E…), zh-Hans labels fall back
@@ -161,11 +162,31 @@ def pick_font(font_dirs: Sequence[str] | None = None) -> Font:
 
 _lock = threading.Lock()
 _chosen: list[Font] = []
+_checked: list[bool] = []  # check_at_start ran
+
+
+def check_at_start() -> None:
+    """At start: when fontconfig lists a CJK font, that is all a start needs to know (the
+    pictures pick theirs with the first one, reading matplotlib's font list then: a
+    quarter of a second of CPU with matplotlib's import, which a process that draws
+    nothing, as most webhook workers, does without); otherwise the font is picked now,
+    so that a start without a CJK font says so (:func:`chosen`). Once per process (tests
+    and benches start many bots in one)."""
+    with _lock:
+        if _checked or _chosen:
+            return
+        _checked.append(True)
+    found = _best(fontconfig_cjk_files())
+    if found is not None:
+        log.info("fontconfig lists the CJK font %s (%s): the pictures pick theirs with the "
+                 "first one", *found)
+        return
+    chosen()
 
 
 def chosen() -> Font:
-    """The font of every picture, picked on first call (the bot calls it at start);
-    logs once when no CJK font is installed."""
+    """The font of every picture, picked on first call (with the first picture, or at
+    start when fontconfig lists no CJK font); logs once when no CJK font is installed."""
     with _lock:
         if not _chosen:
             font = pick_font()
