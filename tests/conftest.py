@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
+from bot.ops import collector
 from tests import databases
 
 settings.register_profile(
@@ -45,3 +46,13 @@ def _migrated_templates() -> Iterator[None]:
     """The migrated databases that tests copy (tests/databases.py) go at the end."""
     yield
     databases.clean_up()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _collector_tuned() -> Iterator[None]:
+    """The collector tuned as while a bot runs (bot.ops.collector), for the whole run: the
+    tests start hundreds of bots in one process, and each first one would collect the
+    whole heap of the test process (a tenth of a second and more, growing with the run)
+    and freeze it, and the last one unfreeze it again."""
+    with collector.tuned():
+        yield

@@ -4,7 +4,8 @@ set (each test in a schema of its own).
 Alembic runs once per test process and backend, not once per test: a SQLite test gets a
 copy of a migrated file, a PostgreSQL test a migrated schema emptied by ``TRUNCATE ...
 RESTART IDENTITY`` (schemas are reused by the process that made them and dropped at its
-end). ``fresh=True`` migrates from scratch, as the migration tests do.
+end). ``fresh=True`` migrates from scratch, as the migration tests do. A PostgreSQL database of
+a test's own (:func:`postgres_database`) is a copy of one migrated once per process.
 """
 
 from __future__ import annotations
@@ -117,19 +118,24 @@ async def drop_schema(schema: object) -> None:
 
 
 async def _drop_all() -> None:
+    global _template_database_name
     import asyncpg
 
     conn = await asyncpg.connect(_dsn())
     try:
         for schema in _schemas:
             await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        if _template_database_name is not None:
+            await conn.execute(f"DROP DATABASE IF EXISTS {_template_database_name} "
+                               "WITH (FORCE)")
+            _template_database_name = None
     finally:
         await conn.close()
 
 
 def clean_up() -> None:
     """At the end of the run (tests/conftest.py), this process's templates go."""
-    if _schemas:
+    if _schemas or _template_database_name is not None:
         asyncio.run(_drop_all())
         _schemas.clear()
         _free_schemas.clear()
@@ -137,15 +143,40 @@ def clean_up() -> None:
         shutil.rmtree(_template_dir, ignore_errors=True)
 
 
+async def _template_database() -> str:
+    """A database that Alembic brought to the newest revision once in this process, for
+    :func:`postgres_database` to copy (no one stays connected to it)."""
+    global _template_database_name
+    if _template_database_name is None:
+        import asyncpg
+
+        assert PG_URL is not None
+        name = f"tmpl_{uuid.uuid4().hex[:10]}"
+        conn = await asyncpg.connect(_dsn())
+        try:
+            await conn.execute(f"CREATE DATABASE {name}")
+        finally:
+            await conn.close()
+        ledger = await Ledger.open(PG_URL.rsplit("/", 1)[0] + "/" + name)
+        await ledger.close()
+        _template_database_name = name
+    return _template_database_name
+
+
+_template_database_name: str | None = None
+
+
 @contextlib.asynccontextmanager
 async def postgres_database(prefix: str = "bot") -> AsyncIterator[str]:
-    """The URL of a PostgreSQL database of its own (the bot migrates it), dropped after."""
+    """The URL of a PostgreSQL database of its own, dropped after: a copy of one migrated
+    once in this process (the bot finds it at the newest revision)."""
     import asyncpg
 
     assert PG_URL is not None
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    template = await _template_database()
     conn = await asyncpg.connect(_dsn())
-    await conn.execute(f"CREATE DATABASE {name}")
+    await conn.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
     await conn.close()
     try:
         yield PG_URL.rsplit("/", 1)[0] + "/" + name

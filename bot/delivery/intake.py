@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from telegram import Update
 
+from bot.delivery import kinds
 from bot.ops import metrics
 from bot.ops.application import AnyApp
 from storage.delivery import Incoming
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # bot.delivery.pipeline imports this module (through the poll
 
 log = logging.getLogger(__name__)
 
-ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+ALLOWED_UPDATES = kinds.ALLOWED_UPDATES
 
 
 def kind_of(payload: dict[str, Any]) -> str:

@@ -33,8 +33,8 @@ async def prepare(settings: Settings) -> None:
     """Migrate once, set the menus, then point Telegram at the webhook."""
     from telegram import Bot
 
-    from bot.app import set_menus
-    from bot.delivery.webhook import ALLOWED_UPDATES
+    from bot.delivery.kinds import ALLOWED_UPDATES
+    from bot.text.menus import set_menus
     from storage.db import create_engine, migrate
 
     engine = create_engine(settings.storage.url)

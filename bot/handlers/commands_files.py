@@ -68,8 +68,10 @@ _IMPORT_DATA = re.compile(r"^v1:i:(\d{1,18}):(ok|no)$")
 # -- pictures -----------------------------------------------------------------------------
 
 
-def _font() -> fonts.Font:
-    return fonts.chosen()
+async def _font() -> fonts.Font:
+    """The pictures' font; the first call picks it (matplotlib's font list read) in a
+    thread, as the pictures are drawn."""
+    return await asyncio.to_thread(fonts.chosen)
 
 
 def _night_labels(night: series.Night) -> drawing.NightLabels:
@@ -113,7 +115,7 @@ def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
 
 async def _send_night_chart(context: TallyContext, chat_id: int, lang: str,
                             night: series.Night) -> None:
-    png = await asyncio.to_thread(draw_night, night, lang, _font())
+    png = await asyncio.to_thread(draw_night, night, lang, await _font())
     await send.photo(context, chat_id, png, filename=f"night-{night.number}.png",
                      caption=t(lang, "Night {night}: each player's running total.",
                                night=night.number))
@@ -130,7 +132,7 @@ async def send_end_pictures(update: Update, context: TallyContext, lang: str,
         return
     await _send_night_chart(context, chat.id, lang, night)
     card = card_of(night, summary, chat.title or "")
-    png = await asyncio.to_thread(drawing.settle_card, card, lang, _font())
+    png = await asyncio.to_thread(drawing.settle_card, card, lang, await _font())
     lines = [f"{html.escape(tr.payer.name)} → {html.escape(tr.payee.name)}"
              f"{colon(lang)}{money(tr.cents)}"
              for tr in summary.transfers]
@@ -180,7 +182,7 @@ async def standings_picture(update: Update, context: TallyContext, lang: str
         return
     final = {s.player.id: s.net for s in await ledger.lookback.standings(chat.id)}
     data = standings_series(nights, names, final)
-    png = await asyncio.to_thread(drawing.standings_chart, data, lang, _font())
+    png = await asyncio.to_thread(drawing.standings_chart, data, lang, await _font())
     await send.photo(context, chat.id, png, filename="standings.png",
                      caption=t(lang, "Standings over the nights."))
 
@@ -201,7 +203,7 @@ async def stats_picture(update: Update, context: TallyContext, lang: str,
     wins = await series.player_wins(context.ledger, chat.id, player.id)
     counts = pattern_counts(wins)
     png = await asyncio.to_thread(drawing.patterns_chart, player.name, counts, len(wins),
-                                  lang, _font(), _english_patterns())
+                                  lang, await _font(), _english_patterns())
     await send.photo(context, chat.id, png, filename="patterns.png",
                      caption=t(lang, "Wins by pattern."))
 
@@ -364,9 +366,9 @@ COMMANDS = {"chart": cmd_chart, "export": cmd_export, "import": cmd_import}
 
 def handlers() -> list[BaseHandler[Any, Any, Any]]:
     """What app.py registers besides the commands, before the generic button handler:
-    a zip sent with the caption /import, and the import's buttons. Picks the pictures'
-    font now, at start."""
-    _font()
+    a zip sent with the caption /import, and the import's buttons. Says at start
+    whether the pictures have a CJK font (bot.pictures.fonts.check_at_start)."""
+    fonts.check_at_start()
     return [
         MessageHandler(filters.Document.ALL & filters.CaptionRegex(r"^/import(@\w+)?(\s|$)"),
                        cmd_import),

@@ -18,15 +18,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-from matplotlib import rc_context
-
-# The figure and the Agg canvas are imported with the first picture, not at start: most of
-# a second of CPU that a process drawing nothing (a bot that just started, each webhook
-# worker, every bot process the tests start) does without.
+# matplotlib (with numpy, its figure and the Agg canvas) is imported with the first
+# picture, not at start: a second of CPU that a process drawing nothing (a bot that just
+# started, each webhook worker, every bot process the tests start) does without.
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -97,6 +91,8 @@ def _png(fig: Figure) -> bytes:
 
 
 def _render(font: Font, draw: Callable[[Figure], object], size: tuple[int, int]) -> bytes:
+    from matplotlib import rc_context
+
     with _lock, rc_context({"font.family": "sans-serif", "font.sans-serif": font.families,
                             "axes.unicode_minus": False}):
         fig = _figure(size)

@@ -1,4 +1,5 @@
-"""The font the pictures use, picked once at start.
+"""The font the pictures use, picked once (with the first picture; at start when
+fontconfig lists no CJK font).
 
 A CJK font draws Chinese names and the zh-Hans labels. Without one, a picture still
 renders: names the font cannot draw are labelled by seat (东/E…), zh-Hans labels fall back
@@ -19,12 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-import matplotlib
-
-matplotlib.use("Agg")  # no display: render to PNG bytes only
-
-from matplotlib import font_manager
-from matplotlib.ft2font import FT2Font
+# matplotlib is imported where a font is first picked or read (with the first picture), not
+# at start: a process that draws nothing does without it (bot/pictures/drawing.py).
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +48,8 @@ class Font:
 
     @cached_property
     def _codepoints(self) -> frozenset[int]:
+        from matplotlib.ft2font import FT2Font
+
         points: set[int] = set()
         for path in (self.path, *self.fallback_paths):
             points.update(FT2Font(path).get_charmap())
@@ -65,6 +64,8 @@ class Font:
 
 
 def _base() -> str:
+    from matplotlib import font_manager
+
     return str(font_manager.findfont(font_manager.FontProperties(family=BASE_FAMILY),
                                      fallback_to_default=True))
 
@@ -100,6 +101,8 @@ def _registered(path: str, prefer: str | None = None) -> str | None:
     """The family matplotlib knows the font file by (``prefer`` when the file holds
     several, as a .ttc does), registering the file first when matplotlib's list does not
     hold it yet; None when matplotlib cannot read it."""
+    from matplotlib import font_manager
+
     for attempt in range(2):
         names = [str(e.name) for e in font_manager.fontManager.ttflist if e.fname == path]
         if names:
@@ -129,6 +132,8 @@ def pick_font(font_dirs: Sequence[str] | None = None) -> Font:
     """The first CJK family found among the system's fonts (asking fontconfig, then
     matplotlib's list; or only in ``font_dirs``, when given), else matplotlib's DejaVu
     Sans."""
+    from matplotlib import font_manager
+
     if font_dirs is None:
         sources = [fontconfig_cjk_files(),
                    [(f.name, f.fname) for f in font_manager.fontManager.ttflist]]
@@ -157,11 +162,31 @@ def pick_font(font_dirs: Sequence[str] | None = None) -> Font:
 
 _lock = threading.Lock()
 _chosen: list[Font] = []
+_checked: list[bool] = []  # check_at_start ran
+
+
+def check_at_start() -> None:
+    """At start: when fontconfig lists a CJK font, that is all a start needs to know (the
+    pictures pick theirs with the first one, reading matplotlib's font list then: a
+    quarter of a second of CPU with matplotlib's import, which a process that draws
+    nothing, as most webhook workers, does without); otherwise the font is picked now,
+    so that a start without a CJK font says so (:func:`chosen`). Once per process (tests
+    and benches start many bots in one)."""
+    with _lock:
+        if _checked or _chosen:
+            return
+        _checked.append(True)
+    found = _best(fontconfig_cjk_files())
+    if found is not None:
+        log.info("fontconfig lists the CJK font %s (%s): the pictures pick theirs with the "
+                 "first one", *found)
+        return
+    chosen()
 
 
 def chosen() -> Font:
-    """The font of every picture, picked on first call (the bot calls it at start);
-    logs once when no CJK font is installed."""
+    """The font of every picture, picked on first call (with the first picture, or at
+    start when fontconfig lists no CJK font); logs once when no CJK font is installed."""
     with _lock:
         if not _chosen:
             font = pick_font()

@@ -13,7 +13,6 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from bot.app import GROUP_COMMANDS
 from bot.console.terminal import BANNER
 from bot.delivery.dispatch import NOTHING_RECORDED
 from bot.dialogs.guided_keyboards import HOW_LABELS
@@ -21,6 +20,7 @@ from bot.handlers.commands import FORMS, HELP, HELP_NIGHT
 from bot.text.answer import ONE_POINT, SHORT
 from bot.text.errors_text import FIELD_OTHER, FIELDS, MESSAGES, OR
 from bot.text.i18n import LANGUAGES, LOCALES
+from bot.text.menus import GROUP_COMMANDS
 from bot.text.words import dynamic_msgids
 from engine.explain import TEMPLATES
 

@@ -49,7 +49,8 @@ class Load:
             self.api.say(self.users["alice"], chat, NEW)
 
     def tables_open(self) -> bool:
-        return sum("Scoreboard" in m.text for m in self.api.outbox) >= len(self.chats)
+        boards = {m.chat_id for m in self.api.outbox if "Scoreboard" in m.text}
+        return all(chat in boards for chat in self.chats)
 
     def report(self, chat: int) -> None:
         winner = SEATS[len(self.sent[chat]) % 4 - 1]  # rotates, so order shows
@@ -113,9 +114,14 @@ async def check(url: str, load: Load, *, exactly_once: bool = False) -> None:
 
 
 def errors_logged(log: Path) -> list[str]:
-    """ERROR entries of a JSON log (and any traceback printed outside the log)."""
+    """ERROR entries of a JSON log file (and any traceback printed outside the log)."""
+    return errors_in(log.read_text())
+
+
+def errors_in(text: str) -> list[str]:
+    """ERROR entries of JSON log lines (and any traceback printed outside the log)."""
     out = []
-    for line in log.read_text().splitlines():
+    for line in text.splitlines():
         if line.startswith("{"):
             entry = json.loads(line)
             if entry.get("level") in ("ERROR", "CRITICAL"):

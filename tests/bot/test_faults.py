@@ -131,7 +131,6 @@ class Plug:
         self.fired.set()
 
 
-@pytest.mark.exclusive  # kills and restarts the bot process at chosen moments: run alone
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_sigkill_at_chosen_moments_loses_and_doubles_nothing(
         backend: str, tmp_path: Path) -> None:

@@ -7,25 +7,30 @@ finds out before it sends or commits. Every report is recorded once, in order, a
 never twice with different words (twice at all only for a send in flight when its worker
 stopped, or sent while the database was away for longer than the lease), each chat's
 answers in order, the inbox and outbox empty at the end (tests/bot/fault_checks.py).
-Every wait is bounded.
+The scenarios share one bot (each on chats of its own; a killed worker is replaced before
+the next one), and its log holds no ERROR. Every wait is bounded.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
 import signal
 import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 import pytest
+import pytest_asyncio
 
 from bot.console.fake_api import ApiError, serve_http
-from tests.bot.fault_checks import Load, check, drained, errors_logged, until
+from tests.bot.fault_checks import Load, check, drained, errors_in, errors_logged, until
 from tests.bot.test_db_outages import terminate_all
 from tests.bot.test_faults import database
 from tests.fake_webhook import BotProcess, WebhookBotAPI, WebhookSender
@@ -35,10 +40,9 @@ pytestmark = [
     pytest.mark.skipif(not PG_URL, reason="several workers need TALLY_TEST_POSTGRES_URL"),
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
     pytest.mark.exclusive,  # times worker processes against a 1 s lease: run alone
+    pytest.mark.asyncio(loop_scope="module"),  # the scenarios share one bot (Rig)
 ]
 
-CHATS = [-100920, -100921, -100922, -100923]
-STALLED = CHATS[0]  # the chat whose answers the stalled worker holds
 LEASE = 1.0  # seconds (uvicorn ends a worker that does not answer its ping for 5 s)
 
 
@@ -104,74 +108,138 @@ async def holder_of(url: str, chat: int) -> str | None:
         await conn.close()
 
 
-async def two_workers(tmp_path: Path, scenario: str) -> None:
+@dataclass
+class Rig:
+    """One fake Telegram, one database and one bot with two workers, which the scenarios
+    share (each on chats of its own): starting the bot (a supervisor and two workers)
+    costs more CPU than most scenarios; a worker killed in one is replaced by uvicorn
+    before the next begins."""
+
+    api: WebhookBotAPI
+    bot: BotProcess
+    url: str
+
+
+async def live_workers(bot: BotProcess) -> dict[str, int]:
+    """The workers that said they share the load and run now (not a killed one)."""
+    children = set(bot.workers())
+    return {w: pid for w, pid in worker_ids(bot.log).items()
+            if pid in children and _state(pid) not in ("Z", "X", "T", "t", None)}
+
+
+def _state(pid: int) -> str | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def rig(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Rig]:
+    tmp_path = tmp_path_factory.mktemp("stalled")
     api = WebhookBotAPI()
-    load = Load(api, CHATS)
-    hold, wait429 = Hold(STALLED), Wait429(STALLED, seconds=4)
-    api.faults[:] = [hold, wait429]
     fake = await serve_http(api)
-    async with database("postgres", tmp_path) as url:
-        bot = BotProcess(f"http://127.0.0.1:{fake.sockets[0].getsockname()[1]}/bot",
-                         tmp_path, {
-                             "TALLY_TELEGRAM__WORKERS": "2",
-                             "TALLY_TELEGRAM__OVERALL_MAX_RATE": "0",
-                             "TALLY_TELEGRAM__GROUP_MAX_RATE": "0",
-                             "TALLY_TELEGRAM__BOARD_INTERVAL": "0",
-                             "TALLY_DEFAULT_LANGUAGE": "en",
-                             "TALLY_DELIVERY__LEASE_SECONDS": str(LEASE),
-                             "TALLY_LOGGING__FORMAT": "json",
-                             "TALLY_STORAGE__URL": url,
-                         }, start_seconds=60, stop_seconds=30)
-        victim_pid = None
-        try:
-            async with bot, WebhookSender(api, bot.webhook, bot.secret, max_connections=8,
-                                          retry_delay=0.05, keepalive=False) as sender:
-                await until(lambda: len(worker_ids(bot.log)) >= 2, "two workers", 60)
-                load.open_tables()
-                await until(load.tables_open, "the tables", 40)
-                if scenario == "terminate":  # the database goes away, again and again
-                    reports = asyncio.create_task(load.run(rounds=8, pause=0.2))
-                    for _ in range(10):
-                        await terminate_all(url)
-                        await asyncio.sleep(0.25)
-                    await reports
-                elif scenario == "429":
-                    wait429.armed = True
-                    await load.run(rounds=3, pause=0.2)
-                    await until(lambda: wait429.fired == 1, "a 429", 20)
-                    await load.run(rounds=3, pause=0.3)  # both workers busy meanwhile
+    try:
+        async with database("postgres", tmp_path) as url:
+            bot = BotProcess(f"http://127.0.0.1:{fake.sockets[0].getsockname()[1]}/bot",
+                             tmp_path, {
+                                 "TALLY_TELEGRAM__WORKERS": "2",
+                                 "TALLY_TELEGRAM__OVERALL_MAX_RATE": "0",
+                                 "TALLY_TELEGRAM__GROUP_MAX_RATE": "0",
+                                 "TALLY_TELEGRAM__BOARD_INTERVAL": "0",
+                                 "TALLY_DEFAULT_LANGUAGE": "en",
+                                 "TALLY_DELIVERY__LEASE_SECONDS": str(LEASE),
+                                 "TALLY_LOGGING__FORMAT": "json",
+                                 "TALLY_STORAGE__URL": url,
+                             }, start_seconds=60, stop_seconds=30)
+            async with bot:
+                yield Rig(api, bot, url)
+            # Stopped with SIGTERM, every worker had its say: nothing went wrong after
+            # the last scenario looked.
+            assert errors_logged(bot.log) == [], bot.log.read_text()[-3000:]
+    finally:
+        fake.close()
+        await fake.wait_closed()
+
+
+async def two_workers(rig: Rig, scenario: str, chats: list[int]) -> None:
+    api, bot, url = rig.api, rig.bot, rig.url
+    stalled = chats[0]  # the chat whose answers the stalled worker holds
+    load = Load(api, chats)
+    hold, wait429 = Hold(stalled), Wait429(stalled, seconds=4)
+    api.faults[:] = [hold, wait429]
+    await bounded_until_two(bot)
+    offset = bot.log.stat().st_size  # what this scenario logs starts here
+    victim_pid = None
+    try:
+        async with WebhookSender(api, bot.webhook, bot.secret, max_connections=8,
+                                 retry_delay=0.05, keepalive=False) as sender:
+            load.open_tables()
+            await until(load.tables_open, "the tables", 40)
+            if scenario == "terminate":  # the database goes away, again and again
+                reports = asyncio.create_task(load.run(rounds=8, pause=0.2))
+                for _ in range(10):
+                    await terminate_all(url)
+                    await asyncio.sleep(0.25)
+                await reports
+            elif scenario == "429":
+                wait429.armed = True
+                await load.run(rounds=3, pause=0.2)
+                await until(lambda: wait429.fired == 1, "a 429", 20)
+                await load.run(rounds=3, pause=0.3)  # both workers busy meanwhile
+            else:
+                hold.armed = True
+                await load.run(rounds=2, pause=0.1)
+                await until(lambda: hold.held >= 1, "an answer held by Telegram", 20)
+                victim = await holder_of(url, stalled)
+                assert victim is not None
+                victim_pid = worker_ids(bot.log)[victim]
+                more = asyncio.create_task(load.run(rounds=4, pause=0.15))
+                if scenario == "sigkill":
+                    os.kill(victim_pid, signal.SIGKILL)  # mid-send
+                    hold.release.set()
                 else:
-                    hold.armed = True
-                    await load.run(rounds=2, pause=0.1)
-                    await until(lambda: hold.held >= 1, "an answer held by Telegram", 20)
-                    victim = await holder_of(url, STALLED)
-                    assert victim is not None
-                    victim_pid = worker_ids(bot.log)[victim]
-                    more = asyncio.create_task(load.run(rounds=4, pause=0.15))
-                    if scenario == "sigkill":
-                        os.kill(victim_pid, signal.SIGKILL)  # mid-send
-                        hold.release.set()
-                    else:
-                        hold.release.set()  # its send in flight: the answer went out
-                        await pause_holding(url, victim, victim_pid)
-                        os.kill(victim_pid, signal.SIGCONT)
-                    await more
-                await sender.drained(timeout=40)
-                await until(load.answered, f"every report answered ({load.unanswered()})",
-                            40)
-                await drained(url)
-        finally:
-            fake.close()
-            await fake.wait_closed()
-        await check(url, load, exactly_once=scenario == "429")
-    log = bot.log.read_text()
+                    hold.release.set()  # its send in flight: the answer went out
+                    await pause_holding(url, victim, victim_pid)
+                    os.kill(victim_pid, signal.SIGCONT)
+                await more
+            await sender.drained(timeout=40)
+            await until(load.answered, f"every report answered ({load.unanswered()})", 40)
+            await drained(url)
+    finally:
+        hold.release.set()
+        api.faults.clear()
+        if victim_pid is not None and scenario == "sigstop":
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(victim_pid, signal.SIGCONT)
+    await check(url, load, exactly_once=scenario == "429")
+    if scenario == "sigkill":  # its supervisor started another in its place
+        await until(lambda: f"Child process [{victim_pid}] died" in _since(bot.log, offset),
+                    "the supervisor saw the worker die", 20)
+        await bounded_until_two(bot)
+    log = _since(bot.log, offset)
     if scenario == "sigstop":  # it woke and went on; its supervisor did not end it
         assert f"Child process [{victim_pid}] died" not in log
-    if scenario == "sigkill":
-        assert f"Child process [{victim_pid}] died" in log
+        assert victim_pid in (await live_workers(bot)).values()
     if scenario == "terminate":
         assert "the database was away for" in log
-    assert errors_logged(bot.log) == [], log[-3000:]
+    assert errors_in(log) == [], log[-3000:]
+
+
+async def bounded_until_two(bot: BotProcess) -> None:
+    """Two workers up (at the start; again after one was killed), bounded."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while len(await live_workers(bot)) < 2:
+        if loop.time() > deadline:
+            raise AssertionError(f"never two workers: {await live_workers(bot)}")
+        await asyncio.sleep(0.05)
+
+
+def _since(log: Path, offset: int) -> str:
+    with log.open("rb") as f:
+        f.seek(offset)
+        return f.read().decode(errors="replace")
 
 
 async def pause_holding(url: str, victim: str, pid: int) -> None:
@@ -209,18 +277,17 @@ async def pause_holding(url: str, victim: str, pid: int) -> None:
 
 
 async def test_a_worker_paused_past_its_lease_then_woken_sends_nothing_twice(
-        tmp_path: Path) -> None:
-    await two_workers(tmp_path, "sigstop")
+        rig: Rig) -> None:
+    await two_workers(rig, "sigstop", [-100920, -100921, -100922, -100923])
 
 
-async def test_a_worker_killed_mid_send_loses_nothing(tmp_path: Path) -> None:
-    await two_workers(tmp_path, "sigkill")
+async def test_a_worker_killed_mid_send_loses_nothing(rig: Rig) -> None:
+    await two_workers(rig, "sigkill", [-100930, -100931, -100932, -100933])
 
 
-async def test_a_long_retry_after_keeps_the_rows_with_their_worker(tmp_path: Path) -> None:
-    await two_workers(tmp_path, "429")
+async def test_a_long_retry_after_keeps_the_rows_with_their_worker(rig: Rig) -> None:
+    await two_workers(rig, "429", [-100940, -100941, -100942, -100943])
 
 
-async def test_two_workers_ride_out_their_backends_terminated_under_load(tmp_path: Path
-                                                                         ) -> None:
-    await two_workers(tmp_path, "terminate")
+async def test_two_workers_ride_out_their_backends_terminated_under_load(rig: Rig) -> None:
+    await two_workers(rig, "terminate", [-100950, -100951, -100952, -100953])
