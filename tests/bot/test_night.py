@@ -18,6 +18,7 @@ from bot.console.fake_api import SentMessage
 from bot.pictures import drawing
 from tests.bot.guided_play import find_button
 from tests.bot.harness import Table, plain, table
+from tests.bot.layout import layout_problems
 from tests.databases import BACKENDS, postgres_database
 
 NEW = "/new changsha @alice @bob @carol @dave"
@@ -485,3 +486,43 @@ async def test_one_point_is_one_point(tmp_path: Path, lang: str,
         assert "今晚结束：共 1 盘。" in ended, ended
         assert drawn.count("1 分") == 2, drawn
         assert "最大一手：1 分，" in stats and "牌局第 1 盘（平胡）" in stats, stats
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+async def test_the_card_of_five_players_and_four_transfers_fits(
+        tmp_path: Path, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Chengdu night where erin took carol's seat: five people, four transfers, the
+    biggest hand with its pattern; every line of the settle-up card is on the card, clear
+    of the footer and of each other."""
+    figures: list[Figure] = []
+    figure = drawing._figure
+
+    def kept(size: tuple[int, int]) -> Figure:
+        figures.append(figure(size))
+        return figures[-1]
+
+    monkeypatch.setattr(drawing, "_figure", kept)
+    async with table(tmp_path, lang=lang) as t:
+        t.admin("alice")
+        for who, text in (("alice", "/new chengdu @alice @bob @carol @dave"),
+                          ("dave", "/hu dave 自摸 清七对"), ("bob", "/hu bob from alice"),
+                          ("carol", "/hu carol from alice 对对胡"),
+                          ("alice", "/seat carol @erin"), ("erin", "/hu erin from bob 清一色"),
+                          ("alice", "/hu alice 自摸"), ("dave", "/hu dave from bob")):
+            await t.say(who, text)
+        out = await t.say("alice", "/end")
+        assert [m.kind for m in out].count("photo") == 2
+        assert t.api.errors == []
+    footer = "麻将记分" if lang == "zh-hans" else "Mahjong Tally"
+    (card,) = [f for f in figures if any(x.get_text() == footer for x in f.texts)]
+    assert layout_problems(card, footer) == []
+    drawn = [x.get_text() for x in card.texts]
+    if lang == "zh-hans":
+        assert "最大一手" in drawn and "dave：+96（第 1 盘）" in drawn, drawn
+        assert "carol 付给 erin 4.00" in drawn, drawn
+    else:
+        assert "dave: +96 (hand 1)" in drawn, drawn
+        assert "carol pays erin 4.00" in drawn, drawn
+    assert "清七对" in drawn, drawn
+    assert [x for x in drawn if x in ("dave", "erin", "carol", "alice", "bob")] == [
+        "dave", "erin", "carol", "alice", "bob"], drawn
