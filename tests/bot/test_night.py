@@ -526,3 +526,34 @@ async def test_the_card_of_five_players_and_four_transfers_fits(
     assert "清七对" in drawn, drawn
     assert [x for x in drawn if x in ("dave", "erin", "carol", "alice", "bob")] == [
         "dave", "erin", "carol", "alice", "bob"], drawn
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+async def test_a_new_stake_names_the_table_s_rules(tmp_path: Path, lang: str) -> None:
+    """/set stake while 三人三房 is going names 三人三房 and from which hand it plays the
+    stake, then the chat's own default (成都血战), labelled as the rules of new tables. A
+    table on the chat's own rules is named alone."""
+    zh = lang == "zh-hans"
+    async with table(tmp_path, lang=lang) as t:
+        t.admin("alice")
+        await t.say("alice", "/new 三人三房 @alice @bob @carol")
+        said = await _answer(t, "alice", "/set stake 0.5")
+        if zh:
+            assert said.splitlines() == [
+                "正在进行的牌桌（三人三房）从第 1 盘起按每分 0.50 计；之前的各盘保持原来的底注。",
+                "本群以后新开的牌桌：成都血战（默认规则，无改动）；每分 0.50；简短回复。"], said
+        else:
+            assert said.splitlines() == [
+                "The table going plays 三人三房 (three players, three suits): 0.50 per point "
+                "from hand 1 on; the hands before keep their stake.",
+                "New tables in this chat: Chengdu blood battle (the preset's defaults, nothing "
+                "changed); stake 0.50 per point; compact answers."], said
+        await t.say("bob", "/hu bob 自摸")
+        await t.say("alice", "/end")
+        await t.say("alice", "/new @alice @bob @carol @dave")
+        said = await _answer(t, "alice", "/set stake 2")
+        one = ("正在进行的牌桌（成都血战）从第 1 盘起按每分 2.00 计；之前的各盘保持原来的底注。"
+               if zh else "The table going plays Chengdu blood battle: 2.00 per point from "
+               "hand 1 on; the hands before keep their stake.")
+        assert said == one, said
+        assert t.api.errors == []
