@@ -111,6 +111,35 @@ async def test_guided_edit_of_one_event_from_hand(tmp_path: Path) -> None:
         assert t.api.errors == []
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
+async def test_guided_edit_offers_only_who_is_still_in(tmp_path: Path, lang: str) -> None:
+    """In a blood battle bob won event 1: editing event 2 offers him neither as a winner
+    nor as the discarder, and what it does offer records. Event 1 offers everyone."""
+    zh = lang == "zh-hans"
+    async with table(tmp_path, lang=lang) as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        await t.say("bob", "/hu bob 自摸")
+        await t.say("carol", "/hu carol from alice")
+        await t.say("dave", "/hu dave 自摸")  # three have won: the hand is over
+        await t.say("carol", "/hand 1")
+        await _tap(t, "carol", "✏️ 第 2 条" if zh else "✏️ Event 2")
+        offered = [b["text"] for b in t.last_with_buttons().buttons]
+        assert not [x for x in offered if "bob" in x], offered
+        assert ("alice 自摸" if zh else "alice self-draw") in offered, offered
+        assert "← carol" in offered and "dave…" in offered, offered
+        await _tap(t, "carol", "carol ← dave")  # the engine takes it: it records
+        msg = t.last_with_buttons()
+        record = "✅ 记录" if zh else "✅ Record"
+        out = await t.press("carol", msg, find_button(msg, record)["callback_data"])
+        texts = [plain(m.text) for m in out]
+        assert any(("第 1 盘已更正" if zh else "Hand 1 corrected.") in x for x in texts), texts
+        await t.say("carol", "/hand 1")
+        await _tap(t, "carol", "✏️ 第 1 条" if zh else "✏️ Event 1")
+        offered = [b["text"] for b in t.last_with_buttons().buttons]
+        assert "← bob" in offered and ("bob 自摸" if zh else "bob self-draw") in offered
+        assert t.api.errors == []
+
+
 async def test_guided_edit_in_chinese(tmp_path: Path) -> None:
     async with table(tmp_path, lang="zh-hans") as t:
         await t.say("alice", "/new chengdu @alice @bob @carol @dave")
