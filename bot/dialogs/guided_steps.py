@@ -18,13 +18,15 @@ callback data carries them (:func:`bot.dialogs.keyboards.draft_data`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from bot.dialogs.guided_state import Draft, DrawDraft, HuDraft, KongDraft, KongKind
+from engine.errors import ReportError
 from engine.offer import FROM_ANOTHER, WAYS, Offer, offer
 from engine.rules import Ruleset
+from engine.settle import parse_report, settle_hand
 from storage.models import SessionInfo
 
 PAGE = 9  # pattern buttons per page, three rows of three
@@ -39,6 +41,24 @@ FAN_TOP = 8  # the fan buttons step 1..FAN_TOP, or up to the cap
 def facts_of(session: SessionInfo) -> Offer:
     """What a report at the table may say (the rules the table started with)."""
     return offer(Ruleset.from_snapshot(session.rules))
+
+
+def still_in_before(session: SessionInfo, report: Mapping[str, Any], index: int
+                    ) -> tuple[str, ...]:
+    """Who is still in a hand before its event ``index`` (0-based): what the engine leaves
+    in after settling the events before it (a blood battle's earlier winners are out).
+    ``session``: the table as it sat for that hand. Every seat when those events do not
+    settle again (a hand imported as it was)."""
+    seats = tuple(session.seats)
+    if index <= 0:
+        return seats
+    try:
+        parsed = parse_report(report)
+        before = parsed.model_copy(update={"events": parsed.events[:index]})
+        result = settle_hand(Ruleset.from_snapshot(session.rules), before, session.dealer)
+    except (ReportError, ValueError):
+        return seats
+    return tuple(result.still_in) or seats
 
 
 @dataclass(frozen=True)

@@ -276,6 +276,22 @@ async def _press_board(update: Update, context: TallyContext, lang: str,
     await _open_draft(update, context, lang, session, query.from_user.id, data.seat)
 
 
+async def _edit_table(context: TallyContext, session: SessionInfo, number: int,
+                      index: int) -> SessionInfo:
+    """The table a guided edit of hand ``number``'s event ``index`` offers: who played that
+    hand, and as still in only who was still in before that event (in a blood battle an
+    earlier event's winner cannot win or deal in again)."""
+    played = await context.ledger.sessions.hand_table(session, number)
+    report: dict[str, Any] = {}
+    if index > 0:  # (the hand being played: its seats still in now are not event 1's)
+        try:
+            report, _result = await context.ledger.nights.hand(session.chat_id, number, session.id)
+        except LedgerError:
+            return played.model_copy(update={"still_in": ()})
+    return played.model_copy(update={
+        "still_in": guided_steps.still_in_before(played, report, index)})
+
+
 async def _press_edit(update: Update, context: TallyContext, lang: str,
                       session: SessionInfo, data: EditData) -> None:
     """✏️ under /hand N: a guided report that replaces that event when recorded."""
@@ -285,7 +301,7 @@ async def _press_edit(update: Update, context: TallyContext, lang: str,
         await stale_press(update, lang)
         return
     await send.answer(update)
-    session = await context.ledger.sessions.hand_table(session, data.hand)  # who played that hand
+    session = await _edit_table(context, session, data.hand, data.event)
     draft = guided_state.new_hu(edit=(data.hand, data.event))
     head = t(lang, "Editing hand {number}, event {index}:", number=data.hand,
              index=data.event + 1)
@@ -333,8 +349,8 @@ async def _press_draft(update: Update, context: TallyContext, lang: str,
         log.warning("draft %s of chat %s unreadable", data.draft_id, session.chat_id)
         await stale_press(update, lang)
         return
-    if isinstance(draft, guided_state.HuDraft) and draft.edit:  # who played that hand
-        session = await context.ledger.sessions.hand_table(session, draft.edit[0])
+    if isinstance(draft, guided_state.HuDraft) and draft.edit:
+        session = await _edit_table(context, session, *draft.edit)
     new = guided_steps.press(guided_steps.Table.of(session), draft, data.action, data.arg)
     if new is None:
         await stale_press(update, lang)

@@ -476,22 +476,28 @@ async def cmd_set(update: Update, context: TallyContext) -> None:
 
 
 def _house_rules_text(info: ChatInfo, session: SessionInfo | None) -> str:
-    """The answer to /set: the chat's house rules now; after a new stake, from which hand
-    the table going (``session``, read before the change) plays it."""
+    """The answer to /set: the chat's house rules now; after a new stake with a table
+    going (``session``, read before the change), that table's rules and from which hand it
+    plays the stake, then the chat's rules for new tables only where they differ."""
     lang = info.language
     over = listing(lang, _as_typed(info.overrides)) \
         or t(lang, "the preset's defaults, nothing changed")
     style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
-    text = t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
-                   "{style}. A table already going keeps its rules.",
-             preset=preset_name(lang, info.preset), overrides=escape(over),
-             stake=money(info.stake_cents), style=style)
-    if session is not None:  # every hand keeps the stake it was played at
-        text += "\n" + t(lang, "The table going plays {stake} per point from hand "
-                               "{number} on; the hands before keep their stake.",
-                         stake=money(info.stake_cents),
-                         number=session.hands + 1 if session.open_hand is None
-                         else session.open_hand + 1)
+    params = {"preset": preset_name(lang, info.preset), "overrides": escape(over),
+              "stake": money(info.stake_cents), "style": style}
+    if session is None:
+        return t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
+                       "{style}. A table already going keeps its rules.", **params)
+    # Every hand keeps the stake it was played at.
+    text = t(lang, "The table going plays {preset}: {stake} per point from hand {number} "
+                   "on; the hands before keep their stake.",
+             preset=preset_name(lang, session.preset), stake=money(info.stake_cents),
+             number=session.hands + 1 if session.open_hand is None
+             else session.open_hand + 1)
+    chat_rules = ruleset(info.preset, info.overrides).options.model_dump(mode="json")
+    if info.preset != session.preset or chat_rules != session.rules.get("options"):
+        text += "\n" + t(lang, "New tables in this chat: {preset} ({overrides}); stake "
+                               "{stake} per point; {style}.", **params)
     return text
 
 

@@ -196,23 +196,95 @@ class Card:
     stakes: tuple[int, ...] = ()  # more than one: the stake changed during the night
 
 
+# The card is laid out from its content, in pixels from the top: the rows' steps tighten
+# (down to CARD_TIGHT of their ease) before the card grows taller, up to CARD_MAX_HEIGHT
+# (the longest side Telegram keeps of a photo); beyond that the whole text shrinks, down to
+# CARD_MIN_SCALE, and a night with still more players lists its last ones as "and N more".
+CARD_MAX_HEIGHT = 2560
+CARD_TIGHT = 0.7
+CARD_MIN_SCALE = 0.5
+CARD_BAND = 189  # the red band at the top
+CARD_FOOT = 80  # the footer's strip at the bottom
+CARD_MAX_ROWS = 60  # players (and transfers) drawn at most
+CARD_STAKES = 6  # stakes named in the head line; more are elided in the middle
+_PT = DPI / 72  # pixels per point
+
+
+@dataclass(frozen=True)
+class _Row:
+    """One row of the card: its texts (x as a fraction of the width, text, size in
+    points, matplotlib keywords) and the pixels it moves down, eased."""
+
+    texts: tuple[tuple[float, str, float, dict[str, object]], ...]
+    step: float
+    gap: float = 0.0  # space before the row, eased
+
+    @property
+    def size(self) -> float:
+        """The pixels its tallest text takes, line spacing included."""
+        return max(s for _x, _t, s, _k in self.texts) * _PT * 1.45
+
+    def moved(self, ease: float) -> float:
+        """The pixels the row moves down, eased but never onto the next row."""
+        return max(self.step * ease, self.size) + self.gap * ease
+
+
+def _stakes(stakes: Sequence[int], sep: str) -> str:
+    shown = [amount(x) for x in stakes]
+    if len(shown) > CARD_STAKES:
+        shown = [*shown[:3], "…", *shown[-2:]]
+    return sep.join(shown)
+
+
 def settle_card(card: Card, lang: str, font: Font) -> bytes:
     """Date, table, preset, stake; each player's net in points and money; the fewest
     transfers; the biggest hand with its patterns. A night whose stake changed names its
-    stakes and gives the transfers in money only (points at two stakes do not add up)."""
+    stakes and gives the transfers in money only (points at two stakes do not add up).
+    Every text fits the card: long ones shrink or wrap, many rows tighten, then the card
+    grows (see CARD_MAX_HEIGHT)."""
 
     def name(n: CardNet) -> str:
         return label(font, lang, n.name, n.seat)
 
+    from matplotlib.font_manager import FontProperties
     from matplotlib.patches import Rectangle
 
+    width = CARD_SIZE[0]
+
     def draw(fig: Figure) -> None:
-        fig.patches.append(Rectangle(
-            (0, 0.86), 1, 0.14, transform=fig.transFigure, color="#b22222", zorder=0))
-        fig.text(0.06, 0.935, ui(font, lang, "Settle-up"), fontsize=40, color="white",
-                 fontweight="bold", va="center")
-        fig.text(0.94, 0.935, card.date.strftime("%Y-%m-%d"), fontsize=24, color="white",
-                 ha="right", va="center")
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
+
+        def measure(text: str, size: float, weight: str = "normal") -> float:
+            w, _h, _d = renderer.get_text_width_height_descent(
+                text, FontProperties(size=size, weight=weight), ismath=False)
+            return float(w)
+
+        def fit(text: str, size: float, room: float, weight: str = "normal") -> float:
+            """The size at which ``text`` fits ``room`` pixels (at most ``size``)."""
+            w = measure(text, size, weight)
+            return size if w <= room else size * room / w * 0.98
+
+        def wrap(text: str, size: float, room: float) -> list[str]:
+            """``text`` in lines that fit ``room``, broken after spaces and list marks."""
+            pieces, cur = [], ""
+            for ch in text:
+                cur += ch
+                if ch in " 、，,":
+                    pieces.append(cur)
+                    cur = ""
+            pieces.append(cur)
+            lines = [""]
+            for piece in pieces:
+                if lines[-1] and measure((lines[-1] + piece).rstrip(), size) > room:
+                    lines.append(piece.lstrip())
+                else:
+                    lines[-1] += piece
+            return [x.rstrip() for x in lines]
+
+        text_room = width * 0.88
+        rows: list[_Row] = []
         table = card.table if card.table and font.can_draw(card.table) else ""
         preset = preset_label(font, lang, card.preset)
         if len(card.stakes) > 1:
@@ -220,58 +292,134 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
             head = nui(font, lang, "Night {night} · {preset} · {hands} hand · each hand at "
                        "its own stake ({stakes})", "Night {night} · {preset} · {hands} hands · "
                        "each hand at its own stake ({stakes})", card.hands, night=card.night,
-                       preset=preset, hands=card.hands,
-                       stakes=sep.join(amount(x) for x in card.stakes))
+                       preset=preset, hands=card.hands, stakes=_stakes(card.stakes, sep))
         else:
             head = nui(font, lang, "Night {night} · {preset} · {hands} hand · {stake} a point",
                        "Night {night} · {preset} · {hands} hands · {stake} a point",
                        card.hands, night=card.night, preset=preset, hands=card.hands,
                        stake=amount(card.stake_cents))
-        y = 0.83
         if table:
-            fig.text(0.06, y, table[:40], fontsize=22, va="top", fontweight="bold")
-            y -= 0.04
-        fig.text(0.06, y, head, fontsize=18, va="top", color="#444444")
-        y -= 0.07
-        for n in card.nets:
+            title = table[:40]
+            rows.append(_Row(((0.06, title, fit(title, 22, text_room, "bold"),
+                               {"fontweight": "bold"}),), 54))
+        lines = wrap(head, 18, text_room)
+        for i, line in enumerate(lines):
+            rows.append(_Row(((0.06, line, fit(line, 18, text_room), {"color": "#444444"}),),
+                             94.5 if i == len(lines) - 1 else 36))
+
+        def net_row(n: CardNet) -> _Row:
             color = "#1a7f37" if n.points > 0 else "#b22222" if n.points < 0 else "#444444"
-            fig.text(0.08, y, name(n), fontsize=30, va="top")
-            fig.text(0.62, y, signed(n.points), fontsize=30, va="top", ha="right",
-                     color=color, fontweight="bold")
-            fig.text(0.92, y, amount(n.cents), fontsize=30, va="top", ha="right",
-                     color=color)
-            y -= 0.065
-        y -= 0.02
-        fig.text(0.06, y, ui(font, lang, "To settle up"), fontsize=24, va="top",
-                 fontweight="bold")
-        y -= 0.055
-        if not card.transfers:
-            fig.text(0.08, y, ui(font, lang, "Nobody owes anybody."), fontsize=24, va="top")
-            y -= 0.05
-        for tr in card.transfers:
-            fig.text(0.08, y, ui(font, lang, "{payer} pays {payee} {money}", payer=name(
-                tr.payer), payee=name(tr.payee), money=amount(tr.cents)), fontsize=26,
-                va="top")
+            points, money_ = signed(n.points), amount(n.cents)
+            money_size = fit(money_, 30, width * 0.26)
+            money_left = width * 0.92 - measure(money_, money_size)
+            points_right = min(width * 0.62, money_left - 30)
+            points_size = fit(points, 30, points_right - width * 0.4, "bold")
+            name_room = points_right - measure(points, points_size, "bold") - 30 - width * 0.08
+            who = name(n)
+            return _Row(((0.08, who, fit(who, 30, name_room), {}),
+                         (points_right / width, points, points_size,
+                          {"ha": "right", "color": color, "fontweight": "bold"}),
+                         (0.92, money_, money_size, {"ha": "right", "color": color})), 87.75)
+
+        def transfer_row(tr: CardTransfer) -> _Row:
+            said = ui(font, lang, "{payer} pays {payee} {money}", payer=name(tr.payer),
+                      payee=name(tr.payee), money=amount(tr.cents))
+            texts: list[tuple[float, str, float, dict[str, object]]] = []
+            room = width * 0.84
             if tr.points is not None:
-                fig.text(0.92, y, nui(font, lang, "{points} point", "{points} points",
-                                      tr.points, points=tr.points),
-                         fontsize=20, va="top", ha="right", color="#666666")
-            y -= 0.055
+                pts = nui(font, lang, "{points} point", "{points} points", tr.points,
+                          points=tr.points)
+                size = fit(pts, 20, width * 0.25)
+                room -= measure(pts, size) + 30
+                texts.append((0.92, pts, size, {"ha": "right", "color": "#666666"}))
+            return _Row(((0.08, said, fit(said, 26, room), {}), *texts), 74.25)
+
+        def more_row(said: str, size: float) -> _Row:
+            return _Row(((0.08, said, size, {"color": "#666666"}),), 60)
+
+        net_rows = [net_row(n) for n in card.nets[:CARD_MAX_ROWS]]
+        transfer_rows = [transfer_row(tr) for tr in card.transfers[:CARD_MAX_ROWS]]
+        settle = [_Row(((0.06, ui(font, lang, "To settle up"), 24, {"fontweight": "bold"}),),
+                       74.25, gap=27)]
+        if not card.transfers:
+            said = ui(font, lang, "Nobody owes anybody.")
+            settle.append(_Row(((0.08, said, fit(said, 24, text_room), {}),), 67.5))
+        tail: list[_Row] = []
         if card.biggest is not None:
             who, points, number, patterns = card.biggest
-            y -= 0.02
-            fig.text(0.06, y, ui(font, lang, "Biggest hand"), fontsize=24, va="top",
-                     fontweight="bold")
-            y -= 0.055
-            fig.text(0.08, y, ui(font, lang, "{player}: +{points} (hand {number})",
-                                 player=name(who), points=points, number=number),
-                     fontsize=24, va="top")
-            y -= 0.05
-            shown = [p for p in patterns if font.can_draw(p)][:6]
-            if shown:
-                fig.text(0.08, y, " · ".join(shown), fontsize=24, va="top", color="#b22222")
-        fig.text(0.5, 0.03, ui(font, lang, "Mahjong Tally"), fontsize=16, ha="center",
-                 color="#999999")
+            tail.append(_Row(((0.06, ui(font, lang, "Biggest hand"), 24,
+                               {"fontweight": "bold"}),), 74.25, gap=27))
+            said = ui(font, lang, "{player}: +{points} (hand {number})",
+                      player=name(who), points=points, number=number)
+            tail.append(_Row(((0.08, said, fit(said, 24, width * 0.86), {}),), 67.5))
+            drawn = [p for p in patterns if font.can_draw(p)][:6]
+            if drawn:
+                for line in wrap(" · ".join(drawn), 24, width * 0.86):
+                    tail.append(_Row(((0.08, line, fit(line, 24, width * 0.86),
+                                       {"color": "#b22222"}),), 50))
+
+        def every(nets: int, transfers: int) -> list[_Row]:
+            out = rows + net_rows[:nets]
+            if nets < len(card.nets):
+                left = len(card.nets) - nets
+                out.append(more_row(nui(font, lang, "…and {count} more player",
+                                        "…and {count} more players", left, count=left), 26))
+            out += settle + transfer_rows[:transfers]
+            if transfers < len(card.transfers):
+                left = len(card.transfers) - transfers
+                out.append(more_row(nui(font, lang, "…and {count} more transfer",
+                                        "…and {count} more transfers", left,
+                                        count=left), 24))
+            return out + tail
+
+        top = CARD_BAND + 40.5
+
+        def needs(rows: list[_Row], ease: float) -> float:
+            """The card's height: the band, the rows, the last row's text, the footer."""
+            last = rows[-1]
+            moved = sum(r.moved(ease) for r in rows[:-1]) + last.gap * ease
+            return top + moved + last.size + CARD_FOOT
+
+        def laid(rows: list[_Row]) -> tuple[float, float, float]:
+            """The ease of the rows' steps, the text's scale and the card's height."""
+            loose, tight = needs(rows, 1.0), needs(rows, CARD_TIGHT)
+            if loose <= CARD_SIZE[1]:
+                return 1.0, 1.0, CARD_SIZE[1]
+            if tight <= CARD_SIZE[1]:
+                ease = CARD_TIGHT + (1 - CARD_TIGHT) * (CARD_SIZE[1] - tight) / (loose - tight)
+                return ease, 1.0, CARD_SIZE[1]
+            if tight <= CARD_MAX_HEIGHT:
+                return CARD_TIGHT, 1.0, tight
+            scale = (CARD_MAX_HEIGHT - top - CARD_FOOT) / (tight - top - CARD_FOOT)
+            return CARD_TIGHT, scale, CARD_MAX_HEIGHT
+
+        nets, transfers = len(net_rows), len(transfer_rows)
+        shown = every(nets, transfers)
+        ease, scale, height = laid(shown)
+        while scale < CARD_MIN_SCALE and nets > 1:  # the last players as "and N more"
+            nets -= 1
+            transfers = min(transfers, nets)
+            shown = every(nets, transfers)
+            ease, scale, height = laid(shown)
+
+        fig.set_size_inches(width / DPI, height / DPI)
+        band = CARD_BAND / height
+        fig.patches.append(Rectangle(
+            (0, 1 - band), 1, band, transform=fig.transFigure, color="#b22222", zorder=0))
+        middle = 1 - CARD_BAND / 2 / height
+        fig.text(0.06, middle, ui(font, lang, "Settle-up"), fontsize=40, color="white",
+                 fontweight="bold", va="center")
+        fig.text(0.94, middle, card.date.strftime("%Y-%m-%d"), fontsize=24, color="white",
+                 ha="right", va="center")
+        y = top
+        for row in shown:
+            y += row.gap * ease * scale
+            for x, text, size, kw in row.texts:
+                fig.text(x, 1 - y / height, text, fontsize=size * scale, va="top",
+                         **kw)  # type: ignore[arg-type]
+            y += (row.moved(ease) - row.gap * ease) * scale
+        fig.text(0.5, 40.5 / height, ui(font, lang, "Mahjong Tally"), fontsize=16,
+                 ha="center", color="#999999")
 
     return _render(font, draw, CARD_SIZE)
 

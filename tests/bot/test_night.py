@@ -18,6 +18,7 @@ from bot.console.fake_api import SentMessage
 from bot.pictures import drawing
 from tests.bot.guided_play import find_button
 from tests.bot.harness import Table, plain, table
+from tests.bot.layout import layout_problems
 from tests.databases import BACKENDS, postgres_database
 
 NEW = "/new changsha @alice @bob @carol @dave"
@@ -107,6 +108,35 @@ async def test_guided_edit_of_one_event_from_hand(tmp_path: Path) -> None:
         out = await t.press("carol", msg, find_button(msg, "✅ Record")["callback_data"])
         assert any("Only the player who reported" in plain(m.text) for m in out)
         assert (await t.ledger.sessions.current_session(t.chat_id)).totals == session.totals
+        assert t.api.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
+async def test_guided_edit_offers_only_who_is_still_in(tmp_path: Path, lang: str) -> None:
+    """In a blood battle bob won event 1: editing event 2 offers him neither as a winner
+    nor as the discarder, and what it does offer records. Event 1 offers everyone."""
+    zh = lang == "zh-hans"
+    async with table(tmp_path, lang=lang) as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        await t.say("bob", "/hu bob 自摸")
+        await t.say("carol", "/hu carol from alice")
+        await t.say("dave", "/hu dave 自摸")  # three have won: the hand is over
+        await t.say("carol", "/hand 1")
+        await _tap(t, "carol", "✏️ 第 2 条" if zh else "✏️ Event 2")
+        offered = [b["text"] for b in t.last_with_buttons().buttons]
+        assert not [x for x in offered if "bob" in x], offered
+        assert ("alice 自摸" if zh else "alice self-draw") in offered, offered
+        assert "← carol" in offered and "dave…" in offered, offered
+        await _tap(t, "carol", "carol ← dave")  # the engine takes it: it records
+        msg = t.last_with_buttons()
+        record = "✅ 记录" if zh else "✅ Record"
+        out = await t.press("carol", msg, find_button(msg, record)["callback_data"])
+        texts = [plain(m.text) for m in out]
+        assert any(("第 1 盘已更正" if zh else "Hand 1 corrected.") in x for x in texts), texts
+        await t.say("carol", "/hand 1")
+        await _tap(t, "carol", "✏️ 第 1 条" if zh else "✏️ Event 1")
+        offered = [b["text"] for b in t.last_with_buttons().buttons]
+        assert "← bob" in offered and ("bob 自摸" if zh else "bob self-draw") in offered
         assert t.api.errors == []
 
 
@@ -485,3 +515,74 @@ async def test_one_point_is_one_point(tmp_path: Path, lang: str,
         assert "今晚结束：共 1 盘。" in ended, ended
         assert drawn.count("1 分") == 2, drawn
         assert "最大一手：1 分，" in stats and "牌局第 1 盘（平胡）" in stats, stats
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+async def test_the_card_of_five_players_and_four_transfers_fits(
+        tmp_path: Path, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Chengdu night where erin took carol's seat: five people, four transfers, the
+    biggest hand with its pattern; every line of the settle-up card is on the card, clear
+    of the footer and of each other."""
+    figures: list[Figure] = []
+    figure = drawing._figure
+
+    def kept(size: tuple[int, int]) -> Figure:
+        figures.append(figure(size))
+        return figures[-1]
+
+    monkeypatch.setattr(drawing, "_figure", kept)
+    async with table(tmp_path, lang=lang) as t:
+        t.admin("alice")
+        for who, text in (("alice", "/new chengdu @alice @bob @carol @dave"),
+                          ("dave", "/hu dave 自摸 清七对"), ("bob", "/hu bob from alice"),
+                          ("carol", "/hu carol from alice 对对胡"),
+                          ("alice", "/seat carol @erin"), ("erin", "/hu erin from bob 清一色"),
+                          ("alice", "/hu alice 自摸"), ("dave", "/hu dave from bob")):
+            await t.say(who, text)
+        out = await t.say("alice", "/end")
+        assert [m.kind for m in out].count("photo") == 2
+        assert t.api.errors == []
+    footer = "麻将记分" if lang == "zh-hans" else "Mahjong Tally"
+    (card,) = [f for f in figures if any(x.get_text() == footer for x in f.texts)]
+    assert layout_problems(card, footer) == []
+    drawn = [x.get_text() for x in card.texts]
+    if lang == "zh-hans":
+        assert "最大一手" in drawn and "dave：+96（第 1 盘）" in drawn, drawn
+        assert "carol 付给 erin 4.00" in drawn, drawn
+    else:
+        assert "dave: +96 (hand 1)" in drawn, drawn
+        assert "carol pays erin 4.00" in drawn, drawn
+    assert "清七对" in drawn, drawn
+    assert [x for x in drawn if x in ("dave", "erin", "carol", "alice", "bob")] == [
+        "dave", "erin", "carol", "alice", "bob"], drawn
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+async def test_a_new_stake_names_the_table_s_rules(tmp_path: Path, lang: str) -> None:
+    """/set stake while 三人三房 is going names 三人三房 and from which hand it plays the
+    stake, then the chat's own default (成都血战), labelled as the rules of new tables. A
+    table on the chat's own rules is named alone."""
+    zh = lang == "zh-hans"
+    async with table(tmp_path, lang=lang) as t:
+        t.admin("alice")
+        await t.say("alice", "/new 三人三房 @alice @bob @carol")
+        said = await _answer(t, "alice", "/set stake 0.5")
+        if zh:
+            assert said.splitlines() == [
+                "正在进行的牌桌（三人三房）从第 1 盘起按每分 0.50 计；之前的各盘保持原来的底注。",
+                "本群以后新开的牌桌：成都血战（默认规则，无改动）；每分 0.50；简短回复。"], said
+        else:
+            assert said.splitlines() == [
+                "The table going plays 三人三房 (three players, three suits): 0.50 per point "
+                "from hand 1 on; the hands before keep their stake.",
+                "New tables in this chat: Chengdu blood battle (the preset's defaults, nothing "
+                "changed); stake 0.50 per point; compact answers."], said
+        await t.say("bob", "/hu bob 自摸")
+        await t.say("alice", "/end")
+        await t.say("alice", "/new @alice @bob @carol @dave")
+        said = await _answer(t, "alice", "/set stake 2")
+        one = ("正在进行的牌桌（成都血战）从第 1 盘起按每分 2.00 计；之前的各盘保持原来的底注。"
+               if zh else "The table going plays Chengdu blood battle: 2.00 per point from "
+               "hand 1 on; the hands before keep their stake.")
+        assert said == one, said
+        assert t.api.errors == []

@@ -32,6 +32,7 @@ from engine.models import SEATS
 from storage import series
 from storage.ledger import Ledger
 from storage.models import PlayerRef
+from tests.bot.layout import layout_problems
 from tests.storage.helpers import win
 
 CHAT = -1001
@@ -255,6 +256,53 @@ def test_a_card_with_long_names_and_no_transfers_still_fits() -> None:
                         preset="chengdu", stake_cents=10**9, hands=10**6,
                         nets=(who,) * 4, transfers=(), biggest=(who, 10**9, 10**6, ("x",) * 50))
     assert png_size(drawing.settle_card(card, "en", font)) == drawing.CARD_SIZE
+
+
+def _crowded_card(players: int) -> drawing.Card:
+    """A night with ``players`` people, every one owing or owed (the most transfers: one
+    fewer than the people), names as long as a card draws, huge amounts, a long table
+    title, many stakes and a biggest hand with many patterns."""
+    nets = tuple(drawing.CardNet(f"{'名' * 14}{i:02d}", None, (1 if i % 2 else -1) * (10**8 + i),
+                                 (1 if i % 2 else -1) * 10**12) for i in range(players))
+    transfers = tuple(drawing.CardTransfer(nets[i], nets[i + 1], 10**9, 10**12)
+                      for i in range(players - 1))
+    return drawing.Card(date=datetime(2026, 1, 1, tzinfo=UTC), table="周五晚上的麻将局" * 6,
+                        night=999999, preset="chengdu", stake_cents=10**9, hands=100000,
+                        nets=nets, transfers=transfers,
+                        biggest=(nets[0], 10**9, 100000, ("清七对", "清一色", "龙七对", "将对",
+                                                          "金钩钓", "海底捞月", "杠上花")),
+                        stakes=tuple(range(50, 1050, 50)))
+
+
+@pytest.mark.parametrize(("players", "lang"), [(12, "zh-Hans"), (12, "en"), (90, "zh-Hans")])
+def test_a_crowded_card_fits(monkeypatch: pytest.MonkeyPatch, players: int,
+                             lang: str) -> None:
+    """Up to 12 players (the fewest transfers are exact up to 12: 11 of them) the card
+    grows and tightens to show everyone; far more lists the last as "and N more". No text
+    leaves the card or runs into another or into the footer."""
+    figures: list[Figure] = []
+    figure = drawing._figure
+
+    def kept(size: tuple[int, int]) -> Figure:
+        figures.append(figure(size))
+        return figures[-1]
+
+    monkeypatch.setattr(drawing, "_figure", kept)
+    font = fonts.pick_font()
+    width, height = png_size(drawing.settle_card(_crowded_card(players), lang, font))
+    assert width == drawing.CARD_SIZE[0]
+    assert drawing.CARD_SIZE[1] < height <= drawing.CARD_MAX_HEIGHT
+    footer = "麻将记分" if lang == "zh-Hans" else "Mahjong Tally"
+    assert layout_problems(figures[0], footer) == []
+    drawn = [x.get_text() for x in figures[0].texts]
+    shown = sum(x in {n.name for n in _crowded_card(players).nets} for x in drawn)
+    if players == 12:  # everyone and every transfer, and the biggest hand's patterns
+        assert shown == 12, drawn
+        assert sum(x.endswith((" 分", " points")) for x in drawn) == 11, drawn
+        assert any("海底捞月" in x for x in drawn), drawn
+    else:
+        assert 12 < shown < players and f"……还有 {players - shown} 人" in drawn, drawn
+        assert any(x.startswith("……还有") and x.endswith("笔转账") for x in drawn), drawn
 
 
 def test_a_drawn_figure_is_freed_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
