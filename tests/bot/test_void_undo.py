@@ -1,6 +1,6 @@
 """/void and what comes after it, through the real bot: /undo right after a void counts the
 hand again (not an older event); a void hand is counted again by /edit with its whole
-report, kongs and the wall's end included."""
+report, kongs and the wall's end included; the night chart numbers every hand /end counts."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from matplotlib.axes import Axes
 
+from bot.pictures import drawing
 from tests.bot.harness import Table, plain, table
 from tests.databases import BACKENDS, postgres_database
 
@@ -122,3 +124,41 @@ async def test_edit_with_the_whole_report_counts_a_void_hand_again(
         text = await _answer(t, "alice", "/edit 1.1 alice 补杠")
         assert ("第 1 盘已更正。" if zh else "Hand 1 corrected.") in text, text
         assert t.api.errors == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
+async def test_the_night_chart_counts_the_hands_end_counts(
+        tmp_path: Path, lang: str, backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[Any] = []
+    night_chart = drawing.night_chart
+    titles: list[str] = []
+    set_title = Axes.set_title
+
+    def title(ax: Axes, text: str, *args: Any, **kwargs: Any) -> Any:
+        titles.append(text)
+        return set_title(ax, text, *args, **kwargs)
+
+    monkeypatch.setattr(Axes, "set_title", title)
+
+    def spy(series: Any, who: drawing.NightLabels, lang: str, font: Any) -> bytes:
+        drawn.append(series)
+        return night_chart(series, who, lang, font)
+
+    monkeypatch.setattr(drawing, "night_chart", spy)
+    zh = lang != "en"
+    async with _on(backend, tmp_path, lang) as t:
+        before = await _night(t)
+        await t.say("alice", "/void 1")
+        text = await _answer(t, "alice", "/end")
+        assert ("共 3 盘" if zh else "3 hands") in text, text
+        assert t.api.errors == []
+    (series,) = drawn
+    # Every hand has its column, numbered as /end and /hand number them; hand 1 is flat.
+    assert series.hands == (0, 1, 2, 3) and series.void == (1,)
+    for ys in series.totals.values():
+        assert ys[0] == ys[1] == 0
+    assert {p: ys[-1] for p, ys in series.totals.items()} != {
+        p.id: before.totals[s] for s, p in before.seats.items()}  # hand 1 no longer counts
+    assert ("第 1 局：成都血战，3 盘（1 盘作废）" if zh else
+            "Night 1: Chengdu blood battle, 3 hands (1 void)") in titles, titles
