@@ -41,7 +41,9 @@ class Corrections(Service):
 
     async def undo(self, chat_id: int, *, actor: int | None = None,
                    allow_others: bool = False) -> UndoOutcome:
-        """Take back the session's last event. Only its reporter, unless ``allow_others``."""
+        """Take back the session's last change: a correction (/edit, /void) when it was the
+        last thing done, else the last event. Only its reporter (or whoever corrected),
+        unless ``allow_others``."""
 
         def unit(conn: Connection) -> UndoOutcome:
             srow = repo.open_session_row(conn, chat_id)
@@ -142,9 +144,11 @@ class Corrections(Service):
             h = t.hands.c
             target = conn.execute(select(t.hands).where(
                 h.session_id == srow.id, h.number == number)).first()
-            if target is None or target.status == "void":
+            # A void hand is not there to void again; an /edit of it counts it again.
+            if target is None or (target.status == "void" and todo is None):
                 raise LedgerError("no_hand", f"there is no hand {number} to change",
                                   number=number)
+            was_void = target.status == "void"
             changing = list(target.reporters)  # whoever reported what changes
             if event_index is not None and todo is not None:
                 kept = list(target.report["events"])
@@ -158,8 +162,10 @@ class Corrections(Service):
             rules = Ruleset.from_snapshot(srow.rules)
             seats = repo.seated(srow)
             stamp = now()
-            before = {"report": full_report(target.report),
-                      "deltas": hand_deltas(target.result), "reporters": list(target.reporters)}
+            deltas_before = dict.fromkeys(seats, 0) if was_void else hand_deltas(target.result)
+            before = {"report": full_report(target.report), "deltas": deltas_before,
+                      "reporters": list(target.reporters),
+                      **({"void": True} if was_void else {})}
             played = repo.hand_seats(srow, target)
             if todo is None:
                 conn.execute(delete(t.entries).where(t.entries.c.hand_id == target.id))
@@ -172,7 +178,7 @@ class Corrections(Service):
                 report = parse_report({"events": todo,
                                        "indicator": indicator or target.report.get("indicator")})
                 result = settle_hand(rules, report, target.dealer)
-                if result.open and target.status == "closed":
+                if result.open and target.status != "open":  # closed, or void
                     later = conn.execute(select(h.id).where(
                         h.session_id == srow.id, h.number > number, h.status != "void")).first()
                     if later is not None:
@@ -189,7 +195,7 @@ class Corrections(Service):
             changes = self._replay_dealers(conn, srow, rules, seats, number, stamp)
             changes.insert(0, HandChange(
                 number=number, dealer_before=target.dealer, dealer_after=target.dealer,
-                deltas_before=hand_deltas(target.result),
+                deltas_before=deltas_before,
                 deltas_after=result.deltas if todo is not None else dict.fromkeys(seats, 0),
                 players=self._players_of(conn, target.seats)))
             self._audit(conn, chat_id, srow.id, number, action, actor, before, after)
@@ -200,7 +206,9 @@ class Corrections(Service):
 
     def _undo_edit(self, conn: Connection, chat_id: int, srow: Row[Any], edit: Row[Any],
                    actor: int | None, allow_others: bool) -> UndoOutcome:
-        """Put the corrected hand back as it was before the correction."""
+        """Put the corrected hand back as it was before the correction: an amended hand
+        as it was (void again, if the /edit counted a void hand again), a voided hand
+        counted again; later dealers are replayed either way."""
         may_change([edit.actor], actor, allow_others, "not_reporter")
         h = t.hands.c
         target = conn.execute(select(t.hands).where(
@@ -213,9 +221,18 @@ class Corrections(Service):
         result = settle_hand(rules, report, target.dealer)
         reporters = edit.before.get("reporters") or list(target.reporters)
         stamp = now()
-        repo.write_hand(conn, srow, target.id, report, result,
-                         [*reporters, *[None] * (len(report.events) - len(reporters))]
-                         [: len(report.events)], stamp, seats=repo.hand_seats(srow, target))
+        if edit.before.get("void"):  # the /edit counted a void hand again: void it again
+            conn.execute(delete(t.entries).where(t.entries.c.hand_id == target.id))
+            repo.set_hand_facts(conn, srow, target.id, None,
+                                 seats=repo.hand_seats(srow, target))
+            conn.execute(update(t.hands).where(h.id == target.id).values(
+                report=pack_report(report), result=pack_result(result), status="void",
+                reporters=reporters, updated_at=stamp))
+        else:
+            repo.write_hand(conn, srow, target.id, report, result,
+                             [*reporters, *[None] * (len(report.events) - len(reporters))]
+                             [: len(report.events)], stamp,
+                             seats=repo.hand_seats(srow, target))
         self._replay_dealers(conn, srow, rules, seats, target.number, stamp)
         self._audit(conn, chat_id, srow.id, target.number, "undo", actor,
                     edit.after, edit.before)
@@ -232,7 +249,7 @@ class Corrections(Service):
             t.players.c.id.in_(ids))).all()} if ids else {}
         return UndoOutcome(hand_number=target.number,
                            event_index=event if isinstance(event, int) else None,
-                           removed={"type": "amend", "hand": target.number},
+                           removed={"type": edit.action, "hand": target.number},
                            deltas={s: info.totals[s] - before_totals[s] for s in seats},
                            session=info, correction=True,
                            moved=tuple((people[pid], moved[pid]) for pid in ids))

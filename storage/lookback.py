@@ -52,7 +52,7 @@ class AuditNote(Contract):
     actor: str | None  # a player's name; None when not a player here
     at: datetime
     # What an undo took back: "event" (the hand's last one; "adjust" and "penalty" are
-    # named) or "amend" (a correction, /edit); None for other actions.
+    # named), "amend" (a correction, /edit) or "void" (/void); None for other actions.
     undid: str | None = None
     undid_event: int | None = None  # an undone /edit N.M: the event it changed (1-based)
 
@@ -60,10 +60,13 @@ class AuditNote(Contract):
 def undone(before: Any, after: Any) -> tuple[str, int | None]:
     """What an undo recorded in the audit as ``before``/``after`` took back: an event
     (``{"event": {...}}`` before, by its type) or a correction (the corrected hand before;
-    its ``event``, 0-based, when one event was edited). A void is not undone."""
+    its ``event``, 0-based, when one event was edited) or a void (nothing before: the
+    hand was void, and counts again after)."""
     if isinstance(before, dict) and isinstance(before.get("event"), dict):
         kind = before["event"].get("type")
         return (kind if kind in ("adjust", "penalty") else "event"), None
+    if before is None:
+        return "void", None
     event = before.get("event") if isinstance(before, dict) else None
     return "amend", (event + 1 if isinstance(event, int) else None)
 

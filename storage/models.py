@@ -107,7 +107,7 @@ class UndoOutcome(Contract):
     removed: dict[str, Any]
     deltas: dict[Seat, int]  # how the table's seats' totals moved (who sits there now)
     session: SessionInfo
-    correction: bool = False  # a correction (/edit) was taken back, not an event
+    correction: bool = False  # a correction (/edit, /void) was taken back, not an event
     # Everyone whose result moved and by how much, who left the table (/seat) included:
     # the hand's players in seat order first.
     moved: tuple[tuple[PlayerInfo, int], ...] = ()

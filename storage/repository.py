@@ -251,19 +251,34 @@ def session_info(conn: Connection, chat_id: int, session_id: int,
     )
 
 
+# How far back an undo looks, past events recorded and undone, for the last correction.
+UNDO_LOOKBACK = 100
+
+
 def latest_edit(conn: Connection, srow: Row[Any]) -> Row[Any] | None:
-    """The session's last correction when it is the last change at the table (nothing
-    recorded or undone since): an undo then takes the correction back."""
+    """The session's last correction (an ``amend`` or a ``void``) when it is the last
+    change at the table still standing: an undo then takes the correction back. Events
+    recorded after it and undone since do not count (their undos are passed over); an
+    event recorded after it and still there, or any other change since (a seat, an undone
+    correction), leaves the undo to the events."""
     a = t.audit.c
-    last = conn.execute(select(t.audit).where(a.session_id == srow.id)
-                        .order_by(a.id.desc()).limit(1)).first()
-    if last is None or last.action != "amend":
+    last = None
+    for row in conn.execute(select(t.audit).where(a.session_id == srow.id)
+                            .order_by(a.id.desc()).limit(UNDO_LOOKBACK)).all():
+        if row.action == "undo" and isinstance(row.before, dict) \
+                and isinstance(row.before.get("event"), dict):
+            continue  # an event's undo: the event came and went after the correction
+        last = row
+        break
+    if last is None or last.action not in ("amend", "void"):
         return None
-    h = t.hands.c
-    touched = conn.execute(select(func.max(h.updated_at)).where(
-        h.session_id == srow.id)).scalar_one()
-    if touched is not None and naive(touched) > naive(last.at):
-        return None  # something was recorded after the correction
+    e = t.entries.c
+    # A correction writes its entries no later than its audit row; an event recorded
+    # since has newer ones (an undone event's are gone).
+    newest = conn.execute(select(func.max(e.created_at)).where(
+        e.session_id == srow.id)).scalar_one()
+    if newest is not None and naive(newest) > naive(last.at):
+        return None  # an event recorded after the correction is still there
     return last
 
 

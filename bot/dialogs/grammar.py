@@ -460,6 +460,36 @@ def parse_draw(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
     return {"type": "wall_end", "players": players}
 
 
+# The word that may open one event of a whole-hand /edit (with or without its slash).
+EDIT_KONG = {"kong", "杠", "gang"}
+EDIT_DRAW = {"draw", "流局", "荒庄"}
+EDIT_WIN = {"hu", "胡"}
+EDIT_STARTING = {"qishou", "起手"}
+
+
+def parse_edit_event(tokens: list[Token], resolve: Resolver
+                     ) -> tuple[dict[str, Any], str | None]:
+    """One event of ``/edit N a | b | c`` (or of ``/edit N.M``), said as its own command
+    says it, the command's name optional: ``frank 暗杠`` (or ``kong frank 暗杠``) is a
+    kong, ``bob 听 2, dave 花猪`` (or ``draw …``) the wall's end, anything else a win.
+    Returns (the event, the indicator tile a win named)."""
+    head = tokens[0].text.lower().lstrip("/") if tokens else ""
+    if head in EDIT_KONG:
+        return parse_kong(tokens[1:], resolve), None
+    if head in EDIT_DRAW:
+        return parse_draw(tokens[1:], resolve), None
+    if head in EDIT_STARTING:
+        return parse_starting(tokens[1:], resolve), None
+    if head in EDIT_WIN:
+        return parse_win(tokens[1:], resolve)
+    words = [w.text.lower().strip(",，;；") for w in tokens[1:]]
+    if words and words[0] in KONG_KINDS and words[0] not in WILD:
+        return parse_kong(tokens, resolve), None  # <who> <kind> [from <who>]
+    if any(w in READY or w in NOT_READY or w in HUAZHU for w in words):
+        return parse_draw(tokens, resolve), None
+    return parse_win(tokens, resolve)
+
+
 def parse_starting(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
     if len(tokens) < 2 or resolve(tokens[0]) is None:
         raise GrammarError("qishou_usage")

@@ -15,6 +15,7 @@ from bot.dialogs.grammar import (
     Token,
     number,
     parse_draw,
+    parse_edit_event,
     parse_kong,
     parse_stake,
     parse_starting,
@@ -327,15 +328,9 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
                 continue
             if not chunk:
                 continue
-            head = chunk[0].text.lower()
-            if head in ("kong", "杠"):
-                events.append(parse_kong(chunk[1:], resolve))
-            elif head in ("draw", "流局", "荒庄"):
-                events.append(parse_draw(chunk[1:], resolve))
-            else:
-                event, ind = parse_win(chunk, resolve)
-                events.append(event)
-                indicator = indicator or ind
+            event, ind = parse_edit_event(chunk, resolve)
+            events.append(event)
+            indicator = indicator or ind
             chunk = []
     except GrammarError as exc:
         absent = _not_in_hand(rest, session, played, me)

@@ -121,7 +121,8 @@ class NightLabels:
 def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) -> bytes:
     """Each player's running total after every hand (who took a seat during the night
     has a line of their own); dashed lines where the dealer changed; a star on the
-    biggest hand."""
+    biggest hand; a grey band over each voided hand, where the lines stay flat. The title
+    counts the hands as /end does, voided ones included, and says how many were void."""
 
     def draw(fig: Figure) -> None:
         ax = fig.add_axes((0.07, 0.1, 0.72, 0.8))
@@ -133,6 +134,9 @@ def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) ->
                     color=COLORS[i % len(COLORS)], linewidth=2.2,
                     marker="o" if len(xs) <= 60 else None, markersize=3.5,
                     label=f"{name} {signed(last)}")
+        for n, number in enumerate(series.void):  # the segment that leads to its point
+            ax.axvspan(number - 1, number, color="#dddddd", alpha=0.6, linewidth=0,
+                       label=ui(font, lang, "voided hand") if n == 0 else None)
         for n, number in enumerate(series.dealer_changes):
             ax.axvline(number - 0.5, color="#888888", linestyle=":", linewidth=1,
                        label=ui(font, lang, "dealer changes") if n == 0 else None)
@@ -153,11 +157,15 @@ def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) ->
         ax.grid(alpha=0.3)
         if len(xs) <= 30:
             ax.set_xticks(xs)
-        ax.set_title(nui(font, lang, "Night {night}: {preset}, {hands} hand",
-                         "Night {night}: {preset}, {hands} hands", len(xs) - 1,
-                         night=who.night, preset=preset_label(font, lang, who.preset),
-                         hands=len(xs) - 1),
-                     fontsize=15)
+        hands, void = len(xs) - 1, len(series.void)
+        title = nui(font, lang, "Night {night}: {preset}, {hands} hand ({void} void)",
+                    "Night {night}: {preset}, {hands} hands ({void} void)", hands,
+                    night=who.night, preset=preset_label(font, lang, who.preset),
+                    hands=hands, void=void) if void else nui(
+            font, lang, "Night {night}: {preset}, {hands} hand",
+            "Night {night}: {preset}, {hands} hands", hands, night=who.night,
+            preset=preset_label(font, lang, who.preset), hands=hands)
+        ax.set_title(title, fontsize=15)
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=12, frameon=False)
 
     return _render(font, draw, CHART_SIZE)

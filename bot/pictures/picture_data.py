@@ -24,8 +24,9 @@ class NightSeries:
     ``hands[0]`` is 0 (the start, or the totals before the first hand shown) and
     ``totals[player][i]`` is the player's total after hand ``hands[i]``, or None where they
     were not at the table: a line starts just before their first hand (at what they had),
-    ends with their last hand, and, for who sits at the table now, runs to the end. Voided
-    hands move no points and are left out."""
+    ends with their last hand, and, for who sits at the table now, runs to the end. A
+    voided hand keeps its column (the hands are numbered as /hand and /end number them)
+    and moves no points: its players' lines stay flat across it (``void`` lists them)."""
 
     hands: tuple[int, ...]
     totals: dict[int, tuple[int | None, ...]]  # player id -> running total
@@ -33,6 +34,7 @@ class NightSeries:
     dealers: tuple[Seat, ...]  # who dealt hands[i] (i >= 1); dealers[0] is the first's
     dealer_changes: tuple[int, ...]  # hand numbers dealt by a new dealer
     biggest: tuple[int, int, int] | None  # (hand, winner's id, points won) — as /end says
+    void: tuple[int, ...] = ()  # the numbers of the voided hands among ``hands``
 
 
 def night_series(rows: Sequence[HandRow], table: Mapping[Seat, int],
@@ -40,14 +42,16 @@ def night_series(rows: Sequence[HandRow], table: Mapping[Seat, int],
     """The series of a night's hands (in order); ``table`` is who sits where now (seat ->
     player id). ``final`` is each player's points for the night when ``rows`` are only
     its last hands: the series then starts from what came before."""
-    counted = [r for r in rows if r.status != "void"]
+    counted = list(rows)  # void hands too, flat: the axis numbers every hand
     results = [HandResult.model_validate(r.result) for r in counted]
     seats: dict[int, Seat] = {}
     for row in counted:
         seats |= {pid: seat for seat, pid in row.players.items()}
     seats |= {pid: seat for seat, pid in table.items()}
-    # Each hand's points by player: who played it, in the seat they played it in.
-    moves = [{row.players[s]: d for s, d in res.deltas.items() if s in row.players}
+    # Each hand's points by player: who played it, in the seat they played it in (a void
+    # hand: 0 for each of its players).
+    moves = [{row.players[s]: 0 if row.status == "void" else d
+              for s, d in res.deltas.items() if s in row.players}
              for row, res in zip(counted, results, strict=True)]
     totals: dict[int, tuple[int | None, ...]] = {}
     for pid in seats:
@@ -63,16 +67,21 @@ def night_series(rows: Sequence[HandRow], table: Mapping[Seat, int],
     changes: list[int] = []
     dealers: list[Seat] = []
     best: tuple[int, int, int] | None = None
+    dealt: Seat | None = None  # who dealt the last hand that counts
     for row, res in zip(counted, results, strict=True):
-        if dealers and row.dealer != dealers[-1]:
+        if row.status == "void":  # it counts for nothing: the dealer before it goes on
+            dealers.append(dealt or row.dealer)
+            continue
+        if dealt is not None and row.dealer != dealt:
             changes.append(row.number)
-        dealers.append(row.dealer)
+        dealers.append(dealt := row.dealer)
         for seat, facts in seat_facts(res).items():
             if facts.win_points > 0 and (best is None or facts.win_points > best[2]):
                 best = (row.number, row.players[seat], facts.win_points)
     return NightSeries(
         hands=(0, *(r.number for r in counted)), totals=totals, seats=seats,
-        dealers=tuple(dealers[:1] + dealers), dealer_changes=tuple(changes), biggest=best)
+        dealers=tuple(dealers[:1] + dealers), dealer_changes=tuple(changes), biggest=best,
+        void=tuple(r.number for r in counted if r.status == "void"))
 
 
 def winning_patterns(result: Mapping[str, Any] | HandResult, seat: Seat) -> list[str]:

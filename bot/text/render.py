@@ -103,6 +103,9 @@ def _list(lang: str, items: list[str]) -> str:
 
 
 def _undone(lang: str, out: UndoOutcome) -> str:
+    if out.correction and out.removed.get("type") == "void":
+        return t(lang, "Undone: the void of hand {number}; it counts again.",
+                 number=out.hand_number)
     if out.correction and out.event_index is not None:
         return t(lang, "Undone: the correction of event {index} of hand {number}.",
                  index=out.event_index + 1, number=out.hand_number)
@@ -133,11 +136,12 @@ def edit_text(lang: str, out: EditOutcome) -> str:
         diff = "  ".join(f"{name(who, seat)} {signed(c.deltas_before.get(seat, 0))}→"
                          f"{signed(c.deltas_after.get(seat, 0))}" for seat in who.seats
                          if c.deltas_before.get(seat, 0) != c.deltas_after.get(seat, 0))
-        dealer = "" if c.dealer_before == c.dealer_after else " " + t(
+        dealer = "" if c.dealer_before == c.dealer_after else t(
             lang, "dealer {before}→{after}", before=name(who, c.dealer_before),
             after=name(who, c.dealer_after))
         parts.append(words.then(lang, t(lang, "Hand {number}:", number=c.number))
-                     + f"{diff or '-'}{dealer}")
+                     + (" ".join(x for x in (diff, dealer) if x)
+                        or t(lang, "no points moved")))
     parts += ["", totals_text(lang, s)]
     return "\n".join(parts)
 

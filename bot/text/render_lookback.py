@@ -22,6 +22,9 @@ def _change(lang: str, note: AuditNote, player: str, time: str) -> str | None:
     if action == "undo" and note.undid == "amend":
         return t(lang, "Its correction was undone by {player} at {time}.", player=player,
                  time=time)
+    if action == "undo" and note.undid == "void":
+        return t(lang, "Its void was undone by {player} at {time}; it counts again.",
+                 player=player, time=time)
     if action == "undo" and note.undid == "adjust":
         return t(lang, "Its adjustment was undone by {player} at {time}.", player=player,
                  time=time)

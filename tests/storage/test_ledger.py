@@ -178,8 +178,15 @@ async def test_undo_past_a_voided_hand_never_reuses_its_number(ledger: Ledger) -
     await ledger.hands.record(CHAT, win("self_draw", "S"))
     await ledger.hands.record(CHAT, win("self_draw", "W"))
     await ledger.corrections.void(CHAT, 2)
+    # An undo right after the void takes the void back; void it again.
     out = await ledger.corrections.undo(CHAT, allow_others=True)
-    assert out.hand_number == 1 and out.session.hands == 2
+    assert out.hand_number == 2 and out.correction and out.removed["type"] == "void"
+    await ledger.corrections.void(CHAT, 2)
+    # After an undone correction, /undo goes on with the events: past the void hand 2.
+    await ledger.corrections.amend(CHAT, 1, [win("self_draw", "N")])
+    await ledger.corrections.undo(CHAT, allow_others=True)
+    out = await ledger.corrections.undo(CHAT, allow_others=True)
+    assert out.hand_number == 1 and not out.correction and out.session.hands == 2
     third = await ledger.hands.record(CHAT, win("self_draw", "N"))
     fourth = await ledger.hands.record(CHAT, win("self_draw", "E"))
     assert (third.hand_number, fourth.hand_number) == (3, 4)
