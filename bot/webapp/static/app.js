@@ -186,7 +186,7 @@
           el("th", { class: "num" }, S.points), el("th", { class: "num" }, S.money))),
         el("tbody", {}, rows, left)),
       el("p", { class: "hint" }, S.stake + " " + b.stake),
-      me.can_record ? el("div", { class: "row" },
+      b.can_undo ? el("div", { class: "row" },
         el("button", { class: "act light", id: "undo", onclick: undo }, S.undo)) : null);
     // when the board was first shown, since navigation began (the docs' timings)
     if (!document.body.dataset.shown) document.body.dataset.shown = String(Math.round(performance.now()));
