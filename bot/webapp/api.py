@@ -129,18 +129,18 @@ def routes(application: AnyApp, settings: Settings,
 
         return endpoint
 
-    async def body(request: Request) -> dict[str, Any]:
+    async def body(request: Request, lang: str) -> dict[str, Any]:
         data = bytearray()
         async for chunk in request.stream():
             data += chunk
             if len(data) > MAX_BODY:
-                raise _Refused(413, "too_large", "")
+                raise _Refused(413, "too_large", strings(lang)["too_large"])
         try:
             value = json.loads(data or b"{}")
         except (ValueError, UnicodeDecodeError):
-            raise _Refused(400, "bad_json", "") from None
+            raise _Refused(400, "bad_json", strings(lang)["bad_json"]) from None
         if not isinstance(value, dict):
-            raise _Refused(400, "bad_json", "")
+            raise _Refused(400, "bad_json", strings(lang)["bad_json"])
         return value
 
     async def recorder(c: Caller) -> SessionInfo:
@@ -154,7 +154,7 @@ def routes(application: AnyApp, settings: Settings,
     async def form(request: Request, c: Caller) -> tuple[SessionInfo, str]:
         session = await recorder(c)
         try:
-            f = entry.Form.model_validate(await body(request))
+            f = entry.Form.model_validate(await body(request, c.lang))
             return session, entry.report_text(c.lang, session, f)
         except ValidationError:
             raise _Refused(400, "bad_form", strings(c.lang)["failed"]) from None
@@ -240,7 +240,7 @@ def routes(application: AnyApp, settings: Settings,
         return {"sent": "/undo", "message_id": message}
 
     async def paid(request: Request, c: Caller) -> Any:
-        handle = (await body(request)).get("handle")
+        handle = (await body(request, c.lang)).get("handle")
         if not isinstance(handle, int) or isinstance(handle, bool) or not 0 < handle < 10**9:
             raise _Refused(400, "bad_form", strings(c.lang)["failed"])
         rows = {r["handle"]: r for r in await debts(request, c)}

@@ -69,6 +69,8 @@ def strings(lang: str) -> dict[str, str]:
         "no_chat": t(lang, "Open the app from the button on a group's scoreboard, or /app in "
                            "the group."),
         "failed": t(lang, "Something went wrong; try again."),
+        "bad_json": t(lang, "The app sent something the bot could not read; reload it."),
+        "too_large": t(lang, "That is too much to send at once."),
     }
     zh = lang == "zh-Hans"  # Chinese punctuation in Chinese
     s.update(colon=colon(lang), lp="（" if zh else " (", rp="）" if zh else ")")

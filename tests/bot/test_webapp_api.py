@@ -311,6 +311,9 @@ async def test_fuzzed_forms_never_fail_or_write(tmp_path: Path) -> None:
         for raw in (b"{", b"\xff", b"[]", b"x" * 20000):
             r = await c.post("/app/api/preview", headers=h, content=raw)
             assert r.status_code in (400, 413)
+            assert r.json()["message"] == ("That is too much to send at once."
+                                           if r.status_code == 413 else "The app sent "
+                                           "something the bot could not read; reload it.")
         for path in ("player/0", "player/99999999999", "player/-1", "player/x"):
             assert (await c.get(f"/app/api/{path}", headers=h)).status_code == 404
         for bad in ({"handle": "1"}, {"handle": True}, {"handle": -1}, {"handle": 10**12}, {}):
