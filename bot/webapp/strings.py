@@ -15,6 +15,9 @@ def strings(lang: str) -> dict[str, str]:
         "players": pt(lang, "Mini App tab", "Players"),  # people, not a head count
         "debts": t(lang, "Debts"),
         "enter": t(lang, "Enter a hand"),
+        # the tabs' own shorter labels, where the page's title is longer: six fit a phone
+        "tab_board": pt(lang, "Mini App tab", "Board"),
+        "tab_enter": pt(lang, "Mini App tab", "Enter"),
         "no_table": t(lang, "No table is going in this chat."),
         "hand_n": t(lang, "Hand {number}", number="{n}"),
         "dealer": t(lang, "dealer"),

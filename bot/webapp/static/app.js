@@ -141,7 +141,7 @@
     const nav = document.getElementById("tabs");
     nav.replaceChildren(...TABS.filter((k) => k !== "enter" || me.can_record).map((k) =>
       el("button", { "data-tab": k, "aria-selected": String(k === tab),
-        onclick: () => { tab = k; showTabs(); render(); } }, S[k])));
+        onclick: () => { tab = k; showTabs(); render(); } }, S["tab_" + k] || S[k])));
     nav.hidden = false;
   }
   async function render() {
