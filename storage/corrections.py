@@ -47,20 +47,12 @@ class Corrections(Service):
 
         def unit(conn: Connection) -> UndoOutcome:
             srow = repo.open_session_row(conn, chat_id)
-            edit = repo.latest_edit(conn, srow)
+            edit, hrow = self._undo_target(conn, srow, actor, allow_others)
             if edit is not None:
                 return self._undo_edit(conn, chat_id, srow, edit, actor, allow_others)
+            assert hrow is not None
             h = t.hands.c
-            hrow = conn.execute(select(t.hands).where(
-                h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
-                .limit(1)).first()
-            if hrow is None:
-                raise LedgerError("nothing_to_undo", "nothing has been recorded at this table")
-            if hrow.seats:  # played before a seat changed: /edit or /void it instead
-                raise LedgerError("undo_seat_changed", "a seat changed after that hand",
-                                  number=hrow.number)
             reporters = list(hrow.reporters)
-            may_change(reporters[-1:], actor, allow_others, "not_reporter")
             events = list(full_report(hrow.report)["events"])  # as the engine dumps them
             removed = events.pop()
             index = len(events)
@@ -103,6 +95,40 @@ class Corrections(Service):
                                            if d and x in info.seats))
 
         return await self.store.run(unit, write=True)
+
+    async def check_undo(self, chat_id: int, *, actor: int | None = None,
+                         allow_others: bool = False) -> None:
+        """Refuse (:class:`LedgerError`) as :meth:`undo` would now, writing nothing: for a
+        caller that must know before it says anything (the Mini App)."""
+
+        def unit(conn: Connection) -> None:
+            srow = repo.session_row(conn, chat_id)  # not locked: nothing is written
+            if srow is None:
+                raise LedgerError("no_session", "no table is going in this chat")
+            self._undo_target(conn, srow, actor, allow_others)
+
+        await self.store.run(unit, write=False)
+
+    def _undo_target(self, conn: Connection, srow: Row[Any], actor: int | None,
+                     allow_others: bool) -> tuple[Row[Any] | None, Row[Any] | None]:
+        """What an undo takes back: the last correction ``(edit, None)``, or the last
+        hand's last event ``(None, hand)``; refused unless ``actor`` reported it (or
+        ``allow_others``)."""
+        edit = repo.latest_edit(conn, srow)
+        if edit is not None:
+            may_change([edit.actor], actor, allow_others, "not_reporter")
+            return edit, None
+        h = t.hands.c
+        hrow = conn.execute(select(t.hands).where(
+            h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
+            .limit(1)).first()
+        if hrow is None:
+            raise LedgerError("nothing_to_undo", "nothing has been recorded at this table")
+        if hrow.seats:  # played before a seat changed: /edit or /void it instead
+            raise LedgerError("undo_seat_changed", "a seat changed after that hand",
+                              number=hrow.number)
+        may_change(list(hrow.reporters)[-1:], actor, allow_others, "not_reporter")
+        return None, hrow
 
     async def void(self, chat_id: int, number: int, *, actor: int | None = None,
                    allow_others: bool = False) -> EditOutcome:

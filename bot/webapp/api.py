@@ -6,7 +6,8 @@ init data is Telegram's for this bot and fresh (401 otherwise), its ``start_para
 chat the bot signed, and the user is a member of that chat (403 otherwise). Members read;
 recording, undoing and marking a debt paid go into the group as the user's own commands
 (:func:`bot.webapp.entry.submit`), refused here first (403) unless the chat would take
-them from this user. A refused request writes nothing.
+them from this user (an undo: only from who reported the last event, or an admin, by the
+ledger's own rule). A refused request writes nothing.
 """
 
 from __future__ import annotations
@@ -128,18 +129,18 @@ def routes(application: AnyApp, settings: Settings,
 
         return endpoint
 
-    async def body(request: Request) -> dict[str, Any]:
+    async def body(request: Request, lang: str) -> dict[str, Any]:
         data = bytearray()
         async for chunk in request.stream():
             data += chunk
             if len(data) > MAX_BODY:
-                raise _Refused(413, "too_large", "")
+                raise _Refused(413, "too_large", strings(lang)["too_large"])
         try:
             value = json.loads(data or b"{}")
         except (ValueError, UnicodeDecodeError):
-            raise _Refused(400, "bad_json", "") from None
+            raise _Refused(400, "bad_json", strings(lang)["bad_json"]) from None
         if not isinstance(value, dict):
-            raise _Refused(400, "bad_json", "")
+            raise _Refused(400, "bad_json", strings(lang)["bad_json"])
         return value
 
     async def recorder(c: Caller) -> SessionInfo:
@@ -153,7 +154,7 @@ def routes(application: AnyApp, settings: Settings,
     async def form(request: Request, c: Caller) -> tuple[SessionInfo, str]:
         session = await recorder(c)
         try:
-            f = entry.Form.model_validate(await body(request))
+            f = entry.Form.model_validate(await body(request, c.lang))
             return session, entry.report_text(c.lang, session, f)
         except ValidationError:
             raise _Refused(400, "bad_form", strings(c.lang)["failed"]) from None
@@ -167,10 +168,27 @@ def routes(application: AnyApp, settings: Settings,
                 if session else None,
                 "can_record": access.may_record(c.member, session, c.init)}
 
+    async def undo_refused(c: Caller, session: SessionInfo | None) -> _Refused | None:
+        """Why the chat would refuse this user's /undo now (the chat's own rule and words:
+        only who reported the last event, or an admin), or None."""
+        if session is None:
+            return _Refused(409, "no_table", strings(c.lang)["no_table"])
+        if not access.may_record(c.member, session, c.init):
+            return _Refused(403, "not_player", strings(c.lang)["not_player"])
+        try:
+            await c.ledger.corrections.check_undo(c.chat_id, actor=c.init.user_id,
+                                                  allow_others=c.member.admin)
+        except LedgerError as exc:
+            seats: dict[str, str] = {s: p.name for s, p in session.seats.items()}
+            return _Refused(403 if exc.code == "not_reporter" else 409, exc.code,
+                            entry.refusal(c.lang, exc.code, str(exc), seats, **exc.params))
+        return None
+
     async def board(request: Request, c: Caller) -> Any:
         session = await c.session()
         return {**await views.board(c.ledger, c.lang, session),
-                "can_record": access.may_record(c.member, session, c.init)}
+                "can_record": access.may_record(c.member, session, c.init),
+                "can_undo": await undo_refused(c, session) is None}
 
     async def night(request: Request, c: Caller) -> Any:
         return await views.night(c.ledger, c.lang, c.chat_id)
@@ -215,12 +233,14 @@ def routes(application: AnyApp, settings: Settings,
         return {"sent": text, "message_id": message}
 
     async def undo(request: Request, c: Caller) -> Any:
-        await recorder(c)
+        refused = await undo_refused(c, await c.session())
+        if refused is not None:
+            raise refused
         message = await entry.submit(c.application, c.chat_id, c.init, "/undo")
         return {"sent": "/undo", "message_id": message}
 
     async def paid(request: Request, c: Caller) -> Any:
-        handle = (await body(request)).get("handle")
+        handle = (await body(request, c.lang)).get("handle")
         if not isinstance(handle, int) or isinstance(handle, bool) or not 0 < handle < 10**9:
             raise _Refused(400, "bad_form", strings(c.lang)["failed"])
         rows = {r["handle"]: r for r in await debts(request, c)}

@@ -127,6 +127,12 @@ def plain(html: str) -> str:
     return unescape(re.sub(r"<[^>]+>", "", html))
 
 
+def refusal(lang: str, code: str, fallback: str, seats: dict[str, str] | None = None,
+            **params: object) -> str:
+    """The chat's refusal as the app shows it: plain text, without the chat's "⚠️"."""
+    return plain(error_text(lang, code, fallback, seats, **params)).removeprefix("⚠️ ")
+
+
 def compact(tiles: list[str]) -> str:
     """Tiles as one word per suit, in order: ``1112345678999m 55p``."""
     suits: dict[str, list[str]] = {}
@@ -262,16 +268,15 @@ async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str
         result: HandResult = settle_hand(rules, parse_report(
             {"events": [*events, event], "indicator": indicator}), dealer)
     except GrammarError as exc:
-        raise EntryError(plain(error_text(lang, exc.code, exc.code, seats, **exc.params))
-                         ) from None
+        raise EntryError(refusal(lang, exc.code, exc.code, seats, **exc.params)) from None
     except (ReportError, LedgerError, TileError) as exc:
         if getattr(exc, "code", None) == "needs_indicator":  # the chat's says "本金 5p"
             label = t(lang, "Turned-up tile ({word})", word=facts_of(session).indicator)
             raise EntryError(t(lang, "Tap “{label}”, then the tile that was turned up.",
                                label=label)) from None
         params = {k: v for k, v in getattr(exc, "params", {}).items()}
-        raise EntryError(plain(error_text(lang, getattr(exc, "code", "bad_report"), str(exc),
-                                          seats, **params))) from None
+        raise EntryError(refusal(lang, getattr(exc, "code", "bad_report"), str(exc), seats,
+                                 **params)) from None
     index = len(result.events) - 1
     lines = plain(render.details_text(lang, session, number, result, index)).split("\n")
     return {"text": text, "hand": number,

@@ -15,6 +15,9 @@ def strings(lang: str) -> dict[str, str]:
         "players": pt(lang, "Mini App tab", "Players"),  # people, not a head count
         "debts": t(lang, "Debts"),
         "enter": t(lang, "Enter a hand"),
+        # the tabs' own shorter labels, where the page's title is longer: six fit a phone
+        "tab_board": pt(lang, "Mini App tab", "Board"),
+        "tab_enter": pt(lang, "Mini App tab", "Enter"),
         "no_table": t(lang, "No table is going in this chat."),
         "hand_n": t(lang, "Hand {number}", number="{n}"),
         "dealer": t(lang, "dealer"),
@@ -69,6 +72,8 @@ def strings(lang: str) -> dict[str, str]:
         "no_chat": t(lang, "Open the app from the button on a group's scoreboard, or /app in "
                            "the group."),
         "failed": t(lang, "Something went wrong; try again."),
+        "bad_json": t(lang, "The app sent something the bot could not read; reload it."),
+        "too_large": t(lang, "That is too much to send at once."),
     }
     zh = lang == "zh-Hans"  # Chinese punctuation in Chinese
     s.update(colon=colon(lang), lp="（" if zh else " (", rp="）" if zh else ")")

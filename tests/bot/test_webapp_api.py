@@ -156,6 +156,62 @@ async def test_hand_by_tiles_goes_through_the_chat_and_undoes(tmp_path: Path) ->
         assert (await t.ledger.sessions.current_session(GROUP)).totals == dict.fromkeys("ESWN", 0)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_undo_only_by_the_reporter_or_an_admin(tmp_path: Path, backend: str) -> None:
+    """As in the chat: carol (seated) may not undo bob's report; refused in the app with the
+    chat's words, nothing written or said in the group, and no Undo on her board. bob (who
+    reported it) and an admin undo."""
+    async with AsyncExitStack() as stack:
+        url = await stack.enter_async_context(postgres_database("appundo")) \
+            if backend == "postgres" else None
+        t = await stack.enter_async_context(app_table(tmp_path, "zh-Hans", url=url))
+        c = await stack.enter_async_context(client(t))
+        t.admin("alice")
+        await seated(t)
+        carol = auth(init_data(t, "carol"))
+        r = await c.post("/app/api/undo", headers=carol, json={})
+        assert r.status_code == 409 and r.json() == {  # nothing recorded yet
+            "error": "nothing_to_undo", "message": "这桌还没有记录。"}
+        assert not (await c.get("/app/api/board", headers=carol)).json()["can_undo"]
+        await t.say("bob", "/hu bob 自摸 清一色")
+        first = (await t.ledger.sessions.current_session(GROUP)).totals
+        await t.say("dave", "/hu dave 自摸")
+        second = (await t.ledger.sessions.current_session(GROUP)).totals
+        await t.say("bob", "/hu carol 自摸 七对")  # bob reported the last event
+        await pipeline(t.app).idle()
+        totals = (await t.ledger.sessions.current_session(GROUP)).totals
+        typed = await t.say("carol", "/undo")  # the chat's refusal, for the same words
+        chat_words = plain(typed[-1].text)
+        assert chat_words == "⚠️ 只有报牌的人或管理员可以撤销。"
+        before = await counts(t)
+        assert not (await c.get("/app/api/board", headers=carol)).json()["can_undo"]
+        for lang, words in (("zh-hans", chat_words.removeprefix("⚠️ ")),
+                            ("en", "Only the player who reported it, or an admin, can undo "
+                                   "it.")):
+            r = await c.post("/app/api/undo", headers=auth(init_data(t, "carol", lang=lang)),
+                             json={})
+            assert r.status_code == 403 and r.json() == {"error": "not_reporter",
+                                                         "message": words}
+        await pipeline(t.app).idle()
+        assert await counts(t) == before  # nothing written, nothing said in the group
+        assert (await t.ledger.sessions.current_session(GROUP)).totals == totals
+        # bob, who reported it, undoes it from the app
+        bob = auth(init_data(t, "bob"))
+        assert (await c.get("/app/api/board", headers=bob)).json()["can_undo"]
+        r = await c.post("/app/api/undo", headers=bob, json={})
+        assert r.status_code == 200 and r.json()["sent"] == "/undo"
+        await pipeline(t.app).idle()
+        assert (await t.ledger.sessions.current_session(GROUP)).totals == second
+        # dave's report is next: neither carol nor alice reported it, but alice is an admin
+        assert (await c.post("/app/api/undo", headers=carol, json={})).status_code == 403
+        alice = auth(init_data(t, "alice"))
+        assert (await c.get("/app/api/board", headers=alice)).json()["can_undo"]
+        assert (await c.post("/app/api/undo", headers=alice, json={})).status_code == 200
+        await pipeline(t.app).idle()
+        assert (await t.ledger.sessions.current_session(GROUP)).totals == first
+        assert not any("⚠️" in m.text for m in t.api.outbox[before[1]:])  # no refusal
+
+
 async def test_form_mistakes_are_explained_in_the_users_language(tmp_path: Path) -> None:
     async with app_table(tmp_path, "zh-Hans") as t, client(t) as c:
         await seated(t)
@@ -256,6 +312,9 @@ async def test_fuzzed_forms_never_fail_or_write(tmp_path: Path) -> None:
         for raw in (b"{", b"\xff", b"[]", b"x" * 20000):
             r = await c.post("/app/api/preview", headers=h, content=raw)
             assert r.status_code in (400, 413)
+            assert r.json()["message"] == ("That is too much to send at once."
+                                           if r.status_code == 413 else "The app sent "
+                                           "something the bot could not read; reload it.")
         for path in ("player/0", "player/99999999999", "player/-1", "player/x"):
             assert (await c.get(f"/app/api/{path}", headers=h)).status_code == 404
         for bad in ({"handle": "1"}, {"handle": True}, {"handle": -1}, {"handle": 10**12}, {}):

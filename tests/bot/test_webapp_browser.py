@@ -50,6 +50,8 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
         assert await page.evaluate("document.documentElement.classList.contains('dark')")
         assert await page.inner_text("nav") and "记分板" in await page.inner_text("nav")
         assert "玩家" in await page.inner_text("nav") and "人数" not in await page.inner_text("nav")
+        assert await page.evaluate("(n => n.scrollWidth <= n.clientWidth)"  # all six tabs fit
+                                   "(document.querySelector('nav'))")
         await page.evaluate("theme => window.Telegram.WebView.receiveEvent("
                             "'theme_changed', {theme_params: theme})", LIGHT)
         assert not await page.evaluate("document.documentElement.classList.contains('dark')")
@@ -113,6 +115,14 @@ async def test_two_winners_a_kong_and_the_walls_end_by_taps(tmp_path: Path) -> N
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         await page.goto(launch_url(base, init_data(t, "alice")))
+        await page.wait_for_selector("#board")
+        # all six tabs fit a phone's width (390 px) in English: none cut off, no scrolling
+        assert await page.evaluate("(n => n.scrollWidth <= n.clientWidth)"
+                                   "(document.querySelector('nav'))")
+        assert await page.inner_text('nav button[data-tab="enter"]') == "Enter"
+        await page.set_viewport_size({"width": 360, "height": 640})  # a narrower phone too
+        assert await page.evaluate("(n => n.scrollWidth <= n.clientWidth)"
+                                   "(document.querySelector('nav'))")
         await page.click('nav button[data-tab="enter"]')
 
         async def preview(expected: str) -> None:

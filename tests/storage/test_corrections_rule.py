@@ -1,5 +1,6 @@
-"""Corrections on every backend: one permission rule for undo, void and amend, and an undo
-right after an amend puts the hand back as it was."""
+"""Corrections on every backend: one permission rule for undo, void and amend (and for
+asking whether an undo would be taken), and an undo right after an amend puts the hand back
+as it was."""
 
 from __future__ import annotations
 
@@ -21,15 +22,22 @@ async def test_undo_after_amend_restores_the_hand(ledger: Ledger) -> None:
                                    actor=BOB)
     assert (await going(ledger, CHAT)).totals != before
     assert await ledger.sessions.last_event(CHAT) is None  # the events' Undo buttons are stale
-    with pytest.raises(LedgerError) as err:
-        await ledger.corrections.undo(CHAT, actor=DAVE)
-    assert err.value.code == "not_reporter"
+    fix = ledger.corrections
+    for refused in (fix.check_undo(CHAT, actor=DAVE), fix.undo(CHAT, actor=DAVE)):
+        with pytest.raises(LedgerError) as err:  # asked first (the Mini App), or done
+            await refused
+        assert err.value.code == "not_reporter"
+    await ledger.corrections.check_undo(CHAT, actor=BOB)  # who made the correction, or an admin
+    await ledger.corrections.check_undo(CHAT, actor=DAVE, allow_others=True)
     out = await ledger.corrections.undo(CHAT, actor=BOB)
     assert out.session.totals == before
     assert sum(out.deltas.values()) == 0 and any(out.deltas.values())
     assert await ledger.sessions.last_event(CHAT) is not None
     await ledger.corrections.undo(CHAT, actor=BOB)  # now the report itself
     assert (await going(ledger, CHAT)).totals == dict.fromkeys("ESWN", 0)
+    with pytest.raises(LedgerError) as err:
+        await ledger.corrections.check_undo(CHAT, actor=BOB)
+    assert err.value.code == "nothing_to_undo"
     await assert_books_balance(ledger, [CHAT])
 
 

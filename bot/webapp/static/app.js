@@ -9,6 +9,7 @@
   const SEATS = ["E", "S", "W", "N"];
   const SUITS = { m: "万", p: "筒", s: "条" };
   const HONORS = ["东", "南", "西", "北", "白", "发", "中"];  // 1z-7z, as engine/tiles.py reads them
+  const COLOURS = 6;  // a chart's line colours, .c0 to .c5 in app.css
 
   function launchParams() {
     const fresh = new URLSearchParams(location.hash.slice(1));
@@ -140,7 +141,7 @@
     const nav = document.getElementById("tabs");
     nav.replaceChildren(...TABS.filter((k) => k !== "enter" || me.can_record).map((k) =>
       el("button", { "data-tab": k, "aria-selected": String(k === tab),
-        onclick: () => { tab = k; showTabs(); render(); } }, S[k])));
+        onclick: () => { tab = k; showTabs(); render(); } }, S["tab_" + k] || S[k])));
     nav.hidden = false;
   }
   async function render() {
@@ -186,7 +187,7 @@
           el("th", { class: "num" }, S.points), el("th", { class: "num" }, S.money))),
         el("tbody", {}, rows, left)),
       el("p", { class: "hint" }, S.stake + " " + b.stake),
-      me.can_record ? el("div", { class: "row" },
+      b.can_undo ? el("div", { class: "row" },
         el("button", { class: "act light", id: "undo", onclick: undo }, S.undo)) : null);
     // when the board was first shown, since navigation began (the docs' timings)
     if (!document.body.dataset.shown) document.body.dataset.shown = String(Math.round(performance.now()));
@@ -255,12 +256,12 @@
         else if (runs[runs.length - 1].length) runs.push([]);
       });
       runs.filter((r) => r.length).forEach((r) => {
-        const line = add("polyline", { class: "c" + (k % 6), "data-line": l.name, points: r.join(" ") });
+        const line = add("polyline", { class: "c" + (k % COLOURS), "data-line": l.name, points: r.join(" ") });
         line.style.pointerEvents = "none";
       });
     });
     const legend = el("p", { class: "legend" }, n.lines.map((l, k) =>
-      el("span", {}, el("i", { class: "c" + (k % 6) }), l.name, l.left ? S.lp + S.left + S.rp : null)));
+      el("span", {}, el("i", { class: "c" + (k % COLOURS) }), l.name, l.left ? S.lp + S.left + S.rp : null)));
     show(el("h2", {}, fill(S.night_n, { n: n.night }) + " · " + n.preset),
       svg, legend, detail);
   }
@@ -305,10 +306,10 @@
     add("line", { class: "axis", x1: P, x2: W - P, y1: y(0), y2: y(0) });
     add("text", { x: 2, y: y(hi) + 3 }, String(hi));
     add("text", { x: 2, y: y(lo) + 3 }, String(lo));
-    lines.forEach((l, k) => add("polyline", { class: "c" + (k % 4),
+    lines.forEach((l, k) => add("polyline", { class: "c" + (k % COLOURS),
       points: l.values.map((v, i) => x(i) + "," + y(v)).join(" ") }));
     return [svg, el("p", { class: "legend" }, lines.map((l, k) =>
-      el("span", {}, el("i", { class: "c" + (k % 4) }), l.name)))];
+      el("span", {}, el("i", { class: "c" + (k % COLOURS) }), l.name)))];
   }
   async function renderPlayers() {
     const data = await api("players");
