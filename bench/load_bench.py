@@ -1,7 +1,8 @@
 """The delivery pipeline under load, against a bare python-telegram-bot echo bot that
 handles chats concurrently, both polling the same in-process fake Bot API in this run.
 
-Run: ``python -m bench.load_bench [--seconds 20] [--url postgresql+asyncpg://...]``.
+Run: ``python -m bench.load_bench [--seconds 20] [--url postgresql+asyncpg://...]
+[--unbatched]``.
 
 1. Load: the fake adds 50 ms to every Bot API call (Telegram's round trip); 200 chats;
    reports arrive at random (Poisson) at 40 a second. Goals: throughput equals the offered
@@ -104,6 +105,11 @@ def users() -> dict[str, FakeUser]:
     return {n: FakeUser(i + 1, n, n, "en") for i, n in enumerate(PLAYERS)}
 
 
+# ``--unbatched``: every report commits in a transaction of its own, as webhook workers
+# write (no batches across chats, no writes left for the batch's end): what batching buys.
+BATCHING = {"on": True}
+
+
 def tally_app(api: FakeBotAPI, url: str, *, limits: bool = False,
               board_interval: float = TelegramSettings().board_interval,
               delivery: DeliverySettings | None = None) -> Any:
@@ -112,7 +118,17 @@ def tally_app(api: FakeBotAPI, url: str, *, limits: bool = False,
                                 board_interval=board_interval)
     settings = Settings(storage=StorageSettings(url=url), telegram=telegram,
                         delivery=delivery or DeliverySettings(), default_language="en")
-    return build_application(settings, request=FakeRequest(api), token="1:TALLY")
+    app = build_application(settings, request=FakeRequest(api), token="1:TALLY")
+    if not BATCHING["on"]:
+        started = app.post_init
+        assert started is not None
+
+        async def unbatched(application: Any) -> None:
+            await started(application)
+            application.bot_data["services"].ledger.batching = False
+
+        app.post_init = unbatched
+    return app
 
 
 def echo_app(api: FakeBotAPI, limits: bool = False) -> Any:
@@ -378,5 +394,8 @@ if __name__ == "__main__":
     parser.add_argument("--url", default=None, help="a database for the tally bot "
                         "(default: SQLite files in a temporary folder)")
     parser.add_argument("--saturate", type=int, default=2000)
+    parser.add_argument("--unbatched", action="store_true",
+                        help="every report in a transaction of its own (what batching buys)")
     args = parser.parse_args()
+    BATCHING["on"] = not args.unbatched
     asyncio.run(main(args.seconds, args.url, args.saturate))
