@@ -14,7 +14,7 @@ from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
 from bot.delivery.intake import pipeline_of
 from bot.ops.config import Settings, StorageSettings, TelegramSettings
-from tests.databases import sqlite_copy
+from tests.databases import postgres_database, sqlite_copy
 
 GROUP = -100500
 
@@ -147,3 +147,15 @@ async def _check_totals(t: Table, words: list[str], where: str) -> None:
     standings = {s.player.name: s.net for s in await t.ledger.lookback.standings(t.chat_id)}
     got = {k: standings.get(k, 0) for k in expected}
     assert got == expected, (where, standings)
+
+
+@asynccontextmanager
+async def table_on(backend: str, tmp_path: Path, lang: str = "en", name: str = "night"
+                   ) -> AsyncIterator[Table]:
+    """:func:`table` on SQLite, or on a PostgreSQL database of its own (``name``)."""
+    if backend == "sqlite":
+        async with table(tmp_path, lang=lang) as t:
+            yield t
+    else:
+        async with postgres_database(name) as url, table(tmp_path, lang=lang, url=url) as t:
+            yield t

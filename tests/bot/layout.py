@@ -3,7 +3,23 @@ other (matplotlib's drawn bounding boxes, in pixels)."""
 
 from __future__ import annotations
 
+import pytest
 from matplotlib.figure import Figure
+
+from bot.pictures import drawing
+
+
+def kept_figures(monkeypatch: pytest.MonkeyPatch) -> list[Figure]:
+    """Every figure the pictures draw from now on, kept for the test to look at."""
+    figures: list[Figure] = []
+    figure = drawing._figure
+
+    def kept(size: tuple[int, int]) -> Figure:
+        figures.append(figure(size))
+        return figures[-1]
+
+    monkeypatch.setattr(drawing, "_figure", kept)
+    return figures
 
 
 def layout_problems(fig: Figure, footer: str) -> list[str]:

@@ -6,8 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import zipfile
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +16,8 @@ from matplotlib.figure import Figure
 from bot.console.fake_api import SentMessage
 from bot.pictures import drawing
 from tests.bot.guided_play import find_button
-from tests.bot.harness import Table, plain, table
-from tests.bot.layout import layout_problems
+from tests.bot.harness import Table, plain, table, table_on
+from tests.bot.layout import kept_figures, layout_problems
 from tests.databases import BACKENDS, postgres_database
 
 NEW = "/new changsha @alice @bob @carol @dave"
@@ -189,25 +188,13 @@ async def _debts_csv(t: Table) -> list[dict[str, str]]:
         return list(csv.DictReader(io.TextIOWrapper(zf.open("debts.csv"), "utf-8")))
 
 
-@asynccontextmanager
-async def _on(backend: str, tmp_path: Path, lang: str) -> AsyncIterator[Table]:
-    """The bot on SQLite, or on a PostgreSQL database of its own."""
-    if backend == "sqlite":
-        async with table(tmp_path, lang=lang) as t:
-            yield t
-    else:
-        async with postgres_database("night") as url, table(tmp_path, lang=lang,
-                                                            url=url) as t:
-            yield t
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("lang", ["en", "zh-hans"])
 async def test_a_night_whose_stake_changed_settles_in_money(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, backend: str) -> None:
     """The settle-up card names both stakes and draws no points beside the transfers;
     debts.csv leaves their points empty. A night at one stake keeps its points."""
-    async with _on(backend, tmp_path, lang) as t:
+    async with table_on(backend, tmp_path, lang, "night") as t:
         t.admin("alice")
         await t.say("alice", "/new changsha @alice @bob @carol @dave")
         await t.say("alice", "/set stake 0.5")
@@ -311,7 +298,7 @@ async def test_an_unknown_pattern_lists_the_tables_patterns_whole(tmp_path: Path
 async def test_hand_says_which_correction_was_undone(tmp_path: Path, lang: str,
                                                      backend: str) -> None:
     zh = lang != "en"
-    async with _on(backend, tmp_path, lang) as t:
+    async with table_on(backend, tmp_path, lang, "night") as t:
         await t.say("alice", "/new chengdu @alice @bob @carol @dave")
         await t.say("bob", "/hu bob 自摸")
         await t.say("bob", "/edit 1.1 bob 自摸 七对")
@@ -488,14 +475,7 @@ async def test_one_point_is_one_point(tmp_path: Path, lang: str,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """English counts "1 point", in /end's biggest hand, the settle-up card and /stats'
     best hand; Chinese says 1 分 as it says 2 分."""
-    figures: list[Figure] = []
-    figure = drawing._figure
-
-    def kept(size: tuple[int, int]) -> Figure:
-        figures.append(figure(size))
-        return figures[-1]
-
-    monkeypatch.setattr(drawing, "_figure", kept)
+    figures = kept_figures(monkeypatch)
     async with table(tmp_path, lang=lang) as t:
         await t.say("alice", THREE)
         await t.say("carol", "/hu carol from alice")
@@ -523,14 +503,7 @@ async def test_the_card_of_five_players_and_four_transfers_fits(
     """A Chengdu night where erin took carol's seat: five people, four transfers, the
     biggest hand with its pattern; every line of the settle-up card is on the card, clear
     of the footer and of each other."""
-    figures: list[Figure] = []
-    figure = drawing._figure
-
-    def kept(size: tuple[int, int]) -> Figure:
-        figures.append(figure(size))
-        return figures[-1]
-
-    monkeypatch.setattr(drawing, "_figure", kept)
+    figures = kept_figures(monkeypatch)
     async with table(tmp_path, lang=lang) as t:
         t.admin("alice")
         for who, text in (("alice", "/new chengdu @alice @bob @carol @dave"),

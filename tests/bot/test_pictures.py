@@ -32,7 +32,7 @@ from engine.models import SEATS
 from storage import series
 from storage.ledger import Ledger
 from storage.models import PlayerRef
-from tests.bot.layout import layout_problems
+from tests.bot.layout import kept_figures, layout_problems
 from tests.storage.helpers import win
 
 CHAT = -1001
@@ -281,14 +281,7 @@ def test_a_crowded_card_fits(monkeypatch: pytest.MonkeyPatch, players: int,
     """Up to 12 players (the fewest transfers are exact up to 12: 11 of them) the card
     grows and tightens to show everyone; far more lists the last as "and N more". No text
     leaves the card or runs into another or into the footer."""
-    figures: list[Figure] = []
-    figure = drawing._figure
-
-    def kept(size: tuple[int, int]) -> Figure:
-        figures.append(figure(size))
-        return figures[-1]
-
-    monkeypatch.setattr(drawing, "_figure", kept)
+    figures = kept_figures(monkeypatch)
     font = fonts.pick_font()
     width, height = png_size(drawing.settle_card(_crowded_card(players), lang, font))
     assert width == drawing.CARD_SIZE[0]

@@ -4,8 +4,6 @@ report, kongs and the wall's end included; the night chart numbers every hand /e
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +11,8 @@ import pytest
 from matplotlib.axes import Axes
 
 from bot.pictures import drawing
-from tests.bot.harness import Table, plain, table
-from tests.databases import BACKENDS, postgres_database
+from tests.bot.harness import Table, plain, table_on
+from tests.databases import BACKENDS
 
 NIGHT = (  # Chengdu: hand 1 has a kong, a 杠上炮 and a draw; hand 3 ends in a draw
     ("alice", "/new chengdu @alice @bob @carol @dave"),
@@ -24,17 +22,6 @@ NIGHT = (  # Chengdu: hand 1 has a kong, a 杠上炮 and a draw; hand 3 ends in 
     ("carol", "/hu carol 自摸"), ("dave", "/draw alice 听 2, bob 花猪"),
 )
 HAND_1 = "alice 暗杠 | bob 杠上炮 alice 对对胡 根1 | carol 听 2, dave 花猪"
-
-
-@asynccontextmanager
-async def _on(backend: str, tmp_path: Path, lang: str) -> AsyncIterator[Table]:
-    if backend == "sqlite":
-        async with table(tmp_path, lang=lang) as t:
-            yield t
-    else:
-        async with postgres_database("void") as url, table(tmp_path, lang=lang,
-                                                           url=url) as t:
-            yield t
 
 
 async def _answer(t: Table, who: str, text: str) -> str:
@@ -55,7 +42,7 @@ async def _night(t: Table) -> Any:
 async def test_undo_right_after_a_void_counts_the_hand_again(tmp_path: Path, lang: str,
                                                              backend: str) -> None:
     zh = lang != "en"
-    async with _on(backend, tmp_path, lang) as t:
+    async with table_on(backend, tmp_path, lang, "void") as t:
         before = await _night(t)
         text = await _answer(t, "alice", "/void 1")
         # The dealer line reads naturally: no stray "-" when no points moved.
@@ -99,7 +86,7 @@ async def test_edit_with_the_whole_report_counts_a_void_hand_again(
     """Kongs and the wall's end are said in /edit as /kong and /draw say them (their
     command's name optional); /undo of that edit voids the hand again."""
     zh = lang != "en"
-    async with _on(backend, tmp_path, lang) as t:
+    async with table_on(backend, tmp_path, lang, "void") as t:
         before = await _night(t)
         await t.say("alice", "/void 1")
         voided = await t.ledger.sessions.current_session(t.chat_id)
@@ -147,7 +134,7 @@ async def test_the_night_chart_counts_the_hands_end_counts(
 
     monkeypatch.setattr(drawing, "night_chart", spy)
     zh = lang != "en"
-    async with _on(backend, tmp_path, lang) as t:
+    async with table_on(backend, tmp_path, lang, "void") as t:
         before = await _night(t)
         await t.say("alice", "/void 1")
         text = await _answer(t, "alice", "/end")
