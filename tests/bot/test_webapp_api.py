@@ -18,7 +18,14 @@ from bot.console.fake_api import BOT_USERNAME, ApiError
 from bot.delivery.intake import pipeline_of as pipeline
 from bot.handlers.app_link import chat_param
 from tests.bot.harness import GROUP, plain, table
-from tests.bot.webapp_harness import app_table, auth, client, init_data, seated
+from tests.bot.webapp_harness import (
+    app_table,
+    auth,
+    client,
+    init_data,
+    seat_change_night,
+    seated,
+)
 from tests.databases import BACKENDS, postgres_database
 
 WIN = {"winner": "S", "how": "self_draw",
@@ -379,15 +386,7 @@ async def test_a_seat_change_in_the_apps_night(tmp_path: Path, backend: str) -> 
             if backend == "postgres" else None
         t = await stack.enter_async_context(app_table(tmp_path, "zh-Hans", url=url))
         c = await stack.enter_async_context(client(t))
-        t.admin("alice")
-        await t.say("alice", "/new 三人两房 @alice @bob @carol")
-        for who, text in (("bob", "/hu bob 自摸 清一色"), ("carol", "/hu carol from alice"),
-                          ("alice", "/hu alice 自摸 七对"),
-                          ("carol", "/hu carol from bob 对对胡")):
-            await t.say(who, text)
-        await t.say("alice", "/seat carol @dave")
-        await t.say("dave", "/hu dave 自摸")
-        await t.say("bob", "/hu bob from alice")
+        await seat_change_night(t)
         history = [plain(m.text) for m in await t.say("alice", "/history")]
         assert any("#3：alice -3  bob -1  dave +4\n#2：alice +16  bob -10  carol -6\n"
                    "#1：alice -9  bob +16  carol -7" in x for x in history), history

@@ -12,7 +12,7 @@ import pytest
 from bot.delivery.intake import pipeline_of as pipeline
 from tests.bot.harness import GROUP, plain
 from tests.bot.webapp_browser import DARK, LIGHT, PHONE, browser, launch_url, missing, served
-from tests.bot.webapp_harness import app_table, init_data, seated
+from tests.bot.webapp_harness import app_table, init_data, seat_change_night, seated
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 TIMEOUT_MS = 15_000
@@ -156,15 +156,7 @@ async def test_a_seat_change_on_the_board_hands_and_chart(tmp_path: Path) -> Non
     """carol leaves and dave sits down: the board shows carol's points as having left, the
     hands name who played each, and the chart draws a line per person."""
     async with app_table(tmp_path, "zh-Hans") as t, served(t) as base, browser() as b:
-        t.admin("alice")
-        await t.say("alice", "/new 三人两房 @alice @bob @carol")
-        for who, text in (("bob", "/hu bob 自摸 清一色"), ("carol", "/hu carol from alice"),
-                          ("alice", "/hu alice 自摸 七对"),
-                          ("carol", "/hu carol from bob 对对胡")):
-            await t.say(who, text)
-        await t.say("alice", "/seat carol @dave")
-        await t.say("dave", "/hu dave 自摸")
-        await t.say("bob", "/hu bob from alice")
+        await seat_change_night(t)
         page = await b.new_page(viewport=PHONE)
         page.set_default_timeout(TIMEOUT_MS)
         errors: list[str] = []

@@ -59,3 +59,15 @@ async def seated(t: Table, preset: str = "chengdu", stake: str | None = None) ->
     await t.say("alice", f"/new {preset} @alice @bob @carol @dave")
     if stake:
         await t.say("alice", f"/set stake {stake}")
+
+
+async def seat_change_night(t: Table) -> None:
+    """A three-player 三人两房 night in which dave takes carol's seat after two hands, then
+    plays a third (alice keeps the score as admin)."""
+    t.admin("alice")
+    await t.say("alice", "/new 三人两房 @alice @bob @carol")
+    for who, text in (("bob", "/hu bob 自摸 清一色"), ("carol", "/hu carol from alice"),
+                      ("alice", "/hu alice 自摸 七对"), ("carol", "/hu carol from bob 对对胡"),
+                      ("alice", "/seat carol @dave"), ("dave", "/hu dave 自摸"),
+                      ("bob", "/hu bob from alice")):
+        await t.say(who, text)
