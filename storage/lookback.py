@@ -131,6 +131,17 @@ def hands_with(conn: Connection, chat_id: int, player_id: int) -> tuple[int, int
     return int(won), int(dealt)
 
 
+
+def _player_and_totals(conn: Connection, chat_id: int, player_id: int
+                       ) -> tuple[Row[Any], Row[Any]]:
+    """A player of this chat and their running totals; refused for another chat's."""
+    prow = conn.execute(select(t.players).where(
+        t.players.c.chat_id == chat_id, t.players.c.id == player_id)).first()
+    if prow is None:
+        raise LedgerError("no_player", "no such player in this chat")
+    return prow, conn.execute(select(t.totals).where(t.totals.c.player_id == player_id)).one()
+
+
 class Lookback(Service):
     """Looking back over the chat's nights: standings, a player's statistics and record,
     a night's hands, one hand in detail."""
@@ -166,12 +177,7 @@ class Lookback(Service):
 
     async def player_stats(self, chat_id: int, player_id: int) -> PlayerStats:
         def unit(conn: Connection) -> PlayerStats:
-            prow = conn.execute(select(t.players).where(
-                t.players.c.chat_id == chat_id, t.players.c.id == player_id)).first()
-            if prow is None:
-                raise LedgerError("no_player", "no such player in this chat")
-            tot = conn.execute(select(t.totals).where(
-                t.totals.c.player_id == player_id)).one()
+            prow, tot = _player_and_totals(conn, chat_id, player_id)
             hp = t.hand_players.c
             biggest = conn.execute(select(func.max(hp.win_points)).where(
                 hp.chat_id == chat_id, hp.player_id == player_id)).scalar() or 0
@@ -267,12 +273,7 @@ class Lookback(Service):
         """A player's totals, rates, last hands and best hand."""
 
         def unit(conn: Connection) -> PlayerRecord:
-            prow = conn.execute(select(t.players).where(
-                t.players.c.chat_id == chat_id, t.players.c.id == player_id)).first()
-            if prow is None:
-                raise LedgerError("no_player", "no such player in this chat")
-            tot = conn.execute(select(t.totals).where(
-                t.totals.c.player_id == player_id)).one()
+            prow, tot = _player_and_totals(conn, chat_id, player_id)
             hp, h = t.hand_players.c, t.hands.c
             cols = (hp.delta, hp.won, hp.self_draws, hp.dealt_in, hp.win_points, h.number,
                     h.session_id, h.id)  # not the result: a sort would carry it along
