@@ -159,3 +159,14 @@ async def table_on(backend: str, tmp_path: Path, lang: str = "en", name: str = "
     else:
         async with postgres_database(name) as url, table(tmp_path, lang=lang, url=url) as t:
             yield t
+
+
+async def carol_leaves(t: Table) -> None:
+    """A three-player 三人两房 table (alice keeps the score as admin) plays two hands; then
+    dave takes carol's seat."""
+    t.admin("alice")
+    await t.say("alice", "/new 三人两房 @alice @bob @carol")
+    for who, text in (("bob", "/hu bob 自摸 清一色"), ("carol", "/hu carol from alice"),
+                      ("alice", "/hu alice 自摸 七对"), ("carol", "/hu carol from bob 对对胡"),
+                      ("alice", "/seat carol @dave")):
+        await t.say(who, text)

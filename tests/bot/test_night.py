@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from bot.console.fake_api import SentMessage
 from bot.pictures import drawing
 from tests.bot.guided_play import find_button
-from tests.bot.harness import Table, plain, table, table_on
+from tests.bot.harness import Table, carol_leaves, plain, table, table_on
 from tests.bot.layout import kept_figures, layout_problems
 from tests.databases import BACKENDS, postgres_database
 
@@ -395,13 +395,7 @@ async def test_a_hand_before_a_seat_change_is_corrected_as_it_was_played(
         url = await stack.enter_async_context(postgres_database("seat")) \
             if backend == "postgres" else None
         t = await stack.enter_async_context(table(tmp_path, lang="zh-hans", url=url))
-        t.admin("alice")
-        await t.say("alice", THREE)
-        for who, text in (("bob", "/hu bob 自摸 清一色"), ("carol", "/hu carol from alice"),
-                          ("alice", "/hu alice 自摸 七对"),
-                          ("carol", "/hu carol from bob 对对胡")):
-            await t.say(who, text)
-        await t.say("alice", "/seat carol @dave")
+        await carol_leaves(t)
         # Hand 1 was carol's, not dave's.
         texts = await _texts(t, "alice", "/edit 1.2 dave from alice 对对胡")
         assert any("dave 没有打第 1 盘" in x for x in texts), texts
@@ -451,13 +445,7 @@ async def test_undoing_a_correction_names_who_left(tmp_path: Path, backend: str,
         url = await stack.enter_async_context(postgres_database("undo")) \
             if backend == "postgres" else None
         t = await stack.enter_async_context(table(tmp_path, lang=lang, url=url))
-        t.admin("alice")
-        await t.say("alice", THREE)
-        for who, text in (("bob", "/hu bob 自摸 清一色"), ("carol", "/hu carol from alice"),
-                          ("alice", "/hu alice 自摸 七对"),
-                          ("carol", "/hu carol from bob 对对胡")):
-            await t.say(who, text)
-        await t.say("alice", "/seat carol @dave")
+        await carol_leaves(t)
         await t.say("dave", "/hu dave 自摸")
         edited = await _texts(t, "alice", "/edit 1.2 carol from alice 对对胡")
         assert any("alice -9→-10  carol -7→-6" in x for x in edited), edited
