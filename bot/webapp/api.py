@@ -198,12 +198,14 @@ def routes(application: AnyApp, settings: Settings,
 
     async def player(request: Request, c: Caller) -> Any:
         raw = request.path_params["player"]
+        unknown = _Refused(404, "no_player",
+                           entry.refusal(c.lang, "no_player", "no such player in this chat"))
         if not raw.isdigit() or len(raw) > 9:
-            raise _Refused(404, "no_player", "")
+            raise unknown
         try:
             return await views.player(c.ledger, c.lang, c.chat_id, int(raw))
         except LedgerError:
-            raise _Refused(404, "no_player", "") from None
+            raise unknown from None
 
     async def debts(request: Request, c: Caller) -> Any:
         rows = await views.debts(c.ledger, c.chat_id)

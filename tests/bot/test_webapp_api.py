@@ -269,6 +269,10 @@ async def test_debts_paid_from_the_app(tmp_path: Path) -> None:
         assert players["chart"]["nights"] == [0, 1] and line["values"][-1] > 0
         record = (await c.get(f"/app/api/player/{bob['id']}", headers=carol)).json()
         assert record["wins"] == 1
+        for unknown in ("999999", "bob"):  # no such player here, or not a number
+            r = await c.get(f"/app/api/player/{unknown}", headers=carol)
+            assert r.status_code == 404 and r.json() == {
+                "error": "no_player", "message": "No such player in this chat."}
 
 
 _json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
