@@ -200,9 +200,17 @@ async def two_workers(rig: Rig, scenario: str, chats: list[int]) -> None:
                     hold.release.set()
                 else:
                     hold.release.set()  # its send in flight: the answer went out
-                    await pause_holding(url, victim, victim_pid)
+                    await more
+                    # Reports keep coming until the pause catches the worker holding
+                    # rows of both kinds: how long that takes depends on the machine.
+                    more = asyncio.create_task(load.run(rounds=200, pause=0.15))
+                    try:
+                        await pause_holding(url, victim, victim_pid)
+                    finally:
+                        more.cancel()
                     os.kill(victim_pid, signal.SIGCONT)
-                await more
+                with contextlib.suppress(asyncio.CancelledError):
+                    await more
             await sender.drained(timeout=40)
             await until(load.answered, f"every report answered ({load.unanswered()})", 40)
             await drained(url)
@@ -249,7 +257,9 @@ async def pause_holding(url: str, victim: str, pid: int) -> None:
     worker that does not answer for 5 s)."""
     conn = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
     try:
-        for _ in range(3000):  # the moment is short: answers leave the outbox once sent
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 30  # the moment is short: answers leave once sent
+        while loop.time() < deadline:
             os.kill(pid, signal.SIGSTOP)
             inbox, outbox = await holdings(conn, victim)
             if inbox and outbox:
