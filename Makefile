@@ -21,12 +21,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# Two processes; then, alone, the tests that restart a service the others share or time
-# worker processes against a lease (marked exclusive). Python caches the project's
-# bytecode (where PYTHONDONTWRITEBYTECODE is set, every bot process a test starts would
-# compile it again).
-test: $(STAMP) lint typecheck
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 2 --maxschedchunk 1 -m "not exclusive"
+# Three processes (on two cores: the tests that run the bot as child processes spend
+# much of their time waiting), the type checker among them (tests/test_types.py); then,
+# alone, the tests that restart a service the others share or time worker processes
+# against a lease (marked exclusive). Python caches the project's bytecode (where
+# PYTHONDONTWRITEBYTECODE is set, every bot process a test starts would compile it again).
+test: $(STAMP) lint
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 3 --maxschedchunk 1 -m "not exclusive"
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -m exclusive
 
 bench: $(STAMP)

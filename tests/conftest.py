@@ -22,11 +22,14 @@ settings.register_profile("ci", parent=settings.get_profile("default"), derandom
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 # The longest tests (each runs the bot as child processes, or explores for long), started
-# first: `make test` hands tests one at a time to two processes (pytest-xdist,
-# --maxschedchunk 1), so the short ones fill in around these and both finish together.
+# first: `make test` hands tests one at a time to three processes (pytest-xdist,
+# --maxschedchunk 1), so the short ones fill in around these and all finish together.
 LONGEST_FIRST = (
-    "tests/bot/test_webhook_workers.py",
     "tests/bot/test_faults.py",
+    "tests/bot/test_webhook_workers.py",
+    "tests/test_types.py",
+    "tests/bot/test_db_outages.py",
+    "tests/bot/test_language.py",
     "tests/engine/test_analysis.py",
     "tests/bot/test_workers.py",
     "tests/storage/test_ledger_stateful.py",

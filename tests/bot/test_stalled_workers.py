@@ -166,7 +166,7 @@ async def two_workers(rig: Rig, scenario: str, chats: list[int]) -> None:
     api, bot, url = rig.api, rig.bot, rig.url
     stalled = chats[0]  # the chat whose answers the stalled worker holds
     load = Load(api, chats)
-    hold, wait429 = Hold(stalled), Wait429(stalled, seconds=4)
+    hold, wait429 = Hold(stalled), Wait429(stalled, seconds=3)  # 3 leases
     api.faults[:] = [hold, wait429]
     await bounded_until_two(bot)
     offset = bot.log.stat().st_size  # what this scenario logs starts here
