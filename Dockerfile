@@ -2,7 +2,7 @@
 # (the bot's post_init brings the schema to the newest revision before polling).
 FROM python:3.11-slim AS build
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY engine ./engine
 COPY storage ./storage
 COPY bot ./bot
