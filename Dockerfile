@@ -27,5 +27,7 @@ USER tally
 VOLUME ["/data"]
 # Webhook mode listens here (TALLY_TELEGRAM__LISTEN=0.0.0.0:8443; see compose.yaml).
 EXPOSE 8443
-# Needs TALLY_TELEGRAM__TOKEN; without it the bot would start console mode.
+# Needs TALLY_TELEGRAM__TOKEN: without one, `run` exits at once with "configuration error:
+# no Telegram token" (console mode, for trying the bot in a terminal, is
+# `docker run -it --rm mahjong-tally python -m bot console`).
 CMD ["python", "-m", "bot", "run"]

@@ -249,8 +249,10 @@ async def soak(url: str, tmp: str, minutes: float, rate: float, chats: int, ever
                warmup: float, trace: int, inbox_minutes: float, settle_share: float
                ) -> None:
     api = FakeBotAPI()
-    delivery = DeliverySettings(inbox_retention_hours=inbox_minutes / 60,
-                                prune_interval_minutes=1)
+    # Minutes of inbox keys, below the 24 hours a deployment may set (model_copy does not
+    # validate), so that an hour's soak reaches the steady state of pruning.
+    delivery = DeliverySettings().model_copy(
+        update={"inbox_retention_hours": inbox_minutes / 60, "prune_interval_minutes": 1})
     app = tally_app(api, url, delivery=delivery)
     samples: list[Sample] = []
     before: tracemalloc.Snapshot | None = None

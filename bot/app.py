@@ -38,7 +38,7 @@ from bot.handlers import (
 )
 from bot.handlers.context import TallyApp, TallyContext
 from bot.ops import collector
-from bot.ops.config import Settings
+from bot.ops.config import Settings, storage_location
 from bot.text.menus import set_menus
 from storage.ledger import Ledger
 
@@ -104,7 +104,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
         links.configure(app.bot.username, app.bot.token, settings.webapp)
         if not shared:
             await set_menus(app.bot)
-        log.info("storage ready at %s", ledger.engine.url.render_as_string(hide_password=True))
+        log.info("storage ready at %s", storage_location(ledger.engine.url))
 
     async def post_shutdown(app: TallyApp) -> None:
         links.clear()

@@ -1,9 +1,12 @@
 """Project-wide guards: imports run one way (between the packages, and between bot's
-subpackages), and the documented pattern table cannot drift."""
+subpackages), the documented pattern table cannot drift, and docs/architecture.md gives
+every module its job."""
 
 from __future__ import annotations
 
 import ast
+import re
+from fnmatch import fnmatch
 from pathlib import Path
 
 from engine.pattern_table import pattern_table_markdown
@@ -69,3 +72,37 @@ def test_bot_subpackages_import_one_way() -> None:
 def test_documented_pattern_table_is_generated_from_the_definitions() -> None:
     usage = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
     assert pattern_table_markdown("chengdu") in usage
+
+
+def _documented(doc: str) -> tuple[set[str], dict[str, set[str]]]:
+    """What "Each module's job" names: every path written out anywhere in the document, and
+    under each ``### `folder/` `` heading the names in backticks (``a.py``, ``patterns/``,
+    ``presets/*.toml``), relative to that folder."""
+    jobs = doc[doc.index("## Each module's job"):doc.index("## Tests")]
+    parts = re.split(r"^### `([^`]+)`.*$", jobs, flags=re.MULTILINE)
+    by_folder = {folder: {name for quoted in re.findall(r"`([^`]+)`", text)
+                          for name in re.findall(r"[\w/.*]+", quoted)}
+                 for folder, text in zip(parts[1::2], parts[2::2], strict=True)}
+    return set(re.findall(r"[\w/.*]+\.py", doc)), by_folder
+
+
+def _has_a_line(path: str, paths: set[str], by_folder: dict[str, set[str]]) -> bool:
+    if path in paths:
+        return True
+    for folder, names in by_folder.items():
+        rel = path.removeprefix(folder)
+        if rel != path and any(name == rel or (name.endswith("/") and rel.startswith(name))
+                               or ("*" in name and fnmatch(rel, name)) for name in names):
+            return True
+    return False
+
+
+def test_architecture_gives_every_module_its_job() -> None:
+    paths, by_folder = _documented((ROOT / "docs" / "architecture.md").read_text("utf-8"))
+    modules = sorted(str(p.relative_to(ROOT)) for package in ("bot", "storage", "engine")
+                     for p in (ROOT / package).rglob("*.py") if p.name != "__init__.py")
+    missing = [m for m in modules if not _has_a_line(m, paths, by_folder)]
+    assert not missing, f"docs/architecture.md does not say what these do: {missing}"
+    stale = sorted(p for p in paths if p.startswith(("bot/", "storage/", "engine/"))
+                   and "*" not in p and not (ROOT / p).exists())
+    assert not stale, f"docs/architecture.md names modules that do not exist: {stale}"

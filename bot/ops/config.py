@@ -1,6 +1,7 @@
 """Settings from ``config.toml`` (or ``TALLY_CONFIG``), overridden by ``TALLY_*`` variables,
 e.g. ``TALLY_TELEGRAM__TOKEN``. A config file that is named but missing, or invalid, stops
-the start with a clear message."""
+the start with a clear message; so does a key no setting has (in the file, or a ``TALLY_``
+variable), and a value out of its bounds."""
 
 from __future__ import annotations
 
@@ -10,19 +11,40 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import ErrorDetails
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
+    SettingsError,
     TomlConfigSettingsSource,
 )
+from sqlalchemy.engine import URL, make_url
 
 LANGUAGES = ("zh-Hans", "en")
 # Telegram's rule for setWebhook's secret_token: 1-256 characters A-Z, a-z, 0-9, _ and -.
 SECRET_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,256}")
 # Paths the webhook server answers itself; the webhook's own path must be another.
 ADMIN_PATHS = ("/healthz", "/readyz", "/metrics")
+ENV_PREFIX = "TALLY_"
+# TALLY_ variables that are not settings: the config file's path, and the test suite's and
+# CI's own. Any other TALLY_ variable must name a setting, or the start stops.
+NOT_SETTINGS = frozenset({"CONFIG", "TEST_POSTGRES_URL", "REQUIRE_CJK_FONT", "CHROMIUM"})
+
+
+class Section(BaseModel):
+    """A ``[section]`` of the config file: a key it does not have is an error, not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
 def split_listen(value: str) -> tuple[str, int]:
@@ -33,19 +55,19 @@ def split_listen(value: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-class TelegramSettings(BaseModel):
+class TelegramSettings(Section):
     token: SecretStr | None = None
     base_url: str = "https://api.telegram.org/bot"
     base_file_url: str = "https://api.telegram.org/file/bot"  # where getFile's files are
     # Telegram's limits: about 30 messages a second overall, 20 a minute in one group.
     # 0 turns a limit off (only for a fake or a local Bot API server).
-    overall_max_rate: float = Field(30, ge=0)
-    group_max_rate: float = Field(20, ge=0)
+    overall_max_rate: float = Field(30, ge=0, le=1000)
+    group_max_rate: float = Field(20, ge=0, le=1000)
     # Seconds between edits of one chat's scoreboard; edits in between are merged into
     # one that shows the newest table (the night's end is shown at once). Every answer
     # says what moved, so the board may lag a little: at a table's pace (a hand a minute
     # or so) 180 s keeps Telegram calls near 1.3 per report. 0 edits after every event.
-    board_interval: float = Field(180, ge=0)
+    board_interval: float = Field(180, ge=0, le=3600)
     # Seconds to wait for Telegram to connect and answer one call (polling's long wait
     # comes on top); a call that takes longer is retried.
     request_timeout: float = Field(10, gt=0, le=300)
@@ -60,7 +82,7 @@ class TelegramSettings(BaseModel):
     # Polling mode: serve /healthz, /readyz and /metrics on this host:port when set.
     admin_listen: str | None = None
     # /readyz answers 503 while more outbox rows than this wait to be sent.
-    ready_max_outbox: int = Field(1000, ge=0)
+    ready_max_outbox: int = Field(1000, ge=0, le=10_000_000)
 
     @field_validator("listen", "admin_listen")
     @classmethod
@@ -101,7 +123,7 @@ class TelegramSettings(BaseModel):
         return (urlsplit(self.webhook_url).path or "/") if self.webhook_url else "/"
 
 
-class DeliverySettings(BaseModel):
+class DeliverySettings(Section):
     """The pipeline between Telegram and the ledger (inbox, dispatcher, outbox, sender)."""
 
     # Updates handled at once (each chat's strictly in order, chats in parallel).
@@ -120,17 +142,17 @@ class DeliverySettings(BaseModel):
     # Tries at sending an answer on 5xx, timeouts and network errors (429 waits and
     # does not count).
     send_attempts: int = Field(8, ge=1, le=100)
-    # Handled updates and sent answers are forgotten after this long (the ledger's own
-    # tables never are).
-    # A handled update's key, as long as Telegram may deliver it again (it keeps an
-    # unconfirmed update 24 hours); an answer given up on (a sent one is deleted at once),
+    # Handled updates and answers given up on are forgotten after this long (the ledger's
+    # own tables never are): a handled update's key, as long as Telegram may deliver it
+    # again (it keeps an unconfirmed update 24 hours, so not less: a shorter time would let
+    # a late copy be handled twice); an answer given up on (a sent one is deleted at once),
     # for the operator to look at.
-    inbox_retention_hours: float = Field(24, ge=0)
-    outbox_retention_hours: float = Field(72, ge=0)
-    prune_interval_minutes: float = Field(10, gt=0)
+    inbox_retention_hours: float = Field(24, ge=24, le=24 * 30)
+    outbox_retention_hours: float = Field(72, ge=0, le=24 * 365)
+    prune_interval_minutes: float = Field(10, ge=1, le=24 * 60)
 
 
-class WebAppSettings(BaseModel):
+class WebAppSettings(Section):
     """The Mini App (``bot.webapp``): off unless ``public_url`` is set."""
 
     # The https URL registered with @BotFather for the Mini App (a reverse proxy with TLS
@@ -177,18 +199,24 @@ class WebAppSettings(BaseModel):
         return urlsplit(self.public_url).path.rstrip("/") if self.public_url else "/app"
 
 
-class StorageSettings(BaseModel):
+class StorageSettings(Section):
     url: str = "sqlite+aiosqlite:///data/tally.sqlite3"
 
 
-class LoggingSettings(BaseModel):
-    level: str = "INFO"
+class LoggingSettings(Section):
+    level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     format: Literal["plain", "json"] = "plain"
+
+    @field_validator("level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="TALLY_", env_nested_delimiter="__",
-                                      extra="forbid")
+    # An empty variable counts as unset (compose passes `${TALLY_WEBAPP__PUBLIC_URL:-}`).
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_nested_delimiter="__",
+                                      env_ignore_empty=True, extra="forbid")
 
     telegram: TelegramSettings = Field(default_factory=TelegramSettings)
     storage: StorageSettings = Field(default_factory=StorageSettings)
@@ -231,14 +259,15 @@ def load_settings(path: str | Path | None = None, **overrides: Any) -> Settings:
             raise ConfigError(f"config file {p} does not exist (copy config.example.toml)")
     else:
         p = Path("config.toml") if Path("config.toml").is_file() else None
+    _refuse_unknown_variables()
     _CONFIG_PATH["path"] = p  # read by settings_customise_sources, for this call only
     try:
         settings = Settings(**overrides)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(x) for x in err["loc"])
-        raise ConfigError(f"invalid configuration at {where}: {err['msg']}"
-                          + (f" (in {p})" if p else "")) from None
+        raise ConfigError(_explain(exc.errors()[0], p)) from None
+    except SettingsError as exc:  # a variable that should hold JSON (a list) does not
+        raise ConfigError(f"cannot read the environment: {exc} (a list is written as JSON, "
+                          "e.g. TALLY_ADMINS='[1, 2]')") from None
     except Exception as exc:  # a TOML syntax error
         raise ConfigError(f"cannot read {p}: {exc}") from None
     finally:
@@ -246,3 +275,55 @@ def load_settings(path: str | Path | None = None, **overrides: Any) -> Settings:
     if settings.default_language not in LANGUAGES:
         raise ConfigError(f"default_language must be one of {', '.join(LANGUAGES)}")
     return settings
+
+
+def _tally_variables() -> dict[str, str]:
+    """The ``TALLY_`` variables, by their name after the prefix, upper-cased (the settings
+    read them case-insensitively)."""
+    n = len(ENV_PREFIX)
+    return {k[n:].upper(): k for k in os.environ if k[:n].upper() == ENV_PREFIX}
+
+
+def _refuse_unknown_variables() -> None:
+    """pydantic-settings reads only the variables that name a setting and passes over the
+    rest, so a misspelt top-level name (``TALLY_ADMIN``) would be ignored without a word.
+    (A misspelt key inside a section, ``TALLY_DELIVERY__LEASE_SECOND``, reaches the section,
+    which refuses it.)"""
+    fields = {name.upper() for name in Settings.model_fields}
+    for name, variable in sorted(_tally_variables().items()):
+        if name.split("__", 1)[0] not in fields and name not in NOT_SETTINGS:
+            raise ConfigError(
+                f"the environment variable {variable} names no setting (settings: "
+                f"{', '.join(sorted(Settings.model_fields))}; TALLY_<SECTION>__<KEY> for a "
+                "key of a section, e.g. TALLY_DELIVERY__LEASE_SECONDS)")
+
+
+def _explain(err: ErrorDetails, path: Path | None) -> str:
+    """One validation error as a sentence that names the setting and where it came from: the
+    environment variable that set it (variables override the file), else the file."""
+    loc = [str(x) for x in err["loc"]]
+    where = ".".join(loc)
+    variables = _tally_variables()
+    variable = next((variables["__".join(loc[:i]).upper()] for i in range(len(loc), 0, -1)
+                     if "__".join(loc[:i]).upper() in variables), None)
+    source = (f" (from the environment variable {variable})" if variable
+              else f" (in {path})" if path else "")
+    if err["type"] == "extra_forbidden":
+        return f"unknown setting {where}{source}: no such key"
+    hint = ""
+    if variable and err["type"] == "list_type":
+        hint = f"; a list is written as JSON: {variable}='[1, 2]'"
+    return f"invalid configuration at {where}: {err['msg']}{source}{hint}"
+
+
+def storage_location(url: str | URL) -> str:
+    """The storage URL for the log, its password hidden; a SQLite file named by a relative
+    path is shown with the absolute one it resolves to from the working directory (a bot
+    started elsewhere opens, and creates, another ledger)."""
+    parsed = make_url(url)
+    shown = parsed.render_as_string(hide_password=True)
+    database = parsed.database
+    if (parsed.get_backend_name() == "sqlite" and database and database != ":memory:"
+            and not Path(database).is_absolute()):
+        return f"{shown} (the file {Path(database).resolve()})"
+    return shown
