@@ -230,6 +230,9 @@ async def on_button(update: Update, context: TallyContext) -> None:
             await _press_join(update, context, lang, data, found[2])
             return
     session = await table_of(context, chat.id)
+    if isinstance(data, DraftData) and session is None:
+        await stale_press(update, lang)  # a table's drafts went when it ended
+        return
     if session is not None:
         session = await link_sender(context, session, query.from_user)
     seated = {p.telegram_id for p in session.seats.values()} if session else set()
