@@ -1,5 +1,6 @@
 """What a table's buttons leave behind, through the real bot: the drafts of guided
-reports abandoned are pruned (their buttons are out of date)."""
+reports abandoned are pruned (their buttons are out of date). And a night holds a
+bounded number of people (a seat change past it is refused, saying what to do instead)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from sqlalchemy import func, select
 
 from bot.delivery.intake import pipeline_of
 from storage import tables as t_
+from storage.sessions import MAX_PEOPLE
 from tests.bot.guided_play import find_button
 from tests.bot.harness import Table, plain, table
 
@@ -80,4 +82,39 @@ async def test_abandoned_drafts_are_pruned_and_their_buttons_are_out_of_date(
         assert any("Recorded:" in plain(m.text) for m in out), [m.text for m in out]
         session = await t.ledger.sessions.current_session(t.chat_id)
         assert session is not None and session.hands == 1 and await drafts(t) == 0
+        assert t.api.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
+async def test_a_night_holds_at_most_max_people(tmp_path: Path, lang: str) -> None:
+    """Seat changes bring new people in until the night holds MAX_PEOPLE; one more is
+    refused with the limit and what to do instead, nothing changed; someone who played
+    earlier comes back."""
+    async with table(tmp_path, lang=lang) as t:
+        t.admin("alice")
+        await t.say("alice", NEW)
+        await t.say("alice", "/hu dave 自摸 鸟1")  # a hand of Changsha: one win ends it
+        leaving = "dave"
+        for n in range(MAX_PEOPLE - 4):
+            await t.say("alice", f"/seat {leaving} p{n}")
+            await t.say("alice", f"/hu p{n} 自摸 鸟1")
+            leaving = f"p{n}"
+        before = await t.ledger.sessions.current_session(t.chat_id)
+        out = await t.say("alice", f"/seat {leaving} zoe")
+        said = plain(out[-1].text)
+        if lang == "zh-hans":
+            assert said == (f"⚠️ zoe 无法加入：一局最多 {MAX_PEOPLE} 人。请先用 /end 结束本局，"
+                            "再用 /new 开新的一局。"), said
+        else:
+            assert said == (f"⚠️ zoe cannot join: one night holds at most {MAX_PEOPLE} "
+                            "people. End this night with /end, then start a new one with "
+                            "/new."), said
+        assert await t.ledger.sessions.current_session(t.chat_id) == before
+        await t.say("alice", f"/seat {leaving} dave")
+        session = await t.ledger.sessions.current_session(t.chat_id)
+        assert session is not None and session.seats["N"].name == "dave"
+        out = await t.say("alice", "/end")
+        assert [m.kind for m in out].count("photo") == 2
+        summary = await t.ledger.nights.summary(t.chat_id, session.id)
+        assert len(summary.nets) == MAX_PEOPLE
         assert t.api.errors == []
