@@ -116,6 +116,17 @@ class Sessions(Service):
 
         return await self.store.run(unit, write=False)
 
+    async def has_ended(self, chat_id: int, session_id: int) -> bool:
+        """Whether ``session_id`` is a table of this chat that has ended (a press on one of
+        its buttons is answered so)."""
+
+        def unit(conn: Connection) -> bool:
+            s = t.sessions.c
+            return conn.execute(select(s.status).where(
+                s.chat_id == chat_id, s.id == session_id)).scalar_one_or_none() == "ended"
+
+        return await self.store.run(unit, write=False)
+
     async def set_board_message(self, chat_id: int, session_id: int, message_id: int) -> None:
         def unit(conn: Connection) -> None:
             conn.execute(update(t.sessions).where(
