@@ -1,13 +1,18 @@
-"""Drafts behind inline buttons, kept in the database so buttons survive a restart."""
+"""Drafts behind inline buttons, kept in the database so buttons survive a restart.
+
+Drafts are short-lived: each goes when its dialog ends (recorded, cancelled, confirmed);
+the ones a table's dialogs left go when the table ends (:func:`drop_table_drafts`), and
+any left untouched for long (abandoned) are pruned in small batches (:meth:`Drafts.prune`,
+run by the delivery pipeline's pruner)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from storage import tables as t
@@ -27,6 +32,22 @@ class Hints:
 
 RECENT_HANDS = 8
 
+# An /import awaiting its button: the chat's, not its table's (it outlives the table).
+IMPORT_KIND = "import"
+
+# Drafts deleted by one prune (one short transaction); the pruner repeats it while full.
+PRUNE_BATCH = 500
+
+_d = t.drafts.c
+
+
+def drop_table_drafts(conn: Connection, chat_id: int) -> int:
+    """The end of the chat's table: every draft its dialogs left (guided reports, seat
+    buttons, reports kept as a question) goes, so a press on one is out of date; a pending
+    /import stays. How many went."""
+    return int(conn.execute(delete(t.drafts).where(
+        _d.chat_id == chat_id, _d.kind != IMPORT_KIND)).rowcount)
+
 
 class Drafts(Service):
     """Drafts behind inline buttons, so that buttons survive a restart. Each change bumps a
@@ -39,9 +60,10 @@ class Drafts(Service):
     async def create(self, chat_id: int, user_id: int, kind: str, data: dict[str, Any]
                      ) -> tuple[int, int]:
         def unit(conn: Connection) -> tuple[int, int]:
+            stamp = now()
             res = conn.execute(insert(t.drafts).values(
                 chat_id=chat_id, user_id=user_id, kind=kind, version=1, data=data,
-                created_at=now()).returning(t.drafts.c.id))
+                created_at=stamp, touched_at=stamp).returning(t.drafts.c.id))
             return res.scalar_one(), 1
 
         return await self.store.run(unit, write=True)
@@ -63,7 +85,7 @@ class Drafts(Service):
                 conn.execute(delete(t.drafts).where(d.id.in_(gone)))
             res = conn.execute(insert(t.drafts).values(
                 chat_id=chat_id, user_id=user_id, kind=kind, version=1, data=data,
-                created_at=stamp).returning(d.id))
+                created_at=stamp, touched_at=stamp).returning(d.id))
             return res.scalar_one(), 1
 
         return await self.store.run(unit, write=True)
@@ -87,7 +109,7 @@ class Drafts(Service):
         def unit(conn: Connection) -> int | None:
             res = conn.execute(update(t.drafts).where(
                 d.chat_id == chat_id, d.id == draft_id, d.version == version)
-                .values(data=data, version=version + 1))
+                .values(data=data, version=version + 1, touched_at=now()))
             return version + 1 if res.rowcount == 1 else None
 
         return await self.store.run(unit, write=True)
@@ -101,7 +123,7 @@ class Drafts(Service):
         def unit(conn: Connection) -> int:
             res = conn.execute(update(t.drafts).where(
                 d.chat_id == chat_id, d.id == draft_id, d.version == version)
-                .values(data=data, version=version + 1))
+                .values(data=data, version=version + 1, touched_at=now()))
             if res.rowcount != 1:
                 raise LedgerError("stale_button", "that button's draft changed meanwhile")
             return version + 1
@@ -112,6 +134,23 @@ class Drafts(Service):
         def unit(conn: Connection) -> None:
             conn.execute(delete(t.drafts).where(
                 t.drafts.c.chat_id == chat_id, t.drafts.c.id == draft_id))
+
+        return await self.store.run(unit, write=True)
+
+    async def prune(self, untouched_before: datetime, *, batch: int = PRUNE_BATCH) -> int:
+        """Delete at most ``batch`` drafts (any chat's, any kind) untouched since
+        ``untouched_before``: dialogs started and abandoned. One short transaction; how
+        many went (``batch``: there may be more). A press on a pruned draft's button is
+        out of date, as on any draft that is gone."""
+        old = or_(_d.touched_at < untouched_before,  # (NULL: written before revision 0009)
+                  and_(_d.touched_at.is_(None), _d.created_at < untouched_before))
+
+        def unit(conn: Connection) -> int:
+            ids = list(conn.execute(select(_d.id).where(old).order_by(_d.touched_at)
+                                    .limit(batch)).scalars())
+            if not ids:
+                return 0
+            return int(conn.execute(delete(t.drafts).where(_d.id.in_(ids), old)).rowcount)
 
         return await self.store.run(unit, write=True)
 

@@ -12,6 +12,7 @@ from sqlalchemy.engine import Connection, Row
 from engine.models import HandResult, Seat
 from storage import repository as repo
 from storage import tables as t
+from storage.drafts import drop_table_drafts
 from storage.errors import LedgerError
 from storage.hand_json import full_report, full_result, hand_deltas
 from storage.models import (
@@ -53,6 +54,9 @@ class Nights(Service):
     played (paged), and one hand's report and result."""
 
     async def end_session(self, chat_id: int, *, actor: int | None = None) -> Summary:
+        """End the chat's table: its open hand closes, the debts of its transfers are
+        written, and the drafts its dialogs left are dropped."""
+
         def unit(conn: Connection) -> Summary:
             srow = repo.open_session_row(conn, chat_id)
             h = t.hands.c
@@ -61,6 +65,7 @@ class Nights(Service):
                          .values(status="closed", updated_at=now()))
             conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id).values(
                 status="ended", ended_at=now()))
+            drop_table_drafts(conn, chat_id)  # its dialogs' buttons are out of date now
             summary = self._summary(conn, chat_id, srow)
             for tr in summary.transfers:
                 conn.execute(insert(t.debts).values(

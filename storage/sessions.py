@@ -20,6 +20,18 @@ from storage.models import PlayerRef, SessionInfo
 from storage.repository import now
 from storage.store import Service
 
+# The most people one night may hold: its seats now and everyone who played a hand of it.
+# No real table comes near it (a seat change brings one in, /seat); it bounds the night's
+# summary, its settle-up card (which shows all of them at this many) and its transfers.
+MAX_PEOPLE = 16
+
+
+def people(conn: Connection, session_id: int) -> set[int]:
+    """Who played a hand of the night (the ids its summary names, beside the seats)."""
+    hp, h = t.hand_players.c, t.hands.c
+    return set(conn.execute(select(hp.player_id).distinct().join(
+        t.hands, h.id == hp.hand_id).where(h.session_id == session_id)).scalars())
+
 
 class Sessions(Service):
     """The table going in a chat: open it, read it, find its last event and scoreboard
@@ -104,6 +116,17 @@ class Sessions(Service):
 
         return await self.store.run(unit, write=False)
 
+    async def has_ended(self, chat_id: int, session_id: int) -> bool:
+        """Whether ``session_id`` is a table of this chat that has ended (a press on one of
+        its buttons is answered so)."""
+
+        def unit(conn: Connection) -> bool:
+            s = t.sessions.c
+            return conn.execute(select(s.status).where(
+                s.chat_id == chat_id, s.id == session_id)).scalar_one_or_none() == "ended"
+
+        return await self.store.run(unit, write=False)
+
     async def set_board_message(self, chat_id: int, session_id: int, message_id: int) -> None:
         def unit(conn: Connection) -> None:
             conn.execute(update(t.sessions).where(
@@ -115,7 +138,8 @@ class Sessions(Service):
     async def change_seat(self, chat_id: int, leaving: str, joining: PlayerRef, *,
                           actor: int | None = None) -> SessionInfo:
         """``joining`` takes ``leaving``'s seat (a seated player's name, @username or seat
-        letter). Refused while a hand is being played, or when the joining player sits."""
+        letter). Refused while a hand is being played, when the joining player sits, or
+        when the night would hold more than ``MAX_PEOPLE`` people (``night_full``)."""
 
         def unit(conn: Connection) -> SessionInfo:
             srow = repo.open_session_row(conn, chat_id)
@@ -133,6 +157,11 @@ class Sessions(Service):
             if any(p.id == player.id for p in info.seats.values()):
                 raise LedgerError("seat_already_seated", "that player already sits here",
                                   name=player.name)
+            night = people(conn, srow.id) | {player.id} | {
+                p.id for s, p in info.seats.items() if s != seat}
+            if len(night) > MAX_PEOPLE:
+                raise LedgerError("night_full", "this night holds as many people as it may",
+                                  name=player.name, limit=MAX_PEOPLE)
             h = t.hands.c
             # The hands so far keep who played them.
             conn.execute(update(t.hands).where(h.session_id == srow.id, h.seats.is_(None))

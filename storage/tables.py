@@ -251,6 +251,8 @@ outbox = Table(
 )
 
 # Drafts behind inline buttons: callback data carries only a draft id and a version.
+# Short-lived: a table's go when it ends, any untouched for long are pruned (touched_at:
+# created or last changed; NULL only if written by a version before revision 0009).
 drafts = Table(
     "drafts",
     metadata,
@@ -262,4 +264,7 @@ drafts = Table(
     Column("data", JSON, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("text", Text, nullable=True),
+    Column("touched_at", DateTime(timezone=True), nullable=True),
+    Index("ix_drafts_touched_at", "touched_at"),
+    Index("ix_drafts_chat_id", "chat_id"),
 )

@@ -62,4 +62,4 @@ def ask(conn: Connection, chat_id: int, session_id: int, hand_number: int,
             "indicator": indicator, "reporter": reporter}
     return int(conn.execute(insert(t.drafts).values(
         chat_id=chat_id, user_id=reporter or 0, kind=QUESTION_KIND, version=1, data=data,
-        created_at=stamp).returning(t.drafts.c.id)).scalar_one())
+        created_at=stamp, touched_at=stamp).returning(t.drafts.c.id)).scalar_one())

@@ -1,5 +1,6 @@
 """The delivery pipeline, put together: intake (polling here; webhooks in webhook mode),
-the dispatcher, the sender, and the pruning of old inbox and outbox rows.
+the dispatcher, the sender, and the pruning of old inbox and outbox rows and of
+abandoned drafts.
 
 Its promise: every update that reached the inbox is handled exactly once (its write and
 "handled" commit together); every answer written is delivered at least once.
@@ -17,9 +18,12 @@ from bot.delivery.poller import Poller
 from bot.delivery.sender import Sender
 from bot.ops.application import AnyApp
 from bot.ops.config import DeliverySettings
+from storage.drafts import PRUNE_BATCH
 from storage.ledger import Ledger, now
 
 log = logging.getLogger(__name__)
+
+DRAFT_BATCHES = 20  # batches of abandoned drafts deleted a round (each PRUNE_BATCH)
 
 
 class Pipeline:
@@ -87,9 +91,26 @@ class Pipeline:
                     now() - timedelta(hours=s.outbox_retention_hours))
                 if any(gone):
                     log.info("pruned %d handled updates and %d sent answers", *gone)
+                drafts = await self.prune_drafts()
+                if drafts:
+                    log.info("pruned %d abandoned drafts", drafts)
             except Exception as exc:
                 if not self.outage.seen(exc, "pruning"):
                     log.exception("pruning the inbox and outbox failed")
                 await asyncio.sleep(60)  # sooner than the interval
                 continue
             await asyncio.sleep(s.prune_interval_minutes * 60)
+
+    async def prune_drafts(self) -> int:
+        """Delete the drafts untouched for ``draft_retention_hours`` (abandoned dialogs),
+        a small batch a transaction, at most ``DRAFT_BATCHES`` batches a round (a
+        backlog goes over the next rounds); how many went."""
+        before = now() - timedelta(hours=self.settings.draft_retention_hours)
+        gone = 0
+        for _ in range(DRAFT_BATCHES):
+            n = await self.ledger.drafts.prune(before, batch=PRUNE_BATCH)
+            gone += n
+            if n < PRUNE_BATCH:
+                break
+            await asyncio.sleep(0)  # let the chats' own writes in between
+        return gone

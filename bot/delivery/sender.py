@@ -6,7 +6,8 @@
   (400, 403) is final and logged.
 - A chat's scoreboard is one row that later ones replace (``collapse``): only the newest
   is sent, at most once every ``board_interval`` seconds. The first one posts the board and
-  pins it; later ones edit it; if it was deleted, a new one is posted.
+  pins it; later ones edit it; if it was deleted, a new one is posted. A table's board is
+  never replaced by the next table's: the last edit of one that ended goes first.
 - Telegram's rates (about 30 messages a second, 20 a minute in a group) are kept by the
   Bot's rate limiter, per chat, so a busy chat waits without holding up the others.
 - Several workers (``worker`` set): each sends the answers it holds by a lease (those it
@@ -141,23 +142,35 @@ class Sender:
     def enqueue(self, rows: Sequence[Queued]) -> None:
         for row in rows:
             stream = self.streams.setdefault(row.chat_id, ChatStream())
-            if row.collapse is not None:
-                if stream.board is not None:
-                    if stream.board.id > row.id:  # taken up late: a newer one is here
+            old = stream.board
+            if row.collapse is not None and old is not None and \
+                    old.params.get("session_id") != row.params.get("session_id"):
+                # Another table's board (the one that ended: its last edit drops its
+                # buttons) is not replaced by this one's: it goes first, in order.
+                earlier, stream.board = sorted((old, row), key=lambda r: r.id)
+                self._in_order(stream, earlier)
+            elif row.collapse is not None:
+                if old is not None:
+                    if old.id > row.id:  # taken up late: a newer one is here
                         self._settle(dropped=row.id)
                         continue
-                    self._settle(dropped=stream.board.id)  # older, never shown
+                    self._settle(dropped=old.id)  # older, never shown
                 stream.board = row
-            elif stream.fifo and stream.fifo[-1].id > row.id:  # taken up late: in order
-                stream.fifo.insert(next(i for i, r in enumerate(stream.fifo)
-                                        if r.id > row.id), row)
             else:
-                stream.fifo.append(row)
+                self._in_order(stream, row)
             stream.wake.set()
             self._idle.clear()
             if stream.task is None:
                 stream.task = asyncio.create_task(self._run(row.chat_id),
                                                   name=f"sender:{row.chat_id}")
+
+    @staticmethod
+    def _in_order(stream: ChatStream, row: Queued) -> None:
+        if stream.fifo and stream.fifo[-1].id > row.id:  # taken up late: in order
+            stream.fifo.insert(next(i for i, r in enumerate(stream.fifo)
+                                    if r.id > row.id), row)
+        else:
+            stream.fifo.append(row)
 
     async def start(self) -> None:
         self._writer = asyncio.create_task(self._write_back(), name="sender:write-back")

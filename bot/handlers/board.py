@@ -8,6 +8,10 @@ undos and corrections costs one edit, and the board survives a restart like any 
 
 from __future__ import annotations
 
+from typing import Any
+
+from telegram import InlineKeyboardMarkup
+
 from bot.delivery import send
 from bot.dialogs.keyboards import board_keyboard
 from bot.handlers import app_link as links
@@ -20,10 +24,17 @@ from storage.models import SessionInfo
 
 def item(lang: str, session: SessionInfo, *, now: bool = False) -> Outgoing:
     """The scoreboard row showing ``session``; ``now``: without waiting for the
-    interval (the night's last)."""
-    params = {"session_id": session.id, "text": render.board_text(lang, session),
-              "reply_markup": board_keyboard(
-                  lang, session, links.button(lang, session.chat_id)).to_dict()}  # quick reports
+    interval (the night's last). An open table's board carries its quick reports (a
+    "… won" button per player still in); an ended one's loses them (the edit that shows
+    the night's end drops them), keeping only the Mini App's link, if any."""
+    app = links.button(lang, session.chat_id)
+    if session.status == "open":
+        markup: InlineKeyboardMarkup | None = board_keyboard(lang, session, app)
+    else:
+        markup = InlineKeyboardMarkup([[app]]) if app is not None else None
+    params: dict[str, Any] = {"session_id": session.id,
+                              "text": render.board_text(lang, session),
+                              "reply_markup": markup.to_dict() if markup else None}
     if now:
         params["now"] = True
     return Outgoing(chat_id=session.chat_id, method="board", params=params,

@@ -1,5 +1,5 @@
 """Inline buttons: the guided /hu report (also started from the scoreboard), the seat
-buttons of /new, and Undo.
+buttons of /new, and Undo. A button of a table that has ended says so.
 
 A press changes its draft (or opens the table, or records) in one write that also queues
 its answers (the edited message, the button's answer, the scoreboard) and marks the
@@ -230,6 +230,13 @@ async def on_button(update: Update, context: TallyContext) -> None:
             await _press_join(update, context, lang, data, found[2])
             return
     session = await table_of(context, chat.id)
+    if isinstance(data, DraftData) and session is None:
+        await stale_press(update, lang)  # a table's drafts went when it ended
+        return
+    if await _of_ended_table(context, chat.id, session, data):
+        await send.answer(update, t(lang, "This table has ended; its buttons no longer "
+                                          "work."), alert=True)  # nothing else
+        return
     if session is not None:
         session = await link_sender(context, session, query.from_user)
     seated = {p.telegram_id for p in session.seats.values()} if session else set()
@@ -247,6 +254,15 @@ async def on_button(update: Update, context: TallyContext) -> None:
         await _press_board(update, context, lang, session, data)
     else:
         await _press_draft(update, context, lang, session, data)
+
+
+async def _of_ended_table(context: TallyContext, chat_id: int, session: SessionInfo | None,
+                          data: UndoData | DraftData | BoardData | EditData) -> bool:
+    """Whether ``data`` is a scoreboard, Undo or ✏️ button of a table of this chat that
+    has ended (kept from before its scoreboard lost its buttons, or on an answer)."""
+    if isinstance(data, DraftData) or (session is not None and data.session_id == session.id):
+        return False
+    return await context.ledger.sessions.has_ended(chat_id, data.session_id)
 
 
 async def _press_undo(update: Update, context: TallyContext, lang: str,

@@ -149,6 +149,11 @@ class DeliverySettings(Section):
     # for the operator to look at.
     inbox_retention_hours: float = Field(24, ge=24, le=24 * 30)
     outbox_retention_hours: float = Field(72, ge=0, le=24 * 365)
+    # A button's draft (a guided report, the seat buttons of /new, "the same hand?")
+    # untouched this long was abandoned: it is deleted, and its buttons answer that they
+    # are out of date. A table's drafts go when it ends anyway. At least an hour: a dialog
+    # takes minutes.
+    draft_retention_hours: float = Field(48, ge=1, le=24 * 30)
     prune_interval_minutes: float = Field(10, ge=1, le=24 * 60)
 
 

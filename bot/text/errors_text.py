@@ -54,6 +54,8 @@ MESSAGES: dict[str, str] = {
                      "(or /undo its last event).",
     "seat_not_seated": "{name} is not at this table. Example: /seat dave erin",
     "seat_already_seated": "{name} already sits at this table. Example: /seat dave erin",
+    "night_full": "{name} cannot join: one night holds at most {limit} people. End this "
+                  "night with /end, then start a new one with /new.",
     "undo_seat_changed": "A seat changed after hand {number}: change it with /edit "
                          "{number} or /void {number}.",
     "penalty_usage": "Name who made the false win: /penalty dave 诈胡",

@@ -123,9 +123,12 @@ async def test_quick_report_from_the_scoreboard(tmp_path: Path) -> None:
         assert session.still_in == ("E", "N")
         board = t.api.messages[(t.chat_id, session.board_message_id)]
         assert [b["text"] for b in board.buttons] == ["alice won…", "dave won…"]
+        kept = board.buttons[0]["callback_data"]
         await t.say("alice", "/end")
-        await t.press("alice", board, board.buttons[0]["callback_data"])
-        assert list(t.api.answered.values())[-1].get("show_alert")  # the night is over
+        assert board.buttons == []  # the ended board's quick reports are gone
+        await t.press("alice", board, kept)  # a press kept from before
+        answer = list(t.api.answered.values())[-1]
+        assert answer.get("show_alert") and "table has ended" in answer["text"]
         assert t.api.errors == []
 
 

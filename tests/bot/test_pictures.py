@@ -32,6 +32,7 @@ from engine.models import SEATS
 from storage import series
 from storage.ledger import Ledger
 from storage.models import PlayerRef
+from storage.sessions import MAX_PEOPLE
 from tests.bot.layout import kept_figures, layout_problems
 from tests.storage.helpers import win
 
@@ -275,28 +276,28 @@ def _crowded_card(players: int) -> drawing.Card:
                         stakes=tuple(range(50, 1050, 50)))
 
 
-@pytest.mark.parametrize(("players", "lang"), [(12, "zh-Hans"), (12, "en"), (90, "zh-Hans")])
+@pytest.mark.parametrize(("players", "lang"), [(12, "zh-Hans"), (12, "en"),
+                                                (MAX_PEOPLE, "zh-Hans"), (MAX_PEOPLE, "en")])
 def test_a_crowded_card_fits(monkeypatch: pytest.MonkeyPatch, players: int,
                              lang: str) -> None:
-    """Up to 12 players (the fewest transfers are exact up to 12: 11 of them) the card
-    grows and tightens to show everyone; far more lists the last as "and N more". No text
-    leaves the card or runs into another or into the footer."""
+    """Up to 12 players (the fewest transfers are exact up to 12: 11 of them), and up to
+    the most people a night may hold (storage.sessions.MAX_PEOPLE, every one owing or
+    owed), the card grows and tightens to show everyone and every transfer. No text leaves
+    the card or runs into another or into the footer."""
     figures = kept_figures(monkeypatch)
     font = fonts.pick_font()
-    width, height = png_size(drawing.settle_card(_crowded_card(players), lang, font))
+    card = _crowded_card(players)
+    width, height = png_size(drawing.settle_card(card, lang, font))
     assert width == drawing.CARD_SIZE[0]
     assert drawing.CARD_SIZE[1] < height <= drawing.CARD_MAX_HEIGHT
     footer = "麻将记分" if lang == "zh-Hans" else "Mahjong Tally"
     assert layout_problems(figures[0], footer) == []
     drawn = [x.get_text() for x in figures[0].texts]
-    shown = sum(x in {n.name for n in _crowded_card(players).nets} for x in drawn)
-    if players == 12:  # everyone and every transfer, and the biggest hand's patterns
-        assert shown == 12, drawn
-        assert sum(x.endswith((" 分", " points")) for x in drawn) == 11, drawn
-        assert any("海底捞月" in x for x in drawn), drawn
-    else:
-        assert 12 < shown < players and f"……还有 {players - shown} 人" in drawn, drawn
-        assert any(x.startswith("……还有") and x.endswith("笔转账") for x in drawn), drawn
+    assert sum(x in {n.name for n in card.nets} for x in drawn) == players, drawn
+    transfers = [x for x in drawn if x.endswith((" 分", " points"))]
+    assert len(transfers) == players - 1, drawn
+    assert not any(x.startswith(("……", "…and")) for x in drawn), drawn  # none left out
+    assert any("海底捞月" in x for x in drawn), drawn
 
 
 def test_a_drawn_figure_is_freed_at_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -49,6 +49,8 @@ async def test_app_command_and_buttons(tmp_path: Path) -> None:
         assert replies[-1].buttons == [{"text": "📱 Open the app", "url": link}]
         replies = await t.say("bob", "/app")
         assert replies[-1].buttons[0]["url"] == link
+        await t.say("alice", "/end")  # the ended board keeps only the app's link
+        assert board.buttons == [{"text": "📱 Open the app", "url": link}]
 
 
 async def test_app_command_without_configuration(tmp_path: Path) -> None:

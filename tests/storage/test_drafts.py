@@ -80,3 +80,79 @@ async def test_pending_imports_are_bounded_and_expire(ledger: Ledger) -> None:
     # A ttl of nothing: every older import (of every chat) is gone; this one stays.
     assert [await drafts.get(CHAT, d) for d in kept] == [None, None, None]
     assert await drafts.get(CHAT - 1, other) is not None
+
+
+# -- abandoned drafts go ---------------------------------------------------------------
+
+async def _drafts_of(ledger: Ledger) -> list[tuple[int, str]]:
+    from sqlalchemy import select
+
+    from storage import tables as t
+
+    async with ledger.read() as conn:
+        return [(r.chat_id, r.kind) for r in (await conn.execute(
+            select(t.drafts).order_by(t.drafts.c.id))).all()]
+
+
+async def test_a_tables_drafts_go_when_it_ends(ledger: Ledger) -> None:
+    """/end drops every draft the table's dialogs left (a guided report, the seat
+    buttons, a report kept as a question); a pending /import stays, and so do other
+    chats' drafts."""
+    from datetime import timedelta
+
+    from storage.drafts import IMPORT_KIND
+
+    drafts = ledger.drafts
+    await ledger.sessions.open_session(CHAT, SEATED, preset="changsha")
+    hu, _ = await drafts.create(CHAT, 1, "hu", {"x": 1})
+    await drafts.create(CHAT, 1, "kong", {})
+    await drafts.create(CHAT, 2, "join", {"seats": {}})
+    await ledger.hands.record(CHAT, win("self_draw", "S", birds=[2]), reporter=2)
+    asked = (await ledger.hands.record(CHAT, win("self_draw", "S", birds=[2]), reporter=4)).asked
+    assert asked is not None  # kept as a question: a draft
+    pending, _ = await drafts.create_bounded(CHAT, 1, IMPORT_KIND, {}, keep=3,
+                                             ttl=timedelta(minutes=15))
+    other, _ = await drafts.create(CHAT - 1, 1, "hu", {})
+    assert len(await _drafts_of(ledger)) == 6
+    await ledger.nights.end_session(CHAT)
+    assert await _drafts_of(ledger) == [(CHAT, IMPORT_KIND), (CHAT - 1, "hu")]
+    assert await drafts.get(CHAT, hu) is None and await ledger.hands.question(CHAT, asked) is None
+    with pytest.raises(LedgerError) as err:  # its Confirm is out of date
+        await drafts.advance(CHAT, hu, 1, {"x": 2})
+    assert err.value.code == "stale_button"
+    assert await drafts.get(CHAT, pending) is not None
+    assert await drafts.get(CHAT - 1, other) is not None
+
+
+async def test_drafts_untouched_for_long_are_pruned_in_batches(ledger: Ledger) -> None:
+    """Drafts untouched since a time go, at most a batch a call, oldest first; a press
+    (``advance``, ``update``) touches its draft, so one in use stays however old it is;
+    a draft from before revision 0009 (no touched_at) goes by when it was created."""
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from storage import tables as t
+    from storage.ledger import now
+
+    drafts = ledger.drafts
+    ids = [(await drafts.create(CHAT, 1, "hu", {"n": n}))[0] for n in range(6)]
+    d = t.drafts.c
+    long_ago = now() - timedelta(days=3)
+    async with ledger.write() as conn:  # all but the last abandoned three days ago
+        await conn.execute(update(t.drafts).where(d.id.in_(ids[:5])).values(
+            created_at=long_ago, touched_at=long_ago))
+        await conn.execute(update(t.drafts).where(d.id == ids[4]).values(touched_at=None))
+    assert await drafts.advance(CHAT, ids[0], 1, {"n": 0, "pressed": True}) == 2
+    assert await drafts.update(CHAT, ids[1], 1, {"n": 1, "pressed": True}) == 2
+    before = now() - timedelta(hours=48)
+    assert await drafts.prune(before, batch=2) == 2
+    assert await drafts.prune(before, batch=2) == 1
+    assert await drafts.prune(before, batch=2) == 0
+    left = [i for i in ids if await drafts.get(CHAT, i) is not None]
+    assert left == [ids[0], ids[1], ids[5]]
+    # A press on a pruned draft's button: out of date, as on any draft that is gone.
+    with pytest.raises(LedgerError) as err:
+        await drafts.advance(CHAT, ids[2], 1, {})
+    assert err.value.code == "stale_button"
+    assert await drafts.update(CHAT, ids[3], 1, {}) is None

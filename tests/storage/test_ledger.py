@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
@@ -70,6 +71,38 @@ async def test_migration_0002_fills_session_nets_from_the_entries(fresh_ledger: 
     after = await ledger.sessions.current_session(CHAT)
     assert after is not None and after.totals == before.totals
     await assert_books_balance(ledger, [CHAT])
+
+
+async def test_migration_0009_counts_older_drafts_touched_when_created(fresh_ledger: Ledger
+                                                                       ) -> None:
+    from alembic import command
+
+    from storage.db import alembic_config
+
+    ledger = fresh_ledger
+
+    def migrate(down: bool, revision: str) -> Callable[[Connection], None]:
+        def step(sync_conn: Connection) -> None:
+            cfg = alembic_config()
+            cfg.attributes["connection"] = sync_conn
+            (command.downgrade if down else command.upgrade)(cfg, revision)
+        return step
+
+    async with ledger.write() as conn:
+        await conn.run_sync(migrate(True, "0008"))
+    made = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    before_0009 = sqlalchemy.table("drafts", *(sqlalchemy.column(c.name, c.type) for c in (
+        t.drafts.c[n] for n in ("chat_id", "user_id", "kind", "version", "data",
+                                "created_at"))))  # the columns of revision 0008
+    async with ledger.write() as conn:
+        await conn.execute(sqlalchemy.insert(before_0009).values(
+            chat_id=1, user_id=2, kind="hu", version=1, data={}, created_at=made))
+    async with ledger.write() as conn:
+        await conn.run_sync(migrate(False, "head"))
+    async with ledger.read() as conn:
+        row = (await conn.execute(select(t.drafts))).one()
+    assert row.touched_at == row.created_at
+    assert await ledger.drafts.prune(made + timedelta(seconds=1)) == 1
 
 
 async def test_record_a_night(ledger: Ledger) -> None:

@@ -233,3 +233,39 @@ async def test_a_seat_change_keeps_each_result_with_who_earned_it(ledger: Ledger
     with await export_zip(ledger, CHAT + 1) as fh:
         assert fh.read() == data
     await assert_books_balance(ledger, [CHAT, CHAT + 1])
+
+
+async def test_a_night_holds_at_most_max_people(ledger: Ledger) -> None:
+    """Seat changes bring people in up to MAX_PEOPLE: the seats and everyone who played a
+    hand. One more is refused (nothing changes); someone who played earlier may come back,
+    and a player seated and replaced before playing a hand does not count."""
+    from storage.models import PlayerRef
+    from storage.sessions import MAX_PEOPLE
+
+    await ledger.sessions.open_session(CHAT, SEATED, preset="changsha")
+    await ledger.hands.record(CHAT, win("self_draw", "S", birds=[2]))  # the hand ends
+    leaving = "dave"
+    for n in range(MAX_PEOPLE - 5):  # one newcomer a hand: MAX_PEOPLE - 1 have played
+        await ledger.sessions.change_seat(CHAT, leaving, PlayerRef(name=f"p{n}"))
+        await ledger.hands.record(CHAT, win("self_draw", "S", birds=[2]))
+        leaving = f"p{n}"
+    await ledger.sessions.change_seat(CHAT, leaving, PlayerRef(name="zoe"))  # the last one
+    await ledger.sessions.change_seat(CHAT, "zoe", PlayerRef(name="yan"))  # zoe played nothing
+    await ledger.hands.record(CHAT, win("self_draw", "S", birds=[2]))
+    before = await going(ledger, CHAT)
+    with pytest.raises(LedgerError) as err:  # one more: refused, with the limit to say
+        await ledger.sessions.change_seat(CHAT, "yan", PlayerRef(name="xi"))
+    assert err.value.code == "night_full"
+    assert err.value.params == {"name": "xi", "limit": MAX_PEOPLE}
+    assert await going(ledger, CHAT) == before
+    after = await ledger.sessions.change_seat(CHAT, "yan", PlayerRef(name="dave"))  # back
+    assert after.seats["N"].name == "dave"
+    async with ledger.read() as conn:
+        changes = (await conn.execute(select(t.audit.c.id).where(
+            t.audit.c.action == "seat"))).all()
+    assert len(changes) == MAX_PEOPLE - 5 + 3
+    summary = await ledger.nights.end_session(CHAT)
+    names = {summary.players[pid].name for pid in summary.nets}
+    assert len(names) == MAX_PEOPLE and "zoe" not in names and "xi" not in names
+    assert sum(summary.nets.values()) == 0
+    await assert_books_balance(ledger, [CHAT])
