@@ -20,6 +20,8 @@ from storage.store import Service
 
 _i, _o = t.inbox.c, t.outbox.c
 
+QUEUE_PRUNE_BATCH = 2000  # inbox keys (and answers given up on) deleted a transaction
+
 # Sessions of this bot stalled inside a transaction (see Pipeline.end_stalled_sessions).
 _END_STALLED = text(
     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
@@ -115,15 +117,20 @@ class Pipeline(Service):
 
         return await self.store.run(unit, write=False)
 
-    async def prune(self, handled_before: datetime, sent_before: datetime) -> tuple[int, int]:
+    async def prune(self, handled_before: datetime, sent_before: datetime, *,
+                    batch: int = QUEUE_PRUNE_BATCH) -> tuple[int, int]:
         """Forget the keys of updates handled, and the answers given up on (sent ones are
-        gone already), before these times."""
+        gone already), before these times: at most ``batch`` rows of each, oldest first,
+        in one short transaction (a backlog goes over several calls, so the chats' own
+        writes are never held up long, on SQLite's one writer above all)."""
+        done = and_(_i.status == "done", _i.done_at < handled_before)
+        given_up = and_(_o.status != "pending", _o.sent_at < sent_before)
 
         def unit(conn: Connection) -> tuple[int, int]:
-            a = conn.execute(delete(t.inbox).where(and_(
-                _i.status == "done", _i.done_at < handled_before))).rowcount
-            b = conn.execute(delete(t.outbox).where(and_(
-                _o.status != "pending", _o.sent_at < sent_before))).rowcount
+            a = conn.execute(delete(t.inbox).where(_i.id.in_(
+                select(_i.id).where(done).order_by(_i.done_at).limit(batch)))).rowcount
+            b = conn.execute(delete(t.outbox).where(_o.id.in_(
+                select(_o.id).where(given_up).order_by(_o.sent_at).limit(batch)))).rowcount
             return int(a), int(b)
 
         return await self.store.run(unit, write=True)

@@ -20,9 +20,11 @@ from bot.ops.application import AnyApp
 from bot.ops.config import DeliverySettings
 from storage.drafts import PRUNE_BATCH
 from storage.ledger import Ledger, now
+from storage.pipeline import QUEUE_PRUNE_BATCH
 
 log = logging.getLogger(__name__)
 
+QUEUE_BATCHES = 50  # a round forgets at most 100,000 keys: 166 a second over 10 minutes
 DRAFT_BATCHES = 20  # batches of abandoned drafts deleted a round (each PRUNE_BATCH)
 
 
@@ -86,9 +88,7 @@ class Pipeline:
         s = self.settings
         while True:
             try:
-                gone = await self.ledger.pipeline.prune(
-                    now() - timedelta(hours=s.inbox_retention_hours),
-                    now() - timedelta(hours=s.outbox_retention_hours))
+                gone = await self.prune_queues()
                 if any(gone):
                     log.info("pruned %d handled updates and %d sent answers", *gone)
                 drafts = await self.prune_drafts()
@@ -100,6 +100,22 @@ class Pipeline:
                 await asyncio.sleep(60)  # sooner than the interval
                 continue
             await asyncio.sleep(s.prune_interval_minutes * 60)
+
+    async def prune_queues(self) -> tuple[int, int]:
+        """Forget the inbox keys and the answers given up on past their retention, a
+        batch a transaction, at most ``QUEUE_BATCHES`` batches a round (a backlog, say
+        after an upgrade, goes over the next rounds); how many of each went."""
+        s = self.settings
+        handled = now() - timedelta(hours=s.inbox_retention_hours)
+        sent = now() - timedelta(hours=s.outbox_retention_hours)
+        inbox = outbox = 0
+        for _ in range(QUEUE_BATCHES):
+            a, b = await self.ledger.pipeline.prune(handled, sent, batch=QUEUE_PRUNE_BATCH)
+            inbox, outbox = inbox + a, outbox + b
+            if max(a, b) < QUEUE_PRUNE_BATCH:
+                break
+            await asyncio.sleep(0)  # let the chats' own writes in between
+        return inbox, outbox
 
     async def prune_drafts(self) -> int:
         """Delete the drafts untouched for ``draft_retention_hours`` (abandoned dialogs),

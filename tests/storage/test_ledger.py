@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
 from engine.errors import ReportError
@@ -413,3 +413,25 @@ async def test_two_tables_cannot_open_at_once(ledger: Ledger) -> None:
         refused = [r for r in results if isinstance(r, LedgerError)]
         assert len(opened) == 1 and len(refused) == 2, results
         assert all(r.code == "session_open" for r in refused)
+
+
+async def test_pruning_the_queues_goes_a_batch_at_a_time_oldest_first(
+        ledger: Ledger) -> None:
+    await ledger.inbox.receive([Incoming(
+        key=f"m:1:{n}", chat_id=CHAT, update_id=n,
+        payload={"update_id": n, "message": {"message_id": n, "text": "/table"}})
+        for n in range(1, 6)])
+    start = datetime.now(UTC) - timedelta(hours=1)
+    async with ledger.write() as conn:
+        for n in range(1, 6):  # handled a minute apart, the first earliest
+            await conn.execute(update(t.inbox).where(t.inbox.c.update_id == n).values(
+                status="done", done_at=start + timedelta(minutes=n), payload={}))
+    later = datetime.now(UTC)
+    assert await ledger.pipeline.prune(later, later, batch=2) == (2, 0)
+    async with ledger.read() as conn:
+        left = (await conn.execute(select(t.inbox.c.update_id)
+                                   .order_by(t.inbox.c.update_id))).scalars().all()
+    assert left == [3, 4, 5]
+    assert await ledger.pipeline.prune(later, later, batch=2) == (2, 0)
+    assert await ledger.pipeline.prune(later, later, batch=2) == (1, 0)
+    assert await ledger.pipeline.prune(later, later, batch=2) == (0, 0)
