@@ -255,31 +255,53 @@ def session_info(conn: Connection, chat_id: int, session_id: int,
 UNDO_LOOKBACK = 100
 
 
+def standing_events(conn: Connection, session_id: int) -> int:
+    """How many events stand in the session: those of its hands not void (every event has
+    an entry per seat; a void hand's and an undone event's are gone)."""
+    e = t.entries.c
+    events = select(e.hand_id, e.event_index).where(
+        e.session_id == session_id).distinct().subquery()
+    return int(conn.execute(select(func.count()).select_from(events)).scalar_one())
+
+
 def latest_edit(conn: Connection, srow: Row[Any]) -> Row[Any] | None:
-    """The session's last correction (an ``amend`` or a ``void``) when it is the last
-    change at the table still standing: an undo then takes the correction back. Events
-    recorded after it and undone since do not count (their undos are passed over); an
-    event recorded after it and still there, or any other change since (a seat, an undone
-    correction), leaves the undo to the events."""
+    """The correction (an ``amend`` or a ``void``) an undo takes back now, if any.
+
+    Corrections are taken back newest first, as a stack: walking the session's audit back,
+    each correction's undo cancels the newest correction before it not cancelled yet, and
+    events' undos are passed over (their event came and went). The first correction left
+    is the one, unless an event recorded after it still stands (the undo takes that event
+    first) or something else changed the table since (a seat): the undo is then left to
+    the events."""
     a = t.audit.c
-    last = None
+    cancelled = 0
     for row in conn.execute(select(t.audit).where(a.session_id == srow.id)
                             .order_by(a.id.desc()).limit(UNDO_LOOKBACK)).all():
-        if row.action == "undo" and isinstance(row.before, dict) \
-                and isinstance(row.before.get("event"), dict):
-            continue  # an event's undo: the event came and went after the correction
-        last = row
-        break
-    if last is None or last.action not in ("amend", "void"):
-        return None
+        if row.action == "undo":
+            if not (isinstance(row.before, dict) and isinstance(row.before.get("event"), dict)):
+                cancelled += 1  # a correction's undo (an event's: the event came and went)
+            continue
+        if row.action not in ("amend", "void"):
+            return None
+        if cancelled:
+            cancelled -= 1
+            continue
+        return None if _recorded_since(conn, srow, row) else row
+    return None
+
+
+def _recorded_since(conn: Connection, srow: Row[Any], edit: Row[Any]) -> bool:
+    """Whether an event recorded after the correction ``edit`` still stands (every later
+    correction taken back): more events stand than the correction left."""
+    left = edit.before.get("standing") if isinstance(edit.before, dict) else None
+    if isinstance(left, int):
+        return standing_events(conn, srow.id) > left
+    # A correction written before the count was kept: its entries are written no later
+    # than its audit row, an event recorded since has newer ones.
     e = t.entries.c
-    # A correction writes its entries no later than its audit row; an event recorded
-    # since has newer ones (an undone event's are gone).
     newest = conn.execute(select(func.max(e.created_at)).where(
         e.session_id == srow.id)).scalar_one()
-    if newest is not None and naive(newest) > naive(last.at):
-        return None  # an event recorded after the correction is still there
-    return last
+    return newest is not None and naive(newest) > naive(edit.at)
 
 
 def write_hand(conn: Connection, srow: Row[Any], hand_id: int,
