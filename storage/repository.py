@@ -130,6 +130,14 @@ def find_or_add_player(conn: Connection, chat_id: int, ref: PlayerRef
         raise LedgerError("bad_name", "a player needs a name")
     row = conn.execute(select(t.players).where(
         p.chat_id == chat_id, p.name_key == key)).first()
+    if row is None and ref.telegram_id is None and ref.username is None:
+        # A plain name that is a member's username (their row under another name): that
+        # member, as a guest of that name would be linked to them when they act.
+        row = conn.execute(select(t.players).where(
+            p.chat_id == chat_id, p.telegram_id.is_not(None),
+            func.lower(p.username) == key).order_by(p.id)).first()
+        if row is not None:
+            return player_info(row)
     if row is not None:
         if ref.telegram_id is None and ref.username and row.telegram_id is None \
                 and row.username is None:
@@ -168,11 +176,23 @@ def known_member(conn: Connection, chat_id: int, telegram_id: int, name: str,
                  username: str | None = None, at: datetime | None = None) -> None:
     """Keep a display name for a chat member who acts without a seat (a scorekeeper
     reporting or correcting), so that looking back names them. A player row with no
-    hands: never in the standings, and not linked to a guest who has that name."""
+    hands: never in the standings. A guest named as the member's username (a plain name
+    or an @mention, no account yet) is that member: the guest's row gets the account, not
+    a second row of the same name; a guest who merely shares the display name is not."""
     p = t.players.c
     if conn.execute(select(p.id).where(p.chat_id == chat_id,
                                        p.telegram_id == telegram_id)).first():
         return
+    if username:
+        handle = username.lower()
+        guest = conn.execute(select(p.id).where(
+            p.chat_id == chat_id, p.telegram_id.is_(None),
+            (func.lower(p.username) == handle)
+            | ((p.name_key == handle) & p.username.is_(None))).order_by(p.id)).first()
+        if guest is not None:
+            conn.execute(update(t.players).where(p.id == guest.id).values(
+                telegram_id=telegram_id, username=username))
+            return
     name = name.strip()[:64] or str(telegram_id)
     key = name.lower()
     if conn.execute(select(p.id).where(p.chat_id == chat_id, p.name_key == key)).first():
