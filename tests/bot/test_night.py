@@ -161,7 +161,7 @@ async def test_a_player_who_left_keeps_their_wins(tmp_path: Path) -> None:
         await t.say("erin", "/hu erin 自摸 鸟2")
         out = await t.say("carol", "/stats dave")
         text = plain(out[-1].text)
-        assert "Hands 1: won 1" in text and "清一色" in text, text
+        assert "Played 1 hand: 1 win (100%)" in text and "清一色" in text, text
         out = await t.say("carol", "/hand 1")
         assert "dave wins" in plain(out[-1].text)
         out = await t.say("carol", "/end")
