@@ -11,6 +11,7 @@ from engine.rules import ruleset
 from storage import repository as repo
 from storage import tables as t
 from storage.errors import LedgerError
+from storage.merge import merge_guest
 from storage.models import MAX_STAKE_CENTS, ChatInfo, PlayerInfo, PlayerRef
 from storage.store import Service
 
@@ -99,6 +100,47 @@ class Chats(Service):
             conn.execute(update(t.players).where(p.id == row.id).values(
                 telegram_id=telegram_id, username=username))
             return PlayerInfo(id=row.id, name=row.name, telegram_id=telegram_id,
+                              username=username)
+
+        return await self.store.run(unit, write=True)
+
+    async def link_member(self, chat_id: int, telegram_id: int, username: str
+                          ) -> PlayerInfo | None:
+        """The member with this account and @username takes the seat of the guest seated
+        at the open table under that name (seated as @username, or by a plain name equal
+        to it, and no account yet): the guest's row gets the account or, when the account
+        has a row of its own, is merged into it (:func:`storage.merge.merge_guest`), so the
+        person is one player. None when no such guest sits there, the account sits there
+        already, or the two rows ever sat at one table (two people)."""
+        p = t.players.c
+        handle = username.lower()
+
+        def unit(conn: Connection) -> PlayerInfo | None:
+            srow = repo.session_row(conn, chat_id, lock=True)
+            if srow is None:
+                return None
+            rows = conn.execute(select(t.players).where(
+                p.id.in_(list(repo.seated(srow).values())))).all()
+            if any(r.telegram_id == telegram_id for r in rows):
+                return None
+            guest = next((r for r in rows if r.telegram_id is None and (
+                (r.username or "").lower() == handle
+                or (r.username is None and r.name_key == handle))), None)
+            if guest is None:
+                return None
+            member = conn.execute(select(t.players).where(
+                p.chat_id == chat_id, p.telegram_id == telegram_id)).first()
+            if member is None:  # the account's first row: the guest's
+                conn.execute(update(t.players).where(p.id == guest.id).values(
+                    telegram_id=telegram_id, username=username))
+                return PlayerInfo(id=guest.id, name=guest.name, telegram_id=telegram_id,
+                                  username=username)
+            if not merge_guest(conn, guest.id, member.id):
+                return None
+            if member.username != username:
+                conn.execute(update(t.players).where(p.id == member.id)
+                             .values(username=username))
+            return PlayerInfo(id=member.id, name=member.name, telegram_id=telegram_id,
                               username=username)
 
         return await self.store.run(unit, write=True)

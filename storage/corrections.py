@@ -41,9 +41,10 @@ class Corrections(Service):
 
     async def undo(self, chat_id: int, *, actor: int | None = None,
                    allow_others: bool = False) -> UndoOutcome:
-        """Take back the session's last change: a correction (/edit, /void) when it was the
-        last thing done, else the last event. Only its reporter (or whoever corrected),
-        unless ``allow_others``."""
+        """Take back the session's last change not taken back yet: the newest correction
+        (/edit, /void) still standing when no event was recorded after it, else the last
+        event; each undo restores the table as it was before what it takes back. Only its
+        reporter (or whoever corrected), unless ``allow_others``."""
 
         def unit(conn: Connection) -> UndoOutcome:
             srow = repo.open_session_row(conn, chat_id)
@@ -189,8 +190,13 @@ class Corrections(Service):
             seats = repo.seated(srow)
             stamp = now()
             deltas_before = dict.fromkeys(seats, 0) if was_void else hand_deltas(target.result)
+            # How many events stand once this correction is made: an undo takes it back
+            # only while no event recorded since stands (repository.latest_edit).
+            standing = (repo.standing_events(conn, srow.id)
+                        - (0 if was_void else len(target.report["events"]))
+                        + (0 if todo is None else len(todo)))
             before = {"report": full_report(target.report), "deltas": deltas_before,
-                      "reporters": list(target.reporters),
+                      "reporters": list(target.reporters), "standing": standing,
                       **({"void": True} if was_void else {})}
             played = repo.hand_seats(srow, target)
             if todo is None:
@@ -234,7 +240,9 @@ class Corrections(Service):
                    actor: int | None, allow_others: bool) -> UndoOutcome:
         """Put the corrected hand back as it was before the correction: an amended hand
         as it was (void again, if the /edit counted a void hand again), a voided hand
-        counted again; later dealers are replayed either way."""
+        counted again; later dealers are replayed either way. Corrections are taken back
+        newest first, so the hand is as the correction found it (every later correction
+        already taken back)."""
         may_change([edit.actor], actor, allow_others, "not_reporter")
         h = t.hands.c
         target = conn.execute(select(t.hands).where(
@@ -253,6 +261,7 @@ class Corrections(Service):
                                  seats=repo.hand_seats(srow, target))
             conn.execute(update(t.hands).where(h.id == target.id).values(
                 report=pack_report(report), result=pack_result(result), status="void",
+                next_dealer=None if result.open else result.next_dealer,
                 reporters=reporters, updated_at=stamp))
         else:
             repo.write_hand(conn, srow, target.id, report, result,

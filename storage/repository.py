@@ -130,6 +130,14 @@ def find_or_add_player(conn: Connection, chat_id: int, ref: PlayerRef
         raise LedgerError("bad_name", "a player needs a name")
     row = conn.execute(select(t.players).where(
         p.chat_id == chat_id, p.name_key == key)).first()
+    if row is None and ref.telegram_id is None and ref.username is None:
+        # A plain name that is a member's username (their row under another name): that
+        # member, as a guest of that name would be linked to them when they act.
+        row = conn.execute(select(t.players).where(
+            p.chat_id == chat_id, p.telegram_id.is_not(None),
+            func.lower(p.username) == key).order_by(p.id)).first()
+        if row is not None:
+            return player_info(row)
     if row is not None:
         if ref.telegram_id is None and ref.username and row.telegram_id is None \
                 and row.username is None:
@@ -168,11 +176,23 @@ def known_member(conn: Connection, chat_id: int, telegram_id: int, name: str,
                  username: str | None = None, at: datetime | None = None) -> None:
     """Keep a display name for a chat member who acts without a seat (a scorekeeper
     reporting or correcting), so that looking back names them. A player row with no
-    hands: never in the standings, and not linked to a guest who has that name."""
+    hands: never in the standings. A guest named as the member's username (a plain name
+    or an @mention, no account yet) is that member: the guest's row gets the account, not
+    a second row of the same name; a guest who merely shares the display name is not."""
     p = t.players.c
     if conn.execute(select(p.id).where(p.chat_id == chat_id,
                                        p.telegram_id == telegram_id)).first():
         return
+    if username:
+        handle = username.lower()
+        guest = conn.execute(select(p.id).where(
+            p.chat_id == chat_id, p.telegram_id.is_(None),
+            (func.lower(p.username) == handle)
+            | ((p.name_key == handle) & p.username.is_(None))).order_by(p.id)).first()
+        if guest is not None:
+            conn.execute(update(t.players).where(p.id == guest.id).values(
+                telegram_id=telegram_id, username=username))
+            return
     name = name.strip()[:64] or str(telegram_id)
     key = name.lower()
     if conn.execute(select(p.id).where(p.chat_id == chat_id, p.name_key == key)).first():
@@ -255,31 +275,53 @@ def session_info(conn: Connection, chat_id: int, session_id: int,
 UNDO_LOOKBACK = 100
 
 
+def standing_events(conn: Connection, session_id: int) -> int:
+    """How many events stand in the session: those of its hands not void (every event has
+    an entry per seat; a void hand's and an undone event's are gone)."""
+    e = t.entries.c
+    events = select(e.hand_id, e.event_index).where(
+        e.session_id == session_id).distinct().subquery()
+    return int(conn.execute(select(func.count()).select_from(events)).scalar_one())
+
+
 def latest_edit(conn: Connection, srow: Row[Any]) -> Row[Any] | None:
-    """The session's last correction (an ``amend`` or a ``void``) when it is the last
-    change at the table still standing: an undo then takes the correction back. Events
-    recorded after it and undone since do not count (their undos are passed over); an
-    event recorded after it and still there, or any other change since (a seat, an undone
-    correction), leaves the undo to the events."""
+    """The correction (an ``amend`` or a ``void``) an undo takes back now, if any.
+
+    Corrections are taken back newest first, as a stack: walking the session's audit back,
+    each correction's undo cancels the newest correction before it not cancelled yet, and
+    events' undos are passed over (their event came and went). The first correction left
+    is the one, unless an event recorded after it still stands (the undo takes that event
+    first) or something else changed the table since (a seat): the undo is then left to
+    the events."""
     a = t.audit.c
-    last = None
+    cancelled = 0
     for row in conn.execute(select(t.audit).where(a.session_id == srow.id)
                             .order_by(a.id.desc()).limit(UNDO_LOOKBACK)).all():
-        if row.action == "undo" and isinstance(row.before, dict) \
-                and isinstance(row.before.get("event"), dict):
-            continue  # an event's undo: the event came and went after the correction
-        last = row
-        break
-    if last is None or last.action not in ("amend", "void"):
-        return None
+        if row.action == "undo":
+            if not (isinstance(row.before, dict) and isinstance(row.before.get("event"), dict)):
+                cancelled += 1  # a correction's undo (an event's: the event came and went)
+            continue
+        if row.action not in ("amend", "void"):
+            return None
+        if cancelled:
+            cancelled -= 1
+            continue
+        return None if _recorded_since(conn, srow, row) else row
+    return None
+
+
+def _recorded_since(conn: Connection, srow: Row[Any], edit: Row[Any]) -> bool:
+    """Whether an event recorded after the correction ``edit`` still stands (every later
+    correction taken back): more events stand than the correction left."""
+    left = edit.before.get("standing") if isinstance(edit.before, dict) else None
+    if isinstance(left, int):
+        return standing_events(conn, srow.id) > left
+    # A correction written before the count was kept: its entries are written no later
+    # than its audit row, an event recorded since has newer ones.
     e = t.entries.c
-    # A correction writes its entries no later than its audit row; an event recorded
-    # since has newer ones (an undone event's are gone).
     newest = conn.execute(select(func.max(e.created_at)).where(
         e.session_id == srow.id)).scalar_one()
-    if newest is not None and naive(newest) > naive(last.at):
-        return None  # an event recorded after the correction is still there
-    return last
+    return newest is not None and naive(newest) > naive(edit.at)
 
 
 def write_hand(conn: Connection, srow: Row[Any], hand_id: int,

@@ -24,7 +24,7 @@ from bot.text.errors_text import error_text
 from bot.text.i18n import t
 from engine.errors import ReportError
 from storage.errors import LedgerError
-from storage.models import PlayerRef, SessionInfo
+from storage.models import SessionInfo
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,8 @@ async def link_sender(context: TallyContext, session: SessionInfo,
                       user: Any) -> SessionInfo:
     """A player seated by @username, or a guest whose name is the sender's username,
     becomes linked to the sender's account when they first act (never a seat that has
-    an account already)."""
+    an account already); when the account already has a row under another name, the
+    guest's is merged into it (:meth:`storage.chats.Chats.link_member`)."""
     if user is None or not user.username:
         return session
     seated = {p.telegram_id for p in session.seats.values()}
@@ -153,8 +154,8 @@ async def link_sender(context: TallyContext, session: SessionInfo,
                for p in session.seats.values()):
         return session
     ledger = context.ledger
-    await ledger.chats.player(session.chat_id, PlayerRef(name=user.username, telegram_id=user.id,
-                                                         username=user.username))
+    if await ledger.chats.link_member(session.chat_id, user.id, user.username) is None:
+        return session
     fresh = await ledger.sessions.current_session(session.chat_id)
     remember(context, session.chat_id, fresh)
     return fresh or session

@@ -41,7 +41,7 @@ from bot.handlers.context import TallyContext
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import money, normalise_language, t
-from bot.text.words import listing, preset_key, preset_name
+from bot.text.words import listing, near_preset, preset_key, preset_name
 from engine.errors import ReportError, clip
 from engine.hand_input import build_hand, parse_wild_kinds
 from engine.rules import parse_overrides, presets, ruleset
@@ -61,7 +61,9 @@ async def cmd_help(update: Update, context: TallyContext) -> None:
 
 
 HELP = """<b>Mahjong Tally</b> keeps the score of your table.
-/new chengdu @alice @bob carol dave — start a table (seats E S W N, E deals)
+/new chengdu @alice @bob carol dave — start a table (E S W N, E deals; no @: a guest)
+/new alice bob carol dave — at the chat's preset (/rules): every word a player
+/new chengdou alice bob carol — refused, a misspelt preset (did you mean chengdu?)
 /hu bob 自摸 清一色 根1 — a self-draw
 /hu bob from carol 七对 — off carol's discard
 /hu bob 七对, dave from carol — two winners on one discard
@@ -103,10 +105,12 @@ async def cmd_new(update: Update, context: TallyContext) -> None:
     if not words and update.effective_user is not None:
         await start_join(update, context, lang, preset, stake)
         return
-    if preset is None and await _mistyped_preset(context, chat.id, words):
-        await refuse(update, lang, "unknown_preset_new", name=clip(words[0].text),
-                     valid=", ".join(presets()))
-        return
+    if preset is None:
+        mistyped = await _mistyped_preset(context, chat.id, words)
+        if mistyped is not None:
+            code, params = mistyped
+            await refuse(update, lang, code, **params)
+            return
     if len(words) not in (3, 4):  # four players in seat order, or three (东南西)
         await refuse(update, lang, "new_usage")
         return
@@ -142,15 +146,36 @@ async def cmd_new(update: Update, context: TallyContext) -> None:
 
 
 async def _mistyped_preset(context: TallyContext, chat_id: int, words: list[Token]
-                           ) -> bool:
-    """``/new 麻麻 @alice @bob @carol``: a bare first word before members named by
-    @mention is a preset mistyped, unless it is a player this chat knows (a guest)."""
+                           ) -> tuple[str, dict[str, Any]] | None:
+    """What to refuse when ``/new``'s first word, not a preset, is a preset mistyped: one
+    edit from a preset's name (``/new chengdou alice bob carol``: did you mean chengdu?),
+    a bare word before players all named by @mention (``/new 麻麻 @alice @bob @carol``), or
+    a fifth word (``/new foo alice bob carol dave``). Never a player this chat knows (a
+    guest may deal); otherwise every word is a player, at the chat's preset."""
     first, rest = words[0], words[1:]
-    if not rest or first.user_id is not None or first.text.startswith("@"):
-        return False
-    if not all(w.user_id is not None or w.text.startswith("@") for w in rest):
-        return False
-    return await context.ledger.chats.find_player(chat_id, first.text) is None
+    if first.user_id is not None or first.text.startswith("@"):
+        return None
+    known = presets()
+    typo = near_preset(first.text, known)
+    if not rest:  # /new chengdou: the seat buttons of a preset mistyped
+        return None if typo is None else ("preset_typo", {
+            "name": clip(first.text), "suggestion": typo, "players": ""})
+    mentions = all(w.user_id is not None or w.text.startswith("@") for w in rest)
+    seatable = len(words) in (3, 4)  # the word could be a player
+    if typo is None and seatable and not mentions:
+        return None
+    if await context.ledger.chats.find_player(chat_id, first.text) is not None:
+        return None
+    name, players = clip(first.text), clip(" ".join(w.text for w in rest))
+    chat = await context.chat_info(chat_id, await context.lang())
+    if typo is not None:
+        return ("preset_typo_new" if seatable else "preset_typo",
+                {"name": name, "suggestion": typo, "players": players,
+                 "preset": chat.preset})
+    if not seatable:
+        return "unknown_preset", {"name": name, "valid": ", ".join(known)}
+    return "unknown_preset_new", {"name": name, "valid": ", ".join(known),
+                                  "players": players, "preset": chat.preset}
 
 
 async def _parse_and_record(update: Update, context: TallyContext, parser: Any

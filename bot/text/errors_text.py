@@ -37,8 +37,13 @@ MESSAGES: dict[str, str] = {
                  "order E S W N, or three (E S W), e.g. /new 三人两房 @alice @bob carol; "
                  "E deals first.",
     "unknown_preset_new": "Unknown preset {name}; choose one of: {valid}. To seat a guest "
-                          "named {name}, name the preset first, e.g. "
-                          "/new chengdu {name} @alice @bob @carol.",
+                          "named {name}, name the preset first: /new {preset} {name} "
+                          "{players}",
+    "preset_typo_new": "Unknown preset {name}; did you mean {suggestion}? /new {suggestion} "
+                       "{players} — or, to seat a player named {name}, name the preset "
+                       "first: /new {preset} {name} {players}",
+    "preset_typo": "Unknown preset {name}; did you mean {suggestion}? /new {suggestion} "
+                   "{players}",
     "number_usage": "Give the hand's number, e.g. /void 3 (see /history).",
     "set_usage": "Examples: /set preset yibin · /set cap_fan=5 · /set stake 0.5 · "
                  "/set verbose on · /set lang en",
@@ -259,6 +264,9 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
                   "table": preset_name(lang, str(params.get("table")))}
     if code in ("no_three_players", "three_player_preset") and "preset" in params:
         params["preset"] = preset_name(lang, str(params["preset"]))
+    if code in ("preset_typo", "preset_typo_new") and "suggestion" in params:
+        # The preset as this language calls it (the command keeps what is typed).
+        params["called"] = preset_name(lang, str(params["suggestion"]))
     if code in ("unknown_preset", "unknown_preset_new") and "valid" in params:
         params["valid"] = preset_list(lang, str(params["valid"]).split(", "))
     if code == "unknown_option" and "valid" in params:

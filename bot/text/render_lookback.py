@@ -11,6 +11,7 @@ from bot.text.render import SEAT_KEYS, line_text, name
 from bot.text.render_money import points_at_stakes, signed_money
 from bot.text.words import colon, listing, paren, then
 from storage.lookback import AuditNote, HandDetail, NightHistory, PlayerRecord, Scope
+from storage.models import PlayerStats
 from storage.money import MoneyStanding
 
 
@@ -133,17 +134,38 @@ def _rate(hands: int, of: int) -> str:
     return f"{round(100 * min(hands, of) / of)}%" if of else "0%"
 
 
+def _record_line(lang: str, st: PlayerStats) -> str:
+    """``Played 12 hands: 5 wins (42%), 2 of them by self-draw; dealt in 3 times (25%).``
+    Each count in its own words (``1 win``, ``no wins``, ``dealt in once``, ``never dealt
+    in``); the rates are of the hands played."""
+    played = nt(lang, "Played {hands} hand", "Played {hands} hands", st.hands, hands=st.hands)
+    win_rate = _rate(st.hands_won, st.hands)
+    if not st.wins:
+        won = t(lang, "no wins")
+    else:
+        won = nt(lang, "{wins} win ({win_rate})", "{wins} wins ({win_rate})", st.wins,
+                 wins=st.wins, win_rate=win_rate)
+        if st.self_draws and st.self_draws >= st.wins:
+            how = (t(lang, "by self-draw") if st.wins == 1 else
+                   t(lang, "all by self-draw"))
+            won = t(lang, "{wins}, {how}", wins=won, how=how)
+        elif st.self_draws:
+            won = t(lang, "{wins}, {how}", wins=won, how=t(
+                lang, "{self_draws} of them by self-draw", self_draws=st.self_draws))
+    dealt_rate = _rate(st.hands_dealt_in, st.hands)
+    dealt = (t(lang, "never dealt in") if not st.dealt_in else
+             nt(lang, "dealt in once ({dealt_rate})", "dealt in {dealt_in} times ({dealt_rate})",
+                st.dealt_in, dealt_in=st.dealt_in, dealt_rate=dealt_rate))
+    return t(lang, "{played}: {won}; {dealt}.", played=played, won=won, dealt=dealt)
+
+
 def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) -> str:
     st = rec.stats
     parts = [t(lang, "Statistics for {player}:", player=escape(st.player.name))]
     if not st.hands:
         parts.append(t(lang, "No hands played yet."))
         return "\n".join(parts)
-    parts.append(t(lang, "Hands {hands}: won {wins} ({win_rate}), {self_draws} of them by "
-                         "self-draw; dealt in {dealt_in} ({dealt_rate}).", hands=st.hands,
-                   wins=st.wins,
-                   win_rate=_rate(st.hands_won, st.hands), self_draws=st.self_draws,
-                   dealt_in=st.dealt_in, dealt_rate=_rate(st.hands_dealt_in, st.hands)))
+    parts.append(_record_line(lang, st))
     if standing is not None:
         parts.append(t(lang, "Net: {money} ({points}).", money=signed_money(standing.cents),
                        points=points_at_stakes(lang, standing.points)))

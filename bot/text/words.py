@@ -190,6 +190,34 @@ def preset_key(word: str, known: Any) -> str | None:
     return PRESET_ALIASES.get(word.strip())
 
 
+def _edits(a: str, b: str) -> int:
+    """How many single-character edits (insert, delete, replace, or two neighbours swapped)
+    turn ``a`` into ``b``."""
+    rows = [list(range(len(b) + 1))]
+    for i, x in enumerate(a, 1):
+        row = [i]
+        for j, y in enumerate(b, 1):
+            row.append(min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y)))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def near_preset(word: str, known: Any) -> str | None:
+    """The preset name (its key, or the Chinese alias) that ``word`` looks like a typo of:
+    one edit away (two letters swapped count as one), for names of three characters or
+    more (chengdou, sichaun, yibin2, 成都血站); None for a preset itself, or for a word
+    further off (cheng, chang: a player's name)."""
+    low = word.strip().lower()
+    if preset_key(low, known) is not None:
+        return None
+    for name in (*known, *PRESET_ALIASES):
+        if len(name) >= 3 and abs(len(name) - len(low)) <= 1 and _edits(low, name) == 1:
+            return str(name)
+    return None
+
+
 def preset_list(lang: str, keys: Any) -> str:
     if lang != "zh-Hans":
         return ", ".join(keys)

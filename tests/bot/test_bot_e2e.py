@@ -321,7 +321,7 @@ async def test_end_of_night_summary(tmp_path: Path, preset: str) -> None:
         out = await t.say("alice", "/standings")
         assert "bob: +12.00 (+24 at 0.50)" in plain(out[0].text)
         out = await t.say("bob", "/stats")
-        assert "won 1 (100%), 1 of them by self-draw" in plain(out[0].text)
+        assert "1 win (100%), by self-draw" in plain(out[0].text)
 
 
 async def test_join_buttons_open_a_table(tmp_path: Path) -> None:

@@ -120,10 +120,16 @@ COMMANDS = [
 ]
 
 
+# /new's first word mistyped: one letter from a preset, or unknown before @mentions only.
+NEW_REFUSED = ["/new chengdou alice bob carol", "/new chengdou @alice @bob @carol @dave",
+               "/new sichaun alice bob carol dave", "/new foo alice bob carol dave",
+               "/new 麻麻 @alice @bob @carol", "/new changsa"]
+
+
 async def test_no_english_in_commands_and_refusals(tmp_path: Path) -> None:
     async with table(tmp_path, lang="zh-hans") as t:
         t.admin("alice")
-        for command in COMMANDS[:4]:  # before any table
+        for command in [*COMMANDS[:4], *NEW_REFUSED]:  # before any table
             check(await t.say("alice", command), command, command)
         for preset in presets():
             check(await t.say("alice", f"/rules {preset}"), preset, f"/rules {preset}")
@@ -134,7 +140,7 @@ async def test_no_english_in_commands_and_refusals(tmp_path: Path) -> None:
             check(replies, "", f"{preset}: a win")
             check(await t.say("alice", "/table"), "", f"{preset}: /table")
             check(await t.say("alice", "/end"), "", f"{preset}: /end")
-        check(t.api.outbox, " ".join(COMMANDS), "final messages")
+        check(t.api.outbox, " ".join([*COMMANDS, *NEW_REFUSED]), "final messages")
 
 
 def test_the_chinese_catalog_translates_every_message() -> None:

@@ -161,7 +161,7 @@ async def test_a_player_who_left_keeps_their_wins(tmp_path: Path) -> None:
         await t.say("erin", "/hu erin 自摸 鸟2")
         out = await t.say("carol", "/stats dave")
         text = plain(out[-1].text)
-        assert "Hands 1: won 1" in text and "清一色" in text, text
+        assert "Played 1 hand: 1 win (100%)" in text and "清一色" in text, text
         out = await t.say("carol", "/hand 1")
         assert "dave wins" in plain(out[-1].text)
         out = await t.say("carol", "/end")
@@ -369,6 +369,72 @@ async def test_a_mistyped_preset_is_refused_not_seated(tmp_path: Path) -> None:
         text = plain(out[-1].text)
         assert "没有规则 麻麻；可选：" in text and "成都血战" in text, text
         assert await t.ledger.sessions.current_session(t.chat_id) is None
+
+
+async def test_new_reads_its_first_word_as_a_preset_only_when_it_names_one(
+        tmp_path: Path) -> None:
+    """A preset's name (or alias) is the preset; a word one letter from one is refused
+    with it; any other word is a player, at the chat's preset; a known name always is."""
+    async def opened(t: Table, line: str) -> str:
+        text = "\n".join(await _texts(t, "alice", line))
+        session = await t.ledger.sessions.current_session(t.chat_id)
+        assert session is not None, (line, text)
+        seats = " ".join(p.name for p in session.seats.values())
+        await t.say("alice", "/end")
+        return f"{session.preset}: {seats}"
+
+    async def refused(t: Table, line: str) -> str:
+        text = "\n".join(await _texts(t, "alice", line))
+        assert text.startswith("⚠️"), (line, text)
+        assert await t.ledger.sessions.current_session(t.chat_id) is None, line
+        return text
+
+    async with table(tmp_path) as t:
+        t.admin("alice")
+        assert await opened(t, "/new alice bob carol dave") == "chengdu: alice bob carol dave"
+        assert await opened(t, "/new chengdu alice bob carol") == "chengdu: alice bob carol"
+        assert await opened(t, "/new sanfang alice bob carol") == "sanfang: alice bob carol"
+        assert await opened(t, "/new 成都血战 alice bob carol dave") == \
+            "chengdu: alice bob carol dave"
+        assert await opened(t, "/new cheng bob carol dave") == "chengdu: cheng bob carol dave"
+        text = await refused(t, "/new chengdou @alice @bob @carol @dave")
+        assert "Unknown preset chengdou; did you mean chengdu? " \
+               "/new chengdu @alice @bob @carol @dave" in text, text
+        assert "to seat a player" not in text, text
+        text = await refused(t, "/new chengdou alice bob carol")
+        assert "did you mean chengdu? /new chengdu alice bob carol — or, to seat a player " \
+               "named chengdou, name the preset first: /new chengdu chengdou alice bob " \
+               "carol" in text, text
+        assert "did you mean sichuan?" in await refused(t, "/new sichaun alice bob carol dave")
+        assert "did you mean yibin?" in await refused(t, "/new yibin2 alice bob carol")
+        assert "did you mean changsha? /new changsha" in await refused(t, "/new changsa")
+        text = await refused(t, "/new foo alice bob carol dave")
+        assert "Unknown preset foo; valid: changsha, chengdu" in text, text
+        # Seated once with the preset first, chengdou is a player this chat knows.
+        assert await opened(t, "/new chengdu chengdou alice bob carol") == \
+            "chengdu: chengdou alice bob carol"
+        assert await opened(t, "/new chengdou alice bob carol") == \
+            "chengdu: chengdou alice bob carol"
+        # The example seats the player at the chat's own preset.
+        await t.say("alice", "/set preset changsha")
+        text = await refused(t, "/new yibin2 alice bob carol")
+        assert "/new changsha yibin2 alice bob carol" in text, text
+        assert await opened(t, "/new alice bob carol dave") == "changsha: alice bob carol dave"
+        help_text = "\n".join(await _texts(t, "alice", "/help"))
+        assert "at the chat's preset (/rules): every word a player" in help_text, help_text
+        assert "refused, a misspelt preset (did you mean chengdu?)" in help_text, help_text
+        assert t.api.errors == []
+    async with table(tmp_path / "zh", lang="zh-hans") as t:
+        text = await refused(t, "/new 成都血站 alice bob carol")
+        assert "没有规则 成都血站；是不是成都血战？/new 成都血战 alice bob carol —— 若 成都血站 " \
+               "是玩家的名字，请先写规则：/new chengdu 成都血站 alice bob carol" in text, text
+        text = await refused(t, "/new chengdou @alice @bob @carol @dave")
+        assert "没有规则 chengdou；是不是成都血战？/new chengdu @alice @bob @carol @dave" \
+            in text, text
+        help_text = "\n".join(await _texts(t, "alice", "/help"))
+        assert "按本群的规则开桌（/rules），每个词都是玩家" in help_text, help_text
+        assert "规则名写错了：会被拒绝，并提示正确的规则名" in help_text, help_text
+        assert t.api.errors == []
 
 
 THREE = "/new 三人两房 @alice @bob @carol"

@@ -134,3 +134,53 @@ async def test_adjust_names_its_limit_and_no_one_deals_into_their_own_win(
         await t.say("alice", "/new chengdu @alice @bob @carol @dave")
         out = await _say(t, "alice", "/hu alice from alice")
         assert "alice cannot win off their own discard." in out, out
+
+
+async def test_stats_say_each_count_in_words(tmp_path: Path) -> None:
+    """/stats reads as a sentence in either language: "1 hand", "1 win", "no wins",
+    "dealt in once", "never dealt in", not "Hands 1: won 1"."""
+    async with table(tmp_path) as t:
+        t.admin("ann")
+        await t.say("ann", "/new chengdu @ann @ben @cat @dan")
+        await t.say("ann", "/hu ann 自摸 七对")
+        await t.say("ben", "/hu ben from cat 平胡")
+        await t.say("dan", "/hu dan from cat 平胡")
+        await t.say("ann", "/end")
+        out = await _say(t, "ann", "/stats @ann")
+        assert "Played 1 hand: 1 win (100%), by self-draw; never dealt in." in out, out
+        out = await _say(t, "ann", "/stats @cat")
+        assert "Played 1 hand: no wins; dealt in 2 times (100%)." in out, out
+        out = await _say(t, "ann", "/stats @ben")
+        assert "Played 1 hand: 1 win (100%); never dealt in." in out, out
+        # Hand 1: ann and ben self-draw, cat wins off dan; hand 2: ann wins off ben.
+        await t.say("ann", "/new chengdu @ann @ben @cat @dan")
+        await t.say("ann", "/hu ann 自摸")
+        await t.say("cat", "/hu cat from dan")
+        await t.say("ben", "/hu ben 自摸")
+        await t.say("ann", "/hu ann from ben")
+        await t.say("ann", "/end")
+        wanted = {
+            "ann": ("Played 3 hands: 3 wins (100%), 2 of them by self-draw; never dealt in.",
+                    "共 3 盘：胡牌 3 次（胡牌率 100%），其中自摸 2 次；从未点炮。"),
+            "ben": ("Played 3 hands: 2 wins (67%), 1 of them by self-draw; dealt in once (33%).",
+                    "共 3 盘：胡牌 2 次（胡牌率 67%），其中自摸 1 次；点炮 1 次（点炮率 33%）。"),
+            "cat": ("Played 3 hands: 1 win (33%); dealt in 2 times (33%).",
+                    "共 3 盘：胡牌 1 次（胡牌率 33%）；点炮 2 次（点炮率 33%）。"),
+        }
+        for who, (en, _) in wanted.items():
+            out = await _say(t, "ann", f"/stats @{who}")
+            assert en in out, out
+        await t.say("ann", "/lang zh")
+        for who, (_, zh) in wanted.items():
+            out = await _say(t, "ann", f"/stats @{who}")
+            assert zh in out, out
+        for _ in range(2):  # eve: two hands, both won by self-draw
+            await t.say("ann", "/new chengdu @ann @ben @cat @eve")
+            await t.say("eve", "/hu eve 自摸")
+            await t.say("ann", "/end")
+        out = await _say(t, "ann", "/stats @eve")
+        assert "共 2 盘：胡牌 2 次（胡牌率 100%），全是自摸；从未点炮。" in out, out
+        await t.say("ann", "/lang en")
+        out = await _say(t, "ann", "/stats @eve")
+        assert "Played 2 hands: 2 wins (100%), all by self-draw; never dealt in." in out, out
+        assert t.api.errors == []

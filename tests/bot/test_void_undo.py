@@ -113,6 +113,59 @@ async def test_edit_with_the_whole_report_counts_a_void_hand_again(
         assert t.api.errors == []
 
 
+def _board(t: Table) -> str:
+    """The scoreboard as it reads now (its newest text)."""
+    return plain(next(m for m in reversed(t.api.outbox) if m.pinned).text)
+
+
+async def _table_now(t: Table) -> tuple[Any, ...]:
+    s = await t.ledger.sessions.current_session(t.chat_id)
+    return s.totals, s.dealer, s.hands, s.open_hand, _board(t)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
+async def test_undo_takes_back_corrections_newest_first(tmp_path: Path, lang: str,
+                                                         backend: str) -> None:
+    """/edit 2, /edit 3 (or /edit 2 twice, or a /void among them): each /undo takes back
+    the newest correction not taken back yet, the table and its scoreboard as they were
+    before it; then /undo goes on with the hands, as usual."""
+    zh = lang != "en"
+    async with table_on(backend, tmp_path, lang, "undo_stack") as t:
+        await _night(t)
+        played = await _table_now(t)
+        await t.say("alice", "/edit 2 bob 自摸 七对 | carol from alice | dave 自摸")
+        first = await _table_now(t)
+        await t.say("alice", "/edit 3 carol 自摸 清一色 | draw alice 听 2, bob 花猪")
+        assert await _table_now(t) not in (first, played)
+        text = await _answer(t, "alice", "/undo")
+        assert ("已撤销对第 3 盘的修改。" if zh else "Undone: the correction of hand 3.") \
+            in text, text
+        assert await _table_now(t) == first
+        text = await _answer(t, "alice", "/undo")
+        assert ("已撤销对第 2 盘的修改。" if zh else "Undone: the correction of hand 2.") \
+            in text, text
+        assert await _table_now(t) == played
+        # The same hand twice, and a void: newest first again.
+        await t.say("alice", "/edit 2 bob 自摸 七对 | carol from alice | dave 自摸")
+        await t.say("alice", "/edit 2 bob 自摸 清一色 | carol from alice | dave 自摸")
+        await t.say("alice", "/void 3")
+        text = await _answer(t, "alice", "/undo")
+        assert ("已撤销作废：第 3 盘重新计入。" if zh else
+                "Undone: the void of hand 3; it counts again.") in text, text
+        await t.say("alice", "/undo")
+        assert await _table_now(t) == first
+        text = await _answer(t, "alice", "/undo")
+        assert ("已撤销对第 2 盘的修改。" if zh else "Undone: the correction of hand 2.") \
+            in text, text
+        assert await _table_now(t) == played
+        # Every correction taken back: the hands, as usual, hand 3's draw first.
+        text = await _answer(t, "alice", "/undo")
+        assert ("已撤销：第 3 盘的第 2 条记录。" if zh else
+                "Undone: event 2 of hand 3.") in text, text
+        assert t.api.errors == []
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("lang", ["en", "zh-hans"])
 async def test_the_night_chart_counts_the_hands_end_counts(

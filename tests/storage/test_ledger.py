@@ -215,17 +215,23 @@ async def test_undo_past_a_voided_hand_never_reuses_its_number(ledger: Ledger) -
     out = await ledger.corrections.undo(CHAT, allow_others=True)
     assert out.hand_number == 2 and out.correction and out.removed["type"] == "void"
     await ledger.corrections.void(CHAT, 2)
-    # After an undone correction, /undo goes on with the events: past the void hand 2.
+    # Corrections are undone newest first: the edit of hand 1, then the void of hand 2.
     await ledger.corrections.amend(CHAT, 1, [win("self_draw", "N")])
-    await ledger.corrections.undo(CHAT, allow_others=True)
     out = await ledger.corrections.undo(CHAT, allow_others=True)
-    assert out.hand_number == 1 and not out.correction and out.session.hands == 2
+    assert out.hand_number == 1 and out.correction and out.removed["type"] == "amend"
+    out = await ledger.corrections.undo(CHAT, allow_others=True)
+    assert out.hand_number == 2 and out.correction and out.removed["type"] == "void"
+    await ledger.corrections.void(CHAT, 2)
+    # A hand recorded after the void hand 2 and undone: the next is hand 3 again, never 2.
+    third = await ledger.hands.record(CHAT, win("self_draw", "E"))
+    out = await ledger.corrections.undo(CHAT, allow_others=True)
+    assert out.hand_number == 3 and not out.correction and out.session.hands == 2
     third = await ledger.hands.record(CHAT, win("self_draw", "N"))
     fourth = await ledger.hands.record(CHAT, win("self_draw", "E"))
     assert (third.hand_number, fourth.hand_number) == (3, 4)
     page = await ledger.nights.history(CHAT)
     assert [(i.number, i.status) for i in page.items] == [
-        (4, "closed"), (3, "closed"), (2, "void")]
+        (4, "closed"), (3, "closed"), (2, "void"), (1, "closed")]
     await assert_books_balance(ledger, [CHAT])
 
 

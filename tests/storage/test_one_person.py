@@ -1,0 +1,154 @@
+"""One person, one row, on every backend: a guest named as a member's @username is that
+member, whether the member's account has a row yet or not (then the guest's row is merged
+into it), never when the two sat at one table; a scorekeeper's account takes over the guest
+named as their username instead of a second row of that name."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from storage import repository as repo
+from storage import tables as t
+from storage.ledger import Ledger
+from storage.models import PlayerRef
+from tests.storage.helpers import assert_books_balance, going, win
+
+CHAT = -1030
+ERIN = 901  # erin's Telegram account, username "erin"
+FOUR = [PlayerRef(name="alice", telegram_id=1), PlayerRef(name="bob"),
+        PlayerRef(name="carol")]
+
+
+async def _night(ledger: Ledger, fourth: PlayerRef, seat: str = "N") -> None:
+    """A Chengdu night of one hand, which the fourth player (North) wins first."""
+    await ledger.sessions.open_session(CHAT, [*FOUR, fourth], preset="chengdu")
+    await ledger.hands.record(CHAT, win("self_draw", seat, patterns=["清一色"]))
+    await ledger.hands.record(CHAT, win("discard", "S", "E"))
+    await ledger.hands.record(CHAT, win("self_draw", "W"))
+    await ledger.nights.end_session(CHAT)
+
+
+async def _all_rows(ledger: Ledger) -> list[tuple[str, int | None, str | None]]:
+    async with ledger.read() as conn:
+        p = t.players.c
+        return [(r.name, r.telegram_id, r.username) for r in (await conn.execute(
+            select(t.players).where(p.chat_id == CHAT).order_by(p.id))).all()]
+
+
+async def _rows(ledger: Ledger) -> dict[str, tuple[int | None, str | None]]:
+    return {name: (tg, username) for name, tg, username in await _all_rows(ledger)}
+
+
+async def test_a_member_with_a_row_of_their_own_takes_the_guest_s_results(
+        ledger: Ledger) -> None:
+    # Erin was first seen without a username, by a text mention of "Erin Li".
+    await _night(ledger, PlayerRef(name="Erin Li", telegram_id=ERIN))
+    member = await ledger.chats.player(CHAT, PlayerRef(name="x", telegram_id=ERIN))
+    # Another night she is seated as @erin, before her account was seen with that
+    # username: a row of its own, until she acts.
+    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin", username="erin")],
+                                       preset="chengdu")
+    await ledger.hands.record(CHAT, win("self_draw", "N"))
+    before = {s.player.name: s.net for s in await ledger.lookback.standings(CHAT)}
+    assert {"Erin Li", "erin"} <= set(before)
+    linked = await ledger.chats.link_member(CHAT, ERIN, "erin")
+    assert linked is not None and linked.id == member.id and linked.name == "Erin Li"
+    session = await going(ledger, CHAT)
+    assert session.seats["N"].id == member.id and session.seats["N"].telegram_id == ERIN
+    standings = {s.player.name: s.net for s in await ledger.lookback.standings(CHAT)}
+    assert "erin" not in standings
+    assert standings["Erin Li"] == before["Erin Li"] + before["erin"]
+    stats = await ledger.lookback.player_stats(CHAT, member.id)
+    assert stats.hands == 2 and stats.wins == 2
+    # The night goes on with her seat; its end owes and is owed by one Erin.
+    await ledger.hands.record(CHAT, win("discard", "S", "E"))
+    await ledger.hands.record(CHAT, win("self_draw", "W"))
+    await ledger.nights.end_session(CHAT)
+    names = {d.payer.name for d in await ledger.money.debts(CHAT)} | {
+        d.payee.name for d in await ledger.money.debts(CHAT)}
+    assert "erin" not in names and "Erin Li" in names
+    assert (await _rows(ledger))["Erin Li"] == (ERIN, "erin")
+    assert "erin" not in await _rows(ledger)
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def test_a_guest_s_earlier_nights_and_a_changed_seat_follow_the_merge(
+        ledger: Ledger) -> None:
+    await _night(ledger, PlayerRef(name="Erin Li", telegram_id=ERIN))
+    # A guest "erin" plays a night, then leaves her seat to dave mid-night.
+    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+                                       preset="chengdu")
+    await ledger.hands.record(CHAT, win("self_draw", "N"))
+    await ledger.hands.record(CHAT, win("self_draw", "S"))
+    await ledger.hands.record(CHAT, win("self_draw", "W"))
+    await ledger.sessions.change_seat(CHAT, "erin", PlayerRef(name="dave"))
+    await ledger.nights.end_session(CHAT)
+    guest = await ledger.chats.find_player(CHAT, "erin")
+    assert guest is not None and guest.telegram_id is None
+    # She comes back as a guest again, and acts from her account (username erin).
+    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+                                       preset="chengdu")
+    assert (await going(ledger, CHAT)).seats["N"].id == guest.id
+    linked = await ledger.chats.link_member(CHAT, ERIN, "erin")
+    assert linked is not None and linked.name == "Erin Li"
+    async with ledger.read() as conn:
+        h = t.hands.c
+        kept = (await conn.execute(select(h.seats).where(h.seats.is_not(None)))).scalars().all()
+        assert kept and all(int(s["N"]) == linked.id for s in kept)
+        assert (await conn.execute(select(t.players).where(
+            t.players.c.id == guest.id))).first() is None
+    standings = {s.player.name for s in await ledger.lookback.standings(CHAT)}
+    assert standings == {"alice", "bob", "carol", "Erin Li"}  # (dave played no hand)
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def test_two_rows_that_sat_at_one_table_are_two_people(ledger: Ledger) -> None:
+    # "Erin Li" (the account with username erin) and a guest "erin" at one table.
+    await ledger.sessions.open_session(
+        CHAT, [PlayerRef(name="alice", telegram_id=1), PlayerRef(name="bob"),
+               PlayerRef(name="Erin Li", telegram_id=ERIN), PlayerRef(name="erin")],
+        preset="chengdu")
+    await ledger.hands.record(CHAT, win("self_draw", "N"))
+    await ledger.nights.end_session(CHAT)
+    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+                                       preset="chengdu")
+    assert await ledger.chats.link_member(CHAT, ERIN, "erin") is None
+    assert {"Erin Li", "erin"} <= set(await _rows(ledger))
+    assert (await going(ledger, CHAT)).seats["N"].is_guest
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def test_an_account_seen_first_takes_the_seat_of_its_username(ledger: Ledger) -> None:
+    # No row for the account: the seated guest's row gets it (as before).
+    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+                                       preset="chengdu")
+    guest = (await going(ledger, CHAT)).seats["N"]
+    linked = await ledger.chats.link_member(CHAT, ERIN, "erin")
+    assert linked is not None and linked.id == guest.id and linked.telegram_id == ERIN
+    # Already hers: nothing more to link; nor for an account that no guest is named as.
+    assert await ledger.chats.link_member(CHAT, ERIN, "erin") is None
+    assert await ledger.chats.link_member(CHAT, 77, "frank") is None
+    await ledger.nights.end_session(CHAT)
+    # A plain name that is a member's username seats that member.
+    await ledger.chats.player(CHAT, PlayerRef(name="Frank Wu", telegram_id=77,
+                                              username="frank"))
+    seated = await ledger.chats.player(CHAT, PlayerRef(name="frank"))
+    assert seated.telegram_id == 77 and seated.name == "Frank Wu"
+
+
+async def test_a_scorekeeper_takes_over_the_guest_named_as_their_username(
+        ledger: Ledger) -> None:
+    await _night(ledger, PlayerRef(name="erin"))  # a guest
+    await _night(ledger, PlayerRef(name="Gus"))   # a guest whose name is only a display name
+    async with ledger.write() as conn:
+        await conn.run_sync(repo.known_member, CHAT, ERIN, "Erin", "erin")
+        await conn.run_sync(repo.known_member, CHAT, 88, "Gus", "gus_w")
+    rows = await _all_rows(ledger)
+    assert [r for r in rows if r[0].lower() == "erin"] == [("erin", ERIN, "erin")]
+    # Gus the scorekeeper is not taken for the guest Gus on a display name alone.
+    assert [r for r in rows if r[0] == "Gus"] == [("Gus", None, None), ("Gus", 88, "gus_w")]
+    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin", username="erin")],
+                                       preset="chengdu")
+    seated = (await going(ledger, CHAT)).seats["N"]
+    assert seated.telegram_id == ERIN
+    assert [s.player.name for s in await ledger.lookback.standings(CHAT)].count("erin") == 1

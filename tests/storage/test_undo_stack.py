@@ -1,0 +1,278 @@
+"""/undo after several corrections, on every backend: corrections are taken back newest
+first, each undo putting the table back exactly as it was before what it takes back
+(hands, totals, dealer), events recorded in between taken back in their turn; once every
+correction is taken back, undo goes on with the events. A stateful test checks the same
+over random sequences of record, void, amend and undo."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+from typing import Any
+
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
+from sqlalchemy import select
+
+from engine.errors import ReportError
+from storage import tables as t
+from storage.errors import LedgerError
+from storage.hand_json import full_report, hand_deltas
+from storage.ledger import Ledger
+from tests.storage.conftest import PG_URL, drop_schema, make_ledger
+from tests.storage.helpers import SEATED, assert_books_balance, win
+
+CHAT = -1020
+
+State = tuple[Any, ...]
+
+
+async def state(ledger: Ledger, chat_id: int = CHAT) -> State:
+    """What an undo must restore: every hand (status, dealer, report, points, reporters)
+    and the table (hands, dealer, totals, the hand being played)."""
+    async with ledger.read() as conn:
+        srow = (await conn.execute(select(t.sessions).where(
+            t.sessions.c.chat_id == chat_id, t.sessions.c.status == "open"))).one()
+        h = t.hands.c
+        hands = tuple(
+            (r.number, r.status, r.dealer, r.next_dealer, full_report(r.report),
+             hand_deltas(r.result), tuple(r.reporters))
+            for r in (await conn.execute(select(t.hands).where(
+                h.session_id == srow.id).order_by(h.number))).all())
+    session = await ledger.sessions.current_session(chat_id)
+    assert session is not None
+    return (hands, session.hands, session.dealer, session.totals, session.open_hand,
+            session.still_in)
+
+
+async def three_hands(ledger: Ledger) -> list[State]:
+    """Chengdu, three hands of three wins each; the state after each event."""
+    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    states = [await state(ledger)]
+    for hand in (("S", "W", "N"), ("W", "E", "S"), ("N", "E", "S")):
+        for i, seat in enumerate(hand):
+            event = win("self_draw", seat) if i != 1 else win("discard", seat, hand[2])
+            await ledger.hands.record(CHAT, event, reporter=1)
+            states.append(await state(ledger))
+    return states
+
+
+async def test_two_edits_are_undone_newest_first(ledger: Ledger) -> None:
+    states = await three_hands(ledger)
+    fix = ledger.corrections
+    await fix.amend(CHAT, 2, [win("self_draw", "W", patterns=["七对"]),
+                              win("self_draw", "E"), win("discard", "S", "N")], actor=1)
+    after_2 = await state(ledger)
+    await fix.amend(CHAT, 3, [win("self_draw", "N", patterns=["清一色"]),
+                              win("discard", "E", "S"), win("self_draw", "S")], actor=1)
+    assert await state(ledger) != after_2
+    out = await fix.undo(CHAT, actor=1)
+    assert (out.correction, out.hand_number) == (True, 3)
+    assert await state(ledger) == after_2
+    out = await fix.undo(CHAT, actor=1)
+    assert (out.correction, out.hand_number) == (True, 2)
+    assert await state(ledger) == states[-1]
+    # Every correction taken back: the events, as usual, hand 3's last first.
+    out = await fix.undo(CHAT, actor=1)
+    assert (out.correction, out.hand_number, out.event_index) == (False, 3, 2)
+    assert await state(ledger) == states[-2]
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def test_the_same_hand_edited_twice_comes_back_step_by_step(ledger: Ledger) -> None:
+    states = await three_hands(ledger)
+    fix = ledger.corrections
+    await fix.amend(CHAT, 2, [win("self_draw", "N"), win("self_draw", "E"),
+                              win("self_draw", "S")], actor=1)  # N wins: dealers move on
+    first = await state(ledger)
+    assert first[2] != states[-1][2] or first[3] != states[-1][3]
+    await fix.amend(CHAT, 2, [win("self_draw", "W", patterns=["七对"]),
+                              win("self_draw", "E"), win("discard", "S", "N")], actor=1)
+    await fix.undo(CHAT, actor=1)
+    assert await state(ledger) == first
+    await fix.undo(CHAT, actor=1)
+    assert await state(ledger) == states[-1]
+    out = await fix.undo(CHAT, actor=1)
+    assert not out.correction and await state(ledger) == states[-2]
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def test_voids_and_edits_in_any_order(ledger: Ledger) -> None:
+    states = await three_hands(ledger)
+    fix = ledger.corrections
+    await fix.void(CHAT, 2, actor=1)
+    voided = await state(ledger)
+    await fix.amend(CHAT, 3, [win("self_draw", "E"), win("self_draw", "S"),
+                              win("self_draw", "W")], actor=1)
+    edited = await state(ledger)
+    await fix.void(CHAT, 1, actor=1)
+    out = await fix.undo(CHAT, actor=1)
+    assert (out.removed["type"], out.hand_number) == ("void", 1)
+    assert await state(ledger) == edited
+    out = await fix.undo(CHAT, actor=1)
+    assert (out.removed["type"], out.hand_number) == ("amend", 3)
+    assert await state(ledger) == voided
+    out = await fix.undo(CHAT, actor=1)
+    assert (out.removed["type"], out.hand_number) == ("void", 2)
+    assert await state(ledger) == states[-1]
+    # An /edit that counts a void hand again, undone: void again; then the void undone.
+    await fix.void(CHAT, 2, actor=1)
+    await fix.amend(CHAT, 2, [win("self_draw", "E"), win("self_draw", "S"),
+                              win("self_draw", "W")], actor=1)
+    await fix.undo(CHAT, actor=1)
+    assert await state(ledger) == voided
+    await fix.undo(CHAT, actor=1)
+    assert await state(ledger) == states[-1]
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def test_events_between_corrections_are_undone_in_their_turn(ledger: Ledger) -> None:
+    states = await three_hands(ledger)
+    fix = ledger.corrections
+    await fix.amend(CHAT, 2, [win("self_draw", "N"), win("self_draw", "E"),
+                              win("self_draw", "S")], actor=1)
+    edited = await state(ledger)
+    await ledger.hands.record(CHAT, win("self_draw", "E"), reporter=1)  # hand 4 begins
+    played = await state(ledger)
+    await fix.amend(CHAT, 1, [win("self_draw", "E"), win("self_draw", "S"),
+                              win("self_draw", "W")], actor=1)
+    await ledger.hands.record(CHAT, win("self_draw", "S"), reporter=1)
+    out = await fix.undo(CHAT, actor=1)  # the event after the second edit
+    assert (out.correction, out.hand_number, out.event_index) == (False, 4, 1)
+    out = await fix.undo(CHAT, actor=1)  # the second edit
+    assert (out.correction, out.hand_number) == (True, 1)
+    assert await state(ledger) == played
+    out = await fix.undo(CHAT, actor=1)  # the event between the edits
+    assert (out.correction, out.hand_number, out.event_index) == (False, 4, 0)
+    assert await state(ledger) == edited
+    out = await fix.undo(CHAT, actor=1)  # the first edit
+    assert (out.correction, out.hand_number) == (True, 2)
+    assert await state(ledger) == states[-1]
+    # A correction undone, then an event: the event goes first, then the edit before.
+    await fix.amend(CHAT, 2, [win("self_draw", "N"), win("self_draw", "E"),
+                              win("self_draw", "S")], actor=1)
+    await fix.amend(CHAT, 3, [win("self_draw", "E"), win("self_draw", "S"),
+                              win("self_draw", "W")], actor=1)
+    await fix.undo(CHAT, actor=1)
+    assert await state(ledger) == edited
+    await ledger.hands.record(CHAT, win("self_draw", "E"), reporter=1)
+    out = await fix.undo(CHAT, actor=1)
+    assert not out.correction and await state(ledger) == edited
+    out = await fix.undo(CHAT, actor=1)
+    assert (out.correction, out.hand_number) == (True, 2)
+    assert await state(ledger) == states[-1]
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def test_only_who_corrected_takes_back_each_correction(ledger: Ledger) -> None:
+    await three_hands(ledger)
+    fix = ledger.corrections
+    await fix.amend(CHAT, 2, [win("self_draw", "N"), win("self_draw", "E"),
+                              win("self_draw", "S")], actor=1, allow_others=True)
+    await fix.void(CHAT, 3, actor=2, allow_others=True)
+    with pytest.raises(LedgerError) as err:
+        await fix.undo(CHAT, actor=1)
+    assert err.value.code == "not_reporter"
+    await fix.undo(CHAT, actor=2)
+    with pytest.raises(LedgerError) as err:  # the next one is alice's edit
+        await fix.undo(CHAT, actor=2)
+    assert err.value.code == "not_reporter"
+    out = await fix.undo(CHAT, actor=1)
+    assert (out.correction, out.hand_number) == (True, 2)
+
+
+def _event(rng: random.Random) -> dict[str, Any]:
+    seats = ["E", "S", "W", "N"]
+    winner = rng.choice(seats)
+    if rng.random() < 0.5:
+        return win("self_draw", winner, patterns=rng.choice([[], ["清一色"], ["七对"]]))
+    return win("discard", winner, rng.choice([s for s in seats if s != winner]))
+
+
+class UndoMachine(RuleBasedStateMachine):
+    """Every change pushes the state before it; every undo pops it back exactly, and is
+    refused only when nothing is left to take back."""
+
+    backend = "sqlite"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop = asyncio.new_event_loop()
+        self.tmp = tempfile.TemporaryDirectory()
+        self.ledger, self.schema = self.loop.run_until_complete(
+            make_ledger(self.backend, self.tmp.name))
+        self.stack: list[State] = []
+
+    def run(self, coro: Any) -> Any:
+        return self.loop.run_until_complete(coro)
+
+    @initialize(preset=st.sampled_from(["chengdu", "changsha"]))
+    def open_table(self, preset: str) -> None:
+        overrides = {"birds": 0} if preset == "changsha" else None
+        self.run(self.ledger.sessions.open_session(CHAT, SEATED, preset=preset,
+                                                   overrides=overrides))
+
+    def change(self, coro: Any) -> None:
+        before = self.run(state(self.ledger))
+        try:
+            self.run(coro)
+        except (ReportError, LedgerError):
+            assert self.run(state(self.ledger)) == before  # a refusal changes nothing
+            return
+        self.stack.append(before)
+
+    @rule(seed=st.integers(0, 10**6))
+    def record(self, seed: int) -> None:
+        self.change(self.ledger.hands.record(CHAT, _event(random.Random(seed))))
+
+    def number(self, back: int) -> int:
+        """A hand ``back`` hands before the last (0 for the last; hand 1 at most, and
+        sometimes one not there, to be refused)."""
+        session = self.run(self.ledger.sessions.current_session(CHAT))
+        return max(1, int(session.hands) - back)
+
+    @rule(back=st.integers(0, 2))
+    def void(self, back: int) -> None:
+        self.change(self.ledger.corrections.void(CHAT, self.number(back)))
+
+    @rule(back=st.integers(0, 2), seed=st.integers(0, 10**6), count=st.integers(1, 3))
+    def amend(self, back: int, seed: int, count: int) -> None:
+        rng = random.Random(seed)
+        self.change(self.ledger.corrections.amend(
+            CHAT, self.number(back), [_event(rng) for _ in range(count)]))
+
+    @rule()
+    def undo(self) -> None:
+        if not self.stack:
+            with pytest.raises(LedgerError) as err:
+                self.run(self.ledger.corrections.undo(CHAT, allow_others=True))
+            assert err.value.code == "nothing_to_undo"
+            return
+        self.run(self.ledger.corrections.undo(CHAT, allow_others=True))
+        assert self.run(state(self.ledger)) == self.stack.pop()
+        self.run(assert_books_balance(self.ledger, [CHAT]))
+
+    def teardown(self) -> None:
+        self.run(self.ledger.close())
+        self.run(drop_schema(self.schema))
+        self.loop.close()
+        self.tmp.cleanup()
+
+
+TestUndoStackSQLite = UndoMachine.TestCase
+TestUndoStackSQLite.settings = settings(max_examples=25, stateful_step_count=20,
+                                        deadline=None)
+
+
+class PostgresUndoMachine(UndoMachine):
+    backend = "postgres"
+
+
+TestUndoStackPostgres = pytest.mark.skipif(
+    not PG_URL, reason="PostgreSQL tests need TALLY_TEST_POSTGRES_URL (.ci/run sets it)"
+)(PostgresUndoMachine.TestCase)
+TestUndoStackPostgres.settings = settings(max_examples=10, stateful_step_count=16,
+                                          deadline=None)
