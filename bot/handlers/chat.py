@@ -154,8 +154,10 @@ async def link_sender(context: TallyContext, session: SessionInfo,
                for p in session.seats.values()):
         return session
     ledger = context.ledger
-    if await ledger.chats.link_member(session.chat_id, user.id, user.username) is None:
-        return session
+    await ledger.chats.link_member(session.chat_id, user.id, user.username)
+    # Read again whether or not this call linked: the table in hand may be older than
+    # the ledger (an earlier try of this update linked the account, then the database
+    # went away before its answer).
     fresh = await ledger.sessions.current_session(session.chat_id)
     remember(context, session.chat_id, fresh)
     return fresh or session

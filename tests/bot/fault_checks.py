@@ -97,7 +97,9 @@ async def check(url: str, load: Load, *, exactly_once: bool = False) -> None:
                 report, _result = await ledger.nights.hand(chat, number)
                 [event] = report["events"]
                 recorded.append(session.seats[event["winners"][0]["seat"]].name)
-            assert recorded == [w for w, _ in sent], chat  # once each, in order
+            # once each, in order
+            assert recorded == [w for w, _ in sent], (chat, recorded, sent, [
+                [m.text[:150] for m in api.outbox if m.reply_to == mid] for _w, mid in sent])
     finally:
         await ledger.close()
     for chat, sent in load.sent.items():

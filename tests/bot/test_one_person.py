@@ -94,3 +94,20 @@ async def test_an_account_known_by_another_name_takes_its_guest_seat(
         t.users["erin"] = erin
         await _night(t, "/new chengdu @alice @bob @carol @erin", erin)
         await _erin_once(t, "ErinLi")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_seat_linked_by_an_earlier_try_of_the_same_update_is_the_sender_s(
+        tmp_path: Path, backend: str) -> None:
+    """bob's first report links his account to his seat, then the database goes away
+    before its answer and the update is tried again: the table the bot holds still shows
+    the seat without an account, and the ledger already has it. The try again reads the
+    table afresh and records the hand (it was refused as not a player's)."""
+    async with table_on(backend, tmp_path, "en", "linked_before") as t:
+        await t.say("alice", "/new changsha @alice @bob @carol @dave")
+        await t.say("alice", "/table")  # the bot holds the table: bob has no account yet
+        bob = t.user("bob")
+        assert await t.ledger.chats.link_member(t.chat_id, bob.id, "bob") is not None
+        said = [plain(m.text) for m in await t.say("bob", "/hu bob 自摸")]
+        assert any("Hand 1 recorded" in x for x in said), said
+        assert t.api.errors == []
