@@ -263,7 +263,9 @@ class UndoMachine(RuleBasedStateMachine):
 
 
 TestUndoStackSQLite = UndoMachine.TestCase
-TestUndoStackSQLite.settings = settings(max_examples=25, stateful_step_count=20,
+# As many runs as on PostgreSQL, a little longer: the example tests above pin the
+# named orders; these look for others (CI replays the same ones every run).
+TestUndoStackSQLite.settings = settings(max_examples=12, stateful_step_count=18,
                                         deadline=None)
 
 
