@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import tempfile
 from typing import Any
 
+from hypothesis.stateful import RuleBasedStateMachine
 from sqlalchemy import func, select
 
 from storage import tables as t
 from storage.ledger import Ledger
 from storage.models import PlayerRef, SessionInfo
+from tests.storage.conftest import drop_schema, make_ledger
 
 SEATED = [PlayerRef(name="alice", telegram_id=1), PlayerRef(name="bob", telegram_id=2),
           PlayerRef(name="carol"), PlayerRef(name="dave", telegram_id=4)]
@@ -56,3 +60,26 @@ async def assert_books_balance(ledger: Ledger, chat_ids: list[int]) -> None:
             total = (await conn.execute(select(func.coalesce(func.sum(e.delta), 0))
                                         .where(e.chat_id == chat_id))).scalar_one()
             assert total == 0
+
+
+class LedgerMachine(RuleBasedStateMachine):
+    """A hypothesis state machine over a ledger of its own on ``backend``: its synchronous
+    rules run the ledger's coroutines on a loop of its own (``run``)."""
+
+    backend = "sqlite"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop = asyncio.new_event_loop()
+        self.tmp = tempfile.TemporaryDirectory()
+        self.ledger, self.schema = self.loop.run_until_complete(
+            make_ledger(self.backend, self.tmp.name))
+
+    def run(self, coro: Any) -> Any:
+        return self.loop.run_until_complete(coro)
+
+    def teardown(self) -> None:
+        self.run(self.ledger.close())
+        self.run(drop_schema(self.schema))
+        self.loop.close()
+        self.tmp.cleanup()

@@ -6,15 +6,13 @@ over random sequences of record, void, amend and undo."""
 
 from __future__ import annotations
 
-import asyncio
 import random
-import tempfile
 from typing import Any
 
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
+from hypothesis.stateful import initialize, rule
 from sqlalchemy import select
 
 from engine.errors import ReportError
@@ -22,8 +20,8 @@ from storage import tables as t
 from storage.errors import LedgerError
 from storage.hand_json import full_report, hand_deltas
 from storage.ledger import Ledger
-from tests.storage.conftest import PG_URL, drop_schema, make_ledger
-from tests.storage.helpers import SEATED, assert_books_balance, win
+from tests.storage.conftest import PG_URL
+from tests.storage.helpers import SEATED, LedgerMachine, assert_books_balance, win
 
 CHAT = -1020
 
@@ -192,22 +190,13 @@ def _event(rng: random.Random) -> dict[str, Any]:
     return win("discard", winner, rng.choice([s for s in seats if s != winner]))
 
 
-class UndoMachine(RuleBasedStateMachine):
+class UndoMachine(LedgerMachine):
     """Every change pushes the state before it; every undo pops it back exactly, and is
     refused only when nothing is left to take back."""
 
-    backend = "sqlite"
-
     def __init__(self) -> None:
         super().__init__()
-        self.loop = asyncio.new_event_loop()
-        self.tmp = tempfile.TemporaryDirectory()
-        self.ledger, self.schema = self.loop.run_until_complete(
-            make_ledger(self.backend, self.tmp.name))
         self.stack: list[State] = []
-
-    def run(self, coro: Any) -> Any:
-        return self.loop.run_until_complete(coro)
 
     @initialize(preset=st.sampled_from(["chengdu", "changsha"]))
     def open_table(self, preset: str) -> None:
@@ -254,12 +243,6 @@ class UndoMachine(RuleBasedStateMachine):
         self.run(self.ledger.corrections.undo(CHAT, allow_others=True))
         assert self.run(state(self.ledger)) == self.stack.pop()
         self.run(assert_books_balance(self.ledger, [CHAT]))
-
-    def teardown(self) -> None:
-        self.run(self.ledger.close())
-        self.run(drop_schema(self.schema))
-        self.loop.close()
-        self.tmp.cleanup()
 
 
 TestUndoStackSQLite = UndoMachine.TestCase
