@@ -5,9 +5,10 @@
   network errors are retried with exponential backoff, up to ``max_attempts``; a refusal
   (400, 403) is final and logged.
 - A chat's scoreboard is one row that later ones replace (``collapse``): only the newest
-  is sent, at most once every ``board_interval`` seconds. The first one posts the board and
-  pins it; later ones edit it; if it was deleted, a new one is posted. A table's board is
-  never replaced by the next table's: the last edit of one that ended goes first.
+  is sent, at most once every ``board_interval`` seconds; a table's first goes at once.
+  The first one posts the board and pins it; later ones edit it; if it was deleted, a new
+  one is posted. A table's board is never replaced by the next table's: the last edit of
+  one that ended goes first.
 - Telegram's rates (about 30 messages a second, 20 a minute in a group) are kept by the
   Bot's rate limiter, per chat, so a busy chat waits without holding up the others.
 - Several workers (``worker`` set): each sends the answers it holds by a lease (those it
@@ -124,8 +125,9 @@ class Sender:
         self.streams: dict[int, ChatStream] = {}
         # session id -> its board's message id and the text it shows (the newest few)
         self.boards: dict[int, tuple[int, str | None]] = {}
-        # chat id -> time.monotonic() before which its board is not edited again
-        self.board_due: dict[int, float] = {}
+        # chat id -> time.monotonic() before which its board is not edited again, and the
+        # table (session id) that board showed: another table's first board goes at once
+        self.board_due: dict[int, tuple[float, Any]] = {}
         self._sent: list[int] = []
         self._dropped: list[int] = []
         self._failed: list[tuple[int, str]] = []
@@ -337,8 +339,10 @@ class Sender:
                     continue
                 if stream.board is None:
                     break
-                wait = self.board_due.get(chat_id, 0.0) - time.monotonic()
-                if wait > 0 and not self._closing and not stream.board.params.get("now"):
+                due, shown = self.board_due.get(chat_id, (0.0, None))
+                wait = due - time.monotonic()
+                if wait > 0 and not self._closing and not stream.board.params.get("now") \
+                        and stream.board.params.get("session_id") == shown:
                     stream.waiting = True
                     self._check_idle()
                     with contextlib.suppress(TimeoutError):
@@ -350,13 +354,14 @@ class Sender:
                     continue
                 stream.board = None
                 await self._deliver(row)
-                self.board_due[chat_id] = time.monotonic() + self.board_interval
+                self.board_due[chat_id] = (time.monotonic() + self.board_interval,
+                                           row.params.get("session_id"))
         finally:
             stream.task = None
             stream.waiting = False
             if not stream.fifo and stream.board is None:
                 self.streams.pop(chat_id, None)
-                if self.board_due.get(chat_id, 0.0) <= time.monotonic():
+                if self.board_due.get(chat_id, (0.0, None))[0] <= time.monotonic():
                     self.board_due.pop(chat_id, None)
             self._check_idle()
 

@@ -158,6 +158,29 @@ async def test_scoreboard_edits_in_a_burst_merge_into_one(tmp_path: Path) -> Non
         assert board.edits == 3 and t.api.errors == []
 
 
+async def test_the_next_table_s_board_is_posted_at_once_after_the_last_one_ended(
+        tmp_path: Path) -> None:
+    """The night's last edit of a board starts the interval; the next table's first
+    board (a new post, where its buttons are) does not wait for it."""
+    async with table(tmp_path, board_interval=3600.0) as t:
+        await t.say("alice", NEW)
+        await t.say("bob", "/hu bob 自摸")
+        await t.say("alice", "/end")
+        def boards() -> list[SentMessage]:  # each board message once, as it stands
+            ids = dict.fromkeys(m.message_id for m in t.api.outbox if "Scoreboard" in m.text)
+            return [t.api.messages[(t.chat_id, i)] for i in ids]
+
+        [ended] = boards()
+        assert "the night is over" in ended.text
+        await t.say("alice", NEW)
+        assert len(boards()) == 2, [plain(m.text) for m in t.api.outbox]
+        board = boards()[1]
+        assert "the night is over" not in board.text and board.reply_markup
+        await t.say("carol", "/hu carol 自摸")  # its edits keep the interval
+        assert board.edits == 0
+        assert t.api.errors == []
+
+
 async def test_a_pending_scoreboard_edit_is_shown_at_shutdown(tmp_path: Path) -> None:
     async with table(tmp_path, board_interval=60) as t:
         await t.say("alice", NEW)
