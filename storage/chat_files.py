@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from pydantic import ValidationError
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from engine.errors import ReportError
@@ -44,6 +44,7 @@ from engine.rules import Ruleset
 from storage import repository as repo
 from storage import tables as t
 from storage.backup import _decode, _encode
+from storage.drafts import take_draft
 from storage.errors import LedgerError
 from storage.hand_json import full_report, full_result_json, pack_report, packed_or_whole
 from storage.hand_stats import seat_facts
@@ -668,11 +669,7 @@ async def import_zip(ledger: Ledger, chat_id: int, data: IO[bytes],
 
     def unit(conn: Connection) -> ImportPreview:
         if draft is not None:
-            d = t.drafts.c
-            if conn.execute(delete(t.drafts).where(
-                    d.chat_id == chat_id, d.id == draft[0], d.version == draft[1])
-                    ).rowcount != 1:
-                raise LedgerError("stale_button", "that import was confirmed or cancelled")
+            take_draft(conn, chat_id, draft, "that import was confirmed or cancelled")
         repo.ensure_chat(conn, chat_id)
         if not _chat_is_empty(conn, chat_id):
             raise LedgerError("import_not_empty", "this chat already has a ledger")

@@ -49,6 +49,15 @@ def drop_table_drafts(conn: Connection, chat_id: int) -> int:
         _d.chat_id == chat_id, _d.kind != IMPORT_KIND)).rowcount)
 
 
+def take_draft(conn: Connection, chat_id: int, draft: tuple[int, int], stale: str) -> None:
+    """The press that confirms a draft (its id and version) takes it, in the transaction
+    of what it confirms; a draft gone or changed meanwhile (pressed twice, or another
+    press first) is ``stale_button``, ``stale`` saying what happened."""
+    if conn.execute(delete(t.drafts).where(
+            _d.chat_id == chat_id, _d.id == draft[0], _d.version == draft[1])).rowcount != 1:
+        raise LedgerError("stale_button", stale)
+
+
 class Drafts(Service):
     """Drafts behind inline buttons, so that buttons survive a restart. Each change bumps a
     version; a press carrying an older version is stale and refused.

@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from engine.rules import rules_for_players
 from storage import repository as repo
 from storage import tables as t
+from storage.drafts import take_draft
 from storage.errors import LedgerError
 from storage.models import PlayerRef, SessionInfo
 from storage.repository import now
@@ -49,11 +50,7 @@ class Sessions(Service):
 
         def unit(conn: Connection) -> SessionInfo:
             if draft is not None:
-                d = t.drafts.c
-                if conn.execute(delete(t.drafts).where(
-                        d.chat_id == chat_id, d.id == draft[0], d.version == draft[1])
-                        ).rowcount != 1:
-                    raise LedgerError("stale_button", "those seats changed meanwhile")
+                take_draft(conn, chat_id, draft, "those seats changed meanwhile")
             chat = repo.ensure_chat(conn, chat_id)
             s = t.sessions.c
             if conn.execute(select(s.id).where(
