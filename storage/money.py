@@ -26,6 +26,15 @@ from storage.store import Service
 from storage.transfers import fewest_transfers
 
 
+def debt_row(conn: Connection, chat_id: int, debt_id: int) -> Row[Any]:
+    """Debt ``debt_id`` of this chat (what /paid N names), or the refusal ``no_debt``."""
+    row = conn.execute(select(t.debts).where(
+        t.debts.c.chat_id == chat_id, t.debts.c.id == debt_id)).first()
+    if row is None:
+        raise LedgerError("no_debt", f"no debt {debt_id} in this chat", id=debt_id)
+    return row
+
+
 class MoneyStanding(Contract):
     player: PlayerInfo
     cents: int  # the money won (lost if negative), each night at its stake
@@ -107,10 +116,7 @@ class Money(Service):
         d = t.debts.c
 
         def unit(conn: Connection) -> Debt:
-            row = conn.execute(select(t.debts).where(
-                d.chat_id == chat_id, d.id == debt_id)).first()
-            if row is None:
-                raise LedgerError("no_debt", f"no debt {debt_id} in this chat", id=debt_id)
+            debt_row(conn, chat_id, debt_id)
             conn.execute(update(t.debts).where(d.id == debt_id).values(
                 paid=True, paid_cents=d.cents))
             return next(x for x in debt_list(conn, chat_id) if x.id == debt_id)
@@ -233,10 +239,7 @@ class Money(Service):
         d = t.debts.c
 
         def unit(conn: Connection) -> Payment:
-            row = conn.execute(select(t.debts).where(
-                d.chat_id == chat_id, d.id == debt_id)).first()
-            if row is None:
-                raise LedgerError("no_debt", f"no debt {debt_id} in this chat", id=debt_id)
+            row = debt_row(conn, chat_id, debt_id)
             # The debt names its two people: while anything is open between them, /paid N
             # still pays it, even after N itself was set off against the other way.
             rows = self._open_debts(conn, chat_id, (row.payer_id, row.payee_id), lock=True)
