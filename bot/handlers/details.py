@@ -32,7 +32,8 @@ def answer(lang: str, out: RecordOutcome, verbose: bool) -> tuple[str, InlineKey
 
 
 async def on_details(update: Update, context: TallyContext) -> None:
-    """Details: edit the compact answer into the full explanation (Undo stays)."""
+    """Details: edit the compact answer into the full explanation (Undo stays while the
+    table is open)."""
     query, chat = update.callback_query, update.effective_chat
     if query is None or chat is None:
         return
@@ -53,6 +54,8 @@ async def on_details(update: Update, context: TallyContext) -> None:
         await send.answer(update, stale, alert=True)  # undone or corrected since
         return
     text = render.details_text(lang, session, data.hand, hand, data.event)
-    keyboard = undo_keyboard(t(lang, "Undo"), data.session_id, data.hand, data.event)
+    # Undo only while the table is open: after /end it would only say the table ended.
+    keyboard = (undo_keyboard(t(lang, "Undo"), data.session_id, data.hand, data.event)
+                if session.status == "open" else None)
     await send.edit(context, chat.id, message.message_id, text, reply_markup=keyboard)
     await send.answer(update)

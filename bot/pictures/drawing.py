@@ -36,9 +36,20 @@ CARD_SIZE = (1080, 1350)  # pixels: the settle-up card (4:5, as chat apps show p
 SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
           "#17becf")
+# Past the colours a line takes them again in another style: dashed with square marks,
+# then dash-dotted with triangles (a night holds up to storage.sessions.MAX_PEOPLE people,
+# each with a line of their own; no two look alike up to 24).
+STYLES = (("-", "o"), ("--", "s"), ("-.", "^"))
 MAX_NAME = 16  # characters of a name drawn
 
 _lock = threading.Lock()
+
+
+def line_look(i: int) -> tuple[str, str, str]:
+    """The ``i``-th line's colour, line style and marker: every colour solid first, then
+    each again in the next style."""
+    style, marker = STYLES[i // len(COLORS) % len(STYLES)]
+    return COLORS[i % len(COLORS)], style, marker
 
 
 def ui(font: Font, lang: str, msgid: str, **params: object) -> str:
@@ -130,10 +141,10 @@ def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) ->
         for i, (pid, ys) in enumerate(series.totals.items()):  # four, three, or more
             name = label(font, lang, who.names[pid], series.seats[pid])
             last = next(y for y in reversed(ys) if y is not None)
-            ax.plot(xs, [float("nan") if y is None else y for y in ys],
-                    color=COLORS[i % len(COLORS)], linewidth=2.2,
-                    marker="o" if len(xs) <= 60 else None, markersize=3.5,
-                    label=f"{name} {signed(last)}")
+            color, style, marker = line_look(i)
+            ax.plot(xs, [float("nan") if y is None else y for y in ys], color=color,
+                    linestyle=style, linewidth=2.2, marker=marker if len(xs) <= 60 else None,
+                    markersize=3.5, label=f"{name} {signed(last)}")
         for n, number in enumerate(series.void):  # the segment that leads to its point
             ax.axvspan(number - 1, number, color="#dddddd", alpha=0.6, linewidth=0,
                        label=ui(font, lang, "voided hand") if n == 0 else None)
@@ -166,7 +177,9 @@ def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) ->
             "Night {night}: {preset}, {hands} hands", hands, night=who.night,
             preset=preset_label(font, lang, who.preset), hands=hands)
         ax.set_title(title, fontsize=15)
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=12, frameon=False)
+        # long enough a sample to show a line's dashes
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=12, frameon=False,
+                  handlelength=3)
 
     return _render(font, draw, CHART_SIZE)
 
@@ -444,8 +457,9 @@ def standings_chart(series: StandingsSeries, lang: str, font: Font) -> bytes:
         order = sorted(series.lines, key=lambda p: -series.lines[p][-1])
         for i, pid in enumerate(order):
             ys = series.lines[pid]
-            ax.plot(xs, ys, color=COLORS[i % len(COLORS)], linewidth=2.2,
-                    marker="o" if len(xs) <= 40 else None, markersize=4,
+            color, style, marker = line_look(i)
+            ax.plot(xs, ys, color=color, linestyle=style, linewidth=2.2,
+                    marker=marker if len(xs) <= 40 else None, markersize=4,
                     label=f"{label(font, lang, series.names[pid], None)} {signed(ys[-1])}")
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_xlabel(ui(font, lang, "Night"))

@@ -58,9 +58,10 @@ def outcome_text(lang: str, out: RecordOutcome, verbose: bool = True) -> str:
 
 def details_text(lang: str, s: SessionInfo, number: int, hand: HandResult, index: int
                  ) -> str:
-    """What the Details button shows: the event's full explanation and the hand's state."""
+    """What the Details button shows: the event's full explanation and the hand's state
+    (none once the night has ended: no hand plays on, nobody deals next)."""
     text = answer.full_text(lang, s, number, hand.events[index])
-    if index < len(hand.events) - 1:
+    if index < len(hand.events) - 1 or s.status != "open":
         return text
     if hand.open:
         return text + "\n" + answer.state_text(lang, s, hand, closed=False)

@@ -134,3 +134,25 @@ async def test_rules_show_the_chats_own_house_rules_in_chinese(tmp_path: Path) -
         await t.say("alice", NEW.replace("chengdu", "成都"))
         table_text = plain((await t.say("bob", "/table"))[0].text)
         assert "牌桌：成都血战" in table_text and "东 alice" in table_text
+
+
+async def test_details_after_the_night_ended_show_no_hand_in_play_and_no_undo(
+        tmp_path: Path) -> None:
+    """/end closes the night with bob's hand still in play: its Details then show the
+    explanation alone (no "plays on; still in", nobody deals next) and no Undo, which
+    could only answer that the table has ended."""
+    for lang, still, undo, details in (("en", "still in", "Undo", "Hand 1, the details:"),
+                                       ("zh-hans", "还在打", "撤销", "第 1 盘详情")):
+        async with table(tmp_path / lang, lang=lang) as t:
+            await t.say("alice", NEW)
+            msg = answer_of(await t.say("bob", "/hu bob 自摸"))
+            assert still in plain(msg.text)  # the hand played on when it was answered
+            await t.say("alice", "/end")
+            await t.press("carol", msg, msg.buttons[-1]["callback_data"])
+            text = plain(msg.text)
+            assert details in text, text
+            assert still not in text and "alice" in text, text
+            assert undo not in [b["text"] for b in msg.buttons]
+            assert msg.buttons == [], msg.buttons
+            assert last_answer(t).get("show_alert") is not True
+            assert t.api.errors == []

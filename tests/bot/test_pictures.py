@@ -18,7 +18,9 @@ from typing import Any
 
 import pytest
 from matplotlib import font_manager
+from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from bot.handlers.commands_files import card_of, draw_night
 from bot.pictures import drawing, fonts
@@ -249,6 +251,55 @@ async def test_pictures_are_pngs_of_their_sizes(ledger: Ledger, tmp_path: Path) 
     assert card.biggest is not None and card.biggest[3] == ("清一色",)
     assert [n.points for n in card.nets] == sorted(summary.nets.values(), reverse=True)
     assert sum(n.points for n in card.nets) == 0
+
+
+NEWCOMERS = ["alice", "grace", "heidi", "张三丰", "ivan", "judy", "李四", "mallory", "niaj",
+             "olivia", "peggy", "王五"]
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "en"])
+async def test_a_night_of_max_people_draws_each_line_its_own_look(
+        ledger: Ledger, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """Seat changes bring the night up to the most people it may hold
+    (storage.sessions.MAX_PEOPLE), each with a line of their own: no two lines share a
+    colour and a line style (the colours run out at eight; a colour came back for a
+    second person, and the legend could not tell them apart), and the legend names
+    everyone, beside the chart and inside the picture."""
+    assert 4 + len(NEWCOMERS) == MAX_PEOPLE
+    assert len(drawing.COLORS) * len(drawing.STYLES) >= MAX_PEOPLE
+    await ledger.sessions.open_session(CHAT, SEATED, preset="changsha")
+    await ledger.hands.record(CHAT, win("self_draw", "S", birds=[2]))
+    for n, name in enumerate(NEWCOMERS):
+        await ledger.sessions.change_seat(CHAT, "ESWN"[n % 4], PlayerRef(name=name))
+        await ledger.hands.record(CHAT, win("self_draw", "ESWN"[(n + 1) % 4], birds=[2]))
+    night = await series.night(ledger, CHAT)
+    figures = kept_figures(monkeypatch)
+    font = fonts.pick_font()
+    png = draw_night(night, lang, font)
+    assert png_size(png) == drawing.CHART_SIZE
+    if os.environ.get("TALLY_KEEP_PICTURES"):  # to look at it
+        Path(os.environ["TALLY_KEEP_PICTURES"], f"night-{MAX_PEOPLE}-{lang}.png").write_bytes(png)
+    fig = figures[0]
+    ax = fig.axes[0]
+    people = ax.get_lines()[:MAX_PEOPLE]  # a line per person is drawn first
+    looks = [(to_hex(x.get_color()), x.get_linestyle()) for x in people]
+    assert len(set(looks)) == MAX_PEOPLE, looks
+    assert len({x.get_label() for x in people}) == MAX_PEOPLE
+    names = [str(x.get_label()).rsplit(" ", 1)[0] for x in people]
+    for who in ("alice", "张三丰", "bob", "grace", "carol", "heidi"):
+        assert drawing.label(font, lang, who, None) in names or not font.can_draw(who), names
+    legend = ax.get_legend()
+    assert legend is not None
+    shown = {t.get_text(): (to_hex(h.get_color()), h.get_linestyle())
+             for t, h in zip(legend.get_texts(), legend.legend_handles, strict=True)
+             if isinstance(h, Line2D)}
+    assert {str(x.get_label()): look for x, look in zip(people, looks, strict=True)
+            }.items() <= shown.items()  # everyone, in the look of their line
+    fig.canvas.draw()
+    width, height = fig.canvas.get_width_height()
+    box = legend.get_window_extent()
+    assert box.x0 >= 0 and box.x1 <= width and box.y0 >= 0 and box.y1 <= height, box.bounds
+    assert box.x0 > ax.get_window_extent().x1  # beside the chart, not over it
 
 
 def test_a_card_with_long_names_and_no_transfers_still_fits() -> None:

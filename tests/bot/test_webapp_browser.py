@@ -182,4 +182,13 @@ async def test_a_seat_change_on_the_board_hands_and_chart(tmp_path: Path) -> Non
             "points")
         legend = await page.inner_text(".legend")
         assert "carol（已离席）" in legend and "dave" in legend, legend
+        # each person's line in a colour of its own, their legend sample in the same
+        drawn = await page.eval_on_selector_all("#chart polyline", "ps => ps.map(p => [\
+p.dataset.line, getComputedStyle(p).stroke])")
+        strokes = dict(drawn)
+        assert len(set(strokes.values())) == len(strokes) == 4, drawn
+        assert "none" not in strokes.values(), drawn
+        samples = await page.eval_on_selector_all(".legend i", "is => is.map(i => \
+getComputedStyle(i).borderTopColor)")
+        assert samples == list(strokes.values()), (samples, drawn)
         assert errors == [] and "null" not in await page.inner_text("main")

@@ -9,7 +9,9 @@
   const SEATS = ["E", "S", "W", "N"];
   const SUITS = { m: "万", p: "筒", s: "条" };
   const HONORS = ["东", "南", "西", "北", "白", "发", "中"];  // 1z-7z, as engine/tiles.py reads them
-  const COLOURS = 6;  // a chart's line colours, .c0 to .c5 in app.css
+  const COLOURS = 8, DASHES = 3;  // a chart's line colours and styles, .c0-.c7 and .d0-.d2 in app.css
+  // the k-th line's look: every colour solid, then each again dashed, then dotted
+  const look = (k) => "c" + (k % COLOURS) + " d" + (Math.floor(k / COLOURS) % DASHES);
 
   function launchParams() {
     const fresh = new URLSearchParams(location.hash.slice(1));
@@ -256,12 +258,12 @@
         else if (runs[runs.length - 1].length) runs.push([]);
       });
       runs.filter((r) => r.length).forEach((r) => {
-        const line = add("polyline", { class: "c" + (k % COLOURS), "data-line": l.name, points: r.join(" ") });
+        const line = add("polyline", { class: look(k), "data-line": l.name, points: r.join(" ") });
         line.style.pointerEvents = "none";
       });
     });
     const legend = el("p", { class: "legend" }, n.lines.map((l, k) =>
-      el("span", {}, el("i", { class: "c" + (k % COLOURS) }), l.name, l.left ? S.lp + S.left + S.rp : null)));
+      el("span", {}, el("i", { class: look(k) }), l.name, l.left ? S.lp + S.left + S.rp : null)));
     show(el("h2", {}, fill(S.night_n, { n: n.night }) + " · " + n.preset),
       svg, legend, detail);
   }
@@ -306,10 +308,10 @@
     add("line", { class: "axis", x1: P, x2: W - P, y1: y(0), y2: y(0) });
     add("text", { x: 2, y: y(hi) + 3 }, String(hi));
     add("text", { x: 2, y: y(lo) + 3 }, String(lo));
-    lines.forEach((l, k) => add("polyline", { class: "c" + (k % COLOURS),
+    lines.forEach((l, k) => add("polyline", { class: look(k),
       points: l.values.map((v, i) => x(i) + "," + y(v)).join(" ") }));
     return [svg, el("p", { class: "legend" }, lines.map((l, k) =>
-      el("span", {}, el("i", { class: "c" + (k % COLOURS) }), l.name)))];
+      el("span", {}, el("i", { class: look(k) }), l.name)))];
   }
   async function renderPlayers() {
     const data = await api("players");
