@@ -345,7 +345,8 @@ def amend_reopens(conn: Connection, session_id: int, target: Row[Any], stays_ope
     """Refuse (``amend_reopens``) an amend that would leave a hand unfinished where play
     went on past it: one that reopens a closed or void hand after which hands were played,
     or one played before a seat changed (``hands.seats``: the next report would be written
-    with today's seats)."""
+    with today's seats); and one that counts or closes a hand while an earlier hand is
+    open (the next report would go into that earlier hand, an undo take back this one)."""
     h = t.hands.c
     if stays_open and target.status != "open":  # closed, or void
         if target.seats is not None:
@@ -356,3 +357,8 @@ def amend_reopens(conn: Connection, session_id: int, target: Row[Any], stays_ope
         if later is not None:
             raise LedgerError("amend_reopens", "that correction leaves the hand "
                               "unfinished, but later hands were played")
+    earlier_open = conn.execute(select(h.number).where(
+        h.session_id == session_id, h.status == "open", h.number < target.number)).first()
+    if earlier_open is not None:
+        raise LedgerError("amend_reopens", f"hand {earlier_open.number} is unfinished: "
+                          f"hand {target.number} cannot be counted before it")
