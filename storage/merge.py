@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from storage import repository as repo
 from storage import tables as t
+from storage.repository import now
 from storage.statements import TOTAL_FIELDS
 
 
@@ -57,8 +58,10 @@ def sittings(conn: Connection, chat_id: int, player_ids: Iterable[int]
     return out, kept
 
 
-def merge_guest(conn: Connection, chat_id: int, guest_id: int, member_id: int) -> bool:
-    """Move the guest's results onto the member's row and delete the guest's row; False
+def merge_guest(conn: Connection, chat_id: int, guest_id: int, member_id: int,
+                actor: int | None = None) -> bool:
+    """Move the guest's results onto the member's row and delete the guest's row, noting
+    the merge in the audit (action ``merge``; ``actor``: the member's Telegram id); False
     (nothing written) when the two ever sat at one table or a debt runs between them."""
     sat, kept = sittings(conn, chat_id, (guest_id, member_id))
     sessions = sat[guest_id]
@@ -100,4 +103,8 @@ def merge_guest(conn: Connection, chat_id: int, guest_id: int, member_id: int) -
             conn.execute(update(t.totals).where(tc.player_id == guest_id)
                          .values(player_id=member_id))
     conn.execute(delete(t.players).where(t.players.c.id == guest_id))
+    conn.execute(insert(t.audit).values(
+        chat_id=chat_id, session_id=None, hand_number=None, action="merge", actor=actor,
+        at=now(), before={"guest": guest_id, "member": member_id},
+        after={"player": member_id}))
     return True

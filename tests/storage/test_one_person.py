@@ -230,3 +230,24 @@ async def test_two_rows_with_a_debt_between_them_are_two_people(ledger: Ledger) 
             points=1, cents=100, paid=False))
     assert await ledger.chats.link_member(CHAT, ERIN, "erin") is None
     assert {"Erin Li", "erin"} <= set(await _rows(ledger))
+
+
+async def test_a_merge_is_noted_in_the_audit_and_a_refusal_is_not(ledger: Ledger) -> None:
+    member = await _erin_li(ledger)
+    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+                                       preset="chengdu")
+    guest = (await going(ledger, CHAT)).seats["N"].id
+    await ledger.hands.record(CHAT, win("self_draw", "N"))
+    assert await ledger.chats.link_member(CHAT, ERIN, "erin") is not None
+    merges = [r for r in await ledger.corrections.audit_trail(CHAT) if r["action"] == "merge"]
+    assert [(r["actor"], r["before"], r["after"]) for r in merges] == [
+        (ERIN, {"guest": guest, "member": member}, {"player": member})]
+    await ledger.corrections.undo(CHAT, allow_others=True)  # the table's undo: its event
+    assert (await going(ledger, CHAT)).hands == 0
+
+
+async def test_a_refused_merge_writes_no_audit(ledger: Ledger) -> None:
+    await _together_then_voided(ledger)
+    before = await ledger.corrections.audit_trail(CHAT)
+    assert await ledger.chats.link_member(CHAT, ERIN, "erin") is None
+    assert await ledger.corrections.audit_trail(CHAT) == before
