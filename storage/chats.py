@@ -135,7 +135,8 @@ class Chats(Service):
                     telegram_id=telegram_id, username=username))
                 return PlayerInfo(id=guest.id, name=guest.name, telegram_id=telegram_id,
                                   username=username)
-            if not merge_guest(conn, guest.id, member.id):
+            if not merge_guest(conn, chat_id, guest.id, member.id,
+                               actor=telegram_id):
                 return None
             if member.username != username:
                 conn.execute(update(t.players).where(p.id == member.id)

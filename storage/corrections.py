@@ -210,12 +210,7 @@ class Corrections(Service):
                 report = parse_report({"events": todo,
                                        "indicator": indicator or target.report.get("indicator")})
                 result = settle_hand(rules, report, target.dealer)
-                if result.open and target.status != "open":  # closed, or void
-                    later = conn.execute(select(h.id).where(
-                        h.session_id == srow.id, h.number > number, h.status != "void")).first()
-                    if later is not None:
-                        raise LedgerError("amend_reopens", "that correction leaves the hand "
-                                          "unfinished, but later hands were played")
+                amend_reopens(conn, srow.id, target, result.open)
                 repo.write_hand(conn, srow, target.id, report, result,
                                  list(target.reporters)[: len(todo)]
                                  + [actor] * max(0, len(todo) - len(target.reporters)),
@@ -343,3 +338,27 @@ class Corrections(Service):
         conn.execute(insert(t.audit).values(
             chat_id=chat_id, session_id=session_id, hand_number=number, action=action,
             actor=actor, at=now(), before=before, after=after))
+
+
+def amend_reopens(conn: Connection, session_id: int, target: Row[Any], stays_open: bool
+                  ) -> None:
+    """Refuse (``amend_reopens``) an amend that would leave a hand unfinished where play
+    went on past it: one that reopens a closed or void hand after which hands were played,
+    or one played before a seat changed (``hands.seats``: the next report would be written
+    with today's seats); and one that counts or closes a hand while an earlier hand is
+    open (the next report would go into that earlier hand, an undo take back this one)."""
+    h = t.hands.c
+    if stays_open and target.status != "open":  # closed, or void
+        if target.seats is not None:
+            raise LedgerError("amend_reopens", "that correction leaves the hand unfinished, "
+                              "but a seat changed after it")
+        later = conn.execute(select(h.id).where(
+            h.session_id == session_id, h.number > target.number, h.status != "void")).first()
+        if later is not None:
+            raise LedgerError("amend_reopens", "that correction leaves the hand "
+                              "unfinished, but later hands were played")
+    earlier_open = conn.execute(select(h.number).where(
+        h.session_id == session_id, h.status == "open", h.number < target.number)).first()
+    if earlier_open is not None:
+        raise LedgerError("amend_reopens", f"hand {earlier_open.number} is unfinished: "
+                          f"hand {target.number} cannot be counted before it")

@@ -178,7 +178,7 @@ audit = Table(
     Column("chat_id", BigInteger, nullable=False),
     Column("session_id", Integer, nullable=True),
     Column("hand_number", Integer, nullable=True),
-    Column("action", String(16), nullable=False),  # undo | void | amend
+    Column("action", String(16), nullable=False),  # undo | void | amend | seat | merge | ...
     Column("actor", BigInteger, nullable=True),
     Column("at", DateTime(timezone=True), nullable=False),
     Column("before", JSON, nullable=True),

@@ -152,3 +152,102 @@ async def test_a_scorekeeper_takes_over_the_guest_named_as_their_username(
     seated = (await going(ledger, CHAT)).seats["N"]
     assert seated.telegram_id == ERIN
     assert [s.player.name for s in await ledger.lookback.standings(CHAT)].count("erin") == 1
+
+
+async def _erin_li(ledger: Ledger) -> int:
+    """Erin's account, first seen under a text mention "Erin Li": its row's id."""
+    await _night(ledger, PlayerRef(name="Erin Li", telegram_id=ERIN))
+    return (await ledger.chats.player(CHAT, PlayerRef(name="x", telegram_id=ERIN))).id
+
+
+async def _three_wins(ledger: Ledger) -> None:
+    for seat in ("N", "E", "S"):
+        await ledger.hands.record(CHAT, win("self_draw", seat))
+
+
+async def test_a_guest_who_played_only_a_voided_hand_and_left_is_merged_everywhere(
+        ledger: Ledger) -> None:
+    member = await _erin_li(ledger)
+    # A guest "erin" plays hand 1, which is voided, and leaves for dave: no entry of hers
+    # stands, only the seats hand 1 keeps.
+    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+                                       preset="chengdu")
+    night = (await going(ledger, CHAT)).id
+    guest = (await going(ledger, CHAT)).seats["N"].id
+    await _three_wins(ledger)
+    await ledger.corrections.void(CHAT, 1, allow_others=True)
+    await ledger.sessions.change_seat(CHAT, "erin", PlayerRef(name="dave"))
+    await _three_wins(ledger)
+    await ledger.nights.end_session(CHAT)
+    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+                                       preset="chengdu")
+    linked = await ledger.chats.link_member(CHAT, ERIN, "erin")
+    assert linked is not None and linked.id == member
+    async with ledger.read() as conn:
+        h = t.hands.c
+        seats = (await conn.execute(select(h.seats).where(
+            h.session_id == night, h.number == 1))).scalar_one()
+    assert seats is not None and int(seats["N"]) == member
+    assert guest not in {int(p) for p in seats.values()}
+    history = await ledger.nights.history(CHAT, session_id=night)  # no dangling id
+    assert history is not None
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def _together_then_voided(ledger: Ledger) -> None:
+    """Erin Li (the account) and a guest "erin" at one table: their only hand is voided,
+    then Erin Li leaves for dave."""
+    await _erin_li(ledger)
+    await ledger.sessions.open_session(
+        CHAT, [PlayerRef(name="alice", telegram_id=1), PlayerRef(name="bob"),
+               PlayerRef(name="Erin Li", telegram_id=ERIN), PlayerRef(name="erin")],
+        preset="chengdu")
+    await _three_wins(ledger)
+    await ledger.corrections.void(CHAT, 1, allow_others=True)
+    await ledger.sessions.change_seat(CHAT, "W", PlayerRef(name="dave"))
+
+
+async def test_two_rows_whose_shared_hands_were_voided_are_still_two_people(
+        ledger: Ledger) -> None:
+    await _together_then_voided(ledger)
+    assert await ledger.chats.link_member(CHAT, ERIN, "erin") is None
+    assert {"Erin Li", "erin"} <= set(await _rows(ledger))
+    # The voided hand can be counted again: the two still sit apart in it.
+    await ledger.corrections.amend(CHAT, 1, [win("self_draw", "N"), win("self_draw", "E"),
+                                             win("self_draw", "S")], allow_others=True)
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def test_two_rows_with_a_debt_between_them_are_two_people(ledger: Ledger) -> None:
+    member = await _erin_li(ledger)
+    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+                                       preset="chengdu")
+    night = await going(ledger, CHAT)
+    guest = night.seats["N"].id
+    async with ledger.write() as conn:  # (no table of theirs leaves one; a repair might)
+        await conn.execute(t.debts.insert().values(
+            chat_id=CHAT, session_id=night.id, payer_id=guest, payee_id=member,
+            points=1, cents=100, paid=False))
+    assert await ledger.chats.link_member(CHAT, ERIN, "erin") is None
+    assert {"Erin Li", "erin"} <= set(await _rows(ledger))
+
+
+async def test_a_merge_is_noted_in_the_audit_and_a_refusal_is_not(ledger: Ledger) -> None:
+    member = await _erin_li(ledger)
+    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+                                       preset="chengdu")
+    guest = (await going(ledger, CHAT)).seats["N"].id
+    await ledger.hands.record(CHAT, win("self_draw", "N"))
+    assert await ledger.chats.link_member(CHAT, ERIN, "erin") is not None
+    merges = [r for r in await ledger.corrections.audit_trail(CHAT) if r["action"] == "merge"]
+    assert [(r["actor"], r["before"], r["after"]) for r in merges] == [
+        (ERIN, {"guest": guest, "member": member}, {"player": member})]
+    await ledger.corrections.undo(CHAT, allow_others=True)  # the table's undo: its event
+    assert (await going(ledger, CHAT)).hands == 0
+
+
+async def test_a_refused_merge_writes_no_audit(ledger: Ledger) -> None:
+    await _together_then_voided(ledger)
+    before = await ledger.corrections.audit_trail(CHAT)
+    assert await ledger.chats.link_member(CHAT, ERIN, "erin") is None
+    assert await ledger.corrections.audit_trail(CHAT) == before

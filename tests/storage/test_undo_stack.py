@@ -261,3 +261,43 @@ TestUndoStackPostgres = pytest.mark.skipif(
 )(PostgresUndoMachine.TestCase)
 TestUndoStackPostgres.settings = settings(max_examples=10, stateful_step_count=16,
                                           deadline=None)
+
+
+async def test_an_edit_may_not_reopen_a_hand_played_before_a_seat_changed(
+        ledger: Ledger) -> None:
+    from storage.models import PlayerRef
+    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    for event in (win("self_draw", "S"), win("discard", "W", "N"), win("self_draw", "N")):
+        await ledger.hands.record(CHAT, event, reporter=1)
+    await ledger.sessions.change_seat(CHAT, "carol", PlayerRef(name="erin"))
+    before = await state(ledger)
+    with pytest.raises(LedgerError) as err:  # one win of a blood battle: open again
+        await ledger.corrections.amend(CHAT, 1, [win("self_draw", "S")], actor=1)
+    assert err.value.code == "amend_reopens" and await state(ledger) == before
+    # Closed it may be changed still.
+    await ledger.corrections.amend(CHAT, 1, [win("self_draw", "S"), win("self_draw", "W"),
+                                             win("self_draw", "N")], actor=1)
+    out = await ledger.hands.record(CHAT, win("self_draw", "W"), reporter=1)
+    assert out.hand_number == 2
+    await assert_books_balance(ledger, [CHAT])
+
+
+async def test_no_hand_counts_while_an_earlier_one_is_open(ledger: Ledger) -> None:
+    await three_hands(ledger)
+    fix = ledger.corrections
+    await fix.void(CHAT, 3, actor=1)
+    await fix.amend(CHAT, 2, [win("self_draw", "W")], actor=1)  # hand 2 open again
+    before = await state(ledger)
+    for events in ([win("self_draw", "N"), win("discard", "E", "S"), win("self_draw", "S")],
+                   [win("self_draw", "N")]):  # counted again, closed or open
+        with pytest.raises(LedgerError) as err:
+            await fix.amend(CHAT, 3, events, actor=1)
+        assert err.value.code == "amend_reopens" and await state(ledger) == before
+    out = await ledger.hands.record(CHAT, win("self_draw", "E"), reporter=1)
+    assert out.hand_number == 2
+    after = await state(ledger)
+    await fix.undo(CHAT, actor=1)  # takes back that event, in hand 2
+    assert await state(ledger) == before
+    await ledger.hands.record(CHAT, win("self_draw", "E"), reporter=1)
+    assert await state(ledger) == after
+    await assert_books_balance(ledger, [CHAT])
