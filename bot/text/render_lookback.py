@@ -137,7 +137,9 @@ def _rate(hands: int, of: int) -> str:
 def _record_line(lang: str, st: PlayerStats) -> str:
     """``Played 12 hands: 5 wins (42%), 2 of them by self-draw; dealt in 3 times (25%).``
     Each count in its own words (``1 win``, ``no wins``, ``dealt in once``, ``never dealt
-    in``); the rates are of the hands played."""
+    in``); the rates are of the hands played, so deal-ins that outnumber the hands they
+    were in (several winners fed in one hand) say in how many hands: ``dealt in 2 times,
+    in 1 hand (50%)``."""
     played = nt(lang, "Played {hands} hand", "Played {hands} hands", st.hands, hands=st.hands)
     win_rate = _rate(st.hands_won, st.hands)
     if not st.wins:
@@ -153,9 +155,19 @@ def _record_line(lang: str, st: PlayerStats) -> str:
             won = t(lang, "{wins}, {how}", wins=won, how=t(
                 lang, "{self_draws} of them by self-draw", self_draws=st.self_draws))
     dealt_rate = _rate(st.hands_dealt_in, st.hands)
-    dealt = (t(lang, "never dealt in") if not st.dealt_in else
-             nt(lang, "dealt in once ({dealt_rate})", "dealt in {dealt_in} times ({dealt_rate})",
-                st.dealt_in, dealt_in=st.dealt_in, dealt_rate=dealt_rate))
+    if not st.dealt_in:
+        dealt = t(lang, "never dealt in")
+    elif st.dealt_in == st.hands_dealt_in:
+        dealt = nt(lang, "dealt in once ({dealt_rate})",
+                   "dealt in {dealt_in} times ({dealt_rate})",
+                   st.dealt_in, dealt_in=st.dealt_in, dealt_rate=dealt_rate)
+    else:  # a blood battle: one hand can feed several winners, the rate is of hands
+        in_hands = nt(lang, "in {hands} hand", "in {hands} hands", st.hands_dealt_in,
+                      hands=st.hands_dealt_in)
+        dealt = nt(lang, "dealt in once, {in_hands} ({dealt_rate})",
+                   "dealt in {dealt_in} times, {in_hands} ({dealt_rate})",
+                   st.dealt_in, dealt_in=st.dealt_in, in_hands=in_hands,
+                   dealt_rate=dealt_rate)
     return t(lang, "{played}: {won}; {dealt}.", played=played, won=won, dealt=dealt)
 
 

@@ -1,0 +1,85 @@
+"""Wording a new user's review in console mode found wrong or unclear, through the real bot
+in English and in Chinese."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bot.harness import Table, plain, table
+
+CREW = "@alice @bob @carol @dave"
+
+
+async def _say(t: Table, who: str, text: str) -> str:
+    return "\n".join(plain(m.text) for m in await t.say(who, text))
+
+
+async def _fed_two(t: Table) -> None:
+    """Two hands of a blood battle: in the second alice feeds two winners."""
+    await t.say("alice", f"/new chengdu {CREW}")
+    await t.say("bob", "/hu bob 自摸")
+    await t.say("carol", "/hu carol 自摸")
+    await t.say("dave", "/hu dave 自摸")
+    await t.say("bob", "/hu bob from alice")
+    await t.say("carol", "/hu carol from alice")
+    await t.say("dave", "/hu dave 自摸")
+
+
+async def test_stats_deal_ins_say_in_how_many_hands(tmp_path: Path) -> None:
+    async with table(tmp_path, lang="zh-hans") as t:
+        await _fed_two(t)
+        out = await _say(t, "alice", "/stats @alice")
+        assert "点炮 2 次（在 1 盘里，占 50%）" in out, out
+        out = await _say(t, "alice", "/stats @bob")
+        assert "从未点炮" in out, out
+        assert t.api.errors == []
+    async with table(tmp_path / "en") as t:
+        await _fed_two(t)
+        out = await _say(t, "alice", "/stats @alice")
+        assert "dealt in 2 times, in 1 hand (50%)" in out, out
+        # One deal-in per hand keeps the short form.
+        await t.say("bob", "/hu bob from alice")
+        await t.say("carol", "/hu carol 自摸")
+        await t.say("dave", "/hu dave 自摸")
+        out = await _say(t, "alice", "/stats @alice")
+        assert "dealt in 3 times, in 2 hands (67%)" in out, out
+    async with table(tmp_path / "short") as t:
+        await t.say("alice", f"/new sichuan {CREW}")
+        await t.say("bob", "/hu bob from alice")
+        await t.say("carol", "/hu carol 自摸")
+        out = await _say(t, "alice", "/stats @alice")
+        assert "dealt in once (100%)" in out, out
+
+
+async def _corrected(t: Table, edit: str) -> None:
+    t.admin("alice")
+    await t.say("alice", f"/new sichuan {CREW}")
+    await t.say("bob", "/hu bob 自摸")
+    latest = next(m for m in await t.say("carol", "/hu carol from alice") if m.buttons)
+    assert "⚠️" not in await _say(t, "alice", edit)
+    await t.press("carol", latest, latest.buttons[0]["callback_data"])
+
+
+async def test_undo_button_after_a_correction_says_undo_takes_it_first(
+        tmp_path: Path) -> None:
+    async with table(tmp_path, lang="zh-hans") as t:
+        await _corrected(t, "/edit 1 bob 自摸 清一色")
+        answer = list(t.api.answered.values())[-1]
+        assert answer.get("show_alert"), answer
+        assert answer["text"] == "最近的改动是对第 1 盘的更正，请先用 /undo 撤销它。", answer
+    async with table(tmp_path / "en") as t:
+        await _corrected(t, "/edit 1 bob 自摸 清一色")
+        answer = list(t.api.answered.values())[-1]
+        assert answer["text"] == ("The latest change is the correction of hand 1: /undo "
+                                  "takes it back first."), answer
+        # /undo takes the correction back; then the button works again.
+        await t.say("alice", "/undo")
+        latest = next(m for m in reversed(t.api.outbox) if "carol" in plain(m.text)
+                      and m.buttons and not m.pinned)
+        out = await t.press("carol", latest, latest.buttons[0]["callback_data"])
+        assert any("Undone" in plain(m.text) for m in out), [m.text for m in out]
+    async with table(tmp_path / "void") as t:
+        await _corrected(t, "/void 1")
+        answer = list(t.api.answered.values())[-1]
+        assert answer["text"] == ("The latest change is the void of hand 1: /undo takes "
+                                  "it back first."), answer
