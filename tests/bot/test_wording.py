@@ -83,3 +83,22 @@ async def test_undo_button_after_a_correction_says_undo_takes_it_first(
         answer = list(t.api.answered.values())[-1]
         assert answer["text"] == ("The latest change is the void of hand 1: /undo takes "
                                   "it back first."), answer
+
+
+async def test_undo_with_everything_taken_back_says_nothing_left(tmp_path: Path) -> None:
+    async with table(tmp_path, lang="zh-hans") as t:
+        t.admin("alice")
+        await t.say("alice", f"/new sichuan {CREW}")
+        assert "这桌还没有记录。" in await _say(t, "alice", "/undo")
+        await t.say("bob", "/hu bob 自摸")
+        await t.say("alice", "/edit 1 bob 自摸 清一色")
+        await t.say("alice", "/undo")
+        await t.say("alice", "/undo")
+        out = await _say(t, "alice", "/undo")
+        assert "没有可撤销的了。" in out and "还没有记录" not in out, out
+    async with table(tmp_path / "en") as t:
+        await t.say("alice", f"/new sichuan {CREW}")
+        assert "Nothing has been recorded at this table yet." in await _say(t, "bob", "/undo")
+        await t.say("bob", "/hu bob 自摸")
+        await t.say("bob", "/undo")
+        assert "Nothing left to undo." in await _say(t, "bob", "/undo")
