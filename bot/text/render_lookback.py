@@ -129,6 +129,27 @@ def _fit(lang: str, lines: list[str], budget: int = 3800) -> list[str]:
     return lines
 
 
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def hand_of_night(lang: str, number: int, label: str, today: date | None = None) -> str:
+    """A hand by its night's label (``2026-12-02/2``, the day's second night) in words:
+    ``hand 1 of night 2 on 2 Dec`` (``hand 1 on 2 Dec`` for the day's only or first
+    night); the year only when it is not this year's."""
+    day_text, _, k = label.partition("/")
+    day = date.fromisoformat(day_text)
+    if day.year == (today or date.today()).year:
+        when = t(lang, "{day} {month_name}", day=day.day, month=day.month,
+                 month_name=_MONTHS[day.month - 1])
+    else:
+        when = t(lang, "{day} {month_name} {year}", day=day.day, month=day.month,
+                 month_name=_MONTHS[day.month - 1], year=day.year)
+    if k:
+        return t(lang, "hand {number} of night {night} on {date}", number=number,
+                 night=int(k), date=when)
+    return t(lang, "hand {number} on {date}", number=number, date=when)
+
+
 def _rate(hands: int, of: int) -> str:
     """The share of ``of`` hands that had it (never above 100%: a hand counts once)."""
     return f"{round(100 * min(hands, of) / of)}%" if of else "0%"
@@ -184,9 +205,10 @@ def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) ->
     if rec.best is not None:
         b = rec.best
         what = paren(lang, escape(" ".join(b.names))) if b.names else ""
-        parts.append(nt(lang, "Best hand: {points} point, hand {number} of night {night}",
-                        "Best hand: {points} points, hand {number} of night {night}",
-                        b.win_points, points=b.win_points, number=b.number, night=b.night)
+        parts.append(nt(lang, "Best hand: {points} point, {hand}",
+                        "Best hand: {points} points, {hand}",
+                        b.win_points, points=b.win_points,
+                        hand=hand_of_night(lang, b.number, b.night))
                      + what)
     if rec.last:
         parts.append(t(lang, "Last hands:"))

@@ -543,12 +543,12 @@ async def test_one_point_is_one_point(tmp_path: Path, lang: str,
         assert "The night is over: 1 hand." in ended, ended
         assert drawn.count("1 point") == 2 and "1 points" not in drawn, drawn
         assert any(x.endswith(" · 1 hand · 1.00 a point") for x in drawn), drawn
-        assert "Best hand: 1 point, hand 1 of night " in stats, stats
+        assert "Best hand: 1 point, hand 1 on " in stats, stats
     else:
         assert "最大一手：bob，1 分（第 1 盘）。" in ended, ended
         assert "今晚结束：共 1 盘。" in ended, ended
         assert drawn.count("1 分") == 2, drawn
-        assert "最大一手：1 分，" in stats and "牌局第 1 盘（平胡）" in stats, stats
+        assert "最大一手：1 分，" in stats and "日第 1 盘（平胡）" in stats, stats
 
 
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])

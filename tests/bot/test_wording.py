@@ -102,3 +102,30 @@ async def test_undo_with_everything_taken_back_says_nothing_left(tmp_path: Path)
         await t.say("bob", "/hu bob 自摸")
         await t.say("bob", "/undo")
         assert "Nothing left to undo." in await _say(t, "bob", "/undo")
+
+
+def test_a_hand_of_a_night_in_words() -> None:
+    from datetime import date
+
+    from bot.text.render_lookback import hand_of_night
+    today = date(2026, 12, 5)
+    assert hand_of_night("en", 1, "2026-12-02/2", today) == "hand 1 of night 2 on 2 Dec"
+    assert hand_of_night("en", 3, "2026-12-02", today) == "hand 3 on 2 Dec"
+    assert hand_of_night("en", 3, "2025-01-09", today) == "hand 3 on 9 Jan 2025"
+    assert hand_of_night("zh-Hans", 1, "2026-12-02/2", today) == "12 月 2 日第 2 场第 1 盘"
+    assert hand_of_night("zh-Hans", 3, "2025-01-09", today) == "2025 年 1 月 9 日第 3 盘"
+
+
+async def test_stats_best_hand_and_self_draw_read_naturally(tmp_path: Path) -> None:
+    async with table(tmp_path, lang="zh-hans") as t:
+        await t.say("alice", f"/new sichuan {CREW}")
+        await t.say("bob", "/hu bob 自摸 清一色")
+        out = await _say(t, "alice", "/stats @bob")
+        assert "胡牌 1 次（胡牌率 100%），是自摸；" in out, out
+        assert "日第 1 盘（" in out and "牌局第" not in out, out
+    async with table(tmp_path / "en") as t:
+        await t.say("alice", f"/new sichuan {CREW}")
+        await t.say("bob", "/hu bob 自摸 清一色")
+        out = await _say(t, "alice", "/stats @bob")
+        assert "1 win (100%), by self-draw;" in out, out
+        assert "Best hand: 12 points, hand 1 on " in out, out
