@@ -63,7 +63,7 @@ async def cmd_help(update: Update, context: TallyContext) -> None:
 HELP = """<b>Mahjong Tally</b> keeps the score of your table.
 /new chengdu @alice @bob carol dave — start a table (E S W N, E deals; no @: a guest)
 /new alice bob carol dave — at the chat's preset (/rules): every word a player
-/new chengdou alice bob carol — refused, a misspelt preset (did you mean chengdu?)
+A misspelt preset (chengdou) is answered with the right name.
 /hu bob 自摸 清一色 根1 — a self-draw
 /hu bob from carol 七对 — off carol's discard
 /hu bob 七对, dave from carol — two winners on one discard
@@ -77,9 +77,10 @@ HELP = """<b>Mahjong Tally</b> keeps the score of your table.
 
 
 # What a table does during a night (docs/night.md), after the main examples.
-HELP_NIGHT = ("/penalty dave 诈胡 — a false win · /adjust alice -10 bob +10 side bet — a "
-              "correction · /edit 2.1 alice 自摸 七对 — hand 2, event 1 only · /seat dave "
-              "erin — erin takes dave's seat")
+HELP_NIGHT = """/penalty dave 诈胡 — a false win
+/adjust alice -10 bob +10 side bet — a correction
+/edit 2.1 alice 自摸 七对 — hand 2, event 1 only
+/seat dave erin — erin takes dave's seat"""
 
 
 async def cmd_new(update: Update, context: TallyContext) -> None:

@@ -422,7 +422,8 @@ async def test_new_reads_its_first_word_as_a_preset_only_when_it_names_one(
         assert await opened(t, "/new alice bob carol dave") == "changsha: alice bob carol dave"
         help_text = "\n".join(await _texts(t, "alice", "/help"))
         assert "at the chat's preset (/rules): every word a player" in help_text, help_text
-        assert "refused, a misspelt preset (did you mean chengdu?)" in help_text, help_text
+        assert "A misspelt preset (chengdou) is answered with the right name." in help_text, \
+            help_text
         assert t.api.errors == []
     async with table(tmp_path / "zh", lang="zh-hans") as t:
         text = await refused(t, "/new 成都血站 alice bob carol")
@@ -433,7 +434,7 @@ async def test_new_reads_its_first_word_as_a_preset_only_when_it_names_one(
             in text, text
         help_text = "\n".join(await _texts(t, "alice", "/help"))
         assert "按本群的规则开桌（/rules），每个词都是玩家" in help_text, help_text
-        assert "规则名写错了：会被拒绝，并提示正确的规则名" in help_text, help_text
+        assert "规则名写错（如 chengdou）会提示正确的名字。" in help_text, help_text
         assert t.api.errors == []
 
 

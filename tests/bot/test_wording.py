@@ -129,3 +129,22 @@ async def test_stats_best_hand_and_self_draw_read_naturally(tmp_path: Path) -> N
         out = await _say(t, "alice", "/stats @bob")
         assert "1 win (100%), by self-draw;" in out, out
         assert "Best hand: 12 points, hand 1 on " in out, out
+
+
+async def test_help_notes_a_misspelt_preset_and_lists_a_nights_commands_a_line_each(
+        tmp_path: Path) -> None:
+    for lang, note, lines in (
+            ("en", "A misspelt preset (chengdou) is answered with the right name.",
+             ["/penalty dave 诈胡 — a false win",
+              "/adjust alice -10 bob +10 side bet — a correction",
+              "/edit 2.1 alice 自摸 七对 — hand 2, event 1 only",
+              "/seat dave erin — erin takes dave's seat"]),
+            ("zh-hans", "规则名写错（如 chengdou）会提示正确的名字。",
+             ["/penalty dave 诈胡 — 诈胡罚分", "/adjust alice -10 bob +10 彩头 — 手动调整分数",
+              "/edit 2.1 alice 自摸 七对 — 只改第 2 盘第 1 条",
+              "/seat dave erin — erin 换下 dave"])):
+        async with table(tmp_path / lang, lang=lang) as t:
+            text = (await _say(t, "alice", "/help")).splitlines()
+            assert note in text, text
+            assert not any(x.startswith("/new chengdou") for x in text), text
+            assert text[-4:] == lines, text
