@@ -148,3 +148,28 @@ async def test_help_notes_a_misspelt_preset_and_lists_a_nights_commands_a_line_e
             assert note in text, text
             assert not any(x.startswith("/new chengdou") for x in text), text
             assert text[-4:] == lines, text
+
+
+async def _edit_three(t: Table, edit: str) -> str:
+    t.admin("alice")
+    await t.say("alice", f"/new sichuan {CREW}")
+    for who, text in (("bob", "/hu bob 自摸"), ("carol", "/hu carol from alice"),
+                      ("bob", "/hu bob from alice"), ("dave", "/hu dave 自摸"),
+                      ("carol", "/hu carol 自摸"), ("alice", "/hu alice from dave")):
+        await t.say(who, text)
+    return await _say(t, "alice", edit)
+
+
+async def test_an_edit_refusal_names_which_of_its_events(tmp_path: Path) -> None:
+    edit = "/edit 2 dave 自摸 | carol from dave 对对胡 | alice 自摸"
+    async with table(tmp_path, lang="zh-hans") as t:
+        out = await _edit_three(t, edit)
+        assert out == "⚠️ 第 2 条：dave 这盘已经胡过了。", out
+        out = await _say(t, "alice", "/edit 2 dave 自摸 | carol 自摸 清清 | alice 自摸")
+        assert out.startswith("⚠️ 第 2 条："), out
+    async with table(tmp_path / "en") as t:
+        out = await _edit_three(t, edit)
+        assert out == "⚠️ Event 2: dave has already won this hand.", out
+        # One event: no prefix.
+        out = await _say(t, "alice", "/edit 2 dave 自摸 清清")
+        assert out.startswith("⚠️ ") and "Event" not in out, out
