@@ -383,9 +383,10 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
                 lang, "To change one event, name it: /edit {number}.1 alice 自摸 七对 "
                 "(hand {number}, event 1; see /hand {number}).", number=number))
             return
-        event = exc.params.get("event") if event_index is None else None
+        position = exc.params.get("event") if event_index is None else None
         await _refuse_event(update, lang, exc.code, str(exc), played,
-                            event if isinstance(event, int) else None, count, **exc.params)
+                            position if isinstance(position, int) else None, count,
+                            **exc.params)
         return
     remember(context, session.chat_id, out.session)
 
@@ -398,7 +399,8 @@ async def _refuse_event(update: Update, lang: str, code: str, fallback: str,
     if position is None or count < 2:
         await refuse(update, lang, code, fallback, session, **params)
         return
-    seats = {s: p.name for s, p in session.seats.items()} if session else None
+    seats: dict[str, str] | None = ({s: p.name for s, p in session.seats.items()}
+                                     if session else None)
     text = error_text(lang, code, fallback or code, seats, **params).removeprefix("⚠️ ")
     metrics.refused(code)
     await reply(update, "⚠️ " + t(lang, "Event {index}: {refusal}", index=position,

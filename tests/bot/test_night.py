@@ -434,7 +434,7 @@ async def test_new_reads_its_first_word_as_a_preset_only_when_it_names_one(
             in text, text
         help_text = "\n".join(await _texts(t, "alice", "/help"))
         assert "按本群的规则开桌（/rules），每个词都是玩家" in help_text, help_text
-        assert "规则名写错（如 chengdou）会提示正确的名字。" in help_text, help_text
+        assert "规则名写错（如 /new chengdou）会提示正确的名字。" in help_text, help_text
         assert t.api.errors == []
 
 

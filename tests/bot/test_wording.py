@@ -139,7 +139,7 @@ async def test_help_notes_a_misspelt_preset_and_lists_a_nights_commands_a_line_e
               "/adjust alice -10 bob +10 side bet — a correction",
               "/edit 2.1 alice 自摸 七对 — hand 2, event 1 only",
               "/seat dave erin — erin takes dave's seat"]),
-            ("zh-hans", "规则名写错（如 chengdou）会提示正确的名字。",
+            ("zh-hans", "规则名写错（如 /new chengdou）会提示正确的名字。",
              ["/penalty dave 诈胡 — 诈胡罚分", "/adjust alice -10 bob +10 彩头 — 手动调整分数",
               "/edit 2.1 alice 自摸 七对 — 只改第 2 盘第 1 条",
               "/seat dave erin — erin 换下 dave"])):
