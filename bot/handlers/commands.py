@@ -341,6 +341,7 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
     chunk: list[Token] = []
     rest: list[Token]
     played, rest = session, []  # who played the hand; the words after its number
+    count = 0  # the events the edit gives (a | b | c), once its hand number is read
     try:
         number, event_index, rest = _hand_and_event(update)
         if number is None or not rest:
