@@ -124,6 +124,11 @@ class Corrections(Service):
             h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
             .limit(1)).first()
         if hrow is None:
+            a = t.audit.c
+            undone = conn.execute(select(a.id).where(
+                a.session_id == srow.id, a.action == "undo").limit(1)).first()
+            if undone is not None:  # things were recorded, and all taken back
+                raise LedgerError("nothing_left_to_undo", "everything was undone already")
             raise LedgerError("nothing_to_undo", "nothing has been recorded at this table")
         if hrow.seats:  # played before a seat changed: /edit or /void it instead
             raise LedgerError("undo_seat_changed", "a seat changed after that hand",

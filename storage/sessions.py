@@ -103,6 +103,17 @@ class Sessions(Service):
 
         return await self.store.run(unit, write=False)
 
+    async def correction_to_undo(self, chat_id: int) -> tuple[str, int] | None:
+        """(``amend`` or ``void``, hand number) of the correction an undo takes back first
+        at the open table, if one does (its events' Undo buttons wait until then)."""
+
+        def unit(conn: Connection) -> tuple[str, int] | None:
+            srow = repo.session_row(conn, chat_id)
+            edit = None if srow is None else repo.latest_edit(conn, srow)
+            return None if edit is None else (str(edit.action), int(edit.hand_number))
+
+        return await self.store.run(unit, write=False)
+
     async def board_message(self, chat_id: int, session_id: int) -> int | None:
         """The id of the table's scoreboard message, if it was posted."""
 

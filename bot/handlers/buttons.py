@@ -271,13 +271,27 @@ async def _press_undo(update: Update, context: TallyContext, lang: str,
     assert query is not None
     last = await context.ledger.sessions.last_event(session.chat_id)
     if last != (data.session_id, data.hand, data.event, last[3] if last else None):
-        await send.answer(update, t(lang, "Only the latest event can be undone."), alert=True)
+        await send.answer(update, await _why_not_undone(context, lang, session), alert=True)
         return
     await send.answer(update)  # queued with the undo's answer, as the Undo's removal
     message = query.message
     also = [] if message is None else [send.edit_of(message.chat.id, message.message_id,
                                                     reply_markup=None)]
     await undo_last(update, context, lang, session, also)
+
+
+async def _why_not_undone(context: TallyContext, lang: str, session: SessionInfo) -> str:
+    """Why an Undo button does nothing: a correction (/edit, /void) made since is the
+    latest change, which /undo takes back first; else a later event was recorded."""
+    correction = await context.ledger.sessions.correction_to_undo(session.chat_id)
+    if correction is None:
+        return t(lang, "Only the latest event can be undone.")
+    action, number = correction
+    if action == "void":
+        return t(lang, "The latest change is the void of hand {number}: /undo takes it "
+                       "back first.", number=number)
+    return t(lang, "The latest change is the correction of hand {number}: /undo takes it "
+                   "back first.", number=number)
 
 
 async def _press_board(update: Update, context: TallyContext, lang: str,

@@ -38,6 +38,7 @@ from bot.handlers.chat import (
     tokens_of,
 )
 from bot.handlers.context import TallyContext
+from bot.ops import metrics
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import money, normalise_language, t
@@ -63,7 +64,7 @@ async def cmd_help(update: Update, context: TallyContext) -> None:
 HELP = """<b>Mahjong Tally</b> keeps the score of your table.
 /new chengdu @alice @bob carol dave — start a table (E S W N, E deals; no @: a guest)
 /new alice bob carol dave — at the chat's preset (/rules): every word a player
-/new chengdou alice bob carol — refused, a misspelt preset (did you mean chengdu?)
+A misspelt preset (chengdou) is answered with the right name.
 /hu bob 自摸 清一色 根1 — a self-draw
 /hu bob from carol 七对 — off carol's discard
 /hu bob 七对, dave from carol — two winners on one discard
@@ -77,9 +78,10 @@ HELP = """<b>Mahjong Tally</b> keeps the score of your table.
 
 
 # What a table does during a night (docs/night.md), after the main examples.
-HELP_NIGHT = ("/penalty dave 诈胡 — a false win · /adjust alice -10 bob +10 side bet — a "
-              "correction · /edit 2.1 alice 自摸 七对 — hand 2, event 1 only · /seat dave "
-              "erin — erin takes dave's seat")
+HELP_NIGHT = """/penalty dave 诈胡 — a false win
+/adjust alice -10 bob +10 side bet — a correction
+/edit 2.1 alice 自摸 七对 — hand 2, event 1 only
+/seat dave erin — erin takes dave's seat"""
 
 
 async def cmd_new(update: Update, context: TallyContext) -> None:
@@ -339,6 +341,7 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
     chunk: list[Token] = []
     rest: list[Token]
     played, rest = session, []  # who played the hand; the words after its number
+    count = 0  # the events the edit gives (a | b | c), once its hand number is read
     try:
         number, event_index, rest = _hand_and_event(update)
         if number is None or not rest:
@@ -347,6 +350,7 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
         # Names are read against who played that hand (a seat may have changed since).
         played = await context.ledger.sessions.hand_table(session, number)
         resolve = resolver_for(played, me)
+        count = len([c for c in " ".join(tok.text for tok in rest).split("|") if c.strip()])
         for tok in [*rest, Token("|")]:
             if tok.text != "|":
                 chunk.append(tok)
@@ -362,7 +366,8 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
         if absent is not None:  # at the table now, but that hand was played before them
             await refuse(update, lang, "edit_not_in_hand", token=absent, number=number)
         else:
-            await refuse(update, lang, exc.code, **exc.params)
+            await _refuse_event(update, lang, exc.code, "", None, len(events) + 1, count,
+                                **exc.params)
         return
     if event_index is not None and len(events) != 1:
         await refuse(update, lang, "edit_event_usage", number=number, event=event_index + 1)
@@ -379,9 +384,28 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
                 lang, "To change one event, name it: /edit {number}.1 alice 自摸 七对 "
                 "(hand {number}, event 1; see /hand {number}).", number=number))
             return
-        await refuse(update, lang, exc.code, str(exc), played, **exc.params)
+        position = exc.params.get("event") if event_index is None else None
+        await _refuse_event(update, lang, exc.code, str(exc), played,
+                            position if isinstance(position, int) else None, count,
+                            **exc.params)
         return
     remember(context, session.chat_id, out.session)
+
+
+async def _refuse_event(update: Update, lang: str, code: str, fallback: str,
+                        session: SessionInfo | None, position: int | None, count: int,
+                        **params: Any) -> None:
+    """An /edit refused: with several events (``a | b | c``), which one, by its place in
+    that list (``Event 2: dave has already won this hand.``)."""
+    if position is None or count < 2:
+        await refuse(update, lang, code, fallback, session, **params)
+        return
+    seats: dict[str, str] | None = ({s: p.name for s, p in session.seats.items()}
+                                     if session else None)
+    text = error_text(lang, code, fallback or code, seats, **params).removeprefix("⚠️ ")
+    metrics.refused(code)
+    await reply(update, "⚠️ " + t(lang, "Event {index}: {refusal}", index=position,
+                                  refusal=text))
 
 
 async def cmd_end(update: Update, context: TallyContext) -> None:

@@ -83,6 +83,7 @@ MESSAGES: dict[str, str] = {
     "three_player_preset": "{preset} is played by three: name three players, e.g. "
                            "/new 三人两房 @alice @bob carol.",
     "nothing_to_undo": "Nothing has been recorded at this table yet.",
+    "nothing_left_to_undo": "Nothing left to undo.",
     "not_reporter": "Only the player who reported it, or an admin, can undo it.",
     "no_hand": "There is no hand {number} to change (see /history).",
     "amend_reopens": "That correction would leave the hand unfinished after later hands.",

@@ -129,6 +129,27 @@ def _fit(lang: str, lines: list[str], budget: int = 3800) -> list[str]:
     return lines
 
 
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def hand_of_night(lang: str, number: int, label: str, today: date | None = None) -> str:
+    """A hand by its night's label (``2026-12-02/2``, the day's second night) in words:
+    ``hand 1 of night 2 on 2 Dec`` (``hand 1 on 2 Dec`` for the day's only or first
+    night); the year only when it is not this year's."""
+    day_text, _, k = label.partition("/")
+    day = date.fromisoformat(day_text)
+    if day.year == (today or date.today()).year:
+        when = t(lang, "{day} {month_name}", day=day.day, month=day.month,
+                 month_name=_MONTHS[day.month - 1])
+    else:
+        when = t(lang, "{day} {month_name} {year}", day=day.day, month=day.month,
+                 month_name=_MONTHS[day.month - 1], year=day.year)
+    if k:
+        return t(lang, "hand {number} of night {night} on {date}", number=number,
+                 night=int(k), date=when)
+    return t(lang, "hand {number} on {date}", number=number, date=when)
+
+
 def _rate(hands: int, of: int) -> str:
     """The share of ``of`` hands that had it (never above 100%: a hand counts once)."""
     return f"{round(100 * min(hands, of) / of)}%" if of else "0%"
@@ -137,7 +158,9 @@ def _rate(hands: int, of: int) -> str:
 def _record_line(lang: str, st: PlayerStats) -> str:
     """``Played 12 hands: 5 wins (42%), 2 of them by self-draw; dealt in 3 times (25%).``
     Each count in its own words (``1 win``, ``no wins``, ``dealt in once``, ``never dealt
-    in``); the rates are of the hands played."""
+    in``); the rates are of the hands played, so deal-ins that outnumber the hands they
+    were in (several winners fed in one hand) say in how many hands: ``dealt in 2 times,
+    in 1 hand (50%)``."""
     played = nt(lang, "Played {hands} hand", "Played {hands} hands", st.hands, hands=st.hands)
     win_rate = _rate(st.hands_won, st.hands)
     if not st.wins:
@@ -153,9 +176,19 @@ def _record_line(lang: str, st: PlayerStats) -> str:
             won = t(lang, "{wins}, {how}", wins=won, how=t(
                 lang, "{self_draws} of them by self-draw", self_draws=st.self_draws))
     dealt_rate = _rate(st.hands_dealt_in, st.hands)
-    dealt = (t(lang, "never dealt in") if not st.dealt_in else
-             nt(lang, "dealt in once ({dealt_rate})", "dealt in {dealt_in} times ({dealt_rate})",
-                st.dealt_in, dealt_in=st.dealt_in, dealt_rate=dealt_rate))
+    if not st.dealt_in:
+        dealt = t(lang, "never dealt in")
+    elif st.dealt_in == st.hands_dealt_in:
+        dealt = nt(lang, "dealt in once ({dealt_rate})",
+                   "dealt in {dealt_in} times ({dealt_rate})",
+                   st.dealt_in, dealt_in=st.dealt_in, dealt_rate=dealt_rate)
+    else:  # a blood battle: one hand can feed several winners, the rate is of hands
+        in_hands = nt(lang, "in {hands} hand", "in {hands} hands", st.hands_dealt_in,
+                      hands=st.hands_dealt_in)
+        dealt = nt(lang, "dealt in once, {in_hands} ({dealt_rate})",
+                   "dealt in {dealt_in} times, {in_hands} ({dealt_rate})",
+                   st.dealt_in, dealt_in=st.dealt_in, in_hands=in_hands,
+                   dealt_rate=dealt_rate)
     return t(lang, "{played}: {won}; {dealt}.", played=played, won=won, dealt=dealt)
 
 
@@ -172,9 +205,10 @@ def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) ->
     if rec.best is not None:
         b = rec.best
         what = paren(lang, escape(" ".join(b.names))) if b.names else ""
-        parts.append(nt(lang, "Best hand: {points} point, hand {number} of night {night}",
-                        "Best hand: {points} points, hand {number} of night {night}",
-                        b.win_points, points=b.win_points, number=b.number, night=b.night)
+        parts.append(nt(lang, "Best hand: {points} point, {hand}",
+                        "Best hand: {points} points, {hand}",
+                        b.win_points, points=b.win_points,
+                        hand=hand_of_night(lang, b.number, b.night))
                      + what)
     if rec.last:
         parts.append(t(lang, "Last hands:"))

@@ -156,7 +156,7 @@ async def test_history_hand_and_stats(tmp_path: Path) -> None:
         assert "night 2026-11-20" in text and "reported by carol" in text
         text = await _text(t, "dave", "/stats @bob")
         assert "Played 2 hands: 1 win (50%), by self-draw; never dealt in." in text, text
-        assert "Best hand: 24 points, hand 1 of night" in text and "清一色" in text
+        assert "Best hand: 24 points, hand 1 on " in text and "清一色" in text
         assert "Last hands:" in text and "#1: +24 (self-draw)" in text
         assert t.api.errors == []
 

@@ -422,7 +422,8 @@ async def test_new_reads_its_first_word_as_a_preset_only_when_it_names_one(
         assert await opened(t, "/new alice bob carol dave") == "changsha: alice bob carol dave"
         help_text = "\n".join(await _texts(t, "alice", "/help"))
         assert "at the chat's preset (/rules): every word a player" in help_text, help_text
-        assert "refused, a misspelt preset (did you mean chengdu?)" in help_text, help_text
+        assert "A misspelt preset (chengdou) is answered with the right name." in help_text, \
+            help_text
         assert t.api.errors == []
     async with table(tmp_path / "zh", lang="zh-hans") as t:
         text = await refused(t, "/new 成都血站 alice bob carol")
@@ -433,7 +434,7 @@ async def test_new_reads_its_first_word_as_a_preset_only_when_it_names_one(
             in text, text
         help_text = "\n".join(await _texts(t, "alice", "/help"))
         assert "按本群的规则开桌（/rules），每个词都是玩家" in help_text, help_text
-        assert "规则名写错了：会被拒绝，并提示正确的规则名" in help_text, help_text
+        assert "规则名写错（如 /new chengdou）会提示正确的名字。" in help_text, help_text
         assert t.api.errors == []
 
 
@@ -543,12 +544,12 @@ async def test_one_point_is_one_point(tmp_path: Path, lang: str,
         assert "The night is over: 1 hand." in ended, ended
         assert drawn.count("1 point") == 2 and "1 points" not in drawn, drawn
         assert any(x.endswith(" · 1 hand · 1.00 a point") for x in drawn), drawn
-        assert "Best hand: 1 point, hand 1 of night " in stats, stats
+        assert "Best hand: 1 point, hand 1 on " in stats, stats
     else:
         assert "最大一手：bob，1 分（第 1 盘）。" in ended, ended
         assert "今晚结束：共 1 盘。" in ended, ended
         assert drawn.count("1 分") == 2, drawn
-        assert "最大一手：1 分，" in stats and "牌局第 1 盘（平胡）" in stats, stats
+        assert "最大一手：1 分，" in stats and "日第 1 盘（平胡）" in stats, stats
 
 
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])

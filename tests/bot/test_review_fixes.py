@@ -21,7 +21,7 @@ async def test_dealt_in_rate_is_out_of_hands_played(tmp_path: Path) -> None:
         await t.say("ann", "/end")
         out = await _say(t, "ann", "/stats @cat")
         assert "共 1 盘" in out and "点炮 2 次" in out, out
-        assert "（点炮率 100%）" in out, out
+        assert "（在 1 盘里，占 100%）" in out, out
         assert "200%" not in out, out
         assert t.api.errors == []
 
@@ -149,7 +149,7 @@ async def test_stats_say_each_count_in_words(tmp_path: Path) -> None:
         out = await _say(t, "ann", "/stats @ann")
         assert "Played 1 hand: 1 win (100%), by self-draw; never dealt in." in out, out
         out = await _say(t, "ann", "/stats @cat")
-        assert "Played 1 hand: no wins; dealt in 2 times (100%)." in out, out
+        assert "Played 1 hand: no wins; dealt in 2 times, in 1 hand (100%)." in out, out
         out = await _say(t, "ann", "/stats @ben")
         assert "Played 1 hand: 1 win (100%); never dealt in." in out, out
         # Hand 1: ann and ben self-draw, cat wins off dan; hand 2: ann wins off ben.
@@ -164,8 +164,8 @@ async def test_stats_say_each_count_in_words(tmp_path: Path) -> None:
                     "共 3 盘：胡牌 3 次（胡牌率 100%），其中自摸 2 次；从未点炮。"),
             "ben": ("Played 3 hands: 2 wins (67%), 1 of them by self-draw; dealt in once (33%).",
                     "共 3 盘：胡牌 2 次（胡牌率 67%），其中自摸 1 次；点炮 1 次（点炮率 33%）。"),
-            "cat": ("Played 3 hands: 1 win (33%); dealt in 2 times (33%).",
-                    "共 3 盘：胡牌 1 次（胡牌率 33%）；点炮 2 次（点炮率 33%）。"),
+            "cat": ("Played 3 hands: 1 win (33%); dealt in 2 times, in 1 hand (33%).",
+                    "共 3 盘：胡牌 1 次（胡牌率 33%）；点炮 2 次（在 1 盘里，占 33%）。"),
         }
         for who, (en, _) in wanted.items():
             out = await _say(t, "ann", f"/stats @{who}")

@@ -150,8 +150,8 @@ async def test_a_night_holds_at_most_max_people(tmp_path: Path, lang: str) -> No
         out = await t.say("alice", f"/seat {leaving} zoe")
         said = plain(out[-1].text)
         if lang == "zh-hans":
-            assert said == (f"⚠️ zoe 无法加入：一局最多 {MAX_PEOPLE} 人。请先用 /end 结束本局，"
-                            "再用 /new 开新的一局。"), said
+            assert said == (f"⚠️ zoe 无法加入：今晚这场最多 {MAX_PEOPLE} 人。请先用 /end 结束本场，"
+                            "再用 /new 开新的一场。"), said
         else:
             assert said == (f"⚠️ zoe cannot join: one night holds at most {MAX_PEOPLE} "
                             "people. End this night with /end, then start a new one with "

@@ -37,7 +37,7 @@ async def test_undo_after_amend_restores_the_hand(ledger: Ledger) -> None:
     assert (await going(ledger, CHAT)).totals == dict.fromkeys("ESWN", 0)
     with pytest.raises(LedgerError) as err:
         await ledger.corrections.check_undo(CHAT, actor=BOB)
-    assert err.value.code == "nothing_to_undo"
+    assert err.value.code == "nothing_left_to_undo"  # all taken back
     await assert_books_balance(ledger, [CHAT])
 
 
