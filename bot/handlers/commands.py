@@ -167,13 +167,17 @@ async def _mistyped_preset(context: TallyContext, chat_id: int, words: list[Toke
     if typo is None and seatable and not mentions:
         return None
     if await context.ledger.chats.find_player(chat_id, first.text) is not None:
-        return None
+        # A player: every word is one, and five are too many.
+        return ("four_players", {"count": len(words)}) if len(words) > 4 else None
     name, players = clip(first.text), clip(" ".join(w.text for w in rest))
     chat = await context.chat_info(chat_id, await context.lang())
     if typo is not None:
         return ("preset_typo_new" if seatable else "preset_typo",
                 {"name": name, "suggestion": typo, "players": players,
                  "preset": chat.preset})
+    if len(words) > 4:  # five names, or a preset not near any and four players
+        return "too_many_names", {"name": name, "count": len(words),
+                                  "valid": ", ".join(known)}
     if not seatable:
         return "unknown_preset", {"name": name, "valid": ", ".join(known)}
     return "unknown_preset_new", {"name": name, "valid": ", ".join(known),

@@ -126,6 +126,8 @@ MESSAGES: dict[str, str] = {
     "unknown_option": "Unknown option {option}; valid: {valid}.",
     "bad_option_value": "Bad value for {option}; valid: {valid}.",
     "unknown_preset": "Unknown preset {name}; valid: {valid}.",
+    "too_many_names": "A table seats four players, or three; you named {count}. If {name} "
+                      "is meant as the rules, the presets are: {valid}.",
     "starting_not_allowed": "{name} is not played at this table.",
     # tiles
     "bad_token": "Cannot read {token} (position {position}). Write tiles like 123m 456p "
@@ -268,7 +270,8 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
     if code in ("preset_typo", "preset_typo_new") and "suggestion" in params:
         # The preset as this language calls it (the command keeps what is typed).
         params["called"] = preset_name(lang, str(params["suggestion"]))
-    if code in ("unknown_preset", "unknown_preset_new") and "valid" in params:
+    if code in ("unknown_preset", "unknown_preset_new", "too_many_names") \
+            and "valid" in params:
         params["valid"] = preset_list(lang, str(params["valid"]).split(", "))
     if code == "unknown_option" and "valid" in params:
         params["valid"] = option_list(lang, str(params["valid"]).split(", "))

@@ -409,7 +409,12 @@ async def test_new_reads_its_first_word_as_a_preset_only_when_it_names_one(
         assert "did you mean yibin?" in await refused(t, "/new yibin2 alice bob carol")
         assert "did you mean changsha? /new changsha" in await refused(t, "/new changsa")
         text = await refused(t, "/new foo alice bob carol dave")
-        assert "Unknown preset foo; valid: changsha, chengdu" in text, text
+        assert "A table seats four players, or three; you named 5. If foo is meant as the " \
+               "rules, the presets are: changsha, chengdu" in text, text
+        text = await refused(t, "/new alice bob carol dave erin")  # alice plays here
+        assert "A table has four players, or three; you named 5." in text, text
+        text = await refused(t, "/new zed bob carol dave erin")
+        assert "you named 5. If zed is meant as the rules" in text, text
         # Seated once with the preset first, chengdou is a player this chat knows.
         assert await opened(t, "/new chengdu chengdou alice bob carol") == \
             "chengdu: chengdou alice bob carol"
@@ -432,6 +437,10 @@ async def test_new_reads_its_first_word_as_a_preset_only_when_it_names_one(
         text = await refused(t, "/new chengdou @alice @bob @carol @dave")
         assert "没有规则 chengdou；是不是成都血战？/new chengdu @alice @bob @carol @dave" \
             in text, text
+        text = await refused(t, "/new zed bob carol dave erin")
+        assert "一桌四个人或三个人；你写了 5 个名字。若 zed 是规则名，可选：长沙、成都血战" \
+            in text, text
+        assert await t.ledger.sessions.current_session(t.chat_id) is None
         help_text = "\n".join(await _texts(t, "alice", "/help"))
         assert "按本群的规则开桌（/rules），每个词都是玩家" in help_text, help_text
         assert "规则名写错（如 /new chengdou）会提示正确的名字。" in help_text, help_text
