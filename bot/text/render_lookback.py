@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import date
 from html import escape
 
+from babel.dates import format_date
+
 from bot.text.i18n import nt, signed, t
 from bot.text.render import SEAT_KEYS, line_text, name
 from bot.text.render_money import points_at_stakes, signed_money
@@ -129,21 +131,19 @@ def _fit(lang: str, lines: list[str], budget: int = 3800) -> list[str]:
     return lines
 
 
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-
 def hand_of_night(lang: str, number: int, label: str, today: date | None = None) -> str:
     """A hand by its night's label (``2026-12-02/2``, the day's second night) in words:
     ``hand 1 of night 2 on 2 Dec`` (``hand 1 on 2 Dec`` for the day's only or first
     night); the year only when it is not this year's."""
     day_text, _, k = label.partition("/")
     day = date.fromisoformat(day_text)
+    month_name = format_date(day, "MMM", locale="en")  # English's; the catalogs say {month}
     if day.year == (today or date.today()).year:
         when = t(lang, "{day} {month_name}", day=day.day, month=day.month,
-                 month_name=_MONTHS[day.month - 1])
+                 month_name=month_name)
     else:
         when = t(lang, "{day} {month_name} {year}", day=day.day, month=day.month,
-                 month_name=_MONTHS[day.month - 1], year=day.year)
+                 month_name=month_name, year=day.year)
     if k:
         return t(lang, "hand {number} of night {night} on {date}", number=number,
                  night=int(k), date=when)
