@@ -274,6 +274,7 @@ class Sender:
                             await asyncio.wait_for(stream.wake.wait(), 0.2)
                         continue
                     row.behind = False
+                    continue  # the question awaited: older rows may have come meanwhile
                 return True
         except Exception as exc:
             if not self.outage.seen(exc, f"the outbox of chat {row.chat_id}"):

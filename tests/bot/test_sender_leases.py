@@ -122,6 +122,35 @@ async def test_an_answer_behind_another_workers_waits_for_them(
     assert await ledger.pipeline.backlog() == (0, 0)
 
 
+async def test_older_answers_taken_over_while_the_head_waits_go_first(
+        ledger: Ledger, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """b's answer waits behind a's older one; while b asks whether anything older is held
+    elsewhere, its sweep takes a's over (a stopped renewing) and queues it first. Nothing
+    is held elsewhere any more, and the older answer still goes first."""
+    await ledger.inbox.finish(None, [say("older")], "a", lease=LEASE)
+    [newer] = await ledger.inbox.finish(None, [say("newer")], "b", lease=LEASE)
+    bot = Bot()
+    b = sender(ledger, "b", bot)
+    real = ledger.outbox.ahead_of
+
+    async def taken_over_meanwhile(row: Any, worker: str) -> bool:
+        monkeypatch.setattr(ledger.outbox, "ahead_of", real)
+        clock.advance(LEASE + 1)
+        await b.renew()  # b's own lease stays good
+        b.enqueue(await ledger.outbox.claim_messages("b", LEASE))  # the sweep: a's row
+        return await real(row, worker)
+
+    monkeypatch.setattr(ledger.outbox, "ahead_of", taken_over_meanwhile)
+    await b.start()
+    try:
+        b.enqueue([newer])
+        await b.idle()
+        assert bot.sent == ["older", "newer"]
+    finally:
+        await b.stop()
+    assert await ledger.pipeline.backlog() == (0, 0)
+
+
 async def test_a_lease_renewed_by_the_heartbeat_is_not_taken_over(
         ledger: Ledger, clock: Clock) -> None:
     [row] = await ledger.inbox.finish(None, [say("held")], "a", lease=LEASE)
