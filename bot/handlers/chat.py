@@ -93,11 +93,19 @@ async def reply(update: Update, text: str, *, reply_markup: Any = None) -> None:
 
 
 async def refuse(update: Update, lang: str, code: str, fallback: str = "",
-                 session: SessionInfo | None = None, **params: Any) -> None:
+                 session: SessionInfo | None = None, *, in_event: int | None = None,
+                 **params: Any) -> None:
+    """Say why ``update`` was refused, in the chat's words; ``in_event``: the place of
+    the refused event in an /edit of several (``Event 2: dave has already won this
+    hand.``)."""
     seats: dict[str, str] | None = ({s: p.name for s, p in session.seats.items()}
                                      if session else None)
     metrics.refused(code)
-    await reply(update, error_text(lang, code, fallback or code, seats, **params))
+    text = error_text(lang, code, fallback or code, seats, **params)
+    if in_event is not None:
+        text = "⚠️ " + t(lang, "Event {index}: {refusal}", index=in_event,
+                         refusal=text.removeprefix("⚠️ "))
+    await reply(update, text)
 
 
 async def stale_press(update: Update, lang: str) -> None:

@@ -38,7 +38,6 @@ from bot.handlers.chat import (
     tokens_of,
 )
 from bot.handlers.context import TallyContext
-from bot.ops import metrics
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import money, normalise_language, t
@@ -370,8 +369,8 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
         if absent is not None:  # at the table now, but that hand was played before them
             await refuse(update, lang, "edit_not_in_hand", token=absent, number=number)
         else:
-            await _refuse_event(update, lang, exc.code, "", None, len(events) + 1, count,
-                                **exc.params)
+            await refuse(update, lang, exc.code, in_event=_place(len(events) + 1, count),
+                         **exc.params)
         return
     if event_index is not None and len(events) != 1:
         await refuse(update, lang, "edit_event_usage", number=number, event=event_index + 1)
@@ -389,27 +388,16 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
                 "(hand {number}, event 1; see /hand {number}).", number=number))
             return
         position = exc.params.get("event") if event_index is None else None
-        await _refuse_event(update, lang, exc.code, str(exc), played,
-                            position if isinstance(position, int) else None, count,
-                            **exc.params)
+        await refuse(update, lang, exc.code, str(exc), played,
+                     in_event=_place(position if isinstance(position, int) else None, count),
+                     **exc.params)
         return
     remember(context, session.chat_id, out.session)
 
 
-async def _refuse_event(update: Update, lang: str, code: str, fallback: str,
-                        session: SessionInfo | None, position: int | None, count: int,
-                        **params: Any) -> None:
-    """An /edit refused: with several events (``a | b | c``), which one, by its place in
-    that list (``Event 2: dave has already won this hand.``)."""
-    if position is None or count < 2:
-        await refuse(update, lang, code, fallback, session, **params)
-        return
-    seats: dict[str, str] | None = ({s: p.name for s, p in session.seats.items()}
-                                     if session else None)
-    text = error_text(lang, code, fallback or code, seats, **params).removeprefix("⚠️ ")
-    metrics.refused(code)
-    await reply(update, "⚠️ " + t(lang, "Event {index}: {refusal}", index=position,
-                                  refusal=text))
+def _place(position: int | None, count: int) -> int | None:
+    """Which event of an /edit a refusal names: only when the edit has several."""
+    return position if count >= 2 else None
 
 
 async def cmd_end(update: Update, context: TallyContext) -> None:
