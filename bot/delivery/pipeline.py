@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from bot.delivery.dispatch import Dispatcher
@@ -108,13 +109,9 @@ class Pipeline:
         s = self.settings
         handled = now() - timedelta(hours=s.inbox_retention_hours)
         sent = now() - timedelta(hours=s.outbox_retention_hours)
-        inbox = outbox = 0
-        for _ in range(QUEUE_BATCHES):
-            a, b = await self.ledger.pipeline.prune(handled, sent, batch=QUEUE_PRUNE_BATCH)
-            inbox, outbox = inbox + a, outbox + b
-            if max(a, b) < QUEUE_PRUNE_BATCH:
-                break
-            await asyncio.sleep(0)  # let the chats' own writes in between
+        inbox, outbox = await in_batches(
+            lambda: self.ledger.pipeline.prune(handled, sent, batch=QUEUE_PRUNE_BATCH),
+            QUEUE_BATCHES, QUEUE_PRUNE_BATCH)
         return inbox, outbox
 
     async def prune_drafts(self) -> int:
@@ -122,11 +119,24 @@ class Pipeline:
         a small batch a transaction, at most ``DRAFT_BATCHES`` batches a round (a
         backlog goes over the next rounds); how many went."""
         before = now() - timedelta(hours=self.settings.draft_retention_hours)
-        gone = 0
-        for _ in range(DRAFT_BATCHES):
-            n = await self.ledger.drafts.prune(before, batch=PRUNE_BATCH)
-            gone += n
-            if n < PRUNE_BATCH:
-                break
-            await asyncio.sleep(0)  # let the chats' own writes in between
+
+        async def batch() -> tuple[int]:
+            return (await self.ledger.drafts.prune(before, batch=PRUNE_BATCH),)
+
+        [gone] = await in_batches(batch, DRAFT_BATCHES, PRUNE_BATCH)
         return gone
+
+
+async def in_batches(batch: Callable[[], Awaitable[tuple[int, ...]]], batches: int,
+                     size: int) -> tuple[int, ...]:
+    """Run ``batch`` (one short transaction deleting at most ``size`` rows of each kind)
+    until a run deletes fewer than ``size`` of every kind, at most ``batches`` runs, the
+    chats' own writes let in between; how many of each kind went."""
+    gone: tuple[int, ...] = ()
+    for _ in range(batches):
+        counts = await batch()
+        gone = tuple(map(sum, zip(gone, counts, strict=True))) if gone else counts
+        if max(counts) < size:
+            break
+        await asyncio.sleep(0)
+    return gone
