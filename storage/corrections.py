@@ -13,6 +13,7 @@ from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
 from storage import repository as repo
 from storage import tables as t
+from storage.drafts import take_draft
 from storage.errors import LedgerError
 from storage.hand_json import full_report, hand_deltas, pack_report, pack_result
 from storage.models import (
@@ -168,9 +169,8 @@ class Corrections(Service):
                     allow_others: bool = False, event_index: int | None = None,
                     draft_id: int | None = None) -> EditOutcome:
         def unit(conn: Connection) -> EditOutcome:
-            if draft_id is not None and conn.execute(delete(t.drafts).where(
-                    t.drafts.c.chat_id == chat_id, t.drafts.c.id == draft_id)).rowcount != 1:
-                raise LedgerError("stale_button", "that edit was already made or cancelled")
+            if draft_id is not None:
+                take_draft(conn, chat_id, draft_id, "that edit was already made or cancelled")
             srow = repo.open_session_row(conn, chat_id)
             todo = events
             h = t.hands.c

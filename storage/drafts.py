@@ -49,12 +49,17 @@ def drop_table_drafts(conn: Connection, chat_id: int) -> int:
         _d.chat_id == chat_id, _d.kind != IMPORT_KIND)).rowcount)
 
 
-def take_draft(conn: Connection, chat_id: int, draft: tuple[int, int], stale: str) -> None:
-    """The press that confirms a draft (its id and version) takes it, in the transaction
-    of what it confirms; a draft gone or changed meanwhile (pressed twice, or another
-    press first) is ``stale_button``, ``stale`` saying what happened."""
-    if conn.execute(delete(t.drafts).where(
-            _d.chat_id == chat_id, _d.id == draft[0], _d.version == draft[1])).rowcount != 1:
+def take_draft(conn: Connection, chat_id: int, draft: tuple[int, int] | int, stale: str
+               ) -> None:
+    """The press that confirms a draft (its id and version, or its id alone: any version)
+    takes it, in the transaction of what it confirms; a draft gone or changed meanwhile
+    (pressed twice, or another press first) is ``stale_button``, ``stale`` saying what
+    happened."""
+    draft_id, version = (draft, None) if isinstance(draft, int) else draft
+    which = [_d.chat_id == chat_id, _d.id == draft_id]
+    if version is not None:
+        which.append(_d.version == version)
+    if conn.execute(delete(t.drafts).where(*which)).rowcount != 1:
         raise LedgerError("stale_button", stale)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import select
 from sqlalchemy.engine import Connection, Row
 
 from engine.rules import Ruleset
@@ -14,6 +14,7 @@ from storage import repository as repo
 from storage import statements as sql
 from storage import tables as t
 from storage import twice
+from storage.drafts import take_draft
 from storage.errors import LedgerError
 from storage.hand_json import full_result, pack_report, pack_result
 from storage.models import (
@@ -22,6 +23,9 @@ from storage.models import (
 from storage.repository import now
 from storage.store import Service
 from storage.unit_of_work import deferring
+
+# What a press on a report's draft or question finds when it has gone.
+_TAKEN = "that report was already recorded or cancelled"
 
 
 class Hands(Service):
@@ -42,7 +46,7 @@ class Hands(Service):
 
         def unit(conn: Connection) -> RecordOutcome:
             if draft_id is not None:
-                self._take_draft(conn, chat_id, draft_id)
+                take_draft(conn, chat_id, draft_id, _TAKEN)
             srow, hrow = self._open_session_and_hand(conn, chat_id)
             self.store.name_members(conn, chat_id, reporter)
             rules = Ruleset.from_snapshot(srow.rules)
@@ -131,16 +135,10 @@ class Hands(Service):
                 d.kind == twice.QUESTION_KIND)).first()
             if row is None:
                 raise LedgerError("stale_button", "that question was already answered")
-            self._take_draft(conn, chat_id, question_id)
+            take_draft(conn, chat_id, question_id, _TAKEN)
             return int(row.data["hand"])
 
         return await self.store.run(unit, write=True)
-
-    def _take_draft(self, conn: Connection, chat_id: int, draft_id: int) -> None:
-        gone = conn.execute(delete(t.drafts).where(
-            t.drafts.c.chat_id == chat_id, t.drafts.c.id == draft_id)).rowcount
-        if gone != 1:
-            raise LedgerError("stale_button", "that report was already recorded or cancelled")
 
     def _open_session_and_hand(self, conn: Connection, chat_id: int
                                ) -> tuple[Row[Any], Row[Any] | None]:

@@ -36,6 +36,29 @@ async def test_record_with_its_draft_is_one_transaction(ledger: Ledger) -> None:
     assert session.totals == {"E": -8, "S": 24, "W": -8, "N": -8}  # 清一色 + 自摸: 4 fan
 
 
+
+async def test_an_edit_with_its_draft_takes_it_whatever_its_version(ledger: Ledger) -> None:
+    """A guided edit's Confirm names its draft by id alone: the edit takes the draft at
+    any version, in its own transaction; a second Confirm changes nothing."""
+    drafts = ledger.drafts
+    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"]))
+    draft_id, version = await drafts.create(CHAT, 1, "edit", {"x": 1})
+    await drafts.advance(CHAT, draft_id, version, {"x": 2})
+    with pytest.raises(ReportError):
+        await ledger.corrections.amend(CHAT, 1, [win("self_draw", "S", gen=9)],
+                                       allow_others=True, draft_id=draft_id)
+    assert await drafts.get(CHAT, draft_id) is not None
+    await ledger.corrections.amend(CHAT, 1, [win("self_draw", "W")], allow_others=True,
+                                   draft_id=draft_id)
+    assert await drafts.get(CHAT, draft_id) is None
+    with pytest.raises(LedgerError) as err:
+        await ledger.corrections.amend(CHAT, 1, [win("self_draw", "N")], allow_others=True,
+                                       draft_id=draft_id)
+    assert err.value.code == "stale_button"
+    session = await ledger.sessions.current_session(CHAT)
+    assert session is not None and session.totals["W"] > 0 and session.totals["N"] < 0
+
 async def test_hints_recent_winners_and_open_kongs(ledger: Ledger) -> None:
     drafts = ledger.drafts
     session = await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
