@@ -137,17 +137,12 @@ def answer_keyboard(lang: str, session_id: int, hand: int, event: EventResult,
         row.append(InlineKeyboardButton(t(lang, "Details"), callback_data=details_data(
             session_id, hand, event)))
     return InlineKeyboardMarkup([row])
-def board_keyboard(lang: str, session: SessionInfo, app: InlineKeyboardButton | None = None
-                   ) -> InlineKeyboardMarkup:
+def board_keyboard(lang: str, session: SessionInfo) -> InlineKeyboardMarkup:
     """The scoreboard's quick report: one button per player still in the hand; a press
-    starts a guided report with that player as the winner. ``app``: a last row opening
-    the Mini App."""
+    starts a guided report with that player as the winner."""
     seats = [s for s in SEATS if s in (session.still_in or SEATS) and s in session.seats]
-    markup = grid([(t(lang, "{player} won…", player=session.seats[s].name),
-                    board_data(session.id, s)) for s in seats], 2)
-    if app is None:
-        return markup
-    return InlineKeyboardMarkup([*markup.inline_keyboard, [app]])
+    return grid([(t(lang, "{player} won…", player=session.seats[s].name),
+                  board_data(session.id, s)) for s in seats], 2)
 
 
 def undo_keyboard(label: str, session_id: int, hand: int, event: int) -> InlineKeyboardMarkup:

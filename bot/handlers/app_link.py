@@ -70,9 +70,14 @@ def button(lang: str, chat_id: int) -> InlineKeyboardButton | None:
     return InlineKeyboardButton("📱 " + t(lang, "Open the app"), url=url) if url else None
 
 
-def keyboard(lang: str, chat_id: int) -> InlineKeyboardMarkup | None:
+def keyboard(lang: str, chat_id: int, above: InlineKeyboardMarkup | None = None
+             ) -> InlineKeyboardMarkup | None:
+    """``above`` (if any) with, as its last row, the button opening the chat's Mini App
+    when it is enabled: the /app answer's keyboard, and the scoreboard's."""
     b = button(lang, chat_id)
-    return InlineKeyboardMarkup([[b]]) if b is not None else None
+    if b is None:
+        return above
+    return InlineKeyboardMarkup([*(above.inline_keyboard if above else ()), [b]])
 
 
 async def cmd_app(update: Update, context: TallyContext) -> None:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram import InlineKeyboardMarkup
-
 from bot.delivery import send
 from bot.dialogs.keyboards import board_keyboard
 from bot.handlers import app_link as links
@@ -27,11 +25,8 @@ def item(lang: str, session: SessionInfo, *, now: bool = False) -> Outgoing:
     interval (the night's last). An open table's board carries its quick reports (a
     "… won" button per player still in); an ended one's loses them (the edit that shows
     the night's end drops them), keeping only the Mini App's link, if any."""
-    app = links.button(lang, session.chat_id)
-    if session.status == "open":
-        markup: InlineKeyboardMarkup | None = board_keyboard(lang, session, app)
-    else:
-        markup = InlineKeyboardMarkup([[app]]) if app is not None else None
+    quick = board_keyboard(lang, session) if session.status == "open" else None
+    markup = links.keyboard(lang, session.chat_id, quick)
     params: dict[str, Any] = {"session_id": session.id,
                               "text": render.board_text(lang, session),
                               "reply_markup": markup.to_dict() if markup else None}
