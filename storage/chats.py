@@ -12,7 +12,7 @@ from storage import repository as repo
 from storage import tables as t
 from storage.errors import LedgerError
 from storage.merge import merge_guest
-from storage.models import MAX_STAKE_CENTS, ChatInfo, PlayerInfo, PlayerRef
+from storage.models import MAX_STAKE_CENTS, ChatInfo, PlayerInfo, PlayerRef, is_named_as
 from storage.store import Service
 
 
@@ -113,7 +113,6 @@ class Chats(Service):
         person is one player. None when no such guest sits there, the account sits there
         already, or the two rows ever sat at one table (two people)."""
         p = t.players.c
-        handle = username.lower()
 
         def unit(conn: Connection) -> PlayerInfo | None:
             srow = repo.session_row(conn, chat_id, lock=True)
@@ -123,9 +122,8 @@ class Chats(Service):
                 p.id.in_(list(repo.seated(srow).values())))).all()
             if any(r.telegram_id == telegram_id for r in rows):
                 return None
-            guest = next((r for r in rows if r.telegram_id is None and (
-                (r.username or "").lower() == handle
-                or (r.username is None and r.name_key == handle))), None)
+            guest = next((r for r in rows if is_named_as(
+                username, r.telegram_id, r.username, r.name_key)), None)
             if guest is None:
                 return None
             member = conn.execute(select(t.players).where(

@@ -39,6 +39,21 @@ class PlayerInfo(Contract):
         return self.telegram_id is None
 
 
+def is_named_as(handle: str, telegram_id: int | None, username: str | None, name: str
+                ) -> bool:
+    """One person, one row: a guest (a player with no account) named as a member's
+    username ``handle`` is that member: seated as that @username, or by a plain name equal
+    to it with no @username; case does not count. A player with an account is nobody else,
+    and a guest seated by another @username, or who merely shares the member's display
+    name, is not them. ``name``: the player's name (or its key, the same lowered)."""
+    if telegram_id is not None:
+        return False
+    key = handle.lower()
+    if username is not None:
+        return username.lower() == key
+    return name.strip().lower() == key
+
+
 class PlayerRef(Contract):
     """How a caller names a player: a Telegram user, or a guest by name."""
 

@@ -24,6 +24,7 @@ from storage.models import (
     PlayerInfo,
     PlayerRef,
     SessionInfo,
+    is_named_as,
 )
 from storage.unit_of_work import later
 
@@ -185,10 +186,12 @@ def known_member(conn: Connection, chat_id: int, telegram_id: int, name: str,
         return
     if username:
         handle = username.lower()
-        guest = conn.execute(select(p.id).where(
+        named = conn.execute(select(p.id, p.telegram_id, p.username, p.name_key).where(
             p.chat_id == chat_id, p.telegram_id.is_(None),
-            (func.lower(p.username) == handle)
-            | ((p.name_key == handle) & p.username.is_(None))).order_by(p.id)).first()
+            (func.lower(p.username) == handle) | (p.name_key == handle))
+            .order_by(p.id)).all()
+        guest = next((r for r in named if is_named_as(
+            username, r.telegram_id, r.username, r.name_key)), None)
         if guest is not None:
             conn.execute(update(t.players).where(p.id == guest.id).values(
                 telegram_id=telegram_id, username=username))

@@ -24,7 +24,7 @@ from bot.text.errors_text import error_text
 from bot.text.i18n import t
 from engine.errors import ReportError
 from storage.errors import LedgerError
-from storage.models import SessionInfo
+from storage.models import SessionInfo, is_named_as
 
 log = logging.getLogger(__name__)
 
@@ -156,9 +156,7 @@ async def link_sender(context: TallyContext, session: SessionInfo,
     seated = {p.telegram_id for p in session.seats.values()}
     if user.id in seated:
         return session
-    wanted = user.username.lower()
-    if not any(p.telegram_id is None and wanted in ((p.username or "").lower(),
-                                                    p.name.lower())
+    if not any(is_named_as(user.username, p.telegram_id, p.username, p.name)
                for p in session.seats.values()):
         return session
     ledger = context.ledger

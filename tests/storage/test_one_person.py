@@ -5,18 +5,38 @@ named as their username instead of a second row of that name."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import select
 
 from storage import repository as repo
 from storage import tables as t
 from storage.ledger import Ledger
-from storage.models import PlayerRef
+from storage.models import PlayerRef, is_named_as
 from tests.storage.helpers import assert_books_balance, going, win
 
 CHAT = -1030
 ERIN = 901  # erin's Telegram account, username "erin"
 FOUR = [PlayerRef(name="alice", telegram_id=1), PlayerRef(name="bob"),
         PlayerRef(name="carol")]
+
+
+@pytest.mark.parametrize(("handle", "telegram_id", "username", "name", "same"), [
+    ("erin", None, "erin", "erin", True),        # seated as @erin
+    ("Erin", None, "erin", "Erin Li", True),     # case does not count
+    ("erin", None, "ERIN", "x", True),
+    ("erin", None, None, "erin", True),          # a plain name equal to the username
+    ("erin", None, None, " Erin ", True),
+    ("erin", None, "erin2", "erin", False),      # seated by another @username
+    ("erin", None, None, "Erin Li", False),      # a display name is not a username
+    ("erin", None, None, "erin2", False),
+    ("erin", 7, "erin", "erin", False),          # a player with an account is nobody else
+    ("erin", 7, None, "erin", False),
+    ("erin", None, "", "erin", False),           # an empty @username is not no username
+])
+def test_who_a_guest_named_as_a_username_is(handle: str, telegram_id: int | None,
+                                             username: str | None, name: str,
+                                             same: bool) -> None:
+    assert is_named_as(handle, telegram_id, username, name) is same
 
 
 async def _night(ledger: Ledger, fourth: PlayerRef, seat: str = "N") -> None:
