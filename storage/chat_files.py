@@ -30,7 +30,7 @@ import csv
 import io
 import tempfile
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -50,6 +50,7 @@ from storage.hand_json import full_report, full_result_json, pack_report, packed
 from storage.hand_stats import seat_facts
 from storage.ledger import Ledger
 from storage.models import MAX_STAKE_CENTS
+from storage.sessions import MAX_PEOPLE
 
 SPOOL_BYTES = 4 * 1024 * 1024
 BATCH = 1000
@@ -360,6 +361,8 @@ class _Loader:
     nets: dict[int, dict[str, int]] = field(default_factory=dict)
     rules: dict[int, Ruleset] = field(default_factory=dict)  # each night's
     reseated: set[int] = field(default_factory=set)  # nights where a seat changed
+    # each night's people: its seats now and who played a hand of it (not a voided one)
+    people: dict[int, set[str]] = field(default_factory=dict)
     played: dict[tuple[int, int], set[str]] = field(default_factory=dict)  # hand -> keys
     members: set[int] = field(default_factory=set)  # telegram ids in players.csv
     # a reporter's telegram id -> (name, when first seen), from events.csv
@@ -400,6 +403,15 @@ class _Loader:
         if number not in self.nights:
             raise _bad(where, f"no night {number} in sessions.csv")
         return self.nights[number]
+
+    def _people(self, where: str, night: int, keys: Iterable[str]) -> None:
+        """A night holds at most ``MAX_PEOPLE`` people, as the ledger keeps it
+        (:func:`storage.sessions.people`): one that holds more is refused."""
+        people = self.people.setdefault(night, set())
+        people.update(keys)
+        if len(people) > MAX_PEOPLE:
+            raise ImportRefused("import_night_full", f"{where}: night {night} holds more "
+                                f"than {MAX_PEOPLE} people", night=night, limit=MAX_PEOPLE)
 
     def load(self) -> ImportPreview:
         self._players()
@@ -486,6 +498,7 @@ class _Loader:
             self.nights[v["night"]] = (sid, {**seats, "status": v["status"]})
             self.rules[v["night"]] = rules
             self.nets[v["night"]] = dict.fromkeys(seats, 0)
+            self._people(where, v["night"], seats.values())
             self.preview.first = self.preview.first or _encode(_s.started_at, v["started_at"])
             self.preview.last = _encode(_s.started_at, v["started_at"])
         self.preview.nights = len(self.nights)
@@ -539,6 +552,8 @@ class _Loader:
             if not evs or len(result.events) != len(evs) or sum(result.deltas.values()) != 0 or (
                     set(result.deltas) != {s for s in seats if s != "status"}):
                 raise _bad(where, "its result does not match its events")
+            if v["status"] != "void":
+                self._people(where, v["night"], (k for s, k in seats.items() if s != "status"))
             self.events[hk] = len(evs)
             self.played[hk] = set(seats.values())
             batch.append((hk, seats, result, {

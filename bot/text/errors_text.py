@@ -176,6 +176,8 @@ MESSAGES: dict[str, str] = {
     "import_download": "The file could not be fetched from Telegram; send it again.",
     "import_not_empty": "This chat already has a ledger; /import works only in a chat with "
                         "none.",
+    "import_night_full": "That file cannot be imported: its night {night} holds more than "
+                         "{limit} people, the most one night may hold. Nothing was written.",
     "bad_import": "That file cannot be imported ({where}: {why}); nothing was written. Send "
                   "the zip made by /export, unchanged.",
     # money across nights and looking back

@@ -20,8 +20,11 @@ from bot.console.fake_api import (
     Upload,
 )
 from bot.pictures import drawing
+from storage.sessions import MAX_PEOPLE
 from tests.bot.harness import Table, plain, table
+from tests.bot.test_language import check
 from tests.bot.test_pictures import png_size
+from tests.storage.test_chat_files import crowded
 
 NEW = "/new chengdu @alice @bob @carol @dave"
 OTHER = -100600
@@ -177,6 +180,27 @@ async def test_import_refusals_write_nothing(tmp_path: Path) -> None:
         assert await _count(t, third) == (0, 0)
         assert t.api.errors == []  # the 20 MB file was refused by its size, never fetched
 
+
+
+async def test_a_night_of_too_many_people_is_not_imported(tmp_path: Path) -> None:
+    """A file whose night holds more people than a night may is refused in the chat's
+    words, naming the night and the limit, before any button; nothing is written."""
+    async with table(tmp_path, lang="zh-hans") as t:
+        await t.say("alice", NEW)
+        await t.say("alice", "/hu bob 自摸 清一色")
+        await t.say("alice", "/end")
+        data = _files(await t.say("alice", "/export"), "document")[0].data
+        t.api.chat(OTHER).admins.add(t.user("erin").id)
+        await t.say("erin", "/lang zh-hans", chat_id=OTHER)
+        out = await _upload(t, "erin", OTHER, crowded(data, MAX_PEOPLE + 1), "/import")
+        (refusal,) = out
+        assert f"第 1 局的人数超过了一局最多 {MAX_PEOPLE} 人" in plain(refusal.text)
+        check(out, "/import", "a night of too many people")
+        assert not refusal.buttons and await _count(t, OTHER) == (0, 0)
+        await t.say("erin", "/lang en", chat_id=OTHER)
+        out = await _upload(t, "erin", OTHER, crowded(data, MAX_PEOPLE + 1), "/import")
+        assert f"its night 1 holds more than {MAX_PEOPLE} people" in plain(out[0].text)
+        assert await _count(t, OTHER) == (0, 0) and t.api.errors == []
 
 async def test_the_fake_enforces_telegrams_file_limits() -> None:
     api = FakeBotAPI()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import zipfile
 from collections.abc import Callable
 
@@ -15,6 +16,7 @@ from storage.chat_files import FILES, export_zip, import_zip, preview_import
 from storage.errors import LedgerError
 from storage.ledger import Ledger
 from storage.models import PlayerRef, Standing
+from storage.sessions import MAX_PEOPLE
 from tests.storage.helpers import SEATED, assert_books_balance, win
 
 CHAT, OTHER, THIRD = -1001, -2002, -3003
@@ -164,3 +166,58 @@ async def test_malformed_files_are_refused_and_nothing_written(ledger: Ledger) -
             assert err.value.code == "bad_import", what
             assert len(str(err.value)) < 200, what
         assert set((await _rows_in(ledger, THIRD)).values()) == {0}, what
+
+
+def crowded(export: bytes, people: int, void_last: bool = False) -> bytes:
+    """``export``, of a one-night ledger, made a night of ``people`` people: its four
+    seats and newcomers, four at a time, playing copies of its first hand (a hand that
+    keeps its own seats, as after /seat). ``void_last``: the last copy voided."""
+    files = _files(export)
+
+    def text(rows: list[list[str]]) -> str:
+        buf = io.StringIO()
+        csv.writer(buf).writerows(rows)
+        return buf.getvalue()
+
+    players, hands, events, entries = (list(files[n]) for n in (
+        "players.csv", "hands.csv", "events.csv", "entries.csv"))
+    first_hand, first_events = hands[1], [r for r in events[1:] if r[1] == "1"]
+    deltas = json.loads(first_hand[6])["deltas"]
+    newcomers = [f"guest{i}" for i in range(people - 4)]
+    players += [[k, k, "", "", players[1][4]] for k in newcomers]
+    for n, start in enumerate(range(0, len(newcomers), 4), start=2):
+        four = (newcomers[start:start + 4] + newcomers)[:4]  # the last four may repeat
+        hand = [*first_hand[:10], json.dumps(dict(zip("ESWN", four, strict=True)))]
+        hand[1] = str(n)
+        if void_last and start + 4 >= len(newcomers):
+            hand[4] = "void"
+        else:
+            entries += [["1", str(n), "0", k, str(deltas[seat]), hand[7]]
+                        for seat, k in zip("ESWN", four, strict=True)]
+        hands.append(hand)
+        events += [[r[0], str(n), *r[2:]] for r in first_events]
+    return _rezip({**{n: text(r) for n, r in files.items()}, "players.csv": text(players),
+                   "hands.csv": text(hands), "events.csv": text(events),
+                   "entries.csv": text(entries)})
+
+
+async def test_a_night_of_more_people_than_a_night_holds_is_refused(ledger: Ledger) -> None:
+    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"]))
+    await ledger.nights.end_session(CHAT)
+    export = await _zip_bytes(ledger, CHAT)
+    full = await preview_import(ledger, OTHER, io.BytesIO(crowded(export, MAX_PEOPLE)))
+    assert (full.nights, full.players) == (1, MAX_PEOPLE)
+    # One more, in the night's last hand: refused, naming the night and the limit.
+    refused = crowded(export, MAX_PEOPLE + 1)
+    for call in (preview_import, import_zip):
+        with pytest.raises(LedgerError) as err:
+            await call(ledger, OTHER, io.BytesIO(refused))
+        assert err.value.code == "import_night_full"
+        assert err.value.params == {"night": 1, "limit": MAX_PEOPLE}
+    assert set((await _rows_in(ledger, OTHER)).values()) == {0}
+    # A voided hand's players are not the night's (as at the table): it imports.
+    done = await import_zip(ledger, OTHER, io.BytesIO(
+        crowded(export, MAX_PEOPLE + 1, void_last=True)))
+    assert (done.nights, done.players) == (1, MAX_PEOPLE + 1)
+    await assert_books_balance(ledger, [CHAT, OTHER])
