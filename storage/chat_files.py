@@ -279,6 +279,11 @@ class ImportRefused(LedgerError):
     """A file that cannot be imported: ``code`` says why, ``params`` where."""
 
 
+def _keys(seats: dict[str, str]) -> set[str]:
+    """The players' keys of a night's or a hand's seats (a night's also hold its status)."""
+    return {k for s, k in seats.items() if s != "status"}
+
+
 def _bad(where: str, why: str) -> ImportRefused:
     return ImportRefused("bad_import", f"{where}: {why}", where=where, why=why)
 
@@ -553,9 +558,9 @@ class _Loader:
                     set(result.deltas) != {s for s in seats if s != "status"}):
                 raise _bad(where, "its result does not match its events")
             if v["status"] != "void":
-                self._people(where, v["night"], (k for s, k in seats.items() if s != "status"))
+                self._people(where, v["night"], _keys(seats))
             self.events[hk] = len(evs)
-            self.played[hk] = set(seats.values())
+            self.played[hk] = _keys(seats)
             batch.append((hk, seats, result, {
                 "chat_id": self.chat_id, "session_id": sid, "number": v["hand"],
                 "dealer": v["dealer"], "report": pack_report(parsed),
@@ -613,7 +618,7 @@ class _Loader:
             if (*hk, v["event"]) < last:
                 raise _bad(where, "entries are out of order")
             last = (*hk, v["event"])
-            if v["player"] not in self.played.get(hk, set(seats.values())):
+            if v["player"] not in self.played.get(hk, _keys(seats)):
                 raise _bad(where, "an entry of a player not at that night's table")
             hid, status = self.hands[hk]
             if status == "void":

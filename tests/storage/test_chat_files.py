@@ -149,6 +149,12 @@ def _broken(files: dict[str, list[list[str]]]) -> list[tuple[str, bytes]]:
     change("events.csv", "orphan event", lambda r: r.append(["9", "1", "0", "", "{}"]))
     change("entries.csv", "short row", lambda r: r[1].pop())
     change("entries.csv", "seat", lambda r: r[1].__setitem__(3, "小明"))
+    # A player whose key is a night's status word, in an entry of a hand they did not play.
+    players = [*files["players.csv"], ["ended", "ended", "", "", files["players.csv"][1][4]]]
+    entries = [list(r) for r in files["entries.csv"]]
+    entries[1][3] = "ended"
+    cases.append(("status word", _rezip({**good, "players.csv": text(players),
+                                         "entries.csv": text(entries)})))
     change("debts.csv", "negative", lambda r: r[1].__setitem__(3, "-5"))
     change("audit.csv", "action", lambda r: r[1].__setitem__(2, "drop"))
     cases.append(("not utf-8", _rezip({**good, "players.csv": "player\xff"}).replace(
