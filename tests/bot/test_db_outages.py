@@ -7,9 +7,8 @@ for a failure that passed (see tests/bot/fault_checks.py). Every wait is bounded
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-import subprocess
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -17,12 +16,12 @@ import pytest
 from bot.console.fake_api import FakeBotAPI, serve_http
 from tests.bot.fault_checks import Load, check, drained, errors_logged, until
 from tests.bot.test_faults import BotProcess, database
+from tests.private_postgres import Server, private_postgres, unavailable
 from tests.storage.conftest import PG_URL
 
 pytestmark = pytest.mark.skipif(not PG_URL, reason="needs TALLY_TEST_POSTGRES_URL")
 
 CHATS = [-100910, -100911, -100912, -100913]
-CLUSTER = ("15", "main")  # pg_ctlcluster's version and name of the server under test
 
 
 async def terminate_all(url: str) -> int:
@@ -39,12 +38,14 @@ async def terminate_all(url: str) -> int:
         await conn.close()
 
 
-async def outage_under_load(tmp_path: Path, fault: str) -> None:
+async def outage_under_load(tmp_path: Path, fault: str,
+                            db: AbstractAsyncContextManager[str],
+                            restart: Server | None = None) -> None:
     api = FakeBotAPI()
     load = Load(api, CHATS)
     server = await serve_http(api)
     port = server.sockets[0].getsockname()[1]
-    async with database("postgres", tmp_path) as url:
+    async with db as url:
         bot = BotProcess(port, url, tmp_path / "bot.log")
         bot.env["TALLY_LOGGING__FORMAT"] = "json"
         try:
@@ -59,10 +60,9 @@ async def outage_under_load(tmp_path: Path, fault: str) -> None:
                     await asyncio.sleep(0.25)
                 assert killed > 0
             else:
+                assert restart is not None
                 await asyncio.sleep(0.5)
-                restart = await asyncio.create_subprocess_exec(
-                    "pg_ctlcluster", *CLUSTER, "restart", "-m", "fast")
-                assert await asyncio.wait_for(restart.wait(), 50) == 0
+                await restart.restart()
             await reports
             await until(load.answered, f"every report answered ({load.unanswered()})", 45)
             await drained(url)
@@ -78,24 +78,19 @@ async def outage_under_load(tmp_path: Path, fault: str) -> None:
 
 
 async def test_backends_terminated_again_and_again_under_load(tmp_path: Path) -> None:
-    await outage_under_load(tmp_path, "terminate")
+    await outage_under_load(tmp_path, "terminate", database("postgres", tmp_path))
 
 
-def restart_unavailable() -> str | None:
-    if shutil.which("pg_ctlcluster") is None:
-        return "no pg_ctlcluster here (Debian's postgresql-common)"
-    if os.geteuid() != 0:
-        return "restarting PostgreSQL needs root"
-    listed = subprocess.run(["pg_lsclusters", "--no-header"], capture_output=True,
-                            text=True, check=False).stdout.split()
-    if listed[:2] != list(CLUSTER) or "5432" not in (PG_URL or ""):
-        return f"TALLY_TEST_POSTGRES_URL is not cluster {' '.join(CLUSTER)} on port 5432"
-    return None
+@asynccontextmanager
+async def its_url(server: Server) -> AsyncIterator[str]:
+    yield server.url
 
 
-@pytest.mark.exclusive  # the server is shared: `make test` runs this alone, after the rest
 async def test_a_real_restart_of_postgresql_under_load(tmp_path: Path) -> None:
-    unavailable = restart_unavailable()  # asked here: pg_lsclusters takes a second
-    if unavailable is not None:
-        pytest.skip(unavailable)
-    await outage_under_load(tmp_path, "restart")
+    """On a server of the test's own (tests/private_postgres.py), so that the others,
+    which share the usual one, run on beside it."""
+    why = unavailable()
+    if why is not None:
+        pytest.skip(why)
+    async with private_postgres() as server:
+        await outage_under_load(tmp_path, "restart", its_url(server), server)
