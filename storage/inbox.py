@@ -124,14 +124,18 @@ class Inbox(Service):
         return await self.store.run(unit, write=True, batch=True)
 
     async def chats_waiting(self, limit: int = 500) -> list[int]:
-        """Chats with pending updates that no live lease holds, oldest first."""
+        """Chats with pending updates that no live lease holds, oldest first. A chat
+        whose pending row a worker holds is left to that worker: it takes the chat's next
+        rows when it is done with this one (a claim tried beside it would only fail)."""
 
         def unit(conn: Connection) -> list[int]:
+            held_until = func.max(_i.claimed_until)
             rows = conn.execute(
                 select(_i.chat_id, func.min(_i.id).label("first"))
-                .where(_i.status == "pending",
-                       or_(_i.claimed_until.is_(None), _i.claimed_until < now()))
-                .group_by(_i.chat_id).order_by(text("first")).limit(limit)).all()
+                .where(_i.status == "pending")
+                .group_by(_i.chat_id)
+                .having(or_(held_until.is_(None), held_until < now()))
+                .order_by(text("first")).limit(limit)).all()
             return [r.chat_id for r in rows]
 
         return await self.store.run(unit, write=False)

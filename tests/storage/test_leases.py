@@ -77,6 +77,20 @@ async def test_a_renewed_claim_is_not_taken_over(ledger: Ledger, clock: Clock) -
     assert renewed == set()  # fenced: a finds out it lost the row
 
 
+async def test_the_scan_leaves_a_chat_to_the_worker_that_holds_it(ledger: Ledger,
+                                                                   clock: Clock) -> None:
+    """A chat whose oldest pending row a worker holds is not offered to the others'
+    scans, though rows wait behind it (that worker takes them next); once its lease runs
+    out, it is."""
+    await receive(ledger, 1, 2, 3)
+    await receive(ledger, 4, chat=OTHER)
+    assert await ledger.inbox.chats_waiting() == [CHAT, OTHER]
+    assert await ledger.inbox.claim_chat(CHAT, "a:1", LEASE) is not None
+    assert await ledger.inbox.chats_waiting() == [OTHER]
+    clock.advance(LEASE + 1)  # worker a died
+    assert await ledger.inbox.chats_waiting() == [CHAT, OTHER]
+
+
 async def test_a_chats_answers_change_hands_together_and_in_order(ledger: Ledger,
                                                                   clock: Clock) -> None:
     first = await ledger.inbox.finish(None, [say(CHAT, "1"), say(CHAT, "2")], "a", lease=LEASE)
