@@ -72,6 +72,9 @@ class Pending(BaseModel):
     payload: dict[str, Any]
     attempts: int = 0
     received_at: datetime | None = None
+    # When it was received, a live lease held its chat (several workers): the holder takes
+    # it next, so the worker that received it starts nothing.
+    held: bool = False
 
 
 class Outgoing(BaseModel):

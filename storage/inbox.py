@@ -42,13 +42,28 @@ _CLAIM = (
 )
 
 
+# The chats (of those given) whose pending rows a live lease holds. FOR SHARE (PostgreSQL;
+# SQLite runs one writer at a time, so there the question cannot race): a holder marking
+# its row done meanwhile is waited for, and the row is then seen done (not held); or the
+# holder waits for this transaction, and its next claim sees the row received here.
+_HELD = (
+    select(_i.chat_id)
+    .where(_i.chat_id.in_(bindparam("h_chats", expanding=True)), _i.status == "pending",
+           _i.claimed_until >= bindparam("h_now"))
+    .with_for_update(read=True)
+)
+
+
 class Inbox(Service):
     """The inbox of updates: received (durable before Telegram is told), claimed
     one chat at a time by a worker's lease, handled or counted as a failed attempt."""
 
-    async def receive(self, items: Sequence[Incoming]) -> list[Pending]:
+    async def receive(self, items: Sequence[Incoming], *, leases: bool = False
+                      ) -> list[Pending]:
         """Make updates durable, in one transaction; returns the new ones (a key seen
-        before is a re-delivery and is left out)."""
+        before is a re-delivery and is left out). ``leases`` (several workers): each new
+        row says whether a live lease held its chat (``held``): its holder takes it next,
+        and a claim beside it would only fail."""
 
         def unit(conn: Connection) -> list[Pending]:
             if not items:
@@ -59,13 +74,18 @@ class Inbox(Service):
                 "payload": i.payload, "status": "pending", "attempts": 0,
                 "received_at": stamp} for i in items], _i.key, skip_key=_i.key)
             ids = {row.key: row.id for row in rows}
+            held: set[int] = set()
+            if leases and ids:
+                held.update(conn.execute(_HELD, {
+                    "h_chats": sorted({i.chat_id for i in items if i.key in ids}),
+                    "h_now": stamp}).scalars())
             new = []
             for item in items:  # a key twice in one batch: the first is the update
                 row_id = ids.pop(item.key, None)
                 if row_id is not None:
                     new.append(Pending(id=row_id, key=item.key, chat_id=item.chat_id,
                                        update_id=item.update_id, payload=item.payload,
-                                       received_at=stamp))
+                                       received_at=stamp, held=item.chat_id in held))
             return new
 
         # Urgent: the next getUpdates (or the webhook's answer to Telegram) waits for it.

@@ -100,12 +100,16 @@ class Dispatcher:
 
     def submit(self, rows: Sequence[Pending], parsed: dict[int, Update] | None = None
                ) -> None:
-        """New inbox rows (committed) to handle; ``parsed``: those already parsed."""
+        """New inbox rows (committed) to handle; ``parsed``: those already parsed. With
+        several workers, a row whose chat a lease held when it was received is left to
+        that lease's holder, which takes the chat's rows in turn."""
         if parsed and not self.shared:
             self.parsed.update(parsed)
         for row in rows:
             if not self.shared:
                 self.queues.setdefault(row.chat_id, deque()).append(row)
+            elif row.held:
+                continue
             self._start(row.chat_id)
 
     def _start(self, chat_id: int) -> None:

@@ -70,7 +70,7 @@ async def accept_many(app: AnyApp, payloads: Sequence[dict[str, Any]],
     items = [incoming(p) for p in payloads]
     for item in items:
         metrics.received(kind_of(item.payload))
-    new = await pipeline.ledger.inbox.receive(items)
+    new = await pipeline.ledger.inbox.receive(items, leases=pipeline.dispatcher.shared)
     if len(new) < len(items):
         fresh = {row.key for row in new}
         for item in items:

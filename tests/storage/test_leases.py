@@ -91,6 +91,29 @@ async def test_the_scan_leaves_a_chat_to_the_worker_that_holds_it(ledger: Ledger
     assert await ledger.inbox.chats_waiting() == [CHAT, OTHER]
 
 
+async def test_an_update_received_for_a_chat_a_lease_holds_says_so(ledger: Ledger,
+                                                                    clock: Clock) -> None:
+    """The worker that receives it then leaves it to the holder, which takes it next;
+    once the holder's lease has run out, nothing holds the chat."""
+    await receive(ledger, 1)
+    assert await ledger.inbox.claim_chat(CHAT, "a:1", LEASE) is not None
+
+    async def received(key: int, chat: int) -> bool:
+        [row] = await ledger.inbox.receive([Incoming(
+            key=f"m:{chat}:{key}", chat_id=chat, update_id=key, payload={"update_id": key})],
+            leases=True)
+        return row.held
+
+    assert await received(2, CHAT) is True
+    assert await received(3, OTHER) is False
+    nxt = await ledger.inbox.finish(1, [], "a", claim="a:1")
+    assert nxt == []
+    claimed = await ledger.inbox.claim_chat(CHAT, "a:1", LEASE)  # the holder's next
+    assert claimed is not None and claimed.update_id == 2
+    clock.advance(LEASE + 1)  # worker a died
+    assert await received(4, CHAT) is False
+
+
 async def test_a_chats_answers_change_hands_together_and_in_order(ledger: Ledger,
                                                                   clock: Clock) -> None:
     first = await ledger.inbox.finish(None, [say(CHAT, "1"), say(CHAT, "2")], "a", lease=LEASE)
@@ -144,19 +167,57 @@ async def test_a_claim_that_waited_behind_the_owners_commit_takes_no_done_row(
         await owner.execute(update(t.inbox).values(status="done", done_at=now()))
         owner_pid = (await owner.execute(text("SELECT pg_backend_pid()"))).scalar_one()
         claim = asyncio.create_task(ledger.inbox.claim_chat(CHAT, "b:1", LEASE))
-        async with ledger.engine.connect() as watcher:
-            for _ in range(1000):  # until the claim waits on the owner's row lock
-                blocked = (await watcher.execute(text(
-                    "SELECT count(*) FROM pg_stat_activity "
-                    "WHERE :owner = ANY(pg_blocking_pids(pid))"), {"owner": owner_pid})
-                ).scalar_one()
-                await watcher.rollback()
-                if blocked:
-                    break
-                await asyncio.sleep(0.01)
-        assert blocked, "the claim never waited on the owner"
+        assert await waits_on(ledger, owner_pid), "the claim never waited on the owner"
         await owner.commit()
     assert await claim is None  # not the row just marked done
+
+
+async def waits_on(ledger: Ledger, owner_pid: int) -> bool:
+    """Whether some session comes to wait on ``owner_pid``'s locks (within 10 s)."""
+    import asyncio
+
+    from sqlalchemy import text
+
+    async with ledger.engine.connect() as watcher:
+        for _ in range(1000):
+            blocked = (await watcher.execute(text(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE :owner = ANY(pg_blocking_pids(pid))"), {"owner": owner_pid})
+            ).scalar_one()
+            await watcher.rollback()
+            if blocked:
+                return True
+            await asyncio.sleep(0.01)
+    return False
+
+
+async def test_an_update_received_as_its_chats_holder_finishes_is_not_left_waiting(
+        ledger: Ledger) -> None:
+    """The holder marks its row done while another worker receives the chat's next
+    update: the receipt waits for the holder's commit and then finds the chat not held
+    (so that worker starts it), instead of leaving it to a holder about to stop
+    (PostgreSQL; SQLite runs one writer at a time)."""
+    if ledger.dialect != "postgresql":
+        pytest.skip("SQLite runs one writer at a time: no receipt waits on a row lock")
+    import asyncio
+
+    from sqlalchemy import text, update
+
+    from storage import tables as t
+
+    await receive(ledger, 1)
+    assert await ledger.inbox.claim_chat(CHAT, "a:1", LEASE) is not None
+    async with ledger.engine.connect() as owner:
+        await owner.begin()
+        await owner.execute(update(t.inbox).values(status="done", done_at=now()))
+        owner_pid = (await owner.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+        received = asyncio.create_task(ledger.inbox.receive([Incoming(
+            key=f"m:{CHAT}:2", chat_id=CHAT, update_id=2, payload={"update_id": 2})],
+            leases=True))
+        assert await waits_on(ledger, owner_pid), "the receipt never waited on the holder"
+        await owner.commit()
+    [row] = await received
+    assert row.held is False
 
 
 FROZEN = """
