@@ -12,7 +12,14 @@ from storage import repository as repo
 from storage import tables as t
 from storage.errors import LedgerError
 from storage.merge import merge_guest
-from storage.models import MAX_STAKE_CENTS, ChatInfo, PlayerInfo, PlayerRef, is_named_as
+from storage.models import (
+    MAX_STAKE_CENTS,
+    ChatInfo,
+    PlayerInfo,
+    PlayerRef,
+    SessionInfo,
+    is_named_as,
+)
 from storage.store import Service
 
 
@@ -25,6 +32,17 @@ class Chats(Service):
 
         def unit(conn: Connection) -> ChatInfo:
             return repo.ensure_chat(conn, chat_id, language)
+
+        return await self.store.run(unit, write=True, batch=True)
+
+    async def chat_and_table(self, chat_id: int, language: str = "zh-Hans"
+                             ) -> tuple[ChatInfo, SessionInfo | None]:
+        """The chat's settings (created on first use) and its open table (None: no
+        table), in one transaction: what an update's handling reads first when nothing
+        of the chat is kept in memory (several workers)."""
+
+        def unit(conn: Connection) -> tuple[ChatInfo, SessionInfo | None]:
+            return repo.ensure_chat(conn, chat_id, language), repo.open_table(conn, chat_id)
 
         return await self.store.run(unit, write=True, batch=True)
 

@@ -232,6 +232,12 @@ def open_session_row(conn: Connection, chat_id: int) -> Row[Any]:
     return row
 
 
+def open_table(conn: Connection, chat_id: int) -> SessionInfo | None:
+    """The chat's open table, None if there is none."""
+    row = session_row(conn, chat_id)
+    return None if row is None else session_info(conn, chat_id, row.id)
+
+
 def session_info(conn: Connection, chat_id: int, session_id: int,
                  row: Row[Any] | None = None, dealer: str | None = None,
                  hands: int | None = None,

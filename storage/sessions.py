@@ -81,8 +81,7 @@ class Sessions(Service):
 
     async def current_session(self, chat_id: int) -> SessionInfo | None:
         def unit(conn: Connection) -> SessionInfo | None:
-            row = repo.session_row(conn, chat_id)
-            return None if row is None else repo.session_info(conn, chat_id, row.id)
+            return repo.open_table(conn, chat_id)
 
         return await self.store.run(unit, write=False)
 
