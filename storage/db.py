@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -91,7 +93,15 @@ def alembic_config() -> Config:
     return cfg
 
 
+@cache
+def head_revision() -> str | None:
+    """The newest migration's revision (the scripts do not change while a process runs)."""
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
 def _upgrade(connection: Connection) -> None:
+    if MigrationContext.configure(connection).get_current_revision() == head_revision():
+        return  # at head already: the usual start, without loading every migration script
     cfg = alembic_config()
     cfg.attributes["connection"] = connection
     command.upgrade(cfg, "head")

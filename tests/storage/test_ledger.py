@@ -105,6 +105,35 @@ async def test_migration_0009_counts_older_drafts_touched_when_created(fresh_led
     assert await ledger.drafts.prune(made + timedelta(seconds=1)) == 1
 
 
+async def test_a_start_brings_an_older_schema_to_head_and_leaves_one_at_head(
+        fresh_ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The start's migration: run when the schema is behind; at head (every start but
+    the first after an upgrade) Alembic is not run at all."""
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+
+    from storage import db
+
+    def revision(sync_conn: Connection) -> str | None:
+        return MigrationContext.configure(sync_conn).get_current_revision()
+
+    def downgrade(sync_conn: Connection) -> None:
+        cfg = db.alembic_config()
+        cfg.attributes["connection"] = sync_conn
+        command.downgrade(cfg, "0008")
+
+    engine = fresh_ledger.engine
+    async with engine.begin() as conn:
+        await conn.run_sync(downgrade)
+    await db.migrate(engine)
+    async with engine.connect() as conn:
+        assert await conn.run_sync(revision) == db.head_revision()
+    ran: list[object] = []
+    monkeypatch.setattr(command, "upgrade", lambda *args: ran.append(args))
+    await db.migrate(engine)
+    assert ran == []
+
+
 async def test_record_a_night(ledger: Ledger) -> None:
     s = await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
     assert s.dealer == "E" and s.seats["W"].name == "carol" and s.seats["W"].is_guest
