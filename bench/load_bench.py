@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import random
 import statistics
 import tempfile
@@ -96,8 +97,17 @@ def pct(values: list[float], p: float) -> float:
 
 
 async def wait_answered(clock: Clock, mids: list[int], seconds: float) -> None:
+    """Until every one of ``mids`` is answered (or ``seconds`` passed). Each look takes
+    only the answers new since the last (``answered`` keeps its order): this runs on the
+    bots' event loop, and looking at all 2,000 reports every 10 ms took 7% of its CPU."""
     deadline = time.perf_counter() + seconds
-    while not all(m in clock.answered for m in mids) and time.perf_counter() < deadline:
+    left, seen = set(mids), 0
+    while time.perf_counter() < deadline:
+        now = len(clock.answered)
+        left.difference_update(itertools.islice(clock.answered, seen, now))
+        seen = now
+        if not left:
+            return
         await asyncio.sleep(0.01)
 
 
