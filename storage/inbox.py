@@ -42,15 +42,16 @@ _CLAIM = (
 )
 
 
-# The chats (of those given) whose pending rows a live lease holds. FOR SHARE (PostgreSQL;
-# SQLite runs one writer at a time, so there the question cannot race): a holder marking
-# its row done meanwhile is waited for, and the row is then seen done (not held); or the
-# holder waits for this transaction, and its next claim sees the row received here.
+# The chats (of those given) whose pending rows a live lease holds: a hint, read without a
+# lock. A holder that finishes its last row just as this transaction stores the chat's next
+# one may end its run without seeing it; the row then waits, under no lease, for the next
+# scan of the inbox (within about a second). A lock here (FOR SHARE) would close that gap
+# but tie this worker to the holder: a receiving worker stalled inside this transaction
+# would block the holder's lease renewals until its leases ran out.
 _HELD = (
     select(_i.chat_id)
     .where(_i.chat_id.in_(bindparam("h_chats", expanding=True)), _i.status == "pending",
            _i.claimed_until >= bindparam("h_now"))
-    .with_for_update(read=True)
 )
 
 
