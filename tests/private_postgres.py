@@ -6,7 +6,9 @@ as the ``postgres`` user, which PostgreSQL requires."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import glob
+import logging
 import os
 import pwd
 import shutil
@@ -16,6 +18,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 
 def _bindir() -> Path | None:
@@ -37,6 +41,8 @@ def unavailable() -> str | None:
             pwd.getpwnam("postgres")
         except KeyError:
             return "running as root, and there is no postgres user to run the server as"
+        if shutil.which("runuser") is None:
+            return "running as root, and no runuser to run the server as postgres"
     return None
 
 
@@ -69,23 +75,37 @@ async def _run(argv: list[str], timeout: float) -> None:
 async def private_postgres() -> AsyncIterator[Server]:
     bindir = _bindir()
     assert bindir is not None, unavailable()
-    folder = Path(tempfile.mkdtemp(prefix="tally-pg-"))
+    # In /tmp, not a long $TMPDIR: the server's socket path must stay under 108 bytes; and
+    # a folder the postgres user may enter.
+    folder = Path(tempfile.mkdtemp(prefix="tally-pg-",
+                                   dir="/tmp" if os.path.isdir("/tmp") else None))
     as_user: list[str] = []
     if os.geteuid() == 0:
         user = pwd.getpwnam("postgres")
         os.chown(folder, user.pw_uid, user.pw_gid)
         as_user = ["runuser", "-u", "postgres", "--"]
-    data, port = folder / "data", _free_port()
+    data = folder / "data"
     ctl = [*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log")]
     try:
         await _run([*as_user, str(bindir / "initdb"), "-D", str(data), "-A", "trust",
                     "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"], 120)
-        # Not durable (a test's throwaway data), and its socket in its own folder.
-        await _run([*ctl, "-w", "-o", f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 "
-                    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off",
-                    "start"], 60)
+        for attempt in range(3):  # a free port may be taken before the server binds it
+            port = _free_port()
+            try:
+                # Not durable (a test's throwaway data), and its socket in its own folder.
+                await _run([*ctl, "-w", "-o", f"-p {port} -k {folder} "
+                            "-c listen_addresses=127.0.0.1 -c fsync=off "
+                            "-c synchronous_commit=off -c full_page_writes=off", "start"], 60)
+                break
+            except RuntimeError:
+                if attempt == 2:
+                    raise
         yield Server(f"postgresql+asyncpg://postgres@127.0.0.1:{port}/postgres", ctl)
     finally:
         if (data / "postmaster.pid").exists():
-            await _run([*ctl, "-m", "immediate", "stop"], 60)
-        shutil.rmtree(folder, ignore_errors=True)
+            try:
+                await _run([*ctl, "-m", "immediate", "stop"], 60)
+            except (RuntimeError, TimeoutError) as exc:  # the test's own error comes first
+                log.warning("could not stop the private PostgreSQL in %s: %s", folder, exc)
+        with contextlib.suppress(OSError):
+            shutil.rmtree(folder)

@@ -19,8 +19,6 @@ from tests.bot.test_faults import BotProcess, database
 from tests.private_postgres import Server, private_postgres, unavailable
 from tests.storage.conftest import PG_URL
 
-pytestmark = pytest.mark.skipif(not PG_URL, reason="needs TALLY_TEST_POSTGRES_URL")
-
 CHATS = [-100910, -100911, -100912, -100913]
 
 
@@ -77,6 +75,7 @@ async def outage_under_load(tmp_path: Path, fault: str,
     assert errors_logged(tmp_path / "bot.log") == []
 
 
+@pytest.mark.skipif(not PG_URL, reason="needs TALLY_TEST_POSTGRES_URL")
 async def test_backends_terminated_again_and_again_under_load(tmp_path: Path) -> None:
     await outage_under_load(tmp_path, "terminate", database("postgres", tmp_path))
 
