@@ -9,7 +9,7 @@ import os
 import re
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from pydantic import (
     BaseModel,
@@ -55,6 +55,21 @@ def split_listen(value: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+def _host_port(value: str | None) -> str | None:
+    """A ``listen`` setting, unset or ``host:port``."""
+    if value is not None:
+        split_listen(value)
+    return value
+
+
+def _https_parts(value: str, why: str) -> SplitResult:
+    """``value`` split, if it is an https:// URL with a host; else the error says ``why``."""
+    parts = urlsplit(value)
+    if parts.scheme != "https" or not parts.hostname:
+        raise ValueError(f"must be an https:// URL ({why})")
+    return parts
+
+
 class TelegramSettings(Section):
     token: SecretStr | None = None
     base_url: str = "https://api.telegram.org/bot"
@@ -84,12 +99,7 @@ class TelegramSettings(Section):
     # /readyz answers 503 while more outbox rows than this wait to be sent.
     ready_max_outbox: int = Field(1000, ge=0, le=10_000_000)
 
-    @field_validator("listen", "admin_listen")
-    @classmethod
-    def _host_port(cls, value: str | None) -> str | None:
-        if value is not None:
-            split_listen(value)
-        return value
+    _listen = field_validator("listen", "admin_listen")(_host_port)
 
     @field_validator("secret_token")
     @classmethod
@@ -103,9 +113,7 @@ class TelegramSettings(Section):
     def _https_url(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        parts = urlsplit(value)
-        if parts.scheme != "https" or not parts.hostname:
-            raise ValueError("must be an https:// URL (Telegram posts only over TLS)")
+        parts = _https_parts(value, "Telegram posts only over TLS")
         if (parts.path or "/") in ADMIN_PATHS:
             raise ValueError(f"its path may not be one of {', '.join(ADMIN_PATHS)}")
         return value
@@ -172,21 +180,14 @@ class WebAppSettings(Section):
     # Telegram's init data older than this is refused (its auth_date).
     init_data_max_age_seconds: int = Field(3600, ge=10, le=7 * 86400)
 
-    @field_validator("listen")
-    @classmethod
-    def _host_port(cls, value: str | None) -> str | None:
-        if value is not None:
-            split_listen(value)
-        return value
+    _listen = field_validator("listen")(_host_port)
 
     @field_validator("public_url")
     @classmethod
     def _https_url(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        parts = urlsplit(value)
-        if parts.scheme != "https" or not parts.hostname:
-            raise ValueError("must be an https:// URL (Telegram opens Mini Apps only over TLS)")
+        parts = _https_parts(value, "Telegram opens Mini Apps only over TLS")
         if (parts.path.rstrip("/") or "/") in (*ADMIN_PATHS, "/"):
             raise ValueError("needs a path of its own, e.g. https://tally.example.org/app")
         return value
