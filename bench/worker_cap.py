@@ -13,13 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import json
 import os
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
-from bot.console.fake_api import FakeBotAPI, dispatch
+from bot.console.fake_api import FakeBotAPI, dispatch, read_call, write_answer
 
 V1 = Path("/sys/fs/cgroup/cpu")
 V2 = Path("/sys/fs/cgroup")
@@ -169,31 +167,12 @@ async def serve_http_counting(api: FakeBotAPI, counts: CallsByWorker,
         _peer.set(owner(port, server_port, counts.pids) if counts.pids else 0)
         try:
             while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                lines = head.decode("latin-1").split("\r\n")
-                _verb, path, _ = lines[0].split(" ", 2)
-                headers = {k.lower(): v.strip() for k, v in
-                           (h.split(":", 1) for h in lines[1:] if ":" in h)}
-                body = await reader.readexactly(int(headers.get("content-length", "0")))
-                params: dict[str, Any] = {}
-                if "json" in headers.get("content-type", "") and body:
-                    params = json.loads(body)
-                elif body:
-                    from urllib.parse import parse_qsl
-
-                    for k, v in parse_qsl(body.decode()):
-                        try:
-                            params[k] = json.loads(v)
-                        except ValueError:
-                            params[k] = v
-                method = path.rsplit("/", 1)[-1]
+                method, params = await read_call(reader)
                 if _peer.get() == 0 and counts.pids:  # a connection older than the pids
                     _peer.set(owner(port, server_port, counts.pids))
                 counts.note(method)
                 status, payload = await dispatch(api, method, params)
-                writer.write(f"HTTP/1.1 {status} OK\r\nContent-Type: application/json\r\n"
-                             f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
-                await writer.drain()
+                await write_answer(writer, status, payload)
         except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
             pass
         finally:

@@ -19,6 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
+from urllib.parse import parse_qsl
 
 from telegram.request import BaseRequest, RequestData
 
@@ -601,6 +602,34 @@ async def dispatch(api: FakeBotAPI, method: str, params: dict[str, Any]) -> tupl
     return 200, json.dumps({"ok": True, "result": result}).encode()
 
 
+async def read_call(reader: asyncio.StreamReader) -> tuple[str, dict[str, Any]]:
+    """The next HTTP/1.1 request on a connection: the method its path names, and its
+    parameters (a JSON body, or a form whose values are read as JSON where they are)."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    _verb, path, _ = lines[0].split(" ", 2)
+    headers = {k.lower(): v.strip() for k, v in
+               (h.split(":", 1) for h in lines[1:] if ":" in h)}
+    body = await reader.readexactly(int(headers.get("content-length", "0")))
+    params: dict[str, Any] = {}
+    if "json" in headers.get("content-type", "") and body:
+        params = json.loads(body)
+    elif body:
+        for k, v in parse_qsl(body.decode()):
+            try:
+                params[k] = json.loads(v)
+            except ValueError:
+                params[k] = v
+    return path.rsplit("/", 1)[-1], params
+
+
+async def write_answer(writer: asyncio.StreamWriter, status: int, payload: bytes) -> None:
+    """A call's answer, as :func:`dispatch` made it, in HTTP/1.1."""
+    writer.write(f"HTTP/1.1 {status} OK\r\nContent-Type: application/json\r\n"
+                 f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
+    await writer.drain()
+
+
 async def serve_http(api: FakeBotAPI, host: str = "127.0.0.1", port: int = 0
                      ) -> asyncio.base_events.Server:
     """The fake over HTTP/1.1 (JSON and form bodies), e.g. for ``base_url`` tests."""
@@ -608,28 +637,9 @@ async def serve_http(api: FakeBotAPI, host: str = "127.0.0.1", port: int = 0
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                lines = head.decode("latin-1").split("\r\n")
-                _verb, path, _ = lines[0].split(" ", 2)
-                headers = {k.lower(): v.strip() for k, v in
-                           (h.split(":", 1) for h in lines[1:] if ":" in h)}
-                body = await reader.readexactly(int(headers.get("content-length", "0")))
-                ctype = headers.get("content-type", "")
-                params: dict[str, Any] = {}
-                if "json" in ctype and body:
-                    params = json.loads(body)
-                elif body:
-                    from urllib.parse import parse_qsl
-
-                    for k, v in parse_qsl(body.decode()):
-                        try:
-                            params[k] = json.loads(v)
-                        except ValueError:
-                            params[k] = v
-                status, payload = await dispatch(api, path.rsplit("/", 1)[-1], params)
-                writer.write(f"HTTP/1.1 {status} OK\r\nContent-Type: application/json\r\n"
-                             f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
-                await writer.drain()
+                method, params = await read_call(reader)
+                status, payload = await dispatch(api, method, params)
+                await write_answer(writer, status, payload)
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         except asyncio.CancelledError:  # the loop is closing with a long poll still open
