@@ -54,6 +54,13 @@ HOW_WORDS = {
 }
 
 
+def _all_tiles(value: list[str]) -> list[str]:
+    """A form's ``tiles``: each one a tile (5m, 7z)."""
+    if not all(isinstance(x, str) and TILE.match(x) for x in value):
+        raise ValueError("not a tile")
+    return value
+
+
 class DrawState(BaseModel):
     state: Literal["no", "ready", "pig"] = "no"
     fan: int = Field(1, ge=1, le=MAX_FAN)
@@ -66,12 +73,7 @@ class Other(BaseModel):
     tiles: list[str] = Field(default_factory=list, max_length=14)
     patterns: list[str] = Field(default_factory=list, max_length=8)
 
-    @field_validator("tiles")
-    @classmethod
-    def _tiles(cls, value: list[str]) -> list[str]:
-        if not all(isinstance(x, str) and TILE.match(x) for x in value):
-            raise ValueError("not a tile")
-        return value
+    _tiles = field_validator("tiles")(_all_tiles)
 
 
 class Form(BaseModel):
@@ -99,12 +101,7 @@ class Form(BaseModel):
             raise ValueError("unknown way of winning")
         return value
 
-    @field_validator("tiles")
-    @classmethod
-    def _tiles(cls, value: list[str]) -> list[str]:
-        if not all(isinstance(x, str) and TILE.match(x) for x in value):
-            raise ValueError("not a tile")
-        return value
+    _tiles = field_validator("tiles")(_all_tiles)
 
     @field_validator("melds")
     @classmethod
