@@ -16,6 +16,7 @@ from bot.handlers.chat import (
     refuse,
     remember,
     session_for_action,
+    tokens_of,
 )
 from bot.handlers.context import TallyContext
 from bot.ops import metrics
@@ -76,6 +77,16 @@ async def acting(update: Update, context: TallyContext
         return None
     return lang, session
 
+
+async def acting_with_words(update: Update, context: TallyContext
+                            ) -> tuple[str, SessionInfo, list[Token], int | None] | None:
+    """As :func:`acting`, with the command's words and the sender's id."""
+    act = await acting(update, context)
+    if act is None:
+        return None
+    msg, user = update.effective_message, update.effective_user
+    assert msg is not None
+    return *act, tokens_of(msg), user.id if user else None
 
 
 async def undo_last(update: Update, context: TallyContext, lang: str,

@@ -24,7 +24,7 @@ from bot.dialogs.grammar import (
 from bot.dialogs.night_grammar import is_false_win, parse_penalty
 from bot.handlers import app_link as links
 from bot.handlers import board, commands_files
-from bot.handlers.actions import acting, record_event, undo_last
+from bot.handlers.actions import acting, acting_with_words, record_event, undo_last
 from bot.handlers.buttons import start_guided, start_guided_event, start_join
 from bot.handlers.chat import (
     error_text_plain,
@@ -185,17 +185,12 @@ async def _mistyped_preset(context: TallyContext, chat_id: int, words: list[Toke
 
 async def _parse_and_record(update: Update, context: TallyContext, parser: Any
                             ) -> None:
-    lang = await context.lang()
-    session = await session_for_action(update, context, lang)
-    if session is None:
+    act = await acting_with_words(update, context)
+    if act is None:
         return
-    msg = update.effective_message
-    assert msg is not None
-    user = update.effective_user
-    resolve = resolver_for(session, user.id if user else None)
-    tokens = tokens_of(msg)
+    lang, session, tokens, actor = act
     try:
-        result = parser(tokens, resolve)
+        result = parser(tokens, resolver_for(session, actor))
     except GrammarError as exc:
         await refuse(update, lang, exc.code, **exc.params)
         return

@@ -15,14 +15,8 @@ from bot.delivery import send
 from bot.dialogs.grammar import GrammarError
 from bot.dialogs.night_grammar import parse_adjust, parse_penalty
 from bot.handlers import board
-from bot.handlers.actions import record_event
-from bot.handlers.chat import (
-    refuse,
-    remember,
-    resolver_for,
-    session_for_action,
-    tokens_of,
-)
+from bot.handlers.actions import acting_with_words, record_event
+from bot.handlers.chat import refuse, remember, resolver_for
 from bot.handlers.context import TallyContext
 from bot.text.i18n import t
 from bot.text.render import SEAT_KEYS
@@ -33,18 +27,15 @@ from storage.models import PlayerRef, SessionInfo
 
 async def _record(update: Update, context: TallyContext, parser: Any,
                   usage: str) -> None:
-    lang = await context.lang()
-    session = await session_for_action(update, context, lang)
-    if session is None:
+    act = await acting_with_words(update, context)
+    if act is None:
         return
-    msg, user = update.effective_message, update.effective_user
-    assert msg is not None
-    tokens = tokens_of(msg)
+    lang, session, tokens, actor = act
     if not tokens:
         await refuse(update, lang, usage)
         return
     try:
-        event = parser(tokens, resolver_for(session, user.id if user else None))
+        event = parser(tokens, resolver_for(session, actor))
     except GrammarError as exc:
         await refuse(update, lang, exc.code, session=session, **exc.params)
         return
@@ -65,13 +56,11 @@ SEAT_FILLERS = {"换", "换人", "换成", "->", "→", "for", "with", "by"}
 
 async def cmd_seat(update: Update, context: TallyContext) -> None:
     """``/seat dave erin``: erin takes dave's seat between hands."""
-    lang = await context.lang()
-    session = await session_for_action(update, context, lang)
-    if session is None:
+    act = await acting_with_words(update, context)
+    if act is None:
         return
-    msg, user = update.effective_message, update.effective_user
-    assert msg is not None
-    words = [w for w in tokens_of(msg) if w.text.lower() not in SEAT_FILLERS]
+    lang, session, tokens, actor = act
+    words = [w for w in tokens if w.text.lower() not in SEAT_FILLERS]
     if len(words) != 2:
         await refuse(update, lang, "seat_usage")
         return
@@ -94,7 +83,7 @@ async def cmd_seat(update: Update, context: TallyContext) -> None:
     try:
         async with context.write(answer) as tx:
             after = await tx.sessions.change_seat(session.chat_id, leaving.text, ref,
-                                                  actor=user.id if user else None)
+                                                  actor=actor)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)
         return
