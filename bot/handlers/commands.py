@@ -209,20 +209,22 @@ async def cmd_hu(update: Update, context: TallyContext) -> None:
     await _parse_and_record(update, context, parse_win)
 
 
-async def cmd_kong(update: Update, context: TallyContext) -> None:
+async def _guided_or_parsed(update: Update, context: TallyContext, kind: str,
+                            parser: Any) -> None:
+    """/kong or /draw: alone, the event as buttons; with words, read and recorded."""
     msg = update.effective_message
     if msg is not None and not tokens_of(msg):
-        await start_guided_event(update, context, "kong")
+        await start_guided_event(update, context, kind)
         return
-    await _parse_and_record(update, context, parse_kong)
+    await _parse_and_record(update, context, parser)
+
+
+async def cmd_kong(update: Update, context: TallyContext) -> None:
+    await _guided_or_parsed(update, context, "kong", parse_kong)
 
 
 async def cmd_draw(update: Update, context: TallyContext) -> None:
-    msg = update.effective_message
-    if msg is not None and not tokens_of(msg):
-        await start_guided_event(update, context, "draw")
-        return
-    await _parse_and_record(update, context, parse_draw)
+    await _guided_or_parsed(update, context, "draw", parse_draw)
 
 
 async def cmd_qishou(update: Update, context: TallyContext) -> None:
