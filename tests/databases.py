@@ -94,6 +94,18 @@ async def make_ledger(backend: str, tmp_path: Path | str, *, fresh: bool = False
     return ledger, schema
 
 
+@contextlib.asynccontextmanager
+async def ledger_on(backend: str, tmp_path: Path | str, *, fresh: bool = False
+                    ) -> AsyncIterator[Ledger]:
+    """:func:`make_ledger`'s ledger, closed after and its schema handed back."""
+    led, schema = await make_ledger(backend, tmp_path, fresh=fresh)
+    try:
+        yield led
+    finally:
+        await led.close()
+        await drop_schema(schema)
+
+
 async def drop_schema(schema: object) -> None:
     """Hand a schema back (its ledger closed): emptied for the next test, or dropped if
     a test left it at another revision."""

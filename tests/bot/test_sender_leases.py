@@ -4,33 +4,21 @@ is dropped, not sent), and an answer written behind another worker's waits for t
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from datetime import datetime, timedelta
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from bot.delivery import sender as sender_module
 from bot.delivery.sender import Sender
-from storage import delivery, inbox, outbox, pipeline
 from storage.delivery import Outgoing
-from storage.ledger import Ledger, now
+from storage.ledger import Ledger
 from tests.bot.fault_checks import until
-from tests.storage.conftest import BACKENDS, drop_schema, make_ledger
+from tests.storage.conftest import BACKENDS, ledger_on
+from tests.storage.helpers import Clock, pipeline_clock
 
 CHAT = -5151
 LEASE = 30.0
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.at = now()
-
-    def __call__(self) -> datetime:
-        return self.at
-
-    def advance(self, seconds: float) -> None:
-        self.at += timedelta(seconds=seconds)
 
 
 class Bot:
@@ -45,21 +33,13 @@ class Bot:
 
 @pytest.fixture(params=BACKENDS)
 async def ledger(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIterator[Ledger]:
-    led, schema = await make_ledger(request.param, tmp_path)
-    try:
+    async with ledger_on(request.param, tmp_path) as led:
         yield led
-    finally:
-        await led.close()
-        await drop_schema(schema)
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
-    fake = Clock()
-    for module in (delivery, inbox, outbox, pipeline):  # the pipeline's clock
-        monkeypatch.setattr(module, "now", fake)
-    monkeypatch.setattr(sender_module, "now", fake)
-    yield fake
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    return pipeline_clock(monkeypatch, sender_module)
 
 
 def say(text: str) -> Outgoing:

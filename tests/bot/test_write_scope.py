@@ -16,7 +16,7 @@ from storage.delivery import Incoming, Outgoing, Pending, SecondWrite
 from storage.errors import LedgerError
 from storage.ledger import Ledger
 from storage.models import RecordOutcome
-from tests.storage.conftest import BACKENDS, drop_schema, make_ledger
+from tests.storage.conftest import BACKENDS, ledger_on
 from tests.storage.helpers import SEATED, win
 
 CHAT = -1001
@@ -24,13 +24,9 @@ CHAT = -1001
 
 @pytest.fixture(params=BACKENDS)
 async def ledger(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Ledger]:
-    led, schema = await make_ledger(request.param, tmp_path)
-    try:
+    async with ledger_on(request.param, tmp_path) as led:
         await led.sessions.open_session(CHAT, SEATED, preset="chengdu")
         yield led
-    finally:
-        await led.close()
-        await drop_schema(schema)
 
 
 async def _update(ledger: Ledger, n: int = 1) -> Pending:

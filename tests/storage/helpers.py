@@ -4,15 +4,41 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+from datetime import datetime, timedelta
+from types import ModuleType
 from typing import Any
 
+import pytest
 from hypothesis.stateful import RuleBasedStateMachine
 from sqlalchemy import func, select
 
+from storage import delivery, inbox, outbox, pipeline
 from storage import tables as t
-from storage.ledger import Ledger
+from storage.ledger import Ledger, now
 from storage.models import PlayerRef, SessionInfo
 from tests.storage.conftest import drop_schema, make_ledger
+
+
+class Clock:
+    """A clock that stands still until advanced."""
+
+    def __init__(self) -> None:
+        self.at = now()
+
+    def __call__(self) -> datetime:
+        return self.at
+
+    def advance(self, seconds: float) -> None:
+        self.at += timedelta(seconds=seconds)
+
+
+def pipeline_clock(monkeypatch: pytest.MonkeyPatch, *also: ModuleType) -> Clock:
+    """A :class:`Clock` in place of the pipeline's clock, and of ``also``'s ``now``."""
+    fake = Clock()
+    for module in (delivery, inbox, outbox, pipeline, *also):
+        monkeypatch.setattr(module, "now", fake)
+    return fake
+
 
 SEATED = [PlayerRef(name="alice", telegram_id=1), PlayerRef(name="bob", telegram_id=2),
           PlayerRef(name="carol"), PlayerRef(name="dave", telegram_id=4)]

@@ -5,36 +5,20 @@ SQLite and PostgreSQL (each test in a schema of its own)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import datetime, timedelta
-
 import pytest
 
-from storage import delivery, inbox, outbox, pipeline
+from storage import pipeline
 from storage.delivery import AlreadyHandled, Incoming, Outgoing
 from storage.ledger import Ledger, now
+from tests.storage.helpers import Clock, pipeline_clock
 
 CHAT, OTHER = -4242, -4343
 LEASE = 30.0
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.at = now()
-
-    def __call__(self) -> datetime:
-        return self.at
-
-    def advance(self, seconds: float) -> None:
-        self.at += timedelta(seconds=seconds)
-
-
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
-    fake = Clock()
-    for module in (delivery, inbox, outbox, pipeline):  # the pipeline's clock
-        monkeypatch.setattr(module, "now", fake)
-    yield fake
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    return pipeline_clock(monkeypatch)
 
 
 def say(chat: int, text: str) -> Outgoing:
