@@ -179,16 +179,18 @@ _template_database_name: str | None = None
 
 
 @contextlib.asynccontextmanager
-async def postgres_database(prefix: str = "bot") -> AsyncIterator[str]:
+async def postgres_database(prefix: str = "bot", *, migrated: bool = True
+                            ) -> AsyncIterator[str]:
     """The URL of a PostgreSQL database of its own, dropped after: a copy of one migrated
-    once in this process (the bot finds it at the newest revision)."""
+    once in this process (the bot finds it at the newest revision), or, not ``migrated``,
+    an empty one (the bot migrates it)."""
     import asyncpg
 
     assert PG_URL is not None
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
-    template = await _template_database()
+    template = f" TEMPLATE {await _template_database()}" if migrated else ""
     conn = await asyncpg.connect(_dsn())
-    await conn.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+    await conn.execute(f"CREATE DATABASE {name}{template}")
     await conn.close()
     try:
         yield PG_URL.rsplit("/", 1)[0] + "/" + name

@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -23,6 +22,7 @@ import pytest
 
 from bot.console.fake_api import ApiError, FakeBotAPI, FakeUser, serve_http
 from storage.ledger import Ledger
+from tests.databases import postgres_database
 from tests.storage.conftest import PG_URL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,20 +87,8 @@ async def database(backend: str, tmp_path: Path) -> AsyncIterator[str]:
     if backend == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path}/faults.sqlite3"
         return
-    import asyncpg
-
-    name = "faults_" + uuid.uuid4().hex[:10]
-    assert PG_URL is not None
-    dsn = PG_URL.replace("postgresql+asyncpg", "postgresql")
-    conn = await asyncpg.connect(dsn)
-    await conn.execute(f"CREATE DATABASE {name}")
-    await conn.close()
-    try:
-        yield PG_URL.rsplit("/", 1)[0] + "/" + name
-    finally:
-        conn = await asyncpg.connect(dsn)
-        await conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
-        await conn.close()
+    async with postgres_database("faults", migrated=False) as url:
+        yield url
 
 
 class Plug:

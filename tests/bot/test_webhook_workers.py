@@ -16,9 +16,6 @@ import asyncio
 import os
 import signal
 import sys
-import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +24,7 @@ import pytest
 from bot.console.fake_api import FakeUser, serve_http
 from storage.ledger import Ledger
 from tests.bot.harness import table
+from tests.databases import postgres_database
 from tests.fake_webhook import BotProcess, WebhookBotAPI, WebhookSender
 
 PG_URL = os.environ.get("TALLY_TEST_POSTGRES_URL")
@@ -81,27 +79,9 @@ async def state(ledger: Ledger, chat: int) -> Any:
     return hands, session.totals if session else None
 
 
-@asynccontextmanager
-async def database() -> AsyncIterator[str]:
-    """A database of its own (so that test runs in parallel do not meet), dropped after."""
-    import asyncpg
-
-    name = "workers_" + uuid.uuid4().hex[:10]
-    assert PG_URL is not None
-    dsn = PG_URL.replace("postgresql+asyncpg", "postgresql")
-    conn = await asyncpg.connect(dsn)
-    await conn.execute(f"CREATE DATABASE {name}")
-    await conn.close()
-    try:
-        yield PG_URL.rsplit("/", 1)[0] + "/" + name
-    finally:
-        conn = await asyncpg.connect(dsn)
-        await conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
-        await conn.close()
-
-
 async def run(tmp_path: Path, kill_after: int | None) -> None:
-    async with database() as url:
+    # A database of its own (so that test runs in parallel do not meet), dropped after.
+    async with postgres_database("workers", migrated=False) as url:
         await run_on(url, tmp_path, kill_after)
 
 
