@@ -131,15 +131,14 @@ class TallyContext(CallbackContext[TallyBot, Data, Data, Data]):
     async def chat_info(self, chat_id: int, first_language: str) -> ChatInfo:
         """The chat's settings (created on first use, in ``first_language``)."""
         kept, tables = self.kept("chats"), self.kept("tables")
-        if chat_id in kept:
-            pass
-        elif not self.services.cache and chat_id not in tables:
-            # Nothing is kept between updates (several workers): the chat's table, which
-            # most updates read next, comes in the same transaction.
-            kept[chat_id], tables[chat_id] = await self.ledger.chats.chat_and_table(
-                chat_id, first_language)
-        else:
-            kept[chat_id] = await self.ledger.chats.chat(chat_id, first_language)
+        if chat_id not in kept:
+            if not self.services.cache and chat_id not in tables:
+                # Nothing is kept between updates (several workers): the chat's table,
+                # which most updates read next, comes in the same transaction.
+                kept[chat_id], tables[chat_id] = await self.ledger.chats.chat_and_table(
+                    chat_id, first_language)
+            else:
+                kept[chat_id] = await self.ledger.chats.chat(chat_id, first_language)
         return kept[chat_id]  # type: ignore[no-any-return]
 
     def remember_chat(self, info: ChatInfo) -> None:
