@@ -104,8 +104,10 @@ def _png(fig: Figure) -> bytes:
 def _render(font: Font, draw: Callable[[Figure], object], size: tuple[int, int]) -> bytes:
     from matplotlib import rc_context
 
+    # Every text is drawn as written: a chat title or a name between two "$" is no
+    # formula for matplotlib to parse (one it cannot parse would fail the picture).
     with _lock, rc_context({"font.family": "sans-serif", "font.sans-serif": font.families,
-                            "axes.unicode_minus": False}):
+                            "axes.unicode_minus": False, "text.parse_math": False}):
         fig = _figure(size)
         draw(fig)
         png = _png(fig)

@@ -21,6 +21,7 @@ from matplotlib import font_manager
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.text import Text
 
 from bot.handlers.commands_files import card_of, draw_night
 from bot.pictures import drawing, fonts
@@ -55,10 +56,11 @@ async def ledger(tmp_path: Path) -> AsyncIterator[Ledger]:
     await led.close()
 
 
-async def _night(ledger: Ledger, hands: int = 5) -> list[dict[str, int]]:
+async def _night(ledger: Ledger, hands: int = 5, seated: list[PlayerRef] = SEATED
+                 ) -> list[dict[str, int]]:
     """Play a night of blood-battle hands, each won by three players in turn; the table's
     totals after each hand."""
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.sessions.open_session(CHAT, seated, preset="chengdu")
     after: list[dict[str, int]] = [dict.fromkeys("ESWN", 0)]
     patterns = {(0, 0): ["清一色"], (2, 2): ["七对"]}
     for h in range(hands):
@@ -251,6 +253,27 @@ async def test_pictures_are_pngs_of_their_sizes(ledger: Ledger, tmp_path: Path) 
     assert card.biggest is not None and card.biggest[3] == ("清一色",)
     assert [n.points for n in card.nets] == sorted(summary.nets.values(), reverse=True)
     assert sum(n.points for n in card.nets) == 0
+
+
+async def test_dollar_signs_are_drawn_as_written(ledger: Ledger,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name or a chat title between two "$" is text, not a formula for matplotlib (which
+    failed the picture on one it could not parse)."""
+    names = ["$x^$", "$\\frac{a$", "$5 or $10", "dave"]
+    await _night(ledger, seated=[PlayerRef(name=n, telegram_id=i + 1)
+                                 for i, n in enumerate(names)])
+    summary = await ledger.nights.end_session(CHAT)
+    night = await series.night(ledger, CHAT)
+    nights, who = await series.night_nets(ledger, CHAT)
+    figures = kept_figures(monkeypatch)
+    font = fonts.pick_font()
+    draw_night(night, "en", font)
+    drawing.settle_card(card_of(night, summary, "Friday $\\sqrt{$ game"), "en", font)
+    drawing.standings_chart(standings_series(nights, who), "en", font)
+    drawing.patterns_chart("$x^$", [("清一色", 3)], 3, "en", font, {"清一色": "one suit"})
+    drawn = [[x.get_text() for x in fig.findobj(Text)] for fig in figures]
+    assert all(any("$x^$" in x for x in texts) for texts in drawn), drawn
+    assert any("Friday $\\sqrt{$ game" in x for x in drawn[1]), drawn[1]
 
 
 NEWCOMERS = ["alice", "grace", "heidi", "张三丰", "ivan", "judy", "李四", "mallory", "niaj",
