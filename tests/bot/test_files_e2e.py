@@ -26,6 +26,8 @@ from tests.bot.test_language import check
 from tests.bot.test_pictures import png_size
 from tests.storage.test_chat_files import crowded
 
+pytestmark = pytest.mark.pictures  # rasterized (tests/bot/conftest.py)
+
 NEW = "/new chengdu @alice @bob @carol @dave"
 OTHER = -100600
 

@@ -10,10 +10,13 @@ import random
 import resource
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.bot.fuzz import World, random_input
+
+pytestmark = pytest.mark.pictures  # rasterized (tests/bot/conftest.py)
 
 EXAMPLES = 120
 MEMORY_MB = 300  # growth of the peak resident set the whole run may cause

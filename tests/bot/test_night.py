@@ -561,6 +561,7 @@ async def test_one_point_is_one_point(tmp_path: Path, lang: str,
         assert "最大一手：1 分，" in stats and "日第 1 盘（平胡）" in stats, stats
 
 
+@pytest.mark.pictures  # drawn, to measure where each text lands
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])
 async def test_the_card_of_five_players_and_four_transfers_fits(
         tmp_path: Path, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:

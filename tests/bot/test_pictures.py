@@ -39,6 +39,8 @@ from storage.sessions import MAX_PEOPLE
 from tests.bot.layout import kept_figures, layout_problems
 from tests.storage.helpers import win
 
+pytestmark = pytest.mark.pictures  # rasterized (tests/bot/conftest.py)
+
 CHAT = -1001
 SEATED = [PlayerRef(name="小明", telegram_id=1), PlayerRef(name="bob", telegram_id=2),
           PlayerRef(name="carol"), PlayerRef(name="大卫", telegram_id=4)]

@@ -1,0 +1,36 @@
+"""The bot's tests compose every picture they cause (its texts, lines and layout) but do
+not rasterize it: the bot sends a blank PNG of the picture's size. Rasterizing and
+encoding is three quarters of a picture's cost and a fifth of the suite's CPU, and the
+tests marked ``pictures`` cover it: every kind of picture, crowded, with long, Chinese and
+odd names (test_pictures.py), the pictures each command sends (test_files_e2e.py) and the
+fuzz's inputs (test_fuzz.py)."""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+
+import pytest
+from matplotlib.figure import Figure
+from PIL import Image
+
+from bot.pictures import drawing
+
+
+@cache
+def blank_png(size: tuple[int, int]) -> bytes:
+    buf = io.BytesIO()
+    Image.new("1", size, 1).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def composed_png(fig: Figure) -> bytes:
+    width, height = fig.get_size_inches() * fig.dpi
+    return blank_png((round(width), round(height)))
+
+
+@pytest.fixture(autouse=True)
+def _pictures_not_rasterized(request: pytest.FixtureRequest,
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("pictures") is None:
+        monkeypatch.setattr(drawing, "_png", composed_png)
