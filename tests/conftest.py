@@ -21,25 +21,35 @@ settings.register_profile("ci", parent=settings.get_profile("default"), derandom
                           database=None)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
-# The longest tests (each runs the bot as child processes, or explores for long), started
-# first: `make test` hands tests one at a time to three processes (pytest-xdist,
-# --maxschedchunk 1), so the short ones fill in around these and all finish together.
+# The longest tests, started first so that the short ones fill in around them and all
+# finish together: `make test` hands tests one at a time to three processes (pytest-xdist,
+# --maxschedchunk 1) on two cores. Those that mostly wait on the bot's child processes
+# (the fault tests) are spread among those that keep a core busy (the type checker, the
+# explorations), so that the cores are not idle at the start, and no exploration is left
+# to run alone at the end.
 LONGEST_FIRST = (
+    "tests/bot/test_faults.py::test_sigkill_at_chosen_moments_loses_and_doubles_nothing[sqlite]",
+    "tests/test_types.py",
+    "tests/storage/test_ledger_stateful.py",
+    "tests/bot/test_language.py",
     "tests/bot/test_faults.py",
     "tests/bot/test_webhook_workers.py",
-    "tests/test_types.py",
+    "tests/storage/test_undo_stack.py",
     "tests/bot/test_db_outages.py",
-    "tests/bot/test_language.py",
+    "tests/engine/test_properties.py",
     "tests/engine/test_analysis.py",
     "tests/bot/test_workers.py",
-    "tests/storage/test_ledger_stateful.py",
+    "tests/bot/test_fuzz.py",
+    "tests/bot/test_webapp_browser.py",
+    "tests/bot/test_transient.py",
 )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     def rank(item: pytest.Item) -> int:
-        path = item.nodeid.split("::", 1)[0]
-        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+        return next((i for i, first in enumerate(LONGEST_FIRST)
+                     if item.nodeid == first or item.nodeid.startswith(first + "::")),
+                    len(LONGEST_FIRST))
 
     items.sort(key=rank)  # stable: the rest keep their order
 
