@@ -45,7 +45,18 @@ LONGEST_FIRST = (
 )
 
 
+# The tests marked `exclusive` (they time worker processes against a lease) live here:
+# `make test` runs this module alone after the rest, naming it so as not to collect the
+# whole suite again to find four tests.
+EXCLUSIVE_MODULE = "tests/bot/test_stalled_workers.py"
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    astray = [item.nodeid for item in items if item.get_closest_marker("exclusive")
+              and not item.nodeid.startswith(EXCLUSIVE_MODULE + "::")]
+    if astray:
+        raise pytest.UsageError(f"`make test` runs only {EXCLUSIVE_MODULE} alone: {astray}")
+
     def rank(item: pytest.Item) -> int:
         return next((i for i, first in enumerate(LONGEST_FIRST)
                      if item.nodeid == first or item.nodeid.startswith(first + "::")),

@@ -106,3 +106,10 @@ def test_architecture_gives_every_module_its_job() -> None:
     stale = sorted(p for p in paths if p.startswith(("bot/", "storage/", "engine/"))
                    and "*" not in p and not (ROOT / p).exists())
     assert not stale, f"docs/architecture.md names modules that do not exist: {stale}"
+
+
+def test_make_test_runs_the_exclusive_module_alone() -> None:
+    from tests.conftest import EXCLUSIVE_MODULE
+
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert f"pytest -q -m exclusive {EXCLUSIVE_MODULE}\n" in makefile
