@@ -2,9 +2,9 @@
 set (each test in a schema of its own).
 
 Alembic runs once per test process and backend, not once per test: a SQLite test gets a
-copy of a migrated file, a PostgreSQL test a migrated schema emptied by ``TRUNCATE ...
-RESTART IDENTITY`` (schemas are reused by the process that made them and dropped at its
-end). ``fresh=True`` migrates from scratch, as the migration tests do. A PostgreSQL database of
+copy of a migrated file, a PostgreSQL test a migrated schema emptied, its ids restarted
+(schemas are reused by the process that made them and dropped at its end).
+``fresh=True`` migrates from scratch, as the migration tests do. A PostgreSQL database of
 a test's own (:func:`postgres_database`) is a copy of one migrated once per process.
 """
 
@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from storage import tables as storage_tables
 from storage.ledger import Ledger
 
 PG_URL = os.environ.get("TALLY_TEST_POSTGRES_URL")
@@ -119,14 +120,22 @@ async def drop_schema(schema: object) -> None:
             await conn.execute(f"DROP SCHEMA {schema} CASCADE")
             _schemas.pop(str(schema), None)
             return
-        tables = await conn.fetch(
-            "SELECT tablename FROM pg_tables WHERE schemaname = $1"
-            " AND tablename <> 'alembic_version'", str(schema))
-        await conn.execute("TRUNCATE " + ", ".join(f"{schema}.{r[0]}" for r in tables)
-                           + " RESTART IDENTITY CASCADE")
+        await conn.execute(await _emptying(conn, str(schema)))
         _free_schemas.append(str(schema))
     finally:
         await conn.close()
+
+
+async def _emptying(conn: Any, schema: str) -> str:
+    """The statements that empty a schema at the newest revision and restart its ids:
+    each table's rows deleted, those that refer to others first. (A TRUNCATE gives every
+    table and index new files: ten times as long for the few rows a test leaves.)"""
+    sequences = await conn.fetch(
+        "SELECT sequencename FROM pg_sequences WHERE schemaname = $1", schema)
+    deletes = [f"DELETE FROM {schema}.{table.name}"
+               for table in reversed(storage_tables.metadata.sorted_tables)]
+    restarts = [f"ALTER SEQUENCE {schema}.{row[0]} RESTART" for row in sequences]
+    return "; ".join(["BEGIN", *deletes, *restarts, "COMMIT"])
 
 
 async def _drop_all() -> None:
