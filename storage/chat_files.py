@@ -19,6 +19,11 @@ totals, the nights' nets) is rebuilt on import, not exported.
 is what that money is in points at the night's stake; it is empty when the stake changed
 during the night (points at two stakes do not add up: the transfer is in money only).
 
+A text cell that a spreadsheet would read as a formula (a name such as ``=HYPERLINK(…)``:
+one that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is written
+after an apostrophe, as spreadsheets write such text themselves; so is one that starts with
+an apostrophe. The import takes the first apostrophe of a text cell away again.
+
 An export is written row by row into a temporary file that stays in memory up to
 :data:`SPOOL_BYTES` and moves to disk beyond; an import reads the zip row by row. Neither
 holds the ledger in memory.
@@ -166,8 +171,10 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
             text = io.TextIOWrapper(raw, encoding="utf-8", newline="")
             writer = csv.writer(text, lineterminator="\r\n")
             writer.writerow([c for c, _ in COLUMNS[name]])
+            texts = [_is_text(column) for _, column in COLUMNS[name]]
             for row in rows:
-                writer.writerow(row)
+                writer.writerow([_as_text(cell) if text else cell
+                                 for text, cell in zip(texts, row, strict=True)])
             text.flush()
             text.detach()
 
@@ -333,7 +340,22 @@ def _rows(zf: zipfile.ZipFile, name: str) -> Iterator[tuple[int, dict[str, Any]]
             raise _bad(name, "not a UTF-8 CSV file") from None
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def _is_text(column: Any) -> bool:
+    return column.type.python_type is str
+
+
+def _as_text(cell: str) -> str:
+    """A text cell as written: after an apostrophe where a spreadsheet would take it for a
+    formula (or where it starts with one)."""
+    return "'" + cell if cell.startswith(FORMULA_STARTS) else cell
+
+
 def _cell(where: str, name: str, column: Any, cell: str) -> Any:
+    if _is_text(column) and cell.startswith("'"):
+        cell = cell[1:]  # see _as_text
     try:
         value = _decode(column, cell)
     except (ValueError, TypeError):

@@ -102,6 +102,25 @@ async def test_export_import_export_is_identical(ledger: Ledger) -> None:
     await assert_books_balance(ledger, [CHAT, OTHER])
 
 
+async def test_names_a_spreadsheet_would_run_are_exported_as_text(ledger: Ledger) -> None:
+    """A name that starts like a formula is written after an apostrophe (a spreadsheet
+    shows it as text), and imported as it was."""
+    names = ['=HYPERLINK("http://x.example","pay me")', "-bob", "'quoted", "@carol+1"]
+    await ledger.sessions.open_session(CHAT, [PlayerRef(name=n) for n in names],
+                                       preset="chengdu")
+    await ledger.hands.record(CHAT, win("self_draw", "S"))
+    await ledger.nights.end_session(CHAT)
+    first = await _zip_bytes(ledger, CHAT)
+    written = {row[1] for row in _files(first)["players.csv"][1:]}
+    assert written == {"'" + n for n in names}
+    assert all(cell.startswith("'") for row in _files(first)["debts.csv"][1:]
+               for cell in row[1:3])
+    await import_zip(ledger, OTHER, io.BytesIO(first))
+    imported = {s.player.name for s in await ledger.lookback.standings(OTHER)}
+    assert imported == set(names)
+    assert await _zip_bytes(ledger, OTHER) == first
+
+
 async def test_one_night_exports_alone(ledger: Ledger) -> None:
     await _play(ledger)
     second = _files(await _zip_bytes(ledger, CHAT, 2))
