@@ -2,7 +2,7 @@
 
 The files use :mod:`storage.backup`'s format (one CSV per kind of row, a header of column
 names, JSON columns as JSON, times in ISO 8601, booleans as 1/0, an empty cell for NULL)
-with two differences that make an export portable and reproducible:
+with two differences that make an export portable and reproducible (and a third, below):
 
 - No database ids. A player is named by its ``name_key`` (unique in a chat), a night by its
   number in the chat (1 = the first), a hand by night and number.
@@ -19,10 +19,11 @@ totals, the nights' nets) is rebuilt on import, not exported.
 is what that money is in points at the night's stake; it is empty when the stake changed
 during the night (points at two stakes do not add up: the transfer is in money only).
 
-A text cell that a spreadsheet would read as a formula (a name such as ``=HYPERLINK(…)``:
-one that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is written
-after an apostrophe, as spreadsheets write such text themselves; so is one that starts with
-an apostrophe. The import takes the first apostrophe of a text cell away again.
+A third: a text cell that a spreadsheet would read as a formula (a name such as
+``=HYPERLINK(…)``: one that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+return) is written after an apostrophe, as one types such text into a spreadsheet; so is
+one that starts with an apostrophe. The import takes that apostrophe away again, and only
+that one: a cell of an older export that starts with an apostrophe keeps it.
 
 An export is written row by row into a temporary file that stays in memory up to
 :data:`SPOOL_BYTES` and moves to disk beyond; an import reads the zip row by row. Neither
@@ -173,8 +174,8 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
             writer.writerow([c for c, _ in COLUMNS[name]])
             texts = [_is_text(column) for _, column in COLUMNS[name]]
             for row in rows:
-                writer.writerow([_as_text(cell) if text else cell
-                                 for text, cell in zip(texts, row, strict=True)])
+                writer.writerow([_as_text(cell) if is_text else cell
+                                 for is_text, cell in zip(texts, row, strict=True)])
             text.flush()
             text.detach()
 
@@ -353,9 +354,14 @@ def _as_text(cell: str) -> str:
     return "'" + cell if cell.startswith(FORMULA_STARTS) else cell
 
 
+def _from_text(cell: str) -> str:
+    """A text cell as read: without the apostrophe that :func:`_as_text` put before it."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
+
+
 def _cell(where: str, name: str, column: Any, cell: str) -> Any:
-    if _is_text(column) and cell.startswith("'"):
-        cell = cell[1:]  # see _as_text
+    if _is_text(column):
+        cell = _from_text(cell)
     try:
         value = _decode(column, cell)
     except (ValueError, TypeError):

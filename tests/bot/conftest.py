@@ -1,9 +1,10 @@
-"""The bot's tests compose every picture they cause (its texts, lines and layout) but do
-not rasterize it: the bot sends a blank PNG of the picture's size. Rasterizing and
-encoding is three quarters of a picture's cost and a fifth of the suite's CPU, and the
-tests marked ``pictures`` cover it: every kind of picture, crowded, with long, Chinese and
-odd names (test_pictures.py), the pictures each command sends (test_files_e2e.py) and the
-fuzz's inputs (test_fuzz.py)."""
+"""The bot's tests that run it in-process compose every picture they cause (its texts,
+lines and layout) but do not rasterize it: the bot sends a blank PNG of the picture's size.
+Rasterizing and encoding is three quarters of a picture's cost and was a sixth of the
+tests' CPU. The tests marked ``pictures`` rasterize: each kind of picture, crowded, with
+long, Chinese and odd names (test_pictures.py), the pictures each command sends
+(test_files_e2e.py), a night of three (test_three_players.py) and the fuzz's inputs
+(test_fuzz.py)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def blank_png(size: tuple[int, int]) -> bytes:
 
 def composed_png(fig: Figure) -> bytes:
     width, height = fig.get_size_inches() * fig.dpi
-    return blank_png((round(width), round(height)))
+    return blank_png((int(width), int(height)))  # as the Agg canvas sizes it
 
 
 @pytest.fixture(autouse=True)

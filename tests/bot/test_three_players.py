@@ -9,6 +9,8 @@ import io
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from bot.console.fake_api import SentMessage
 from tests.bot.guided_play import find_button
 from tests.bot.harness import Table, plain, table
@@ -82,6 +84,7 @@ async def test_three_players_in_every_family_that_has_them(tmp_path: Path) -> No
         assert t.api.errors == []
 
 
+@pytest.mark.pictures  # rasterized (tests/bot/conftest.py)
 async def test_pictures_and_files_of_a_night_of_three(tmp_path: Path) -> None:
     async with table(tmp_path) as t:
         await t.say("alice", "/new liangfang @alice @bob @carol")
