@@ -1,5 +1,5 @@
-"""Shared test setup: hypothesis profiles, the longest tests first, and the end of the
-migrated templates."""
+"""Shared test setup: hypothesis profiles, the longest tests first, the module of the
+`exclusive` tests, and the end of the migrated templates."""
 
 from __future__ import annotations
 
