@@ -32,9 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.ledger_bench import _bulk, _templates
-from storage import chat_files, series
+from storage.files import chat_files
 from storage.ledger import Ledger
 from storage.models import PlayerRef
+from storage.services import series
 
 CHAT = -42
 

@@ -25,10 +25,10 @@ from sqlalchemy import insert, select, text, update
 from engine.models import SEATS
 from engine.rules import ruleset
 from engine.settle import parse_report, settle_hand
-from storage import tables as t
-from storage.hand_stats import seat_facts
 from storage.ledger import Ledger
 from storage.models import PlayerRef
+from storage.services.hand_stats import seat_facts
+from storage.sql import tables as t
 
 CHATS = 1_000
 BATCH = 2_000

@@ -44,7 +44,7 @@ from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser
 from bot.delivery.intake import pipeline_of
 from bot.ops.config import DeliverySettings, Settings, StorageSettings, TelegramSettings
-from storage import tables as t
+from storage.sql import tables as t
 
 PLAYERS = ["alice", "bob", "carol", "dave"]
 WINNERS = ["bob", "carol", "dave"]  # three self-draws close each blood-battle hand

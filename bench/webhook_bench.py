@@ -55,7 +55,7 @@ def report(chat: int, n: int) -> tuple[str, str]:
 async def reset_tables(url: str) -> None:
     import asyncpg
 
-    from storage.tables import metadata
+    from storage.sql.tables import metadata
 
     conn = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
     try:

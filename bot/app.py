@@ -94,7 +94,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
         ledger = await Ledger.open(settings.storage.url, run_migrations=not shared,
                                    idle_transaction_seconds=settings.delivery.lease_seconds
                                    if settings.storage.url.startswith("postgresql") else None)
-        ledger.batching = not shared  # see storage.store: several workers, no batches
+        ledger.batching = not shared  # see storage.sql.store: several workers, no batches
         app.bot_data["services"] = context.Services(
             ledger=ledger, drafts=ledger.drafts, admins=frozenset(settings.admins),
             default_language=settings.default_language, cache=not shared)

@@ -1,23 +1,24 @@
 """The ledger: the only API the bot calls. A store that runs units of work, with the
 services that build them, each a small class in its own module:
 
-- ``ledger.chats``: a chat's settings and its players (:mod:`storage.chats`);
+- ``ledger.chats``: a chat's settings and its players (:mod:`storage.services.chats`);
 - ``ledger.sessions``: the table going, its scoreboard message, seat changes
-  (:mod:`storage.sessions`);
+  (:mod:`storage.services.sessions`);
 - ``ledger.hands``: recording events, and reports kept as a question
-  (:mod:`storage.recording`);
-- ``ledger.corrections``: undo, void, amend, the audit trail (:mod:`storage.corrections`);
+  (:mod:`storage.services.hands`);
+- ``ledger.corrections``: undo, void, amend, the audit trail (:mod:`storage.services.corrections`);
 - ``ledger.nights``: the end of the night, its summary, the hands played
-  (:mod:`storage.nights`);
+  (:mod:`storage.services.nights`);
 - ``ledger.lookback``: standings, a player's statistics and record, nights by their label
-  (:mod:`storage.lookback`);
-- ``ledger.money``: debts, payments, settling, standings in money (:mod:`storage.money`);
-- ``ledger.drafts``: the drafts behind inline buttons (:mod:`storage.drafts`);
+  (:mod:`storage.services.lookback`);
+- ``ledger.money``: debts, payments, settling, standings in money (:mod:`storage.services.money`);
+- ``ledger.drafts``: the drafts behind inline buttons (:mod:`storage.services.drafts`);
 - ``ledger.inbox``, ``ledger.outbox``, ``ledger.pipeline``: the delivery pipeline
-  (:mod:`storage.inbox`, :mod:`storage.outbox`, :mod:`storage.pipeline`), whose answers
-  ride on the ledger's writes (:mod:`storage.delivery`).
+  (:mod:`storage.queues.inbox`, :mod:`storage.queues.outbox`,
+  :mod:`storage.queues.leases`), whose answers ride on the ledger's writes
+  (:mod:`storage.queues.messages`).
 
-Every write is one transaction (a unit of work, :mod:`storage.store`), and every read and
+Every write is one transaction (a unit of work, :mod:`storage.sql.store`), and every read and
 write is scoped by chat id. A ledger bound to an answer (``tx = ledger.answering(answer)``)
 has its own services: ``tx.hands.record(...)`` carries the answer.
 """
@@ -26,20 +27,20 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from storage.chats import Chats
-from storage.corrections import Corrections
-from storage.drafts import Drafts
 from storage.errors import LedgerError
-from storage.inbox import Inbox
-from storage.lookback import Lookback
-from storage.money import Money
-from storage.nights import Nights
-from storage.outbox import Outbox
-from storage.pipeline import Pipeline
-from storage.recording import Hands
-from storage.repository import SEAT_COLUMNS, now
-from storage.sessions import Sessions
-from storage.store import Store
+from storage.queues.inbox import Inbox
+from storage.queues.leases import Pipeline
+from storage.queues.outbox import Outbox
+from storage.services.chats import Chats
+from storage.services.corrections import Corrections
+from storage.services.drafts import Drafts
+from storage.services.hands import Hands
+from storage.services.lookback import Lookback
+from storage.services.money import Money
+from storage.services.nights import Nights
+from storage.services.rows import SEAT_COLUMNS, now
+from storage.services.sessions import Sessions
+from storage.sql.store import Store
 
 
 class Ledger(Store):

@@ -93,7 +93,7 @@ class RecordOutcome(Contract):
     next_dealer: Seat | None = None
     session: SessionInfo | None = None
     # Nothing was recorded: the report looks like a second report of hand ``hand_number``
-    # and is kept as this question (storage.twice) until a player answers it.
+    # and is kept as this question (storage.services.twice) until a player answers it.
     asked: int | None = None
 
 

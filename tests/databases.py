@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from storage import tables as storage_tables
 from storage.ledger import Ledger
+from storage.sql import tables as storage_tables
 
 PG_URL = os.environ.get("TALLY_TEST_POSTGRES_URL")
 BACKENDS = [

@@ -16,7 +16,7 @@ from telegram import Update
 from bot.delivery import kinds
 from bot.ops import metrics
 from bot.ops.application import AnyApp
-from storage.delivery import Incoming
+from storage.queues.messages import Incoming
 
 if TYPE_CHECKING:  # bot.delivery.pipeline imports this module (through the poller)
     from bot.delivery.pipeline import Pipeline

@@ -19,9 +19,9 @@ from bot.delivery.poller import Poller
 from bot.delivery.sender import Sender
 from bot.ops.application import AnyApp
 from bot.ops.config import DeliverySettings
-from storage.drafts import PRUNE_BATCH
 from storage.ledger import Ledger, now
-from storage.pipeline import QUEUE_PRUNE_BATCH
+from storage.queues.leases import QUEUE_PRUNE_BATCH
+from storage.services.drafts import PRUNE_BATCH
 
 log = logging.getLogger(__name__)
 

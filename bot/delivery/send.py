@@ -14,7 +14,7 @@ A handler that changes the ledger does it in the update's write scope, :func:`wr
 Inside the block ``tx`` is the ledger whose one write carries the answer: the change,
 ``render(result)``, what was said before it and "this update is handled" commit together
 or not at all. A second write on ``tx`` is refused before it runs
-(:class:`storage.delivery.SecondWrite`), and a second scope in one update is refused when
+(:class:`storage.queues.messages.SecondWrite`), and a second scope in one update is refused when
 entered (:class:`WriteTwice`): both are bugs, never a lost change. A block left without
 a write (a refusal before it) leaves the update to the dispatcher, which writes what was
 said with "handled" as for any update that changed nothing. Reads go to the plain ledger.
@@ -42,8 +42,8 @@ from telegram import Bot, InlineKeyboardMarkup, InputFile, Update
 from telegram.error import TelegramError
 from telegram.ext import CallbackContext
 
-from storage.delivery import Answer, Outgoing, Queued
 from storage.ledger import Ledger
+from storage.queues.messages import Answer, Outgoing, Queued
 
 log = logging.getLogger(__name__)
 
@@ -150,10 +150,10 @@ async def write(ledger: Ledger, render: Callable[[Any], Sequence[Outgoing]]
     writes ``render(result)``, what was said before the block and "this update is
     handled", in the write's own transaction. Entered twice for one update it raises
     :class:`WriteTwice`; a second write inside it raises
-    :class:`storage.delivery.SecondWrite` before it runs. Left without a write, the
+    :class:`storage.queues.messages.SecondWrite` before it runs. Left without a write, the
     update is concluded by the dispatcher as one that changed nothing.
 
-    This is the only caller of :meth:`storage.store.Store.answering`."""
+    This is the only caller of :meth:`storage.sql.store.Store.answering`."""
     turn = CURRENT.get()
     if turn is None:  # start-up, scripts, tests: the answer is queued with the change
         yield ledger.answering(Answer(None, render))

@@ -35,7 +35,7 @@ async def prepare(settings: Settings) -> None:
 
     from bot.delivery.kinds import ALLOWED_UPDATES
     from bot.text.menus import set_menus
-    from storage.db import create_engine, migrate
+    from storage.sql.db import create_engine, migrate
 
     engine = create_engine(settings.storage.url)
     try:

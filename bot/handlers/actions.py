@@ -22,9 +22,9 @@ from bot.handlers.context import TallyContext
 from bot.ops import metrics
 from bot.text import render
 from engine.errors import ReportError
-from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import RecordOutcome, SessionInfo
+from storage.queues.messages import Outgoing
 
 log = logging.getLogger(__name__)
 

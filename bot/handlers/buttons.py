@@ -47,10 +47,10 @@ from bot.text.i18n import t
 from bot.text.words import colon, preset_name
 from engine.errors import ReportError
 from engine.rules import get_preset, three_players_allowed
-from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import EditOutcome, PlayerRef, RecordOutcome, SessionInfo
-from storage.twice import QUESTION_KIND
+from storage.queues.messages import Outgoing
+from storage.services.twice import QUESTION_KIND
 
 log = logging.getLogger(__name__)
 

@@ -150,7 +150,7 @@ async def link_sender(context: TallyContext, session: SessionInfo,
     """A player seated by @username, or a guest whose name is the sender's username,
     becomes linked to the sender's account when they first act (never a seat that has
     an account already); when the account already has a row under another name, the
-    guest's is merged into it (:meth:`storage.chats.Chats.link_member`)."""
+    guest's is merged into it (:meth:`storage.services.chats.Chats.link_member`)."""
     if user is None or not user.username:
         return session
     seated = {p.telegram_id for p in session.seats.values()}

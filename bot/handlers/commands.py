@@ -47,9 +47,9 @@ from engine.hand_input import build_hand, parse_wild_kinds
 from engine.rules import parse_overrides, presets, ruleset
 from engine.shape_rules import FAMILY_SHAPES, family_readings, family_waits
 from engine.tiles import TileError, format_chinese, format_compact
-from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import ChatInfo, PlayerRef, SessionInfo
+from storage.queues.messages import Outgoing
 
 log = logging.getLogger(__name__)
 

@@ -45,11 +45,12 @@ from bot.text.i18n import money, t
 from bot.text.words import colon
 from engine.pattern_table import pattern_rows
 from engine.rules import presets
-from storage import chat_files, series
-from storage.delivery import Outgoing
-from storage.drafts import IMPORT_KIND
 from storage.errors import LedgerError
+from storage.files import chat_files
 from storage.models import PlayerInfo, Summary
+from storage.queues.messages import Outgoing
+from storage.services import series
+from storage.services.drafts import IMPORT_KIND
 
 CHART_WORDS = ("chart", "图", "图表")  # /standings chart, /stats chart @bob
 log = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ MAX_IMPORT_BYTES = 20 * 1024 * 1024  # what a bot may download from Telegram
 MAX_EXPORT_BYTES = 50 * 1024 * 1024  # what a bot may send as a document
 # A preview awaiting its button is a draft of kind "import" in the ledger (any worker
 # takes the press; a restart keeps it): the file's Telegram id, downloaded again when
-# confirmed. A chat keeps its newest few, for a quarter of an hour (storage.drafts'
+# confirmed. A chat keeps its newest few, for a quarter of an hour (storage.services.drafts'
 # IMPORT_KIND: a table's end leaves it).
 PENDING_IMPORTS = 3  # previews awaiting their button, per chat
 PENDING_SECONDS = 15 * 60

@@ -18,8 +18,8 @@ from bot.handlers.context import TallyContext
 from bot.text import render_lookback
 from bot.text.i18n import t
 from storage.errors import LedgerError
-from storage.lookback import Scope
 from storage.models import PlayerRef
+from storage.services.lookback import Scope
 
 ALL_WORDS = ("all", "全部", "所有")
 

@@ -20,9 +20,9 @@ from bot.handlers.chat import refuse, remember, resolver_for
 from bot.handlers.context import TallyContext
 from bot.text.i18n import t
 from bot.text.render import SEAT_KEYS
-from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import PlayerRef, SessionInfo
+from storage.queues.messages import Outgoing
 
 
 async def _record(update: Update, context: TallyContext, parser: Any,

@@ -27,10 +27,10 @@ from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.delivery import send
 from bot.text.i18n import normalise_language
-from storage.delivery import Outgoing
-from storage.drafts import Drafts
 from storage.ledger import Ledger
 from storage.models import ChatInfo, SessionInfo
+from storage.queues.messages import Outgoing
+from storage.services.drafts import Drafts
 
 K = TypeVar("K")
 V = TypeVar("V")

@@ -1,4 +1,4 @@
-"""A hand reported twice (see :mod:`storage.twice`): the question, and its two buttons.
+"""A hand reported twice (see :mod:`storage.services.twice`): the question, and its two buttons.
 ``v1:d:<question>:1:sm`` says "the same hand" (the second report is dropped),
 ``v1:d:<question>:1:nw`` "a new hand" (it is recorded). Any player at the table answers."""
 
@@ -15,10 +15,10 @@ from bot.handlers.chat import refuse_press, remember
 from bot.handlers.context import TallyContext
 from bot.text.i18n import t
 from engine.errors import ReportError
-from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import RecordOutcome, SessionInfo
-from storage.twice import TWICE_WINDOW
+from storage.queues.messages import Outgoing
+from storage.services.twice import TWICE_WINDOW
 
 SAME, NEW = "sm", "nw"
 

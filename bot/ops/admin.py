@@ -29,7 +29,7 @@ from bot.ops import metrics
 from bot.ops.application import AnyApp
 from bot.ops.config import Settings, split_listen
 from bot.ops.side_server import SideServer, around
-from storage.schema import schema_at_head
+from storage.sql.schema import schema_at_head
 
 log = logging.getLogger(__name__)
 CHECK_TIMEOUT = 3.0  # seconds a readiness check or a backlog read may take

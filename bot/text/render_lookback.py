@@ -12,9 +12,9 @@ from bot.text.i18n import nt, signed, t
 from bot.text.render import SEAT_KEYS, line_text, name
 from bot.text.render_money import points_at_stakes, signed_money
 from bot.text.words import colon, listing, paren, then
-from storage.lookback import AuditNote, HandDetail, NightHistory, PlayerRecord, Scope
 from storage.models import PlayerStats
-from storage.money import MoneyStanding
+from storage.services.lookback import AuditNote, HandDetail, NightHistory, PlayerRecord, Scope
+from storage.services.money import MoneyStanding
 
 
 def _change(lang: str, note: AuditNote, player: str, time: str) -> str | None:

@@ -13,10 +13,10 @@ from bot.text import render, words
 from bot.text.i18n import money, t
 from bot.webapp.entry import has_draw, kong_kinds, plain
 from engine.models import SEATS, HandResult
-from storage import series
 from storage.errors import LedgerError
 from storage.ledger import Ledger
 from storage.models import PlayerInfo, SessionInfo
+from storage.services import series
 
 
 async def board(ledger: Ledger, lang: str, s: SessionInfo | None) -> dict[str, Any]:

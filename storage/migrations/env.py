@@ -7,7 +7,7 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from storage.tables import metadata
+from storage.sql.tables import metadata
 
 config = context.config
 target_metadata = metadata
@@ -27,14 +27,14 @@ def _configure(connection: Connection) -> None:
 def _url() -> str:
     url = context.get_x_argument(as_dictionary=True).get("url")
     if not url:
-        from storage.db import default_url
+        from storage.sql.db import default_url
 
         url = default_url()
     return url
 
 
 async def _run_async(url: str) -> None:
-    from storage.db import create_engine
+    from storage.sql.db import create_engine
 
     engine = create_engine(url)
     try:

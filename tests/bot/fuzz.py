@@ -28,7 +28,7 @@ from sqlalchemy import select
 
 from bot.app import COMMANDS as HANDLED
 from bot.console.fake_api import BOT_USERNAME, SentMessage
-from storage import tables as tb
+from storage.sql import tables as tb
 from tests.bot.harness import Table, plain, table
 
 PRESETS = ("sichuan", "chengdu", "yibin", "changsha", "feibao")

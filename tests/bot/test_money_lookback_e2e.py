@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sqlalchemy import update
 
-from storage import tables as t_
+from storage.sql import tables as t_
 from tests.bot.harness import Table, plain, table
 
 NEW = "/new chengdu @alice @bob @carol @dave"

@@ -10,7 +10,7 @@ from bot.dialogs import numbers
 from bot.dialogs.grammar import GrammarError
 from bot.text import render_money
 from storage.models import PlayerInfo
-from storage.money import MoneyStanding, PairBalance, SettlePlan, SettleTransfer
+from storage.services.money import MoneyStanding, PairBalance, SettlePlan, SettleTransfer
 
 
 def _p(i: int) -> PlayerInfo:

@@ -32,10 +32,10 @@ from bot.pictures.picture_data import (
     winning_patterns,
 )
 from engine.models import SEATS
-from storage import series
 from storage.ledger import Ledger
 from storage.models import PlayerRef
-from storage.sessions import MAX_PEOPLE
+from storage.services import series
+from storage.services.sessions import MAX_PEOPLE
 from tests.bot.layout import kept_figures, layout_problems
 from tests.storage.helpers import win
 
@@ -286,7 +286,7 @@ NEWCOMERS = ["alice", "grace", "heidi", "张三丰", "ivan", "judy", "李四", "
 async def test_a_night_of_max_people_draws_each_line_its_own_look(
         ledger: Ledger, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
     """Seat changes bring the night up to the most people it may hold
-    (storage.sessions.MAX_PEOPLE), each with a line of their own: no two lines share a
+    (storage.services.sessions.MAX_PEOPLE), each with a line of their own: no two lines share a
     colour and a line style (the colours run out at eight; a colour came back for a
     second person, and the legend could not tell them apart), and the legend names
     everyone, beside the chart and inside the picture."""
@@ -357,7 +357,7 @@ def _crowded_card(players: int) -> drawing.Card:
 def test_a_crowded_card_fits(monkeypatch: pytest.MonkeyPatch, players: int,
                              lang: str) -> None:
     """Up to 12 players (the fewest transfers are exact up to 12: 11 of them), and up to
-    the most people a night may hold (storage.sessions.MAX_PEOPLE, every one owing or
+    the most people a night may hold (storage.services.sessions.MAX_PEOPLE, every one owing or
     owed), the card grows and tightens to show everyone and every transfer. No text leaves
     the card or runs into another or into the footer."""
     figures = kept_figures(monkeypatch)

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from bot.console.fake_api import FakeBotAPI, SentMessage
-from storage import delivery, inbox
+from storage.queues import inbox
+from storage.queues import messages as delivery
 from tests.bot.guided_play import find_button
 from tests.bot.harness import Table, plain, table
 from tests.bot.test_files_e2e import OTHER, _count, _files, _play, _upload

@@ -11,8 +11,8 @@ from sqlalchemy import func, select, update
 
 from bot.delivery import pipeline as pipeline_module
 from bot.delivery.intake import pipeline_of
-from storage import tables as t_
 from storage.ledger import now
+from storage.sql import tables as t_
 from tests.bot.harness import table
 
 NEW = "/new changsha @alice @bob @carol @dave"

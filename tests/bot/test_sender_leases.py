@@ -11,8 +11,8 @@ import pytest
 
 from bot.delivery import sender as sender_module
 from bot.delivery.sender import Sender
-from storage.delivery import Outgoing
 from storage.ledger import Ledger
+from storage.queues.messages import Outgoing
 from tests.bot.fault_checks import until
 from tests.storage.conftest import BACKENDS, ledger_on
 from tests.storage.helpers import Clock, pipeline_clock

@@ -14,8 +14,8 @@ from sqlalchemy import func, select
 
 from bot.console.fake_api import SentMessage
 from bot.delivery.intake import pipeline_of
-from storage import tables as t_
-from storage.sessions import MAX_PEOPLE
+from storage.services.sessions import MAX_PEOPLE
+from storage.sql import tables as t_
 from tests.bot.guided_play import find_button
 from tests.bot.harness import Table, plain, table, table_on
 from tests.databases import BACKENDS

@@ -22,8 +22,8 @@ from telegram.error import BadRequest, RetryAfter, TimedOut
 
 from bot.console.fake_api import ApiError
 from bot.delivery.dispatch import transient
-from storage import unit_of_work
 from storage.errors import LedgerError, database_away
+from storage.sql import unit_of_work
 from tests.bot.harness import table
 
 

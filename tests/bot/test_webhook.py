@@ -23,8 +23,8 @@ from bot.delivery import webhook
 from bot.delivery.intake import pipeline_of
 from bot.ops import admin
 from bot.ops.config import Settings
-from storage.db import create_engine
 from storage.ledger import Ledger
+from storage.sql.db import create_engine
 
 SECRET = "s3cret_TOKEN-1"
 PATH = "/tg/hook"

@@ -11,11 +11,11 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.delivery import send
-from storage import tables as t
-from storage.delivery import Incoming, Outgoing, Pending, SecondWrite
 from storage.errors import LedgerError
 from storage.ledger import Ledger
 from storage.models import RecordOutcome
+from storage.queues.messages import Incoming, Outgoing, Pending, SecondWrite
+from storage.sql import tables as t
 from tests.storage.conftest import BACKENDS, ledger_on
 from tests.storage.helpers import SEATED, win
 

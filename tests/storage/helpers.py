@@ -12,10 +12,12 @@ import pytest
 from hypothesis.stateful import RuleBasedStateMachine
 from sqlalchemy import func, select
 
-from storage import delivery, inbox, outbox, pipeline
-from storage import tables as t
 from storage.ledger import Ledger, now
 from storage.models import PlayerRef, SessionInfo
+from storage.queues import inbox, outbox
+from storage.queues import leases as pipeline
+from storage.queues import messages as delivery
+from storage.sql import tables as t
 from tests.storage.conftest import drop_schema, make_ledger
 
 

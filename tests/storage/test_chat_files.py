@@ -11,8 +11,8 @@ from collections.abc import Callable
 import pytest
 from sqlalchemy import func, select
 
-from storage import tables as t
-from storage.chat_files import (
+from storage.errors import LedgerError
+from storage.files.chat_files import (
     FILES,
     FORMULA_STARTS,
     _as_text,
@@ -21,10 +21,10 @@ from storage.chat_files import (
     import_zip,
     preview_import,
 )
-from storage.errors import LedgerError
 from storage.ledger import Ledger
 from storage.models import PlayerRef, Standing
-from storage.sessions import MAX_PEOPLE
+from storage.services.sessions import MAX_PEOPLE
+from storage.sql import tables as t
 from tests.storage.helpers import SEATED, assert_books_balance, win
 
 CHAT, OTHER, THIRD = -1001, -2002, -3003

@@ -110,7 +110,7 @@ async def test_pending_imports_are_bounded_and_expire(ledger: Ledger) -> None:
 async def _drafts_of(ledger: Ledger) -> list[tuple[int, str]]:
     from sqlalchemy import select
 
-    from storage import tables as t
+    from storage.sql import tables as t
 
     async with ledger.read() as conn:
         return [(r.chat_id, r.kind) for r in (await conn.execute(
@@ -123,7 +123,7 @@ async def test_a_tables_drafts_go_when_it_ends(ledger: Ledger) -> None:
     chats' drafts."""
     from datetime import timedelta
 
-    from storage.drafts import IMPORT_KIND
+    from storage.services.drafts import IMPORT_KIND
 
     drafts = ledger.drafts
     await ledger.sessions.open_session(CHAT, SEATED, preset="changsha")
@@ -155,8 +155,8 @@ async def test_drafts_untouched_for_long_are_pruned_in_batches(ledger: Ledger) -
 
     from sqlalchemy import update
 
-    from storage import tables as t
     from storage.ledger import now
+    from storage.sql import tables as t
 
     drafts = ledger.drafts
     ids = [(await drafts.create(CHAT, 1, "hu", {"n": n}))[0] for n in range(6)]

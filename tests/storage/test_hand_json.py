@@ -1,4 +1,4 @@
-"""Hands kept compact (storage.hand_json): what every reader returns is the same for a
+"""Hands kept compact (storage.services.hand_json): what every reader returns is the same for a
 hand written compact and for one written whole by the code before (and migration 0008
 keeps both), on both backends."""
 
@@ -17,11 +17,11 @@ from sqlalchemy.engine import Connection
 
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
-from storage import series
-from storage import tables as t
-from storage.chat_files import export_zip, import_zip
-from storage.hand_json import full_report, pack_report
+from storage.files.chat_files import export_zip, import_zip
 from storage.ledger import Ledger
+from storage.services import series
+from storage.services.hand_json import full_report, pack_report
+from storage.sql import tables as t
 from tests.storage.helpers import SEATED, assert_books_balance, win
 
 CHAT, OTHER = -7001, -7002
@@ -131,7 +131,7 @@ async def test_compact_and_whole_rows_read_the_same(ledger: Ledger) -> None:
 async def test_migration_0008_keeps_the_hands_written_before(ledger: Ledger) -> None:
     from alembic import command
 
-    from storage.db import alembic_config
+    from storage.sql.db import alembic_config
 
     def migrate_to(revision: str) -> Callable[[Connection], None]:
         def step(sync_conn: Connection) -> None:

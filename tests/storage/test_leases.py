@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from storage import pipeline
-from storage.delivery import AlreadyHandled, Incoming, Outgoing
 from storage.ledger import Ledger, now
+from storage.queues import leases as pipeline
+from storage.queues.messages import AlreadyHandled, Incoming, Outgoing
 from tests.storage.helpers import Clock, pipeline_clock
 
 CHAT, OTHER = -4242, -4343
@@ -143,7 +143,7 @@ async def test_a_claim_that_waited_behind_the_owners_commit_takes_no_done_row(
 
     from sqlalchemy import text, update
 
-    from storage import tables as t
+    from storage.sql import tables as t
 
     await receive(ledger, 1)
     async with ledger.engine.connect() as owner:

@@ -15,12 +15,12 @@ from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
 from engine.errors import ReportError
-from storage import tables as t
-from storage.backup import export_csv, import_csv
-from storage.delivery import AlreadyHandled, Answer, Incoming, Outgoing
 from storage.errors import LedgerError
+from storage.files.backup import export_csv, import_csv
 from storage.ledger import Ledger
 from storage.models import PlayerRef
+from storage.queues.messages import AlreadyHandled, Answer, Incoming, Outgoing
+from storage.sql import tables as t
 from tests.storage.conftest import drop_schema, make_ledger
 from tests.storage.helpers import SEATED, assert_books_balance, win
 
@@ -46,7 +46,7 @@ async def test_migration_0002_fills_session_nets_from_the_entries(fresh_ledger: 
                                                                   ) -> None:
     from alembic import command
 
-    from storage.db import alembic_config
+    from storage.sql.db import alembic_config
 
     ledger = fresh_ledger
     def migrate_to(revision: str) -> Callable[[Connection], None]:
@@ -77,7 +77,7 @@ async def test_migration_0009_counts_older_drafts_touched_when_created(fresh_led
                                                                        ) -> None:
     from alembic import command
 
-    from storage.db import alembic_config
+    from storage.sql.db import alembic_config
 
     ledger = fresh_ledger
 
@@ -112,7 +112,7 @@ async def test_a_start_brings_an_older_schema_to_head_and_leaves_one_at_head(
     from alembic import command
     from alembic.runtime.migration import MigrationContext
 
-    from storage import db
+    from storage.sql import db
 
     def revision(sync_conn: Connection) -> str | None:
         return MigrationContext.configure(sync_conn).get_current_revision()

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select, update
 
-from storage import tables as t
 from storage.errors import LedgerError
 from storage.ledger import Ledger
+from storage.sql import tables as t
 from tests.storage.helpers import SEATED, going, win
 
 CHAT = -2001

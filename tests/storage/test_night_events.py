@@ -9,10 +9,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
-from storage import tables as t
 from storage.errors import LedgerError
 from storage.ledger import Ledger, now
-from storage.twice import TWICE_WINDOW
+from storage.services.twice import TWICE_WINDOW
+from storage.sql import tables as t
 from tests.storage.helpers import SEATED, assert_books_balance, going, win
 
 CHAT = -7001
@@ -77,7 +77,7 @@ async def test_what_is_not_a_second_report(ledger: Ledger) -> None:
 async def test_a_stake_change_applies_from_the_next_hand(ledger: Ledger) -> None:
     from datetime import datetime, timedelta
 
-    from storage.chat_files import export_zip, import_zip
+    from storage.files.chat_files import export_zip, import_zip
 
     await ledger.chats.update_chat(CHAT, stake_cents=100)
     await ledger.sessions.open_session(CHAT, SEATED, preset="changsha")
@@ -125,7 +125,7 @@ async def test_one_stake_all_night_settles_in_points_as_before(ledger: Ledger) -
 # -- penalties and adjustments ---------------------------------------------------------
 
 async def test_penalties_and_adjustments_are_events(ledger: Ledger) -> None:
-    from storage.chat_files import export_zip, import_zip
+    from storage.files.chat_files import export_zip, import_zip
 
     await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
     out = await ledger.hands.record(CHAT, {"type": "penalty", "seat": "N"}, reporter=4)
@@ -223,7 +223,7 @@ async def test_a_seat_change_keeps_each_result_with_who_earned_it(ledger: Ledger
     standings = {m.player.name: m.cents for m in await ledger.money.money_standings(CHAT)}
     assert standings == {k: v * 100 for k, v in names.items() if v or k in standings}
     # Exported and imported: the same nights, each hand with who played it.
-    from storage.chat_files import export_zip, import_zip
+    from storage.files.chat_files import export_zip, import_zip
 
     with await export_zip(ledger, CHAT) as fh:
         data = fh.read()
@@ -240,7 +240,7 @@ async def test_a_night_holds_at_most_max_people(ledger: Ledger) -> None:
     hand. One more is refused (nothing changes); someone who played earlier may come back,
     and a player seated and replaced before playing a hand does not count."""
     from storage.models import PlayerRef
-    from storage.sessions import MAX_PEOPLE
+    from storage.services.sessions import MAX_PEOPLE
 
     await ledger.sessions.open_session(CHAT, SEATED, preset="changsha")
     await ledger.hands.record(CHAT, win("self_draw", "S", birds=[2]))  # the hand ends

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from storage import repository as repo
-from storage import tables as t
 from storage.ledger import Ledger
 from storage.models import PlayerRef, is_named_as
+from storage.services import rows as repo
+from storage.sql import tables as t
 from tests.storage.helpers import assert_books_balance, going, win
 
 CHAT = -1030

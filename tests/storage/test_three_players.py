@@ -11,11 +11,11 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from engine.errors import ReportError
-from storage import tables as t
-from storage.chat_files import export_zip, import_zip
 from storage.errors import LedgerError
+from storage.files.chat_files import export_zip, import_zip
 from storage.ledger import Ledger
 from storage.models import PlayerRef
+from storage.sql import tables as t
 from tests.storage.helpers import SEATED, assert_books_balance, win
 
 CHAT, OTHER = -3001, -3002
@@ -112,7 +112,7 @@ async def test_migration_0006_keeps_every_hand(ledger: Ledger) -> None:
     cascade-delete the hands); down is refused while a table of three is kept."""
     from alembic import command
 
-    from storage.db import alembic_config
+    from storage.sql.db import alembic_config
 
     def migrate_to(revision: str) -> Callable[[Connection], None]:
         def step(sync_conn: Connection) -> None:

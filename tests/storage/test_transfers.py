@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from storage.transfers import fewest_transfers
+from storage.services.transfers import fewest_transfers
 
 
 def _apply(nets: dict[int, int], transfers: list[tuple[int, int, int]]) -> dict[int, int]:

@@ -16,10 +16,10 @@ from hypothesis.stateful import initialize, rule
 from sqlalchemy import select
 
 from engine.errors import ReportError
-from storage import tables as t
 from storage.errors import LedgerError
-from storage.hand_json import full_report, hand_deltas
 from storage.ledger import Ledger
+from storage.services.hand_json import full_report, hand_deltas
+from storage.sql import tables as t
 from tests.storage.conftest import PG_URL
 from tests.storage.helpers import SEATED, LedgerMachine, assert_books_balance, win
 

@@ -10,8 +10,8 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.util import greenlet_spawn
 
-from storage import tables as t
 from storage.ledger import Ledger
+from storage.sql import tables as t
 
 CHAT = -42
 

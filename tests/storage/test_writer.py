@@ -10,9 +10,9 @@ from sqlalchemy import event, func, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from storage import tables as t
 from storage.ledger import Ledger
-from storage.unit_of_work import deferring, later
+from storage.sql import tables as t
+from storage.sql.unit_of_work import deferring, later
 from tests.storage.helpers import SEATED, assert_books_balance, win
 
 CHATS = [-100 - i for i in range(8)]

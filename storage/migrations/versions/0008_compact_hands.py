@@ -4,7 +4,7 @@
 for a table's open hand, and the others go by ``uq_hands_session_number``. Its place
 takes ``ix_hands_open``, of the open hands alone (at most one a table).
 
-Hands are now written compact (storage.hand_json): the report without its defaults, the
+Hands are now written compact (storage.services.hand_json): the report without its defaults, the
 result without its explanation (settled again from the report when read). Rows written
 before keep their whole report and result, which read as they are: no row is rewritten.
 

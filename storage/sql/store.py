@@ -1,14 +1,14 @@
 """The store: the one object that runs units of work, and the base of the services.
 
 A unit of work is a function of a Connection run as one transaction
-(:mod:`storage.unit_of_work`): on SQLite it starts with BEGIN IMMEDIATE, on PostgreSQL it
+(:mod:`storage.sql.unit_of_work`): on SQLite it starts with BEGIN IMMEDIATE, on PostgreSQL it
 locks the session row first, so two writers on one table queue instead of interleaving.
-:meth:`Store.run` sends writes through the batching writer (:mod:`storage.writer`) or
+:meth:`Store.run` sends writes through the batching writer (:mod:`storage.sql.writer`) or
 runs them alone. A store bound to an answer (:meth:`Store.answering`) makes one write,
-which carries the answer (:class:`storage.delivery.Answer`) in its own transaction.
+which carries the answer (:class:`storage.queues.messages.Answer`) in its own transaction.
 
 A :class:`Service` is a small class of operations over a store: each builds its units
-of work from the repository's functions (:mod:`storage.repository`) and runs them with
+of work from the repository's functions (:mod:`storage.services.rows`) and runs them with
 ``self.store.run``. :class:`storage.ledger.Ledger` is the store with its services.
 """
 
@@ -22,12 +22,12 @@ from typing import Any, Self
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from storage import repository as repo
-from storage import unit_of_work
-from storage.db import create_engine, migrate
-from storage.delivery import Answer, SecondWrite
-from storage.unit_of_work import T, Unit
-from storage.writer import Writer
+from storage.queues.messages import Answer, SecondWrite
+from storage.services import rows as repo
+from storage.sql import unit_of_work
+from storage.sql.db import create_engine, migrate
+from storage.sql.unit_of_work import T, Unit
+from storage.sql.writer import Writer
 
 
 class Store:
@@ -39,7 +39,7 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name
-        # Writes go through one batching writer (storage.writer). SQLite has one writer at
+        # Writes go through one batching writer (storage.sql.writer). SQLite has one writer at
         # a time: every write of this process queues there, in order, rather than spin in
         # SQLite's busy handler (another process still waits there). PostgreSQL runs two
         # batches side by side, and the writes that are not batched on their own.
@@ -82,9 +82,9 @@ class Store:
 
     async def run(self, unit: Unit[T], *args: Any, write: bool, batch: bool = False,
                   urgent: bool = False, key: Any = None) -> T:
-        """Run ``unit(conn, *args)`` as one transaction (see :mod:`storage.unit_of_work`).
+        """Run ``unit(conn, *args)`` as one transaction (see :mod:`storage.sql.unit_of_work`).
         ``batch``: a write that may share its transaction with other chats' writes (a unit
-        that raises never does; see :mod:`storage.writer`). Such a unit must change
+        that raises never does; see :mod:`storage.sql.writer`). Such a unit must change
         nothing outside the database but its return value. ``urgent``: a write that
         everything else waits on (the inbox's); it does not queue behind reports (on
         SQLite it goes to the head of the writer's queue). ``key`` (the chat of a batched
@@ -148,7 +148,7 @@ class Store:
 
     def name_members(self, conn: Connection, chat_id: int, *ids: int | None) -> None:
         """In a write's own transaction: keep the name of each actor noted by
-        :meth:`note_member` (:func:`storage.repository.known_member`)."""
+        :meth:`note_member` (:func:`storage.services.rows.known_member`)."""
         for telegram_id in ids:
             noted = self._member_names.get((chat_id, telegram_id)) if telegram_id else None
             if noted is not None and telegram_id is not None:

@@ -2,7 +2,7 @@
 work. The functions several services share: a chat's settings, finding or adding a
 player, the session (table) row and how players see it, and writing a hand (its
 entries, per-player facts and the running totals). Each takes the unit's Connection;
-none starts a transaction (:class:`storage.store.Store` runs them)."""
+none starts a transaction (:class:`storage.sql.store.Store` runs them)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import SEATS, HandReport, HandResult, Seat
-from storage import statements as sql
-from storage import tables as t
 from storage.errors import LedgerError
-from storage.hand_json import pack_report, pack_result
-from storage.hand_stats import seat_facts
 from storage.models import (
     MAX_TOTAL,
     ChatInfo,
@@ -26,7 +22,11 @@ from storage.models import (
     SessionInfo,
     is_named_as,
 )
-from storage.unit_of_work import later
+from storage.services.hand_json import pack_report, pack_result
+from storage.services.hand_stats import seat_facts
+from storage.sql import statements as sql
+from storage.sql import tables as t
+from storage.sql.unit_of_work import later
 
 SEAT_COLUMNS: dict[Seat, str] = {"E": "seat_e", "S": "seat_s", "W": "seat_w", "N": "seat_n"}
 DEFAULT_PRESET = "chengdu"

@@ -15,10 +15,10 @@ from typing import Any
 from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
-from storage import tables as t
 from storage.errors import LedgerError
-from storage.repository import now
-from storage.store import Service
+from storage.services.rows import now
+from storage.sql import tables as t
+from storage.sql.store import Service
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ def begin_sqlite(conn: Connection) -> None:
     """SQLAlchemy's "begin" hook for SQLite: writers take the lock up front
     (``BEGIN IMMEDIATE``) so that two writers queue instead of failing half-way. A
     transaction left open on the connection (a caller cancelled mid-way; the pool does
-    not roll back on return, see :mod:`storage.db`) is rolled back first, never built on."""
+    not roll back on return, see :mod:`storage.sql.db`) is rolled back first, never built on."""
     driver = conn.connection.driver_connection
     if getattr(driver, "in_transaction", False):
         conn.exec_driver_sql("ROLLBACK")

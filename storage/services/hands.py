@@ -10,26 +10,29 @@ from sqlalchemy.engine import Connection, Row
 
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
-from storage import repository as repo
-from storage import statements as sql
-from storage import tables as t
-from storage import twice
-from storage.drafts import take_draft
 from storage.errors import LedgerError
-from storage.hand_json import full_result, pack_report, pack_result
 from storage.models import (
     RecordOutcome,
 )
-from storage.repository import now
-from storage.store import Service
-from storage.unit_of_work import deferring
+from storage.services import rows as repo
+from storage.services import twice
+from storage.services.drafts import take_draft
+from storage.services.hand_json import full_result, pack_report, pack_result
+from storage.services.rows import now
+from storage.sql import statements as sql
+from storage.sql import tables as t
+from storage.sql.store import Service
+from storage.sql.unit_of_work import deferring
 
 # What a press on a report's draft or question finds when it has gone.
 _TAKEN = "that report was already recorded or cancelled"
 
 
 class Hands(Service):
-    """Recording a hand's events, and the reports kept as a question (:mod:`storage.twice`)."""
+    """Recording a hand's events, and the reports kept as a question.
+
+    The question itself: :mod:`storage.services.twice`.
+    """
 
     async def record(self, chat_id: int, event: dict[str, Any], *, reporter: int | None = None,
                      indicator: str | None = None, draft_id: int | None = None,
@@ -42,7 +45,7 @@ class Hands(Service):
 
         With ``ask_twice``, a report that looks like a second report of the win that just
         closed the previous hand is not recorded but kept as a question
-        (:mod:`storage.twice`): the outcome's ``asked`` is its id."""
+        (:mod:`storage.services.twice`): the outcome's ``asked`` is its id."""
 
         def unit(conn: Connection) -> RecordOutcome:
             if draft_id is not None:

@@ -13,7 +13,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from storage.db import alembic_config
+from storage.sql.db import alembic_config
 
 
 @cache

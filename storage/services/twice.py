@@ -14,7 +14,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import HandReport, Win
-from storage import tables as t
+from storage.sql import tables as t
 
 # How long after a hand closes a second report of its win is taken for the same hand.
 TWICE_WINDOW = timedelta(minutes=5)

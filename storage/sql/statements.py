@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sqlalchemy import TextClause, and_, bindparam, delete, insert, select, text, update
 
-from storage import tables as t
+from storage.sql import tables as t
 
 _s, _h, _hp, _tc = t.sessions, t.hands, t.hand_players.c, t.totals.c
 

@@ -11,9 +11,9 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, DateTime, func, insert, select, text
 from sqlalchemy.engine import Connection
 
-from storage import tables as t
 from storage.errors import LedgerError
 from storage.ledger import Ledger
+from storage.sql import tables as t
 
 # The ledger's tables, in the order their foreign keys allow inserting them (not the
 # buttons' drafts, nor the delivery pipeline's inbox and outbox).

@@ -9,13 +9,13 @@ from datetime import timedelta
 from sqlalchemy import delete, or_, select, text, update
 from sqlalchemy.engine import Connection
 
-from storage import tables as t
-from storage.delivery import (
+from storage.queues.messages import (
     Queued,
     queued_of,
 )
-from storage.repository import now
-from storage.store import Service
+from storage.services.rows import now
+from storage.sql import tables as t
+from storage.sql.store import Service
 
 _i, _o = t.inbox.c, t.outbox.c
 

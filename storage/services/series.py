@@ -13,12 +13,12 @@ from sqlalchemy.engine import Connection
 
 from engine.models import Seat
 from engine.rules import Ruleset
-from storage import repository as repo
-from storage import tables as t
 from storage.errors import LedgerError
-from storage.hand_json import full_result_json
 from storage.ledger import SEAT_COLUMNS, Ledger
 from storage.models import SessionInfo
+from storage.services import rows as repo
+from storage.services.hand_json import full_result_json
+from storage.sql import tables as t
 
 MAX_NIGHT_HANDS = 1000  # a chart shows a night's last 1,000 hands at most
 MAX_NIGHTS = 200  # the standings chart: the last 200 nights

@@ -8,10 +8,7 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Connection, Row
 
 from engine.rules import ruleset
-from storage import repository as repo
-from storage import tables as t
 from storage.errors import LedgerError
-from storage.merge import merge_guest
 from storage.models import (
     MAX_STAKE_CENTS,
     ChatInfo,
@@ -20,7 +17,10 @@ from storage.models import (
     SessionInfo,
     is_named_as,
 )
-from storage.store import Service
+from storage.services import rows as repo
+from storage.services.merge import merge_guest
+from storage.sql import tables as t
+from storage.sql.store import Service
 
 
 class Chats(Service):
@@ -127,7 +127,7 @@ class Chats(Service):
         """The member with this account and @username takes the seat of the guest seated
         at the open table under that name (seated as @username, or by a plain name equal
         to it, and no account yet): the guest's row gets the account or, when the account
-        has a row of its own, is merged into it (:func:`storage.merge.merge_guest`), so the
+        has a row of its own, is merged into it (:func:`storage.services.merge.merge_guest`), so the
         person is one player. None when no such guest sits there, the account sits there
         already, or the two rows ever sat at one table (two people)."""
         p = t.players.c
@@ -166,5 +166,5 @@ class Chats(Service):
                     username: str | None = None) -> None:
         """The name of a member about to act without a seat; nothing is written until
         they change something (a refusal writes nothing): see
-        :meth:`storage.store.Store.note_member`."""
+        :meth:`storage.sql.store.Store.note_member`."""
         self.store.note_member(chat_id, telegram_id, name, username)

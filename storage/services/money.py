@@ -17,13 +17,13 @@ from typing import Any
 from sqlalchemy import and_, func, insert, or_, select, union_all, update
 from sqlalchemy.engine import Connection, Row
 
-from storage import repository as repo
-from storage import tables as t
 from storage.errors import LedgerError
 from storage.models import Contract, Debt, PlayerInfo
-from storage.repository import now
-from storage.store import Service
-from storage.transfers import fewest_transfers
+from storage.services import rows as repo
+from storage.services.rows import now
+from storage.services.transfers import fewest_transfers
+from storage.sql import tables as t
+from storage.sql.store import Service
 
 
 def debt_row(conn: Connection, chat_id: int, debt_id: int) -> Row[Any]:

@@ -8,8 +8,7 @@ from datetime import timedelta
 from sqlalchemy import bindparam, func, or_, select, text, update
 from sqlalchemy.engine import Connection
 
-from storage import tables as t
-from storage.delivery import (
+from storage.queues.messages import (
     DEFAULT_LEASE,
     Incoming,
     Outgoing,
@@ -20,8 +19,9 @@ from storage.delivery import (
     mark_done,
     pending_of,
 )
-from storage.repository import now
-from storage.store import Service
+from storage.services.rows import now
+from storage.sql import tables as t
+from storage.sql.store import Service
 
 _i, _o = t.inbox.c, t.outbox.c
 

@@ -13,13 +13,13 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from engine.rules import rules_for_players
-from storage import repository as repo
-from storage import tables as t
-from storage.drafts import take_draft
 from storage.errors import LedgerError
 from storage.models import PlayerRef, SessionInfo
-from storage.repository import now
-from storage.store import Service
+from storage.services import rows as repo
+from storage.services.drafts import take_draft
+from storage.services.rows import now
+from storage.sql import tables as t
+from storage.sql.store import Service
 
 # The most people one night may hold: its seats now and everyone who played a hand of it.
 # No real table comes near it (a seat change brings one in, /seat); it bounds the night's

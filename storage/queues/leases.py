@@ -9,14 +9,14 @@ from datetime import datetime, timedelta
 from sqlalchemy import and_, delete, func, select, text, update
 from sqlalchemy.engine import Connection
 
-from storage import tables as t
-from storage.db import APPLICATION_NAME
-from storage.delivery import (
+from storage.queues.messages import (
     Queued,
     queued_of,
 )
-from storage.repository import now
-from storage.store import Service
+from storage.services.rows import now
+from storage.sql import tables as t
+from storage.sql.db import APPLICATION_NAME
+from storage.sql.store import Service
 
 _i, _o = t.inbox.c, t.outbox.c
 
@@ -90,7 +90,7 @@ class Pipeline(Service):
         Units of work last milliseconds, so such a session belongs to a worker that
         stalled mid-transaction (paused, frozen), and its row locks would hold up the
         worker that takes over its leases. The server ends a session idle in a
-        transaction by itself (``idle_in_transaction_session_timeout``, storage.db), but
+        transaction by itself (``idle_in_transaction_session_timeout``, storage.sql.db), but
         not one stopped inside a statement: asyncpg prepares a statement and then binds
         it, and a pipelined ``executemany`` streams its rows, with no sync point between,
         and there neither that timeout nor ``statement_timeout`` applies. Only sessions

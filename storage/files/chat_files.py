@@ -1,6 +1,6 @@
 """One chat's ledger as a zip of CSV files, and the import of such a zip into an empty chat.
 
-The files use :mod:`storage.backup`'s format (one CSV per kind of row, a header of column
+The files use :mod:`storage.files.backup`'s format (one CSV per kind of row, a header of column
 names, JSON columns as JSON, times in ISO 8601, booleans as 1/0, an empty cell for NULL)
 with two differences that make an export portable and reproducible (and a third, below):
 
@@ -47,16 +47,16 @@ from sqlalchemy.engine import Connection
 from engine.errors import ReportError
 from engine.models import SEATS, HandReport, HandResult
 from engine.rules import Ruleset
-from storage import repository as repo
-from storage import tables as t
-from storage.backup import _decode, _encode
-from storage.drafts import take_draft
 from storage.errors import LedgerError
-from storage.hand_json import full_report, full_result_json, pack_report, packed_or_whole
-from storage.hand_stats import seat_facts
+from storage.files.backup import _decode, _encode
 from storage.ledger import Ledger
 from storage.models import MAX_STAKE_CENTS
-from storage.sessions import MAX_PEOPLE
+from storage.services import rows as repo
+from storage.services.drafts import take_draft
+from storage.services.hand_json import full_report, full_result_json, pack_report, packed_or_whole
+from storage.services.hand_stats import seat_facts
+from storage.services.sessions import MAX_PEOPLE
+from storage.sql import tables as t
 
 SPOOL_BYTES = 4 * 1024 * 1024
 BATCH = 1000
@@ -439,7 +439,7 @@ class _Loader:
 
     def _people(self, where: str, night: int, keys: Iterable[str]) -> None:
         """A night holds at most ``MAX_PEOPLE`` people, as the ledger keeps it
-        (:func:`storage.sessions.people`): one that holds more is refused."""
+        (:func:`storage.services.sessions.people`): one that holds more is refused."""
         people = self.people.setdefault(night, set())
         people.update(keys)
         if len(people) > MAX_PEOPLE:

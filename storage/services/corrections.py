@@ -11,19 +11,19 @@ from sqlalchemy.engine import Connection, Row
 from engine.models import Seat
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
-from storage import repository as repo
-from storage import tables as t
-from storage.drafts import take_draft
 from storage.errors import LedgerError
-from storage.hand_json import full_report, hand_deltas, pack_report, pack_result
 from storage.models import (
     EditOutcome,
     HandChange,
     PlayerInfo,
     UndoOutcome,
 )
-from storage.repository import now
-from storage.store import Service
+from storage.services import rows as repo
+from storage.services.drafts import take_draft
+from storage.services.hand_json import full_report, hand_deltas, pack_report, pack_result
+from storage.services.rows import now
+from storage.sql import tables as t
+from storage.sql.store import Service
 
 
 def may_change(reporters: list[int | None], actor: int | None, allow_others: bool,

@@ -14,13 +14,13 @@ from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import HandResult, Seat
-from storage import repository as repo
-from storage import tables as t
 from storage.errors import LedgerError
-from storage.hand_json import full_report, full_result
 from storage.models import Contract, HistoryItem, PlayerInfo, PlayerStats, SessionInfo, Standing
-from storage.nights import history_items
-from storage.store import Service
+from storage.services import rows as repo
+from storage.services.hand_json import full_report, full_result
+from storage.services.nights import history_items
+from storage.sql import tables as t
+from storage.sql.store import Service
 
 # Which nights: "current" (the table going, else the latest night), "all", a day, or one
 # night by its label (a day and which night of it, from 1).

@@ -10,11 +10,7 @@ from sqlalchemy import BigInteger, cast, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import HandResult, Seat
-from storage import repository as repo
-from storage import tables as t
-from storage.drafts import drop_table_drafts
 from storage.errors import LedgerError
-from storage.hand_json import full_report, full_result, hand_deltas
 from storage.models import (
     HistoryItem,
     HistoryPage,
@@ -22,10 +18,14 @@ from storage.models import (
     Summary,
     Transfer,
 )
-from storage.money import debt_list
-from storage.repository import now
-from storage.store import Service
-from storage.transfers import fewest_transfers
+from storage.services import rows as repo
+from storage.services.drafts import drop_table_drafts
+from storage.services.hand_json import full_report, full_result, hand_deltas
+from storage.services.money import debt_list
+from storage.services.rows import now
+from storage.services.transfers import fewest_transfers
+from storage.sql import tables as t
+from storage.sql.store import Service
 
 
 def history_items(conn: Connection, rows: Sequence[Row[Any]]) -> tuple[HistoryItem, ...]:

@@ -1,8 +1,8 @@
 """The delivery pipeline's storage: the inbox of updates and the outbox of answers. This
 module holds what they exchange (:class:`Incoming`, :class:`Pending`, :class:`Outgoing`,
 :class:`Queued`, :class:`Answer`); their operations are the ledger's services
-``ledger.inbox`` (:mod:`storage.inbox`), ``ledger.outbox`` (:mod:`storage.outbox`) and
-``ledger.pipeline`` (:mod:`storage.pipeline`).
+``ledger.inbox`` (:mod:`storage.queues.inbox`), ``ledger.outbox`` (:mod:`storage.queues.outbox`) and
+``ledger.pipeline`` (:mod:`storage.queues.leases`).
 
 - ``inbox.receive`` makes updates durable (one transaction for a batch), refusing a
   re-delivered one by its key; only then may Telegram be told they arrived.
@@ -43,8 +43,8 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import bindparam, or_, select, text, update
 from sqlalchemy.engine import Connection
 
-from storage import tables as t
-from storage.repository import now
+from storage.services.rows import now
+from storage.sql import tables as t
 
 _i, _o = t.inbox.c, t.outbox.c
 
@@ -105,7 +105,7 @@ class AlreadyHandled(Exception):
 
 
 class SecondWrite(RuntimeError):
-    """A second write on a ledger bound to one answer (:meth:`storage.store.Store.answering`):
+    """A second write on a ledger bound to one answer (:meth:`storage.sql.store.Store.answering`):
     refused before it runs, so that nothing is written without the answer, nor lost."""
 
 

@@ -99,7 +99,7 @@ hands = Table(
     Column("number", Integer, nullable=False),
     Column("dealer", SEAT, nullable=False),
     # The validated engine HandReport and what its HandResult holds that the engine does not
-    # give back from it: compact (storage.hand_json; rows written before hold them whole).
+    # give back from it: compact (storage.services.hand_json; rows written before hold them whole).
     Column("report", JSON, nullable=False),
     Column("result", JSON, nullable=False),
     Column("status", String(8), nullable=False),  # open | closed | void

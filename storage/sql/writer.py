@@ -17,7 +17,7 @@ own result. Measured in ``bench/`` and in docs/performance.md.
   first, alone, rather than behind a queue of reports.
 - A batch holds one unit of a chat (``key``), and two writers never write one chat at
   once: a report's writes wait for the end of its transaction
-  (:func:`storage.unit_of_work.later`), so the chat's next report, reading them, must be
+  (:func:`storage.sql.unit_of_work.later`), so the chat's next report, reading them, must be
   in a later one. (The bot handles a chat's updates one at a time anyway; this holds for
   any caller.)
 - A caller cancelled before its unit started is skipped; once started, a unit commits or
@@ -38,8 +38,8 @@ from typing import Any
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from storage import unit_of_work
-from storage.unit_of_work import Unit
+from storage.sql import unit_of_work
+from storage.sql.unit_of_work import Unit
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ class Writer:
         a transaction of its own (a write that others wait on, such as the inbox's).
         ``key`` (a chat): a batch holds at most one unit of each key, so that a unit never
         shares a transaction with another of its chat whose writes wait for the end
-        (:func:`storage.unit_of_work.later`)."""
+        (:func:`storage.sql.unit_of_work.later`)."""
         job = _Job(unit, args, alone or first, key)
         (self.first if first else self.queue).append(job)
         # A task that found the queue empty has ended (it never waits), so it is done

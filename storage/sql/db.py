@@ -20,9 +20,9 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from storage.unit_of_work import begin_sqlite
+from storage.sql.unit_of_work import begin_sqlite
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent.parent  # storage/: alembic.ini and migrations/
 BUSY_TIMEOUT_MS = 10_000
 
 
@@ -53,7 +53,7 @@ def create_engine(url: str, *, idle_transaction_seconds: float | None = None,
     kwargs.setdefault("json_serializer", json_serializer)
     if url.startswith("sqlite"):
         _ensure_sqlite_dir(url)
-        # Every unit of work ends its own transaction (storage.unit_of_work), so the pool
+        # Every unit of work ends its own transaction (storage.sql.unit_of_work), so the pool
         # need not send a ROLLBACK (one more trip to aiosqlite's thread) on every return.
         kwargs.setdefault("pool_reset_on_return", None)
         engine = create_async_engine(url, **kwargs)

@@ -23,10 +23,10 @@ from typing import Any
 from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
-from storage import repository as repo
-from storage import tables as t
-from storage.repository import now
-from storage.statements import TOTAL_FIELDS
+from storage.services import rows as repo
+from storage.services.rows import now
+from storage.sql import tables as t
+from storage.sql.statements import TOTAL_FIELDS
 
 
 def sittings(conn: Connection, chat_id: int, player_ids: Iterable[int]

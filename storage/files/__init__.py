@@ -1,0 +1,1 @@
+"""Files: backups of the database and a chat's export and import."""

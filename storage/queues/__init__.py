@@ -1,0 +1,1 @@
+"""The delivery pipeline's tables: updates in (inbox), answers out (outbox), leases."""
