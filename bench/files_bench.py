@@ -32,10 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.ledger_bench import _bulk, _templates
-from storage.files import chat_files
 from storage.ledger import Ledger
 from storage.models import PlayerRef
-from storage.services import series
 
 CHAT = -42
 
@@ -76,7 +74,7 @@ async def _forty_hands(tmp: Path) -> None:
                                              "from_seat": loser,
                                              "patterns": rng.choice([[], ["清一色"], ["七对"]])})
         summary = await ledger.nights.end_session(CHAT)
-        night = await series.night(ledger, CHAT)
+        night = await ledger.series.night(CHAT)
         font = fonts.chosen()
         card = card_of(night, summary, "周五麻将")
         anchor = _best(_empty_png, 10)
@@ -133,7 +131,7 @@ async def _export_only(db: str, chat_id: int) -> None:
         sampler = threading.Thread(target=sample)
         sampler.start()
         t0 = time.perf_counter()
-        with await chat_files.export_zip(ledger, chat_id) as fh:
+        with await ledger.files.export_zip(chat_id) as fh:
             size = fh.seek(0, io.SEEK_END)
         seconds = time.perf_counter() - t0
         done.set()
@@ -151,9 +149,9 @@ def _export_in_child(db: Path, chat_id: int) -> dict[str, float]:
 
 
 async def _import(ledger: Ledger, source: int, target: int) -> None:
-    with await chat_files.export_zip(ledger, source) as fh:
+    with await ledger.files.export_zip(source) as fh:
         t0 = time.perf_counter()
-        done = await chat_files.import_zip(ledger, target, fh)
+        done = await ledger.files.import_zip(target, fh)
         seconds = time.perf_counter() - t0
     print(f"import of {done.hands:,} hands into an empty chat: {seconds:.0f} s")
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from storage.errors import LedgerError
+from storage.files.chat_files import ChatFiles
 from storage.queues.inbox import Inbox
 from storage.queues.leases import Pipeline
 from storage.queues.outbox import Outbox
@@ -38,8 +39,10 @@ from storage.services.hands import Hands
 from storage.services.lookback import Lookback
 from storage.services.money import Money
 from storage.services.nights import Nights
-from storage.services.rows import SEAT_COLUMNS, now
+from storage.services.rows import SEAT_COLUMNS
+from storage.services.series import Series
 from storage.services.sessions import Sessions
+from storage.sql.clock import now
 from storage.sql.store import Store
 
 
@@ -78,6 +81,14 @@ class Ledger(Store):
     @cached_property
     def drafts(self) -> Drafts:
         return Drafts(self)
+
+    @cached_property
+    def series(self) -> Series:
+        return Series(self)
+
+    @cached_property
+    def files(self) -> ChatFiles:
+        return ChatFiles(self)
 
     @cached_property
     def inbox(self) -> Inbox:

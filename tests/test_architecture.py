@@ -34,6 +34,18 @@ BOT_LAYERS = {
 BOT_ABOVE = {"text/i18n_extract.py", "delivery/webhook.py", "delivery/serving.py"}
 
 
+# What each of storage's wings may import from the rest of storage. The face stands at the
+# root: ``ledger.py`` over everything, ``models.py`` and ``errors.py`` (the contracts and the
+# refusals) under everything. How a unit of work runs (sql) knows no service and no queue.
+STORAGE_LAYERS = {
+    "sql": set(),
+    "queues": {"sql", "errors", "models"},
+    "services": {"sql", "errors", "models"},
+    "files": {"sql", "services", "errors", "models"},
+}
+STORAGE_FACE = {"ledger": None, "models": set(), "errors": set()}
+
+
 def _modules(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     out: set[str] = set()
@@ -67,6 +79,25 @@ def test_bot_subpackages_import_one_way() -> None:
                     if m.startswith("bot.") and m.count(".") >= 1}
             bad = used - allowed - {package}
             assert not bad, f"{path.relative_to(ROOT)} imports bot.{sorted(bad)}"
+
+
+def test_storage_wings_import_downwards_only() -> None:
+    storage = ROOT / "storage"
+    wings = {p.name for p in storage.iterdir() if (p / "__init__.py").exists()}
+    assert wings - {"migrations"} == set(STORAGE_LAYERS)
+    face = {p.stem for p in storage.glob("*.py") if p.name != "__init__.py"}
+    assert face == set(STORAGE_FACE), f"storage/ holds at its root only {sorted(STORAGE_FACE)}"
+    checked: list[tuple[Path, set[str] | None, str]] = [
+        (path, allowed, wing) for wing, allowed in STORAGE_LAYERS.items()
+        for path in (storage / wing).rglob("*.py")]
+    checked += [(storage / f"{name}.py", allowed, name) for name, allowed in STORAGE_FACE.items()]
+    for path, allowed, own in checked:
+        if allowed is None:
+            continue
+        used = {m.split(".")[1] for m in _modules(path)
+                if m.startswith("storage.") and m.count(".") >= 1}
+        bad = used - allowed - {own}
+        assert not bad, f"{path.relative_to(ROOT)} imports storage.{sorted(bad)}"
 
 
 def test_documented_pattern_table_is_generated_from_the_definitions() -> None:

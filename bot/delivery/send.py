@@ -14,7 +14,7 @@ A handler that changes the ledger does it in the update's write scope, :func:`wr
 Inside the block ``tx`` is the ledger whose one write carries the answer: the change,
 ``render(result)``, what was said before it and "this update is handled" commit together
 or not at all. A second write on ``tx`` is refused before it runs
-(:class:`storage.queues.messages.SecondWrite`), and a second scope in one update is refused when
+(:class:`storage.sql.store.SecondWrite`), and a second scope in one update is refused when
 entered (:class:`WriteTwice`): both are bugs, never a lost change. A block left without
 a write (a refusal before it) leaves the update to the dispatcher, which writes what was
 said with "handled" as for any update that changed nothing. Reads go to the plain ledger.
@@ -150,7 +150,7 @@ async def write(ledger: Ledger, render: Callable[[Any], Sequence[Outgoing]]
     writes ``render(result)``, what was said before the block and "this update is
     handled", in the write's own transaction. Entered twice for one update it raises
     :class:`WriteTwice`; a second write inside it raises
-    :class:`storage.queues.messages.SecondWrite` before it runs. Left without a write, the
+    :class:`storage.sql.store.SecondWrite` before it runs. Left without a write, the
     update is concluded by the dispatcher as one that changed nothing.
 
     This is the only caller of :meth:`storage.sql.store.Store.answering`."""

@@ -129,7 +129,7 @@ async def send_end_pictures(update: Update, context: TallyContext, lang: str,
     chat = update.effective_chat
     assert chat is not None
     ledger = context.ledger
-    night = await series.night(ledger, chat.id)
+    night = await ledger.series.night(chat.id)
     if night.session.id != summary.session_id:
         return
     await _send_night_chart(context, chat.id, lang, night)
@@ -165,7 +165,7 @@ async def cmd_chart(update: Update, context: TallyContext) -> None:
     if not ok:
         return
     try:
-        night = await series.night(context.ledger, chat.id, number)
+        night = await context.ledger.series.night(chat.id, number)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
@@ -178,7 +178,7 @@ async def standings_picture(update: Update, context: TallyContext, lang: str
     chat = update.effective_chat
     assert chat is not None
     ledger = context.ledger
-    nights, names = await series.night_nets(ledger, chat.id)
+    nights, names = await ledger.series.night_nets(chat.id)
     if not any(n.nets for n in nights):
         await reply(update, t(lang, "No hands recorded in this chat yet."))
         return
@@ -202,7 +202,7 @@ async def stats_picture(update: Update, context: TallyContext, lang: str,
     """/stats chart [@bob]: a player's wins by pattern."""
     chat = update.effective_chat
     assert chat is not None
-    wins = await series.player_wins(context.ledger, chat.id, player.id)
+    wins = await context.ledger.series.player_wins(chat.id, player.id)
     counts = pattern_counts(wins)
     png = await asyncio.to_thread(drawing.patterns_chart, player.name, counts, len(wins),
                                   lang, await _font(), _english_patterns())
@@ -222,11 +222,11 @@ async def cmd_export(update: Update, context: TallyContext) -> None:
     if not ok:
         return
     ledger = context.ledger
-    if not await chat_files.night_count(ledger, chat.id):
+    if not await ledger.files.night_count(chat.id):
         await refuse(update, lang, "no_nights")
         return
     try:
-        fh = await chat_files.export_zip(ledger, chat.id, number)
+        fh = await ledger.files.export_zip(chat.id, number)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
@@ -286,7 +286,7 @@ async def cmd_import(update: Update, context: TallyContext) -> None:
     ledger = context.ledger
     try:
         data = await _download(context, doc.file_id)
-        preview = await chat_files.preview_import(ledger, chat.id, data)
+        preview = await ledger.files.preview_import(chat.id, data)
     except TelegramError:
         await refuse(update, lang, "import_download")
         return
@@ -349,7 +349,7 @@ async def on_import_button(update: Update, context: TallyContext) -> None:
         # One write: the import, the pending import's end, its answer and "this update
         # is handled" commit together.
         async with context.write(answer) as tx:
-            await chat_files.import_zip(tx, chat.id, data, draft=(draft_id, version))
+            await tx.files.import_zip(chat.id, data, draft=(draft_id, version))
     except (TelegramError, LedgerError) as exc:
         if isinstance(exc, LedgerError) and exc.code == "stale_button":
             await send.answer(update, t(lang, "That button is out of date."), alert=True)

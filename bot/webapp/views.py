@@ -16,7 +16,6 @@ from engine.models import SEATS, HandResult
 from storage.errors import LedgerError
 from storage.ledger import Ledger
 from storage.models import PlayerInfo, SessionInfo
-from storage.services import series
 
 
 async def board(ledger: Ledger, lang: str, s: SessionInfo | None) -> dict[str, Any]:
@@ -35,7 +34,7 @@ async def board(ledger: Ledger, lang: str, s: SessionInfo | None) -> dict[str, A
                       "dealer": seat == s.dealer,
                       "in_hand": bool(s.open_hand) and seat in s.still_in})
     left = [{"name": x.name, "total": x.points, "money": money(x.points * s.stake_cents)}
-            for x in await series.left_table(ledger, s)]
+            for x in await ledger.series.left_table(s)]
     return {"status": s.status, "session": s.id, "preset": words.preset_name(lang, s.preset),
             "stake": money(s.stake_cents), "hands": s.hands, "open_hand": s.open_hand,
             "hand": s.hands + (0 if s.open_hand else 1), "seats": seats, "left": left}
@@ -47,7 +46,7 @@ async def night(ledger: Ledger, lang: str, chat_id: int) -> dict[str, Any]:
     and who joined included), each their running total from before the first hand shown to
     after each hand, None where they were not at the table."""
     try:
-        n = await series.night(ledger, chat_id)
+        n = await ledger.series.night(chat_id)
     except LedgerError:
         return {"hands": [], "lines": []}
     s = n.session
@@ -93,7 +92,7 @@ async def standings(ledger: Ledger, lang: str, chat_id: int) -> dict[str, Any]:
     """The chat's standings in money, and each player's net points over the nights (what
     ``/standings chart`` draws)."""
     rows = await ledger.money.money_standings(chat_id)
-    nights, names = await series.night_nets(ledger, chat_id)
+    nights, names = await ledger.series.night_nets(chat_id)
     final = {s.player.id: s.net for s in await ledger.lookback.standings(chat_id)}
     chart = standings_series(nights, names, final)
     return {"rows": [{"id": r.player.id, "name": r.player.name, "money": money(r.cents),

@@ -12,8 +12,8 @@ from sqlalchemy import JSON, Boolean, DateTime, func, insert, select, text
 from sqlalchemy.engine import Connection
 
 from storage.errors import LedgerError
-from storage.ledger import Ledger
 from storage.sql import tables as t
+from storage.sql.store import Store
 
 # The ledger's tables, in the order their foreign keys allow inserting them (not the
 # buttons' drafts, nor the delivery pipeline's inbox and outbox).
@@ -48,7 +48,7 @@ def _decode(column: Any, value: str) -> Any:
     return value
 
 
-async def export_csv(ledger: Ledger) -> dict[str, str]:
+async def export_csv(ledger: Store) -> dict[str, str]:
     """One CSV text per table, header first."""
     out: dict[str, str] = {}
 
@@ -67,7 +67,7 @@ async def export_csv(ledger: Ledger) -> dict[str, str]:
     return await ledger.run(unit, write=False)
 
 
-async def import_csv(ledger: Ledger, files: dict[str, str]) -> dict[str, int]:
+async def import_csv(ledger: Store, files: dict[str, str]) -> dict[str, int]:
     """Restore an export into an empty database; refuses to mix with existing data."""
     counts: dict[str, int] = {}
 

@@ -49,7 +49,6 @@ from engine.models import SEATS, HandReport, HandResult
 from engine.rules import Ruleset
 from storage.errors import LedgerError
 from storage.files.backup import _decode, _encode
-from storage.ledger import Ledger
 from storage.models import MAX_STAKE_CENTS
 from storage.services import rows as repo
 from storage.services.drafts import take_draft
@@ -57,6 +56,7 @@ from storage.services.hand_json import full_report, full_result_json, pack_repor
 from storage.services.hand_stats import seat_facts
 from storage.services.sessions import MAX_PEOPLE
 from storage.sql import tables as t
+from storage.sql.store import Service
 
 SPOOL_BYTES = 4 * 1024 * 1024
 BATCH = 1000
@@ -251,36 +251,6 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
                                       debts(), audit()), strict=True):
             write(name, rows)
     return len(chosen)
-
-
-async def export_zip(ledger: Ledger, chat_id: int, night: int | None = None
-                     ) -> tempfile.SpooledTemporaryFile[bytes]:
-    """The chat's ledger (or one night of it) as a zip, in a temporary file positioned at
-    its start. The caller closes it."""
-    out: tempfile.SpooledTemporaryFile[bytes] = tempfile.SpooledTemporaryFile(  # noqa: SIM115
-        SPOOL_BYTES)  # returned open: the caller sends it, then closes it
-
-    def unit(conn: Connection) -> None:
-        _write_zip(conn, chat_id, night, out)
-
-    try:
-        await ledger.run(unit, write=False)
-    except BaseException:
-        out.close()
-        raise
-    out.seek(0)
-    return out
-
-
-async def night_count(ledger: Ledger, chat_id: int) -> int:
-    def unit(conn: Connection) -> int:
-        return int(conn.execute(select(func.count()).select_from(t.sessions)
-                                .where(_s.chat_id == chat_id)).scalar_one())
-
-    return await ledger.run(unit, write=False)
-
-
-# -- import ------------------------------------------------------------------------------
 
 
 class ImportRefused(LedgerError):
@@ -696,32 +666,62 @@ def _chat_is_empty(conn: Connection, chat_id: int) -> bool:
     return True
 
 
-async def preview_import(ledger: Ledger, chat_id: int, data: IO[bytes]) -> ImportPreview:
-    """Check a zip through and say what it would import; writes nothing."""
+class ChatFiles(Service):
+    """One chat's ledger exported as a zip, and imported into an empty chat (``ledger.files``)."""
 
-    def unit(conn: Connection) -> ImportPreview:
-        if not _chat_is_empty(conn, chat_id):
-            raise LedgerError("import_not_empty", "this chat already has a ledger")
-        with _open_zip(data) as zf:
-            return _Loader(zf, chat_id, None).load()
+    async def export_zip(self, chat_id: int, night: int | None = None
+                         ) -> tempfile.SpooledTemporaryFile[bytes]:
+        """The chat's ledger (or one night of it) as a zip, in a temporary file positioned at
+        its start. The caller closes it."""
+        out: tempfile.SpooledTemporaryFile[bytes] = tempfile.SpooledTemporaryFile(  # noqa: SIM115
+            SPOOL_BYTES)  # returned open: the caller sends it, then closes it
 
-    return await ledger.run(unit, write=False)
+        def unit(conn: Connection) -> None:
+            _write_zip(conn, chat_id, night, out)
+
+        try:
+            await self.store.run(unit, write=False)
+        except BaseException:
+            out.close()
+            raise
+        out.seek(0)
+        return out
+
+    async def night_count(self, chat_id: int) -> int:
+        def unit(conn: Connection) -> int:
+            return int(conn.execute(select(func.count()).select_from(t.sessions)
+                                    .where(_s.chat_id == chat_id)).scalar_one())
+
+        return await self.store.run(unit, write=False)
 
 
-async def import_zip(ledger: Ledger, chat_id: int, data: IO[bytes],
-                     draft: tuple[int, int] | None = None) -> ImportPreview:
-    """Import an export into this chat, which must have no ledger yet. One transaction:
-    a file that fails any check leaves the chat as it was. ``draft``: the id and version
-    of the pending import (its button) taken in the same transaction (else
-    ``stale_button``)."""
+    # -- import ------------------------------------------------------------------------------
 
-    def unit(conn: Connection) -> ImportPreview:
-        if draft is not None:
-            take_draft(conn, chat_id, draft, "that import was confirmed or cancelled")
-        repo.ensure_chat(conn, chat_id)
-        if not _chat_is_empty(conn, chat_id):
-            raise LedgerError("import_not_empty", "this chat already has a ledger")
-        with _open_zip(data) as zf:
-            return _Loader(zf, chat_id, conn).load()
+    async def preview_import(self, chat_id: int, data: IO[bytes]) -> ImportPreview:
+        """Check a zip through and say what it would import; writes nothing."""
 
-    return await ledger.run(unit, write=True)
+        def unit(conn: Connection) -> ImportPreview:
+            if not _chat_is_empty(conn, chat_id):
+                raise LedgerError("import_not_empty", "this chat already has a ledger")
+            with _open_zip(data) as zf:
+                return _Loader(zf, chat_id, None).load()
+
+        return await self.store.run(unit, write=False)
+
+    async def import_zip(self, chat_id: int, data: IO[bytes],
+                         draft: tuple[int, int] | None = None) -> ImportPreview:
+        """Import an export into this chat, which must have no ledger yet. One transaction:
+        a file that fails any check leaves the chat as it was. ``draft``: the id and version
+        of the pending import (its button) taken in the same transaction (else
+        ``stale_button``)."""
+
+        def unit(conn: Connection) -> ImportPreview:
+            if draft is not None:
+                take_draft(conn, chat_id, draft, "that import was confirmed or cancelled")
+            repo.ensure_chat(conn, chat_id)
+            if not _chat_is_empty(conn, chat_id):
+                raise LedgerError("import_not_empty", "this chat already has a ledger")
+            with _open_zip(data) as zf:
+                return _Loader(zf, chat_id, conn).load()
+
+        return await self.store.run(unit, write=True)

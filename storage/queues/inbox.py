@@ -19,8 +19,8 @@ from storage.queues.messages import (
     mark_done,
     pending_of,
 )
-from storage.services.rows import now
 from storage.sql import tables as t
+from storage.sql.clock import now
 from storage.sql.store import Service
 
 _i, _o = t.inbox.c, t.outbox.c

@@ -10,7 +10,8 @@ module holds what they exchange (:class:`Incoming`, :class:`Pending`, :class:`Ou
   in the same transaction as the change, it renders the messages from the change's result,
   queues them in the outbox and marks the update handled. So a change is never committed
   without its answer, nor an update marked handled without its change. The bound ledger
-  makes that one write; a second is refused before it runs (:class:`SecondWrite`). The
+  makes that one write; a second is refused before it runs
+  (:class:`storage.sql.store.SecondWrite`). The
   bot reaches this only through its write scope (:func:`bot.delivery.send.write`).
 - ``inbox.finish`` does the same for an update that changed nothing.
 - The sender reads the outbox and marks what it sent; ``pipeline.prune`` forgets handled
@@ -43,8 +44,8 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import bindparam, or_, select, text, update
 from sqlalchemy.engine import Connection
 
-from storage.services.rows import now
 from storage.sql import tables as t
+from storage.sql.clock import now
 
 _i, _o = t.inbox.c, t.outbox.c
 
@@ -102,11 +103,6 @@ class Queued(Outgoing):
 
 class AlreadyHandled(Exception):
     """The update was handled meanwhile (another worker, or a lease that ran out)."""
-
-
-class SecondWrite(RuntimeError):
-    """A second write on a ledger bound to one answer (:meth:`storage.sql.store.Store.answering`):
-    refused before it runs, so that nothing is written without the answer, nor lost."""
 
 
 class Answer:

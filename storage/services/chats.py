@@ -20,7 +20,7 @@ from storage.models import (
 from storage.services import rows as repo
 from storage.services.merge import merge_guest
 from storage.sql import tables as t
-from storage.sql.store import Service
+from storage.sql.store import Service, Store
 
 
 class Chats(Service):
@@ -165,6 +165,17 @@ class Chats(Service):
     def note_member(self, chat_id: int, telegram_id: int, name: str,
                     username: str | None = None) -> None:
         """The name of a member about to act without a seat; nothing is written until
-        they change something (a refusal writes nothing): see
-        :meth:`storage.sql.store.Store.note_member`."""
-        self.store.note_member(chat_id, telegram_id, name, username)
+        they change something (a refusal writes nothing): :func:`name_members`."""
+        noted = self.store.noted_members
+        if len(noted) > 10_000:
+            noted.clear()
+        noted[(chat_id, telegram_id)] = (name, username)
+
+
+def name_members(store: Store, conn: Connection, chat_id: int, *ids: int | None) -> None:
+    """In a write's own transaction: keep the name of each actor noted by
+    :meth:`Chats.note_member` (:func:`storage.services.rows.known_member`)."""
+    for telegram_id in ids:
+        noted = store.noted_members.get((chat_id, telegram_id)) if telegram_id else None
+        if noted is not None and telegram_id is not None:
+            repo.known_member(conn, chat_id, telegram_id, *noted)

@@ -19,10 +19,11 @@ from storage.models import (
     UndoOutcome,
 )
 from storage.services import rows as repo
+from storage.services.chats import name_members
 from storage.services.drafts import take_draft
 from storage.services.hand_json import full_report, hand_deltas, pack_report, pack_result
-from storage.services.rows import now
 from storage.sql import tables as t
+from storage.sql.clock import now
 from storage.sql.store import Service
 
 
@@ -339,7 +340,7 @@ class Corrections(Service):
     def _audit(self, conn: Connection, chat_id: int, session_id: int | None,
                number: int | None, action: str, actor: int | None,
                before: Any, after: Any) -> None:
-        self.store.name_members(conn, chat_id, actor)
+        name_members(self.store, conn, chat_id, actor)
         conn.execute(insert(t.audit).values(
             chat_id=chat_id, session_id=session_id, hand_number=number, action=action,
             actor=actor, at=now(), before=before, after=after))

@@ -16,8 +16,8 @@ from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from storage.errors import LedgerError
-from storage.services.rows import now
 from storage.sql import tables as t
+from storage.sql.clock import now
 from storage.sql.store import Service
 
 

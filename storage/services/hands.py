@@ -16,11 +16,12 @@ from storage.models import (
 )
 from storage.services import rows as repo
 from storage.services import twice
+from storage.services.chats import name_members
 from storage.services.drafts import take_draft
 from storage.services.hand_json import full_result, pack_report, pack_result
-from storage.services.rows import now
 from storage.sql import statements as sql
 from storage.sql import tables as t
+from storage.sql.clock import now
 from storage.sql.store import Service
 from storage.sql.unit_of_work import deferring
 
@@ -51,7 +52,7 @@ class Hands(Service):
             if draft_id is not None:
                 take_draft(conn, chat_id, draft_id, _TAKEN)
             srow, hrow = self._open_session_and_hand(conn, chat_id)
-            self.store.name_members(conn, chat_id, reporter)
+            name_members(self.store, conn, chat_id, reporter)
             rules = Ruleset.from_snapshot(srow.rules)
             if hrow is None:
                 number, dealer, events, reporters = srow.hands + 1, srow.dealer, [], []

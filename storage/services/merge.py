@@ -24,8 +24,8 @@ from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from storage.services import rows as repo
-from storage.services.rows import now
 from storage.sql import tables as t
+from storage.sql.clock import now
 from storage.sql.statements import TOTAL_FIELDS
 
 

@@ -20,9 +20,9 @@ from sqlalchemy.engine import Connection, Row
 from storage.errors import LedgerError
 from storage.models import Contract, Debt, PlayerInfo
 from storage.services import rows as repo
-from storage.services.rows import now
 from storage.services.transfers import fewest_transfers
 from storage.sql import tables as t
+from storage.sql.clock import now
 from storage.sql.store import Service
 
 

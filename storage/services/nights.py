@@ -22,9 +22,9 @@ from storage.services import rows as repo
 from storage.services.drafts import drop_table_drafts
 from storage.services.hand_json import full_report, full_result, hand_deltas
 from storage.services.money import debt_list
-from storage.services.rows import now
 from storage.services.transfers import fewest_transfers
 from storage.sql import tables as t
+from storage.sql.clock import now
 from storage.sql.store import Service
 
 

@@ -6,7 +6,7 @@ none starts a transaction (:class:`storage.sql.store.Store` runs them)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
@@ -26,6 +26,7 @@ from storage.services.hand_json import pack_report, pack_result
 from storage.services.hand_stats import seat_facts
 from storage.sql import statements as sql
 from storage.sql import tables as t
+from storage.sql.clock import naive, now
 from storage.sql.unit_of_work import later
 
 SEAT_COLUMNS: dict[Seat, str] = {"E": "seat_e", "S": "seat_s", "W": "seat_w", "N": "seat_n"}
@@ -38,15 +39,6 @@ def seated(row: Any) -> dict[Seat, int]:
     (``seat_n`` empty)."""
     return {seat: getattr(row, col) for seat, col in SEAT_COLUMNS.items()
             if getattr(row, col) is not None}
-
-
-def naive(stamp: datetime) -> datetime:
-    """SQLite gives naive UTC datetimes, PostgreSQL aware ones: compare them as naive UTC."""
-    return stamp.astimezone(UTC).replace(tzinfo=None) if stamp.tzinfo else stamp
-
-
-def now() -> datetime:
-    return datetime.now(UTC)
 
 
 def player_info(row: Row[Any]) -> PlayerInfo:

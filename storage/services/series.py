@@ -14,11 +14,12 @@ from sqlalchemy.engine import Connection
 from engine.models import Seat
 from engine.rules import Ruleset
 from storage.errors import LedgerError
-from storage.ledger import SEAT_COLUMNS, Ledger
 from storage.models import SessionInfo
 from storage.services import rows as repo
 from storage.services.hand_json import full_result_json
+from storage.services.rows import SEAT_COLUMNS
 from storage.sql import tables as t
+from storage.sql.store import Service
 
 MAX_NIGHT_HANDS = 1000  # a chart shows a night's last 1,000 hands at most
 MAX_NIGHTS = 200  # the standings chart: the last 200 nights
@@ -64,121 +65,121 @@ class NightNet:
     nets: dict[int, int]  # player id -> points that night
 
 
-async def night(ledger: Ledger, chat_id: int, number: int | None = None) -> Night:
-    """Night ``number`` (1 = the first), or the open one, or else the last one."""
+class Series(Service):
+    """The pictures' rows (``ledger.series``)."""
 
-    def unit(conn: Connection) -> Night:
-        ids = list(conn.execute(select(_s.id, _s.status).where(_s.chat_id == chat_id)
-                                .order_by(_s.id)).all())
-        if not ids:
-            raise LedgerError("no_nights", "no night has been played in this chat")
-        if number is None:
-            index = next((i for i, r in enumerate(ids) if r.status == "open"), len(ids) - 1)
-        elif 1 <= number <= len(ids):
-            index = number - 1
-        else:
-            raise LedgerError("night_out_of_range", f"there is no night {number} in this chat",
-                              number=number, nights=len(ids))
-        sid = ids[index].id
-        session = repo.session_info(conn, chat_id, sid)
-        rules = Ruleset.from_snapshot(session.rules)
-        rows = conn.execute(select(_h.number, _h.dealer, _h.status, _h.result, _h.report,
-                                   _h.seats)
-                            .where(_h.session_id == sid).order_by(_h.number.desc())
-                            .limit(MAX_NIGHT_HANDS)).all()
-        ended = conn.execute(select(_s.ended_at).where(_s.id == sid)).scalar_one()
-        seated = {seat: p.id for seat, p in session.seats.items()}
-        nets = dict.fromkeys(seated.values(), 0) | {
-            int(pid): int(net) for pid, net in conn.execute(
-                select(_hp.player_id, func.sum(_hp.delta)).join(t.hands, _h.id == _hp.hand_id)
-                .where(_h.session_id == sid).group_by(_hp.player_id)).all()}
-        names = {p.id: p.name for p in session.seats.values()}
-        played = {int(p) for r in rows if r.seats for p in r.seats.values()}
-        gone = (set(nets) | played) - set(names)
-        if gone:  # who left the table during the night (/seat), void hands' players too
-            names |= dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
-                t.players.c.id.in_(gone))).tuples().all())
-        return Night(number=index + 1, of=len(ids), session=session,
-                     hands=tuple(HandRow(r.number, r.dealer, r.status, full_result_json(
-                         r.result, r.report, rules, r.dealer),
-                         {s: int(p) for s, p in r.seats.items()} if r.seats else seated)
-                         for r in reversed(rows)),
-                     ended_at=ended, nets=nets, names=names)
+    async def night(self, chat_id: int, number: int | None = None) -> Night:
+        """Night ``number`` (1 = the first), or the open one, or else the last one."""
 
-    return await ledger.run(unit, write=False)
-
-
-async def left_table(ledger: Ledger, session: SessionInfo) -> list[Left]:
-    """Who played the night and no longer sits at its table, with their points that night,
-    in the order they first played. None unless a seat changed, without a query (the Mini
-    App's board asks every second); else one, on an index."""
-    e, p = t.entries.c, t.players.c
-    if not session.reseated:
-        return []
-
-    def unit(conn: Connection) -> list[Left]:
-        rows = conn.execute(
-            select(e.player_id, p.name, func.sum(e.delta))
-            .join(t.players, p.id == e.player_id)
-            .where(e.session_id == session.id,
-                   e.player_id.not_in([x.id for x in session.seats.values()]))
-            .group_by(e.player_id, p.name).order_by(func.min(e.id))).all()
-        return [Left(int(pid), name, int(net)) for pid, name, net in rows]
-
-    return await ledger.run(unit, write=False)
-
-
-async def night_nets(ledger: Ledger, chat_id: int) -> tuple[list[NightNet], dict[int, str]]:
-    """Each of the last MAX_NIGHTS nights' net per player, in order, and the players'
-    names."""
-
-    def unit(conn: Connection) -> tuple[list[NightNet], dict[int, str]]:
-        sessions = list(conn.execute(select(_s.id, _s.started_at).where(
-            _s.chat_id == chat_id).order_by(_s.id)).all())
-        first = max(0, len(sessions) - MAX_NIGHTS)
-        shown = sessions[first:]
-        nets: dict[int, dict[int, int]] = {r.id: {} for r in shown}
-        if shown:
-            rows = conn.execute(
-                select(_h.session_id, _hp.player_id, func.sum(_hp.delta))
-                .join(t.hands, _h.id == _hp.hand_id)
-                .where(_hp.chat_id == chat_id, _h.session_id >= shown[0].id)
-                .group_by(_h.session_id, _hp.player_id)).all()
-            for sid, pid, net in rows:
-                if sid in nets:
-                    nets[sid][pid] = int(net)
-        names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
-            t.players.c.chat_id == chat_id)).tuples().all())
-        return [NightNet(first + i + 1, r.started_at, nets[r.id])
-                for i, r in enumerate(shown)], names
-
-    return await ledger.run(unit, write=False)
-
-
-async def player_wins(ledger: Ledger, chat_id: int, player_id: int
-                      ) -> list[tuple[Seat, dict[str, Any]]]:
-    """The player's last MAX_WINS winning hands: (their seat, the hand's result)."""
-    seat_of = [(_s.seat_e, "E"), (_s.seat_s, "S"), (_s.seat_w, "W"), (_s.seat_n, "N")]
-    assert [c.name for c, _ in seat_of] == list(SEAT_COLUMNS.values())
-
-    def unit(conn: Connection) -> list[tuple[Seat, dict[str, Any]]]:
-        rows = conn.execute(
-            select(_h.result, _h.report, _h.dealer, _h.seats, _s.id.label("sid"), _s.rules,
-                   *(c for c, _ in seat_of))
-            .join(t.hand_players, _hp.hand_id == _h.id)
-            .join(t.sessions, _s.id == _h.session_id)
-            .where(_hp.chat_id == chat_id, _hp.player_id == player_id, _hp.won > 0)
-            .order_by(_h.id.desc()).limit(MAX_WINS)).all()
-        out: list[tuple[Seat, dict[str, Any]]] = []
-        rules: dict[int, Ruleset] = {}
-        for r in rows:
-            if r.seats:  # a seat changed after the hand: who sat where for it
-                seat = next(s for s, pid in r.seats.items() if int(pid) == player_id)
+        def unit(conn: Connection) -> Night:
+            ids = list(conn.execute(select(_s.id, _s.status).where(_s.chat_id == chat_id)
+                                    .order_by(_s.id)).all())
+            if not ids:
+                raise LedgerError("no_nights", "no night has been played in this chat")
+            if number is None:
+                index = next((i for i, r in enumerate(ids) if r.status == "open"), len(ids) - 1)
+            elif 1 <= number <= len(ids):
+                index = number - 1
             else:
-                seat = next(s for (c, s) in seat_of if r._mapping[c.name] == player_id)
-            if r.sid not in rules:
-                rules[r.sid] = Ruleset.from_snapshot(r.rules)
-            out.append((seat, full_result_json(r.result, r.report, rules[r.sid], r.dealer)))
-        return out
+                raise LedgerError("night_out_of_range", f"there is no night {number} in this chat",
+                                  number=number, nights=len(ids))
+            sid = ids[index].id
+            session = repo.session_info(conn, chat_id, sid)
+            rules = Ruleset.from_snapshot(session.rules)
+            rows = conn.execute(select(_h.number, _h.dealer, _h.status, _h.result, _h.report,
+                                       _h.seats)
+                                .where(_h.session_id == sid).order_by(_h.number.desc())
+                                .limit(MAX_NIGHT_HANDS)).all()
+            ended = conn.execute(select(_s.ended_at).where(_s.id == sid)).scalar_one()
+            seated = {seat: p.id for seat, p in session.seats.items()}
+            nets = dict.fromkeys(seated.values(), 0) | {
+                int(pid): int(net) for pid, net in conn.execute(
+                    select(_hp.player_id, func.sum(_hp.delta)).join(t.hands, _h.id == _hp.hand_id)
+                    .where(_h.session_id == sid).group_by(_hp.player_id)).all()}
+            names = {p.id: p.name for p in session.seats.values()}
+            played = {int(p) for r in rows if r.seats for p in r.seats.values()}
+            gone = (set(nets) | played) - set(names)
+            if gone:  # who left the table during the night (/seat), void hands' players too
+                names |= dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
+                    t.players.c.id.in_(gone))).tuples().all())
+            return Night(number=index + 1, of=len(ids), session=session,
+                         hands=tuple(HandRow(r.number, r.dealer, r.status, full_result_json(
+                             r.result, r.report, rules, r.dealer),
+                             {s: int(p) for s, p in r.seats.items()} if r.seats else seated)
+                             for r in reversed(rows)),
+                         ended_at=ended, nets=nets, names=names)
 
-    return await ledger.run(unit, write=False)
+        return await self.store.run(unit, write=False)
+
+    async def left_table(self, session: SessionInfo) -> list[Left]:
+        """Who played the night and no longer sits at its table, with their points that night,
+        in the order they first played. None unless a seat changed, without a query (the Mini
+        App's board asks every second); else one, on an index."""
+        e, p = t.entries.c, t.players.c
+        if not session.reseated:
+            return []
+
+        def unit(conn: Connection) -> list[Left]:
+            rows = conn.execute(
+                select(e.player_id, p.name, func.sum(e.delta))
+                .join(t.players, p.id == e.player_id)
+                .where(e.session_id == session.id,
+                       e.player_id.not_in([x.id for x in session.seats.values()]))
+                .group_by(e.player_id, p.name).order_by(func.min(e.id))).all()
+            return [Left(int(pid), name, int(net)) for pid, name, net in rows]
+
+        return await self.store.run(unit, write=False)
+
+    async def night_nets(self, chat_id: int) -> tuple[list[NightNet], dict[int, str]]:
+        """Each of the last MAX_NIGHTS nights' net per player, in order, and the players'
+        names."""
+
+        def unit(conn: Connection) -> tuple[list[NightNet], dict[int, str]]:
+            sessions = list(conn.execute(select(_s.id, _s.started_at).where(
+                _s.chat_id == chat_id).order_by(_s.id)).all())
+            first = max(0, len(sessions) - MAX_NIGHTS)
+            shown = sessions[first:]
+            nets: dict[int, dict[int, int]] = {r.id: {} for r in shown}
+            if shown:
+                rows = conn.execute(
+                    select(_h.session_id, _hp.player_id, func.sum(_hp.delta))
+                    .join(t.hands, _h.id == _hp.hand_id)
+                    .where(_hp.chat_id == chat_id, _h.session_id >= shown[0].id)
+                    .group_by(_h.session_id, _hp.player_id)).all()
+                for sid, pid, net in rows:
+                    if sid in nets:
+                        nets[sid][pid] = int(net)
+            names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
+                t.players.c.chat_id == chat_id)).tuples().all())
+            return [NightNet(first + i + 1, r.started_at, nets[r.id])
+                    for i, r in enumerate(shown)], names
+
+        return await self.store.run(unit, write=False)
+
+    async def player_wins(self, chat_id: int, player_id: int
+                          ) -> list[tuple[Seat, dict[str, Any]]]:
+        """The player's last MAX_WINS winning hands: (their seat, the hand's result)."""
+        seat_of = [(_s.seat_e, "E"), (_s.seat_s, "S"), (_s.seat_w, "W"), (_s.seat_n, "N")]
+        assert [c.name for c, _ in seat_of] == list(SEAT_COLUMNS.values())
+
+        def unit(conn: Connection) -> list[tuple[Seat, dict[str, Any]]]:
+            rows = conn.execute(
+                select(_h.result, _h.report, _h.dealer, _h.seats, _s.id.label("sid"), _s.rules,
+                       *(c for c, _ in seat_of))
+                .join(t.hand_players, _hp.hand_id == _h.id)
+                .join(t.sessions, _s.id == _h.session_id)
+                .where(_hp.chat_id == chat_id, _hp.player_id == player_id, _hp.won > 0)
+                .order_by(_h.id.desc()).limit(MAX_WINS)).all()
+            out: list[tuple[Seat, dict[str, Any]]] = []
+            rules: dict[int, Ruleset] = {}
+            for r in rows:
+                if r.seats:  # a seat changed after the hand: who sat where for it
+                    seat = next(s for s, pid in r.seats.items() if int(pid) == player_id)
+                else:
+                    seat = next(s for (c, s) in seat_of if r._mapping[c.name] == player_id)
+                if r.sid not in rules:
+                    rules[r.sid] = Ruleset.from_snapshot(r.rules)
+                out.append((seat, full_result_json(r.result, r.report, rules[r.sid], r.dealer)))
+            return out
+
+        return await self.store.run(unit, write=False)

@@ -17,8 +17,8 @@ from storage.errors import LedgerError
 from storage.models import PlayerRef, SessionInfo
 from storage.services import rows as repo
 from storage.services.drafts import take_draft
-from storage.services.rows import now
 from storage.sql import tables as t
+from storage.sql.clock import now
 from storage.sql.store import Service
 
 # The most people one night may hold: its seats now and everyone who played a hand of it.

@@ -5,7 +5,8 @@ A unit of work is a function of a Connection run as one transaction
 locks the session row first, so two writers on one table queue instead of interleaving.
 :meth:`Store.run` sends writes through the batching writer (:mod:`storage.sql.writer`) or
 runs them alone. A store bound to an answer (:meth:`Store.answering`) makes one write,
-which carries the answer (:class:`storage.queues.messages.Answer`) in its own transaction.
+which carries the answer in its own transaction: any :class:`Passenger`, in practice
+:class:`storage.queues.messages.Answer`. The store knows no service and no answer.
 
 A :class:`Service` is a small class of operations over a store: each builds its units
 of work from the repository's functions (:mod:`storage.services.rows`) and runs them with
@@ -17,24 +18,37 @@ from __future__ import annotations
 import copy
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, Self
+from typing import Any, Protocol, Self
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from storage.queues.messages import Answer, SecondWrite
-from storage.services import rows as repo
 from storage.sql import unit_of_work
 from storage.sql.db import create_engine, migrate
 from storage.sql.unit_of_work import T, Unit
 from storage.sql.writer import Writer
 
 
+class SecondWrite(RuntimeError):
+    """A second write on a ledger bound to one answer (:meth:`Store.answering`): refused
+    before it runs, so that nothing is written without the answer, nor lost."""
+
+
+class Passenger(Protocol):
+    """What rides on a store's one write: written by ``write(conn, result)`` in the
+    write's own transaction; ``taken`` once its write has begun, ``committed`` after."""
+
+    taken: bool
+    committed: bool
+
+    def write(self, conn: Connection, result: Any) -> None: ...
+
+
 class Store:
     """The engine, the writer and the units of work. Open with ``await X.open(url)``;
     close with ``await x.close()``."""
 
-    _answer: Answer | None = None
+    _answer: Passenger | None = None
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -52,8 +66,9 @@ class Store:
         # 61 reports/s at one worker). The bot turns batching off in that mode.
         self.batching = True
         # Members who act without a seat (an admin keeping score), by (chat, Telegram id):
-        # their display name is stored with the first change they make (name_members).
-        self._member_names: dict[tuple[int, int], tuple[str, str | None]] = {}
+        # their display name, kept with the first change they make
+        # (storage.services.chats.name_members).
+        self.noted_members: dict[tuple[int, int], tuple[str, str | None]] = {}
 
     @classmethod
     async def open(cls, url: str, *, run_migrations: bool = True, **kw: Any) -> Self:
@@ -67,7 +82,7 @@ class Store:
 
     # -- units of work ----------------------------------------------------------------
 
-    def answering(self, answer: Answer) -> Self:
+    def answering(self, answer: Passenger) -> Self:
         """This store, bound to make one write, which carries ``answer`` in its own
         transaction; any further write on it raises :class:`SecondWrite` before it runs.
         Reads go on as usual. Its services are its own (``tx.hands.record(...)`` carries
@@ -135,24 +150,6 @@ class Store:
         """An async read transaction, for tests and bulk tools."""
         async with self.engine.connect() as conn, conn.begin():
             yield conn
-
-    # -- members who act without a seat ---------------------------------------------------
-
-    def note_member(self, chat_id: int, telegram_id: int, name: str,
-                    username: str | None = None) -> None:
-        """The name of a member about to act without a seat; nothing is written until
-        they change something (a refusal writes nothing)."""
-        if len(self._member_names) > 10_000:
-            self._member_names.clear()
-        self._member_names[(chat_id, telegram_id)] = (name, username)
-
-    def name_members(self, conn: Connection, chat_id: int, *ids: int | None) -> None:
-        """In a write's own transaction: keep the name of each actor noted by
-        :meth:`note_member` (:func:`storage.services.rows.known_member`)."""
-        for telegram_id in ids:
-            noted = self._member_names.get((chat_id, telegram_id)) if telegram_id else None
-            if noted is not None and telegram_id is not None:
-                repo.known_member(conn, chat_id, telegram_id, *noted)
 
 
 class Service:

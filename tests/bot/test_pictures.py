@@ -34,7 +34,6 @@ from bot.pictures.picture_data import (
 from engine.models import SEATS
 from storage.ledger import Ledger
 from storage.models import PlayerRef
-from storage.services import series
 from storage.services.sessions import MAX_PEOPLE
 from tests.bot.layout import kept_figures, layout_problems
 from tests.storage.helpers import win
@@ -80,7 +79,7 @@ async def _night(ledger: Ledger, hands: int = 5, seated: list[PlayerRef] = SEATE
 async def test_the_night_series_is_the_ledgers_running_totals(ledger: Ledger) -> None:
     after = await _night(ledger)
     await ledger.corrections.void(CHAT, 2)
-    night = await series.night(ledger, CHAT)
+    night = await ledger.series.night(CHAT)
     table = {seat: p.id for seat, p in night.session.seats.items()}
     data = night_series(night.hands, table, night.nets)
     history = {h.number: h for h in (await ledger.nights.history(CHAT, page_size=100)).items}
@@ -105,7 +104,7 @@ async def test_the_night_series_is_the_ledgers_running_totals(ledger: Ledger) ->
 
 async def test_a_chart_of_the_last_hands_starts_where_they_start(ledger: Ledger) -> None:
     await _night(ledger)
-    night = await series.night(ledger, CHAT)
+    night = await ledger.series.night(CHAT)
     table = {seat: p.id for seat, p in night.session.seats.items()}
     whole = night_series(night.hands, table, night.nets)
     tail = night_series(night.hands[3:], table, night.nets)
@@ -121,7 +120,7 @@ async def test_standings_series_ends_at_the_standings(ledger: Ledger) -> None:
                                               SEATED[3]],
                                        preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "W"))
-    nights, names = await series.night_nets(ledger, CHAT)
+    nights, names = await ledger.series.night_nets(CHAT)
     standings = await ledger.lookback.standings(CHAT)
     data = standings_series(nights, names, {s.player.id: s.net for s in standings})
     assert data.nights == (0, 1, 2)
@@ -135,7 +134,7 @@ async def test_pattern_counts_of_a_players_wins(ledger: Ledger) -> None:
     await _night(ledger)
     xiaoming = await ledger.chats.find_player(CHAT, "小明")
     assert xiaoming is not None
-    wins = await series.player_wins(ledger, CHAT, xiaoming.id)
+    wins = await ledger.series.player_wins(CHAT, xiaoming.id)
     counts = dict(pattern_counts(wins))
     assert counts["七对"] == 1 and counts["清一色"] == 1
     assert sum(counts.values()) == (await ledger.lookback.player_stats(CHAT, xiaoming.id)).wins == 4
@@ -240,8 +239,8 @@ def test_fontconfig_missing_failing_or_hanging_gives_no_files(
 async def test_pictures_are_pngs_of_their_sizes(ledger: Ledger, tmp_path: Path) -> None:
     await _night(ledger)
     summary = await ledger.nights.end_session(CHAT)
-    night = await series.night(ledger, CHAT)
-    nights, names = await series.night_nets(ledger, CHAT)
+    night = await ledger.series.night(CHAT)
+    nights, names = await ledger.series.night_nets(CHAT)
     for font in (fonts.pick_font(), fonts.pick_font([str(tmp_path)])):
         for lang in ("zh-Hans", "en"):
             assert png_size(draw_night(night, lang, font)) == drawing.CHART_SIZE
@@ -265,8 +264,8 @@ async def test_dollar_signs_are_drawn_as_written(ledger: Ledger,
     await _night(ledger, seated=[PlayerRef(name=n, telegram_id=i + 1)
                                  for i, n in enumerate(names)])
     summary = await ledger.nights.end_session(CHAT)
-    night = await series.night(ledger, CHAT)
-    nights, who = await series.night_nets(ledger, CHAT)
+    night = await ledger.series.night(CHAT)
+    nights, who = await ledger.series.night_nets(CHAT)
     figures = kept_figures(monkeypatch)
     font = fonts.pick_font()
     draw_night(night, "en", font)
@@ -297,7 +296,7 @@ async def test_a_night_of_max_people_draws_each_line_its_own_look(
     for n, name in enumerate(NEWCOMERS):
         await ledger.sessions.change_seat(CHAT, "ESWN"[n % 4], PlayerRef(name=name))
         await ledger.hands.record(CHAT, win("self_draw", "ESWN"[(n + 1) % 4], birds=[2]))
-    night = await series.night(ledger, CHAT)
+    night = await ledger.series.night(CHAT)
     figures = kept_figures(monkeypatch)
     font = fonts.pick_font()
     png = draw_night(night, lang, font)

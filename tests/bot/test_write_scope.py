@@ -14,8 +14,9 @@ from bot.delivery import send
 from storage.errors import LedgerError
 from storage.ledger import Ledger
 from storage.models import RecordOutcome
-from storage.queues.messages import Incoming, Outgoing, Pending, SecondWrite
+from storage.queues.messages import Incoming, Outgoing, Pending
 from storage.sql import tables as t
+from storage.sql.store import SecondWrite
 from tests.storage.conftest import BACKENDS, ledger_on
 from tests.storage.helpers import SEATED, win
 

@@ -12,15 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from storage.errors import LedgerError
-from storage.files.chat_files import (
-    FILES,
-    FORMULA_STARTS,
-    _as_text,
-    _from_text,
-    export_zip,
-    import_zip,
-    preview_import,
-)
+from storage.files.chat_files import FILES, FORMULA_STARTS, _as_text, _from_text
 from storage.ledger import Ledger
 from storage.models import PlayerRef, Standing
 from storage.services.sessions import MAX_PEOPLE
@@ -49,7 +41,7 @@ async def _play(ledger: Ledger, chat: int = CHAT) -> None:
 
 
 async def _zip_bytes(ledger: Ledger, chat: int, night: int | None = None) -> bytes:
-    with await export_zip(ledger, chat, night) as fh:
+    with await ledger.files.export_zip(chat, night) as fh:
         return fh.read()
 
 
@@ -87,10 +79,10 @@ async def test_export_import_export_is_identical(ledger: Ledger) -> None:
     assert files["events.csv"][1][3] == "2"  # who reported it
     text = "".join(",".join(r) for rows in files.values() for r in rows)
     assert "-1001" not in text  # no chat id, nor any other database id
-    preview = await preview_import(ledger, OTHER, io.BytesIO(first))
+    preview = await ledger.files.preview_import(OTHER, io.BytesIO(first))
     assert (preview.nights, preview.hands, preview.players) == (2, 4, 5)
     assert await _rows_in(ledger, OTHER) == dict.fromkeys(await _rows_in(ledger, OTHER), 0)
-    done = await import_zip(ledger, OTHER, io.BytesIO(first))
+    done = await ledger.files.import_zip(OTHER, io.BytesIO(first))
     assert done == preview
     assert await _zip_bytes(ledger, OTHER) == first
     assert await _rows_in(ledger, OTHER) == await _rows_in(ledger, CHAT)
@@ -123,7 +115,7 @@ async def test_names_a_spreadsheet_would_run_are_exported_as_text(ledger: Ledger
     assert written == {"'" + n for n in names}
     assert all(cell.startswith("'") for row in _files(first)["debts.csv"][1:]
                for cell in row[1:3])
-    await import_zip(ledger, OTHER, io.BytesIO(first))
+    await ledger.files.import_zip(OTHER, io.BytesIO(first))
     imported = {s.player.name for s in await ledger.lookback.standings(OTHER)}
     assert imported == set(names)
     assert await _zip_bytes(ledger, OTHER) == first
@@ -144,9 +136,9 @@ async def test_one_night_exports_alone(ledger: Ledger) -> None:
     assert [r[0] for r in second["sessions.csv"]] == ["night", "1"]
     assert {r[0] for r in second["players.csv"][1:]} == {"小明", "bob", "carol", "dave"}
     with pytest.raises(LedgerError) as err:
-        await export_zip(ledger, CHAT, 3)
+        await ledger.files.export_zip(CHAT, 3)
     assert err.value.code == "night_out_of_range"
-    await import_zip(ledger, OTHER, io.BytesIO(await _zip_bytes(ledger, CHAT, 2)))
+    await ledger.files.import_zip(OTHER, io.BytesIO(await _zip_bytes(ledger, CHAT, 2)))
     assert await _zip_bytes(ledger, OTHER) == await _zip_bytes(ledger, CHAT, 2)
 
 
@@ -155,9 +147,9 @@ async def test_import_refuses_a_chat_with_a_ledger(ledger: Ledger) -> None:
     data = await _zip_bytes(ledger, CHAT)
     await ledger.chats.player(OTHER, PlayerRef(name="zoe"))
     before = await _rows_in(ledger, OTHER)
-    for call in (preview_import, import_zip):
+    for call in (ledger.files.preview_import, ledger.files.import_zip):
         with pytest.raises(LedgerError) as err:
-            await call(ledger, OTHER, io.BytesIO(data))
+            await call(OTHER, io.BytesIO(data))
         assert err.value.code == "import_not_empty"
     assert await _rows_in(ledger, OTHER) == before
 
@@ -202,9 +194,9 @@ async def test_malformed_files_are_refused_and_nothing_written(ledger: Ledger) -
     await _play(ledger)
     files = _files(await _zip_bytes(ledger, CHAT))
     for what, data in _broken(files):
-        for call in (preview_import, import_zip):
+        for call in (ledger.files.preview_import, ledger.files.import_zip):
             with pytest.raises(LedgerError) as err:
-                await call(ledger, THIRD, io.BytesIO(data))
+                await call(THIRD, io.BytesIO(data))
             assert err.value.code == "bad_import", what
             assert len(str(err.value)) < 200, what
         assert set((await _rows_in(ledger, THIRD)).values()) == {0}, what
@@ -248,18 +240,18 @@ async def test_a_night_of_more_people_than_a_night_holds_is_refused(ledger: Ledg
     await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"]))
     await ledger.nights.end_session(CHAT)
     export = await _zip_bytes(ledger, CHAT)
-    full = await preview_import(ledger, OTHER, io.BytesIO(crowded(export, MAX_PEOPLE)))
+    full = await ledger.files.preview_import(OTHER, io.BytesIO(crowded(export, MAX_PEOPLE)))
     assert (full.nights, full.players) == (1, MAX_PEOPLE)
     # One more, in the night's last hand: refused, naming the night and the limit.
     refused = crowded(export, MAX_PEOPLE + 1)
-    for call in (preview_import, import_zip):
+    for call in (ledger.files.preview_import, ledger.files.import_zip):
         with pytest.raises(LedgerError) as err:
-            await call(ledger, OTHER, io.BytesIO(refused))
+            await call(OTHER, io.BytesIO(refused))
         assert err.value.code == "import_night_full"
         assert err.value.params == {"night": 1, "limit": MAX_PEOPLE}
     assert set((await _rows_in(ledger, OTHER)).values()) == {0}
     # A voided hand's players are not the night's (as at the table): it imports.
-    done = await import_zip(ledger, OTHER, io.BytesIO(
+    done = await ledger.files.import_zip(OTHER, io.BytesIO(
         crowded(export, MAX_PEOPLE + 1, void_last=True)))
     assert (done.nights, done.players) == (1, MAX_PEOPLE + 1)
     await assert_books_balance(ledger, [CHAT, OTHER])

@@ -17,9 +17,7 @@ from sqlalchemy.engine import Connection
 
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
-from storage.files.chat_files import export_zip, import_zip
 from storage.ledger import Ledger
-from storage.services import series
 from storage.services.hand_json import full_report, pack_report
 from storage.sql import tables as t
 from tests.storage.helpers import SEATED, assert_books_balance, win
@@ -66,14 +64,14 @@ async def _views(ledger: Ledger, chat: int = CHAT) -> dict[str, Any]:
     report, result = await ledger.nights.hand(chat, 2)
     out["hand"] = (report, result.model_dump())
     for n in (1, 2):
-        night = await series.night(ledger, chat, n)
+        night = await ledger.series.night(chat, n)
         out[f"night {n}"] = [h.result for h in night.hands]
     for player in (await ledger.lookback.standings(chat)):
-        out[f"wins {player.player.id}"] = await series.player_wins(ledger, chat,
+        out[f"wins {player.player.id}"] = await ledger.series.player_wins(chat,
                                                                   player.player.id)
         out[f"record {player.player.id}"] = (
             await ledger.lookback.player_record(chat, player.player.id)).model_dump()
-    with await export_zip(ledger, chat) as fh:
+    with await ledger.files.export_zip(chat) as fh:
         out["export"] = fh.read()
     return out
 
@@ -167,7 +165,7 @@ async def test_migration_0008_keeps_the_hands_written_before(ledger: Ledger) -> 
 
 async def test_an_import_keeps_lines_the_engine_does_not_give_back(ledger: Ledger) -> None:
     await _play(ledger)
-    with await export_zip(ledger, CHAT) as fh:
+    with await ledger.files.export_zip(CHAT) as fh:
         data = fh.read()
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         files = {n: zf.read(n).decode() for n in zf.namelist()}
@@ -184,7 +182,7 @@ async def test_an_import_keeps_lines_the_engine_does_not_give_back(ledger: Ledge
     with zipfile.ZipFile(out, "w") as zf:
         for name, text in files.items():
             zf.writestr(name, text)
-    await import_zip(ledger, OTHER, io.BytesIO(out.getvalue()))
+    await ledger.files.import_zip(OTHER, io.BytesIO(out.getvalue()))
     async with ledger.read() as conn:
         kept = (await conn.execute(select(t.hands.c.result).where(
             t.hands.c.chat_id == OTHER).order_by(t.hands.c.id))).scalars().all()

@@ -77,7 +77,6 @@ async def test_what_is_not_a_second_report(ledger: Ledger) -> None:
 async def test_a_stake_change_applies_from_the_next_hand(ledger: Ledger) -> None:
     from datetime import datetime, timedelta
 
-    from storage.files.chat_files import export_zip, import_zip
 
     await ledger.chats.update_chat(CHAT, stake_cents=100)
     await ledger.sessions.open_session(CHAT, SEATED, preset="changsha")
@@ -107,8 +106,8 @@ async def test_a_stake_change_applies_from_the_next_hand(ledger: Ledger) -> None
     lately = await ledger.money.money_standings(CHAT, since=datetime.now() - timedelta(days=1))
     assert {m.player.id: m.cents for m in lately} == want
     # Exported and imported, every hand keeps its stake.
-    data = await export_zip(ledger, CHAT)
-    await import_zip(ledger, CHAT + 1, data)
+    data = await ledger.files.export_zip(CHAT)
+    await ledger.files.import_zip(CHAT + 1, data)
     other = {m.player.name: m.cents for m in await ledger.money.money_standings(CHAT + 1)}
     assert other == {m.player.name: m.cents for m in standings.values()}
     await assert_books_balance(ledger, [CHAT, CHAT + 1])
@@ -125,7 +124,6 @@ async def test_one_stake_all_night_settles_in_points_as_before(ledger: Ledger) -
 # -- penalties and adjustments ---------------------------------------------------------
 
 async def test_penalties_and_adjustments_are_events(ledger: Ledger) -> None:
-    from storage.files.chat_files import export_zip, import_zip
 
     await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
     out = await ledger.hands.record(CHAT, {"type": "penalty", "seat": "N"}, reporter=4)
@@ -143,8 +141,8 @@ async def test_penalties_and_adjustments_are_events(ledger: Ledger) -> None:
     assert totals == {"E": 52, "S": 80, "W": 62, "N": -194}
     summary = await ledger.nights.end_session(CHAT)
     assert sum(summary.nets.values()) == 0
-    data = await export_zip(ledger, CHAT)
-    await import_zip(ledger, CHAT + 1, data)
+    data = await ledger.files.export_zip(CHAT)
+    await ledger.files.import_zip(CHAT + 1, data)
     again = {m.player.name: m.cents for m in await ledger.money.money_standings(CHAT + 1)}
     assert again == {m.player.name: m.cents for m in await ledger.money.money_standings(CHAT)}
     await assert_books_balance(ledger, [CHAT, CHAT + 1])
@@ -223,14 +221,13 @@ async def test_a_seat_change_keeps_each_result_with_who_earned_it(ledger: Ledger
     standings = {m.player.name: m.cents for m in await ledger.money.money_standings(CHAT)}
     assert standings == {k: v * 100 for k, v in names.items() if v or k in standings}
     # Exported and imported: the same nights, each hand with who played it.
-    from storage.files.chat_files import export_zip, import_zip
 
-    with await export_zip(ledger, CHAT) as fh:
+    with await ledger.files.export_zip(CHAT) as fh:
         data = fh.read()
-    await import_zip(ledger, CHAT + 1, io.BytesIO(data))
+    await ledger.files.import_zip(CHAT + 1, io.BytesIO(data))
     again = {m.player.name: m.cents for m in await ledger.money.money_standings(CHAT + 1)}
     assert again == standings
-    with await export_zip(ledger, CHAT + 1) as fh:
+    with await ledger.files.export_zip(CHAT + 1) as fh:
         assert fh.read() == data
     await assert_books_balance(ledger, [CHAT, CHAT + 1])
 

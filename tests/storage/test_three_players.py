@@ -12,7 +12,6 @@ from sqlalchemy.engine import Connection
 
 from engine.errors import ReportError
 from storage.errors import LedgerError
-from storage.files.chat_files import export_zip, import_zip
 from storage.ledger import Ledger
 from storage.models import PlayerRef
 from storage.sql import tables as t
@@ -72,10 +71,10 @@ async def test_three_players_export_and_import(ledger: Ledger) -> None:
     await ledger.nights.end_session(CHAT)
     await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")  # a night of four after it
     await ledger.hands.record(CHAT, win("self_draw", "N"))
-    with await export_zip(ledger, CHAT) as fh:
+    with await ledger.files.export_zip(CHAT) as fh:
         data = fh.read()
-    await import_zip(ledger, OTHER, io.BytesIO(data))
-    with await export_zip(ledger, OTHER) as fh:
+    await ledger.files.import_zip(OTHER, io.BytesIO(data))
+    with await ledger.files.export_zip(OTHER) as fh:
         assert fh.read() == data
     assert [(x.player.name, x.net) for x in await ledger.lookback.standings(OTHER)] == \
         [(x.player.name, x.net) for x in await ledger.lookback.standings(CHAT)]
