@@ -42,7 +42,7 @@ from telegram.ext import (
 
 from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser
-from bot.delivery.intake import pipeline_of
+from bot.delivery.pipeline import pipeline_of
 from bot.ops.config import DeliverySettings, Settings, StorageSettings, TelegramSettings
 from storage.sql import tables as t
 

@@ -27,7 +27,7 @@ from sqlalchemy import text
 from bench.load_bench import PLAYERS, tally_app, users
 from bot.app import running
 from bot.console.fake_api import FakeBotAPI
-from bot.delivery.intake import pipeline_of
+from bot.delivery.pipeline import pipeline_of
 
 PIPELINE = ("inbox", "outbox")
 LEDGER = ("chats", "players", "totals", "sessions", "hands", "hand_players", "entries", "audit",

@@ -22,8 +22,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot.delivery.intake import pipeline_of
-from bot.delivery.pipeline import Pipeline
+from bot.delivery.pipeline import Pipeline, pipeline_of
 from bot.handlers import app_link as links
 from bot.handlers import (
     buttons,

@@ -43,7 +43,7 @@ STORAGE_LAYERS = {
     "services": {"sql", "errors", "models"},
     "files": {"sql", "services", "errors", "models"},
 }
-STORAGE_FACE = {"ledger": None, "models": set(), "errors": set()}
+STORAGE_FACE: dict[str, set[str] | None] = {"ledger": None, "models": set(), "errors": set()}
 
 
 def _modules(path: Path) -> set[str]:

@@ -29,7 +29,7 @@ from sqlalchemy.engine import make_url
 
 from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
-from bot.delivery.intake import pipeline_of
+from bot.delivery.pipeline import pipeline_of
 from bot.ops.config import Settings
 from bot.text.i18n import t
 
@@ -126,7 +126,7 @@ def restored_message(data: dict[str, Any]) -> SentMessage | None:
 
 
 class Refusals(logging.Handler):
-    """The update ids the inbox refused as already handled (bot.delivery.intake logs each
+    """The update ids the inbox refused as already handled (bot.delivery.pipeline logs each
     with its ``update_id``): a line of this run taken for one of an earlier run."""
 
     def __init__(self) -> None:
@@ -349,7 +349,7 @@ class Console:
     async def run(self, lines: TextIO = sys.stdin) -> None:
         app = build_application(self.settings, request=FakeRequest(self.api),
                                 token="123:console")
-        intake = logging.getLogger("bot.delivery.intake")
+        intake = logging.getLogger("bot.delivery.pipeline")
         intake.addHandler(self.refusals)
         try:
             async with running(app):

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
+from typing import Any
+
+from telegram import Update
 
 from bot.delivery.dispatch import Dispatcher
+from bot.delivery.intake import incoming, kind_of
 from bot.delivery.outage import Outage
 from bot.delivery.poller import Poller
 from bot.delivery.sender import Sender
+from bot.ops import metrics
 from bot.ops.application import AnyApp
 from bot.ops.config import DeliverySettings
 from storage.ledger import Ledger, now
@@ -27,6 +32,11 @@ log = logging.getLogger(__name__)
 
 QUEUE_BATCHES = 50  # a round forgets at most 100,000 keys: 166 a second over 10 minutes
 DRAFT_BATCHES = 20  # batches of abandoned drafts deleted a round (each PRUNE_BATCH)
+
+
+def pipeline_of(app: AnyApp) -> Pipeline:
+    """The delivery pipeline that ``app``'s post_init put in its bot_data (bot.app)."""
+    return app.bot_data["pipeline"]  # type: ignore[no-any-return]
 
 
 class Pipeline:
@@ -63,7 +73,8 @@ class Pipeline:
         await self.dispatcher.start()
         self._pruner = asyncio.create_task(self._prune(), name="pipeline:prune")
         if poll:
-            self.poller = Poller(self.app, timeout=poll_timeout, outage=self.outage)
+            self.poller = Poller(self.app, self.accept_many, timeout=poll_timeout,
+                                 outage=self.outage)
             await self.poller.start()
 
     async def stop(self) -> None:
@@ -74,6 +85,37 @@ class Pipeline:
             await asyncio.gather(self._pruner, return_exceptions=True)
         await self.dispatcher.stop()
         await self.sender.stop()
+
+    async def accept_many(self, payloads: Sequence[dict[str, Any]],
+                          parsed: Sequence[Update] = ()) -> int:
+        """Make ``payloads`` durable in one transaction and hand the new ones to this
+        process's dispatcher; returns how many were new. Raises if they could not be
+        stored (then Telegram must not be told they arrived). ``parsed``, when given, are
+        the same updates as python-telegram-bot objects (the poller's), so they are not
+        parsed again."""
+        if not payloads:
+            return 0
+        items = [incoming(p) for p in payloads]
+        for item in items:
+            metrics.received(kind_of(item.payload))
+        new = await self.ledger.inbox.receive(items, leases=self.dispatcher.shared)
+        if len(new) < len(items):
+            fresh = {row.key for row in new}
+            for item in items:
+                if item.key in fresh:
+                    fresh.discard(item.key)  # a key twice in one batch: the second is refused
+                else:
+                    log.warning("update %s refused by the inbox: key %s was seen before",
+                                item.update_id, item.key,
+                                extra={"update_id": item.update_id, "chat_id": item.chat_id})
+        objects = {i.key: u for i, u in zip(items, parsed, strict=False)}
+        self.dispatcher.submit(new, {row.id: objects[row.key] for row in new
+                                     if row.key in objects})
+        return len(new)
+
+    async def accept(self, payload: dict[str, Any]) -> bool:
+        """One update (a webhook request): True if new, False if Telegram sent it before."""
+        return await self.accept_many([payload]) == 1
 
     async def idle(self) -> None:
         """Until every update handed in is handled and every answer sent (for tests,

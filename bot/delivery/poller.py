@@ -13,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from telegram import Update
 from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, TelegramError
 
-from bot.delivery.intake import ALLOWED_UPDATES, accept_many
+from bot.delivery.intake import ALLOWED_UPDATES
 from bot.delivery.outage import Outage
 from bot.delivery.sender import backoff, seconds
 from bot.ops.application import AnyApp
@@ -26,10 +27,16 @@ from bot.ops.application import AnyApp
 log = logging.getLogger(__name__)
 
 
+# Makes a batch of updates durable (JSON, and the same parsed); how many were new.
+Store = Callable[[Sequence[dict[str, Any]], Sequence[Update]], Awaitable[int]]
+
+
 class Poller:
-    def __init__(self, app: AnyApp, timeout: float = 10.0, limit: int = 100,
+    def __init__(self, app: AnyApp, store: Store, timeout: float = 10.0, limit: int = 100,
                  outage: Outage | None = None) -> None:
+        """``store``: the pipeline's intake; the offset moves on only once it returned."""
         self.app = app
+        self.store = store
         self.outage = outage or Outage()
         self.timeout = timeout
         self.limit = limit
@@ -78,7 +85,7 @@ class Poller:
                 continue
             while True:  # the offset moves on only once the batch is durable
                 try:
-                    await accept_many(self.app, payloads, parsed)
+                    await self.store(payloads, parsed)
                     self.outage.back()
                     break
                 except Exception as exc:

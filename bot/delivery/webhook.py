@@ -9,9 +9,10 @@ an updater and runs, with the delivery pipeline but no polling, for the server's
   ``telegram.secret_token`` (compared in constant time);
 - 413 for a body over :data:`MAX_BODY`, 400 for one that is not a JSON object with an
   integer ``update_id``, nothing written either way;
-- otherwise the update is made durable in the inbox (``bot.delivery.intake.accept``, which also
-  wakes this worker's dispatcher), and the answer is 200 only after that returned (a
-  duplicate is 200 too); if it raised, 500, so that Telegram delivers the update again.
+- otherwise the update is made durable in the inbox
+  (``bot.delivery.pipeline.Pipeline.accept``, which also wakes this worker's
+  dispatcher), and the answer is 200 only after that returned (a duplicate is 200 too);
+  if it raised, 500, so that Telegram delivers the update again.
   Telegram sends a chat's next update only after a 2xx for the previous one, so each
   chat's inbox stays in order.
 
@@ -36,6 +37,7 @@ from starlette.routing import Route
 
 from bot.app import build_application, running
 from bot.delivery import intake
+from bot.delivery.pipeline import pipeline_of
 from bot.ops import admin, logs, metrics
 from bot.ops.application import AnyApp
 from bot.ops.config import Settings, load_settings
@@ -48,6 +50,10 @@ MAX_BODY = 1 << 20  # bytes; Telegram's updates are a few kilobytes at most
 ALLOWED_UPDATES = intake.ALLOWED_UPDATES
 
 Accept = Callable[[AnyApp, dict[str, Any]], Awaitable[bool]]
+
+
+async def _accept(application: AnyApp, payload: dict[str, Any]) -> bool:
+    return await pipeline_of(application).accept(payload)
 
 
 class Refused(Exception):
@@ -89,7 +95,7 @@ def create_app(settings: Settings, application: AnyApp,
     if tg.secret_token is None:
         raise ValueError("webhook mode needs telegram.secret_token")
     secret = tg.secret_token.get_secret_value().encode()
-    store = accept or intake.accept
+    store = accept or _accept
 
     async def receive(request: Request) -> Response:
         started = time.perf_counter()

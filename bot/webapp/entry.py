@@ -8,7 +8,7 @@
 - :func:`submit` sends the command through the same path as a chat report. The bot first
   posts it in the group ("📱 alice: /hu …", so the group sees who reported what); that
   message, as an update from the user in that chat, goes into the inbox
-  (:func:`bot.delivery.intake.accept`), is handled like any report, and answered in reply
+  (:meth:`bot.delivery.pipeline.Pipeline.accept`), is handled like any report, and answered in reply
   to it, with Undo.
 """
 
@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field, field_validator
 from telegram import Message
 from telegram.constants import ParseMode
 
-from bot.delivery import intake
+from bot.delivery.pipeline import pipeline_of
 from bot.dialogs.grammar import GrammarError, Token, parse_draw, parse_kong, parse_win
 from bot.dialogs.guided_keyboards import KONG_WORDS
 from bot.dialogs.guided_steps import facts_of
@@ -297,5 +297,5 @@ async def submit(application: AnyApp, chat_id: int, init: InitData,
         "message_id": echo.message_id, "date": int(time.time()), "chat": echo.chat.to_dict(),
         "from": sender, "text": text,
         "entities": [{"type": "bot_command", "offset": 0, "length": len(command)}]}}
-    await intake.accept(application, payload)
+    await pipeline_of(application).accept(payload)
     return echo.message_id

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
-from bot.delivery.intake import pipeline_of
+from bot.delivery.pipeline import pipeline_of
 from bot.ops.config import Settings, StorageSettings, TelegramSettings
 from tests.databases import postgres_database, sqlite_copy
 

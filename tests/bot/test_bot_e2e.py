@@ -13,7 +13,7 @@ from telegram.ext import CommandHandler, ContextTypes
 
 from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeUser, SentMessage, dispatch, serve_http
-from bot.delivery.intake import pipeline_of
+from bot.delivery.pipeline import pipeline_of
 from bot.ops.config import Settings, StorageSettings, TelegramSettings
 from bot.text import render
 from tests.bot.guided_play import find_button

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from bot.delivery import pipeline as pipeline_module
-from bot.delivery.intake import pipeline_of
+from bot.delivery.pipeline import pipeline_of
 from storage.ledger import now
 from storage.sql import tables as t_
 from tests.bot.harness import table

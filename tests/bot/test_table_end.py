@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.console.fake_api import SentMessage
-from bot.delivery.intake import pipeline_of
+from bot.delivery.pipeline import pipeline_of
 from storage.services.sessions import MAX_PEOPLE
 from storage.sql import tables as t_
 from tests.bot.guided_play import find_button

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.console.fake_api import BOT_USERNAME, ApiError
-from bot.delivery.intake import pipeline_of as pipeline
+from bot.delivery.pipeline import pipeline_of as pipeline
 from bot.handlers.app_link import chat_param
 from tests.bot.harness import GROUP, plain, table
 from tests.bot.webapp_harness import (

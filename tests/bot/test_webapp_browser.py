@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.delivery.intake import pipeline_of as pipeline
+from bot.delivery.pipeline import pipeline_of as pipeline
 from tests.bot.harness import GROUP, plain
 from tests.bot.webapp_browser import DARK, LIGHT, PHONE, browser, launch_url, missing, served
 from tests.bot.webapp_harness import app_table, init_data, seat_change_night, seated

@@ -20,7 +20,7 @@ from prometheus_client import REGISTRY
 from bot.app import build_application
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser
 from bot.delivery import webhook
-from bot.delivery.intake import pipeline_of
+from bot.delivery.pipeline import pipeline_of
 from bot.ops import admin
 from bot.ops.config import Settings
 from storage.ledger import Ledger
