@@ -7,7 +7,7 @@ multiprocess mode). Without it (one process: polling, tests) the default registr
 The mode is fixed when this module is first imported, as prometheus-client requires.
 
 Who calls what (functions, so that callers need not know the metric objects):
-- intake (``bot.delivery.intake``): :func:`received` for every update handed in; the webhook
+- intake (``bot.delivery.pipeline``): :func:`received` for every update handed in; the webhook
   (``bot.delivery.webhook``): :func:`duplicate` when the inbox already had it, ``HTTP_REQUESTS``
   and ``WEBHOOK_SECONDS``; the admin routes: ``HTTP_REQUESTS``;
 - the dispatcher: :func:`handled`, :func:`recorded`, :func:`refused`;

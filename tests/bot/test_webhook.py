@@ -1,7 +1,8 @@
 """Webhook mode in one process, over ASGI (no network): the secret header, bounded and
 well-formed bodies, 200 only once the inbox took the update, and the operator's routes.
 
-``bot.delivery.intake.accept`` (issue 12's inbox) is stubbed by a recorder passed to ``create_app``.
+``bot.delivery.pipeline.Pipeline.accept`` (issue 12's inbox) is stubbed by a recorder passed
+to ``create_app``.
 """
 
 from __future__ import annotations
