@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         console_main(settings)
         return 0
     if settings.telegram.mode == "webhook":
-        from bot.delivery import serving
+        from bot import serving
 
         return serving.run(settings, args.config)
     import asyncio

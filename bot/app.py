@@ -87,7 +87,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
 
     async def post_init(app: TallyApp) -> None:
         # Webhook workers find the schema migrated and the menus set by their parent
-        # (bot.delivery.serving), once, however many start.
+        # (bot.serving), once, however many start.
         # A stalled worker's open transaction ends after a lease, so its row locks do not
         # hold up the workers that take over its leases (PostgreSQL).
         ledger = await Ledger.open(settings.storage.url, run_migrations=not shared,

@@ -1,6 +1,6 @@
 """The operator's routes: ``GET /healthz``, ``GET /readyz`` and ``GET /metrics``.
 
-Webhook mode serves them beside the webhook (``bot.delivery.webhook``); polling mode serves them on
+Webhook mode serves them beside the webhook (``bot.webhook``); polling mode serves them on
 ``telegram.admin_listen`` when set, with a small Uvicorn server in the bot's own event loop
 (:func:`attach`).
 

@@ -1,14 +1,14 @@
 """Prometheus metrics, aggregated across worker processes.
 
 With several workers the parent sets ``PROMETHEUS_MULTIPROC_DIR`` to a fresh directory
-before any worker starts (``bot.delivery.serving``); every process then writes its samples there and
+before any worker starts (``bot.serving``); every process then writes its samples there and
 ``GET /metrics`` in any worker reports the sum over all of them (prometheus-client's
 multiprocess mode). Without it (one process: polling, tests) the default registry is used.
 The mode is fixed when this module is first imported, as prometheus-client requires.
 
 Who calls what (functions, so that callers need not know the metric objects):
 - intake (``bot.delivery.pipeline``): :func:`received` for every update handed in; the webhook
-  (``bot.delivery.webhook``): :func:`duplicate` when the inbox already had it, ``HTTP_REQUESTS``
+  (``bot.webhook``): :func:`duplicate` when the inbox already had it, ``HTTP_REQUESTS``
   and ``WEBHOOK_SECONDS``; the admin routes: ``HTTP_REQUESTS``;
 - the dispatcher: :func:`handled`, :func:`recorded`, :func:`refused`;
 - the sender: :func:`answered` (from an update's arrival to its answer accepted by

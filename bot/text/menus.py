@@ -1,6 +1,6 @@
 """The command menus Telegram shows, per scope (groups, private chats) and language.
 
-Apart from bot/app.py so that the parent of webhook workers (bot.delivery.serving), which
+Apart from bot/app.py so that the parent of webhook workers (bot.serving), which
 sets them once, does not import the whole bot.
 """
 

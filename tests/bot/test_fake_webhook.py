@@ -12,8 +12,8 @@ from typing import Any
 
 import httpx
 
+from bot import webhook
 from bot.console.fake_api import FakeBotAPI, FakeUser
-from bot.delivery import webhook
 from bot.ops.config import Settings
 from tests.fake_webhook import WebhookSender, chat_of
 

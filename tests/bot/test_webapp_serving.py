@@ -9,9 +9,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from bot import webhook
 from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest
-from bot.delivery import webhook
 from bot.ops.config import ConfigError, Settings, WebAppSettings, load_settings
 from bot.webapp import server as webapp_server
 

@@ -18,9 +18,9 @@ import httpx
 import pytest
 from prometheus_client import REGISTRY
 
+from bot import webhook
 from bot.app import build_application
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser
-from bot.delivery import webhook
 from bot.delivery.pipeline import pipeline_of
 from bot.ops import admin
 from bot.ops.config import Settings

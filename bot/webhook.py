@@ -17,7 +17,7 @@ an updater and runs, with the delivery pipeline but no polling, for the server's
   chat's inbox stays in order.
 
 The same server answers ``/healthz``, ``/readyz`` and ``/metrics`` (``bot.ops.admin``).
-``bot.delivery.serving`` starts the workers; :func:`worker_app` is what each of them runs.
+``bot.serving`` starts the workers; :func:`worker_app` is what each of them runs.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ another; the workers never migrate), sets the command menus, and calls ``setWebh
 with the URL, the secret token, the update kinds the bot handles and
 ``max_connections``. Then Uvicorn binds ``telegram.listen`` and starts
 ``telegram.workers`` worker processes on that one socket (restarting any that dies); each
-runs :func:`bot.delivery.webhook.worker_app`, a whole bot of its own. With one worker Uvicorn serves
+runs :func:`bot.webhook.worker_app`, a whole bot of its own. With one worker Uvicorn serves
 in this process.
 """
 
@@ -82,7 +82,7 @@ def run(settings: Settings, config_path: str | None = None) -> int:
     try:
         asyncio.run(prepare(settings))
         host, port = split_listen(settings.telegram.listen)
-        uvicorn.run("bot.delivery.webhook:worker_app", factory=True, host=host, port=port,
+        uvicorn.run("bot.webhook:worker_app", factory=True, host=host, port=port,
                     workers=settings.telegram.workers, lifespan="on", log_config=None,
                     access_log=False, server_header=False,
                     timeout_graceful_shutdown=GRACEFUL_SECONDS)
