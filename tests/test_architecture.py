@@ -30,8 +30,8 @@ BOT_LAYERS = {
     "console": {"app", "delivery", "ops", "text"},
 }
 # Modules that stand above their folder: the catalog extractor gathers the words of every
-# module; a webhook worker builds the whole application, and their parent sets the menus.
-BOT_ABOVE = {"text/i18n_extract.py", "delivery/webhook.py", "delivery/serving.py"}
+# module.
+BOT_ABOVE = {"text/i18n_extract.py"}
 
 
 # What each of storage's wings may import from the rest of storage. The face stands at the
