@@ -29,9 +29,6 @@ BOT_LAYERS = {
     "webapp": {"delivery", "dialogs", "handlers", "ops", "pictures", "text"},
     "console": {"app", "delivery", "ops", "text"},
 }
-# Modules that stand above their folder: the catalog extractor gathers the words of every
-# module.
-BOT_ABOVE = {"text/i18n_extract.py"}
 
 
 # What each of storage's wings may import from the rest of storage. The face stands at the
@@ -73,8 +70,6 @@ def test_bot_subpackages_import_one_way() -> None:
     assert {p.name for p in bot.iterdir() if (p / "__init__.py").exists()} == set(BOT_LAYERS)
     for package, allowed in BOT_LAYERS.items():
         for path in (bot / package).rglob("*.py"):
-            if str(path.relative_to(bot)) in BOT_ABOVE:
-                continue
             used = {m.split(".")[1] for m in _modules(path)
                     if m.startswith("bot.") and m.count(".") >= 1}
             bad = used - allowed - {package}

@@ -31,19 +31,13 @@ from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
 from bot.delivery.pipeline import pipeline_of
 from bot.ops.config import Settings
+from bot.text.help_text import BANNER
 from bot.text.i18n import t
 
 GROUP_ID = -100123
 PLAYERS = ["alice", "bob", "carol", "dave"]
 MAX_IMPORT_BYTES = 20 << 20  # what Telegram lets a bot download
 KEPT_MESSAGES = 300  # bot messages with buttons whose buttons a later run can press
-BANNER = """Mahjong Tally — console mode (no Telegram token configured).
-You are in a simulated group with alice, bob, carol and dave; you speak as {who}.
-Try:  /new chengdu @alice @bob @carol @dave   then   /hu bob 自摸 清一色 根1
-      /as carol   switch speaker      press 1   press a button      quit   leave
-      press 5 2   button 2 of message #5      /import PATH   send a file to import"""
-
-
 def state_path(url: str) -> Path:
     """Where the console keeps its simulated Telegram's ids: beside an SQLite database,
     else in ``data/`` (named for the database, so two ledgers never share ids)."""

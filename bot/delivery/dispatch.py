@@ -49,6 +49,7 @@ from bot.delivery.outage import Outage
 from bot.delivery.sender import Sender, backoff
 from bot.ops import metrics
 from bot.ops.application import AnyApp
+from bot.text.help_text import NOTHING_RECORDED
 from bot.text.i18n import normalise_language, t
 from storage.errors import database_away
 from storage.ledger import Ledger
@@ -56,7 +57,6 @@ from storage.queues.messages import DEFAULT_LEASE, AlreadyHandled, Outgoing, Pen
 
 log = logging.getLogger(__name__)
 
-NOTHING_RECORDED = "Sorry, something went wrong and nothing was recorded. Please try again."
 
 
 def transient(exc: BaseException) -> bool:

@@ -21,14 +21,13 @@ from bot.dialogs.guided_steps import (
     winner_order,
 )
 from bot.dialogs.keyboards import draft_data
+from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import t
 from bot.text.words import colon, listing
 from engine.offer import FROM_ANOTHER, WAYS, Offer
 from storage.models import SessionInfo
 
 # Each way to win (engine.offer.WAYS) as its button says it.
-HOW_LABELS = {"self_draw": "Self-draw", "discard": "Off a discard", "rob_kong": "Robbed kong",
-              "kong_replacement": "Kong replacement", "after_kong_discard": "Kong discard"}
 KONG_WORDS = {"concealed": "暗杠", "added": "补杠", "direct": "直杠", "wild": "宝杠"}
 WALL_WORDS = {"no": "未听", "ready": "听", "pig": "花猪"}
 

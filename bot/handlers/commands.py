@@ -40,6 +40,7 @@ from bot.handlers.chat import (
 from bot.handlers.context import TallyContext
 from bot.text import render
 from bot.text.errors_text import error_text
+from bot.text.help_text import FORMS, HELP, HELP_NIGHT
 from bot.text.i18n import money, normalise_language, t
 from bot.text.words import listing, near_preset, preset_key, preset_name
 from engine.errors import ReportError, clip
@@ -58,29 +59,6 @@ log = logging.getLogger(__name__)
 async def cmd_help(update: Update, context: TallyContext) -> None:
     lang = await context.lang()
     await reply(update, t(lang, HELP) + "\n" + t(lang, HELP_NIGHT))
-
-
-HELP = """<b>Mahjong Tally</b> keeps the score of your table.
-/new chengdu @alice @bob carol dave — start a table (E S W N, E deals; no @: a guest)
-/new alice bob carol dave — at the chat's preset (/rules): every word a player
-A misspelt preset (chengdou) is answered with the right name.
-/hu bob 自摸 清一色 根1 — a self-draw
-/hu bob from carol 七对 — off carol's discard
-/hu bob 七对, dave from carol — two winners on one discard
-/hu alice rob dave 平胡 — robbing a kong
-/hu — a guided report with buttons
-/kong bob 暗杠 · /draw alice 花猪, bob 听 3 · /qishou bob 板板胡
-/table · /undo · /void 3 · /edit 3 bob 自摸 清一色 · /history · /hand 3
-/end — the night's summary and who pays whom · /debts · /paid 4 · /settle
-/standings · /stats @bob · /chart · /export · /rules chengdu · /score 1112345678999m
-/set preset yibin · /set cap_fan=5 · /set stake 0.5 · /set verbose on · /lang en"""
-
-
-# What a table does during a night (docs/night.md), after the main examples.
-HELP_NIGHT = """/penalty dave 诈胡 — a false win
-/adjust alice -10 bob +10 side bet — a correction
-/edit 2.1 alice 自摸 七对 — hand 2, event 1 only
-/seat dave erin — erin takes dave's seat"""
 
 
 async def cmd_new(update: Update, context: TallyContext) -> None:
@@ -612,8 +590,6 @@ async def cmd_score(update: Update, context: TallyContext) -> None:
 
 
 
-FORMS = {"standard": "four sets and a pair", "seven_pairs": "seven pairs", "jiuyao": "九幺",
-         "shisanlang": "十三浪", "jiangjiang": "将将胡"}
 VERBOSE_WORDS = {"on": True, "off": False, "开": True, "关": False, "1": True, "0": False}
 
 

@@ -13,12 +13,9 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from bot.console.terminal import BANNER
-from bot.delivery.dispatch import NOTHING_RECORDED
-from bot.dialogs.guided_keyboards import HOW_LABELS
-from bot.handlers.commands import FORMS, HELP, HELP_NIGHT
 from bot.text.answer import ONE_POINT, SHORT
 from bot.text.errors_text import FIELD_OTHER, FIELDS, MESSAGES, OR
+from bot.text.help_text import BANNER, FORMS, HELP, HELP_NIGHT, HOW_LABELS, NOTHING_RECORDED
 from bot.text.i18n import LANGUAGES, LOCALES
 from bot.text.menus import GROUP_COMMANDS
 from bot.text.words import dynamic_msgids

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.dialogs.guided_keyboards import HOW_LABELS, KONG_WORDS
+from bot.dialogs.guided_keyboards import KONG_WORDS
 from bot.dialogs.guided_steps import facts_of
 from bot.pictures.picture_data import standings_series
 from bot.text import render, words
+from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import money, t
 from bot.webapp.entry import has_draw, kong_kinds, plain
 from engine.models import SEATS, HandResult
