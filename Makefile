@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench i18n docker-smoke clean
+.PHONY: run test test-fast lint typecheck bench i18n docker-smoke clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ typecheck: $(STAMP)
 test: $(STAMP) lint
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 3 --maxschedchunk 1 -m "not exclusive"
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -m exclusive tests/bot/test_stalled_workers.py
+
+# The quick loop for a change to a rule or a handler: ruff, the engine's tests and the
+# handler tier (handlers on a real ledger, no delivery around them), exploring less.
+test-fast: $(STAMP) lint
+	TALLY_TEST_FAST=1 $(BIN)/python -m pytest -q -n 2 tests/engine tests/handlers
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -19,7 +19,10 @@ settings.register_profile(
 # keep finding new ones.
 settings.register_profile("ci", parent=settings.get_profile("default"), derandomize=True,
                           database=None)
-settings.load_profile("ci" if os.environ.get("CI") else "default")
+# `make test-fast`, the quick loop for a change to a rule or a handler, explores less.
+settings.register_profile("fast", parent=settings.get_profile("default"), max_examples=25)
+settings.load_profile("fast" if os.environ.get("TALLY_TEST_FAST")
+                      else "ci" if os.environ.get("CI") else "default")
 
 # The longest tests, started first so that the short ones fill in around them and all
 # finish together: `make test` hands tests one at a time to three processes (pytest-xdist,

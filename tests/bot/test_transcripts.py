@@ -1,7 +1,13 @@
-"""Whole nights, one per preset, played through real polling against the fake Bot API."""
+"""Whole nights, one per preset, played through real polling against the fake Bot API.
+
+Their logic runs on the handler tier too (tests/handlers/test_transcripts_fast.py, on
+SQLite). Here the whole stack plays them where a deployment keeps its ledger: on PostgreSQL
+when TALLY_TEST_POSTGRES_URL is set (CI), else on SQLite; and every call the bot made is
+one Telegram would take."""
 
 from __future__ import annotations
 
+from contextlib import AsyncExitStack
 from pathlib import Path
 
 import pytest
@@ -18,20 +24,12 @@ LANGUAGE = {"feibao": "zh-hans", "yibin": "zh-hans", "liangfang": "zh-hans",
 
 @pytest.mark.parametrize("path", TRANSCRIPTS, ids=[p.stem for p in TRANSCRIPTS])
 async def test_transcript(path: Path, tmp_path: Path) -> None:
-    async with table(tmp_path, lang=LANGUAGE.get(path.stem, "en")) as t:
-        checks = await play_transcript(t, path)
-        assert checks >= 5
-        # The bot never made a call Telegram would refuse.
-        assert t.api.errors == [], t.api.errors
-
-
-@pytest.mark.skipif(not PG_URL, reason="PostgreSQL tests need TALLY_TEST_POSTGRES_URL")
-@pytest.mark.parametrize("path", TRANSCRIPTS, ids=[p.stem for p in TRANSCRIPTS])
-async def test_transcript_on_postgresql(path: Path, tmp_path: Path) -> None:
-    """The same nights with the ledger on PostgreSQL."""
-    async with postgres_database("night") as url, \
-            table(tmp_path, lang=LANGUAGE.get(path.stem, "en"), url=url) as t:
+    async with AsyncExitStack() as stack:
+        url = await stack.enter_async_context(postgres_database("night")) if PG_URL else None
+        t = await stack.enter_async_context(
+            table(tmp_path, lang=LANGUAGE.get(path.stem, "en"), url=url))
         assert await play_transcript(t, path) >= 5
+        # The bot never made a call Telegram would refuse.
         assert t.api.errors == [], t.api.errors
 
 

@@ -1,0 +1,19 @@
+"""Every transcript on the handler tier: the nights' logic without the delivery around it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bot.harness import play_transcript
+from tests.bot.test_transcripts import LANGUAGE, TRANSCRIPTS
+from tests.handlers.harness import handler_table
+
+
+@pytest.mark.parametrize("path", TRANSCRIPTS, ids=[p.stem for p in TRANSCRIPTS])
+async def test_transcript(path: Path, tmp_path: Path) -> None:
+    async with handler_table(tmp_path, lang=LANGUAGE.get(path.stem, "en")) as t:
+        table: Any = t
+        assert await play_transcript(table, path) >= 5
