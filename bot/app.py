@@ -95,7 +95,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
                                    if settings.storage.url.startswith("postgresql") else None)
         ledger.batching = not shared  # see storage.sql.store: several workers, no batches
         app.bot_data["services"] = context.Services(
-            ledger=ledger, drafts=ledger.drafts, admins=frozenset(settings.admins),
+            ledger=ledger, admins=frozenset(settings.admins),
             default_language=settings.default_language, cache=not shared)
         app.bot_data["pipeline"] = Pipeline(
             app, ledger, settings.delivery, board_interval=settings.telegram.board_interval,

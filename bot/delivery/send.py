@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import base64
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -43,7 +43,7 @@ from telegram.error import TelegramError
 from telegram.ext import CallbackContext
 
 from storage.ledger import Ledger
-from storage.queues.messages import Answer, Outgoing, Queued
+from storage.queues.messages import Answer, Outgoing, Queued, Render
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ class WriteTwice(RuntimeError):
 
 
 @asynccontextmanager
-async def write(ledger: Ledger, render: Callable[[Any], Sequence[Outgoing]]
+async def write(ledger: Ledger, render: Render
                 ) -> AsyncIterator[Ledger]:
     """The update's one unit of work: inside the block, the ledger whose one write also
     writes ``render(result)``, what was said before the block and "this update is

@@ -159,12 +159,11 @@ async def link_sender(context: TallyContext, session: SessionInfo,
     if not any(is_named_as(user.username, p.telegram_id, p.username, p.name)
                for p in session.seats.values()):
         return session
-    ledger = context.ledger
-    await ledger.chats.link_member(session.chat_id, user.id, user.username)
+    await context.registry.link_member(session.chat_id, user.id, user.username)
     # Read again whether or not this call linked: the table in hand may be older than
     # the ledger (an earlier try of this update linked the account, then the database
     # went away before its answer).
-    fresh = await ledger.sessions.current_session(session.chat_id)
+    fresh = await context.ledger.sessions.current_session(session.chat_id)
     remember(context, session.chat_id, fresh)
     return fresh or session
 

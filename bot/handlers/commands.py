@@ -410,7 +410,7 @@ async def cmd_rules(update: Update, context: TallyContext) -> None:
         if session is not None:
             preset, options = session.preset, session.rules.get("options")
         else:
-            info = await context.ledger.chats.chat(chat.id)
+            info = await context.chat_info(chat.id, lang)
             preset = info.preset
             options = ruleset(preset, info.overrides).options.model_dump()
     await reply(update, render.rules_text(lang, preset, options))
@@ -463,7 +463,7 @@ async def cmd_set(update: Update, context: TallyContext) -> None:
             elif words == ["reset"]:
                 info = await tx.chats.update_chat(chat.id, overrides={})
             elif words and all("=" in w for w in words):
-                current = await ledger.chats.chat(chat.id)
+                current = await context.chat_info(chat.id, lang)
                 merged = dict(current.overrides)
                 for key, value in parse_overrides(words).items():
                     if isinstance(value, dict) and isinstance(merged.get(key), dict):
@@ -611,6 +611,6 @@ async def on_added(update: Update, context: TallyContext) -> None:
         return
     svc = context.services
     lang = normalise_language(change.from_user.language_code, svc.default_language)
-    info = await svc.ledger.chats.chat(change.chat.id, lang)  # an existing chat keeps its own
+    info = await context.registry.chat(change.chat.id, lang)  # an existing chat keeps its own
     context.remember_chat(info)
     await send.message(context, change.chat.id, t(info.language, HELP))

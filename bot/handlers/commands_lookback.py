@@ -123,7 +123,9 @@ async def cmd_stats(update: Update, context: TallyContext) -> None:
     else:
         if user is None:
             return
-        player = await ledger.chats.player(chat.id, PlayerRef(
+        # The sender's own record: a member the ledger has not seen yet is recorded
+        # (first sight of an account, context.registry) with an empty record.
+        player = await context.registry.player(chat.id, PlayerRef(
             name=user.username or user.first_name, telegram_id=user.id, username=user.username))
     if picture:
         await commands_files.stats_picture(update, context, lang, player)

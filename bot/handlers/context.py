@@ -10,14 +10,14 @@ what it keeps lives as long as the update's handling::
         async with context.write(answer) as tx:   # the update's one write (bot.delivery.send)
             out = await tx.hands.record(...)
 
-``context.ledger`` and ``context.drafts`` are for reads; ``context.turn`` is the update's
+``context.ledger`` and ``context.drafts`` are for reads (a write through them is refused);
+``context.registry`` is the one kind of write outside it; ``context.turn`` is the update's
 :class:`bot.delivery.send.Turn` (None outside the pipeline: start-up, tests calling a
 handler). :data:`TallyApp` is the application's type."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias, TypeVar
@@ -29,7 +29,8 @@ from bot.delivery import send
 from bot.text.i18n import normalise_language
 from storage.ledger import Ledger
 from storage.models import ChatInfo, SessionInfo
-from storage.queues.messages import Outgoing
+from storage.queues.messages import Render
+from storage.services.chats import Chats
 from storage.services.drafts import Drafts
 
 K = TypeVar("K")
@@ -58,8 +59,7 @@ class Services:
     """What the application holds for every update (``bot_data["services"]``, set at
     start by :func:`bot.app.build_application`'s ``post_init``)."""
 
-    ledger: Ledger
-    drafts: Drafts
+    ledger: Ledger  # the one the write scope binds to an answer
     admins: frozenset[int]
     default_language: str
     # What may be kept in memory between updates: the chat's language, answer style and
@@ -69,6 +69,10 @@ class Services:
     cache: bool = True
     chats: Recent[int, ChatInfo] = field(default_factory=Recent)  # language, answer style
     tables: Recent[int, SessionInfo | None] = field(default_factory=Recent)  # None: no table
+
+    def __post_init__(self) -> None:
+        # What the handlers read through: a write on it is refused before it runs.
+        self.reader = self.ledger.reading()
 
 
 Data: TypeAlias = dict[Any, Any]
@@ -98,24 +102,37 @@ class TallyContext(CallbackContext[TallyBot, Data, Data, Data]):
 
     @property
     def ledger(self) -> Ledger:
-        """The ledger, for reads; an update's change goes through :meth:`write`."""
-        return self.services.ledger
+        """The ledger for reads: a write on it raises :class:`storage.sql.store.ReadOnly`
+        before it runs. An update's change goes through :meth:`write`."""
+        return self.services.reader
 
     @property
     def drafts(self) -> Drafts:
         """The drafts behind buttons, for reads; a change: ``tx.drafts`` in :meth:`write`."""
-        return self.services.drafts
+        return self.services.reader.drafts
+
+    @property
+    def registry(self) -> Chats:
+        """The one kind of write outside the update's write scope: what the ledger
+        records on first sight of a chat or of a player's account. A chat's row is made
+        when it is first read (its settings, in the language of whoever spoke first:
+        :meth:`chat_info`); a player seated by @username (or a guest of the sender's
+        username) is linked to the sender's account when they first act
+        (:func:`bot.handlers.chat.link_sender`); a member who asks for their own /stats
+        is given a row. Neither changes a score, and both are the
+        same however often they run, so they need no answer of their own."""
+        return self.services.ledger.chats
 
     @property
     def turn(self) -> send.Turn | None:
         """The update's handling in the pipeline; None outside it."""
         return send.CURRENT.get()
 
-    def write(self, render: Callable[[Any], Sequence[Outgoing]]
+    def write(self, render: Render
               ) -> AbstractAsyncContextManager[Ledger]:
         """The update's one unit of work (:func:`bot.delivery.send.write`):
         ``async with context.write(render) as tx: out = await tx.hands.record(...)``."""
-        return send.write(self.ledger, render)
+        return send.write(self.services.ledger, render)
 
     # -- what is kept of the chat -------------------------------------------------------
 
@@ -135,10 +152,10 @@ class TallyContext(CallbackContext[TallyBot, Data, Data, Data]):
             if not self.services.cache and chat_id not in tables:
                 # Nothing is kept between updates (several workers): the chat's table,
                 # which most updates read next, comes in the same transaction.
-                kept[chat_id], tables[chat_id] = await self.ledger.chats.chat_and_table(
+                kept[chat_id], tables[chat_id] = await self.registry.chat_and_table(
                     chat_id, first_language)
             else:
-                kept[chat_id] = await self.ledger.chats.chat(chat_id, first_language)
+                kept[chat_id] = await self.registry.chat(chat_id, first_language)
         return kept[chat_id]  # type: ignore[no-any-return]
 
     def remember_chat(self, info: ChatInfo) -> None:

@@ -101,6 +101,12 @@ class Queued(Outgoing):
     behind: bool = False
 
 
+# What turns a write's result into the messages that answer it. It runs inside the write's
+# transaction, so it is synchronous (it cannot await the ledger or Telegram: the type says
+# so) and pure: it reads only its argument and what the handler captured before the write.
+Render = Callable[[Any], Sequence[Outgoing]]
+
+
 class AlreadyHandled(Exception):
     """The update was handled meanwhile (another worker, or a lease that ran out)."""
 
@@ -111,7 +117,7 @@ class Answer:
     ``render`` turns the unit of work's result into messages; ``before`` are messages
     the handler queued before the write. After the commit, ``queued`` holds the rows."""
 
-    def __init__(self, inbox_id: int | None, render: Callable[[Any], Sequence[Outgoing]],
+    def __init__(self, inbox_id: int | None, render: Render,
                  before: Sequence[Outgoing] = (), worker: str | None = None,
                  claim: str | None = None, lease: float = DEFAULT_LEASE) -> None:
         """``worker``: the sender that holds the answers (several workers); ``claim``: the

@@ -34,6 +34,10 @@ class SecondWrite(RuntimeError):
     before it runs, so that nothing is written without the answer, nor lost."""
 
 
+class ReadOnly(RuntimeError):
+    """A write on a read-only store (:meth:`Store.reading`): refused before it runs."""
+
+
 class Passenger(Protocol):
     """What rides on a store's one write: written by ``write(conn, result)`` in the
     write's own transaction; ``taken`` once its write has begun, ``committed`` after."""
@@ -49,6 +53,7 @@ class Store:
     close with ``await x.close()``."""
 
     _answer: Passenger | None = None
+    _read_only = False
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -88,11 +93,23 @@ class Store:
         Reads go on as usual. Its services are its own (``tx.hands.record(...)`` carries
         the answer). The storage-level mechanism under the bot's write scope
         (:func:`bot.delivery.send.write`), its only caller in the bot."""
+        bound = self._bound()
+        bound._answer = answer
+        return bound
+
+    def reading(self) -> Self:
+        """This store for reads only: a write on it raises :class:`ReadOnly` before it
+        runs. What the bot's handlers read through (``context.ledger``); their changes go
+        through the update's write scope."""
+        bound = self._bound()
+        bound._read_only = True
+        return bound
+
+    def _bound(self) -> Self:
         bound = copy.copy(self)
         # The services cached on this store run on it: the copy builds its own.
         bound.__dict__ = {k: v for k, v in self.__dict__.items()
                           if not isinstance(v, Service)}
-        bound._answer = answer
         return bound
 
     async def run(self, unit: Unit[T], *args: Any, write: bool, batch: bool = False,
@@ -107,6 +124,9 @@ class Store:
 
         On a store bound to an answer, a write also writes the answer, and marks its
         update handled, in the same transaction (:meth:`answering`)."""
+        if write and self._read_only:
+            raise ReadOnly("a write on the ledger for reads: changes go through the "
+                           "update's write scope")
         answer = self._answer if write else None
         if answer is None:
             return await self._run(unit, *args, write=write, batch=batch, urgent=urgent,
