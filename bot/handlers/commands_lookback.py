@@ -47,6 +47,13 @@ async def cmd_history(update: Update, context: TallyContext) -> None:
             await refuse(update, lang, "history_usage")
             return
         page = number
+    if scope == "all":
+        nights = await context.ledger.lookback.night_list(chat.id, page=page)
+        if nights.page > nights.pages:
+            await refuse(update, lang, "no_page", pages=nights.pages)
+            return
+        await reply(update, render_lookback.night_list_text(lang, nights))
+        return
     view = await context.ledger.lookback.night_history(chat.id, scope, page=page)
     if not isinstance(scope, str) and not view.nights:
         await refuse(update, lang, "no_night", night=_label(scope))

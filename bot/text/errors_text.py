@@ -200,7 +200,6 @@ MESSAGES: dict[str, str] = {
     "stats_usage": "Example: /stats @bob (or /stats for yourself).",
     "bad_date": "{token} is not a date; write it like 2026-11-20.",
     "no_night": "No night {night} in this chat (see /history all).",
-    "which_night": "Several nights that day: {labels}. Name one of them.",
     "no_hand_here": "There is no hand {number} in night {night} (see /history).",
     "no_page": "There are only {pages} page(s).",
     # bounds and impossible reports

@@ -11,9 +11,16 @@ from babel.dates import format_date
 from bot.text.i18n import nt, signed, t
 from bot.text.render import SEAT_KEYS, line_text, name
 from bot.text.render_money import points_at_stakes, signed_money
-from bot.text.words import colon, listing, paren, then
+from bot.text.words import colon, listing, paren, preset_name, then
 from storage.models import PlayerStats
-from storage.services.lookback import AuditNote, HandDetail, NightHistory, PlayerRecord, Scope
+from storage.services.lookback import (
+    AuditNote,
+    HandDetail,
+    NightHistory,
+    NightList,
+    PlayerRecord,
+    Scope,
+)
 from storage.services.money import MoneyStanding
 
 
@@ -75,6 +82,27 @@ def history_text(lang: str, view: NightHistory, scope: Scope) -> str:
         parts.append(t(lang, "Every event of a hand: /hand N"))
     if view.page < view.pages:
         parts.append(t(lang, "More: /history {next}", next=_next(scope, view.page + 1)))
+    return "\n".join(parts)
+
+
+def night_list_text(lang: str, view: NightList) -> str:
+    """/history all: a line a night, latest first."""
+    if not view.total:
+        return t(lang, "No hands recorded in this chat yet.")
+    parts = [t(lang, "All nights, page {page} of {pages}:", page=view.page, pages=view.pages)]
+    for line in view.lines:
+        n = line.night
+        size = nt(lang, "{hands} hand", "{hands} hands", n.hands, hands=n.hands)
+        if line.void:
+            size += paren(lang, nt(lang, "{void} void", "{void} void", line.void,
+                                   void=line.void))
+        going = " · " + t(lang, "going") if n.status == "open" else ""
+        parts.append(f"{n.label} · {preset_name(lang, n.preset)} · {size}{going}")
+    parts.append(t(lang, "A night's hands: /history {night}", night=view.lines[0].night.label)
+                 if view.lines else t(lang, "No hands that night yet."))
+    if view.page < view.pages:
+        following = f"all {view.page + 1}"
+        parts.append(t(lang, "More: /history {next}", next=following))
     return "\n".join(parts)
 
 

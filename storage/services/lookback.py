@@ -8,6 +8,7 @@ same day is ``2026-11-20/2``. The label is what players type to name an earlier 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
+from itertools import groupby
 from typing import Any
 
 from sqlalchemy import and_, func, select
@@ -42,6 +43,20 @@ class NightHistory(Contract):
     items: tuple[HistoryItem, ...]
     labels: dict[int, str]  # session id -> its night's label, for the items shown
     several: bool  # the items may come from more than one night
+    page: int
+    pages: int
+    total: int
+
+
+class NightLine(Contract):
+    """One night in the list of every night (/history all): its name and its size."""
+
+    night: Night
+    void: int  # its hands voided (counted among its hands)
+
+
+class NightList(Contract):
+    lines: tuple[NightLine, ...]  # latest first
     page: int
     pages: int
     total: int
@@ -227,18 +242,43 @@ class Lookback(Service):
 
         return await self.store.run(unit, write=False)
 
+    async def night_list(self, chat_id: int, page: int = 1, page_size: int = 20
+                         ) -> NightList:
+        """Every night of the chat, latest first, a line each, a page at a time."""
+        page = max(1, page)
+        h = t.hands.c
+
+        def unit(conn: Connection) -> NightList:
+            rows = conn.execute(_NIGHT.where(_s.chat_id == chat_id).order_by(_s.id)).all()
+            labelled: list[Night] = []
+            for _, group in groupby(rows, key=lambda r: _day_of(r.started_at)):
+                labelled += [_night(r, _label(_day_of(r.started_at), k))
+                             for k, r in enumerate(group, 1)]
+            total = len(labelled)
+            pages = max(1, -(-total // page_size))
+            shown = labelled[::-1][(page - 1) * page_size:page * page_size]
+            void = dict(conn.execute(
+                select(h.session_id, func.count()).where(
+                    h.chat_id == chat_id, h.status == "void",
+                    h.session_id.in_([n.session_id for n in shown]))
+                .group_by(h.session_id)).tuples().all()) if shown else {}
+            return NightList(lines=tuple(NightLine(night=n, void=int(void.get(n.session_id, 0)))
+                                         for n in shown),
+                             page=page, pages=pages, total=total)
+
+        return await self.store.run(unit, write=False)
+
     async def hand_detail(self, chat_id: int, number: int, scope: Scope = "current"
                           ) -> HandDetail:
         """Hand ``number`` of one night (the current or latest unless ``scope`` names a
-        night or a day with one night): its events, result, reporters and changes."""
+        night; a day names its first night, as the bot labels it): its events, result,
+        reporters and changes."""
 
         def unit(conn: Connection) -> HandDetail:
-            nights = self._scope(conn, chat_id, scope) or []
+            named = (scope, 1) if isinstance(scope, date) else scope
+            nights = self._scope(conn, chat_id, named) or []
             if not nights:
                 raise LedgerError("no_night", "no such night in this chat")
-            if len(nights) > 1:
-                raise LedgerError("which_night", "several nights that day",
-                                  labels=", ".join(n.label for n in nights[::-1]))
             night = nights[0]
             h = t.hands.c
             row = conn.execute(select(t.hands).where(
@@ -357,5 +397,5 @@ class Lookback(Service):
         raise ValueError(f"bad scope {scope!r}")
 
 
-__all__ = ["HandDetail", "Lookback", "Night", "NightHistory", "PlayerInfo", "PlayerRecord",
-           "RecentHand", "Scope"]
+__all__ = ["HandDetail", "Lookback", "Night", "NightHistory", "NightLine", "NightList",
+           "PlayerInfo", "PlayerRecord", "RecentHand", "Scope"]

@@ -129,8 +129,10 @@ async def test_history_hand_and_stats(tmp_path: Path) -> None:
         text = await _text(t, "dave", "/history")
         assert text.startswith("Night ") and "#1" in text and "bob +24" in text
         assert "carol +" not in text  # tonight only
-        text = await _text(t, "dave", "/history all")
-        assert "2026-11-20 #1" in text and "carol +" in text and "bob +24" in text
+        text = await _text(t, "dave", "/history all")  # a line a night, latest first
+        tonight, first = text.splitlines()[1:3]
+        assert tonight.endswith("· Chengdu blood battle · 1 hand · going"), text
+        assert first == "2026-11-20 · Chengdu blood battle · 1 hand", text
         text = await _text(t, "dave", "/history 2026-11-20")
         assert "carol +" in text and "bob +24" not in text
         refusals = {

@@ -182,9 +182,12 @@ async def test_two_nights_on_one_day_are_told_apart(ledger: Ledger) -> None:
     both = await ledger.lookback.night_history(CHAT, day)
     assert [n.label for n in both.nights] == ["2026-11-20/2", "2026-11-20"]
     assert both.several and both.labels == {first: "2026-11-20", second: "2026-11-20/2"}
-    with pytest.raises(LedgerError) as exc:
-        await ledger.lookback.hand_detail(CHAT, 1, day)
-    assert exc.value.code == "which_night"
+    # A day names its first night, as /history labels it (2026-11-20, then 2026-11-20/2).
+    assert (await ledger.lookback.hand_detail(CHAT, 1, day)).night.label == "2026-11-20"
+    listed = await ledger.lookback.night_list(CHAT)
+    assert [(x.night.label, x.night.hands, x.void) for x in listed.lines] == [
+        ("2026-11-20/2", 1, 0), ("2026-11-20", 1, 0)]
+    assert listed.total == 2 and listed.pages == 1
     assert (await ledger.lookback.hand_detail(CHAT, 1, (day, 2))).result.deltas["W"] > 0
     assert (await ledger.lookback.hand_detail(CHAT, 1, (day, 1))).result.deltas["S"] > 0
     assert (await ledger.lookback.night_history(CHAT, (day, 3))).nights == ()
@@ -193,3 +196,8 @@ async def test_two_nights_on_one_day_are_told_apart(ledger: Ledger) -> None:
     bob = await ledger.chats.player(CHAT, SEATED[1])
     rec = await ledger.lookback.player_record(CHAT, bob.id)
     assert [h.night for h in rec.last] == ["2026-11-20/2", "2026-11-20"]
+    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.hands.record(CHAT, win("self_draw", "N"))
+    await ledger.corrections.void(CHAT, 1, allow_others=True)
+    tonight = (await ledger.lookback.night_list(CHAT, page_size=1)).lines
+    assert [(x.night.hands, x.void) for x in tonight] == [(1, 1)]
