@@ -23,6 +23,7 @@ from tests.bot.webapp_harness import (
     auth,
     client,
     init_data,
+    keyed,
     seat_change_night,
     seated,
 )
@@ -100,7 +101,7 @@ async def test_forged_expired_foreign_and_non_members_get_nothing(tmp_path: Path
             for path in ("board", "me"):
                 r = await c.get(f"/app/api/{path}", headers=headers)
                 assert r.status_code == 401, (name, r.text)
-            r = await c.post("/app/api/record", headers=headers, json=WIN)
+            r = await c.post("/app/api/record", headers=headers, json=keyed(WIN))
             assert r.status_code == 401, name
         other = init_data(t, "alice", chat_id=-999)  # signed for a chat with no table
         t.api.chat(-999)
@@ -120,14 +121,15 @@ async def test_forged_expired_foreign_and_non_members_get_nothing(tmp_path: Path
         eve = auth(init_data(t, "eve"))
         for path in ("board", "night", "players", "debts", "me"):
             assert (await c.get(f"/app/api/{path}", headers=eve)).status_code == 403
-        r = await c.post("/app/api/record", headers=eve, json=WIN)
+        r = await c.post("/app/api/record", headers=eve, json=keyed(WIN))
         assert r.status_code == 403 and r.json()["message"]
         # a member who does not play reads, and may not record
         zed = auth(init_data(t, "zed"))
         assert (await c.get("/app/api/board", headers=zed)).status_code == 200
         assert not (await c.get("/app/api/me", headers=zed)).json()["can_record"]
         for path in ("record", "undo", "preview"):
-            assert (await c.post(f"/app/api/{path}", headers=zed, json=WIN)).status_code == 403
+            r = await c.post(f"/app/api/{path}", headers=zed, json=keyed(WIN))
+            assert r.status_code == 403
         await pipeline(t.app).idle()
         assert await counts(t) == before
 
@@ -143,7 +145,7 @@ async def test_hand_by_tiles_goes_through_the_chat_and_undoes(tmp_path: Path) ->
         assert any("清一色" in line for line in preview["lines"])
         # a preview writes nothing
         assert (await t.ledger.sessions.current_session(GROUP)).hands == 0
-        r = await c.post("/app/api/record", headers=h, json=WIN)
+        r = await c.post("/app/api/record", headers=h, json=keyed(WIN))
         assert r.status_code == 200, r.text
         await pipeline(t.app).idle()
         echo = next(m for m in t.api.outbox if m.text.startswith("📱"))
@@ -160,7 +162,7 @@ async def test_hand_by_tiles_goes_through_the_chat_and_undoes(tmp_path: Path) ->
         typed = await t.say("alice", r.json()["sent"])
         assert plain(typed[0].text) == plain(answer.text)
         # and Undo from the app is the chat's /undo
-        assert (await c.post("/app/api/undo", headers=h, json={})).status_code == 200
+        assert (await c.post("/app/api/undo", headers=h, json=keyed())).status_code == 200
         await pipeline(t.app).idle()
         assert (await t.ledger.sessions.current_session(GROUP)).totals == dict.fromkeys("ESWN", 0)
 
@@ -178,7 +180,7 @@ async def test_undo_only_by_the_reporter_or_an_admin(tmp_path: Path, backend: st
         t.admin("alice")
         await seated(t)
         carol = auth(init_data(t, "carol"))
-        r = await c.post("/app/api/undo", headers=carol, json={})
+        r = await c.post("/app/api/undo", headers=carol, json=keyed())
         assert r.status_code == 409 and r.json() == {  # nothing recorded yet
             "error": "nothing_to_undo", "message": "这桌还没有记录。"}
         assert not (await c.get("/app/api/board", headers=carol)).json()["can_undo"]
@@ -198,7 +200,7 @@ async def test_undo_only_by_the_reporter_or_an_admin(tmp_path: Path, backend: st
                             ("en", "Only the player who reported it, or an admin, can undo "
                                    "it.")):
             r = await c.post("/app/api/undo", headers=auth(init_data(t, "carol", lang=lang)),
-                             json={})
+                             json=keyed())
             assert r.status_code == 403 and r.json() == {"error": "not_reporter",
                                                          "message": words}
         await pipeline(t.app).idle()
@@ -207,15 +209,15 @@ async def test_undo_only_by_the_reporter_or_an_admin(tmp_path: Path, backend: st
         # bob, who reported it, undoes it from the app
         bob = auth(init_data(t, "bob"))
         assert (await c.get("/app/api/board", headers=bob)).json()["can_undo"]
-        r = await c.post("/app/api/undo", headers=bob, json={})
+        r = await c.post("/app/api/undo", headers=bob, json=keyed())
         assert r.status_code == 200 and r.json()["sent"] == "/undo"
         await pipeline(t.app).idle()
         assert (await t.ledger.sessions.current_session(GROUP)).totals == second
         # dave's report is next: neither carol nor alice reported it, but alice is an admin
-        assert (await c.post("/app/api/undo", headers=carol, json={})).status_code == 403
+        assert (await c.post("/app/api/undo", headers=carol, json=keyed())).status_code == 403
         alice = auth(init_data(t, "alice"))
         assert (await c.get("/app/api/board", headers=alice)).json()["can_undo"]
-        assert (await c.post("/app/api/undo", headers=alice, json={})).status_code == 200
+        assert (await c.post("/app/api/undo", headers=alice, json=keyed())).status_code == 200
         await pipeline(t.app).idle()
         assert (await t.ledger.sessions.current_session(GROUP)).totals == first
         assert not any("⚠️" in m.text for m in t.api.outbox[before[1]:])  # no refusal
@@ -229,7 +231,7 @@ async def test_form_mistakes_are_explained_in_the_users_language(tmp_path: Path)
         assert r.status_code == 422 and "张" in r.json()["message"]
         r = await c.post("/app/api/preview", headers=h, json={**WIN, "how": "discard"})
         assert r.status_code == 422 and r.json()["message"] == "请选择是谁打的牌或谁的杠。"
-        r = await c.post("/app/api/record", headers=h, json={**WIN, "tiles": ["1m"] * 5})
+        r = await c.post("/app/api/record", headers=h, json=keyed({**WIN, "tiles": ["1m"] * 5}))
         assert r.status_code in (400, 422)
         r = await c.post("/app/api/preview", headers=h,
                          json={"winner": "S", "how": "discard", "from_seat": "W",
@@ -251,16 +253,16 @@ async def test_debts_paid_from_the_app(tmp_path: Path) -> None:
         carol = auth(init_data(t, "carol"))
         others = (await c.get("/app/api/debts", headers=carol)).json()
         assert not next(d for d in others if d["payer"] == "alice")["can_pay"]
-        r = await c.post("/app/api/paid", headers=carol, json={"handle": mine["handle"]})
+        r = await c.post("/app/api/paid", headers=carol, json=keyed({"handle": mine["handle"]}))
         assert r.status_code == 403 and r.json() == {
             "error": "not_party",
             "message": "Only the debt's two players, or an admin, can mark it paid."}
         zed = auth(init_data(t, "zed", lang="zh-hans"))  # a member not at the table
-        r = await c.post("/app/api/paid", headers=zed, json={"handle": mine["handle"]})
+        r = await c.post("/app/api/paid", headers=zed, json=keyed({"handle": mine["handle"]}))
         assert r.status_code == 403 and r.json() == {
             "error": "not_party", "message": "只有这笔账的两位玩家或管理员才能标记为已付。"}
         r = await c.post("/app/api/paid", headers=auth(init_data(t, "alice")),
-                         json={"handle": mine["handle"]})
+                         json=keyed({"handle": mine["handle"]}))
         assert r.status_code == 200 and r.json()["sent"] == f"/paid {mine['handle']}"
         await pipeline(t.app).idle()
         left = (await c.get("/app/api/debts", headers=carol)).json()
@@ -331,7 +333,7 @@ async def test_fuzzed_forms_never_fail_or_write(tmp_path: Path) -> None:
         for path in ("player/0", "player/99999999999", "player/-1", "player/x"):
             assert (await c.get(f"/app/api/{path}", headers=h)).status_code == 404
         for bad in ({"handle": "1"}, {"handle": True}, {"handle": -1}, {"handle": 10**12}, {}):
-            assert (await c.post("/app/api/paid", headers=h, json=bad)).status_code == 400
+            assert (await c.post("/app/api/paid", headers=h, json=keyed(bad))).status_code == 400
         await pipeline(t.app).idle()
         assert await counts(t) == before
 
@@ -441,7 +443,8 @@ async def play_night(tmp_path: Path, through_app: bool) -> tuple[list[str], Any,
         await seated(t, stake="0.5")
         for i, (who, form, typed) in enumerate(NIGHT):
             if through_app and i % 2 == 0:
-                r = await c.post("/app/api/record", headers=auth(init_data(t, who)), json=form)
+                r = await c.post("/app/api/record", headers=auth(init_data(t, who)),
+                                 json=keyed(form))
                 assert r.status_code == 200, r.text
                 await pipeline(t.app).idle()
             else:
@@ -471,7 +474,7 @@ async def test_a_kong_from_the_app(tmp_path: Path) -> None:
         assert r.status_code == 200 and r.json()["text"] == "/kong bob 直杠 carol"
         deltas = r.json()["deltas"]
         assert deltas["S"] > 0 and deltas["W"] < 0 and sum(deltas.values()) == 0
-        r = await c.post("/app/api/record", headers=h, json={**form, "from_seat": "W"})
+        r = await c.post("/app/api/record", headers=h, json=keyed({**form, "from_seat": "W"}))
         assert r.status_code == 200
         await pipeline(t.app).idle()
         assert (await t.ledger.sessions.current_session(GROUP)).totals == deltas
@@ -493,7 +496,7 @@ async def test_the_wall_runs_out_in_the_app(tmp_path: Path) -> None:
         bad = {"kind": "draw", "players": {"E": {"state": "ready", "fan": 99}}}
         assert (await c.post("/app/api/preview", headers=h, json=bad)).status_code == 400
         before = (await t.ledger.sessions.current_session(GROUP)).totals
-        assert (await c.post("/app/api/record", headers=h, json=form)).status_code == 200
+        assert (await c.post("/app/api/record", headers=h, json=keyed(form))).status_code == 200
         await pipeline(t.app).idle()
         after = (await t.ledger.sessions.current_session(GROUP)).totals
         assert {s: after[s] - before[s] for s in after} == deltas
@@ -517,6 +520,6 @@ async def test_two_winners_off_one_discard(tmp_path: Path) -> None:
             assert (await c.post("/app/api/preview", headers=h, json=bad)).status_code == 422
         self_draw = {**form, "how": "self_draw", "from_seat": None}
         assert (await c.post("/app/api/preview", headers=h, json=self_draw)).status_code == 422
-        assert (await c.post("/app/api/record", headers=h, json=form)).status_code == 200
+        assert (await c.post("/app/api/record", headers=h, json=keyed(form))).status_code == 200
         await pipeline(t.app).idle()
         assert (await t.ledger.sessions.current_session(GROUP)).totals == deltas
