@@ -4,6 +4,7 @@ path (the group's answer, Undo), debts paid, and fuzzed requests that write noth
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from contextlib import AsyncExitStack
@@ -430,7 +431,7 @@ NIGHT: list[tuple[str, dict[str, Any], str]] = [
     ("dave", {"winner": "N", "how": "self_draw", "tiles": WIN["tiles"]}, "/hu dave 自摸 清一色"),
     ("alice", {"winner": "E", "how": "discard", "from_seat": "S", "patterns": ["对对胡"]},
      "/hu alice 点炮 bob 对对胡"),
-    ("bob", {"winner": "S", "how": "self_draw"}, "/hu bob 自摸"),
+    ("bob", {"winner": "S", "how": "self_draw"}, "/hu bob self 小胡"),
     ("carol", {"winner": "W", "how": "rob_kong", "from_seat": "N"}, "/hu carol 抢杠 dave"),
 ]
 
@@ -523,3 +524,146 @@ async def test_two_winners_off_one_discard(tmp_path: Path) -> None:
         assert (await c.post("/app/api/record", headers=h, json=keyed(form))).status_code == 200
         await pipeline(t.app).idle()
         assert (await t.ledger.sessions.current_session(GROUP)).totals == deltas
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_report_sent_twice_at_once_is_recorded_once(tmp_path: Path,
+                                                            backend: str) -> None:
+    """Two POST /api/record of bob's self-draw with one key, at once (a double click, a
+    retry racing the first): one hand, one line in the group, one answer; the other
+    request is told "already recorded" in the user's language. A later retry with the key
+    is too, and a new key is a new report."""
+    async with AsyncExitStack() as stack:
+        url = await stack.enter_async_context(postgres_database("apponce")) \
+            if backend == "postgres" else None
+        t = await stack.enter_async_context(app_table(tmp_path, url=url))
+        c = await stack.enter_async_context(client(t))
+        await seated(t, "changsha")
+        h = auth(init_data(t, "bob"))
+        form = {"winner": "S", "how": "self_draw"}
+        deltas = (await c.post("/app/api/preview", headers=h, json=form)).json()["deltas"]
+        before = len(t.api.outbox)
+        body = keyed(form)
+        first, second = await asyncio.gather(*(c.post("/app/api/record", headers=h, json=body)
+                                               for _ in range(2)))
+        await pipeline(t.app).idle()
+        session = await t.ledger.sessions.current_session(GROUP)
+        assert session.hands == 1 and session.totals == deltas and deltas["S"] > 0
+        said = [plain(m.text) for m in t.api.outbox[before:]]
+        assert [s for s in said if s.startswith("📱")] == ["📱 bob: /hu bob self 小胡"], said
+        assert sum("Hand 1" in s for s in said) == 1 and not any("⚠️" in s for s in said)
+        answers = sorted([first.json(), second.json()], key=lambda r: "already" in r)
+        assert first.status_code == second.status_code == 200, answers
+        assert answers[0]["sent"] == answers[1]["sent"] == "/hu bob self 小胡"
+        assert "already" not in answers[0] and answers[1]["already"] is True
+        assert answers[1]["message"] == "Already recorded: this was sent to the group once, " \
+                                        "and is not sent again."
+        # the answer lost and the request sent again, later: the same
+        zh = auth(init_data(t, "bob", lang="zh-hans"))
+        again = await c.post("/app/api/record", headers=zh, json=body)
+        assert again.json() == {"already": True, "sent": "/hu bob self 小胡",
+                                "message_id": answers[0]["message_id"],
+                                "message": "已经记过了：这条已经发到群里一次，不会再发。"}
+        await pipeline(t.app).idle()
+        assert len(t.api.outbox) == before + len(said)
+        assert (await t.ledger.sessions.current_session(GROUP)).hands == 1
+        # a new form (a new key) is a new report
+        r = await c.post("/app/api/record", headers=h, json=keyed(form))
+        assert r.status_code == 200 and "already" not in r.json()
+        await pipeline(t.app).idle()
+        assert (await t.ledger.sessions.current_session(GROUP)).hands == 2
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_an_undo_and_a_payment_sent_twice_go_through_once(tmp_path: Path,
+                                                                backend: str) -> None:
+    async with AsyncExitStack() as stack:
+        url = await stack.enter_async_context(postgres_database("apponce")) \
+            if backend == "postgres" else None
+        t = await stack.enter_async_context(app_table(tmp_path, url=url))
+        c = await stack.enter_async_context(client(t))
+        await seated(t, stake="1")
+        await t.say("bob", "/hu bob 自摸 清一色")
+        first = (await t.ledger.sessions.current_session(GROUP)).totals
+        await t.say("bob", "/hu dave 自摸")
+        h = auth(init_data(t, "bob"))
+        before = len(t.api.outbox)
+        body = keyed()
+        answers = await asyncio.gather(*(c.post("/app/api/undo", headers=h, json=body)
+                                         for _ in range(2)))
+        await pipeline(t.app).idle()
+        assert (await t.ledger.sessions.current_session(GROUP)).totals == first  # one undone
+        said = [plain(m.text) for m in t.api.outbox[before:]]
+        assert [s for s in said if s.startswith("📱")] == ["📱 bob: /undo"], said
+        assert sorted("already" in r.json() for r in answers) == [False, True]
+        # the same undo sent again once its event is gone: still "already", not a refusal
+        r = await c.post("/app/api/undo", headers=h, json=body)
+        assert r.status_code == 200 and r.json()["already"]
+        await t.say("alice", "/draw")
+        await t.say("alice", "/end")
+        debts = (await c.get("/app/api/debts", headers=h)).json()
+        mine = next(d for d in debts if d["payer"] == "alice")
+        body = keyed({"handle": mine["handle"]})
+        alice = auth(init_data(t, "alice"))
+        before = len(t.api.outbox)
+        answers = await asyncio.gather(*(c.post("/app/api/paid", headers=alice, json=body)
+                                         for _ in range(2)))
+        await pipeline(t.app).idle()
+        assert sorted("already" in r.json() for r in answers) == [False, True]
+        echoes = [m for m in t.api.outbox[before:] if m.text.startswith("📱")]
+        assert [plain(m.text) for m in echoes] == [f"📱 alice: /paid {mine['handle']}"]
+        # paid, so gone from the list: a retry is still told "already", not "no such debt"
+        r = await c.post("/app/api/paid", headers=alice, json=body)
+        assert r.status_code == 200 and r.json()["already"]
+        for bad in ({}, {"key": "short"}, {"key": "x" * 65}, {"key": 12345678901234567890},
+                    {"key": "not a key, spaces!"}):
+            r = await c.post("/app/api/undo", headers=h, json=bad)
+            assert r.status_code == 400 and r.json()["error"] == "bad_key"
+
+
+async def test_a_win_the_group_will_question_is_said_in_the_app(tmp_path: Path) -> None:
+    """bob's self-draw, typed in the chat, ended hand 1; alice reports it again from the
+    app a minute later: the preview and Record say that the group is asked whether it is
+    the same hand (not just "sent"), and the group is asked. bob himself, or another win,
+    is not questioned."""
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t, "changsha")
+        await t.say("bob", "/hu bob 自摸")
+        form = {"winner": "S", "how": "self_draw"}
+        alice, bob = auth(init_data(t, "alice")), auth(init_data(t, "bob"))
+        assert (await c.post("/app/api/preview", headers=alice, json=form)).json()["asks"] == 1
+        assert (await c.post("/app/api/preview", headers=bob, json=form)).json()["asks"] is None
+        other = {"winner": "W", "how": "self_draw"}
+        assert (await c.post("/app/api/preview", headers=alice, json=other)).json()["asks"] \
+            is None
+        words = (await c.get("/app/api/me", headers=alice)).json()["strings"]
+        assert words["asks"].startswith("Hand {n} just ended with this win, reported by "
+                                        "another player: the group is asked")
+        r = await c.post("/app/api/record", headers=alice, json=keyed(form))
+        assert r.status_code == 200 and r.json()["asks"] == 1
+        await pipeline(t.app).idle()
+        asked = t.api.outbox[-1]
+        assert "Is this the same hand, or a new one?" in plain(asked.text)
+        assert (await t.ledger.sessions.current_session(GROUP)).hands == 1
+        zh = await c.get("/app/api/me", headers=auth(init_data(t, "alice", lang="zh-hans")))
+        assert zh.json()["strings"]["asks"].startswith("第 {n} 盘刚以这一胡结束")
+
+
+async def test_init_data_past_its_age_says_how_to_reopen(tmp_path: Path) -> None:
+    """Telegram's own init data, older than the maximum age: 401 with words that say the
+    app must be reopened from the group, in the user's language (forged data keeps its
+    own words)."""
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t)
+        old = int(time.time()) - 3700
+        for lang, words in (("en", "The app has been open too long for Telegram's sign-in: "
+                                   "close it and open it again from the group (the 📱 "
+                                   "button on the scoreboard, or /app)."),
+                            ("zh-hans", "小程序打开太久，Telegram 的登录已过期：请关掉它，"
+                                        "再从群里打开（记分板上的 📱 按钮，或在群里发 /app）。")):
+            r = await c.get("/app/api/board",
+                            headers=auth(init_data(t, "alice", auth_date=old, lang=lang)))
+            assert r.status_code == 401 and r.json() == {"error": "stale", "message": words}
+        forged = init_data(t, "alice").replace("alice", "alicf")
+        r = await c.get("/app/api/board", headers=auth(forged))
+        assert r.status_code == 401 and r.json()["error"] == "expired"
