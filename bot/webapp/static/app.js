@@ -121,7 +121,14 @@
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
     }
-    const res = await fetch(BASE + "/api/" + path, opts);
+    let res;
+    try {
+      res = await fetch(BASE + "/api/" + path, opts);
+    } catch (e) {  // no answer: the network, or the bot away (a write keeps its key)
+      const err = new Error(S.failed || String(e));
+      err.status = 0;
+      throw err;
+    }
     let data = null;
     try { data = await res.json(); } catch (e) { data = null; }
     if (!res.ok) {
@@ -584,7 +591,9 @@
             el("p", { class: "deltas" }, Object.entries(r.deltas).map(([s, d]) =>
               [el("span", { class: "pair " + cls(d) }, names[s] + " " + signed(d)), "  "])),
             el("div", { class: "lines", id: "preview-lines" }, r.lines.join("\n")),
-            r.asks ? el("p", { class: "error", id: "preview-asks" }, fill(S.asks, { n: r.asks })) : null);
+            // the group will ask "the same hand?" if this is recorded: said before Record
+            el("p", { class: "error", id: "preview-asks", hidden: !r.asks },
+              r.asks ? fill(S.asks, { n: r.asks }) : ""));
         } else {
           written(r);
           form.tiles = []; form.melds = []; form.patterns = []; form.from_seat = null;
