@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from bot.webapp import auth
 from tests.bot.harness import GROUP, plain
 from tests.bot.webapp_browser import DARK, LIGHT, PHONE, browser, launch_url, missing, served
 from tests.bot.webapp_harness import app_table, init_data, seat_change_night, seated
+from tests.databases import BACKENDS, postgres_database
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 TIMEOUT_MS = 15_000
@@ -199,12 +201,18 @@ getComputedStyle(i).borderTopColor)")
         assert errors == [] and "null" not in await page.inner_text("main")
 
 
-async def test_a_double_click_on_record_records_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_double_click_on_record_records_once(tmp_path: Path, backend: str) -> None:
     """At a Chengdu table where carol's self-draw ends hand 2, a mouse double click on
     Record: one request (Record is disabled while it is out), hand 2 ends, no phantom hand
     3, one line in the group. Then an answer lost on the way back: Record again sends the
     same key, and the app is told "already recorded"; the hand is recorded once."""
-    async with app_table(tmp_path) as t, served(t) as base, browser() as b:
+    async with AsyncExitStack() as stack:
+        url = await stack.enter_async_context(postgres_database("appclick")) \
+            if backend == "postgres" else None
+        t = await stack.enter_async_context(app_table(tmp_path, url=url))
+        base = await stack.enter_async_context(served(t))
+        b = await stack.enter_async_context(browser())
         await seated(t)
         for who in ("alice", "bob", "dave"):  # hand 1: three win, it ends
             await t.say(who, f"/hu {who} 自摸")
@@ -250,6 +258,8 @@ async def test_a_double_click_on_record_records_once(tmp_path: Path) -> None:
 
         # hand 3: the answer to Record is lost on the way back; Record again is the same
         # report (the same key), and the server says it was already recorded
+        from playwright.async_api import expect
+
         lost: list[int] = []
 
         async def lose_once(route: Any) -> None:
@@ -268,9 +278,8 @@ async def test_a_double_click_on_record_records_once(tmp_path: Path) -> None:
         assert lost == [200]
         assert await page.inner_text("#preview-error") == "Something went wrong; try again."
         await page.click("#record-button")
-        await page.wait_for_selector("#toast:not([hidden])")
-        assert await page.inner_text("#toast") == ("Already recorded: this was sent to the "
-                                                   "group once, and is not sent again.")
+        await expect(page.locator("#toast")).to_have_text(
+            "Already recorded: this was sent to the group once, and is not sent again.")
         await pipeline(t.app).idle()
         third = await t.ledger.sessions.current_session(GROUP)
         assert (third.hands, third.open_hand) == (3, 3)
