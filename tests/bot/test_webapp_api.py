@@ -431,7 +431,7 @@ NIGHT: list[tuple[str, dict[str, Any], str]] = [
     ("dave", {"winner": "N", "how": "self_draw", "tiles": WIN["tiles"]}, "/hu dave 自摸 清一色"),
     ("alice", {"winner": "E", "how": "discard", "from_seat": "S", "patterns": ["对对胡"]},
      "/hu alice 点炮 bob 对对胡"),
-    ("bob", {"winner": "S", "how": "self_draw"}, "/hu bob self 小胡"),
+    ("bob", {"winner": "S", "how": "self_draw"}, "/hu bob 自摸"),
     ("carol", {"winner": "W", "how": "rob_kong", "from_seat": "N"}, "/hu carol 抢杠 dave"),
 ]
 
