@@ -13,8 +13,9 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
-from storage.services.rows import now, upsert
+from storage.services.rows import upsert
 from storage.sql import tables as t
+from storage.sql.clock import now
 from storage.sql.store import Service
 
 _r = t.app_requests.c
