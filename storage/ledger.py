@@ -13,6 +13,8 @@ services that build them, each a small class in its own module:
   (:mod:`storage.services.lookback`);
 - ``ledger.money``: debts, payments, settling, standings in money (:mod:`storage.services.money`);
 - ``ledger.drafts``: the drafts behind inline buttons (:mod:`storage.services.drafts`);
+- ``ledger.app_requests``: the Mini App's writes by their idempotency key
+  (:mod:`storage.services.app_requests`);
 - ``ledger.inbox``, ``ledger.outbox``, ``ledger.pipeline``: the delivery pipeline
   (:mod:`storage.queues.inbox`, :mod:`storage.queues.outbox`,
   :mod:`storage.queues.leases`), whose answers ride on the ledger's writes
@@ -32,6 +34,7 @@ from storage.files.chat_files import ChatFiles
 from storage.queues.inbox import Inbox
 from storage.queues.leases import Pipeline
 from storage.queues.outbox import Outbox
+from storage.services.app_requests import AppRequests
 from storage.services.chats import Chats
 from storage.services.corrections import Corrections
 from storage.services.drafts import Drafts
@@ -89,6 +92,10 @@ class Ledger(Store):
     @cached_property
     def files(self) -> ChatFiles:
         return ChatFiles(self)
+
+    @cached_property
+    def app_requests(self) -> AppRequests:
+        return AppRequests(self)
 
     @cached_property
     def inbox(self) -> Inbox:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
@@ -34,10 +35,13 @@ from bot.webapp.auth import AuthError, InitData, chat_of, validate
 from bot.webapp.strings import strings
 from storage.errors import LedgerError
 from storage.models import PlayerInfo, SessionInfo
+from storage.services.app_requests import Claimed
 
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024
+# A write's idempotency key, made by the app when its form was opened (random, URL-safe).
+KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
@@ -93,8 +97,9 @@ def routes(application: AnyApp, settings: Settings,
 
     def refusal(status: int, code: str, lang: str) -> JSONResponse:
         words = strings(lang)
-        message = {401: words["expired"], 403: words[code] if code in words
-                   else words["forbidden"]}.get(status, words["failed"])
+        message = {401: words[code] if code in words else words["expired"],
+                   403: words[code] if code in words else words["forbidden"]
+                   }.get(status, words["failed"])
         return JSONResponse({"error": code, "message": message}, status_code=status,
                             headers=HEADERS)
 
@@ -151,15 +156,48 @@ def routes(application: AnyApp, settings: Settings,
             raise _Refused(403, "not_player", strings(c.lang)["not_player"])
         return session
 
-    async def form(request: Request, c: Caller) -> tuple[SessionInfo, str]:
+    async def form(data: dict[str, Any], c: Caller) -> tuple[SessionInfo, str]:
         session = await recorder(c)
         try:
-            f = entry.Form.model_validate(await body(request, c.lang))
+            f = entry.Form.model_validate(data)
             return session, entry.report_text(c.lang, session, f)
         except ValidationError:
             raise _Refused(400, "bad_form", strings(c.lang)["failed"]) from None
         except entry.EntryError as exc:
             raise _Refused(422, "bad_form", exc.message) from None
+
+    async def keyed(request: Request, c: Caller) -> tuple[dict[str, Any], str, Any]:
+        """A write's body, its idempotency key, and what was sent under that key before
+        (None: nothing yet)."""
+        data = await body(request, c.lang)
+        key = data.pop("key", None)
+        if not isinstance(key, str) or not KEY.fullmatch(key):
+            raise _Refused(400, "bad_key", strings(c.lang)["bad_json"])
+        return data, key, await c.ledger.app_requests.seen(c.chat_id, key)
+
+    async def once(c: Caller, key: str, action: str, text: str,
+                   session: SessionInfo | None = None, hand: int | None = None
+                   ) -> dict[str, Any]:
+        """Send ``text`` to the group as the user's command, once for ``key``: a request
+        that finds its key claimed (the same request sent again, or two at once) is
+        answered "already recorded", and nothing is written or said."""
+        requests = c.ledger.app_requests
+        first = await requests.claim(c.chat_id, key, user_id=c.init.user_id, action=action,
+                                     text=text, session_id=session.id if session else None,
+                                     hand_number=hand)
+        if first is not None:
+            return already(c, first)
+        try:
+            message = await entry.submit(c.application, c.chat_id, c.init, text)
+        except Exception:
+            await requests.release(c.chat_id, key)  # nothing went in: the retry may send it
+            raise
+        await requests.sent(c.chat_id, key, message)
+        return {"sent": text, "message_id": message}
+
+    def already(c: Caller, first: Claimed) -> dict[str, Any]:
+        return {"already": True, "sent": first.text, "message_id": first.message_id,
+                "message": strings(c.lang)["already"]}
 
     async def me(request: Request, c: Caller) -> Any:
         session = await c.session()
@@ -219,30 +257,42 @@ def routes(application: AnyApp, settings: Settings,
         return views.entry(c.lang, session)
 
     async def preview(request: Request, c: Caller) -> Any:
-        session, text = await form(request, c)
+        data = await body(request, c.lang)
+        data.pop("key", None)
+        session, text = await form(data, c)
         try:
-            return await entry.preview(c.ledger, c.lang, session, text)
+            return await entry.preview(c.ledger, c.lang, session, text, c.init.user_id)
         except entry.EntryError as exc:
             raise _Refused(422, "bad_form", exc.message) from None
 
     async def record(request: Request, c: Caller) -> Any:
-        session, text = await form(request, c)
-        try:
-            await entry.preview(c.ledger, c.lang, session, text)  # refused here, not in chat
+        data, key, first = await keyed(request, c)
+        if first is not None:  # sent before: whatever the form or the table says now
+            return already(c, first)
+        session, text = await form(data, c)
+        try:  # refused here, not in the chat
+            seen = await entry.preview(c.ledger, c.lang, session, text, c.init.user_id)
         except entry.EntryError as exc:
             raise _Refused(422, "bad_form", exc.message) from None
-        message = await entry.submit(c.application, c.chat_id, c.init, text)
-        return {"sent": text, "message_id": message}
+        # the group will ask "the same hand?": the app says so rather than "sent"
+        return {**await once(c, key, "record", text, session, seen["hand"]),
+                "asks": seen["asks"]}
 
     async def undo(request: Request, c: Caller) -> Any:
-        refused = await undo_refused(c, await c.session())
+        _, key, first = await keyed(request, c)
+        if first is not None:
+            return already(c, first)
+        session = await c.session()
+        refused = await undo_refused(c, session)
         if refused is not None:
             raise refused
-        message = await entry.submit(c.application, c.chat_id, c.init, "/undo")
-        return {"sent": "/undo", "message_id": message}
+        return await once(c, key, "undo", "/undo", session)
 
     async def paid(request: Request, c: Caller) -> Any:
-        handle = (await body(request, c.lang)).get("handle")
+        data, key, first = await keyed(request, c)
+        if first is not None:
+            return already(c, first)
+        handle = data.get("handle")
         if not isinstance(handle, int) or isinstance(handle, bool) or not 0 < handle < 10**9:
             raise _Refused(400, "bad_form", strings(c.lang)["failed"])
         rows = {r["handle"]: r for r in await debts(request, c)}
@@ -250,9 +300,7 @@ def routes(application: AnyApp, settings: Settings,
             raise _Refused(404, "no_debt", strings(c.lang)["failed"])
         if not rows[handle]["can_pay"]:
             raise _Refused(403, "not_party", strings(c.lang)["not_party"])
-        text = f"/paid {handle}"
-        message = await entry.submit(c.application, c.chat_id, c.init, text)
-        return {"sent": text, "message_id": message}
+        return await once(c, key, "paid", f"/paid {handle}")
 
     async def index(_: Request) -> Response:
         return Response(page, media_type="text/html; charset=utf-8",

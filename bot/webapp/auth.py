@@ -99,7 +99,7 @@ def validate(init_data: str, token: str, max_age: float, now: float | None = Non
         raise AuthError(401, "no auth_date")
     age = (time.time() if now is None else now) - int(auth_date)
     if age > max_age or age < -300:  # a few minutes of clock skew either way
-        raise AuthError(401, "init data expired")
+        raise AuthError(401, "init data expired", "stale")  # Telegram's, but too old
     try:
         user = json.loads(given.get("user", ""))
     except ValueError:

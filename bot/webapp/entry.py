@@ -240,10 +240,11 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
     return " ".join(parts)
 
 
-async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str
-                  ) -> dict[str, Any]:
+async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str,
+                  reporter: int | None = None) -> dict[str, Any]:
     """What recording ``text`` would do now, with nothing written: the hand's number, each
-    seat's points, and the explanation's lines."""
+    seat's points, the explanation's lines, and ``asks``: the hand the chat would ask
+    about ("the same hand?") were ``reporter`` to report it now, or None."""
     seats: dict[str, str] = {s: p.name for s, p in session.seats.items()}
     try:
         words = [Token(w) for w in text.split()[1:]]
@@ -276,7 +277,9 @@ async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str
                                  **params)) from None
     index = len(result.events) - 1
     lines = plain(render.details_text(lang, session, number, result, index)).split("\n")
-    return {"text": text, "hand": number,
+    asks = None if session.open_hand or reporter is None else \
+        await ledger.hands.would_ask(session.chat_id, event, reporter=reporter)
+    return {"text": text, "hand": number, "asks": asks,
             "deltas": {s: result.events[index].deltas[s] for s in SEATS if s in session.seats},
             "lines": [x for x in lines if x.strip()]}
 

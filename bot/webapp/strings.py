@@ -59,6 +59,15 @@ def strings(lang: str) -> dict[str, str]:
         "record": t(lang, "Record"),
         "undo": t(lang, "Undo the last event"),
         "sent": t(lang, "Sent to the group."),
+        "already": t(lang, "Already recorded: this was sent to the group once, and is not "
+                           "sent again."),
+        "asks": t(lang, "Hand {number} just ended with this win, reported by another "
+                        "player: the group is asked whether this is the same hand, and "
+                        "nothing is recorded until someone answers there.", number="{n}"),
+        "stale": t(lang, "The app has been open too long for Telegram's sign-in: close it "
+                         "and open it again from the group (the 📱 button on the "
+                         "scoreboard, or /app)."),
+        "offline": t(lang, "The bot is not answering: these totals may be out of date."),
         "not_player": t(lang, "Only players at the table and admins may record."),
         "tap_hand": t(lang, "Tap a hand to see it."),
         "void": t(lang, "void"),

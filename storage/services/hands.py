@@ -116,6 +116,25 @@ class Hands(Service):
 
         return await self.store.run(unit, write=True, batch=True, key=chat_id)
 
+    async def would_ask(self, chat_id: int, event: dict[str, Any], *,
+                        reporter: int | None) -> int | None:
+        """The hand whose closing win ``event`` would be asked about as a second report
+        of it (:func:`storage.services.twice.closing_twin`) were it recorded now, or None.
+        Writes nothing (the Mini App says so before the group asks)."""
+
+        def unit(conn: Connection) -> int | None:
+            s, h = t.sessions.c, t.hands.c
+            srow = conn.execute(select(t.sessions).where(
+                s.chat_id == chat_id, s.status == "open")).first()
+            if srow is None or conn.execute(select(h.id).where(
+                    h.session_id == srow.id, h.status == "open")).first() is not None:
+                return None
+            report = parse_report({"events": [event]})
+            prev = twice.closing_twin(conn, srow, report, reporter, now())
+            return None if prev is None else int(prev.number)
+
+        return await self.store.run(unit, write=False)
+
     async def question(self, chat_id: int, question_id: int) -> dict[str, Any] | None:
         """A report kept as a question, or None when it was answered."""
 

@@ -268,3 +268,24 @@ drafts = Table(
     Index("ix_drafts_touched_at", "touched_at"),
     Index("ix_drafts_chat_id", "chat_id"),
 )
+
+# The Mini App's writes (a report, an undo, a debt paid), each under the idempotency key the
+# app made when its form was opened: a key seen before in the chat is the same report sent
+# again (a double click, a retry) and is answered "already recorded", with nothing written
+# or said. Kept with the hand it reported to (``session_id``, ``hand_number``) and the
+# report's line in the group (``message_id``: its inbox key; the answer replies to it).
+app_requests = Table(
+    "app_requests",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("chat_id", BigInteger, nullable=False),
+    Column("key", String(64), nullable=False),
+    Column("user_id", BigInteger, nullable=False),
+    Column("action", String(8), nullable=False),  # record | undo | paid
+    Column("text", Text, nullable=False),  # the command it sent
+    Column("session_id", Integer, nullable=True),
+    Column("hand_number", Integer, nullable=True),
+    Column("message_id", BigInteger, nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("chat_id", "key", name="uq_app_requests_chat_key"),
+)

@@ -4,6 +4,7 @@ path (the group's answer, Undo), debts paid, and fuzzed requests that write noth
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from contextlib import AsyncExitStack
@@ -23,6 +24,7 @@ from tests.bot.webapp_harness import (
     auth,
     client,
     init_data,
+    keyed,
     seat_change_night,
     seated,
 )
@@ -100,7 +102,7 @@ async def test_forged_expired_foreign_and_non_members_get_nothing(tmp_path: Path
             for path in ("board", "me"):
                 r = await c.get(f"/app/api/{path}", headers=headers)
                 assert r.status_code == 401, (name, r.text)
-            r = await c.post("/app/api/record", headers=headers, json=WIN)
+            r = await c.post("/app/api/record", headers=headers, json=keyed(WIN))
             assert r.status_code == 401, name
         other = init_data(t, "alice", chat_id=-999)  # signed for a chat with no table
         t.api.chat(-999)
@@ -120,14 +122,15 @@ async def test_forged_expired_foreign_and_non_members_get_nothing(tmp_path: Path
         eve = auth(init_data(t, "eve"))
         for path in ("board", "night", "players", "debts", "me"):
             assert (await c.get(f"/app/api/{path}", headers=eve)).status_code == 403
-        r = await c.post("/app/api/record", headers=eve, json=WIN)
+        r = await c.post("/app/api/record", headers=eve, json=keyed(WIN))
         assert r.status_code == 403 and r.json()["message"]
         # a member who does not play reads, and may not record
         zed = auth(init_data(t, "zed"))
         assert (await c.get("/app/api/board", headers=zed)).status_code == 200
         assert not (await c.get("/app/api/me", headers=zed)).json()["can_record"]
         for path in ("record", "undo", "preview"):
-            assert (await c.post(f"/app/api/{path}", headers=zed, json=WIN)).status_code == 403
+            r = await c.post(f"/app/api/{path}", headers=zed, json=keyed(WIN))
+            assert r.status_code == 403
         await pipeline(t.app).idle()
         assert await counts(t) == before
 
@@ -143,7 +146,7 @@ async def test_hand_by_tiles_goes_through_the_chat_and_undoes(tmp_path: Path) ->
         assert any("清一色" in line for line in preview["lines"])
         # a preview writes nothing
         assert (await t.ledger.sessions.current_session(GROUP)).hands == 0
-        r = await c.post("/app/api/record", headers=h, json=WIN)
+        r = await c.post("/app/api/record", headers=h, json=keyed(WIN))
         assert r.status_code == 200, r.text
         await pipeline(t.app).idle()
         echo = next(m for m in t.api.outbox if m.text.startswith("📱"))
@@ -160,7 +163,7 @@ async def test_hand_by_tiles_goes_through_the_chat_and_undoes(tmp_path: Path) ->
         typed = await t.say("alice", r.json()["sent"])
         assert plain(typed[0].text) == plain(answer.text)
         # and Undo from the app is the chat's /undo
-        assert (await c.post("/app/api/undo", headers=h, json={})).status_code == 200
+        assert (await c.post("/app/api/undo", headers=h, json=keyed())).status_code == 200
         await pipeline(t.app).idle()
         assert (await t.ledger.sessions.current_session(GROUP)).totals == dict.fromkeys("ESWN", 0)
 
@@ -178,7 +181,7 @@ async def test_undo_only_by_the_reporter_or_an_admin(tmp_path: Path, backend: st
         t.admin("alice")
         await seated(t)
         carol = auth(init_data(t, "carol"))
-        r = await c.post("/app/api/undo", headers=carol, json={})
+        r = await c.post("/app/api/undo", headers=carol, json=keyed())
         assert r.status_code == 409 and r.json() == {  # nothing recorded yet
             "error": "nothing_to_undo", "message": "这桌还没有记录。"}
         assert not (await c.get("/app/api/board", headers=carol)).json()["can_undo"]
@@ -198,7 +201,7 @@ async def test_undo_only_by_the_reporter_or_an_admin(tmp_path: Path, backend: st
                             ("en", "Only the player who reported it, or an admin, can undo "
                                    "it.")):
             r = await c.post("/app/api/undo", headers=auth(init_data(t, "carol", lang=lang)),
-                             json={})
+                             json=keyed())
             assert r.status_code == 403 and r.json() == {"error": "not_reporter",
                                                          "message": words}
         await pipeline(t.app).idle()
@@ -207,15 +210,15 @@ async def test_undo_only_by_the_reporter_or_an_admin(tmp_path: Path, backend: st
         # bob, who reported it, undoes it from the app
         bob = auth(init_data(t, "bob"))
         assert (await c.get("/app/api/board", headers=bob)).json()["can_undo"]
-        r = await c.post("/app/api/undo", headers=bob, json={})
+        r = await c.post("/app/api/undo", headers=bob, json=keyed())
         assert r.status_code == 200 and r.json()["sent"] == "/undo"
         await pipeline(t.app).idle()
         assert (await t.ledger.sessions.current_session(GROUP)).totals == second
         # dave's report is next: neither carol nor alice reported it, but alice is an admin
-        assert (await c.post("/app/api/undo", headers=carol, json={})).status_code == 403
+        assert (await c.post("/app/api/undo", headers=carol, json=keyed())).status_code == 403
         alice = auth(init_data(t, "alice"))
         assert (await c.get("/app/api/board", headers=alice)).json()["can_undo"]
-        assert (await c.post("/app/api/undo", headers=alice, json={})).status_code == 200
+        assert (await c.post("/app/api/undo", headers=alice, json=keyed())).status_code == 200
         await pipeline(t.app).idle()
         assert (await t.ledger.sessions.current_session(GROUP)).totals == first
         assert not any("⚠️" in m.text for m in t.api.outbox[before[1]:])  # no refusal
@@ -229,7 +232,7 @@ async def test_form_mistakes_are_explained_in_the_users_language(tmp_path: Path)
         assert r.status_code == 422 and "张" in r.json()["message"]
         r = await c.post("/app/api/preview", headers=h, json={**WIN, "how": "discard"})
         assert r.status_code == 422 and r.json()["message"] == "请选择是谁打的牌或谁的杠。"
-        r = await c.post("/app/api/record", headers=h, json={**WIN, "tiles": ["1m"] * 5})
+        r = await c.post("/app/api/record", headers=h, json=keyed({**WIN, "tiles": ["1m"] * 5}))
         assert r.status_code in (400, 422)
         r = await c.post("/app/api/preview", headers=h,
                          json={"winner": "S", "how": "discard", "from_seat": "W",
@@ -251,16 +254,16 @@ async def test_debts_paid_from_the_app(tmp_path: Path) -> None:
         carol = auth(init_data(t, "carol"))
         others = (await c.get("/app/api/debts", headers=carol)).json()
         assert not next(d for d in others if d["payer"] == "alice")["can_pay"]
-        r = await c.post("/app/api/paid", headers=carol, json={"handle": mine["handle"]})
+        r = await c.post("/app/api/paid", headers=carol, json=keyed({"handle": mine["handle"]}))
         assert r.status_code == 403 and r.json() == {
             "error": "not_party",
             "message": "Only the debt's two players, or an admin, can mark it paid."}
         zed = auth(init_data(t, "zed", lang="zh-hans"))  # a member not at the table
-        r = await c.post("/app/api/paid", headers=zed, json={"handle": mine["handle"]})
+        r = await c.post("/app/api/paid", headers=zed, json=keyed({"handle": mine["handle"]}))
         assert r.status_code == 403 and r.json() == {
             "error": "not_party", "message": "只有这笔账的两位玩家或管理员才能标记为已付。"}
         r = await c.post("/app/api/paid", headers=auth(init_data(t, "alice")),
-                         json={"handle": mine["handle"]})
+                         json=keyed({"handle": mine["handle"]}))
         assert r.status_code == 200 and r.json()["sent"] == f"/paid {mine['handle']}"
         await pipeline(t.app).idle()
         left = (await c.get("/app/api/debts", headers=carol)).json()
@@ -331,7 +334,7 @@ async def test_fuzzed_forms_never_fail_or_write(tmp_path: Path) -> None:
         for path in ("player/0", "player/99999999999", "player/-1", "player/x"):
             assert (await c.get(f"/app/api/{path}", headers=h)).status_code == 404
         for bad in ({"handle": "1"}, {"handle": True}, {"handle": -1}, {"handle": 10**12}, {}):
-            assert (await c.post("/app/api/paid", headers=h, json=bad)).status_code == 400
+            assert (await c.post("/app/api/paid", headers=h, json=keyed(bad))).status_code == 400
         await pipeline(t.app).idle()
         assert await counts(t) == before
 
@@ -441,7 +444,8 @@ async def play_night(tmp_path: Path, through_app: bool) -> tuple[list[str], Any,
         await seated(t, stake="0.5")
         for i, (who, form, typed) in enumerate(NIGHT):
             if through_app and i % 2 == 0:
-                r = await c.post("/app/api/record", headers=auth(init_data(t, who)), json=form)
+                r = await c.post("/app/api/record", headers=auth(init_data(t, who)),
+                                 json=keyed(form))
                 assert r.status_code == 200, r.text
                 await pipeline(t.app).idle()
             else:
@@ -471,7 +475,7 @@ async def test_a_kong_from_the_app(tmp_path: Path) -> None:
         assert r.status_code == 200 and r.json()["text"] == "/kong bob 直杠 carol"
         deltas = r.json()["deltas"]
         assert deltas["S"] > 0 and deltas["W"] < 0 and sum(deltas.values()) == 0
-        r = await c.post("/app/api/record", headers=h, json={**form, "from_seat": "W"})
+        r = await c.post("/app/api/record", headers=h, json=keyed({**form, "from_seat": "W"}))
         assert r.status_code == 200
         await pipeline(t.app).idle()
         assert (await t.ledger.sessions.current_session(GROUP)).totals == deltas
@@ -493,7 +497,7 @@ async def test_the_wall_runs_out_in_the_app(tmp_path: Path) -> None:
         bad = {"kind": "draw", "players": {"E": {"state": "ready", "fan": 99}}}
         assert (await c.post("/app/api/preview", headers=h, json=bad)).status_code == 400
         before = (await t.ledger.sessions.current_session(GROUP)).totals
-        assert (await c.post("/app/api/record", headers=h, json=form)).status_code == 200
+        assert (await c.post("/app/api/record", headers=h, json=keyed(form))).status_code == 200
         await pipeline(t.app).idle()
         after = (await t.ledger.sessions.current_session(GROUP)).totals
         assert {s: after[s] - before[s] for s in after} == deltas
@@ -517,6 +521,149 @@ async def test_two_winners_off_one_discard(tmp_path: Path) -> None:
             assert (await c.post("/app/api/preview", headers=h, json=bad)).status_code == 422
         self_draw = {**form, "how": "self_draw", "from_seat": None}
         assert (await c.post("/app/api/preview", headers=h, json=self_draw)).status_code == 422
-        assert (await c.post("/app/api/record", headers=h, json=form)).status_code == 200
+        assert (await c.post("/app/api/record", headers=h, json=keyed(form))).status_code == 200
         await pipeline(t.app).idle()
         assert (await t.ledger.sessions.current_session(GROUP)).totals == deltas
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_report_sent_twice_at_once_is_recorded_once(tmp_path: Path,
+                                                            backend: str) -> None:
+    """Two POST /api/record of bob's self-draw with one key, at once (a double click, a
+    retry racing the first): one hand, one line in the group, one answer; the other
+    request is told "already recorded" in the user's language. A later retry with the key
+    is too, and a new key is a new report."""
+    async with AsyncExitStack() as stack:
+        url = await stack.enter_async_context(postgres_database("apponce")) \
+            if backend == "postgres" else None
+        t = await stack.enter_async_context(app_table(tmp_path, url=url))
+        c = await stack.enter_async_context(client(t))
+        await seated(t, "changsha")
+        h = auth(init_data(t, "bob"))
+        form = {"winner": "S", "how": "self_draw"}
+        deltas = (await c.post("/app/api/preview", headers=h, json=form)).json()["deltas"]
+        before = len(t.api.outbox)
+        body = keyed(form)
+        first, second = await asyncio.gather(*(c.post("/app/api/record", headers=h, json=body)
+                                               for _ in range(2)))
+        await pipeline(t.app).idle()
+        session = await t.ledger.sessions.current_session(GROUP)
+        assert session.hands == 1 and session.totals == deltas and deltas["S"] > 0
+        said = [plain(m.text) for m in t.api.outbox[before:]]
+        assert [s for s in said if s.startswith("📱")] == ["📱 bob: /hu bob self 小胡"], said
+        assert sum("Hand 1" in s for s in said) == 1 and not any("⚠️" in s for s in said)
+        answers = sorted([first.json(), second.json()], key=lambda r: "already" in r)
+        assert first.status_code == second.status_code == 200, answers
+        assert answers[0]["sent"] == answers[1]["sent"] == "/hu bob self 小胡"
+        assert "already" not in answers[0] and answers[1]["already"] is True
+        assert answers[1]["message"] == "Already recorded: this was sent to the group once, " \
+                                        "and is not sent again."
+        # the answer lost and the request sent again, later: the same
+        zh = auth(init_data(t, "bob", lang="zh-hans"))
+        again = await c.post("/app/api/record", headers=zh, json=body)
+        assert again.json() == {"already": True, "sent": "/hu bob self 小胡",
+                                "message_id": answers[0]["message_id"],
+                                "message": "已经记过了：这条已经发到群里一次，不会再发。"}
+        await pipeline(t.app).idle()
+        assert len(t.api.outbox) == before + len(said)
+        assert (await t.ledger.sessions.current_session(GROUP)).hands == 1
+        # a new form (a new key) is a new report
+        r = await c.post("/app/api/record", headers=h, json=keyed(form))
+        assert r.status_code == 200 and "already" not in r.json()
+        await pipeline(t.app).idle()
+        assert (await t.ledger.sessions.current_session(GROUP)).hands == 2
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_an_undo_and_a_payment_sent_twice_go_through_once(tmp_path: Path,
+                                                                backend: str) -> None:
+    async with AsyncExitStack() as stack:
+        url = await stack.enter_async_context(postgres_database("apponce")) \
+            if backend == "postgres" else None
+        t = await stack.enter_async_context(app_table(tmp_path, url=url))
+        c = await stack.enter_async_context(client(t))
+        await seated(t, stake="1")
+        await t.say("bob", "/hu bob 自摸 清一色")
+        first = (await t.ledger.sessions.current_session(GROUP)).totals
+        await t.say("bob", "/hu dave 自摸")
+        h = auth(init_data(t, "bob"))
+        before = len(t.api.outbox)
+        body = keyed()
+        answers = await asyncio.gather(*(c.post("/app/api/undo", headers=h, json=body)
+                                         for _ in range(2)))
+        await pipeline(t.app).idle()
+        assert (await t.ledger.sessions.current_session(GROUP)).totals == first  # one undone
+        said = [plain(m.text) for m in t.api.outbox[before:]]
+        assert [s for s in said if s.startswith("📱")] == ["📱 bob: /undo"], said
+        assert sorted("already" in r.json() for r in answers) == [False, True]
+        # the same undo sent again once its event is gone: still "already", not a refusal
+        r = await c.post("/app/api/undo", headers=h, json=body)
+        assert r.status_code == 200 and r.json()["already"]
+        await t.say("alice", "/draw")
+        await t.say("alice", "/end")
+        debts = (await c.get("/app/api/debts", headers=h)).json()
+        mine = next(d for d in debts if d["payer"] == "alice")
+        body = keyed({"handle": mine["handle"]})
+        alice = auth(init_data(t, "alice"))
+        before = len(t.api.outbox)
+        answers = await asyncio.gather(*(c.post("/app/api/paid", headers=alice, json=body)
+                                         for _ in range(2)))
+        await pipeline(t.app).idle()
+        assert sorted("already" in r.json() for r in answers) == [False, True]
+        echoes = [m for m in t.api.outbox[before:] if m.text.startswith("📱")]
+        assert [plain(m.text) for m in echoes] == [f"📱 alice: /paid {mine['handle']}"]
+        # paid, so gone from the list: a retry is still told "already", not "no such debt"
+        r = await c.post("/app/api/paid", headers=alice, json=body)
+        assert r.status_code == 200 and r.json()["already"]
+        for bad in ({}, {"key": "short"}, {"key": "x" * 65}, {"key": 12345678901234567890},
+                    {"key": "not a key, spaces!"}):
+            r = await c.post("/app/api/undo", headers=h, json=bad)
+            assert r.status_code == 400 and r.json()["error"] == "bad_key"
+
+
+async def test_a_win_the_group_will_question_is_said_in_the_app(tmp_path: Path) -> None:
+    """bob's self-draw, typed in the chat, ended hand 1; alice reports it again from the
+    app a minute later: the preview and Record say that the group is asked whether it is
+    the same hand (not just "sent"), and the group is asked. bob himself, or another win,
+    is not questioned."""
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t, "changsha")
+        await t.say("bob", "/hu bob 自摸")
+        form = {"winner": "S", "how": "self_draw"}
+        alice, bob = auth(init_data(t, "alice")), auth(init_data(t, "bob"))
+        assert (await c.post("/app/api/preview", headers=alice, json=form)).json()["asks"] == 1
+        assert (await c.post("/app/api/preview", headers=bob, json=form)).json()["asks"] is None
+        other = {"winner": "W", "how": "self_draw"}
+        assert (await c.post("/app/api/preview", headers=alice, json=other)).json()["asks"] \
+            is None
+        words = (await c.get("/app/api/me", headers=alice)).json()["strings"]
+        assert words["asks"].startswith("Hand {n} just ended with this win, reported by "
+                                        "another player: the group is asked")
+        r = await c.post("/app/api/record", headers=alice, json=keyed(form))
+        assert r.status_code == 200 and r.json()["asks"] == 1
+        await pipeline(t.app).idle()
+        asked = t.api.outbox[-1]
+        assert "Is this the same hand, or a new one?" in plain(asked.text)
+        assert (await t.ledger.sessions.current_session(GROUP)).hands == 1
+        zh = await c.get("/app/api/me", headers=auth(init_data(t, "alice", lang="zh-hans")))
+        assert zh.json()["strings"]["asks"].startswith("第 {n} 盘刚以这一胡结束")
+
+
+async def test_init_data_past_its_age_says_how_to_reopen(tmp_path: Path) -> None:
+    """Telegram's own init data, older than the maximum age: 401 with words that say the
+    app must be reopened from the group, in the user's language (forged data keeps its
+    own words)."""
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t)
+        old = int(time.time()) - 3700
+        for lang, words in (("en", "The app has been open too long for Telegram's sign-in: "
+                                   "close it and open it again from the group (the 📱 "
+                                   "button on the scoreboard, or /app)."),
+                            ("zh-hans", "小程序打开太久，Telegram 的登录已过期：请关掉它，"
+                                        "再从群里打开（记分板上的 📱 按钮，或在群里发 /app）。")):
+            r = await c.get("/app/api/board",
+                            headers=auth(init_data(t, "alice", auth_date=old, lang=lang)))
+            assert r.status_code == 401 and r.json() == {"error": "stale", "message": words}
+        forged = init_data(t, "alice").replace("alice", "alicf")
+        r = await c.get("/app/api/board", headers=auth(forged))
+        assert r.status_code == 401 and r.json()["error"] == "expired"

@@ -5,14 +5,20 @@ in the group, and undone. Few tests, each bounded by Playwright's timeouts."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+from contextlib import AsyncExitStack
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.delivery.pipeline import pipeline_of as pipeline
+from bot.webapp import auth
 from tests.bot.harness import GROUP, plain
 from tests.bot.webapp_browser import DARK, LIGHT, PHONE, browser, launch_url, missing, served
 from tests.bot.webapp_harness import app_table, init_data, seat_change_night, seated
+from tests.databases import BACKENDS, postgres_database
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 TIMEOUT_MS = 15_000
@@ -28,6 +34,7 @@ async def test_forged_init_data_sees_nothing(tmp_path: Path) -> None:
         await page.wait_for_selector("#fatal")
         assert "Telegram" in await page.inner_text("#fatal")
         assert await page.query_selector("#board") is None
+        assert await page.is_hidden("nav")  # no strip of tabs over a refusal
         await page.goto(base + "/app/")  # no launch parameters at all
         await page.wait_for_selector("#fatal")
 
@@ -192,3 +199,128 @@ p.dataset.line, getComputedStyle(p).stroke])")
 getComputedStyle(i).borderTopColor)")
         assert samples == list(strokes.values()), (samples, drawn)
         assert errors == [] and "null" not in await page.inner_text("main")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_double_click_on_record_records_once(tmp_path: Path, backend: str) -> None:
+    """At a Chengdu table where carol's self-draw ends hand 2, a mouse double click on
+    Record: one request (Record is disabled while it is out), hand 2 ends, no phantom hand
+    3, one line in the group. Then an answer lost on the way back: Record again sends the
+    same key, and the app is told "already recorded"; the hand is recorded once."""
+    async with AsyncExitStack() as stack:
+        url = await stack.enter_async_context(postgres_database("appclick")) \
+            if backend == "postgres" else None
+        t = await stack.enter_async_context(app_table(tmp_path, url=url))
+        base = await stack.enter_async_context(served(t))
+        b = await stack.enter_async_context(browser())
+        await seated(t)
+        for who in ("alice", "bob", "dave"):  # hand 1: three win, it ends
+            await t.say(who, f"/hu {who} 自摸")
+        for who in ("bob", "dave"):  # hand 2: alice and carol still in
+            await t.say(who, f"/hu {who} 自摸")
+        await pipeline(t.app).idle()
+        page = await b.new_page(viewport=PHONE)
+        page.set_default_timeout(TIMEOUT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        posted: list[str] = []
+        page.on("request", lambda r: posted.append(r.url) if r.url.endswith("/api/record")
+                else None)
+        release = asyncio.Event()
+
+        async def hold(route: Any) -> None:  # the answer waits: Record's request is out
+            await release.wait()
+            await route.continue_()
+
+        await page.route("**/api/record", hold)
+        await page.goto(launch_url(base, init_data(t, "carol")))
+        await page.wait_for_selector("#board")
+        await page.click('nav button[data-tab="enter"]')
+        await page.click('button[data-winner="W"]')
+        await page.click('#patterns button[data-pattern="清一色"]')
+        await page.click("#preview-button")
+        await page.wait_for_selector("#preview-lines")
+        before = await t.ledger.sessions.current_session(GROUP)
+        assert before.open_hand == 2 and before.still_in == ("E", "W")
+        outbox = len(t.api.outbox)
+        await page.dblclick("#record-button")
+        await page.wait_for_selector("#record-button[disabled]")
+        assert await page.is_disabled("#preview-button")
+        release.set()
+        await page.wait_for_selector("#board")  # back on the board once sent
+        await pipeline(t.app).idle()
+        assert len(posted) == 1, posted
+        after = await t.ledger.sessions.current_session(GROUP)
+        assert (after.hands, after.open_hand) == (2, None)  # hand 2 ended; no hand 3
+        assert after.totals["W"] - before.totals["W"] == 8  # 清一色, off alice alone
+        echoes = [plain(m.text) for m in t.api.outbox[outbox:] if m.text.startswith("📱")]
+        assert echoes == ["📱 carol: /hu carol self 清一色"], echoes
+
+        # hand 3: the answer to Record is lost on the way back; Record again is the same
+        # report (the same key), and the server says it was already recorded
+        from playwright.async_api import expect
+
+        lost: list[int] = []
+
+        async def lose_once(route: Any) -> None:
+            if lost:
+                await route.continue_()
+                return
+            lost.append((await route.fetch()).status)  # the bot answers; the app never hears
+            await route.abort()
+
+        await page.unroute("**/api/record")
+        await page.route("**/api/record", lose_once)
+        await page.click('nav button[data-tab="enter"]')
+        await page.click('button[data-winner="W"]')
+        await page.click("#record-button")
+        await page.wait_for_selector("#preview-error")
+        assert lost == [200]
+        assert await page.inner_text("#preview-error") == "Something went wrong; try again."
+        await page.click("#record-button")
+        await expect(page.locator("#toast")).to_have_text(
+            "Already recorded: this was sent to the group once, and is not sent again.")
+        await pipeline(t.app).idle()
+        third = await t.ledger.sessions.current_session(GROUP)
+        assert (third.hands, third.open_hand) == (3, 3)
+        echoes = [plain(m.text) for m in t.api.outbox if m.text.startswith("📱")]
+        assert len(echoes) == 2 and echoes[1].startswith("📱 carol: /hu carol self"), echoes
+        assert len(posted) == 3 and errors == []
+
+
+async def test_the_app_says_when_it_must_be_reopened(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board says when the bot does not answer, and once the init data passes its
+    maximum age (a night outlasts its hour) says that the app must be reopened and how,
+    with no totals left on the page and no tabs."""
+    skew = [0.0]
+
+    class Clock:  # the server's clock, an hour on when the test says so
+        @staticmethod
+        def time() -> float:
+            return time.time() + skew[0]
+
+    monkeypatch.setattr(auth, "time", Clock)
+    async with app_table(tmp_path, "zh-Hans") as t, served(t) as base, browser() as b:
+        await seated(t)
+        await t.say("bob", "/hu bob 自摸 清一色")
+        page = await b.new_page(viewport=PHONE)
+        page.set_default_timeout(TIMEOUT_MS)
+        await page.goto(launch_url(base, init_data(t, "alice")))
+        await page.wait_for_selector('#board tr[data-seat="S"] td[data-total="24"]')
+        assert await page.is_visible("nav") and await page.is_hidden("#offline")
+
+        # the bot away: said above the totals, until it answers again
+        await page.route("**/api/board", lambda route: route.abort())
+        await page.wait_for_selector("#offline", state="visible")
+        assert await page.inner_text("#offline") == "机器人没有回应：这些分数可能不是最新的。"
+        await page.unroute("**/api/board")
+        await page.wait_for_selector("#offline", state="hidden")
+
+        skew[0] = 3700  # more than init_data_max_age_seconds (3600) since it was opened
+        await page.wait_for_selector("#fatal")
+        assert await page.inner_text("#fatal") == (
+            "小程序打开太久，Telegram 的登录已过期：请关掉它，再从群里打开（记分板上的 📱 "
+            "按钮，或在群里发 /app）。")
+        assert await page.query_selector("#board") is None  # no stale totals
+        assert await page.is_hidden("nav") and await page.is_hidden("#offline")

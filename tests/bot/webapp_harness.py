@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -45,6 +46,12 @@ def client(t: Table) -> httpx.AsyncClient:
 
 def auth(data: str) -> dict[str, str]:
     return {"Authorization": f"tma {data}"}
+
+
+def keyed(body: dict[str, Any] | None = None, key: str | None = None) -> dict[str, Any]:
+    """A write's body with its idempotency key, as the app sends it (a new one unless
+    ``key`` is given)."""
+    return {**(body or {}), "key": key or uuid.uuid4().hex}
 
 
 @asynccontextmanager

@@ -105,13 +105,13 @@
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
   }
-  function toast(text, error) {
+  function toast(text, error, ms) {
     const t = document.getElementById("toast");
     t.textContent = text;
     t.className = error ? "error" : "";
     t.hidden = false;
     clearTimeout(toast.timer);
-    toast.timer = setTimeout(() => { t.hidden = true; }, 3500);
+    toast.timer = setTimeout(() => { t.hidden = true; }, ms || 3500);
   }
 
   async function api(path, body) {
@@ -121,20 +121,60 @@
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
     }
-    const res = await fetch(BASE + "/api/" + path, opts);
+    let res;
+    try {
+      res = await fetch(BASE + "/api/" + path, opts);
+    } catch (e) {  // no answer: the network, or the bot away (a write keeps its key)
+      const err = new Error(S.failed || String(e));
+      err.status = 0;
+      throw err;
+    }
     let data = null;
     try { data = await res.json(); } catch (e) { data = null; }
     if (!res.ok) {
       const err = new Error((data && data.message) || S.failed || "Error " + res.status);
       err.status = res.status;
+      // the init data is refused (too old, most often: a night outlasts its hour): the
+      // page says so and how to reopen it, and shows nothing it can no longer keep fresh
+      if (res.status === 401 && me) fatal(err.message);
       throw err;
     }
     return data;
   }
 
+  let stopped = false;
   function fatal(message) {
+    stopped = true;  // no more polling: nothing on the page is kept fresh any more
     document.getElementById("tabs").hidden = true;
+    document.getElementById("offline").hidden = true;
     show(el("p", { class: "error", id: "fatal" }, message));
+  }
+
+  // A write to the group (a report, an undo, a debt paid) carries an idempotency key: the
+  // server sends it once however often it arrives. The key of a slot ("record", "undo",
+  // "paid 3") is kept through retries until an answer says the write went in, or was
+  // refused before anything was sent (a 4xx); its button is disabled while it is out.
+  const keys = {};
+  function newKey() {
+    const bytes = new Uint8Array(18);
+    crypto.getRandomValues(bytes);
+    return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+  }
+  async function write(slot, path, body) {
+    keys[slot] = keys[slot] || newKey();
+    try {
+      const r = await api(path, Object.assign({}, body, { key: keys[slot] }));
+      delete keys[slot];
+      return r;
+    } catch (e) {
+      if (e.status >= 400 && e.status < 500) delete keys[slot];
+      throw e;
+    }
+  }
+  function written(r) {  // what the app says once a write is answered
+    if (r.already) toast(S.already, false, 6000);
+    else if (r.asks) toast(fill(S.asks, { n: r.asks }), false, 9000);
+    else toast(S.sent);
   }
 
   // -- tabs ------------------------------------------------------------------------------
@@ -190,17 +230,33 @@
         el("tbody", {}, rows, left)),
       el("p", { class: "hint" }, S.stake + " " + b.stake),
       b.can_undo ? el("div", { class: "row" },
-        el("button", { class: "act light", id: "undo", onclick: undo }, S.undo)) : null);
+        el("button", { class: "act light", id: "undo", onclick: undo, disabled: undoing }, S.undo)) : null);
     // when the board was first shown, since navigation began (the docs' timings)
     if (!document.body.dataset.shown) document.body.dataset.shown = String(Math.round(performance.now()));
   }
+  let undoing = false;
   async function undo(ev) {
+    if (undoing) return;
+    undoing = true;
     ev.target.disabled = true;
-    try { await api("undo", {}); toast(S.sent); } catch (e) { toast(e.message, true); }
-    ev.target.disabled = false;
+    try { written(await write("undo", "undo", {})); } catch (e) { if (!stopped) toast(e.message, true); }
+    undoing = false;
+    const button = document.getElementById("undo");
+    if (button) button.disabled = false;
+  }
+  // the poll: a failure is said, never left as silently stale totals
+  function offline(on) {
+    const note = document.getElementById("offline");
+    note.textContent = S.offline || "";
+    note.hidden = !on || stopped;
   }
   setInterval(() => {
-    if (tab === "board" && me && !document.hidden) renderBoard(false).catch(() => {});
+    if (tab === "board" && me && !stopped && !document.hidden) {
+      renderBoard(false).then(() => offline(false), (e) => {
+        if (e.status === 401 || e.status === 403) fatal(e.message);
+        else offline(true);
+      });
+    }
   }, POLL_MS);
 
   // -- the night's chart ---------------------------------------------------------------------
@@ -365,8 +421,11 @@
         el("b", {}, d.money)),
       d.can_pay ? el("div", { class: "row" }, el("button", { class: "act light",
         onclick: async (ev) => {
-          ev.target.disabled = true;
-          try { await api("paid", { handle: d.handle }); toast(S.sent); } catch (e) { toast(e.message, true); }
+          ev.target.disabled = true;  // stays so: the debt leaves the list once it is paid
+          try { written(await write("paid " + d.handle, "paid", { handle: d.handle })); } catch (e) {
+            if (!stopped) toast(e.message, true);
+            ev.target.disabled = false;
+          }
         } }, S.paid)) : null));
     show(el("h2", {}, S.debts),
       list.length ? el("div", { id: "debts" }, list) : el("p", { class: "hint" }, S.no_debts));
@@ -397,9 +456,11 @@
       else if (form.melds.length < 4) form.melds.push([code]);
     }
   }
+  let sending = false;  // Preview or Record is out: both stay disabled until it is answered
   async function renderEnter() {
     const e = await api("entry");
     if (tab !== "enter") return;
+    keys.record = keys.record || newKey();  // made when the form is opened
     if (!form.winner || !e.seats.some((s) => s.seat === form.winner)) {
       form.winner = e.still_in[0] || e.seats[0].seat;
     }
@@ -412,8 +473,10 @@
       const modes = chips([{ k: "win", l: S.a_win }, { k: "kong", l: S.a_kong }]
         .concat(e.draw ? [{ k: "draw", l: S.a_draw }] : []), "kind", "k", "l");
       const actions = el("div", { class: "row" },
-        el("button", { class: "act light", id: "preview-button", onclick: () => send("preview") }, S.preview),
-        el("button", { class: "main", id: "record-button", onclick: () => send("record") }, S.record));
+        el("button", { class: "act light", id: "preview-button", onclick: () => send("preview"),
+          disabled: sending }, S.preview),
+        el("button", { class: "main", id: "record-button", onclick: () => send("record"),
+          disabled: sending }, S.record));
       if (form.kind === "draw") {
         const states = [["no", "未听"], ["ready", "听"], ["pig", "花猪"]];
         const rows = e.seats.filter((s) => e.still_in.includes(s.seat)).map((s) => {
@@ -499,8 +562,10 @@
           } }, S.clear)),
         el("h3", {}, S.patterns), pats,
         el("div", { class: "row" },
-          el("button", { class: "act light", id: "preview-button", onclick: () => send("preview") }, S.preview),
-          el("button", { class: "main", id: "record-button", onclick: () => send("record") }, S.record)),
+          el("button", { class: "act light", id: "preview-button", onclick: () => send("preview"),
+          disabled: sending }, S.preview),
+          el("button", { class: "main", id: "record-button", onclick: () => send("record"),
+          disabled: sending }, S.record)),
         out);
     };
     const body = () => form.kind === "draw" ? { kind: "draw", players: form.players } : form.kind === "kong" ? { kind: "kong", winner: form.winner, kong: form.kong,
@@ -508,23 +573,37 @@
       from_seat: ["discard", "rob_kong", "after_kong_discard"].includes(form.how) ? form.from_seat : null,
       tiles: form.tiles, melds: form.melds, patterns: form.patterns,
       indicator: e.indicator ? form.indicator : null, others: form.others });
+    const busy = (on) => {
+      sending = on;
+      for (const id of ["preview-button", "record-button"]) {
+        const button = document.getElementById(id);
+        if (button) button.disabled = on;
+      }
+    };
     async function send(kind) {
+      if (sending) return;
+      busy(true);  // before the request: a second click finds Record disabled
       try {
-        const r = await api(kind, body());
+        const r = kind === "preview" ? await api(kind, body()) : await write("record", kind, body());
         if (kind === "preview") {
           const names = Object.fromEntries(e.seats.map((s) => [s.seat, s.name]));
           out.replaceChildren(el("p", { class: "hint" }, r.text),
             el("p", { class: "deltas" }, Object.entries(r.deltas).map(([s, d]) =>
               [el("span", { class: "pair " + cls(d) }, names[s] + " " + signed(d)), "  "])),
-            el("div", { class: "lines", id: "preview-lines" }, r.lines.join("\n")));
+            el("div", { class: "lines", id: "preview-lines" }, r.lines.join("\n")),
+            // the group will ask "the same hand?" if this is recorded: said before Record
+            el("p", { class: "error", id: "preview-asks", hidden: !r.asks },
+              r.asks ? fill(S.asks, { n: r.asks }) : ""));
         } else {
-          toast(S.sent);
+          written(r);
           form.tiles = []; form.melds = []; form.patterns = []; form.from_seat = null;
           form.indicator = null; form.kong = null; form.players = {}; form.others = [];
           tab = "board"; showTabs(); render();
         }
       } catch (err) {
-        out.replaceChildren(el("p", { class: "error", id: "preview-error" }, err.message));
+        if (!stopped) out.replaceChildren(el("p", { class: "error", id: "preview-error" }, err.message));
+      } finally {
+        busy(false);
       }
     }
     draw();
