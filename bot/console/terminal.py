@@ -31,7 +31,7 @@ from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
 from bot.delivery.pipeline import pipeline_of
 from bot.ops.config import Settings
-from bot.text.help_text import BANNER
+from bot.text.help_text import BANNER, CONSOLE_GOING, CONSOLE_NEW
 from bot.text.i18n import t
 
 GROUP_ID = -100123
@@ -175,6 +175,9 @@ class Console:
                 self.api.messages[(msg.chat_id, msg.message_id)] = msg
                 self.api.outbox.append(msg)
         self.shown = len(self.api.outbox)
+        # How often each message had been edited when it was last printed: an edit of its
+        # buttons alone (a seat taken) is shown as an edit too.
+        self.printed_edits: dict[tuple[int, int], int] = {}
         self.api.chat(GROUP_ID).admins.add(1)
         self.refusals = Refusals()
 
@@ -233,20 +236,50 @@ class Console:
         return True
 
     def print_new(self) -> None:
-        for msg in self.api.outbox[self.shown:]:
-            tag = (t(self.lang, "[✎ edited #{id}]", id=msg.message_id) if msg.edits
-                   else t(self.lang, "[bot #{id}]", id=msg.message_id))
-            text = plain(msg.text)
-            if msg.kind != "text":
-                saved = self.save_file(msg)
-                kind = t(self.lang, "photo") if msg.kind == "photo" else t(self.lang, "file")
-                text = t(self.lang, "({kind} saved to {path})", kind=kind, path=str(saved)) \
-                    + (f"\n{text}" if text else "")
-            self.out.write(f"\n{tag} {text}\n")
-            for i, button in enumerate(msg.buttons, 1):
-                self.out.write(f"   [{i}] {button['text']}\n")
+        new = self.api.outbox[self.shown:]
+        # An edit of a message's buttons alone is not a new line of the fake's outbox.
+        touched = [m for key, m in self.api.messages.items()
+                   if m.edits > self.printed_edits.get(key, 0) and m not in new]
+        for msg in [*touched, *new]:
+            self.print_message(msg)
         self.shown = len(self.api.outbox)
         self.out.flush()
+
+    def print_message(self, msg: SentMessage) -> None:
+        self.printed_edits[(msg.chat_id, msg.message_id)] = msg.edits
+        tag = (t(self.lang, "[✎ edited #{id}]", id=msg.message_id) if msg.edits
+               else t(self.lang, "[bot #{id}]", id=msg.message_id))
+        text = plain(msg.text)
+        if msg.kind != "text":
+            saved = self.save_file(msg)
+            kind = t(self.lang, "photo") if msg.kind == "photo" else t(self.lang, "file")
+            text = t(self.lang, "({kind} saved to {path})", kind=kind, path=str(saved)) \
+                + (f"\n{text}" if text else "")
+        self.out.write(f"\n{tag} {text}\n")
+        for i, button in enumerate(msg.buttons, 1):
+            self.out.write(f"   [{i}] {button['text']}\n")
+
+    def print_board(self) -> None:
+        """``board``: the pinned scoreboard as the group sees it now (Telegram shows its
+        edits at most every ``board_interval`` seconds, and so does the console)."""
+        pinned = [m for (chat, _), m in self.api.messages.items()
+                  if chat == GROUP_ID and m.pinned]
+        if not pinned:
+            self.out.write(t(self.lang, "(no scoreboard yet: /new opens a table)") + "\n")
+            return
+        self.print_message(max(pinned, key=lambda m: m.message_id))
+        self.out.write(t(self.lang, "(the bot edits the pinned scoreboard at most every {n} s, "
+                                    "as Telegram shows it; /table shows the table now)",
+                         n=round(self.settings.telegram.board_interval)) + "\n")
+        self.out.flush()
+
+    async def banner(self, app) -> str:  # type: ignore[no-untyped-def]
+        """The banner, its first suggestion fitting the moment: a table going or not."""
+        ledger = app.bot_data["services"].ledger
+        session = await ledger.sessions.current_session(GROUP_ID)
+        tip = t(self.lang, CONSOLE_NEW) if session is None else \
+            t(self.lang, CONSOLE_GOING)
+        return t(self.lang, BANNER, who=self.speaker.first_name, next=tip)
 
     def save_file(self, msg: SentMessage) -> Path:
         """A photo or file the bot sent, written under the data folder for you to open."""
@@ -304,6 +337,9 @@ class Console:
             return True
         if line in ("quit", "exit", "/quit"):
             return False
+        if line == "board":
+            self.print_board()
+            return True
         if line.startswith("/as "):
             who = line[4:].strip().lstrip("@").lower()
             self.speaker = self.user(who)
@@ -348,7 +384,7 @@ class Console:
         try:
             async with running(app):
                 await self.read_language(app)
-                self.out.write(t(self.lang, BANNER, who=self.speaker.first_name) + "\n")
+                self.out.write(await self.banner(app) + "\n")
                 while True:
                     self.out.write(f"{self.speaker.first_name}> ")
                     self.out.flush()

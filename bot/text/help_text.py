@@ -25,12 +25,17 @@ HELP_NIGHT = """/penalty dave 诈胡 — a false win
 /edit 2.1 alice 自摸 七对 — hand 2, event 1 only
 /seat dave erin — erin takes dave's seat"""
 
-# The console's banner (bot/console/terminal.py); {who} is the speaker.
+# The console's banner (bot/console/terminal.py); {who} is the speaker, {next} what to try
+# next: CONSOLE_NEW with no table going, CONSOLE_GOING with one.
 BANNER = """Mahjong Tally — console mode (no Telegram token configured).
 You are in a simulated group with alice, bob, carol and dave; you speak as {who}.
-Try:  /new chengdu @alice @bob @carol @dave   then   /hu bob 自摸 清一色 根1
+{next}
       /as carol   switch speaker      press 1   press a button      quit   leave
-      press 5 2   button 2 of message #5      /import PATH   send a file to import"""
+      press 5 2   button 2 of message #5      board   the pinned scoreboard
+      /import PATH   send a file to import"""
+CONSOLE_NEW = "Try:  /new chengdu @alice @bob @carol @dave   then   /hu bob 自摸 清一色 根1"
+CONSOLE_GOING = ("A table is going: report the next win (/hu bob 自摸 清一色 根1), /table to "
+                 "see it, /end to end the night.")
 
 # How a tile reading's form is named (/score).
 FORMS = {"standard": "four sets and a pair", "seven_pairs": "seven pairs", "jiuyao": "九幺",

@@ -15,7 +15,16 @@ from babel.messages.pofile import read_po, write_po
 
 from bot.text.answer import ONE_POINT, SHORT
 from bot.text.errors_text import FIELD_OTHER, FIELDS, MESSAGES, OR
-from bot.text.help_text import BANNER, FORMS, HELP, HELP_NIGHT, HOW_LABELS, NOTHING_RECORDED
+from bot.text.help_text import (
+    BANNER,
+    CONSOLE_GOING,
+    CONSOLE_NEW,
+    FORMS,
+    HELP,
+    HELP_NIGHT,
+    HOW_LABELS,
+    NOTHING_RECORDED,
+)
 from bot.text.i18n import LANGUAGES, LOCALES
 from bot.text.menus import GROUP_COMMANDS
 from bot.text.words import dynamic_msgids
@@ -34,7 +43,8 @@ def template() -> Catalog:
         if isinstance(message, str) or (isinstance(message, tuple)
                                         and all(isinstance(m, str) for m in message)):
             cat.add(message, locations=[(f"bot/{filename}", lineno)], context=context)
-    dynamic = [HELP, HELP_NIGHT, BANNER, *TEMPLATES.values(), *MESSAGES.values(),
+    dynamic = [HELP, HELP_NIGHT, BANNER, CONSOLE_NEW, CONSOLE_GOING, *TEMPLATES.values(),
+               *MESSAGES.values(),
                *HOW_LABELS.values(), NOTHING_RECORDED,
                *(d for _, d in GROUP_COMMANDS), *REASONS, *dynamic_msgids(),
                *(s for s in SHORT.values() if s), *FIELDS.values(), FIELD_OTHER, OR,

@@ -187,3 +187,31 @@ async def test_the_console_s_labels_are_in_the_chat_s_language(tmp_path: Path) -
     text = "".join(said)
     assert "（图片已保存到 " in text and "（提示框）" in said[5], said[5]
     assert "[机器人 #" in said[0] and "（你现在是 erin）" in said[4]
+
+
+async def test_the_console_shows_what_the_group_sees(tmp_path: Path) -> None:
+    """A seat taken shows at once; the pinned scoreboard is one word away; after a
+    restart the banner suggests what fits the moment (a table going: the next win)."""
+    db = tmp_path / "tally.sqlite3"
+    out = io.StringIO()
+    lines = ["/new chengdu", "press 1", "/as bob", "press 2", "board"]
+    await Console(settings(db), out).run(io.StringIO("\n".join([*lines, "quit"]) + "\n"))
+    said = out.getvalue()
+    banner, chunks = said.split("alice> ", 1)
+    assert "/new chengdu @alice @bob @carol @dave" in banner
+    took = re.split(r"^\w+> ", chunks, flags=re.M)
+    assert "[✎ edited #" in took[1] and "East: alice" in took[1], took[1]  # press 1
+    assert "South: bob" in took[3], took[3]  # press 2: shown at once, not when full
+    assert "(no scoreboard yet: /new opens a table)" in took[4], took[4]
+
+    await run_console(db, ["/as carol", "press 3", "/as dave", "press 4"])  # table full
+    out = io.StringIO()
+    await Console(settings(db), out).run(io.StringIO("board\n/hu bob 自摸\nboard\nquit\n"))
+    said = out.getvalue()
+    banner, rest = said.split("alice> ", 1)
+    assert "A table is going: report the next win" in banner, banner
+    assert "/new chengdu" not in banner, banner
+    first, _, after = re.split(r"^\w+> ", rest, flags=re.M)[:3]
+    for board in (first, after):
+        assert "📋 Scoreboard" in board and "Table: Chengdu blood battle" in board, board
+        assert "(the bot edits the pinned scoreboard at most every" in board, board
