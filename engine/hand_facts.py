@@ -9,7 +9,7 @@ from engine.hand_input import build_hand
 from engine.patterns import Facts, PatternSet
 from engine.readings import CHOW, KONG, PUNG, Hand, Meld
 from engine.shape_rules import FAMILY_SHAPES, family_readings
-from engine.tiles import SUIT_NAMES_ZH, TileError, parse, suit_of
+from engine.tiles import SUIT_NAMES_ZH, TileError, format_compact, parse, suit_of
 
 
 def parse_meld(text: str, family: str) -> Meld:
@@ -83,5 +83,9 @@ def tile_facts(
     if not out:
         assert first_failure is not None
         name, facts = first_failure
+        if name == "无听用" and hand.wild_faces:  # a 听用 in the hand stands in
+            tiles = " ".join(format_compact([k]) for k in sorted(set(hand.wild_faces)))
+            raise ReportError("wild_stands_in", f"无听用 named, but the hand needs its 听用 "
+                              f"{tiles} as another tile", pattern=name, tiles=tiles)
         raise ReportError("tiles_contradict", _contradiction(name, facts), pattern=name)
     return out

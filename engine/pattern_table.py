@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from engine.families.sichuan import option_off
 from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS, STARTING, Pattern
 from engine.rules import Ruleset, ruleset
@@ -46,8 +47,11 @@ def _valued(rules: Ruleset) -> Iterator[tuple[Pattern, str]]:
 
 def counted_patterns(rules: Ruleset) -> list[str]:
     """The names of the patterns a winner may name at a table of these rules (not the
-    extras counted by number, nor starting-hand wins)."""
-    return [p.name for p, _ in _valued(rules)]
+    extras counted by number, nor starting-hand wins, nor a pattern a house rule keeps
+    from counting: 门清 at a Chengdu table that plays without it)."""
+    opts = rules.options
+    return [p.name for p, _ in _valued(rules)
+            if not (isinstance(opts, SichuanOptions) and option_off(opts, p.name))]
 
 
 def pattern_rows(preset: str) -> list[PatternRow]:

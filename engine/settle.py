@@ -54,7 +54,7 @@ def parse_report(data: Mapping[str, Any] | str) -> HandReport:
 _UNHANDLED: dict[type, tuple[str, str]] = {
     Kong: ("kongs_not_paid", "this preset does not pay for kongs when made; count the kong "
            "in the winner's report instead"),
-    StartingWin: ("wrong_family", "starting-hand wins belong to the Changsha family"),
+    StartingWin: ("starting_not_changsha", "starting-hand wins belong to the Changsha family"),
 }
 
 
@@ -140,7 +140,7 @@ def _event(rules: Ruleset, state: HandState, ev: Any, index: int, book: Book,
     handler = FAMILIES[rules.family].handlers.get(type(ev))
     if handler is None:
         code, message = _UNHANDLED.get(type(ev), ("wrong_family", "not part of these rules"))
-        raise ReportError(code, message)
+        raise ReportError(code, message, preset=rules.preset)
     handler(rules.options, state, ev, EventContext(index, book, indicator))
 
 

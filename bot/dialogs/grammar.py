@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.text.words import STAKE_WORDS, VALUE_WORDS, option_key
 from engine.errors import clip as clip  # re-exported: the handlers clip with it
 from engine.errors import clip_params
 from engine.models import MAX_FAN
@@ -38,8 +39,26 @@ class Token:
 # A resolver maps a token to a seat ("E".."N") or None when it is no player.
 Resolver = Callable[[Token], str | None]
 
+# Full-width letters, digits and signs from a Chinese keyboard (Ａ, ５, ＠, ．) and the
+# ideographic space, as the ASCII they stand for: every typed line is read through this.
+HALF_WIDTH = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
+
+
+def half_width(text: str) -> str:
+    """``＠ｂｏｂ 根１`` -> ``@bob 根1``."""
+    return text.translate(HALF_WIDTH)
+
+
 SELF_DRAW = {"自摸", "zimo", "self", "selfdraw", "self-draw", "tsumo", "摸", "self draw"}
-DISCARD = {"from", "off", "点炮", "放炮", "炮", "dianpao", "点"}
+DISCARD = {"from", "off", "点炮", "放炮", "炮", "dianpao", "点", "接炮", "jiepao"}
+# Said after the player whose discard it was (``alice 点炮``), as well as before.
+DISCARD_AFTER = {"点炮", "放炮", "dianpao", "fangpao"}
+DISCARD |= DISCARD_AFTER
+# Seats by name: 东/East deals first (names at the table come first, then these).
+SEAT_WORDS = {
+    "东": "E", "东家": "E", "東": "E", "east": "E", "南": "S", "南家": "S", "south": "S",
+    "西": "W", "西家": "W", "west": "W", "北": "N", "北家": "N", "north": "N",
+}
 ROB = {"rob", "robs", "抢杠", "抢", "qianggang", "抢杠胡"}
 KONG_DRAW = {"杠上花", "杠上开花", "gangshanghua", "gsh", "kongdraw", "kong-draw"}
 KONG_DISCARD = {"杠上炮", "gangshangpao", "gsp", "kongdiscard", "kong-discard"}
@@ -92,6 +111,12 @@ _JING = re.compile(r"^(?:精|jing)[:=]?(.+)$", re.I)
 _LOSER_FEIBAO = re.compile(r"^(?:飞宝|feibao)[:=](.+)$", re.I)  # 飞宝=alice:1,bob:2
 _ROBBED = re.compile(r"^(?:连抢|robbed)([0-9]+)$", re.I)  # kongs robbed at once (连杠连抢)
 _SPLIT = re.compile(r"\s*[,，;；]\s*")
+# A count said as a word alone (根 1, gen 9): the field it sets.
+COUNT_WORDS = {"根": "gen", "gen": "gen", "番": "fan", "fan": "fan", "飞宝": "feibao",
+               "feibao": "feibao", "杠": "kongs", "kong": "kongs", "kongs": "kongs"}
+# Each count's own word, as a refusal names it (gen 9 -> 根 9).
+COUNT_NAMES = {"gen": "根", "fan": "番", "feibao": "飞宝", "kongs": "杠"}
+JING_WORDS = {"精", "jing"}
 
 
 def _count(text: str) -> tuple[str, int] | None:
@@ -166,9 +191,30 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
     segments = split_segments(tokens)
     if not segments:
         raise GrammarError("hu_empty")
+    discard_word: str | None = None  # 点炮 or 接炮 said, the player maybe elsewhere
+
+    def discarder(seat: str) -> None:
+        d.from_seat = seat
+        if d.how not in ("kong_replacement", "after_kong_discard", "self_draw", "rob_kong"):
+            d.how = "discard"
+
     for seg in segments:
+        # 点炮 alice (alone, or before a winner): the discarder said first.
+        if seg[0].text.lower() in DISCARD and len(seg) > 1 \
+                and (first := resolve(seg[1])) is not None:
+            discarder(first)
+            seg = seg[2:]
+            if not seg:
+                continue
+        # alice 点炮, as its own part: /hu bob 七对，alice 点炮
+        if len(segments) > 1 and len(seg) == 2 and seg[1].text.lower() in DISCARD_AFTER \
+                and (first := resolve(seg[0])) is not None:
+            discarder(first)
+            continue
         winner = resolve(seg[0])
         if winner is None:
+            if not _a_name(seg[0]):  # /hu 自摸: a word of the report, not a player
+                raise GrammarError("hu_winner_first", token=seg[0].text)
             raise GrammarError("hu_no_winner", token=seg[0].text)
         hand: dict[str, Any] = {"seat": winner, "patterns": []}
         tiles: list[str] = []
@@ -179,7 +225,13 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
             low, used = phrase(seg, i)
             i += used - 1
             nxt = seg[i + 1] if i + 1 < len(seg) else None
-            if low in SELF_DRAW:
+            after = seg[i + 2] if i + 2 < len(seg) else None
+            if (seat := resolve(tok)) is not None and nxt is not None \
+                    and nxt.text.lower() in DISCARD_AFTER \
+                    and (after is None or resolve(after) is None):
+                discarder(seat)  # bob 七对 alice 点炮
+                i += 1
+            elif low in SELF_DRAW:
                 d.how = "self_draw"
                 self_draw = True
             elif low in DISCARD:
@@ -187,8 +239,13 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                 # left for the settler to refuse.
                 if d.how not in ("kong_replacement", "after_kong_discard", "self_draw"):
                     d.how = "discard"
-                d.from_seat = _player_after(tok, nxt, resolve, "discard")
-                i += 1
+                if nxt is not None and resolve(nxt) is not None:
+                    d.from_seat = resolve(nxt)
+                    i += 1
+                elif nxt is not None and _a_name(nxt):
+                    raise GrammarError("hu_not_seated", token=nxt.text)
+                else:  # bob 接炮 七对，alice 点炮: the player may come elsewhere
+                    discard_word = discard_word or tok.text
             elif low in ROB:
                 d.how, d.from_seat = "rob_kong", _player_after(tok, nxt, resolve, "rob")
                 i += 1
@@ -211,10 +268,25 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
             elif low in INDICATOR:
                 if nxt is None or not is_tiles(nxt.text):
                     raise GrammarError("needs_tile", word=tok.text)
+                if re.search(r"(?<![0-9])0[mpsz]", nxt.text.lower()):
+                    raise GrammarError("no_tile_zero", token=nxt.text)
                 d.indicator = nxt.text
                 i += 1
             elif (c := _count(tok.text)) is not None:
                 hand[c[0]] = c[1]
+            elif low in COUNT_WORDS:  # 根 1: the number as its own word
+                name = COUNT_WORDS[low]
+                least = 1 if name == "fan" else 0
+                if nxt is None or _DIGITS.fullmatch(nxt.text) is None:
+                    raise GrammarError("count_usage", word=COUNT_NAMES[name], least=least,
+                                       most=MAX_COUNT[name])
+                hand[name] = bounded(f"{COUNT_NAMES[name]} {nxt.text}", nxt.text,
+                                     MAX_COUNT[name], least)
+                i += 1
+            elif low in JING_WORDS:  # 精 alice:1/0, written apart
+                raise GrammarError("jing_joined", token=tok.text,
+                                   example=f"{tok.text}={nxt.text}" if nxt is not None
+                                   else f"{tok.text}=alice:1/0")
             elif (m := _BIRD.match(tok.text)) is not None:
                 d.birds += [bounded(tok.text, x, BIRD_RANKS[1], BIRD_RANKS[0])
                             for x in re.split(r"[,，、/]", m.group(1))]
@@ -263,6 +335,10 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
         d.winners.append(hand)
     if self_draw and d.how == "discard":
         d.how = "self_draw"
+    if not d.winners:  # only who discarded: /hu 点炮 alice
+        raise GrammarError("hu_winner_first", token=tokens[0].text)
+    if d.how == "discard" and d.from_seat is None and discard_word is not None:
+        raise GrammarError("needs_player", word=discard_word, kind="discard")
     if d.how is None and said_self_draw:
         d.how = "self_draw"  # 海底捞月 is a self-draw on the wall's last tile
     if d.how is None:
@@ -346,7 +422,7 @@ def _player_after(word: Token, nxt: Token | None, resolve: Resolver, kind: str) 
 
 # The words a report reads as what they say, not as someone's name.
 _WORDS = SELF_DRAW | DISCARD | ROB | KONG_DRAW | KONG_DISCARD | WILD | NO_WILD | FEEDER \
-    | FOURTH | INDICATOR
+    | FOURTH | INDICATOR | set(COUNT_WORDS) | JING_WORDS
 _FORMS = [*(rx for _, rx in _COUNTS), _BIRD, _LOSER_FEIBAO, _ROBBED, _JING]
 
 
@@ -446,6 +522,8 @@ def parse_draw(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
                 melds.append(tok.text[1:-1])
             elif is_tiles(tok.text):
                 tiles.append(tok.text)
+            elif info.get("ready"):  # 听 清一色: 听 takes the fan, not the pattern
+                raise GrammarError("ready_takes_fan", token=tok.text, most=MAX_FAN)
             else:
                 raise GrammarError("draw_usage", token=tok.text)
         if tiles:
@@ -495,6 +573,23 @@ def parse_starting(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
         raise GrammarError("qishou_usage")
     return {"type": "starting_win", "seat": resolve(tokens[0]),
             "kinds": [t.text for t in tokens[1:]]}
+
+
+def set_words(words: list[str]) -> list[str]:
+    """``/set``'s words with options and values said in Chinese as their keys: ``封顶 5``
+    -> ``cap_fan=5``, ``底注 0.5`` -> ``stake 0.5``, ``查花猪=否`` -> ``huazhu=false``."""
+    if len(words) == 2 and words[0].lower() in STAKE_WORDS:
+        return ["stake", words[1]]
+    if len(words) == 2 and "=" not in words[0] and (key := option_key(words[0])) is not None:
+        words = [f"{key}={words[1]}"]
+    out = []
+    for word in words:
+        name, eq, value = word.partition("=")
+        head, dot, sub = name.partition(".")
+        key = option_key(head) if eq else None
+        out.append(f"{key}{dot}{sub}={VALUE_WORDS.get(value.strip(), value)}"
+                   if key is not None else word)
+    return out
 
 
 def parse_stake(text: str) -> int:
@@ -551,6 +646,6 @@ def seat_resolver(names: Mapping[str, str], user_ids: Mapping[int, str]) -> Reso
             return user_ids[tok.user_id]
         return names.get(tok.text.lower().lstrip("@")) or (
             tok.text.upper() if tok.text.upper() in ("E", "S", "W", "N") and len(tok.text) == 1
-            else None)
+            else SEAT_WORDS.get(tok.text.lower()))
 
     return resolve

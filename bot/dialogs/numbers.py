@@ -1,5 +1,6 @@
 """Bounded readers for the numbers players type after /paid, /history, /hand and
-/standings: ASCII digits (full-width ones from a Chinese keyboard too), never more than a
+/standings: ASCII digits (full-width ones from a Chinese keyboard too, as every typed word
+is read: :func:`bot.dialogs.grammar.half_width`), never more than a
 few digits, so no input can overflow a column or make the bot slow. Each raises
 :class:`bot.dialogs.grammar.GrammarError` with a code the catalogs translate."""
 
@@ -8,9 +9,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from bot.dialogs.grammar import GrammarError
+from bot.dialogs.grammar import GrammarError, half_width
 
-FULL_WIDTH = str.maketrans("０１２３４５６７８９．－", "0123456789.-")
 MAX_PAGE = 10_000
 MAX_HAND = 100_000
 MAX_DAYS = 3650
@@ -24,7 +24,7 @@ _DAYS = re.compile(r"([0-9]{1,9})(?:d|天|days?)?", re.IGNORECASE)
 
 
 def _clean(text: str) -> str:
-    return text.strip().translate(FULL_WIDTH)
+    return half_width(text.strip())
 
 
 def count(text: str, limit: int) -> int | None:

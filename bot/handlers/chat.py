@@ -16,6 +16,7 @@ from bot.delivery import send
 from bot.dialogs.grammar import (
     Resolver,
     Token,
+    half_width,
     seat_resolver,
 )
 from bot.handlers.context import TallyContext
@@ -44,14 +45,15 @@ def remember(context: TallyContext, chat_id: int, session: SessionInfo | None) -
 
 
 def tokens_of(message: Message) -> list[Token]:
-    """The words after the command; text mentions keep their user id."""
+    """The words after the command, read as typed on any keyboard (full-width ＠ｂｏｂ, ５
+    and ．as their ASCII); text mentions keep their user id."""
     text = message.text or ""
     mentions: dict[str, int] = {}
     for entity, value in message.parse_entities([MessageEntity.TEXT_MENTION]).items():
         if entity.user is not None:
             mentions[value] = entity.user.id
     words = text.split()[1:] if text.startswith("/") else text.split()
-    return [Token(w, mentions.get(w)) for w in words]
+    return [Token(half_width(w), mentions.get(w)) for w in words]
 
 
 def resolver_for(session: SessionInfo, me: int | None) -> Resolver:

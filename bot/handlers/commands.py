@@ -20,6 +20,7 @@ from bot.dialogs.grammar import (
     parse_stake,
     parse_starting,
     parse_win,
+    set_words,
 )
 from bot.dialogs.night_grammar import is_false_win, parse_penalty
 from bot.handlers import app_link as links
@@ -42,7 +43,14 @@ from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.help_text import FORMS, HELP, HELP_NIGHT
 from bot.text.i18n import money, normalise_language, t
-from bot.text.words import listing, near_preset, preset_key, preset_name
+from bot.text.words import (
+    listing,
+    near_preset,
+    preset_key,
+    preset_name,
+    typed_name,
+    typed_value,
+)
 from engine.errors import ReportError, clip
 from engine.hand_input import build_hand, parse_wild_kinds
 from engine.rules import parse_overrides, presets, ruleset
@@ -90,6 +98,11 @@ async def cmd_new(update: Update, context: TallyContext) -> None:
             code, params = mistyped
             await refuse(update, lang, code, **params)
             return
+    if len(words) > 4:  # five names: say so, and that a table is going if one is
+        going = await table_of(context, chat.id) is not None
+        await refuse(update, lang, "four_players_open" if going else "four_players",
+                     count=len(words))
+        return
     if len(words) not in (3, 4):  # four players in seat order, or three (东南西)
         await refuse(update, lang, "new_usage")
         return
@@ -416,14 +429,17 @@ async def cmd_rules(update: Update, context: TallyContext) -> None:
     await reply(update, render.rules_text(lang, preset, options))
 
 
-def _as_typed(overrides: dict[str, Any]) -> list[str]:
-    """House rules as a player types them: cap_fan=5, menqing_zhongzhang=true, fan.清一色=4."""
+def _as_typed(overrides: dict[str, Any], lang: str) -> list[str]:
+    """House rules as a player types them: cap_fan=5, menqing_zhongzhang=true, fan.清一色=4
+    (in Chinese by the options' names and words: 封顶=5, 门清断幺九=是)."""
     out = []
     for key, value in overrides.items():
         items = value.items() if isinstance(value, dict) else [(None, value)]
+        name = typed_name(lang, key)
         for sub, v in items:
             word = "none" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
-            out.append(f"{key}.{sub}={word}" if sub is not None else f"{key}={word}")
+            word = typed_value(lang, word)
+            out.append(f"{name}.{sub}={word}" if sub is not None else f"{name}={word}")
     return out
 
 
@@ -434,14 +450,15 @@ async def cmd_set(update: Update, context: TallyContext) -> None:
     if not await is_admin(update, context):
         await refuse(update, lang, "admins_only")
         return
-    words = [w.text for w in tokens_of(msg)]
+    words = set_words([w.text for w in tokens_of(msg)])  # 封顶 5 -> cap_fan=5
     ledger = context.ledger
-    stake = len(words) == 2 and words[0].lower() in ("stake", "注")
+    stake = len(words) == 2 and words[0].lower() == "stake"
     # A new stake: the table going plays it from its next hand (the write sets it there).
-    session = await ledger.sessions.current_session(chat.id) if stake else None
+    session = await ledger.sessions.current_session(chat.id)
 
     def answer(info: ChatInfo) -> list[Outgoing]:
-        return [send.replying(update, _house_rules_text(info, session if stake else None))]
+        return [send.replying(update, _house_rules_text(info, session if stake else None,
+                                                        going=session is not None))]
 
     try:
         async with context.write(answer) as tx:
@@ -486,16 +503,20 @@ async def cmd_set(update: Update, context: TallyContext) -> None:
                  session.model_copy(update={"stake_cents": info.stake_cents}))
 
 
-def _house_rules_text(info: ChatInfo, session: SessionInfo | None) -> str:
-    """The answer to /set: the chat's house rules now; after a new stake with a table
-    going (``session``, read before the change), that table's rules and from which hand it
-    plays the stake, then the chat's rules for new tables only where they differ."""
+def _house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool) -> str:
+    """The answer to /set: the chat's house rules now (and, with a table ``going``, that
+    it keeps its rules); after a new stake with a table going (``session``, read before
+    the change), that table's rules and from which hand it plays the stake, then the
+    chat's rules for new tables only where they differ."""
     lang = info.language
-    over = listing(lang, _as_typed(info.overrides)) \
+    over = listing(lang, _as_typed(info.overrides, lang)) \
         or t(lang, "the preset's defaults, nothing changed")
     style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
     params = {"preset": preset_name(lang, info.preset), "overrides": escape(over),
               "stake": money(info.stake_cents), "style": style}
+    if session is None and not going:
+        return t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
+                       "{style}.", **params)
     if session is None:
         return t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
                        "{style}. A table already going keeps its rules.", **params)

@@ -12,6 +12,7 @@ from bot.text.words import (
     pattern_name,
     preset_list,
     preset_name,
+    typed_name,
     value_list,
 )
 
@@ -22,6 +23,9 @@ MESSAGES: dict[str, str] = {
     "hu_no_winner": "{token} is not a player at this table. Example: /hu bob from carol 七对",
     # someone else the report names (from, rob, 杠上炮, 海底炮, 承包 …) who is not seated
     "hu_not_seated": "{token} is not a player at this table. Example: /hu bob from carol 七对",
+    # /hu 自摸, /hu 点炮 alice: the winner comes first
+    "hu_winner_first": "Say who won first, then how: /hu bob 自摸 七对, or /hu bob 七对 "
+                       "alice 点炮.",
     "hu_no_how": "Say how they won: 自摸 (self-draw), from X, rob X, 杠上花 or 杠上炮 X. "
                  "Example: /hu bob from carol 七对",
     "needs_player": "{word} needs a player after it. Example: /hu bob from carol 七对",
@@ -29,6 +33,14 @@ MESSAGES: dict[str, str] = {
     "unexpected_player": "{token} is a player; put each winner first, separated by commas: "
                          "/hu bob 七对, carol from alice",
     "bad_jing": "Write 精 counts as jing=alice:1/1,bob:0/2 (正精/副精).",
+    "jing_joined": "Write the 精 counts joined to {token}: {example} (正精/副精 for each "
+                   "player, e.g. 精=alice:1/1,bob:0/2).",
+    "count_usage": "{word} takes a number from {least} to {most}, written with it: {word}1 "
+                   "(or {word} 1).",
+    "no_tile_zero": "There is no tile {token}: ranks run from 1 to 9, e.g. 本金 5m.",
+    "ready_takes_fan": "听 takes the fan the player is ready for (a number from 1 to {most}) "
+                       "or their tiles, not {token}: /draw bob 听 3, or bob 听 "
+                       "1112345678999m.",
     "kong_usage": "Example: /kong bob 暗杠 — or 补杠, or 直杠 from carol.",
     "draw_usage": "{token}: example: /draw alice 花猪, bob 听 3, carol 听 1112345678999m",
     "qishou_usage": "Example: /qishou bob 板板胡",
@@ -78,6 +90,8 @@ MESSAGES: dict[str, str] = {
     "session_open": "A table is already going here; /end it first.",
     "same_player_twice": "A player cannot sit twice.",
     "four_players": "A table has four players, or three; you named {count}.",
+    "four_players_open": "A table has four players, or three; you named {count}. And a "
+                         "table is already going here: /end it first.",
     "no_three_players": "{preset} has no three-player form; it is played by four. Three "
                         "can play 三人两房, 三人三房, or chengdu, sichuan, yibin, changsha.",
     "three_player_preset": "{preset} is played by three: name three players, e.g. "
@@ -129,6 +143,11 @@ MESSAGES: dict[str, str] = {
     "too_many_names": "A table seats four players, or three; you named {count}. If {name} "
                       "is meant as the rules, the presets are: {valid}.",
     "starting_not_allowed": "{name} is not played at this table.",
+    "starting_not_changsha": "起手胡 (a win on the starting hand) is Changsha's; this table "
+                             "plays {table}, which has none.",
+    "wild_stands_in": "{pattern} means no 听用 stands in for another tile, but this hand "
+                      "needs a 听用 ({tiles} at this 本金) as another tile. Leave out "
+                      "{pattern}, or check the tiles.",
     # tiles
     "bad_token": "Cannot read {token} (position {position}). Write tiles like 123m 456p "
                  "789s 11z, or 一万 五筒 红中.",
@@ -266,6 +285,8 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         params = {**params, "other": preset_name(lang, FAMILY_PRESET.get(
             str(params.get("family")), str(params.get("family")))),
                   "table": preset_name(lang, str(params.get("table")))}
+    if code == "starting_not_changsha":
+        params = {"table": preset_name(lang, str(params.get("preset", "")))}
     if code in ("no_three_players", "three_player_preset") and "preset" in params:
         params["preset"] = preset_name(lang, str(params["preset"]))
     if code in ("preset_typo", "preset_typo_new") and "suggestion" in params:
@@ -278,6 +299,8 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         params["valid"] = option_list(lang, str(params["valid"]).split(", "))
     if code == "bad_option_value" and "valid" in params:
         params["valid"] = value_list(lang, str(params.get("option")), str(params["valid"]))
+    if code == "bad_option_value" and "option" in params:  # 封顶, as /set takes it
+        params["option"] = typed_name(lang, str(params["option"]))
     if code == "unknown_pattern" and "names" in params:  # the table's own, whole
         template = MESSAGES["unknown_pattern_listed" if params.get("suggestions")
                             else "unknown_pattern_unlike"]

@@ -193,11 +193,12 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
     parts += [f"  {escape(words.pattern_name(preset, n))}{words.colon(lang)}{v}"
               for n, v in _pattern_values(lang, p.family, opts)]
     parts += ["", t(lang, "Options:")]
-    parts += [f"  {t(lang, words.OPTIONS[k])}{words.colon(lang)}"
+    parts += [f"  {escape(words.option_label(lang, k))}{words.colon(lang)}"
               f"{escape(words.option_value(lang, k, v))}"
               for k, v in opts.items()
               if k in words.OPTIONS and not isinstance(v, dict | list | tuple)
               and not (opts.get("suits") == 2 and k in ("huazhu", "huazhu_fan"))]  # 两房
+    parts.append(escape(words.rules_hint(lang)))
     return "\n".join(parts)
 
 

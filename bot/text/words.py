@@ -4,6 +4,7 @@ Message ids are English; the catalogs translate them (``make i18n`` adds them)."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.text.i18n import t
@@ -119,7 +120,7 @@ OPTIONS = {
     "kong_points_on_draw": "Kong points when nobody wins",
     "jing_bonus": "精 reward",
     "false_win": "诈胡 (a false win): points to each other player",
-    # Options that hold one number per name (fan.清一色=4): the label shows how.
+    # Options that hold one number per name (fan.清一色=4): the label shows how (BY_NAME).
     "fan": "A pattern's fan, e.g. fan.清一色=4",
     "extras": "An extra's fan, e.g. extras.根=1",
     "big_wins": "How many big wins a pattern counts as, e.g. big_wins.清一色=1",
@@ -127,6 +128,7 @@ OPTIONS = {
     "kong_points": "A kong's points, by kind, e.g. kong_points.concealed=2",
     "starting_wins": "起手胡 played",
 }
+BY_NAME = ("fan", "extras", "big_wins", "values", "kong_points")
 VALUES = {
     ("draw_dealer", "stay"): "stays", ("draw_dealer", "next"): "passes on",
     ("fan_mode", "additive"): "every pattern adds to 平胡's 1",
@@ -151,6 +153,11 @@ VALUES = {
     ("false_win", 0): "as the family's rules say",
 }
 YES, NO, NO_CAP = "yes", "no", "none"
+# The stake as /set takes it (/set 底注 0.5).
+STAKE_WORDS = ("stake", "注", "底注")
+# Option values typed in Chinese, as /set reads them.
+VALUE_WORDS = {"是": "true", "开": "true", "否": "false", "关": "false", "不设": "none",
+               "不封顶": "none", "无": "none"}
 UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan"}
 
 
@@ -233,17 +240,70 @@ def option_list(lang: str, keys: list[str]) -> str:
                    for k in keys)
 
 
+def option_key(word: str) -> str | None:
+    """The option a player names by its key (``cap_fan``) or by its Chinese name as
+    /rules shows it (``封顶``; ``血战到底`` without what its brackets explain; ``门清断幺九``
+    for ``门清、断幺九``)."""
+    low = word.strip().lower()
+    if low in OPTIONS:
+        return low
+    for key, label in OPTIONS.items():
+        name = t("zh-Hans", label)
+        if word.strip() in (name, _short(name), _short(name).replace("、", "")):
+            return key
+    return None
+
+
+def _short(name: str) -> str:
+    """A Chinese option label as one word to type: without what its brackets explain,
+    without spaces (``鸟 1 落在`` -> ``鸟1落在``)."""
+    return name.split("（")[0].split("，")[0].replace(" ", "")
+
+
+def typed_value(lang: str, word: str) -> str:
+    """An option's value as a player of ``lang`` types it (``true`` -> ``是``)."""
+    if lang != "zh-Hans":
+        return word
+    return {"true": "是", "false": "否", "none": "不设"}.get(word, word)
+
+
+def typed_name(lang: str, key: str) -> str:
+    """The option as a player of ``lang`` types it after /set (``封顶``, ``cap_fan``)."""
+    if lang != "zh-Hans" or key not in OPTIONS or key in BY_NAME:
+        return key
+    name = _short(t(lang, OPTIONS[key])).replace("、", "")
+    return name if name.isalnum() and option_key(name) == key else key
+
+
+def rules_hint(lang: str) -> str:
+    """How to change an option, under /rules' options."""
+    return t(lang, "To change one (admins): /set {option} {value}, e.g. {example}.",
+             option=t(lang, "<option>"), value=t(lang, "<value>"),
+             example=listing(lang, [t(lang, "/set cap_fan 5"), t(lang, "/set stake 0.5")]))
+
+
+def option_label(lang: str, key: str) -> str:
+    """An option in /rules: its label, and in English the key that /set takes (in
+    Chinese the label is what /set takes)."""
+    label = t(lang, OPTIONS[key])
+    return label if lang == "zh-Hans" else f"{label} ({key})"
+
+
 def value_list(lang: str, key: str, valid: str) -> str:
     """An option's valid values, as typed (key=value), each with its meaning."""
     if lang != "zh-Hans":
         return valid
     if valid.startswith("a whole number"):
-        return t(lang, "a whole number") + ("" if "none" not in valid else
-                                            t(lang, ", or {key}=none (none)", key=key))
+        span = re.search(r"from (-?[0-9]+) to (-?[0-9]+)", valid)
+        number = t(lang, "a whole number") if span is None else t(
+            lang, "a whole number from {least} to {most}", least=span[1], most=span[2])
+        return number + ("" if "none" not in valid else
+                         t(lang, ", or {key}=none (none)", key=typed_name(lang, key)))
     out = []
     for v in valid.split(", "):
         value: Any = {"true": True, "false": False}.get(v, v)
-        out.append(f"{key}={v}（{option_value(lang, key, value)}）")
+        out.append(f"{typed_name(lang, key)}={typed_value(lang, v)}"
+                   f"（{option_value(lang, key, value)}）")
     return "、".join(out)
 
 
@@ -276,4 +336,6 @@ def dynamic_msgids() -> list[str]:
     return [*SEAT_KEYS.values(), *PRESET_NAMES.values(), *PRESET_SUMMARIES.values(),
             *HOW.values(), *HOW_SHORT.values(), *KONG_KINDS.values(), *PAYMENTS.values(),
             PAYMENT_OTHER, *OPTIONS.values(), *VALUES.values(), YES, NO, NO_CAP,
-            *UNITS.values(), "a whole number", ", or {key}=none (none)"]
+            *UNITS.values(), "a whole number", ", or {key}=none (none)",
+            "a whole number from {least} to {most}", "<option>", "<value>",
+            "/set cap_fan 5", "/set stake 0.5"]

@@ -274,4 +274,5 @@ async def test_house_rules_say_what_changed_in_words(tmp_path: Path) -> None:
         (reply,) = await t.say("alice", "/set reset")
         assert "本群规则：成都血战（默认规则，无改动）" in plain(reply.text)
         (reply,) = await t.say("alice", "/set fan.清一色=4 cap_fan=none menqing_zhongzhang=on")
-        assert "（fan.清一色=4、cap_fan=none、menqing_zhongzhang=true）" in plain(reply.text)
+        # By the options' Chinese names, as /set takes them (issue 31).
+        assert "（fan.清一色=4、封顶=不设、门清断幺九=是）" in plain(reply.text)

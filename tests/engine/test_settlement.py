@@ -425,3 +425,23 @@ def test_off_and_none_are_the_words_of_options_that_have_them() -> None:
     assert isinstance(opts, SichuanOptions)
     assert (opts.hujiao_zhuanyi, opts.chajiao, opts.zimo) == ("off", "off", "none")
     assert opts.tuishui is False and opts.cap_fan is None
+
+
+def test_hints_name_the_real_mistake() -> None:
+    """Issue 31, item 6: 起手胡 away from Changsha, 无听用 with a 听用 standing in, and an
+    unknown pattern listed without the patterns the table's rules keep off."""
+    err = refused("chengdu", [{"type": "starting_win", "seat": "S", "kinds": ["板板胡"]}],
+                  "starting_not_changsha")
+    assert err.params["preset"] == "chengdu"
+    err = refused("yibin", [{"type": "win", "how": "self_draw", "winner": "S",
+                             "patterns": ["无听用"], "tiles": "123m456m789m2m56p99p"}],
+                  "wild_stands_in", indicator="3m")
+    assert err.params["tiles"] == "2m 4m"
+    err = refused("chengdu", [{"type": "win", "how": "self_draw", "winner": "S",
+                               "patterns": ["xyz"]}], "unknown_pattern")
+    names = str(err.params["names"]).split(", ")
+    assert "清一色" in names and "门清" not in names and "断幺九" not in names
+    err = refused("chengdu", [{"type": "win", "how": "self_draw", "winner": "S",
+                               "patterns": ["xyz"]}], "unknown_pattern",
+                  overrides=["menqing_zhongzhang=true"])
+    assert "门清" in str(err.params["names"]).split(", ")
