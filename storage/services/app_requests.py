@@ -8,6 +8,7 @@ the first's commit and then finds its row."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import delete, select, update
@@ -19,6 +20,11 @@ from storage.sql.clock import now
 from storage.sql.store import Service
 
 _r = t.app_requests.c
+# A claim whose line never reached the group (its worker died between the claim and the
+# post) is taken over by a retry after this long, far longer than a request takes: a
+# report is never lost to a crash. Should the line have gone in after all, the chat asks
+# about the same win reported twice (storage.services.twice) instead of recording it.
+ABANDONED = timedelta(minutes=2)
 
 
 @dataclass(frozen=True)
@@ -53,12 +59,20 @@ class AppRequests(Service):
         what the first request with it sent (answer "already recorded", send nothing)."""
 
         def unit(conn: Connection) -> Claimed | None:
+            stamp = now()
             made = conn.execute(upsert(conn, t.app_requests).values(
                 chat_id=chat_id, key=key, user_id=user_id, action=action, text=text,
-                session_id=session_id, hand_number=hand_number, created_at=now(),
+                session_id=session_id, hand_number=hand_number, created_at=stamp,
             ).on_conflict_do_nothing(index_elements=["chat_id", "key"])
                 .returning(_r.id)).scalar_one_or_none()
             if made is not None:
+                return None
+            taken_over = conn.execute(update(t.app_requests).where(
+                _r.chat_id == chat_id, _r.key == key, _r.message_id.is_(None),
+                _r.created_at < stamp - ABANDONED).values(
+                user_id=user_id, action=action, text=text, session_id=session_id,
+                hand_number=hand_number, created_at=stamp)).rowcount
+            if taken_over:
                 return None
             return _claimed(conn.execute(select(t.app_requests).where(
                 _r.chat_id == chat_id, _r.key == key)).one())
