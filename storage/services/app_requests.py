@@ -22,8 +22,8 @@ from storage.sql.store import Service
 _r = t.app_requests.c
 # A claim whose line never reached the group (its worker died between the claim and the
 # post) is taken over by a retry after this long, far longer than a request takes: a
-# report is never lost to a crash. Should the line have gone in after all, the chat asks
-# about the same win reported twice (storage.services.twice) instead of recording it.
+# report is never lost to a crash. (A crash in the instant between the post and ``sent``
+# leaves the retry free to send it again: at least once, as everywhere else.)
 ABANDONED = timedelta(minutes=2)
 
 
