@@ -64,6 +64,18 @@ class Font:
             points.update(FT2Font(path).get_charmap())
         return frozenset(points)
 
+    @cached_property
+    def bold(self) -> str:
+        """The weight of bold text: "bold" where the family has a bold face, else "normal"
+        (the project's own font has only its Regular: asked for bold, matplotlib would
+        warn in the log for each picture and draw it regular all the same)."""
+        from matplotlib import font_manager
+
+        faces = [f for f in font_manager.fontManager.ttflist if f.name == self.family]
+        heavy = any(int(f.weight) >= 600 if str(f.weight).isdigit() else "bold" in str(
+            f.weight) for f in faces)
+        return "bold" if heavy else "normal"
+
     def can_draw(self, text: str) -> bool:
         return all(ch.isspace() or ord(ch) in self._codepoints for ch in text)
 

@@ -67,7 +67,7 @@ def main() -> None:
 
     class Keep(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
-            records.append(record.getMessage())
+            records.append(f"{record.levelname} {record.name}: {record.getMessage()}")
 
     for name in ("bot.pictures.fonts", "matplotlib.font_manager"):
         logging.getLogger(name).addHandler(Keep())
