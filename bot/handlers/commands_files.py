@@ -38,6 +38,7 @@ from bot.pictures import drawing, fonts
 from bot.pictures.picture_data import (
     night_series,
     pattern_counts,
+    played_at_stakes,
     standings_series,
     winning_patterns,
 )
@@ -184,9 +185,12 @@ async def standings_picture(update: Update, context: TallyContext, lang: str
     if not any(n.nets for n in nights):
         await reply(update, t(lang, "No hands recorded in this chat yet."))
         return
-    final = {s.player.id: s.net for s in await ledger.lookback.standings(chat.id)}
-    data = standings_series(nights, names, final)
-    png = await asyncio.to_thread(drawing.standings_chart, data, lang, await _font())
+    money = played_at_stakes(nights)  # points at two stakes never add up: the money does
+    final = ({m.player.id: m.cents for m in await ledger.money.money_standings(chat.id)}
+             if money else
+             {s.player.id: s.net for s in await ledger.lookback.standings(chat.id)})
+    data = standings_series(nights, names, final, money=money)
+    png = await asyncio.to_thread(drawing.standings_chart, data, lang, await _font(), money)
     await send.photo(context, chat.id, png, filename="standings.png",
                      caption=t(lang, "Standings over the nights."))
 

@@ -493,8 +493,10 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
 # -- across nights ---------------------------------------------------------------------------
 
 
-def standings_chart(series: StandingsSeries, lang: str, font: Font) -> bytes:
-    """Each player's net over the nights."""
+def standings_chart(series: StandingsSeries, lang: str, font: Font,
+                    money: bool = False) -> bytes:
+    """Each player's net over the nights (with ``money``: in cents, the nights played at
+    more than one stake)."""
 
     def draw(fig: Figure) -> None:
         ax = fig.add_axes((0.07, 0.1, 0.72, 0.8))
@@ -503,15 +505,17 @@ def standings_chart(series: StandingsSeries, lang: str, font: Font) -> bytes:
         for i, pid in enumerate(order):
             ys = series.lines[pid]
             color, style, marker = line_look(i)
-            ax.plot(xs, ys, color=color, linestyle=style, linewidth=2.2,
-                    marker=marker if len(xs) <= 40 else None, markersize=4,
-                    label=f"{label(font, lang, series.names[pid], None)} {signed(ys[-1])}")
+            last = signed_money(ys[-1]) if money else signed(ys[-1])
+            ax.plot(xs, [y / 100 for y in ys] if money else ys, color=color, linestyle=style,
+                    linewidth=2.2, marker=marker if len(xs) <= 40 else None, markersize=4,
+                    label=f"{label(font, lang, series.names[pid], None)} {last}")
         ax.axhline(0, color="black", linewidth=0.8)
         _never_flat(ax)
         ax.set_xlabel(ui(font, lang, "Night"))
-        ax.set_ylabel(ui(font, lang, "Points"))
+        ax.set_ylabel(ui(font, lang, "Money") if money else ui(font, lang, "Points"))
         ax.grid(alpha=0.3)
-        _counts(ax.yaxis)
+        if not money:
+            _counts(ax.yaxis)
         if len(xs) <= 30:
             ax.set_xticks(xs)
         else:

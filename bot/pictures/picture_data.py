@@ -138,22 +138,30 @@ class StandingsSeries:
     names: dict[int, str]
 
 
+def played_at_stakes(nights: Sequence[NightNet]) -> bool:
+    """Whether ``nights`` were played at more than one stake: then their points do not
+    add up, and the standings are drawn in money."""
+    return len({s for n in nights for s in n.stakes}) > 1
+
+
 def standings_series(nights: Sequence[NightNet], names: Mapping[int, str],
-                     final: Mapping[int, int] | None = None) -> StandingsSeries:
-    """Each player's cumulative net after every night. ``final`` (player id -> all-time
-    net) anchors the end when ``nights`` are only the last ones. At most MAX_LINES
-    players: those with the most nights played, then by id."""
+                     final: Mapping[int, int] | None = None, *, money: bool = False
+                     ) -> StandingsSeries:
+    """Each player's cumulative net after every night (with ``money``: in cents, each
+    hand at its stake). ``final`` (player id -> all-time net, or money) anchors the end
+    when ``nights`` are only the last ones. At most MAX_LINES players: those with the
+    most nights played, then by id."""
     players = sorted({p for n in nights for p in n.nets})
     played = Counter(p for n in nights for p in n.nets)
     nights = [n for n in nights if n.nets]  # a night without a hand is no point on the axis
     shown = sorted(players, key=lambda p: (-played[p], p))[:MAX_LINES]
     lines: dict[int, list[int]] = {}
     for p in sorted(shown):
-        moved = sum(n.nets.get(p, 0) for n in nights)
+        moved = sum((n.money if money else n.nets).get(p, 0) for n in nights)
         running = (final.get(p, moved) - moved) if final is not None else 0
         series = [running]
         for n in nights:
-            running += n.nets.get(p, 0)
+            running += (n.money if money else n.nets).get(p, 0)
             series.append(running)
         lines[p] = series
     first = nights[0].night - 1 if nights else 0

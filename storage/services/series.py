@@ -68,6 +68,8 @@ class NightNet:
     night: int
     started_at: datetime
     nets: dict[int, int]  # player id -> points that night
+    money: dict[int, int] = field(default_factory=dict)  # player id -> cents, at each stake
+    stakes: frozenset[int] = frozenset()  # the stakes its counted hands were played at
 
 
 class Series(Service):
@@ -156,19 +158,31 @@ class Series(Service):
             first = max(0, len(sessions) - MAX_NIGHTS)
             shown = sessions[first:]
             nets: dict[int, dict[int, int]] = {r.id: {} for r in shown}
+            money: dict[int, dict[int, int]] = {r.id: {} for r in shown}
+            stakes: dict[int, set[int]] = {r.id: set() for r in shown}
             if shown:
+                stake = func.coalesce(_h.stake_cents, _s.stake_cents)
                 rows = conn.execute(
-                    select(_h.session_id, _hp.player_id, func.sum(_hp.delta))
+                    select(_h.session_id, _hp.player_id, func.sum(_hp.delta),
+                           func.sum(cast(_hp.delta, BigInteger) * stake))
                     .join(t.hands, _h.id == _hp.hand_id)
+                    .join(t.sessions, _s.id == _h.session_id)
                     .where(_hp.chat_id == chat_id, _h.session_id >= shown[0].id)
                     .group_by(_h.session_id, _hp.player_id)).all()
-                for sid, pid, net in rows:
+                for sid, pid, net, cents in rows:
                     if sid in nets:
                         nets[sid][pid] = int(net)
+                        money[sid][pid] = int(cents or 0)
+                for sid, at in conn.execute(
+                        select(_h.session_id, stake).join(t.sessions, _s.id == _h.session_id)
+                        .where(_h.chat_id == chat_id, _h.session_id >= shown[0].id,
+                               _h.status != "void").distinct()).all():
+                    if sid in stakes:
+                        stakes[sid].add(int(at))
             names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
                 t.players.c.chat_id == chat_id)).tuples().all())
-            return [NightNet(first + i + 1, r.started_at, nets[r.id])
-                    for i, r in enumerate(shown)], names
+            return [NightNet(first + i + 1, r.started_at, nets[r.id], money[r.id],
+                             frozenset(stakes[r.id])) for i, r in enumerate(shown)], names
 
         return await self.store.run(unit, write=False)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
@@ -171,4 +172,28 @@ async def test_a_chart_of_a_night_without_a_hand_has_a_plain_axis(
         assert ax.get_ylim() == (-1, 1)
         assert all(float(y).is_integer() for y in ax.get_yticks())
         assert ax.yaxis.get_offset_text().get_text() == ""  # no "1e-17"
+        assert t.api.errors == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_standings_over_nights_at_two_stakes_are_drawn_in_money(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    figures = kept_figures(monkeypatch)
+    async with table(tmp_path, lang=lang) as t:
+        t.admin("alice")
+        await _night_with_a_kong_bloom(t)
+        await t.say("alice", "/set stake 2")
+        await _night_with_a_kong_bloom(t)
+        await t.say("bob", "/standings chart")
+        ax = figures[-1].axes[0]
+        assert ax.get_ylabel() == ("金额" if lang == "zh-Hans" else "Money")
+        legend = ax.get_legend()
+        assert legend is not None
+        shown = [x.get_text() for x in legend.get_texts()]
+        standings = await t.ledger.money.money_standings(t.chat_id)
+        assert sorted(shown) == sorted(f"{m.player.name} {signed_money(m.cents)}"
+                                       for m in standings), shown
+        for line in ax.get_lines()[:len(standings)]:
+            start, *_rest = np.asarray(line.get_ydata())
+            assert start == 0  # every line starts at nothing
         assert t.api.errors == []

@@ -101,6 +101,8 @@ async def test_a_stake_change_applies_from_the_next_hand(ledger: Ledger) -> None
     night = await ledger.series.night(CHAT)
     assert night.money == want and night.stakes == (50, 200)
     assert [h.stake_cents for h in night.hands] == [50, 200]
+    (net,), _names = await ledger.series.night_nets(CHAT)
+    assert net.money == want and net.stakes == {50, 200}
     paid: dict[int, int] = dict.fromkeys(ids.values(), 0)
     for tr in summary.transfers:  # the transfers settle the money exactly
         paid[tr.payer.id] -= tr.cents
