@@ -158,6 +158,9 @@ class Summary(Contract):
     # money, and their points are 0).
     money: dict[int, int] = {}
     stakes: tuple[int, ...] = ()
+    # When the stake changed: per player id, their points at each stake (stake in cents,
+    # points), as the night's money is made of; points at two stakes are never added.
+    points_at: dict[int, tuple[tuple[int, int], ...]] = {}
     biggest: tuple[PlayerInfo, int, int] | None = None  # player, points, hand number
     most_wins: tuple[PlayerInfo, int] | None = None
     most_winners: tuple[PlayerInfo, ...] = ()  # everyone tied for the most wins

@@ -38,6 +38,7 @@ from bot.pictures import drawing, fonts
 from bot.pictures.picture_data import (
     night_series,
     pattern_counts,
+    played_at_stakes,
     standings_series,
     winning_patterns,
 )
@@ -84,15 +85,17 @@ def _night_labels(night: series.Night) -> drawing.NightLabels:
 def draw_night(night: series.Night, lang: str, font: fonts.Font) -> bytes:
     """The night's chart (synchronous: run it in a thread)."""
     table = {seat: p.id for seat, p in night.session.seats.items()}
-    data = night_series(night.hands, table, night.nets)
-    return drawing.night_chart(data, _night_labels(night), lang, font)
+    mixed = len(night.stakes) > 1  # points at two stakes do not add up: the money does
+    data = night_series(night.hands, table, night.money if mixed else night.nets, money=mixed)
+    return drawing.night_chart(data, _night_labels(night), lang, font, money=mixed)
 
 
 def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
     seat_of = {p.id: seat for seat, p in night.session.seats.items()}
 
     def net(p: PlayerInfo, points: int, cents: int = 0) -> drawing.CardNet:
-        return drawing.CardNet(p.name, seat_of.get(p.id), points, cents)
+        return drawing.CardNet(p.name, seat_of.get(p.id), points, cents,
+                               summary.points_at.get(p.id, ()))
 
     # Best first: by money (a night whose stake changed may rank otherwise in points).
     nets = tuple(net(summary.players[pid], n, summary.money_of(pid)) for pid, n in
@@ -105,9 +108,9 @@ def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
     biggest = None
     if summary.biggest is not None:
         player, points, number = summary.biggest
-        seat = seat_of.get(player.id)
         row = next((h for h in night.hands if h.number == number), None)
-        names = tuple(winning_patterns(row.result, seat)) if row and seat else ()
+        seat = next((s for s, p in row.players.items() if p == player.id), None) if row else None
+        names = tuple(winning_patterns(row.result, seat, extras=True)) if row and seat else ()
         biggest = (net(player, 0), points, number, names)
     return drawing.Card(
         date=night.session.started_at, table=table, night=night.number,
@@ -130,8 +133,8 @@ async def send_end_pictures(update: Update, context: TallyContext, lang: str,
     assert chat is not None
     ledger = context.ledger
     night = await ledger.series.night(chat.id)
-    if night.session.id != summary.session_id:
-        return
+    if night.session.id != summary.session_id or not summary.hands:
+        return  # a night without a hand has nothing to draw nor to settle
     await _send_night_chart(context, chat.id, lang, night)
     card = card_of(night, summary, chat.title or "")
     png = await asyncio.to_thread(drawing.settle_card, card, lang, await _font())
@@ -182,9 +185,12 @@ async def standings_picture(update: Update, context: TallyContext, lang: str
     if not any(n.nets for n in nights):
         await reply(update, t(lang, "No hands recorded in this chat yet."))
         return
-    final = {s.player.id: s.net for s in await ledger.lookback.standings(chat.id)}
-    data = standings_series(nights, names, final)
-    png = await asyncio.to_thread(drawing.standings_chart, data, lang, await _font())
+    money = played_at_stakes(nights)  # points at two stakes never add up: the money does
+    final = ({m.player.id: m.cents for m in await ledger.money.money_standings(chat.id)}
+             if money else
+             {s.player.id: s.net for s in await ledger.lookback.standings(chat.id)})
+    data = standings_series(nights, names, final, money=money)
+    png = await asyncio.to_thread(drawing.standings_chart, data, lang, await _font(), money)
     await send.photo(context, chat.id, png, filename="standings.png",
                      caption=t(lang, "Standings over the nights."))
 

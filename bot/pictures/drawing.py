@@ -22,11 +22,14 @@ from typing import TYPE_CHECKING
 # picture, not at start: a second of CPU that a process drawing nothing (a bot that just
 # started, each webhook worker, every bot process the tests start) does without.
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.axis import Axis
     from matplotlib.figure import Figure
 
 from bot.pictures.fonts import Font
 from bot.pictures.picture_data import NightSeries, StandingsSeries
 from bot.text.i18n import money, nt, signed, t
+from bot.text.render_money import points_at_stakes, signed_money
 from bot.text.words import preset_name
 from engine.models import Seat
 
@@ -86,6 +89,21 @@ def preset_label(font: Font, lang: str, preset: str) -> str:
     return text if font.can_draw(text) else preset_name("en", preset)
 
 
+def _counts(axis: Axis) -> None:
+    """Ticks at whole numbers only (points, wins): never 0.25 of a win."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _never_flat(ax: Axes) -> None:
+    """An axis whose lines are all at one value (a night without a hand) spans one unit
+    either side of it, not a sliver labelled ``1e-17``."""
+    if ax.dataLim.height < 1e-9:
+        y = round(ax.dataLim.y0, 6)
+        ax.set_ylim(y - 1, y + 1)
+
+
 def _figure(size: tuple[int, int]) -> Figure:
     from matplotlib.figure import Figure
 
@@ -131,11 +149,16 @@ class NightLabels:
     preset: str
 
 
-def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) -> bytes:
+def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font, *,
+                money: bool = False) -> bytes:
     """Each player's running total after every hand (who took a seat during the night
     has a line of their own); dashed lines where the dealer changed; a star on the
     biggest hand; a grey band over each voided hand, where the lines stay flat. The title
-    counts the hands as /end does, voided ones included, and says how many were void."""
+    counts the hands as /end does, voided ones included, and says how many were void.
+    With ``money`` the totals are money (cents; a night whose stake changed)."""
+
+    def shown(y: int) -> float:
+        return y / 100 if money else y
 
     def draw(fig: Figure) -> None:
         ax = fig.add_axes((0.07, 0.1, 0.72, 0.8))
@@ -144,9 +167,10 @@ def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) ->
             name = label(font, lang, who.names[pid], series.seats[pid])
             last = next(y for y in reversed(ys) if y is not None)
             color, style, marker = line_look(i)
-            ax.plot(xs, [float("nan") if y is None else y for y in ys], color=color,
+            ax.plot(xs, [float("nan") if y is None else shown(y) for y in ys], color=color,
                     linestyle=style, linewidth=2.2, marker=marker if len(xs) <= 60 else None,
-                    markersize=3.5, label=f"{name} {signed(last)}")
+                    markersize=3.5,
+                    label=f"{name} {signed_money(last) if money else signed(last)}")
         for n, number in enumerate(series.void):  # the segment that leads to its point
             ax.axvspan(number - 1, number, color="#dddddd", alpha=0.6, linewidth=0,
                        label=ui(font, lang, "voided hand") if n == 0 else None)
@@ -156,20 +180,28 @@ def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font) ->
         if series.biggest is not None:
             number, pid, points = series.biggest
             at = series.hands.index(number)
-            y = series.totals[pid][at] or 0  # the winner played that hand: never None
+            y = shown(series.totals[pid][at] or 0)  # the winner played that hand: not None
             ax.plot([number], [y], marker="*", markersize=20, color="#f2b01e",
                     markeredgecolor="black", linestyle="none",
                     label=ui(font, lang, "biggest hand"))
+            # Its label stays inside the chart: leftwards in the chart's right half.
+            right = number > (xs[0] + xs[-1]) / 2
             ax.annotate(f"{label(font, lang, who.names[pid], series.seats[pid])} +{points}",
-                        (number, y), textcoords="offset points", xytext=(8, 10),
-                        fontsize=11, fontweight="bold")
+                        (number, y), textcoords="offset points",
+                        xytext=(-10, 10) if right else (10, 10),
+                        ha="right" if right else "left", fontsize=11, fontweight=font.bold)
         ax.axhline(0, color="black", linewidth=0.8)
         ax.margins(y=0.12)  # room for the biggest hand's label
+        _never_flat(ax)
         ax.set_xlabel(ui(font, lang, "Hand"))
-        ax.set_ylabel(ui(font, lang, "Points"))
+        ax.set_ylabel(ui(font, lang, "Money") if money else ui(font, lang, "Points"))
         ax.grid(alpha=0.3)
+        if not money:
+            _counts(ax.yaxis)
         if len(xs) <= 30:
             ax.set_xticks(xs)
+        else:
+            _counts(ax.xaxis)
         hands, void = len(xs) - 1, len(series.void)
         title = nui(font, lang, "Night {night}: {preset}, {hands} hand ({void} void)",
                     "Night {night}: {preset}, {hands} hands ({void} void)", hands,
@@ -195,6 +227,8 @@ class CardNet:
     seat: Seat | None
     points: int
     cents: int
+    # (stake in cents, points at it): a night whose stake changed, its points never added
+    points_at: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -323,25 +357,34 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
                        stake=amount(card.stake_cents))
         if table:
             title = table[:40]
-            rows.append(_Row(((0.06, title, fit(title, 22, text_room, "bold"),
-                               {"fontweight": "bold"}),), 54))
+            rows.append(_Row(((0.06, title, fit(title, 22, text_room, font.bold),
+                               {"fontweight": font.bold}),), 54))
         lines = wrap(head, 18, text_room)
         for i, line in enumerate(lines):
             rows.append(_Row(((0.06, line, fit(line, 18, text_room), {"color": "#444444"}),),
                              94.5 if i == len(lines) - 1 else 36))
 
+        mixed = len(card.stakes) > 1
+
         def net_row(n: CardNet) -> _Row:
-            color = "#1a7f37" if n.points > 0 else "#b22222" if n.points < 0 else "#444444"
-            points, money_ = signed(n.points), amount(n.cents)
-            money_size = fit(money_, 30, width * 0.26)
+            value = n.cents if mixed else n.points
+            color = "#1a7f37" if value > 0 else "#b22222" if value < 0 else "#444444"
+            if mixed:  # the money, and beside it the points at each stake
+                points, money_ = signed_money(n.cents), points_at_stakes(lang, n.points_at)
+                if not font.can_draw(money_):
+                    money_ = points_at_stakes("en", n.points_at)
+                money_size = fit(money_, 20, width * 0.3)
+            else:
+                points, money_ = signed(n.points), amount(n.cents)
+                money_size = fit(money_, 30, width * 0.26)
             money_left = width * 0.92 - measure(money_, money_size)
             points_right = min(width * 0.62, money_left - 30)
-            points_size = fit(points, 30, points_right - width * 0.4, "bold")
-            name_room = points_right - measure(points, points_size, "bold") - 30 - width * 0.08
+            points_size = fit(points, 30, points_right - width * 0.4, font.bold)
+            name_room = points_right - measure(points, points_size, font.bold) - 30 - width * 0.08
             who = name(n)
             return _Row(((0.08, who, fit(who, 30, name_room), {}),
                          (points_right / width, points, points_size,
-                          {"ha": "right", "color": color, "fontweight": "bold"}),
+                          {"ha": "right", "color": color, "fontweight": font.bold}),
                          (0.92, money_, money_size, {"ha": "right", "color": color})), 87.75)
 
         def transfer_row(tr: CardTransfer) -> _Row:
@@ -362,7 +405,7 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
 
         net_rows = [net_row(n) for n in card.nets[:CARD_MAX_ROWS]]
         transfer_rows = [transfer_row(tr) for tr in card.transfers[:CARD_MAX_ROWS]]
-        settle = [_Row(((0.06, ui(font, lang, "To settle up"), 24, {"fontweight": "bold"}),),
+        settle = [_Row(((0.06, ui(font, lang, "To settle up"), 24, {"fontweight": font.bold}),),
                        74.25, gap=27)]
         if not card.transfers:
             said = ui(font, lang, "Nobody owes anybody.")
@@ -371,7 +414,7 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
         if card.biggest is not None:
             who, points, number, patterns = card.biggest
             tail.append(_Row(((0.06, ui(font, lang, "Biggest hand"), 24,
-                               {"fontweight": "bold"}),), 74.25, gap=27))
+                               {"fontweight": font.bold}),), 74.25, gap=27))
             said = ui(font, lang, "{player}: +{points} (hand {number})",
                       player=name(who), points=points, number=number)
             tail.append(_Row(((0.08, said, fit(said, 24, width * 0.86), {}),), 67.5))
@@ -431,7 +474,7 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
             (0, 1 - band), 1, band, transform=fig.transFigure, color="#b22222", zorder=0))
         middle = 1 - CARD_BAND / 2 / height
         fig.text(0.06, middle, ui(font, lang, "Settle-up"), fontsize=40, color="white",
-                 fontweight="bold", va="center")
+                 fontweight=font.bold, va="center")
         fig.text(0.94, middle, card.date.strftime("%Y-%m-%d"), fontsize=24, color="white",
                  ha="right", va="center")
         y = top
@@ -450,8 +493,10 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
 # -- across nights ---------------------------------------------------------------------------
 
 
-def standings_chart(series: StandingsSeries, lang: str, font: Font) -> bytes:
-    """Each player's net over the nights."""
+def standings_chart(series: StandingsSeries, lang: str, font: Font,
+                    money: bool = False) -> bytes:
+    """Each player's net over the nights (with ``money``: in cents, the nights played at
+    more than one stake)."""
 
     def draw(fig: Figure) -> None:
         ax = fig.add_axes((0.07, 0.1, 0.72, 0.8))
@@ -460,16 +505,24 @@ def standings_chart(series: StandingsSeries, lang: str, font: Font) -> bytes:
         for i, pid in enumerate(order):
             ys = series.lines[pid]
             color, style, marker = line_look(i)
-            ax.plot(xs, ys, color=color, linestyle=style, linewidth=2.2,
-                    marker=marker if len(xs) <= 40 else None, markersize=4,
-                    label=f"{label(font, lang, series.names[pid], None)} {signed(ys[-1])}")
+            last = signed_money(ys[-1]) if money else signed(ys[-1])
+            ax.plot(xs, [y / 100 for y in ys] if money else ys, color=color, linestyle=style,
+                    linewidth=2.2, marker=marker if len(xs) <= 40 else None, markersize=4,
+                    label=f"{label(font, lang, series.names[pid], None)} {last}")
         ax.axhline(0, color="black", linewidth=0.8)
+        _never_flat(ax)
         ax.set_xlabel(ui(font, lang, "Night"))
-        ax.set_ylabel(ui(font, lang, "Points"))
+        ax.set_ylabel(ui(font, lang, "Money") if money else ui(font, lang, "Points"))
         ax.grid(alpha=0.3)
+        if not money:
+            _counts(ax.yaxis)
         if len(xs) <= 30:
             ax.set_xticks(xs)
-        ax.set_title(ui(font, lang, "Standings over {nights} nights", nights=len(xs) - 1),
+        else:
+            _counts(ax.xaxis)
+        nights = len(xs) - 1
+        ax.set_title(nui(font, lang, "Standings over {nights} night",
+                         "Standings over {nights} nights", nights, nights=nights),
                      fontsize=15)
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=12, frameon=False)
 
@@ -490,6 +543,7 @@ def patterns_chart(player: str, counts: Sequence[tuple[str, int]], wins: int, la
         for y, v in zip(ys, values, strict=True):
             ax.text(v, y, f" {v}", va="center", fontsize=12)
         ax.set_xlabel(ui(font, lang, "Wins"))
+        _counts(ax.xaxis)
         ax.grid(axis="x", alpha=0.3)
         if not counts:
             ax.text(0.5, 0.5, ui(font, lang, "No wins yet."), transform=ax.transAxes,

@@ -1,11 +1,16 @@
 """The font the pictures use, picked once (with the first picture; at start when
-fontconfig lists no CJK font).
+neither the project's own font nor fontconfig has a CJK font).
 
-A CJK font draws Chinese names and the zh-Hans labels. Without one, a picture still
-renders: names the font cannot draw are labelled by seat (东/E…), zh-Hans labels fall back
-to English, and the start logs once which font to install.
+A CJK font draws Chinese names and the zh-Hans labels. The project brings its own: Noto
+Sans SC, installed with its Python dependencies (the package pylopdf-fonts-zh-cn, SIL Open
+Font License 1.1; docs/usage.md says why this one), registered with matplotlib through
+``fontManager.addfont``, so that a machine without any CJK font (a fresh laptop, a slim
+container) draws every name. Only where that package is missing is the system asked.
+Without any CJK font, a picture still renders: names the font cannot draw are labelled by
+seat (东/E…), zh-Hans labels fall back to English, and the start logs once which font to
+install.
 
-The font is found however it was installed: fontconfig (``fc-list``) is asked for the files
+A system font is found however it was installed: fontconfig (``fc-list``) is asked for the files
 of the fonts that cover Chinese, and the one chosen is registered with matplotlib
 (``fontManager.addfont``), so matplotlib's cached font list, written when it first ran,
 cannot hide a font installed since. Without fontconfig, matplotlib's own list is used."""
@@ -19,6 +24,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib import resources
 
 # matplotlib is imported where a font is first picked or read (with the first picture), not
 # at start: a process that draws nothing does without it (bot/pictures/drawing.py).
@@ -35,8 +41,11 @@ CJK_FAMILIES = (
 CJK_FAMILY_MARKS = ("CJK", "Han", " SC", " TC", " CN", " HK", "Hei", "Song", "Kai", "Ming",
                     "WenQuanYi", "Fallback")  # a family not in the list above still may do
 BASE_FAMILY = "DejaVu Sans"  # matplotlib's own, always present
-INSTALL_HINT = "apt-get install fonts-noto-cjk (Debian/Ubuntu), or any of: " + ", ".join(
-    CJK_FAMILIES[:5])
+# The font that installs with the project (pyproject.toml's dependencies).
+BUNDLED_PACKAGE, BUNDLED_FILE = "pylopdf_fonts_zh_cn", "NotoSansSC-Regular.otf"
+INSTALL_HINT = ("pip install pylopdf-fonts-zh-cn (a dependency of the project), or apt-get "
+                "install fonts-noto-cjk (Debian/Ubuntu), or any of: "
+                + ", ".join(CJK_FAMILIES[:5]))
 
 
 @dataclass(frozen=True)
@@ -54,6 +63,18 @@ class Font:
         for path in (self.path, *self.fallback_paths):
             points.update(FT2Font(path).get_charmap())
         return frozenset(points)
+
+    @cached_property
+    def bold(self) -> str:
+        """The weight of bold text: "bold" where the family has a bold face, else "normal"
+        (the project's own font has only its Regular: asked for bold, matplotlib would
+        warn in the log for each picture and draw it regular all the same)."""
+        from matplotlib import font_manager
+
+        faces = [f for f in font_manager.fontManager.ttflist if f.name == self.family]
+        heavy = any(int(f.weight) >= 600 if str(f.weight).isdigit() else "bold" in str(
+            f.weight) for f in faces)
+        return "bold" if heavy else "normal"
 
     def can_draw(self, text: str) -> bool:
         return all(ch.isspace() or ord(ch) in self._codepoints for ch in text)
@@ -128,12 +149,37 @@ def _best(candidates: list[tuple[str, str]]) -> tuple[str, str] | None:
     return None
 
 
-def pick_font(font_dirs: Sequence[str] | None = None) -> Font:
-    """The first CJK family found among the system's fonts (asking fontconfig, then
-    matplotlib's list; or only in ``font_dirs``, when given), else matplotlib's DejaVu
-    Sans."""
+def bundled_font_path() -> str | None:
+    """The file of the CJK font that installs with the project, or None where its package
+    is missing."""
+    try:
+        path = resources.files(BUNDLED_PACKAGE) / BUNDLED_FILE
+    except ModuleNotFoundError:
+        return None
+    return str(path) if path.is_file() else None
+
+
+def _bundled() -> Font | None:
+    path = bundled_font_path()
+    family = _registered(path) if path is not None else None
+    if path is None or family is None:
+        return None
+    font = Font(family, path, True, (_base(),))
+    try:
+        return font if font.can_draw("中文") else None
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def pick_font(font_dirs: Sequence[str] | None = None, *, bundled: bool = True) -> Font:
+    """The project's own CJK font (unless ``bundled`` is False, or ``font_dirs`` are
+    given), else the first CJK family found among the system's fonts (asking fontconfig,
+    then matplotlib's list; or only in ``font_dirs``, when given), else matplotlib's
+    DejaVu Sans."""
     from matplotlib import font_manager
 
+    if font_dirs is None and bundled and (own := _bundled()) is not None:
+        return own
     if font_dirs is None:
         sources = [fontconfig_cjk_files(),
                    [(f.name, f.fname) for f in font_manager.fontManager.ttflist]]
@@ -166,7 +212,8 @@ _checked: list[bool] = []  # check_at_start ran
 
 
 def check_at_start() -> None:
-    """At start: when fontconfig lists a CJK font, that is all a start needs to know (the
+    """At start: when the project's own font is installed, or fontconfig lists a CJK
+    font, that is all a start needs to know (the
     pictures pick theirs with the first one, reading matplotlib's font list then: a
     quarter of a second of CPU with matplotlib's import, which a process that draws
     nothing, as most webhook workers, does without); otherwise the font is picked now,
@@ -176,6 +223,10 @@ def check_at_start() -> None:
         if _checked or _chosen:
             return
         _checked.append(True)
+    own = bundled_font_path()
+    if own is not None:
+        log.info("pictures use the font that comes with the project, Noto Sans SC (%s)", own)
+        return
     found = _best(fontconfig_cjk_files())
     if found is not None:
         log.info("fontconfig lists the CJK font %s (%s): the pictures pick theirs with the "

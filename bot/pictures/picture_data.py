@@ -38,10 +38,14 @@ class NightSeries:
 
 
 def night_series(rows: Sequence[HandRow], table: Mapping[Seat, int],
-                 final: Mapping[int, int] | None = None) -> NightSeries:
+                 final: Mapping[int, int] | None = None, *, money: bool = False
+                 ) -> NightSeries:
     """The series of a night's hands (in order); ``table`` is who sits where now (seat ->
     player id). ``final`` is each player's points for the night when ``rows`` are only
-    its last hands: the series then starts from what came before."""
+    its last hands: the series then starts from what came before. With ``money`` the
+    totals are money in cents, each hand at its own stake (``final`` too): a night whose
+    stake changed, whose points at two stakes do not add up. ``biggest`` stays in points
+    (one hand's, at one stake)."""
     counted = list(rows)  # void hands too, flat: the axis numbers every hand
     results = [HandResult.model_validate(r.result) for r in counted]
     seats: dict[int, Seat] = {}
@@ -50,7 +54,8 @@ def night_series(rows: Sequence[HandRow], table: Mapping[Seat, int],
     seats |= {pid: seat for seat, pid in table.items()}
     # Each hand's points by player: who played it, in the seat they played it in (a void
     # hand: 0 for each of its players).
-    moves = [{row.players[s]: 0 if row.status == "void" else d
+    moves = [{row.players[s]: 0 if row.status == "void" else d * (row.stake_cents if money
+                                                                   else 1)
               for s, d in res.deltas.items() if s in row.players}
              for row, res in zip(counted, results, strict=True)]
     totals: dict[int, tuple[int | None, ...]] = {}
@@ -84,9 +89,14 @@ def night_series(rows: Sequence[HandRow], table: Mapping[Seat, int],
         void=tuple(r.number for r in counted if r.status == "void"))
 
 
-def winning_patterns(result: Mapping[str, Any] | HandResult, seat: Seat) -> list[str]:
-    """The names of what ``seat`` won with in a hand (base patterns and big wins, not
-    extras), each once, in the order the explanation gives them."""
+EXTRAS = ("extra", "doubling", "in_base")  # 根, 杠, 杠上花, 海底捞月…: what adds to a hand
+
+
+def winning_patterns(result: Mapping[str, Any] | HandResult, seat: Seat, *,
+                     extras: bool = False) -> list[str]:
+    """The names of what ``seat`` won with in a hand (base patterns and big wins; with
+    ``extras``, what added to them too, as the hand's answer lists them: ``根×2``), each
+    once, in the order the explanation gives them."""
     res = result if isinstance(result, HandResult) else HandResult.model_validate(result)
     names: list[str] = []
     for line in res.lines:
@@ -98,6 +108,9 @@ def winning_patterns(result: Mapping[str, Any] | HandResult, seat: Seat) -> list
             name = "小胡"
         elif line.code == "given":
             name = f"{line.params.get('fan')}番"
+        elif extras and line.code in EXTRAS:
+            name, count = str(line.params.get("name", "")), line.params.get("count")
+            name += f"×{count}" if isinstance(count, int) and count > 1 else ""
         else:
             continue
         if name and name not in names:
@@ -125,21 +138,30 @@ class StandingsSeries:
     names: dict[int, str]
 
 
+def played_at_stakes(nights: Sequence[NightNet]) -> bool:
+    """Whether ``nights`` were played at more than one stake: then their points do not
+    add up, and the standings are drawn in money."""
+    return len({s for n in nights for s in n.stakes}) > 1
+
+
 def standings_series(nights: Sequence[NightNet], names: Mapping[int, str],
-                     final: Mapping[int, int] | None = None) -> StandingsSeries:
-    """Each player's cumulative net after every night. ``final`` (player id -> all-time
-    net) anchors the end when ``nights`` are only the last ones. At most MAX_LINES
-    players: those with the most nights played, then by id."""
+                     final: Mapping[int, int] | None = None, *, money: bool = False
+                     ) -> StandingsSeries:
+    """Each player's cumulative net after every night (with ``money``: in cents, each
+    hand at its stake). ``final`` (player id -> all-time net, or money) anchors the end
+    when ``nights`` are only the last ones. At most MAX_LINES players: those with the
+    most nights played, then by id."""
     players = sorted({p for n in nights for p in n.nets})
     played = Counter(p for n in nights for p in n.nets)
+    nights = [n for n in nights if n.nets]  # a night without a hand is no point on the axis
     shown = sorted(players, key=lambda p: (-played[p], p))[:MAX_LINES]
     lines: dict[int, list[int]] = {}
     for p in sorted(shown):
-        moved = sum(n.nets.get(p, 0) for n in nights)
+        moved = sum((n.money if money else n.nets).get(p, 0) for n in nights)
         running = (final.get(p, moved) - moved) if final is not None else 0
         series = [running]
         for n in nights:
-            running += n.nets.get(p, 0)
+            running += (n.money if money else n.nets).get(p, 0)
             series.append(running)
         lines[p] = series
     first = nights[0].night - 1 if nights else 0

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.text import answer, words
 from bot.text.i18n import money, nt, signed, t
+from bot.text.render_money import points_at_stakes, signed_money
 from engine.families.sichuan import option_off
 from engine.models import HandResult, Line
 from engine.options import SichuanOptions
@@ -150,11 +151,16 @@ def edit_text(lang: str, out: EditOutcome) -> str:
 def summary_text(lang: str, sm: Summary) -> str:
     parts = [nt(lang, "The night is over: {hands} hand.", "The night is over: {hands} hands.",
                 sm.hands, hands=sm.hands)]
-    for pid, net in sorted(sm.nets.items(), key=lambda kv: -kv[1]):
+    for pid, net in sorted(sm.nets.items(), key=lambda kv: -kv[1]) if not sm.mixed else ():
         bold = "<b>" + signed(net) + "</b>"
         parts.append("  " + t(lang, "{player}: {points} ({money})",
                                 player=escape(sm.players[pid].name), points=bold,
                                 money=money(sm.money_of(pid))))
+    # The stake changed: the money, and the points at each stake (never added up).
+    for pid in sorted(sm.nets, key=lambda p: (-sm.money_of(p), p)) if sm.mixed else ():
+        parts.append(f"  {escape(sm.players[pid].name)}{words.colon(lang)}"
+                     f"<b>{signed_money(sm.money_of(pid))}</b>"
+                     + words.paren(lang, points_at_stakes(lang, sm.points_at.get(pid, ()))))
     if sm.mixed:
         parts.append(t(lang, "The stake changed during the night: each hand counts at its "
                              "own stake ({stakes}).",

@@ -164,7 +164,18 @@ class Nights(Service):
         stakes = tuple(sorted(int(x) for x in conn.execute(
             select(stake).where(h.session_id == srow.id, h.status != "void")
             .distinct()).scalars()))
+        points_at: dict[int, tuple[tuple[int, int], ...]] = {}
         if len(stakes) > 1:  # the stake changed during the night: settle the money
+            at_stake: dict[int, dict[int, int]] = {}
+            for pid, at, n in conn.execute(  # a hand without a stake of its own: the night's
+                    select(hp.player_id, h.stake_cents, func.sum(hp.delta))
+                    .join(t.hands, h.id == hp.hand_id).where(h.session_id == srow.id)
+                    .group_by(hp.player_id, h.stake_cents)).all():
+                by = at_stake.setdefault(int(pid), {})
+                key = srow.stake_cents if at is None else int(at)
+                by[key] = by.get(key, 0) + int(n or 0)
+            points_at = {pid: tuple(sorted((at, n) for at, n in by.items() if n))
+                         for pid, by in at_stake.items()}
             transfers = tuple(
                 Transfer(payer=players[a], payee=players[b], points=0, cents=n)
                 for a, b, n in fewest_transfers(money))
@@ -188,6 +199,7 @@ class Nights(Service):
             session_id=srow.id, hands=info.hands,
             stake_cents=stakes[0] if len(stakes) == 1 else srow.stake_cents, nets=nets,
             players=players, transfers=transfers, money=money, stakes=stakes,
+            points_at=points_at,
             biggest=(players[best.player_id], best.win_points, best.number) if best else None,
             most_wins=(players[wins.player_id], int(wins.w)) if wins and wins.w else None,
             most_winners=top,

@@ -4,11 +4,11 @@ the series it draws (:mod:`bot.pictures.picture_data`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import BigInteger, cast, func, select
 from sqlalchemy.engine import Connection
 
 from engine.models import Seat
@@ -35,6 +35,7 @@ class HandRow:
     status: str  # open | closed | void
     result: dict[str, Any]  # the engine's HandResult, as it dumps it
     players: dict[Seat, int]  # who played it, seat -> player id (a seat may change later)
+    stake_cents: int = 0  # what a point of it is worth
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,10 @@ class Night:
     # their points that night, and their names (of every hand's players too).
     nets: dict[int, int]
     names: dict[int, str]
+    # Each one's money that night, each hand at its stake, and the stakes its counted hands
+    # were played at (more than one: the stake changed, and points at two never add up).
+    money: dict[int, int] = field(default_factory=dict)
+    stakes: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,8 @@ class NightNet:
     night: int
     started_at: datetime
     nets: dict[int, int]  # player id -> points that night
+    money: dict[int, int] = field(default_factory=dict)  # player id -> cents, at each stake
+    stakes: frozenset[int] = frozenset()  # the stakes its counted hands were played at
 
 
 class Series(Service):
@@ -87,7 +94,7 @@ class Series(Service):
             session = repo.session_info(conn, chat_id, sid)
             rules = Ruleset.from_snapshot(session.rules)
             rows = conn.execute(select(_h.number, _h.dealer, _h.status, _h.result, _h.report,
-                                       _h.seats)
+                                       _h.seats, _h.stake_cents)
                                 .where(_h.session_id == sid).order_by(_h.number.desc())
                                 .limit(MAX_NIGHT_HANDS)).all()
             ended = conn.execute(select(_s.ended_at).where(_s.id == sid)).scalar_one()
@@ -96,6 +103,15 @@ class Series(Service):
                 int(pid): int(net) for pid, net in conn.execute(
                     select(_hp.player_id, func.sum(_hp.delta)).join(t.hands, _h.id == _hp.hand_id)
                     .where(_h.session_id == sid).group_by(_hp.player_id)).all()}
+            stake = func.coalesce(_h.stake_cents, session.stake_cents)
+            money = dict.fromkeys(nets, 0) | {
+                int(pid): int(cents or 0) for pid, cents in conn.execute(
+                    select(_hp.player_id, func.sum(cast(_hp.delta, BigInteger) * stake))
+                    .join(t.hands, _h.id == _hp.hand_id)
+                    .where(_h.session_id == sid).group_by(_hp.player_id)).all()}
+            stakes = tuple(sorted(int(x) for x in conn.execute(
+                select(stake).where(_h.session_id == sid, _h.status != "void")
+                .distinct()).scalars()))
             names = {p.id: p.name for p in session.seats.values()}
             played = {int(p) for r in rows if r.seats for p in r.seats.values()}
             gone = (set(nets) | played) - set(names)
@@ -105,9 +121,11 @@ class Series(Service):
             return Night(number=index + 1, of=len(ids), session=session,
                          hands=tuple(HandRow(r.number, r.dealer, r.status, full_result_json(
                              r.result, r.report, rules, r.dealer),
-                             {s: int(p) for s, p in r.seats.items()} if r.seats else seated)
+                             {s: int(p) for s, p in r.seats.items()} if r.seats else seated,
+                             session.stake_cents if r.stake_cents is None
+                             else int(r.stake_cents))
                              for r in reversed(rows)),
-                         ended_at=ended, nets=nets, names=names)
+                         ended_at=ended, nets=nets, names=names, money=money, stakes=stakes)
 
         return await self.store.run(unit, write=False)
 
@@ -140,19 +158,31 @@ class Series(Service):
             first = max(0, len(sessions) - MAX_NIGHTS)
             shown = sessions[first:]
             nets: dict[int, dict[int, int]] = {r.id: {} for r in shown}
+            money: dict[int, dict[int, int]] = {r.id: {} for r in shown}
+            stakes: dict[int, set[int]] = {r.id: set() for r in shown}
             if shown:
+                stake = func.coalesce(_h.stake_cents, _s.stake_cents)
                 rows = conn.execute(
-                    select(_h.session_id, _hp.player_id, func.sum(_hp.delta))
+                    select(_h.session_id, _hp.player_id, func.sum(_hp.delta),
+                           func.sum(cast(_hp.delta, BigInteger) * stake))
                     .join(t.hands, _h.id == _hp.hand_id)
+                    .join(t.sessions, _s.id == _h.session_id)
                     .where(_hp.chat_id == chat_id, _h.session_id >= shown[0].id)
                     .group_by(_h.session_id, _hp.player_id)).all()
-                for sid, pid, net in rows:
+                for sid, pid, net, cents in rows:
                     if sid in nets:
                         nets[sid][pid] = int(net)
+                        money[sid][pid] = int(cents or 0)
+                for sid, at in conn.execute(
+                        select(_h.session_id, stake).join(t.sessions, _s.id == _h.session_id)
+                        .where(_h.chat_id == chat_id, _h.session_id >= shown[0].id,
+                               _h.status != "void").distinct()).all():
+                    if sid in stakes:
+                        stakes[sid].add(int(at))
             names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
                 t.players.c.chat_id == chat_id)).tuples().all())
-            return [NightNet(first + i + 1, r.started_at, nets[r.id])
-                    for i, r in enumerate(shown)], names
+            return [NightNet(first + i + 1, r.started_at, nets[r.id], money[r.id],
+                             frozenset(stakes[r.id])) for i, r in enumerate(shown)], names
 
         return await self.store.run(unit, write=False)
 

@@ -463,9 +463,9 @@ async def test_a_hand_before_a_seat_change_is_corrected_as_it_was_played(
     drawn: list[tuple[Any, drawing.NightLabels]] = []
     night_chart = drawing.night_chart
 
-    def spy(series: Any, who: drawing.NightLabels, lang: str, font: Any) -> bytes:
+    def spy(series: Any, who: drawing.NightLabels, lang: str, font: Any, **kw: Any) -> bytes:
         drawn.append((series, who))
-        return night_chart(series, who, lang, font)
+        return night_chart(series, who, lang, font, **kw)
 
     monkeypatch.setattr(drawing, "night_chart", spy)
     async with AsyncExitStack() as stack:
@@ -591,7 +591,7 @@ async def test_the_card_of_five_players_and_four_transfers_fits(
     else:
         assert "dave: +96 (hand 1)" in drawn, drawn
         assert "carol pays erin 4.00" in drawn, drawn
-    assert "清七对" in drawn, drawn
+    assert any("清七对" in x for x in drawn), drawn
     assert [x for x in drawn if x in ("dave", "erin", "carol", "alice", "bob")] == [
         "dave", "erin", "carol", "alice", "bob"], drawn
 

@@ -161,6 +161,16 @@ def test_the_font_picker_falls_back_without_a_cjk_font(
     assert len(warnings) == 1
 
 
+def test_the_project_brings_its_own_cjk_font() -> None:
+    """Installed with the project's dependencies, it is the one picked, whatever the
+    system has."""
+    path = fonts.bundled_font_path()
+    assert path is not None and Path(path).name == fonts.BUNDLED_FILE
+    font = fonts.pick_font()
+    assert font.cjk and font.path == path and font.family == "Noto Sans SC"
+    assert font.can_draw("老王 付给 carol 2.00：+105（296.00）杠上花、平胡 · 东南西北")
+
+
 def installed_cjk_file() -> str | None:
     """A CJK font file on this machine, asked of fontconfig and of matplotlib's list
     independently of the picker."""
@@ -217,7 +227,7 @@ def test_a_font_installed_after_matplotlib_listed_its_fonts_is_found(
     assert all(entry.fname != str(fresh) for entry in font_manager.fontManager.ttflist)
     fake_fc_list(tmp_path / "bin", f"printf '%s\\tNoto Sans CJK SC\\tRegular\\n' '{fresh}'",
                  monkeypatch)
-    font = fonts.pick_font()
+    font = fonts.pick_font(bundled=False)  # the system's fonts, not the project's own
     assert font.cjk and font.path == str(fresh) and font.can_draw("小明")
     assert any(entry.fname == str(fresh) for entry in font_manager.fontManager.ttflist)
     assert png_size(drawing.patterns_chart("小明", [("清一色", 1)], 1, "zh-Hans", font,
@@ -251,7 +261,7 @@ async def test_pictures_are_pngs_of_their_sizes(ledger: Ledger, tmp_path: Path) 
             counts = [("清一色", 3), ("七对", 1)]
             assert png_size(drawing.patterns_chart("小明", counts, 4, lang, font,
                                                    {"清一色": "one suit"})) == drawing.CHART_SIZE
-    assert card.biggest is not None and card.biggest[3] == ("清一色",)
+    assert card.biggest is not None and card.biggest[3] == ("清一色", "自摸")
     assert [n.points for n in card.nets] == sorted(summary.nets.values(), reverse=True)
     assert sum(n.points for n in card.nets) == 0
 

@@ -181,9 +181,9 @@ async def test_the_night_chart_counts_the_hands_end_counts(
 
     monkeypatch.setattr(Axes, "set_title", title)
 
-    def spy(series: Any, who: drawing.NightLabels, lang: str, font: Any) -> bytes:
+    def spy(series: Any, who: drawing.NightLabels, lang: str, font: Any, **kw: Any) -> bytes:
         drawn.append(series)
-        return night_chart(series, who, lang, font)
+        return night_chart(series, who, lang, font, **kw)
 
     monkeypatch.setattr(drawing, "night_chart", spy)
     zh = lang != "en"

@@ -94,6 +94,15 @@ async def test_a_stake_change_applies_from_the_next_hand(ledger: Ledger) -> None
     ids = {seat: p.id for seat, p in one.session.seats.items()}
     want = {ids[s]: nets_one[s] * 50 + nets_two[s] * 200 for s in ids}
     assert summary.money == want and sum(want.values()) == 0
+    # The points at each stake, never added across stakes; the chart's money the same.
+    assert summary.points_at == {ids[s]: tuple((at, n) for at, n in ((50, nets_one[s]),
+                                                                     (200, nets_two[s])) if n)
+                                 for s in ids}
+    night = await ledger.series.night(CHAT)
+    assert night.money == want and night.stakes == (50, 200)
+    assert [h.stake_cents for h in night.hands] == [50, 200]
+    (net,), _names = await ledger.series.night_nets(CHAT)
+    assert net.money == want and net.stakes == {50, 200}
     paid: dict[int, int] = dict.fromkeys(ids.values(), 0)
     for tr in summary.transfers:  # the transfers settle the money exactly
         paid[tr.payer.id] -= tr.cents
