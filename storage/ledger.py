@@ -45,7 +45,7 @@ from storage.services.nights import Nights
 from storage.services.rows import SEAT_COLUMNS
 from storage.services.series import Series
 from storage.services.sessions import Sessions
-from storage.sql.clock import now
+from storage.sql.clock import local, now, utc_offset, zone, zone_name
 from storage.sql.store import Store
 
 
@@ -110,4 +110,5 @@ class Ledger(Store):
         return Pipeline(self)
 
 
-__all__ = ["SEAT_COLUMNS", "Ledger", "LedgerError", "now"]
+__all__ = ["SEAT_COLUMNS", "Ledger", "LedgerError", "local", "now", "utc_offset", "zone",
+           "zone_name"]

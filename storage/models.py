@@ -26,6 +26,7 @@ class ChatInfo(Contract):
     overrides: dict[str, Any]
     stake_cents: int
     verbose: bool = False  # answer events with the full explanation
+    time_zone: str | None = None  # its days and times are told there; None: its language's
 
 
 class PlayerInfo(Contract):

@@ -39,7 +39,7 @@ from bot.handlers.chat import (
     tokens_of,
 )
 from bot.handlers.context import TallyContext
-from bot.text import render
+from bot.text import render, render_lookback
 from bot.text.errors_text import error_text
 from bot.text.help_text import FORMS, HELP, HELP_NIGHT
 from bot.text.i18n import money, normalise_language, t
@@ -57,6 +57,7 @@ from engine.rules import parse_overrides, presets, ruleset
 from engine.shape_rules import FAMILY_SHAPES, family_readings, family_waits
 from engine.tiles import TileError, format_chinese, format_compact
 from storage.errors import LedgerError
+from storage.ledger import zone_name
 from storage.models import ChatInfo, PlayerRef, SessionInfo
 from storage.queues.messages import Outgoing
 
@@ -453,10 +454,13 @@ async def cmd_set(update: Update, context: TallyContext) -> None:
     words = set_words([w.text for w in tokens_of(msg)])  # 封顶 5 -> cap_fan=5
     ledger = context.ledger
     stake = len(words) == 2 and words[0].lower() == "stake"
+    zone = len(words) == 2 and words[0].lower() in ZONE_WORDS
     # A new stake: the table going plays it from its next hand (the write sets it there).
     session = await ledger.sessions.current_session(chat.id)
 
     def answer(info: ChatInfo) -> list[Outgoing]:
+        if zone:
+            return [send.replying(update, render_lookback.zone_text(info))]
         return [send.replying(update, _house_rules_text(info, session if stake else None,
                                                         going=session is not None))]
 
@@ -467,6 +471,13 @@ async def cmd_set(update: Update, context: TallyContext) -> None:
                     chat.id, preset=preset_key(words[1], presets()) or words[1].lower())
             elif stake:
                 info = await tx.chats.update_chat(chat.id, stake_cents=parse_stake(words[1]))
+            elif zone:
+                name = "" if words[1].lower() in ("default", "默认", "默認") \
+                    else zone_name(words[1])
+                if name is None:
+                    await refuse(update, lang, "bad_time_zone", token=escape(words[1][:40]))
+                    return
+                info = await tx.chats.update_chat(chat.id, time_zone=name)
             elif len(words) == 2 and words[0].lower() in ("lang", "language", "语言"):
                 language = normalise_language(words[1], "")
                 if not language:
@@ -611,6 +622,7 @@ async def cmd_score(update: Update, context: TallyContext) -> None:
 
 
 
+ZONE_WORDS = ("tz", "timezone", "time_zone", "zone", "时区", "時區")
 VERBOSE_WORDS = {"on": True, "off": False, "开": True, "关": False, "1": True, "0": False}
 
 

@@ -45,6 +45,8 @@ MESSAGES: dict[str, str] = {
     "draw_usage": "{token}: example: /draw alice 花猪, bob 听 3, carol 听 1112345678999m",
     "qishou_usage": "Example: /qishou bob 板板胡",
     "bad_stake": "{token} is not an amount; write e.g. 0.5 or 2.",
+    "bad_time_zone": "{token} is not a time zone; write e.g. /set tz +8, /set tz "
+                     "Asia/Singapore or /set tz default.",
     "new_usage": "Example: /new chengdu @alice @bob carol dave — four players in seat "
                  "order E S W N, or three (E S W), e.g. /new 三人两房 @alice @bob carol; "
                  "E deals first.",

@@ -3,7 +3,7 @@ and changed it, and a player's record. All text goes through :func:`bot.text.i18
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, timedelta
 from html import escape
 
 from babel.dates import format_date
@@ -12,7 +12,8 @@ from bot.text.i18n import nt, signed, t
 from bot.text.render import SEAT_KEYS, line_text, name
 from bot.text.render_money import points_at_stakes, signed_money
 from bot.text.words import colon, listing, paren, preset_name, then
-from storage.models import PlayerStats
+from storage.ledger import local, now, utc_offset, zone
+from storage.models import ChatInfo, PlayerStats
 from storage.services.lookback import (
     AuditNote,
     HandDetail,
@@ -85,6 +86,38 @@ def history_text(lang: str, view: NightHistory, scope: Scope) -> str:
     return "\n".join(parts)
 
 
+_NUMERALS = "零一二三四五六七八九十"
+
+
+def told(stamp: datetime, time_zone: str | None, lang: str) -> str:
+    """A time as the chat tells it, in its time zone: ``2026-12-03 15:06 (UTC+8)``, in
+    Chinese ``2026-12-03 15:06（东八区）``."""
+    at = local(stamp, zone(time_zone, lang))
+    return f"{at:%Y-%m-%d %H:%M}" + paren(lang, _offset(at, lang))
+
+
+def _offset(at: datetime, lang: str) -> str:
+    """``UTC+8``; in Chinese ``东八区`` (``零时区``) for a whole number of hours."""
+    hours = int((at.utcoffset() or timedelta()).total_seconds()) / 3600
+    if not lang.startswith("zh") or not hours.is_integer() or abs(hours) > 12:
+        return utc_offset(at)
+    n = int(abs(hours))
+    if not n:
+        return "零时区"
+    return ("东" if hours > 0 else "西") + (_NUMERALS[n] if n <= 10 else
+                                           "十" + _NUMERALS[n - 10]) + "区"
+
+
+def zone_text(info: ChatInfo) -> str:
+    """The answer to /set tz: the zone the chat's days and times are now told in."""
+    lang = info.language
+    at = local(now(), zone(info.time_zone, lang))
+    named = info.time_zone if info.time_zone and "/" in info.time_zone else _offset(at, lang)
+    name = named if info.time_zone else t(lang, "{zone}, this language's default", zone=named)
+    return t(lang, "Days and times are told in {zone}: it is {now} there now.",
+             zone=name, now=f"{at:%Y-%m-%d %H:%M}")
+
+
 def night_list_text(lang: str, view: NightList) -> str:
     """/history all: a line a night, latest first."""
     if not view.total:
@@ -143,7 +176,7 @@ def hand_text(lang: str, d: HandDetail) -> str:
     if len(d.changes) > 5:
         parts.append(t(lang, "{n} earlier changes.", n=len(d.changes) - 5))
     for c in d.changes[-5:]:
-        note = _change(lang, c, _who(lang, c.actor), c.at.strftime("%Y-%m-%d %H:%M"))
+        note = _change(lang, c, _who(lang, c.actor), told(c.at, d.time_zone, lang))
         if note:
             parts.append(note)
     return "\n".join(_fit(lang, parts))

@@ -48,8 +48,11 @@ class Chats(Service):
 
     async def update_chat(self, chat_id: int, *, language: str | None = None,
                           preset: str | None = None, overrides: dict[str, Any] | None = None,
-                          stake_cents: int | None = None, verbose: bool | None = None
-                          ) -> ChatInfo:
+                          stake_cents: int | None = None, verbose: bool | None = None,
+                          time_zone: str | None = None) -> ChatInfo:
+        """``time_zone``: an IANA name or ``UTC±HH:MM`` (storage.sql.clock.zone_name), or
+        ``""`` for the language's default."""
+
         def unit(conn: Connection) -> ChatInfo:
             chat = repo.ensure_chat(conn, chat_id)
             values: dict[str, Any] = {}
@@ -69,6 +72,8 @@ class Chats(Service):
                 values["stake_cents"] = stake_cents
             if verbose is not None:
                 values["verbose"] = verbose
+            if time_zone is not None:
+                values["time_zone"] = time_zone or None
             if values:
                 conn.execute(update(t.chats).where(t.chats.c.id == chat_id)
                              .values(**values))

@@ -7,7 +7,7 @@ same day is ``2026-11-20/2``. The label is what players type to name an earlier 
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from itertools import groupby
 from typing import Any
 
@@ -21,6 +21,7 @@ from storage.services import rows as repo
 from storage.services.hand_json import full_report, full_result
 from storage.services.nights import history_items
 from storage.sql import tables as t
+from storage.sql.clock import local, zone
 from storage.sql.store import Service
 
 # Which nights: "current" (the table going, else the latest night), "all", a day, or one
@@ -97,6 +98,7 @@ class HandDetail(Contract):
     reporters: tuple[str | None, ...]  # per event: a player's name, None if not a player
     changes: tuple[AuditNote, ...]
     created_at: datetime
+    time_zone: str | None = None  # the chat's (None: its language's)
 
 
 class RecentHand(Contract):
@@ -116,8 +118,15 @@ class PlayerRecord(Contract):
     best: RecentHand | None
 
 
-def _day_of(started_at: datetime) -> date:
-    return (started_at.astimezone(UTC) if started_at.tzinfo else started_at).date()
+def _day_of(started_at: datetime, where: tzinfo) -> date:
+    return local(started_at, where).date()
+
+
+def _zone_of(conn: Connection, chat_id: int) -> tzinfo:
+    """The chat's time zone: its days (a night's name) are told there."""
+    row = conn.execute(select(t.chats.c.language, t.chats.c.time_zone).where(
+        t.chats.c.id == chat_id)).first()
+    return zone(row.time_zone, row.language) if row is not None else UTC
 
 
 def _night(row: Row[Any], label: str) -> Night:
@@ -250,10 +259,10 @@ class Lookback(Service):
 
         def unit(conn: Connection) -> NightList:
             rows = conn.execute(_NIGHT.where(_s.chat_id == chat_id).order_by(_s.id)).all()
+            where = _zone_of(conn, chat_id)
             labelled: list[Night] = []
-            for _, group in groupby(rows, key=lambda r: _day_of(r.started_at)):
-                labelled += [_night(r, _label(_day_of(r.started_at), k))
-                             for k, r in enumerate(group, 1)]
+            for day, group in groupby(rows, key=lambda r: _day_of(r.started_at, where)):
+                labelled += [_night(r, _label(day, k)) for k, r in enumerate(group, 1)]
             total = len(labelled)
             pages = max(1, -(-total // page_size))
             shown = labelled[::-1][(page - 1) * page_size:page * page_size]
@@ -304,7 +313,9 @@ class Lookback(Service):
                 status=row.status, report=full_report(row.report),
                 result=full_result(row.result, row.report, session.rules, row.dealer),
                 reporters=tuple(who.get(r) if r is not None else None for r in row.reporters),
-                changes=notes, created_at=row.created_at)
+                changes=notes, created_at=row.created_at,
+                time_zone=conn.execute(select(t.chats.c.time_zone).where(
+                    t.chats.c.id == chat_id)).scalar())
 
         return await self.store.run(unit, write=False)
 
@@ -359,11 +370,14 @@ class Lookback(Service):
         return await self.store.run(unit, write=False)
 
     def _nights_of_day(self, conn: Connection, chat_id: int, day: date) -> list[Night]:
-        """The nights started on ``day`` (UTC), oldest first."""
-        start = datetime(day.year, day.month, day.day, tzinfo=UTC)
+        """The nights started on ``day`` (in the chat's time zone), oldest first."""
+        where = _zone_of(conn, chat_id)
+        start = datetime(day.year, day.month, day.day, tzinfo=where).astimezone(UTC)
+        end = (datetime(day.year, day.month, day.day, tzinfo=where)
+               + timedelta(days=1)).astimezone(UTC)
         rows = conn.execute(_NIGHT.where(
             _s.chat_id == chat_id, _s.started_at >= start,
-            _s.started_at < start + timedelta(days=1)).order_by(_s.id)).all()
+            _s.started_at < end).order_by(_s.id)).all()
         return [_night(r, _label(day, k)) for k, r in enumerate(rows, 1)]
 
     def _nights_by_id(self, conn: Connection, chat_id: int, ids: set[int]
@@ -372,7 +386,8 @@ class Lookback(Service):
             return {}
         rows = conn.execute(_NIGHT.where(_s.chat_id == chat_id, _s.id.in_(ids))).all()
         out: dict[int, Night] = {}
-        for day in {_day_of(r.started_at) for r in rows}:
+        where = _zone_of(conn, chat_id)
+        for day in {_day_of(r.started_at, where) for r in rows}:
             out |= {n.session_id: n for n in self._nights_of_day(conn, chat_id, day)}
         return {sid: out[sid] for sid in ids if sid in out}
 
@@ -385,7 +400,7 @@ class Lookback(Service):
                 (_s.status == "open").desc(), _s.id.desc()).limit(1)).first()
             if row is None:
                 return []
-            day = _day_of(row.started_at)
+            day = _day_of(row.started_at, _zone_of(conn, chat_id))
             return [n for n in self._nights_of_day(conn, chat_id, day)
                     if n.session_id == row.id]
         if isinstance(scope, tuple):

@@ -87,7 +87,7 @@ def ensure_chat(conn: Connection, chat_id: int, language: str = "zh-Hans"
         row = conn.execute(select(t.chats).where(t.chats.c.id == chat_id)).one()
     return ChatInfo(id=row.id, language=row.language, preset=row.preset,
                     overrides=row.overrides, stake_cents=row.stake_cents,
-                    verbose=bool(row.verbose))
+                    verbose=bool(row.verbose), time_zone=row.time_zone)
 
 
 def find_or_add_player(conn: Connection, chat_id: int, ref: PlayerRef

@@ -44,6 +44,8 @@ chats = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     # Answer every event with the full explanation instead of the compact line.
     Column("verbose", Boolean, nullable=False, server_default=false()),
+    # Its days and times are told in this zone (storage.sql.clock); None: its language's.
+    Column("time_zone", String(64)),
 )
 
 players = Table(

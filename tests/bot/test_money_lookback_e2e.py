@@ -153,7 +153,13 @@ async def test_history_hand_and_stats(tmp_path: Path) -> None:
             assert wanted in text and text.startswith("⚠️"), (line, text)
         text = await _text(t, "dave", "/hand 1")
         assert "Event 1, reported by bob" in text and "清一色" in text
-        assert "Corrected by alice" in text
+        assert "Corrected by alice" in text and " (UTC)." in text  # English: UTC
+        text = await _text(t, "alice", "/set tz +8")
+        assert "Days and times are told in UTC+8: it is " in text, text
+        assert "(UTC+8)" in await _text(t, "dave", "/hand 1")
+        assert "is not a time zone" in await _text(t, "alice", "/set tz Mars/Base")
+        text = await _text(t, "alice", "/set tz default")
+        assert "UTC, this language's default" in text, text
         text = await _text(t, "dave", "/hand 1 2026-11-20")
         assert "night 2026-11-20" in text and "reported by carol" in text
         text = await _text(t, "dave", "/stats @bob")
@@ -172,11 +178,14 @@ async def test_replies_in_chinese(tmp_path: Path) -> None:
         await t.say("alice", "/edit 1 bob 自摸 清一色")
         await t.say("alice", "/void 1")
         n = (await t.ledger.money.open_balances(t.chat_id))[0].handle
+        assert "（东八区）" in await _text(t, "alice", "/hand 1")  # by default, Beijing's
         lines = ["/standings", "/debts", "/settle", "/history", "/history all", "/hand 1",
-                 "/stats @bob", f"/paid {n} abc", f"/paid {n} 1", "/hand 7", "/history 9"]
+                 "/stats @bob", f"/paid {n} abc", f"/paid {n} 1", "/hand 7", "/history 9",
+                 "/set 时区 +9", "/set 时区 火星"]
         for line in lines:
             text = await _text(t, "alice", line)
             words = set(re.findall(r"[A-Za-z]{2,}", text)) - {
                 "alice", "bob", "carol", "dave", "paid", "settle", "hand", "history",
-                "debts", "all", "abc"}
+                "debts", "all", "abc", "set"}
             assert not words, (line, words, text)
+        assert "东九区" in await _text(t, "alice", "/hand 1")  # after /set 时区 +9

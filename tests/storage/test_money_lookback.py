@@ -201,3 +201,25 @@ async def test_two_nights_on_one_day_are_told_apart(ledger: Ledger) -> None:
     await ledger.corrections.void(CHAT, 1, allow_others=True)
     tonight = (await ledger.lookback.night_list(CHAT, page_size=1)).lines
     assert [(x.night.hands, x.void) for x in tonight] == [(1, 1)]
+
+
+async def test_a_night_is_named_by_the_day_in_the_chat_s_time_zone(ledger: Ledger) -> None:
+    """A night started at 17:30 UTC is the next day's in Beijing (the default of a Chinese
+    chat) and that day's in an English chat (UTC), or wherever the chat says it is."""
+    await ledger.chats.chat(CHAT, "zh-Hans")
+    night = await _night(ledger, 100, win("self_draw", "S"))
+    async with ledger.write() as conn:
+        await conn.execute(update(t.sessions).where(t.sessions.c.id == night).values(
+            started_at=datetime(2026, 11, 20, 17, 30, tzinfo=UTC)))
+    for time_zone, language, label in ((None, "zh-Hans", "2026-11-21"),
+                                       (None, "en", "2026-11-20"),
+                                       ("UTC-05:00", "zh-Hans", "2026-11-20"),
+                                       ("Asia/Singapore", "en", "2026-11-21")):
+        async with ledger.write() as conn:
+            await conn.execute(update(t.chats).where(t.chats.c.id == CHAT).values(
+                language=language, time_zone=time_zone))
+        listed = await ledger.lookback.night_list(CHAT)
+        assert [x.night.label for x in listed.lines] == [label], (time_zone, language)
+        day = date.fromisoformat(label)
+        detail = await ledger.lookback.hand_detail(CHAT, 1, day)
+        assert detail.night.label == label and detail.time_zone == time_zone
