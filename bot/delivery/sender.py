@@ -102,7 +102,7 @@ class ChatStream:
 class Sender:
     def __init__(self, bot: Bot, ledger: Ledger, *, board_interval: float = 0.0,
                  max_attempts: int = 8, max_in_flight: int = 64, worker: str | None = None,
-                 sweep_interval: float = 5.0, lease: float = DEFAULT_LEASE,
+                 sweep_interval: float = 1.0, lease: float = DEFAULT_LEASE,
                  outage: Outage | None = None) -> None:
         """``worker``: several workers share the outbox (webhook mode); each sends what
         it holds, and now and then takes up answers whose worker stopped (its lease ran
