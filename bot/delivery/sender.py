@@ -191,7 +191,7 @@ class Sender:
 
     async def _sweep(self) -> None:
         """Take up answers that a worker wrote and stopped holding (dead, or paused past
-        its lease): a chat's all at once."""
+        its lease): a chat's in order, up to the first one a live worker holds."""
         while True:
             await asyncio.sleep(self.sweep_interval)
             try:

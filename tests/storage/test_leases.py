@@ -1,6 +1,7 @@
 """Leases on the inbox and the outbox, with a fake clock: a claim taken over is fenced (its
 "handled" writes nothing), a renewed lease is not taken over, a chat's answers change
-hands together, and an answer written behind older ones held elsewhere knows it. On
+hands in order (a dead worker's head whatever live workers hold behind it), and an answer
+written behind older ones held elsewhere knows it. On
 SQLite and PostgreSQL (each test in a schema of its own)."""
 
 from __future__ import annotations
