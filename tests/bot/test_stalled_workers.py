@@ -374,7 +374,7 @@ async def past_the_default_lease(rig: Rig, scenario: str, chats: list[int]) -> N
             # is up by then), or until its lease is nearly out.
             behind = 0
             while loop.time() < deadline - 7:
-                await load.run(rounds=1, pause=0)
+                await load.run(rounds=1, pause=0.5)
                 while await conn.fetchval("SELECT count(*) FROM inbox "
                                           "WHERE status = 'pending'"):
                     assert loop.time() < deadline, "the reports were never handled"
