@@ -51,9 +51,9 @@ class Pipeline:
                              max_attempts=settings.send_attempts,
                              max_in_flight=settings.max_in_flight,
                              lease=settings.lease_seconds, outage=self.outage,
-                             # a stopped worker's answers are taken up soon after its
-                             # lease ran out
-                             sweep_interval=min(5.0, settings.lease_seconds / 2))
+                             # a stopped worker's answers are taken up within a second
+                             # of its lease's end, as its updates are (the inbox scan)
+                             sweep_interval=min(1.0, settings.lease_seconds / 2))
         self.dispatcher = Dispatcher(app, ledger, self.sender,
                                      max_in_flight=settings.max_in_flight,
                                      max_attempts=settings.handle_attempts, shared=shared,

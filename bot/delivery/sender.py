@@ -16,7 +16,9 @@
   renews every lease it holds, inbox claims included, every third of the lease; a row is
   sent only while a lease it renewed still has a margin to run (else it renews first,
   and drops the rows another worker took meanwhile), and an answer written ``behind``
-  older ones of its chat held elsewhere waits until those are gone. So a worker paused
+  older ones of its chat held elsewhere waits until those are gone (so does one still
+  held after a renewal found older ones of its chat taken over: the sweep takes a chat's
+  answers whose lease ran out up to the first one a live worker holds). So a worker paused
   past its lease sends nothing when it wakes, except a call already in flight; and a
   chat's answers leave in order.
 """
@@ -100,7 +102,7 @@ class ChatStream:
 class Sender:
     def __init__(self, bot: Bot, ledger: Ledger, *, board_interval: float = 0.0,
                  max_attempts: int = 8, max_in_flight: int = 64, worker: str | None = None,
-                 sweep_interval: float = 5.0, lease: float = DEFAULT_LEASE,
+                 sweep_interval: float = 1.0, lease: float = DEFAULT_LEASE,
                  outage: Outage | None = None) -> None:
         """``worker``: several workers share the outbox (webhook mode); each sends what
         it holds, and now and then takes up answers whose worker stopped (its lease ran
@@ -189,7 +191,7 @@ class Sender:
 
     async def _sweep(self) -> None:
         """Take up answers that a worker wrote and stopped holding (dead, or paused past
-        its lease): a chat's all at once."""
+        its lease): a chat's in order, up to the first one a live worker holds."""
         while True:
             await asyncio.sleep(self.sweep_interval)
             try:
@@ -239,7 +241,11 @@ class Sender:
                 return True
 
             for stream in list(self.streams.values()):
-                stream.fifo = deque(r for r in stream.fifo if not lost(r))
+                kept = deque(r for r in stream.fifo if not lost(r))
+                if len(kept) < len(stream.fifo):  # older ones went elsewhere: wait for them
+                    for r in kept:
+                        r.behind = True
+                stream.fifo = kept
                 if stream.board is not None and lost(stream.board):
                     stream.board = None
                 stream.wake.set()

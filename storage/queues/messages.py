@@ -27,10 +27,11 @@ module holds what they exchange (:class:`Incoming`, :class:`Pending`, :class:`Ou
   action is fenced by the token, in the same statement: "handled" only while the claim is
   still this one's (else :class:`AlreadyHandled` rolls the whole unit back), a renewal
   only of rows still held (the sender sends a row only within a lease it renewed, and
-  drops rows another worker took over). Another worker takes a chat's answers only all
-  at once, when none of them is held by a live lease (``outbox.claim_messages``), and an
-  answer written while older ones of its chat wait with another worker is marked
-  ``behind``: its sender waits until those are gone (``outbox.ahead_of``).
+  drops rows another worker took over). Another worker takes a chat's answers whose lease
+  ran out in order, up to the first one a live worker holds, whatever live workers hold
+  behind them (``outbox.claim_messages``), and an answer written while older ones of its
+  chat wait with another worker is marked ``behind``: its sender waits until those are
+  gone (``outbox.ahead_of``).
 """
 
 from __future__ import annotations

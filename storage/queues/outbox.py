@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from sqlalchemy import delete, or_, select, text, update
+from sqlalchemy import delete, exists, or_, select, text, update
 from sqlalchemy.engine import Connection
 
 from storage.queues.messages import (
@@ -18,6 +18,7 @@ from storage.sql.clock import now
 from storage.sql.store import Service
 
 _i, _o = t.inbox.c, t.outbox.c
+_h = t.outbox.alias("ahead").c  # an older answer of the same chat
 
 _SWEEP_LOCK = 0x7A11_0001  # the advisory lock that one sweep of the outbox holds at a time
 
@@ -36,19 +37,21 @@ class Outbox(Service):
 
     async def claim_messages(self, worker: str, lease: float, limit: int = 200
                              ) -> list[Queued]:
-        """Pending answers no live lease holds, oldest first, now held by ``worker``: only
-        of chats none of whose answers another worker holds by a live lease, so a chat's
-        answers change hands together and leave in order."""
+        """Pending answers no live lease holds, oldest first, now held by ``worker``: of
+        each chat, those older than its first answer another worker holds by a live lease
+        (all of them if none), so a chat's answers change hands in order, a head whose
+        holder is gone whatever later ones live workers hold. Those later ones were
+        written ``behind`` it and wait until it is sent."""
 
         def unit(conn: Connection) -> list[Queued]:
-            if self.store.dialect == "postgresql":  # one sweep at a time: none splits a chat
+            if self.store.dialect == "postgresql":  # one sweep at a time: none takes another's
                 conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _SWEEP_LOCK})
             stamp = now()
             free = or_(_o.claimed_until.is_(None), _o.claimed_until < stamp)
-            held = (select(_o.chat_id).where(_o.status == "pending", _o.claimed_by != worker,
-                                             _o.claimed_until >= stamp))
-            ids = (select(_o.id).where(_o.status == "pending", free,
-                                       _o.chat_id.not_in(held.scalar_subquery()))
+            held_before = exists().where(_h.chat_id == _o.chat_id, _h.id < _o.id,
+                                         _h.status == "pending", _h.claimed_by != worker,
+                                         _h.claimed_until >= stamp)
+            ids = (select(_o.id).where(_o.status == "pending", free, ~held_before)
                    .order_by(_o.id).limit(limit))
             rows = conn.execute(update(t.outbox).where(_o.id.in_(ids.scalar_subquery()), free,
                                                        _o.status == "pending")

@@ -141,3 +141,67 @@ async def test_a_lease_renewed_by_the_heartbeat_is_not_taken_over(
     assert await ledger.outbox.claim_messages("b", LEASE) == []
     clock.advance(LEASE + 1)  # the heartbeat stopped (a paused)
     assert [r.id for r in await ledger.outbox.claim_messages("b", LEASE)] == [row.id]
+
+
+async def test_a_head_whose_worker_died_is_sent_first_by_a_live_one(
+        ledger: Ledger, clock: Clock) -> None:
+    """The chat's oldest answer is held by a worker that died; two live workers hold the
+    answers written behind it, and each waits for what is ahead of its own. Once the dead
+    worker's lease ran out, a live worker's sweep takes the head, and the chat's answers
+    go out, in order (before, each sweep left the chat to the other live worker)."""
+    await ledger.inbox.finish(None, [say("1")], "dead", lease=LEASE)
+    [second] = await ledger.inbox.finish(None, [say("2")], "b", lease=LEASE)
+    [third] = await ledger.inbox.finish(None, [say("3")], "c", lease=LEASE)
+    bot = Bot()  # one Telegram, so the order across both workers shows
+    b = Sender(bot, ledger, worker="b", lease=LEASE, sweep_interval=0.01)  # type: ignore[arg-type]
+    c = Sender(bot, ledger, worker="c", lease=LEASE, sweep_interval=0.01)  # type: ignore[arg-type]
+    await b.start()
+    await c.start()
+    try:
+        b.enqueue([second])
+        c.enqueue([third])
+        clock.advance(LEASE * 0.8)
+        await b.renew()  # their heartbeats; the dead worker's lease runs out
+        await c.renew()
+        assert bot.sent == []
+        clock.advance(LEASE * 0.3)
+        await until(lambda: len(bot.sent) == 3, "the chat's answers sent", 10)
+        assert bot.sent == ["1", "2", "3"]
+    finally:
+        await b.stop()
+        await c.stop()
+    assert await ledger.pipeline.backlog() == (0, 0)
+
+
+async def test_a_worker_that_lost_older_answers_sends_its_newer_after_them(
+        ledger: Ledger, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """a held two answers of the chat and paused: the older one's lease ran out first (the
+    newer was written later), and b took it over. a wakes and renews: the newer one is
+    still its own, but it waits until b's older one is gone."""
+    [older] = await ledger.inbox.finish(None, [say("older")], "a", lease=LEASE)
+    clock.advance(LEASE / 2)
+    [newer] = await ledger.inbox.finish(None, [say("newer")], "a", lease=LEASE)
+    assert not newer.behind  # a held everything ahead of it when it wrote it
+    clock.advance(LEASE * 0.6)
+    assert [r.id for r in await ledger.outbox.claim_messages("b", LEASE)] == [older.id]
+    asked = {"n": 0}
+    real = ledger.outbox.ahead_of
+
+    async def counted(row: Any, worker: str) -> bool:
+        asked["n"] += 1
+        return await real(row, worker)
+
+    monkeypatch.setattr(ledger.outbox, "ahead_of", counted)
+    bot = Bot()
+    a = sender(ledger, "a", bot)
+    await a.start()
+    try:
+        a.enqueue([older, newer])  # a wakes with both in hand
+        await until(lambda: asked["n"] >= 2 or bool(bot.sent), "a looked twice", 10)
+        assert bot.sent == []  # not "newer" before b's "older"
+        await ledger.outbox.settle_messages(sent=[older.id])  # b sent it
+        await a.idle()
+        assert bot.sent == ["newer"]
+    finally:
+        await a.stop()
+    assert await ledger.pipeline.backlog() == (0, 0)

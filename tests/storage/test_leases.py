@@ -1,6 +1,7 @@
 """Leases on the inbox and the outbox, with a fake clock: a claim taken over is fenced (its
 "handled" writes nothing), a renewed lease is not taken over, a chat's answers change
-hands together, and an answer written behind older ones held elsewhere knows it. On
+hands in order (a dead worker's head whatever live workers hold behind it), and an answer
+written behind older ones held elsewhere knows it. On
 SQLite and PostgreSQL (each test in a schema of its own)."""
 
 from __future__ import annotations
@@ -122,15 +123,43 @@ async def test_an_answer_written_behind_anothers_waits_for_it(ledger: Ledger,
     [alone] = await ledger.inbox.finish(None, [say(OTHER, "alone")], "b", lease=LEASE)
     assert not older.behind and newer.behind and not alone.behind
     assert await ledger.outbox.ahead_of(newer, "b")
-    # while b holds the newer one, no sweep of a third worker splits the chat
     clock.advance(LEASE + 1)  # a died; b's heartbeat keeps its own
     await ledger.pipeline.renew("b", LEASE)
-    assert await ledger.outbox.claim_messages("c", LEASE) == []
     taken = await ledger.outbox.claim_messages("b", LEASE)  # b takes a's, older, for itself
     assert [r.id for r in taken] == [older.id]
     assert not await ledger.outbox.ahead_of(newer, "b")  # b sends both, older first
     await ledger.outbox.settle_messages(sent=[older.id])
     assert not await ledger.outbox.ahead_of(newer, "b")
+
+
+async def test_a_dead_workers_head_is_taken_over_whatever_live_workers_hold_behind_it(
+        ledger: Ledger, clock: Clock) -> None:
+    """A chat's oldest answer is held by a worker that died; live workers hold answers
+    written behind it (each renewing its own). The first sweep after its lease ran out
+    takes the head (every sweep left it to the others before); a dead worker's row after
+    one a live worker holds waits until that one is gone, so the answers leave in order."""
+    [head] = await ledger.inbox.finish(None, [say(CHAT, "1")], "dead", lease=LEASE)
+    [second] = await ledger.inbox.finish(None, [say(CHAT, "2")], "b", lease=LEASE)
+    [third] = await ledger.inbox.finish(None, [say(CHAT, "3")], "c", lease=LEASE)
+    [fourth] = await ledger.inbox.finish(None, [say(CHAT, "4")], "dead", lease=LEASE)
+    [other] = await ledger.inbox.finish(None, [say(OTHER, "x")], "dead", lease=LEASE)
+    assert second.behind and third.behind and fourth.behind
+    clock.advance(LEASE * 0.8)
+    for live in ("b", "c"):  # their heartbeats; the dead worker's lease runs out
+        await ledger.pipeline.renew(live, LEASE)
+    clock.advance(LEASE * 0.3)
+    taken = await ledger.outbox.claim_messages("c", LEASE)
+    assert [r.id for r in taken] == [head.id, other.id]
+    assert await ledger.outbox.claim_messages("b", LEASE) == []  # "4" waits behind c's
+    assert await ledger.outbox.ahead_of(second, "b")  # "1", now c's, goes first
+    await ledger.outbox.settle_messages(sent=[head.id])
+    assert not await ledger.outbox.ahead_of(second, "b")
+    assert await ledger.outbox.ahead_of(third, "c")  # b's "2" goes before c's "3"
+    await ledger.outbox.settle_messages(sent=[second.id])
+    assert not await ledger.outbox.ahead_of(third, "c")
+    assert await ledger.outbox.claim_messages("b", LEASE) == []  # c's "3" is before "4"
+    [last] = await ledger.outbox.claim_messages("c", LEASE)  # c, holding "3", takes "4"
+    assert last.id == fourth.id
 
 
 async def test_a_claim_that_waited_behind_the_owners_commit_takes_no_done_row(
