@@ -31,6 +31,7 @@ settings.load_profile("fast" if os.environ.get("TALLY_TEST_FAST")
 # explorations), so that the cores are not idle at the start, and no exploration is left
 # to run alone at the end.
 LONGEST_FIRST = (
+    "tests/bot/test_default_lease.py",
     "tests/bot/test_faults.py::test_sigkill_at_chosen_moments_loses_and_doubles_nothing[sqlite]",
     "tests/test_types.py",
     "tests/storage/test_ledger_stateful.py",
