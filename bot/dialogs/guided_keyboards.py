@@ -191,10 +191,11 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         rows.append([b(t(lang, "More patterns ({page}/{pages})", page=nxt + 1, pages=pages),
                        "pg", nxt)])
     if facts.counts:
-        rows.append([b(f"根 {cur.gen}", "g"), b(f"杠 {cur.kongs}", "k")])
+        rows.append([b(f"{said(lang, '根')} {cur.gen}", "g"),
+                     b(f"{said(lang, '杠')} {cur.kongs}", "k")])
     if facts.jiangxi:
-        rows.append([b("无宝" if cur.wild_used is False else "有宝", "wu"),
-                     b(f"飞宝 {cur.feibao}", "fb")])
+        rows.append([b(said(lang, "无宝" if cur.wild_used is False else "有宝"), "wu"),
+                     b(f"{said(lang, '飞宝')} {cur.feibao}", "fb")])
     controls = [b(t(lang, "How…"), "hw")]
     if draft.how in FROM_ANOTHER and len(draft.winners) < MAX_WINNERS:
         controls.append(b(t(lang, "+ Winner"), "aw"))
@@ -224,8 +225,8 @@ def _more(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
     if step == "jing":
         for seat in session.seats:
             z, f = draft.jing.get(seat, (0, 0))
-            rows.append([b(f"{names[seat]} 正精 {z}", "jz", seat),
-                         b(f"{names[seat]} 副精 {f}", "jf", seat)])
+            rows.append([b(f"{names[seat]} {said(lang, '正精')} {z}", "jz", seat),
+                         b(f"{names[seat]} {said(lang, '副精')} {f}", "jf", seat)])
         prompt = t(lang, "精 each player holds: press to count up (正精 counts 2, 副精 1).")
     elif step in ("feeder", "fourth"):
         action = "fd" if step == "feeder" else "ff"
@@ -236,7 +237,8 @@ def _more(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
             if step == "feeder" else t(lang, "第四凑: who fed {player} the fourth meld?",
                                        player=escape(names[cur.seat]))
     elif step == "ind":
-        suits = [("万", "m"), ("筒", "p"), ("条", "s")] + ([("字", "z")] if facts.family ==
+        suits = [(said(lang, "万"), "m"), (said(lang, "筒"), "p"), (said(lang, "条"), "s")] \
+            + ([("字", "z")] if facts.family ==
                                                            "jiangxi" else [])
         rows.append([b(label, "is", code) for label, code in suits])
         prompt = t(lang, "The turned-up tile ({word}): which suit?", word=facts.indicator)
@@ -252,19 +254,20 @@ def _more(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
             if opts.jing_bonus:
                 rows.append([b(t(lang, "精 counts…"), "jv")])
             if opts.feibao_loser_doubles and draft.how not in FROM_ANOTHER:
-                rows += _rows([b(f"{names[s]} 飞宝 {draft.loser_feibao.get(s, 0)}", "lf", s)
+                rows += _rows([b(f"{names[s]} {said(lang, '飞宝')} "
+                                 f"{draft.loser_feibao.get(s, 0)}", "lf", s)
                                for s in others], 3)
             if opts.chengbao:
-                row = [b("承包" + colon(lang) + (names[cur.feeder] if cur.feeder else "—"),
-                         "cb")]
+                row = [b(said(lang, "承包") + colon(lang)
+                         + (names[cur.feeder] if cur.feeder else "—"), "cb")]
                 if cur.feeder:
-                    row.append(b("第四凑" + colon(lang) + (names[cur.fourth_feeder]
+                    row.append(b(said(lang, "第四凑") + colon(lang) + (names[cur.fourth_feeder]
                                                         if cur.fourth_feeder else "—"), "fo"))
                 rows.append(row)
             if draft.how == "kong_replacement":
-                rows.append([b(f"连杠 {max(1, cur.kong_chain)}", "kc")])
+                rows.append([b(f"{said(lang, '连杠')} {max(1, cur.kong_chain)}", "kc")])
             if draft.how == "rob_kong":
-                rows.append([b(f"连抢 {draft.robbed_kongs}", "rk")])
+                rows.append([b(f"{said(lang, '连抢')} {draft.robbed_kongs}", "rk")])
         if facts.birds > 1:
             rows += _rows([b(t(lang, "Bird {rank}", rank=r), "bd", r) for r in range(1, 10)], 5)
             rows.append([b(t(lang, "No bird"), "bc")])

@@ -49,7 +49,7 @@ ONE_POINT = {
     "{seat}: {value} x {times} = {points} points": "{seat}: {value} x {times} = {points} point",
     "{seat}: {points} points": "{seat}: {points} point",
 }
-_NAMED = ("name", "patterns", "base")
+_NAMED = ("name", "patterns", "base", "wild", "pattern")
 _SEATS = ("seat", "payer", "payee", "winner")
 
 

@@ -25,6 +25,7 @@ from bot.text.i18n import LOCALES
 from bot.text.script import EXTRA_FOLD, TABLE
 from bot.text.words import PATTERN, PATTERN_NAMES, SAID_WORDS
 from engine.patterns import FAMILY_PATTERNS
+from engine.rules import presets, ruleset
 
 SOURCE = LOCALES / "zh_Hans" / "LC_MESSAGES" / "tally.po"
 TARGET = LOCALES / "zh_Hant" / "LC_MESSAGES" / "tally.po"
@@ -40,6 +41,11 @@ WORDS: list[tuple[str, str]] = [
     ("放炮", "出銃"),
     ("胡", "糊"),
     ("封頂", "爆棚"),
+    ("羣", "群"),
+    ("“", "「"),  # Traditional quotation marks
+    ("”", "」"),
+    ("‘", "『"),
+    ("’", "』"),  # OpenCC's Hong Kong variant; 群組, 本群 as Hong Kong chats write them
     ("默認", "預設"),
     ("設置", "設定"),
     ("信息", "訊息"),
@@ -85,6 +91,11 @@ def pattern_names() -> list[str]:
     names = {p.name for ps in FAMILY_PATTERNS.values() for p in ps}
     names |= {n for table in PATTERN_NAMES.values() for n in table.values()}
     names |= set(SAID_WORDS)
+    for preset in presets():  # names the presets' options count (/rules lists them)
+        opts = ruleset(preset).options.model_dump()
+        for key in ("fan", "extras", "big_wins", "values"):
+            names |= set(opts.get(key) or {})
+        names |= set(opts.get("starting_wins") or ())
     return sorted(names)
 
 

@@ -82,7 +82,8 @@ PATTERN = "said"
 # The tiles' words as the Mini App writes them: the suits (m, p, s), then 1z-7z.
 TILE_WORDS = ["万", "筒", "条", "东", "南", "西", "北", "白", "发", "中"]
 SAID_WORDS = [*TILE_WORDS, "暗杠", "补杠", "直杠", "宝杠", "未听", "听", "花猪", "根", "杠",
-              "无宝", "飞宝", "连杠", "承包", "第四凑", "连抢", "鸟", "精"]
+              "无宝", "有宝", "宝吊", "飞宝", "连杠", "承包", "第四凑", "连抢", "鸟", "精", "正精",
+              "副精"]
 
 
 def said(lang: str, word: str) -> str:
