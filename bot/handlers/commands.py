@@ -49,6 +49,7 @@ from bot.text.words import (
     near_preset,
     preset_key,
     preset_name,
+    said,
     typed_name,
     typed_value,
 )
@@ -617,7 +618,9 @@ async def cmd_score(update: Update, context: TallyContext) -> None:
     waits = family_waits(family, hand, wild_kinds)
     if waits:
         await reply(update, t(lang, "Ready, waiting on {compact} ({chinese}).",
-                              compact=format_compact(waits), chinese=format_chinese(waits)))
+                              compact=format_compact(waits),
+                              chinese=" ".join(said(lang, w)
+                                               for w in format_chinese(waits).split())))
     else:
         await reply(update, t(lang, "Not ready."))
 

@@ -30,7 +30,7 @@ from bot.pictures.fonts import Font
 from bot.pictures.picture_data import NightSeries, StandingsSeries
 from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.render_money import points_at_stakes, signed_money
-from bot.text.words import preset_name
+from bot.text.words import preset_name, said
 from engine.models import Seat
 
 DPI = 100
@@ -74,7 +74,7 @@ def label(font: Font, lang: str, name: str, seat: Seat | None) -> str:
         return short
     if seat is None:
         return "?"
-    zh = SEAT_ZH[seat]
+    zh = said(lang, SEAT_ZH[seat])  # 東 in zh-Hant
     return zh if is_chinese(lang) and font.can_draw(zh) else seat
 
 

@@ -314,7 +314,9 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         params["suggestions"] = str(params["suggestions"]).replace(", ", "、")
     if "expected" in params:  # a tile count: "13 or 14"
         params["expected"] = str(params["expected"]).replace(" or ", t(lang, " or "))
-    clean = {k: escape(_seat(lang, str(v), seats) if k == "seat" else str(v))
+    # A pattern's name in a refusal (七小对 和 碰碰胡 不能同时成立) in the chat's script.
+    clean = {k: escape(_seat(lang, str(v), seats) if k == "seat"
+                       else pattern_name("", str(v), lang))
              for k, v in params.items()}
     return "⚠️ " + t(lang, template, **clean)
 

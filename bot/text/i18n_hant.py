@@ -26,6 +26,7 @@ from bot.text.script import EXTRA_FOLD, TABLE
 from bot.text.words import PATTERN, PATTERN_NAMES, SAID_WORDS
 from engine.patterns import FAMILY_PATTERNS
 from engine.rules import presets, ruleset
+from engine.tiles import chinese
 
 SOURCE = LOCALES / "zh_Hans" / "LC_MESSAGES" / "tally.po"
 TARGET = LOCALES / "zh_Hant" / "LC_MESSAGES" / "tally.po"
@@ -91,6 +92,7 @@ def pattern_names() -> list[str]:
     names = {p.name for ps in FAMILY_PATTERNS.values() for p in ps}
     names |= {n for table in PATTERN_NAMES.values() for n in table.values()}
     names |= set(SAID_WORDS)
+    names |= {chinese(kind) for kind in range(34)}  # the tiles (一萬, 紅中), /score's waits
     for preset in presets():  # names the presets' options count (/rules lists them)
         opts = ruleset(preset).options.model_dump()
         for key in ("fan", "extras", "big_wins", "values"):

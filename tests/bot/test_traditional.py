@@ -20,11 +20,14 @@ from bot.text.i18n import normalise_language, t
 from bot.text.script import TABLE, fold
 from bot.text.words import pattern_name, said
 from bot.webapp.strings import strings
+from engine.rules import presets
 from tests.bot import guided_play
 from tests.bot.guided_play import find_button, play
 from tests.bot.harness import Table, plain, table
 from tests.bot.test_language import (
     _SAY,
+    COMMANDS,
+    NEW,
     PLAYERS,
     TRANSCRIPTS,
     ascii_punctuation,
@@ -261,3 +264,19 @@ async def test_a_night_by_buttons_in_traditional(path: Path, tmp_path: Path,
         check(t.api.outbox, "", path.name)
         for r in t.api.outbox:
             assert not simplified_only(plain(r.text)), (path.name, plain(r.text))
+
+
+async def test_commands_and_refusals_in_traditional(tmp_path: Path) -> None:
+    """The zh-Hans language test's commands and refusals, at every preset, in a zh-Hant
+    chat: /help, /rules, /set, refusals and their examples in Traditional characters."""
+    async with table(tmp_path, lang="zh-hk") as t:
+        t.admin("alice")
+        for command in COMMANDS[:4]:
+            check_hant(await t.say("alice", command), command, command)
+        for preset in presets():
+            check_hant(await t.say("alice", f"/rules {preset}"), preset, f"/rules {preset}")
+            check_hant(await t.say("alice", NEW.format(preset=preset)), preset, f"/new {preset}")
+            for command in COMMANDS:
+                check_hant(await t.say("alice", command), command, f"{preset}: {command}")
+            check_hant(await t.say("bob", "/hu bob 自摸"), "", f"{preset}: a win")
+            check_hant(await t.say("alice", "/end"), "", f"{preset}: /end")
