@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.text.words import STAKE_WORDS, VALUE_WORDS, option_key
 from bot.text.script import fold, simplified
+from bot.text.words import STAKE_WORDS, VALUE_WORDS, option_key
 from engine.errors import clip as clip  # re-exported: the handlers clip with it
 from engine.errors import clip_params
 from engine.models import MAX_FAN

@@ -83,7 +83,7 @@ PATTERN = "said"
 TILE_WORDS = ["万", "筒", "条", "东", "南", "西", "北", "白", "发", "中"]
 SAID_WORDS = [*TILE_WORDS, "暗杠", "补杠", "直杠", "宝杠", "未听", "听", "花猪", "根", "杠",
               "无宝", "有宝", "宝吊", "飞宝", "连杠", "承包", "第四凑", "连抢", "鸟", "精", "正精",
-              "副精", "小胡"]
+              "副精", "小胡", "不设", "零时区", "区"]
 
 
 def said(lang: str, word: str) -> str:
@@ -279,14 +279,14 @@ def _short(name: str) -> str:
 
 def typed_value(lang: str, word: str) -> str:
     """An option's value as a player of ``lang`` types it (``true`` -> ``是``)."""
-    if lang != "zh-Hans":
+    if not is_chinese(lang):
         return word
-    return {"true": "是", "false": "否", "none": "不设"}.get(word, word)
+    return said(lang, {"true": "是", "false": "否", "none": "不设"}.get(word, word))
 
 
 def typed_name(lang: str, key: str) -> str:
     """The option as a player of ``lang`` types it after /set (``封顶``, ``cap_fan``)."""
-    if lang != "zh-Hans" or key not in OPTIONS or key in BY_NAME:
+    if not is_chinese(lang) or key not in OPTIONS or key in BY_NAME:
         return key
     name = _short(t(lang, OPTIONS[key])).replace("、", "")
     return name if name.isalnum() and option_key(name) == key else key
@@ -303,7 +303,7 @@ def option_label(lang: str, key: str) -> str:
     """An option in /rules: its label, and in English the key that /set takes (in
     Chinese the label is what /set takes)."""
     label = t(lang, OPTIONS[key])
-    return label if lang == "zh-Hans" else f"{label} ({key})"
+    return label if is_chinese(lang) else f"{label} ({key})"
 
 
 def value_list(lang: str, key: str, valid: str) -> str:
