@@ -85,6 +85,7 @@ def test_hong_kong_words() -> None:
     assert convert("bob 胡牌，alice 点炮") == "bob 食糊，alice 出銃"
     assert convert("庄家连庄，杠上开花，鸡胡") == "莊家連莊，槓上開花，雞糊"
     assert convert("封顶 8 番") == "爆棚 8 番"
+    assert convert("板板胡，“门清”未开启") == "板板糊，「門清」未開啟"
     assert pattern_name("chengdu", "对对胡 七对", "zh-Hant") == "對對糊 七對"
     assert pattern_name("yibin", "对对胡", "zh-Hant") == "大對子"
     assert pattern_name("chengdu", "对对胡", "zh-Hans") == "对对胡"
