@@ -33,7 +33,7 @@ from bot.ops.application import AnyApp
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import t
-from bot.text.words import said
+from bot.text.words import pattern_name, said
 from bot.webapp.auth import InitData
 from engine.errors import ReportError
 from engine.models import MAX_FAN, SEATS, HandResult
@@ -218,9 +218,9 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
     for name in form.patterns:
         if name not in facts.patterns:
             raise EntryError(t(lang, "Not a pattern of this table: {name}", name=name))
-        parts.append(name)
+        parts.append(pattern_name("", name, lang))  # 七對 in zh-Hant: read in either script
     if not form.tiles and not form.patterns:
-        parts.append(facts.plain)
+        parts.append(pattern_name("", facts.plain, lang))
     if form.indicator and facts.indicator:
         parts += [facts.indicator, form.indicator]
     seen = {form.winner, form.from_seat}
@@ -237,9 +237,9 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
         for name in other.patterns:
             if name not in facts.patterns:
                 raise EntryError(t(lang, "Not a pattern of this table: {name}", name=name))
-            parts.append(name)
+            parts.append(pattern_name("", name, lang))
         if not other.tiles and not other.patterns:
-            parts.append(facts.plain)
+            parts.append(pattern_name("", facts.plain, lang))
     return " ".join(parts)
 
 

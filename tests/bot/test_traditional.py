@@ -14,6 +14,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.console.fake_api import SentMessage
+from bot.delivery.pipeline import pipeline_of as pipeline
 from bot.dialogs.grammar import Token, parse_draw, parse_kong, parse_win, seat_resolver
 from bot.text import i18n_hant
 from bot.text.i18n import normalise_language, t
@@ -35,6 +36,7 @@ from tests.bot.test_language import (
     english_words,
     play_in_chinese,
 )
+from tests.bot.webapp_harness import app_table, auth, client, init_data, keyed, seated
 
 _TO_HK, _TO_TW = opencc.OpenCC("s2hk"), opencc.OpenCC("s2tw")
 
@@ -281,3 +283,25 @@ async def test_commands_and_refusals_in_traditional(tmp_path: Path) -> None:
                 check_hant(await t.say("alice", command), command, f"{preset}: {command}")
             check_hant(await t.say("bob", "/hu bob 自摸"), "", f"{preset}: a win")
             check_hant(await t.say("alice", "/end"), "", f"{preset}: /end")
+
+
+async def test_the_mini_app_in_traditional_for_a_hong_kong_user(tmp_path: Path) -> None:
+    """The app's words, its form's patterns and kongs, and the win it records, in
+    Traditional characters for a zh-hk user; the report it writes is read back."""
+    async with app_table(tmp_path, lang="zh-hk") as t, client(t) as c:
+        await seated(t)
+        h = auth(init_data(t, "bob"))
+        me = (await c.get("/app/api/me", headers=h)).json()
+        assert me["lang"] == "zh-Hant" and me["strings"]["seat_E"] == "東"
+        entry = (await c.get("/app/api/entry", headers=h)).json()
+        assert entry["pattern_labels"]["对对胡"] == "對對糊"
+        assert "暗槓" in [k["label"] for k in entry["kongs"]]
+        form = {"winner": "S", "how": "discard", "from_seat": "E", "patterns": ["七对"]}
+        r = await c.post("/app/api/record", headers=h, json=keyed(form))
+        assert r.status_code == 200, r.text
+        await pipeline(t.app).idle()
+        answer = next(plain(m.text) for m in reversed(t.api.outbox) if "七對" in m.text)
+        assert "bob" in answer and "alice" in answer, answer
+        echo = next(plain(m.text) for m in t.api.outbox if m.text.startswith("📱"))
+        assert echo == "📱 bob: /hu bob 出銃 alice 七對"  # the report, as typed
+        check_hant([m for m in t.api.outbox if not m.text.startswith("📱")], "", "the app")
