@@ -183,7 +183,7 @@ class Console:
 
     def user(self, name: str) -> FakeUser:
         if name not in self.users:
-            language = "zh-hans" if self.settings.default_language == "zh-Hans" else "en"
+            language = self.settings.default_language.lower()  # zh-hans, zh-hant or en
             self.users[name] = FakeUser(self.state.user_id(name), name, name, language)
         return self.users[name]
 

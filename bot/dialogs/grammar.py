@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.text.script import fold, simplified
 from bot.text.words import STAKE_WORDS, VALUE_WORDS, option_key
 from engine.errors import clip as clip  # re-exported: the handlers clip with it
 from engine.errors import clip_params
@@ -50,7 +51,8 @@ def half_width(text: str) -> str:
 
 
 SELF_DRAW = {"自摸", "zimo", "self", "selfdraw", "self-draw", "tsumo", "摸", "self draw"}
-DISCARD = {"from", "off", "点炮", "放炮", "炮", "dianpao", "点", "接炮", "jiepao"}
+DISCARD = {"from", "off", "点炮", "放炮", "炮", "dianpao", "点", "接炮", "jiepao",
+           "出铳", "铳"}  # 出銃: Hong Kong
 # Said after the player whose discard it was (``alice 点炮``), as well as before.
 DISCARD_AFTER = {"点炮", "放炮", "dianpao", "fangpao"}
 DISCARD |= DISCARD_AFTER
@@ -185,6 +187,7 @@ class WinDraft:
 
 def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], str | None]:
     """``/hu`` arguments -> (a win event, the indicator tile if one was named)."""
+    tokens = read_words(tokens, resolve)
     d = WinDraft()
     self_draw = False
     said_self_draw = False
@@ -471,6 +474,7 @@ def _parse_jing(text: str, resolve: Resolver) -> dict[str, list[int]]:
 
 
 def parse_kong(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
+    tokens = read_words(tokens, resolve)
     if not tokens or resolve(tokens[0]) is None:
         raise GrammarError("kong_usage")
     event: dict[str, Any] = {"type": "kong", "seat": resolve(tokens[0])}
@@ -496,7 +500,7 @@ def parse_kong(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
 def parse_draw(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
     """``/draw alice 花猪, bob 听 3, carol 听 123m456m...`` -> a wall-end event."""
     players: dict[str, dict[str, Any]] = {}
-    for seg in split_segments(tokens):
+    for seg in split_segments(read_words(tokens, resolve)):
         seat = resolve(seg[0])
         if seat is None:
             raise GrammarError("draw_usage", token=seg[0].text)
@@ -551,7 +555,7 @@ def parse_edit_event(tokens: list[Token], resolve: Resolver
     says it, the command's name optional: ``frank 暗杠`` (or ``kong frank 暗杠``) is a
     kong, ``bob 听 2, dave 花猪`` (or ``draw …``) the wall's end, anything else a win.
     Returns (the event, the indicator tile a win named)."""
-    head = tokens[0].text.lower().lstrip("/") if tokens else ""
+    head = fold(tokens[0].text).lstrip("/") if tokens else ""
     if head in EDIT_KONG:
         return parse_kong(tokens[1:], resolve), None
     if head in EDIT_DRAW:
@@ -560,7 +564,7 @@ def parse_edit_event(tokens: list[Token], resolve: Resolver
         return parse_starting(tokens[1:], resolve), None
     if head in EDIT_WIN:
         return parse_win(tokens[1:], resolve)
-    words = [w.text.lower().strip(",，;；") for w in tokens[1:]]
+    words = [fold(w.text).strip(",，;；") for w in tokens[1:]]
     if words and words[0] in KONG_KINDS and words[0] not in WILD:
         return parse_kong(tokens, resolve), None  # <who> <kind> [from <who>]
     if any(w in READY or w in NOT_READY or w in HUAZHU for w in words):
@@ -572,13 +576,13 @@ def parse_starting(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
     if len(tokens) < 2 or resolve(tokens[0]) is None:
         raise GrammarError("qishou_usage")
     return {"type": "starting_win", "seat": resolve(tokens[0]),
-            "kinds": [t.text for t in tokens[1:]]}
+            "kinds": [simplified(t.text) for t in tokens[1:]]}
 
 
 def set_words(words: list[str]) -> list[str]:
     """``/set``'s words with options and values said in Chinese as their keys: ``封顶 5``
     -> ``cap_fan=5``, ``底注 0.5`` -> ``stake 0.5``, ``查花猪=否`` -> ``huazhu=false``."""
-    if len(words) == 2 and words[0].lower() in STAKE_WORDS:
+    if len(words) == 2 and fold(words[0]) in STAKE_WORDS:
         return ["stake", words[1]]
     if len(words) == 2 and "=" not in words[0] and (key := option_key(words[0])) is not None:
         words = [f"{key}={words[1]}"]
@@ -587,7 +591,7 @@ def set_words(words: list[str]) -> list[str]:
         name, eq, value = word.partition("=")
         head, dot, sub = name.partition(".")
         key = option_key(head) if eq else None
-        out.append(f"{key}{dot}{sub}={VALUE_WORDS.get(value.strip(), value)}"
+        out.append(f"{key}{dot}{sub}={VALUE_WORDS.get(simplified(value.strip()), value)}"
                    if key is not None else word)
     return out
 
@@ -608,7 +612,7 @@ _PATTERN_WORDS = 4  # the longest pattern name in words ("one suit dragon seven 
 
 
 def _known(name: str) -> bool:
-    return any(p.knows(name) for p in FAMILY_PATTERNS.values())
+    return any(p.knows(simplified(name)) for p in FAMILY_PATTERNS.values())
 
 
 def _add_pattern(patterns: list[str], name: str) -> None:
@@ -622,6 +626,7 @@ def _add_pattern(patterns: list[str], name: str) -> None:
 
 def canonical(name: str) -> set[str]:
     """What ``name`` stands for in each family that knows it (``haidipao`` -> 海底炮)."""
+    name = simplified(name)
     return {p.resolve(name).name for p in FAMILY_PATTERNS.values() if p.knows(name)}
 
 
@@ -638,14 +643,22 @@ def pattern_name(seg: list[Token], i: int) -> tuple[str, int]:
     return seg[i].text, 1
 
 
+def read_words(tokens: list[Token], resolve: Resolver) -> list[Token]:
+    """A report's words as the grammar reads them: in Simplified characters (點炮 is 点炮,
+    槓 is 杠, 對對糊 is 对对胡), but a player's name as typed."""
+    return [tok if tok.user_id is not None or resolve(tok) is not None
+            else Token(simplified(tok.text)) for tok in tokens]
+
+
 def seat_resolver(names: Mapping[str, str], user_ids: Mapping[int, str]) -> Resolver:
-    """A resolver over ``names`` (lower-cased names, @usernames, seat letters -> seat)."""
+    """A resolver over ``names`` (names and @usernames as :func:`fold` reads them, seat
+    letters -> seat): 陳 finds 陈, and the reverse."""
 
     def resolve(tok: Token) -> str | None:
         if tok.user_id is not None and tok.user_id in user_ids:
             return user_ids[tok.user_id]
-        return names.get(tok.text.lower().lstrip("@")) or (
+        return names.get(fold(tok.text).lstrip("@")) or (
             tok.text.upper() if tok.text.upper() in ("E", "S", "W", "N") and len(tok.text) == 1
-            else SEAT_WORDS.get(tok.text.lower()))
+            else SEAT_WORDS.get(fold(tok.text)))
 
     return resolve

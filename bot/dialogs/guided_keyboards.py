@@ -23,7 +23,7 @@ from bot.dialogs.guided_steps import (
 from bot.dialogs.keyboards import draft_data
 from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import t
-from bot.text.words import colon, listing
+from bot.text.words import colon, listing, pattern_name, said
 from engine.offer import FROM_ANOTHER, WAYS, Offer
 from storage.models import SessionInfo
 
@@ -57,11 +57,11 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
     and counts), then the hand's shared facts (birds, 精, losers' 飞宝, 本金)."""
     names = _names(session)
     if isinstance(draft, KongDraft):
-        return f"{names[draft.seat or '']} {KONG_WORDS[draft.kind or '']}" + (
+        return f"{names[draft.seat or '']} {said(lang, KONG_WORDS[draft.kind or ''])}" + (
             f" ← {names[draft.from_seat]}" if draft.from_seat else "")
     if isinstance(draft, DrawDraft):
-        parts = [f"{names[s]} {WALL_WORDS[p.state]}" + (f" {p.fan}" if p.state == "ready"
-                                                          else "")
+        parts = [f"{names[s]} {said(lang, WALL_WORDS[p.state])}"
+                 + (f" {p.fan}" if p.state == "ready" else "")
                  for s, p in draft.players.items() if p.state != "no"]
         return t(lang, "The wall ran out") + (colon(lang) + listing(lang, parts) if parts
                                               else "")
@@ -71,26 +71,27 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
         text = names[w.seat] + (colon(lang) + t(lang, how) if how else "")
         if draft.from_seat:
             text += f" ← {names[draft.from_seat]}"
-        bits = list(w.patterns)
-        bits += [f"根{w.gen}"] if w.gen else []
-        bits += [f"杠{w.kongs}"] if w.kongs else []
-        bits += ["无宝"] if w.wild_used is False else []
-        bits += [f"飞宝{w.feibao}"] if w.feibao else []
-        bits += [f"连杠{w.kong_chain}"] if w.kong_chain else []
-        bits += [f"承包 {names[w.feeder]}"] if w.feeder else []
-        bits += [f"第四凑 {names[w.fourth_feeder]}"] if w.fourth_feeder else []
+        bits = [pattern_name("", n, lang) for n in w.patterns]
+        bits += [f"{said(lang, '根')}{w.gen}"] if w.gen else []
+        bits += [f"{said(lang, '杠')}{w.kongs}"] if w.kongs else []
+        bits += [said(lang, "无宝")] if w.wild_used is False else []
+        bits += [f"{said(lang, '飞宝')}{w.feibao}"] if w.feibao else []
+        bits += [f"{said(lang, '连杠')}{w.kong_chain}"] if w.kong_chain else []
+        bits += [f"{said(lang, '承包')} {names[w.feeder]}"] if w.feeder else []
+        bits += [f"{said(lang, '第四凑')} {names[w.fourth_feeder]}"] if w.fourth_feeder \
+            else []
         if bits:
             text += " · " + " ".join(bits)
         lines.append(text)
     shared = []
     if draft.robbed_kongs > 1:
-        shared.append(f"连抢{draft.robbed_kongs}")
+        shared.append(f"{said(lang, '连抢')}{draft.robbed_kongs}")
     if draft.birds:
-        shared.append("鸟" + listing(lang, (str(b) for b in draft.birds)))
+        shared.append(said(lang, "鸟") + listing(lang, (str(b) for b in draft.birds)))
     for seat, count in draft.loser_feibao.items():
-        shared.append(f"{names[seat]} 飞宝{count}")
+        shared.append(f"{names[seat]} {said(lang, '飞宝')}{count}")
     if draft.jing:
-        shared.append("精 " + listing(lang, (f"{names[s]} {z}/{f}" for s, (z, f) in
+        shared.append(said(lang, "精") + " " + listing(lang, (f"{names[s]} {z}/{f}" for s, (z, f) in
                                              draft.jing.items())))
     if draft.indicator:
         shared.append(f"{Table.of(session).offer.indicator or ''} {draft.indicator}")
@@ -181,7 +182,7 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         rows.append([b(("▶ " if i == draft.cur else "") + names[w.seat], "cw", i)
                      for i, w in enumerate(draft.winners)])
     first = draft.page * PAGE
-    page = [b(("✅ " if n in cur.patterns else "") + n, "p", first + i)
+    page = [b(("✅ " if n in cur.patterns else "") + pattern_name("", n, lang), "p", first + i)
             for i, n in enumerate(facts.patterns[first: first + PAGE])]
     rows += _rows(page, 3)
     pages = -(-len(facts.patterns) // PAGE)
@@ -190,10 +191,11 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         rows.append([b(t(lang, "More patterns ({page}/{pages})", page=nxt + 1, pages=pages),
                        "pg", nxt)])
     if facts.counts:
-        rows.append([b(f"根 {cur.gen}", "g"), b(f"杠 {cur.kongs}", "k")])
+        rows.append([b(f"{said(lang, '根')} {cur.gen}", "g"),
+                     b(f"{said(lang, '杠')} {cur.kongs}", "k")])
     if facts.jiangxi:
-        rows.append([b("无宝" if cur.wild_used is False else "有宝", "wu"),
-                     b(f"飞宝 {cur.feibao}", "fb")])
+        rows.append([b(said(lang, "无宝" if cur.wild_used is False else "有宝"), "wu"),
+                     b(f"{said(lang, '飞宝')} {cur.feibao}", "fb")])
     controls = [b(t(lang, "How…"), "hw")]
     if draft.how in FROM_ANOTHER and len(draft.winners) < MAX_WINNERS:
         controls.append(b(t(lang, "+ Winner"), "aw"))
@@ -223,8 +225,8 @@ def _more(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
     if step == "jing":
         for seat in session.seats:
             z, f = draft.jing.get(seat, (0, 0))
-            rows.append([b(f"{names[seat]} 正精 {z}", "jz", seat),
-                         b(f"{names[seat]} 副精 {f}", "jf", seat)])
+            rows.append([b(f"{names[seat]} {said(lang, '正精')} {z}", "jz", seat),
+                         b(f"{names[seat]} {said(lang, '副精')} {f}", "jf", seat)])
         prompt = t(lang, "精 each player holds: press to count up (正精 counts 2, 副精 1).")
     elif step in ("feeder", "fourth"):
         action = "fd" if step == "feeder" else "ff"
@@ -235,7 +237,8 @@ def _more(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
             if step == "feeder" else t(lang, "第四凑: who fed {player} the fourth meld?",
                                        player=escape(names[cur.seat]))
     elif step == "ind":
-        suits = [("万", "m"), ("筒", "p"), ("条", "s")] + ([("字", "z")] if facts.family ==
+        suits = [(said(lang, "万"), "m"), (said(lang, "筒"), "p"), (said(lang, "条"), "s")] \
+            + ([("字", "z")] if facts.family ==
                                                            "jiangxi" else [])
         rows.append([b(label, "is", code) for label, code in suits])
         prompt = t(lang, "The turned-up tile ({word}): which suit?", word=facts.indicator)
@@ -251,19 +254,20 @@ def _more(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
             if opts.jing_bonus:
                 rows.append([b(t(lang, "精 counts…"), "jv")])
             if opts.feibao_loser_doubles and draft.how not in FROM_ANOTHER:
-                rows += _rows([b(f"{names[s]} 飞宝 {draft.loser_feibao.get(s, 0)}", "lf", s)
+                rows += _rows([b(f"{names[s]} {said(lang, '飞宝')} "
+                                 f"{draft.loser_feibao.get(s, 0)}", "lf", s)
                                for s in others], 3)
             if opts.chengbao:
-                row = [b("承包" + colon(lang) + (names[cur.feeder] if cur.feeder else "—"),
-                         "cb")]
+                row = [b(said(lang, "承包") + colon(lang)
+                         + (names[cur.feeder] if cur.feeder else "—"), "cb")]
                 if cur.feeder:
-                    row.append(b("第四凑" + colon(lang) + (names[cur.fourth_feeder]
+                    row.append(b(said(lang, "第四凑") + colon(lang) + (names[cur.fourth_feeder]
                                                         if cur.fourth_feeder else "—"), "fo"))
                 rows.append(row)
             if draft.how == "kong_replacement":
-                rows.append([b(f"连杠 {max(1, cur.kong_chain)}", "kc")])
+                rows.append([b(f"{said(lang, '连杠')} {max(1, cur.kong_chain)}", "kc")])
             if draft.how == "rob_kong":
-                rows.append([b(f"连抢 {draft.robbed_kongs}", "rk")])
+                rows.append([b(f"{said(lang, '连抢')} {draft.robbed_kongs}", "rk")])
         if facts.birds > 1:
             rows += _rows([b(t(lang, "Bird {rank}", rank=r), "bd", r) for r in range(1, 10)], 5)
             rows.append([b(t(lang, "No bird"), "bc")])
@@ -286,7 +290,7 @@ def _kong(lang: str, session: SessionInfo, table: Table, draft: KongDraft, b: Ma
                                              [cancel]]
     if draft.kind is None:
         return (t(lang, "Which kong did {player} make?", player=names[draft.seat]),
-                [[b(KONG_WORDS[KONG_LETTERS[k]] + ("…" if k == "d" else ""), "kk", k)
+                [[b(said(lang, KONG_WORDS[KONG_LETTERS[k]]) + ("…" if k == "d" else ""), "kk", k)
                   for k in table.kong_letters], [cancel]])
     return (t(lang, "Whose discard did {player} kong?", player=names[draft.seat]),
             [[b(names[s], "kf", s) for s in table.inside if s != draft.seat], [cancel]])
@@ -298,7 +302,7 @@ def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Ma
     rows = []
     if table.offer.wall:
         for seat, p in draft.players.items():
-            row = [b(names[seat] + colon(lang) + WALL_WORDS[p.state], "ds", seat)]
+            row = [b(names[seat] + colon(lang) + said(lang, WALL_WORDS[p.state]), "ds", seat)]
             if p.state == "ready":
                 row.append(b(t(lang, "{fan} fan", fan=p.fan), "dn", seat))
             rows.append(row)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from bot.dialogs.grammar import GrammarError, Resolver, Token
+from bot.text.script import fold
 from engine.models import MAX_ADJUST
 
 # The words for a false win; the first is the one the bot says.
@@ -17,12 +18,12 @@ _POINTS = re.compile(r"^[+-]?[0-9]+$")  # any length: too many digits is refused
 
 def is_false_win(tokens: list[Token]) -> bool:
     """``/hu dave 诈胡``: a report that names a false win is a penalty."""
-    return any(t.text.lower() in FALSE_WIN_WORDS for t in tokens)
+    return any(fold(t.text) in FALSE_WIN_WORDS for t in tokens)
 
 
 def parse_penalty(tokens: list[Token], resolve: Resolver) -> dict[str, object]:
     """``dave 诈胡`` (the word may be left out, or come first)."""
-    words = [t for t in tokens if t.text.lower() not in FALSE_WIN_WORDS]
+    words = [t for t in tokens if fold(t.text) not in FALSE_WIN_WORDS]
     if len(words) != 1:
         raise GrammarError("penalty_usage")
     seat = resolve(words[0])

@@ -21,6 +21,7 @@ from bot.handlers.chat import (
 from bot.handlers.context import TallyContext
 from bot.ops import metrics
 from bot.text import render
+from bot.text.i18n import is_chinese
 from engine.errors import ReportError
 from storage.errors import LedgerError
 from storage.models import RecordOutcome, SessionInfo
@@ -58,7 +59,7 @@ async def record_event(update: Update, context: TallyContext, lang: str,
             if tokens and exc.code == "wrong_family" else []
         if words:  # 无宝 at a Chengdu table: say which words, and whose they are
             await refuse(update, lang, "foreign_words", session=session,
-                         words=("、" if lang == "zh-Hans" else ", ").join(words),
+                         words=("、" if is_chinese(lang) else ", ").join(words),
                          family=str(exc.params.get("family")), table=session.preset)
             return
         await refuse(update, lang, exc.code, str(exc), session, **exc.params)

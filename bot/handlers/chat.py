@@ -23,6 +23,7 @@ from bot.handlers.context import TallyContext
 from bot.ops import metrics
 from bot.text.errors_text import error_text
 from bot.text.i18n import t
+from bot.text.script import fold
 from engine.errors import ReportError
 from storage.errors import LedgerError
 from storage.models import SessionInfo, is_named_as
@@ -60,9 +61,9 @@ def resolver_for(session: SessionInfo, me: int | None) -> Resolver:
     names: dict[str, str] = {}
     ids: dict[int, str] = {}
     for seat, p in session.seats.items():
-        names[p.name.lower()] = seat
+        names[fold(p.name)] = seat
         if p.username:
-            names[p.username.lower()] = seat
+            names[fold(p.username)] = seat
         if p.telegram_id is not None:
             ids[p.telegram_id] = seat
     if me is not None and me in ids:

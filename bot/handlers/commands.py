@@ -42,12 +42,14 @@ from bot.handlers.context import TallyContext
 from bot.text import render, render_lookback
 from bot.text.errors_text import error_text
 from bot.text.help_text import FORMS, HELP, HELP_NIGHT
-from bot.text.i18n import money, normalise_language, t
+from bot.text.i18n import is_chinese, money, normalise_language, t
+from bot.text.script import fold
 from bot.text.words import (
     listing,
     near_preset,
     preset_key,
     preset_name,
+    said,
     typed_name,
     typed_value,
 )
@@ -453,8 +455,8 @@ async def cmd_set(update: Update, context: TallyContext) -> None:
         return
     words = set_words([w.text for w in tokens_of(msg)])  # 封顶 5 -> cap_fan=5
     ledger = context.ledger
-    stake = len(words) == 2 and words[0].lower() == "stake"
-    zone = len(words) == 2 and words[0].lower() in ZONE_WORDS
+    stake = len(words) == 2 and fold(words[0]) == "stake"
+    zone = len(words) == 2 and fold(words[0]) in ZONE_WORDS
     # A new stake: the table going plays it from its next hand (the write sets it there).
     session = await ledger.sessions.current_session(chat.id)
 
@@ -466,28 +468,28 @@ async def cmd_set(update: Update, context: TallyContext) -> None:
 
     try:
         async with context.write(answer) as tx:
-            if len(words) == 2 and words[0].lower() in ("preset", "规则"):
+            if len(words) == 2 and fold(words[0]) in ("preset", "规则"):
                 info = await tx.chats.update_chat(
                     chat.id, preset=preset_key(words[1], presets()) or words[1].lower())
             elif stake:
                 info = await tx.chats.update_chat(chat.id, stake_cents=parse_stake(words[1]))
             elif zone:
-                name = "" if words[1].lower() in ("default", "默认", "默認") \
+                name = "" if fold(words[1]) in ("default", "默认", "默認") \
                     else zone_name(words[1])
                 if name is None:
                     await refuse(update, lang, "bad_time_zone", token=escape(words[1][:40]))
                     return
                 info = await tx.chats.update_chat(chat.id, time_zone=name)
-            elif len(words) == 2 and words[0].lower() in ("lang", "language", "语言"):
+            elif len(words) == 2 and fold(words[0]) in ("lang", "language", "语言"):
                 language = normalise_language(words[1], "")
                 if not language:
                     await refuse(update, lang, "bad_language")
                     return
                 info = await tx.chats.update_chat(chat.id, language=language)
-            elif len(words) == 2 and words[0].lower() in ("verbose", "详细") and \
-                    words[1].lower() in VERBOSE_WORDS:
+            elif len(words) == 2 and fold(words[0]) in ("verbose", "详细") and \
+                    fold(words[1]) in VERBOSE_WORDS:
                 info = await tx.chats.update_chat(chat.id,
-                                                  verbose=VERBOSE_WORDS[words[1].lower()])
+                                                  verbose=VERBOSE_WORDS[fold(words[1])])
             elif words == ["reset"]:
                 info = await tx.chats.update_chat(chat.id, overrides={})
             elif words and all("=" in w for w in words):
@@ -551,8 +553,9 @@ async def cmd_lang(update: Update, context: TallyContext) -> None:
     lang = await context.lang()
     # t()'s first parameter is named lang, so {lang} is filled in after translating.
     if not words:
-        await reply(update, t(lang, "Language: {lang}. Change it with /lang en or /lang zh."
-                              ).format(lang=lang))
+        await reply(update, t(
+            lang, "Language: {lang}. Change it with /lang en, /lang zh or /lang 繁體."
+        ).format(lang=lang))
         return
     language = normalise_language(words[0].text, "")
     if len(words) > 1 or not language:
@@ -615,7 +618,9 @@ async def cmd_score(update: Update, context: TallyContext) -> None:
     waits = family_waits(family, hand, wild_kinds)
     if waits:
         await reply(update, t(lang, "Ready, waiting on {compact} ({chinese}).",
-                              compact=format_compact(waits), chinese=format_chinese(waits)))
+                              compact=format_compact(waits),
+                              chinese=" ".join(said(lang, w)
+                                               for w in format_chinese(waits).split())))
     else:
         await reply(update, t(lang, "Not ready."))
 
@@ -629,7 +634,7 @@ VERBOSE_WORDS = {"on": True, "off": False, "开": True, "关": False, "1": True,
 def _reading(lang: str, described: str) -> str:
     """A reading as the engine describes it ("standard: 123m …"), its form in words."""
     form, _, melds = described.partition(": ")
-    return f"{t(lang, FORMS.get(form, form))}：{melds}" if lang == "zh-Hans" \
+    return f"{t(lang, FORMS.get(form, form))}：{melds}" if is_chinese(lang) \
         else f"{t(lang, FORMS.get(form, form))}: {melds}"
 
 

@@ -17,6 +17,7 @@ from bot.handlers.chat import refuse, reply, tokens_of
 from bot.handlers.context import TallyContext
 from bot.text import render_lookback
 from bot.text.i18n import t
+from bot.text.script import fold
 from storage.errors import LedgerError
 from storage.models import PlayerRef
 from storage.services.lookback import Scope
@@ -32,7 +33,7 @@ async def cmd_history(update: Update, context: TallyContext) -> None:
     scope: Scope = "current"
     page = 1
     try:
-        if words and words[0].lower() in ALL_WORDS:
+        if words and fold(words[0]) in ALL_WORDS:
             scope = "all"
             words = words[1:]
         elif words and (day := numbers.night(words[0])) is not None:
@@ -117,8 +118,8 @@ async def cmd_stats(update: Update, context: TallyContext) -> None:
     assert chat is not None and msg is not None
     ledger = context.ledger
     words = tokens_of(msg)
-    picture = any(w.text.lower() in commands_files.CHART_WORDS for w in words)
-    words = [w for w in words if w.text.lower() not in commands_files.CHART_WORDS]
+    picture = any(fold(w.text) in commands_files.CHART_WORDS for w in words)
+    words = [w for w in words if fold(w.text) not in commands_files.CHART_WORDS]
     if len(words) > 1:
         await refuse(update, lang, "stats_usage")
         return

@@ -24,6 +24,7 @@ from bot.handlers.context import TallyContext
 from bot.text import render_money
 from bot.text.errors_text import error_text
 from bot.text.i18n import money
+from bot.text.script import fold
 from storage.errors import LedgerError
 from storage.models import PlayerInfo
 from storage.queues.messages import Outgoing
@@ -39,7 +40,7 @@ async def cmd_standings(update: Update, context: TallyContext) -> None:
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     words = tokens_of(msg)
-    if words and words[0].text.lower() in commands_files.CHART_WORDS:
+    if words and fold(words[0].text) in commands_files.CHART_WORDS:
         await commands_files.standings_picture(update, context, lang)
         return
     days = None

@@ -20,6 +20,7 @@ from bot.handlers.chat import refuse, remember, resolver_for
 from bot.handlers.context import TallyContext
 from bot.text.i18n import t
 from bot.text.render import SEAT_KEYS
+from bot.text.script import fold
 from storage.errors import LedgerError
 from storage.models import PlayerRef, SessionInfo
 from storage.queues.messages import Outgoing
@@ -60,7 +61,7 @@ async def cmd_seat(update: Update, context: TallyContext) -> None:
     if act is None:
         return
     lang, session, tokens, actor = act
-    words = [w for w in tokens if w.text.lower() not in SEAT_FILLERS]
+    words = [w for w in tokens if fold(w.text) not in SEAT_FILLERS]
     if len(words) != 2:
         await refuse(update, lang, "seat_usage")
         return

@@ -30,7 +30,7 @@ from pydantic_settings import (
 )
 from sqlalchemy.engine import URL, make_url
 
-LANGUAGES = ("zh-Hans", "en")
+LANGUAGES = ("zh-Hans", "zh-Hant", "en")
 # Telegram's rule for setWebhook's secret_token: 1-256 characters A-Z, a-z, 0-9, _ and -.
 SECRET_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,256}")
 # Paths the webhook server answers itself; the webhook's own path must be another.

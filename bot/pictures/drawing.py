@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 
 from bot.pictures.fonts import Font
 from bot.pictures.picture_data import NightSeries, StandingsSeries
-from bot.text.i18n import money, nt, signed, t
+from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.render_money import points_at_stakes, signed_money
-from bot.text.words import preset_name
+from bot.text.words import preset_name, said
 from engine.models import Seat
 
 DPI = 100
@@ -74,8 +74,8 @@ def label(font: Font, lang: str, name: str, seat: Seat | None) -> str:
         return short
     if seat is None:
         return "?"
-    zh = SEAT_ZH[seat]
-    return zh if lang == "zh-Hans" and font.can_draw(zh) else seat
+    zh = said(lang, SEAT_ZH[seat])  # 東 in zh-Hant
+    return zh if is_chinese(lang) and font.can_draw(zh) else seat
 
 
 def amount(cents: int) -> str:
@@ -345,7 +345,7 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
         table = card.table if card.table and font.can_draw(card.table) else ""
         preset = preset_label(font, lang, card.preset)
         if len(card.stakes) > 1:
-            sep = "、" if lang == "zh-Hans" and font.can_draw("、") else ", "
+            sep = "、" if is_chinese(lang) and font.can_draw("、") else ", "
             head = nui(font, lang, "Night {night} · {preset} · {hands} hand · each hand at "
                        "its own stake ({stakes})", "Night {night} · {preset} · {hands} hands · "
                        "each hand at its own stake ({stakes})", card.hands, night=card.night,

@@ -9,7 +9,7 @@ from html import escape
 from typing import Any
 
 from bot.text import words
-from bot.text.i18n import nt, signed, t
+from bot.text.i18n import is_chinese, nt, signed, t
 from engine.explain import NOT_COUNTED, TEMPLATES, template_code
 from engine.models import PAID_BY_ONE, EventResult, HandResult, Line, Seat
 from storage.models import SessionInfo
@@ -49,7 +49,7 @@ ONE_POINT = {
     "{seat}: {value} x {times} = {points} points": "{seat}: {value} x {times} = {points} point",
     "{seat}: {points} points": "{seat}: {points} point",
 }
-_NAMED = ("name", "patterns", "base")
+_NAMED = ("name", "patterns", "base", "wild", "pattern")
 _SEATS = ("seat", "payer", "payee", "winner")
 
 
@@ -71,7 +71,7 @@ def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
         elif key == "option":
             out[key] = t(lang, words.OPTIONS.get(str(value), str(value)))
         elif key in _NAMED:
-            out[key] = escape(words.pattern_name(session.preset, str(value)))
+            out[key] = escape(words.pattern_name(session.preset, str(value), lang))
         else:
             out[key] = escape(str(value))
     count = line.params.get("count")
@@ -121,7 +121,7 @@ def moves_text(lang: str, session: SessionInfo, deltas: Mapping[Seat, int]) -> s
 def state_text(lang: str, session: SessionInfo, hand: HandResult | None, closed: bool
                ) -> str:
     if not closed and hand is not None:
-        still = "、".join(player(session, s) for s in hand.still_in) if lang == "zh-Hans" \
+        still = "、".join(player(session, s) for s in hand.still_in) if is_chinese(lang) \
             else ", ".join(player(session, s) for s in hand.still_in)
         return t(lang, "The hand plays on; still in: {players}.", players=still)
     return t(lang, "Next dealer: {player}.", player=player(session, session.dealer))
@@ -158,7 +158,7 @@ _SAID_BY_HOW = {"杠上花", "杠上炮", "抢杠", "杠上开花", "抢杠胡"}
 
 def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
     """Who won what and its value, or what happened, in one line."""
-    sep = "，" if lang == "zh-Hans" else ", "
+    sep = "，" if is_chinese(lang) else ", "
     segments: list[tuple[list[str], list[str]]] = [([], [])]
     capped = False
     for line in event.lines:
@@ -190,11 +190,11 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if not names and not tail:
             continue
         won = any(line.code == "win" for line in event.lines)
-        apart = "、" if lang == "zh-Hans" else " "  # the patterns one winner holds
+        apart = "、" if is_chinese(lang) else " "  # the patterns one winner holds
         body = (names[0] + (sep + apart.join(names[1:]) if names[1:] else "")) if won \
             else sep.join(names)
         pieces.append(sep.join([body, *tail]) if body else sep.join(tail))
-    return ("；" if lang == "zh-Hans" else "; ").join(pieces)
+    return ("；" if is_chinese(lang) else "; ").join(pieces)
 
 
 def compact_text(lang: str, session: SessionInfo, number: int, event: EventResult,
@@ -205,7 +205,7 @@ def compact_text(lang: str, session: SessionInfo, number: int, event: EventResul
     moves = moves_text(lang, session, event.deltas)
     if not any(event.deltas.values()) and any(line.code == "kong" for line in event.lines):
         moves = t(lang, "Kong points are paid when the hand ends.")  # Jiangxi
-    if lang == "zh-Hans":
+    if is_chinese(lang):
         moves = moves.removesuffix("。")  # the middle dot ends it: no 。 before it
     tail = moves + " · " + state_text(lang, session, hand, closed)
     return head + "\n" + tail

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from bot.text.i18n import t
+from bot.text.i18n import is_chinese, t
 from bot.text.words import (
     listing,
     option_list,
@@ -241,7 +241,7 @@ MESSAGES: dict[str, str] = {
                        "and the house rules.",
     "totals_too_large": "The table's totals would grow beyond what the ledger holds; /end "
                         "the night and start a new one.",
-    "bad_language": "Choose a language: /lang en or /lang zh.",
+    "bad_language": "Choose a language: /lang en, /lang zh or /lang 繁體.",
     "not_reporter_hand": "Only the player who reported that hand, or an admin, can change it.",
 }
 
@@ -308,13 +308,15 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
                             else "unknown_pattern_unlike"]
         preset = str(params.pop("preset", ""))
         for key in ("suggestions", "names"):
-            params[key] = listing(lang, (pattern_name(preset, n) for n in
+            params[key] = listing(lang, (pattern_name(preset, n, lang) for n in
                                          str(params[key]).split(", ") if n))
-    elif code == "unknown_pattern" and lang == "zh-Hans" and "suggestions" in params:
+    elif code == "unknown_pattern" and is_chinese(lang) and "suggestions" in params:
         params["suggestions"] = str(params["suggestions"]).replace(", ", "、")
     if "expected" in params:  # a tile count: "13 or 14"
         params["expected"] = str(params["expected"]).replace(" or ", t(lang, " or "))
-    clean = {k: escape(_seat(lang, str(v), seats) if k == "seat" else str(v))
+    # A pattern's name in a refusal (七小对 和 碰碰胡 不能同时成立) in the chat's script.
+    clean = {k: escape(_seat(lang, str(v), seats) if k == "seat"
+                       else pattern_name("", str(v), lang))
              for k, v in params.items()}
     return "⚠️ " + t(lang, template, **clean)
 

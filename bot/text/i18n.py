@@ -15,10 +15,19 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 LOCALES = Path(__file__).resolve().parent / "locales"
-LANGUAGES = {"zh-Hans": "zh_Hans", "en": "en"}
+LANGUAGES = {"zh-Hans": "zh_Hans", "zh-Hant": "zh_Hant", "en": "en"}
 ALIASES = {"zh": "zh-Hans", "zh-hans": "zh-Hans", "zh-cn": "zh-Hans", "cn": "zh-Hans",
-           "中文": "zh-Hans", "en": "en", "english": "en", "英文": "en", "zh-hant": "zh-Hans",
-           "zh-tw": "zh-Hans", "zh-hk": "zh-Hans"}
+           "zh-sg": "zh-Hans", "中文": "zh-Hans", "简体": "zh-Hans", "简体中文": "zh-Hans",
+           "簡體": "zh-Hans", "簡體中文": "zh-Hans", "简": "zh-Hans", "簡": "zh-Hans",
+           "普通话": "zh-Hans", "普通話": "zh-Hans",
+           "zh-hant": "zh-Hant", "zh-hk": "zh-Hant", "zh-tw": "zh-Hant", "zh-mo": "zh-Hant",
+           "hk": "zh-Hant", "tw": "zh-Hant", "繁體": "zh-Hant", "繁体": "zh-Hant",
+           "繁體中文": "zh-Hant", "繁体中文": "zh-Hant", "繁": "zh-Hant", "廣東話": "zh-Hant",
+           "广东话": "zh-Hant", "粵語": "zh-Hant", "粤语": "zh-Hant",
+           "香港": "zh-Hant",
+           "en": "en", "english": "en", "英文": "en", "英語": "en", "英语": "en"}
+# Traditional Chinese by script or by region (zh-Hant-HK, zh-HK, zh_TW…).
+_TRADITIONAL = ("zh-hant", "zh-hk", "zh-tw", "zh-mo")
 
 
 @cache
@@ -63,14 +72,22 @@ def nt(lang: str, singular: str, plural: str, n: int, **params: object) -> str:
 def normalise_language(code: str | None, default: str = "zh-Hans") -> str:
     if not code:
         return default
-    low = code.strip().lower()
+    low = code.strip().lower().replace("_", "-")
     if low in ALIASES:
         return ALIASES[low]
+    if low.startswith(_TRADITIONAL):
+        return "zh-Hant"
     if low.startswith("zh"):
         return "zh-Hans"
     if low.startswith("en"):
         return "en"
     return default
+
+
+def is_chinese(lang: str) -> bool:
+    """Whether ``lang`` is Chinese in either script: both write Chinese punctuation (，：（）、)
+    and no space between words."""
+    return lang.startswith("zh")
 
 
 def signed(value: int) -> str:

@@ -1,5 +1,6 @@
 """``python -m bot.text.i18n_extract``: refresh ``bot/text/locales/tally.pot`` and merge it
-into every language's ``tally.po``, keeping existing translations.
+into every language's ``tally.po``, keeping existing translations; then make the zh-Hant
+catalog from the zh-Hans one (:mod:`bot.text.i18n_hant`).
 
 Babel extracts ``t(lang, "...")`` calls from ``bot/``; message tables used dynamically
 (settlement lines, refusals, labels) are added from their definitions.
@@ -13,6 +14,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
+from bot.text import i18n_hant
 from bot.text.answer import ONE_POINT, SHORT
 from bot.text.errors_text import FIELD_OTHER, FIELDS, MESSAGES, OR
 from bot.text.help_text import (
@@ -62,6 +64,8 @@ def main() -> None:
     with (LOCALES / "tally.pot").open("wb") as fh:
         write_po(fh, pot, width=100)
     for lang, folder in LANGUAGES.items():
+        if lang == "zh-Hant":
+            continue  # made from zh-Hans below, never merged by hand
         path = LOCALES / folder / "LC_MESSAGES" / "tally.po"
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.exists():
@@ -75,6 +79,7 @@ def main() -> None:
             write_po(fh, cat, width=100, omit_header=False)
         print(f"{lang}: {len(cat)} messages, "
               f"{sum(1 for m in cat if m.id and translated(m.string))} translated")
+    i18n_hant.write()
 
 
 def translated(string: object) -> bool:

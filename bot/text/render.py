@@ -7,7 +7,7 @@ from html import escape
 from typing import Any
 
 from bot.text import answer, words
-from bot.text.i18n import money, nt, signed, t
+from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.render_money import points_at_stakes, signed_money
 from engine.families.sichuan import option_off
 from engine.models import HandResult, Line
@@ -36,7 +36,7 @@ def line_text(lang: str, session: SessionInfo, line: Line) -> str:
 def totals_text(lang: str, session: SessionInfo) -> str:
     rows = [t(lang, "Totals:")]
     for seat in session.seats:
-        space = "" if lang == "zh-Hans" else " "
+        space = "" if is_chinese(lang) else " "
         dealer = space + t(lang, "(dealer)") if seat == session.dealer else ""
         rows.append("  " + t(lang, "{seat} {player}: {points}", seat=t(lang, SEAT_KEYS[seat]),
                              player=name(session, seat),
@@ -101,7 +101,7 @@ def ended(s: SessionInfo, sm: Summary) -> SessionInfo:
 
 
 def _list(lang: str, items: list[str]) -> str:
-    return ("、" if lang == "zh-Hans" else ", ").join(items)
+    return ("、" if is_chinese(lang) else ", ").join(items)
 
 
 def _undone(lang: str, out: UndoOutcome) -> str:
@@ -194,9 +194,9 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
     opts = options if options is not None else ruleset(preset).options.model_dump()
     head = words.preset_name(lang, preset)
     summary = words.PRESET_SUMMARIES.get(preset)
-    parts = [f"<b>{escape(head)}</b>" + ("" if lang == "zh-Hans" else f" — {escape(p.title)}"),
+    parts = [f"<b>{escape(head)}</b>" + ("" if is_chinese(lang) else f" — {escape(p.title)}"),
              t(lang, summary) if summary else escape(p.summary), "", t(lang, "Patterns:")]
-    parts += [f"  {escape(words.pattern_name(preset, n))}{words.colon(lang)}{v}"
+    parts += [f"  {escape(words.pattern_name(preset, n, lang))}{words.colon(lang)}{v}"
               for n, v in _pattern_values(lang, p.family, opts)]
     parts += ["", t(lang, "Options:")]
     parts += [f"  {escape(words.option_label(lang, k))}{words.colon(lang)}"

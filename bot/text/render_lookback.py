@@ -11,7 +11,7 @@ from babel.dates import format_date
 from bot.text.i18n import nt, signed, t
 from bot.text.render import SEAT_KEYS, line_text, name
 from bot.text.render_money import points_at_stakes, signed_money
-from bot.text.words import colon, listing, paren, preset_name, then
+from bot.text.words import colon, listing, paren, pattern_name, preset_name, said, then
 from storage.ledger import local, now, utc_offset, zone
 from storage.models import ChatInfo, PlayerStats
 from storage.services.lookback import (
@@ -103,9 +103,9 @@ def _offset(at: datetime, lang: str) -> str:
         return utc_offset(at)
     n = int(abs(hours))
     if not n:
-        return "零时区"
-    return ("东" if hours > 0 else "西") + (_NUMERALS[n] if n <= 10 else
-                                           "十" + _NUMERALS[n - 10]) + "区"
+        return said(lang, "零时区")
+    return said(lang, "东" if hours > 0 else "西") + (
+        _NUMERALS[n] if n <= 10 else "十" + _NUMERALS[n - 10]) + said(lang, "区")
 
 
 def zone_text(info: ChatInfo) -> str:
@@ -265,7 +265,8 @@ def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) ->
                        points=points_at_stakes(lang, standing.points)))
     if rec.best is not None:
         b = rec.best
-        what = paren(lang, escape(" ".join(b.names))) if b.names else ""
+        what = paren(lang, escape(" ".join(pattern_name("", n, lang) for n in b.names))) \
+            if b.names else ""
         parts.append(nt(lang, "Best hand: {points} point, {hand}",
                         "Best hand: {points} points, {hand}",
                         b.win_points, points=b.win_points,

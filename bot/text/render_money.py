@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from bot.text.i18n import money, nt, signed, t
+from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.words import colon, listing, paren
 from storage.services.money import MoneyStanding, PairBalance, Payment, SettlePlan
 
@@ -63,7 +63,7 @@ def balances_text(lang: str, balances: list[PairBalance]) -> str:
     parts = [t(lang, "Open debts, netted between each two players:")]
     lines = []
     for b in balances:
-        nets = "" if len(b.debt_ids) == 1 else ("" if lang == "zh-Hans" else " ") + t(
+        nets = "" if len(b.debt_ids) == 1 else ("" if is_chinese(lang) else " ") + t(
             lang, "(nets {debts})", debts=listing(lang, (f"#{i}" for i in b.debt_ids[:4]))
             + (" …" if len(b.debt_ids) > 4 else ""))
         if b.cents:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.text.i18n import t
+from bot.text.i18n import is_chinese, pt, t
+from bot.text.script import simplified
 
 SEAT_KEYS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
@@ -74,6 +75,21 @@ PAYMENT_OTHER = "{payer} → {payee} {amount}"
 
 # Where a family calls a pattern by its own name.
 PATTERN_NAMES = {"yibin": {"对对胡": "大对子"}}
+# The catalogs' context of a word the bot shows as players type it (a pattern's name, a
+# report's word): zh-Hant has each in its own script, the other catalogs leave it as it is.
+PATTERN = "said"
+# Report words the guided dialogs show as they would be typed.
+# The tiles' words as the Mini App writes them: the suits (m, p, s), then 1z-7z.
+TILE_WORDS = ["万", "筒", "条", "东", "南", "西", "北", "白", "发", "中"]
+SAID_WORDS = [*TILE_WORDS, "暗杠", "补杠", "直杠", "宝杠", "未听", "听", "花猪", "根", "杠",
+              "无宝", "有宝", "宝吊", "飞宝", "连杠", "承包", "第四凑", "连抢", "鸟", "精", "正精",
+              "副精", "小胡", "不设", "零时区", "区"]
+
+
+def said(lang: str, word: str) -> str:
+    """A report's word as the chat's script writes it (杠 in zh-Hans, 槓 in zh-Hant)."""
+    return pt(lang, PATTERN, word)
+
 
 # House-rule options: label, and words for their values.
 OPTIONS = {
@@ -162,17 +178,17 @@ UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan"}
 
 
 def colon(lang: str) -> str:
-    return "：" if lang == "zh-Hans" else ": "
+    return "：" if is_chinese(lang) else ": "
 
 
 def paren(lang: str, text: str) -> str:
     """``text`` in brackets after what it explains: ``（x）`` in Chinese, `` (x)`` else."""
-    return f"（{text}）" if lang == "zh-Hans" else f" ({text})"
+    return f"（{text}）" if is_chinese(lang) else f" ({text})"
 
 
 def listing(lang: str, items: Any) -> str:
     """Items in a row: ``a、b`` in Chinese, ``a, b`` else."""
-    return ("、" if lang == "zh-Hans" else ", ").join(items)
+    return ("、" if is_chinese(lang) else ", ").join(items)
 
 
 def then(lang: str, head: str) -> str:
@@ -194,7 +210,7 @@ def preset_key(word: str, known: Any) -> str | None:
     low = word.strip().lower()
     if low in known:
         return low
-    return PRESET_ALIASES.get(word.strip())
+    return PRESET_ALIASES.get(simplified(word.strip()))
 
 
 def _edits(a: str, b: str) -> int:
@@ -226,14 +242,14 @@ def near_preset(word: str, known: Any) -> str | None:
 
 
 def preset_list(lang: str, keys: Any) -> str:
-    if lang != "zh-Hans":
+    if not is_chinese(lang):
         return ", ".join(keys)
     return "、".join(preset_name(lang, k) for k in keys)
 
 
 def option_list(lang: str, keys: list[str]) -> str:
     """Options a player may set, as they type them (key=), each with its label."""
-    if lang != "zh-Hans":
+    if not is_chinese(lang):
         return ", ".join(keys)
     # One a line: several labels hold brackets and commas of their own.
     return "".join(f"\n  {k}=　{t(lang, OPTIONS[k])}" if k in OPTIONS else f"\n  {k}="
@@ -248,9 +264,10 @@ def option_key(word: str) -> str | None:
     if low in OPTIONS:
         return low
     for key, label in OPTIONS.items():
-        name = t("zh-Hans", label)
-        if word.strip() in (name, _short(name), _short(name).replace("、", "")):
-            return key
+        for lang in ("zh-Hans", "zh-Hant"):  # 封顶, or 爆棚 as a zh-Hant /rules says it
+            name = t(lang, label)
+            if word.strip() in (name, _short(name), _short(name).replace("、", "")):
+                return key
     return None
 
 
@@ -262,14 +279,14 @@ def _short(name: str) -> str:
 
 def typed_value(lang: str, word: str) -> str:
     """An option's value as a player of ``lang`` types it (``true`` -> ``是``)."""
-    if lang != "zh-Hans":
+    if not is_chinese(lang):
         return word
-    return {"true": "是", "false": "否", "none": "不设"}.get(word, word)
+    return said(lang, {"true": "是", "false": "否", "none": "不设"}.get(word, word))
 
 
 def typed_name(lang: str, key: str) -> str:
     """The option as a player of ``lang`` types it after /set (``封顶``, ``cap_fan``)."""
-    if lang != "zh-Hans" or key not in OPTIONS or key in BY_NAME:
+    if not is_chinese(lang) or key not in OPTIONS or key in BY_NAME:
         return key
     name = _short(t(lang, OPTIONS[key])).replace("、", "")
     return name if name.isalnum() and option_key(name) == key else key
@@ -286,12 +303,12 @@ def option_label(lang: str, key: str) -> str:
     """An option in /rules: its label, and in English the key that /set takes (in
     Chinese the label is what /set takes)."""
     label = t(lang, OPTIONS[key])
-    return label if lang == "zh-Hans" else f"{label} ({key})"
+    return label if is_chinese(lang) else f"{label} ({key})"
 
 
 def value_list(lang: str, key: str, valid: str) -> str:
     """An option's valid values, as typed (key=value), each with its meaning."""
-    if lang != "zh-Hans":
+    if not is_chinese(lang):
         return valid
     if valid.startswith("a whole number"):
         span = re.search(r"from (-?[0-9]+) to (-?[0-9]+)", valid)
@@ -311,12 +328,12 @@ def preset_name(lang: str, preset: str) -> str:
     return t(lang, PRESET_NAMES[preset]) if preset in PRESET_NAMES else preset
 
 
-def pattern_name(preset: str, name: str) -> str:
-    """A pattern as the preset's players call it; several names keep their spacing."""
-    table = PATTERN_NAMES.get(preset)
-    if not table:
-        return name
-    return " ".join(table.get(word, word) for word in name.split(" "))
+def pattern_name(preset: str, name: str, lang: str = "") -> str:
+    """A pattern as the preset's players call it (in ``lang``'s script when given: 對對糊 in
+    zh-Hant); several names keep their spacing."""
+    table = PATTERN_NAMES.get(preset, {})
+    return " ".join(pt(lang, PATTERN, table.get(word, word)) if lang else table.get(word, word)
+                    for word in name.split(" "))
 
 
 def option_value(lang: str, key: str, value: Any) -> str:

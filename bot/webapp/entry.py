@@ -33,6 +33,7 @@ from bot.ops.application import AnyApp
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import t
+from bot.text.words import pattern_name, said
 from bot.webapp.auth import InitData
 from engine.errors import ReportError
 from engine.models import MAX_FAN, SEATS, HandResult
@@ -49,6 +50,8 @@ TILE = re.compile(r"^(?:[1-9][mps]|[1-7]z)$")
 HOW_WORDS = {
     "zh-Hans": {"self_draw": "自摸", "discard": "点炮", "rob_kong": "抢杠",
                 "kong_replacement": "杠上花", "after_kong_discard": "杠上炮"},
+    "zh-Hant": {"self_draw": "自摸", "discard": "出銃", "rob_kong": "搶槓",
+                "kong_replacement": "槓上花", "after_kong_discard": "槓上炮"},
     "en": {"self_draw": "self", "discard": "from", "rob_kong": "rob",
            "kong_replacement": "kongdraw", "after_kong_discard": "kongdiscard"},
 }
@@ -155,7 +158,7 @@ def kong_text(lang: str, session: SessionInfo, form: Form) -> str:
         raise EntryError(t(lang, "Choose who won."))
     if form.kong is None or form.kong not in kong_kinds(session):
         raise EntryError(t(lang, "Choose the kind of kong."))
-    parts = ["/kong", _who(session, form.winner), KONG_WORDS[form.kong]]
+    parts = ["/kong", _who(session, form.winner), said(lang, KONG_WORDS[form.kong])]
     if form.kong == "direct":
         if form.from_seat is None or form.from_seat == form.winner \
                 or form.from_seat not in session.seats:
@@ -184,7 +187,7 @@ def draw_text(lang: str, session: SessionInfo, form: Form) -> str:
     for seat in (session.still_in if session.open_hand
                  else [x for x in SEATS if x in session.seats]):
         p = form.players.get(seat) or DrawState()
-        parts.append(f"{_who(session, seat)} {words[p.state]}"
+        parts.append(f"{_who(session, seat)} {said(lang, words[p.state])}"
                      + (f" {p.fan}" if p.state == "ready" else ""))
     return "/draw " + ", ".join(parts)
 
@@ -195,7 +198,7 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
     if form.kind == "draw":
         return draw_text(lang, session, form)
     facts = facts_of(session)
-    words = HOW_WORDS["zh-Hans" if lang == "zh-Hans" else "en"]
+    words = HOW_WORDS.get(lang, HOW_WORDS["en"])
     if form.how not in facts.hows:
         raise EntryError(t(lang, "That way of winning is not played at this table."))
     if form.winner not in session.seats:
@@ -215,9 +218,9 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
     for name in form.patterns:
         if name not in facts.patterns:
             raise EntryError(t(lang, "Not a pattern of this table: {name}", name=name))
-        parts.append(name)
+        parts.append(pattern_name("", name, lang))  # 七對 in zh-Hant: read in either script
     if not form.tiles and not form.patterns:
-        parts.append(facts.plain)
+        parts.append(pattern_name("", facts.plain, lang))
     if form.indicator and facts.indicator:
         parts += [facts.indicator, form.indicator]
     seen = {form.winner, form.from_seat}
@@ -234,9 +237,9 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
         for name in other.patterns:
             if name not in facts.patterns:
                 raise EntryError(t(lang, "Not a pattern of this table: {name}", name=name))
-            parts.append(name)
+            parts.append(pattern_name("", name, lang))
         if not other.tiles and not other.patterns:
-            parts.append(facts.plain)
+            parts.append(pattern_name("", facts.plain, lang))
     return " ".join(parts)
 
 

@@ -3,8 +3,8 @@ with the first answer."""
 
 from __future__ import annotations
 
-from bot.text.i18n import pt, t
-from bot.text.words import SEAT_KEYS, colon
+from bot.text.i18n import is_chinese, pt, t
+from bot.text.words import SEAT_KEYS, TILE_WORDS, colon, said
 
 
 def strings(lang: str) -> dict[str, str]:
@@ -84,8 +84,12 @@ def strings(lang: str) -> dict[str, str]:
         "bad_json": t(lang, "The app sent something the bot could not read; reload it."),
         "too_large": t(lang, "That is too much to send at once."),
     }
-    zh = lang == "zh-Hans"  # Chinese punctuation in Chinese
+    zh = is_chinese(lang)  # Chinese punctuation in Chinese
     s.update(colon=colon(lang), lp="（" if zh else " (", rp="）" if zh else ")")
     for seat, key in SEAT_KEYS.items():
         s["seat_" + seat] = t(lang, key)
+    # Words the page writes as a report says them, in the chat's script (萬, 東, 聽 in zh-Hant).
+    s.update(wall_no=said(lang, "未听"), wall_ready=said(lang, "听"), wall_pig=said(lang, "花猪"))
+    s.update(suits="".join(said(lang, x) for x in TILE_WORDS[:3]),
+             honors="".join(said(lang, x) for x in TILE_WORDS[3:]))
     return s

@@ -133,7 +133,10 @@ def entry(lang: str, s: SessionInfo) -> dict[str, Any]:
             "still_in": list(s.still_in) if s.open_hand else list(s.seats),
             "hows": [{"how": h, "label": t(lang, HOW_LABELS[h])} for h in facts.hows],
             "patterns": list(facts.patterns),
-            "kongs": [{"kong": k, "label": KONG_WORDS[k]} for k in kong_kinds(s)],
+            # Each pattern's name in the chat's script (對對糊 in zh-Hant), sent back as it is.
+            "pattern_labels": {n: words.pattern_name("", n, lang) for n in facts.patterns},
+            "kongs": [{"kong": k, "label": words.said(lang, KONG_WORDS[k])}
+                      for k in kong_kinds(s)],
             "draw": has_draw(s),  # the wall's end, said in the app (Sichuan)
             "indicator": facts.indicator,  # the turned-up tile's word, where it counts
             "tiles": list(facts.tiles)}  # the palette: no honours where none are played

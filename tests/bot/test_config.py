@@ -41,7 +41,7 @@ def test_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     ("[telegram]\nboard_interval = -1\n", "telegram.board_interval"),
     ("[storage]\nurl = 5\n", "storage.url"),
     ("colour = 'red'\n", "colour"),
-    ("default_language = 'fr'\n", "default_language must be one of zh-Hans, en"),
+    ("default_language = 'fr'\n", "default_language must be one of zh-Hans, zh-Hant, en"),
     ("[telegram\n", "cannot read"),
 ])
 def test_an_invalid_file_names_what_is_wrong(tmp_path: Path, content: str, message: str

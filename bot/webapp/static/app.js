@@ -7,6 +7,7 @@
   const BASE = document.currentScript.dataset.base;
   const POLL_MS = 1000;
   const SEATS = ["E", "S", "W", "N"];
+  // Tiles as the page's words write them (S.suits "万筒条", S.honors: 萬, 東 in zh-Hant).
   const SUITS = { m: "万", p: "筒", s: "条" };
   const HONORS = ["东", "南", "西", "北", "白", "发", "中"];  // 1z-7z, as engine/tiles.py reads them
   const COLOURS = 8, DASHES = 3;  // a chart's line colours and styles, .c0-.c7 and .d0-.d2 in app.css
@@ -437,7 +438,8 @@
   let target = "tiles";
   function tileLabel(code) {
     const r = code[0], s = code[1];
-    return s === "z" ? HONORS[Number(r) - 1] : r + SUITS[s];
+    if (s === "z") return (S.honors || HONORS)[Number(r) - 1];
+    return r + (S.suits ? S.suits["mps".indexOf(s)] : SUITS[s]);
   }
   function tileButton(code, onclick) {
     return el("button", { class: "tile " + code[1], "data-tile": code, onclick }, tileLabel(code));
@@ -478,7 +480,8 @@
         el("button", { class: "main", id: "record-button", onclick: () => send("record"),
           disabled: sending }, S.record));
       if (form.kind === "draw") {
-        const states = [["no", "未听"], ["ready", "听"], ["pig", "花猪"]];
+        const states = [["no", S.wall_no || "未听"], ["ready", S.wall_ready || "听"],
+          ["pig", S.wall_pig || "花猪"]];
         const rows = e.seats.filter((s) => e.still_in.includes(s.seat)).map((s) => {
           const p = form.players[s.seat] || (form.players[s.seat] = { state: "no", fan: 1 });
           return el("div", { class: "row", "data-draw-seat": s.seat }, el("b", {}, s.name),
@@ -521,7 +524,7 @@
               const k = o.patterns.indexOf(p);
               if (k >= 0) o.patterns.splice(k, 1); else if (o.patterns.length < 8) o.patterns.push(p);
               draw();
-            } }, p)))])] : null;
+            } }, (e.pattern_labels || {})[p] || p)))])] : null;
       const palette = el("div", { class: "tiles", id: "palette" });
       for (const code of e.tiles) palette.append(tileButton(code, () => { addTile(code); draw(); }));
       const picked = el("div", { class: "picked", id: "picked" }, form.tiles.map((t, i) =>
@@ -539,7 +542,7 @@
             const i = form.patterns.indexOf(p);
             if (i >= 0) form.patterns.splice(i, 1); else if (form.patterns.length < 8) form.patterns.push(p);
             draw();
-          } }, p)));
+          } }, (e.pattern_labels || {})[p] || p)));
       show(
         el("h2", {}, S.enter), modes,
         el("h3", {}, S.winner), chips(e.seats.filter((s) => e.still_in.includes(s.seat)), "winner", "seat", "name"),
