@@ -19,6 +19,9 @@ from engine.models import (
     MAX_HAND_POINTS,
     PAID_BY_ONE,
     Adjustment,
+    Amounts,
+    Bite,
+    BonusSet,
     HandReport,
     HandResult,
     How,
@@ -55,6 +58,10 @@ _UNHANDLED: dict[type, tuple[str, str]] = {
     Kong: ("kongs_not_paid", "this preset does not pay for kongs when made; count the kong "
            "in the winner's report instead"),
     StartingWin: ("starting_not_changsha", "starting-hand wins belong to the Changsha family"),
+    Bite: ("wrong_family", "bites are paid at Singapore/Malaysia tables only"),
+    BonusSet: ("wrong_family", "bonus-tile sets are paid at Singapore/Malaysia tables only"),
+    Amounts: ("wrong_family", "a hand given as amounts belongs to the points-only preset "
+              "(free)"),
 }
 
 
@@ -119,8 +126,12 @@ def _seats_named(ev: Any) -> set[Seat]:
         return set(ev.players)
     if isinstance(ev, Penalty):
         return {ev.seat}
-    if isinstance(ev, Adjustment):
+    if isinstance(ev, Adjustment | Amounts):
         return set(ev.deltas)
+    if isinstance(ev, Bite):
+        return {ev.seat} | ({ev.from_seat} if ev.from_seat else set())
+    if isinstance(ev, BonusSet):
+        return {ev.seat}
     return set()  # pragma: no cover - every event kind is above
 
 
