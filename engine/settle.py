@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.book import Book
-from engine.errors import ReportError
+from engine.errors import ReportError, foreign
 from engine.families import FAMILIES, EventContext
 from engine.families.state import HandState
 from engine.models import (
@@ -77,9 +77,28 @@ def _named(family: str, patterns: tuple[str, ...]) -> set[str]:
     return out
 
 
+# What a win may say only in one family (the rest ignore nothing: they refuse it).
+_OWN_FIELDS = {"singapore": ("tai", "bonus_tai", "bonus"), "free": ("amount",)}
+
+
+def _foreign_fields(family: str, ev: Win) -> None:
+    for owner, fields in _OWN_FIELDS.items():
+        if owner == family:
+            continue
+        for w in ev.winners:
+            said = {f: getattr(w, f) for f in fields}
+            if any(v is not None for v in said.values()):
+                raise foreign(owner, said, f"{', '.join(fields)} belong to the {owner} "
+                              "preset's family")
+    if ev.prevailing is not None and family != "singapore":
+        raise foreign("singapore", {"prevailing": ev.prevailing}, "the prevailing wind is "
+                      "counted at Singapore/Malaysia tables only")
+
+
 def check_event(family: str, state: HandState, ev: Any) -> None:
     """What no family allows: facts that contradict each other or the table."""
     if isinstance(ev, Win):
+        _foreign_fields(family, ev)
         seats = [w.seat for w in ev.winners]
         if len(set(seats)) != len(seats):
             raise ReportError("duplicate_winner", "a player is named twice as winner")
