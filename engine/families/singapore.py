@@ -51,6 +51,8 @@ from engine.patterns.singapore import (
 PATTERNS = SINGAPORE
 _SELF_DRAWN = (How.SELF_DRAW, How.KONG_REPLACEMENT)
 _FROM_HOW = {How.ROB_KONG: "抢杠", How.KONG_REPLACEMENT: "杠上开花"}
+# Patterns only a self-drawn win holds.
+_SELF_DRAWN_ONLY = ("门清", "四暗刻", "杠上开花", "杠上杠")
 # "Instead of": 小三元 counts instead of its two dragon pongs.
 _INSTEAD = {**INSTEAD, "小三元": DRAGON_PONGS}
 Lines = list[tuple[str, dict[str, str | int]]]
@@ -192,8 +194,9 @@ def value_win(opts: SingaporeOptions, hand: WinnerHand, how: How, dealer: Seat,
         names = _tile_names(opts, hand, names, ctx, how)
         if no_bonus and names["平胡"]:
             names["大平胡"] = 1
-    if names["门清"] and how not in _SELF_DRAWN:
-        raise ReportError("menqing_self_draw", "门清 is a self-drawn win")
+    for name in _SELF_DRAWN_ONLY:
+        if names[name] and how not in _SELF_DRAWN:
+            raise ReportError("self_drawn_only", f"{name} is a self-drawn win", name=name)
     total, bonus, lines, limit = count_tai(opts, names)
     if special:
         lines.append(("special_win", {"name": special, "cap": opts.cap_tai}))
@@ -382,4 +385,4 @@ FAMILY = Family("singapore", SingaporeOptions, {
     Bite: lambda o, st, ev, c: on_bite(o, st, ev, c.book),
     BonusSet: lambda o, st, ev, c: on_set(o, st, ev, c.book),
     WallEnd: lambda o, st, ev, c: on_draw(o, st, ev, c.book),
-})
+}, point_cents=1)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from engine.errors import ReportError
+from engine.families import FAMILIES
 from engine.families.singapore_stakes import stake_table
 from engine.models import HandResult
 from engine.options import SingaporeOptions
@@ -138,6 +139,11 @@ TESTED = {f"SG{n}" for n in range(1, 13)}
 
 # Around the golden cases: the rules they come from.
 
+def test_points_are_cents_of_the_tables_money() -> None:
+    assert FAMILIES["singapore"].point_cents == 1
+    assert FAMILIES["free"].point_cents is None and FAMILIES["sichuan"].point_cents is None
+
+
 def test_the_doubling_tables_double_exactly_past_five_tai() -> None:
     rows = table("stake=10/20", "cap_tai=10")
     assert rows[8] == (9, 2560, 5120) and rows[9] == (10, 5120, 10240)  # never 1028/2056
@@ -233,6 +239,8 @@ def test_named_patterns_the_tiles_do_not_show_are_refused() -> None:
     assert refused([win("discard", "S", "W", patterns=["清一色", "混一色"])]).code == \
         "patterns_exclude"
     assert refused([win("discard", "S", "W", patterns=["animal"] * 5)]).code == "too_many_of"
+    error = refused([win("discard", "S", "W", patterns=["hidden treasure"])])
+    assert error.code == "self_drawn_only" and error.params["name"] == "四暗刻"
 
 
 def test_bonus_tiles_toward_the_minimum_or_not() -> None:
