@@ -8,7 +8,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from engine.models import MAX_FAN
 
@@ -140,7 +140,8 @@ class SingaporeOptions(FamilyOptions):
     stake: Literal["10/20", "20/40", "50/1", "1/2", "3-6", "3-6-half", "custom"] = Field(
         "20/40", description="the stake table: what a win of n tai pays (base / zimo)")
     custom: tuple[Annotated[int, Field(ge=0, le=MAX_STAKE_AMOUNT)], ...] = Field(
-        (), description="stake=custom: ten amounts, base and zimo for 1 to 5 tai "
+        (), validate_default=True,
+        description="stake=custom: ten amounts, base and zimo for 1 to 5 tai "
         '("0.30/0.60 0.60/1.20 ..." in money, or ten whole cents)')
     shooter: bool = Field(True, description="the discarder pays for all (shooter); off: "
                           "the discarder pays zimo, the others base")
@@ -171,16 +172,22 @@ class SingaporeOptions(FamilyOptions):
             out.append(int(cents))
         return tuple(out)
 
-    @model_validator(mode="after")
-    def _table_fits(self) -> SingaporeOptions:
-        if self.stake == "custom" and len(self.custom) != 10:
+    @field_validator("custom", mode="after")
+    @classmethod
+    def _ten_for_custom(cls, value: tuple[int, ...], info: ValidationInfo) -> tuple[int, ...]:
+        stake = info.data.get("stake")
+        if stake == "custom" and len(value) != 10:
             raise ValueError("stake=custom needs ten amounts: base and zimo for 1 to 5 tai")
-        if self.stake != "custom" and self.custom:
-            raise ValueError("custom amounts are for stake=custom only")
-        if self.cap_tai > 5 and self.stake in ("3-6", "3-6-half", "custom"):
-            raise ValueError(f"the {self.stake} table stops at 5 tai: cap_tai above 5 "
-                             "needs a doubling table (10/20, 20/40, 50/1, 1/2)")
-        return self
+        return value
+
+    @field_validator("cap_tai", mode="after")
+    @classmethod
+    def _cap_fits_the_table(cls, value: int, info: ValidationInfo) -> int:
+        stake = info.data.get("stake")
+        if value > 5 and stake in ("3-6", "3-6-half", "custom"):
+            raise ValueError(f"the {stake} table stops at 5 tai: cap_tai above 5 needs a "
+                             "doubling table (10/20, 20/40, 50/1, 1/2)")
+        return value
 
 
 class FreeOptions(FamilyOptions):

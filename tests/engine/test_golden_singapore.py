@@ -164,8 +164,12 @@ def test_a_custom_table_in_money_or_in_cents() -> None:
     assert table("stake=custom", typed)[2] == (3, 120, 240)
     assert settle([win("discard", "S", "W", tai=2)], "stake=custom", typed).deltas == \
         d(s=240, w=-240)
-    with pytest.raises(ReportError):
+    with pytest.raises(ReportError) as info:
         ruleset("singapore", ["stake=custom"])  # ten amounts needed
+    assert info.value.params["option"] == "custom"
+    with pytest.raises(ReportError) as info:
+        ruleset("singapore", ["stake=3-6", "cap_tai=7"])
+    assert info.value.params["option"] == "cap_tai"
     with pytest.raises(ReportError):
         ruleset("singapore", ["stake=custom", "custom=0.305 1 2 3 4 5 6 7 8 9"])
 
