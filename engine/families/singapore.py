@@ -284,7 +284,7 @@ def on_win(opts: SingaporeOptions, state: HandState, ev: Win, book: Book) -> Non
     shooter_pays = 2 * base + zimo
     if w.feeder is not None:
         book.line("liable", seat=w.feeder, winner=w.seat)
-        book.pay(w.feeder, w.seat, 3 * zimo if self_drawn else shooter_pays, "liable")
+        book.pay(w.feeder, w.seat, 3 * zimo if self_drawn else shooter_pays, "win")
     elif self_drawn:
         for s in others:
             book.pay(s, w.seat, zimo, "win")
