@@ -302,3 +302,15 @@ def test_a_draw_the_dealer_stays_or_passes() -> None:
 def test_a_false_win_costs_a_capped_self_draw() -> None:
     result = settle([{"type": "penalty", "seat": "S"}])
     assert result.deltas == d(640, -1920, 640, 640)
+
+
+def test_bonus_tiles_in_english_chinese_and_codes() -> None:
+    from engine.bonus_tiles import Bonus, parse_bonus
+
+    same = parse_bonus("f1 s1 cat rat")
+    assert parse_bonus("梅 春 猫 老鼠") == same and parse_bonus("1f,s1,猫,鼠") == same
+    assert parse_bonus("none") == parse_bonus("无") == Bonus()
+    for bad in ("f5", "cat cat", "none cat", "dog"):
+        with pytest.raises(ReportError) as info:
+            parse_bonus(bad)
+        assert info.value.code == "bad_bonus"
