@@ -268,7 +268,10 @@ def on_win(opts: SingaporeOptions, state: HandState, ev: Win, book: Book) -> Non
     _check_win(ev)
     w = ev.winners[0]
     value = value_win(opts, w, ev.how, state.dealer, ev.prevailing or "E")
-    book.line("win", seat=w.seat, how=ev.how.value)
+    # The discarder (or robbed player) named on the line: with shooter=false the others pay
+    # too, and the ledger counts only this one as having dealt in.
+    book.line("win", seat=w.seat, how=ev.how.value,
+              **({"from_seat": ev.from_seat} if ev.from_seat is not None else {}))
     for code, params in value.lines:
         book.line(code, seat=w.seat, **params)
     base, zimo = amounts(opts, value.tai)
