@@ -13,7 +13,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from bot.text.answer import ONE_POINT, SHORT
+from bot.text.answer import EACH, INSTANT, ONE_POINT, SHORT
 from bot.text.errors_text import FIELD_OTHER, FIELDS, MESSAGES, OR
 from bot.text.help_text import (
     BANNER,
@@ -48,7 +48,7 @@ def template() -> Catalog:
                *HOW_LABELS.values(), NOTHING_RECORDED,
                *(d for _, d in GROUP_COMMANDS), *REASONS, *dynamic_msgids(),
                *(s for s in SHORT.values() if s), *FIELDS.values(), FIELD_OTHER, OR,
-               *FORMS.values()]
+               *FORMS.values(), *INSTANT.values(), EACH]
     for text in dynamic:
         if text not in cat:
             cat.add(text, auto_comments=["dynamic"])

@@ -19,6 +19,8 @@ PRESET_NAMES = {
     "feibao": "Shangrao Feibao",
     "liangfang": "三人两房 (three players, two suits)",
     "sanfang": "三人三房 (three players, three suits)",
+    "singapore": "Singapore/Malaysia",
+    "free": "Points only",
 }
 
 PRESET_SUMMARIES = {
@@ -36,6 +38,10 @@ PRESET_SUMMARIES = {
                  "chengdu's scoring; a hand ends once two have won.",
     "sanfang": "Sichuan for three with all three suits (108 tiles): 缺一门 and 花猪 as at "
                "four; chengdu's scoring; a hand ends once two have won.",
+    "singapore": "Tai from 1 to the cap (5), paid by the stake table (20/40: base and zimo "
+                 "per tai); shooter pays; kongs, bites and sets paid at once.",
+    "free": "Points only: each win says its amount (the discarder pays it, or each player "
+            "on a self-draw), or a hand gives every player's change (/jifen).",
 }
 
 HOW = {"self_draw": "self-draw", "discard": "off a discard", "rob_kong": "robbing a kong",
@@ -69,6 +75,8 @@ PAYMENTS = {
     "chengbao": "{payer} → {payee} {amount} (承包: {payer} pays every share)",
     "starting_win": "{payer} → {payee} {amount} (starting-hand win)",
     "false_win": "{payer} → {payee} {amount} (诈胡: {payer}'s false win)",
+    "instant": "{payer} → {payee} {amount} (paid at once)",
+    "kong_robbed": "{payer} → {payee} {amount} (the robbed kong's payout back)",
 }
 PAYMENT_OTHER = "{payer} → {payee} {amount}"
 
@@ -186,6 +194,8 @@ PRESET_ALIASES = {
     "宜宾麻将": "yibin", "长沙": "changsha", "长沙麻将": "changsha", "上饶飞宝": "feibao",
     "飞宝": "feibao", "上饶": "feibao", "上饶飞宝麻将": "feibao",
     "三人两房": "liangfang", "两房": "liangfang", "三人三房": "sanfang", "三房": "sanfang",
+    "新马": "singapore", "新加坡": "singapore", "sg": "singapore", "malaysia": "singapore",
+    "新马麻将": "singapore", "记分": "free", "只记分": "free",
 }
 
 
@@ -194,7 +204,7 @@ def preset_key(word: str, known: Any) -> str | None:
     low = word.strip().lower()
     if low in known:
         return low
-    return PRESET_ALIASES.get(word.strip())
+    return PRESET_ALIASES.get(word.strip()) or PRESET_ALIASES.get(low)
 
 
 def _edits(a: str, b: str) -> int:
