@@ -12,6 +12,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.dialogs.guided_state import Draft, DrawDraft, HuDraft, KongDraft
 from bot.dialogs.guided_steps import (
+    AMOUNTS,
     KONG_LETTERS,
     MAX_WINNERS,
     PAGE,
@@ -23,7 +24,7 @@ from bot.dialogs.guided_steps import (
 from bot.dialogs.keyboards import draft_data
 from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import t
-from bot.text.words import colon, listing
+from bot.text.words import colon, listing, pattern_shown
 from engine.offer import FROM_ANOTHER, WAYS, Offer
 from storage.models import SessionInfo
 
@@ -79,6 +80,8 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
         bits += [f"连杠{w.kong_chain}"] if w.kong_chain else []
         bits += [f"承包 {names[w.feeder]}"] if w.feeder else []
         bits += [f"第四凑 {names[w.fourth_feeder]}"] if w.fourth_feeder else []
+        bits += [t(lang, "{n} tai", n=w.tai)] if w.tai is not None else []
+        bits += [str(w.amount)] if w.amount is not None else []
         if bits:
             text += " · " + " ".join(bits)
         lines.append(text)
@@ -181,7 +184,8 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         rows.append([b(("▶ " if i == draft.cur else "") + names[w.seat], "cw", i)
                      for i, w in enumerate(draft.winners)])
     first = draft.page * PAGE
-    page = [b(("✅ " if n in cur.patterns else "") + n, "p", first + i)
+    page = [b(("✅ " if n in cur.patterns else "") + pattern_shown(lang, session.preset, n),
+              "p", first + i)
             for i, n in enumerate(facts.patterns[first: first + PAGE])]
     rows += _rows(page, 3)
     pages = -(-len(facts.patterns) // PAGE)
@@ -202,6 +206,17 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
     rows.append(controls)
     prompt = t(lang, "Patterns for {player}? None is {plain}.", player=escape(names[cur.seat]),
                plain=facts.plain)
+    if facts.amount:  # points only: the amount records the win
+        prompt = t(lang, "How many points does {player} win? The amount records it (another "
+                         "amount: type /hu with it).", player=escape(names[cur.seat]))
+        rows = rows[:-1] + _rows([b(str(n), "ya", n) for n in AMOUNTS], 5) + [controls]
+        rows.append([cancel])
+        return summary + "\n" + prompt, rows
+    if facts.tai is not None:  # Singapore: a tai count records the win, or the patterns
+        prompt = t(lang, "{player}'s tai: a count records it; or choose the patterns, then "
+                         "Record.", player=escape(names[cur.seat]))
+        rows[-1:-1] = _rows([b(t(lang, "{n} tai", n=n), "yt", n)
+                             for n in range(facts.tai[0], facts.tai[1] + 1)], 5)
     if facts.birds == 1:
         prompt += "\n" + t(lang, "Record with the bird's rank, or with no bird.")
         rows += _rows([b(t(lang, "Bird {rank}", rank=r), "yb", r) for r in range(1, 10)]

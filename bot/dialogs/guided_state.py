@@ -43,6 +43,8 @@ class Winner(_Frozen):
     kong_chain: int = 0  # 连杠
     feeder: Seat | None = None  # 承包
     fourth_feeder: Seat | None = None  # 第四凑
+    tai: int | None = None  # Singapore: the hand's tai, counted in
+    amount: int | None = None  # points only (free): what the win is worth
 
 
 class HuDraft(_Frozen):
@@ -88,7 +90,8 @@ class HuDraft(_Frozen):
                 if value:
                     hand[key] = value
             for key, maybe in (("wild_used", w.wild_used), ("feeder", w.feeder),
-                               ("fourth_feeder", w.fourth_feeder)):
+                               ("fourth_feeder", w.fourth_feeder), ("tai", w.tai),
+                               ("amount", w.amount)):
                 if maybe is not None:
                     hand[key] = maybe
             hands.append(hand)

@@ -114,7 +114,7 @@ def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
         elif key in _MONEY and isinstance(value, int) and own_money(session.preset):
             out[key] = money(value)
         elif key in _NAMED:
-            out[key] = escape(words.pattern_name(session.preset, str(value)))
+            out[key] = escape(words.pattern_shown(lang, session.preset, str(value)))
         else:
             out[key] = escape(str(value))
     count = line.params.get("count")
@@ -233,7 +233,8 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if not names and not tail:
             continue
         won = any(line.code == "win" for line in event.lines)
-        apart = "、" if lang == "zh-Hans" else " "  # the patterns one winner holds
+        apart = "、" if lang == "zh-Hans" else (  # the patterns one winner holds
+            ", " if session.preset in words.ENGLISH_FIRST else " ")
         body = (names[0] + (sep + apart.join(names[1:]) if names[1:] else "")) if won \
             else sep.join(names)
         pieces.append(sep.join([body, *tail]) if body else sep.join(tail))

@@ -8,6 +8,8 @@ import re
 from typing import Any
 
 from bot.text.i18n import t
+from engine.patterns import FAMILY_PATTERNS
+from engine.rules import get_preset
 
 SEAT_KEYS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
@@ -82,6 +84,9 @@ PAYMENT_OTHER = "{payer} → {payee} {amount}"
 
 # Where a family calls a pattern by its own name.
 PATTERN_NAMES = {"yibin": {"对对胡": "大对子"}}
+# Presets whose tables speak English first: an English chat sees their patterns' English
+# names (a Chinese chat the Chinese ones; both are read in reports).
+ENGLISH_FIRST = ("singapore",)
 
 # House-rule options: label, and words for their values.
 OPTIONS = {
@@ -327,6 +332,17 @@ def pattern_name(preset: str, name: str) -> str:
     if not table:
         return name
     return " ".join(table.get(word, word) for word in name.split(" "))
+
+
+def pattern_shown(lang: str, preset: str, name: str) -> str:
+    """A pattern as this chat sees it: in English at an English-first table (Singapore:
+    ``all pongs``), else as :func:`pattern_name` calls it."""
+    if lang == "zh-Hans" or preset not in ENGLISH_FIRST:
+        return pattern_name(preset, name)
+    table = FAMILY_PATTERNS[get_preset(preset).family]
+    if table.knows(name):
+        return table.resolve(name).english
+    return " ".join(table.resolve(w).english if table.knows(w) else w for w in name.split(" "))
 
 
 def option_value(lang: str, key: str, value: Any) -> str:
