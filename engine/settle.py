@@ -64,6 +64,9 @@ _UNHANDLED: dict[type, tuple[str, str]] = {
               "(free)"),
 }
 
+# The family an event of one family only belongs to.
+_OWNER: dict[type, str] = {Bite: "singapore", BonusSet: "singapore", Amounts: "free"}
+
 
 def _named(family: str, patterns: tuple[str, ...]) -> set[str]:
     """The canonical pattern names a winner listed (unknown ones are the family's to refuse)."""
@@ -170,7 +173,9 @@ def _event(rules: Ruleset, state: HandState, ev: Any, index: int, book: Book,
     handler = FAMILIES[rules.family].handlers.get(type(ev))
     if handler is None:
         code, message = _UNHANDLED.get(type(ev), ("wrong_family", "not part of these rules"))
-        raise ReportError(code, message, preset=rules.preset)
+        family = _OWNER.get(type(ev))  # the family the event belongs to, to name it
+        raise ReportError(code, message, preset=rules.preset,
+                          **({"family": family} if family else {}))
     handler(rules.options, state, ev, EventContext(index, book, indicator))
 
 

@@ -24,7 +24,7 @@ from bot.dialogs.guided_steps import (
 from bot.dialogs.keyboards import draft_data
 from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import t
-from bot.text.words import colon, listing, pattern_shown
+from bot.text.words import ENGLISH_FIRST, colon, listing, pattern_shown
 from engine.offer import FROM_ANOTHER, WAYS, Offer
 from storage.models import SessionInfo
 
@@ -184,7 +184,8 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         rows.append([b(("▶ " if i == draft.cur else "") + names[w.seat], "cw", i)
                      for i, w in enumerate(draft.winners)])
     first = draft.page * PAGE
-    page = [b(("✅ " if n in cur.patterns else "") + pattern_shown(lang, session.preset, n),
+    page = [b(("✅ " if n in cur.patterns else "") + (
+        pattern_shown(lang, session.preset, n) if session.preset in ENGLISH_FIRST else n),
               "p", first + i)
             for i, n in enumerate(facts.patterns[first: first + PAGE])]
     rows += _rows(page, 3)

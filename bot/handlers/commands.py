@@ -40,6 +40,7 @@ from bot.handlers.chat import (
 )
 from bot.handlers.context import TallyContext
 from bot.text import render
+from bot.text.answer import own_money
 from bot.text.errors_text import error_text
 from bot.text.help_text import FORMS, HELP, HELP_NIGHT
 from bot.text.i18n import money, normalise_language, t
@@ -397,7 +398,8 @@ async def cmd_end(update: Update, context: TallyContext) -> None:
 
     def answer(summary: Any) -> list[Outgoing]:  # the board shows the night is over
         return [board.item(lang, render.ended(session, summary), now=True),
-                send.replying(update, render.summary_text(lang, summary))]
+                send.replying(update, render.summary_text(
+                    lang, summary, own_money(session.preset)))]
 
     remember(context, session.chat_id, None)
     async with context.write(answer) as tx:

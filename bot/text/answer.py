@@ -42,7 +42,7 @@ SHORT: dict[str, str | None] = {
     "false_win": "{seat}: a false win (诈胡)", "adjust": "an adjustment: {note}",
     "adjust_plain": "an adjustment", "adjusted": None,
     # Singapore/Malaysia and points only.
-    "tai": "{name}", "tai_instead": None, "tai_given": "{tai} tai as reported",
+    "tai": "{name}", "tai_instead": None, "tai_given": None,
     "tai_total": "{tai} tai", "tai_cap": "capped at {cap} tai", "limit": "{name} (limit)",
     "special_win": "{name} (limit)", "stake_value": None, "liable": "包: {seat} pays for all",
     "pays_as_shooter": None, "instant": "{seat}: {what}", "bite_hidden": "hidden",
@@ -221,8 +221,9 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if line.code in ("extra", "big_win") and line.params.get("name") in _SAID_BY_HOW:
             continue  # "dave wins on a kong replacement" already says 杠上花
         template = SHORT.get(template_code(line))
-        if template is None:
-            continue
+        if template is None or (line.code == "instant"
+                                and str(line.params.get("what")).startswith("kong_")):
+            continue  # a kong's payout: the kong line says it
         text = _say(lang, template, line, _params(lang, session, line))
         if line.code in _TAIL and capped:
             text += t(lang, " (capped)")

@@ -127,6 +127,8 @@ MESSAGES: dict[str, str] = {
     "kongs_not_paid": "This preset does not pay for kongs when made; count them in the win "
                       "(杠1).",
     "wrong_family": "That does not belong to this table's rules.",
+    "wrong_family_of": "That belongs to {other} tables; this table ({table}) does not count "
+                       "it.",
     "tiles_not_a_win": "Those tiles do not make a winning hand under these rules.",
     "tiles_contradict": "The tiles do not show {pattern}.",
     "hand_closed": "The hand is over; this starts a new one — report it again.",
@@ -321,6 +323,10 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         params = {**params, "other": preset_name(lang, FAMILY_PRESET.get(
             str(params.get("family")), str(params.get("family")))),
                   "table": preset_name(lang, str(params.get("table")))}
+    if code == "wrong_family" and str(params.get("family")) in FAMILY_PRESET:
+        template = MESSAGES["wrong_family_of"]
+        params = {"other": preset_name(lang, FAMILY_PRESET[str(params["family"])]),
+                  "table": preset_name(lang, str(params.get("preset", "")))}
     if code == "starting_not_changsha":
         params = {"table": preset_name(lang, str(params.get("preset", "")))}
     if code in ("no_three_players", "three_player_preset") and "preset" in params:

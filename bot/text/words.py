@@ -140,6 +140,13 @@ OPTIONS = {
     "values": "A hand's base value, e.g. values.七对=4",
     "kong_points": "A kong's points, by kind, e.g. kong_points.concealed=2",
     "starting_wins": "起手胡 played",
+    # Singapore/Malaysia (the stake table shows under /rules' own heading).
+    "shooter": "Shooter pays (the discarder pays for all)",
+    "cap_tai": "Tai cap",
+    "min_tai": "Tai to win, at least",
+    "min_counts_bonus": "Bonus tiles count toward the minimum",
+    "animals": "Animal tiles",
+    "instant_payouts": "Kongs, bites and sets paid at once",
 }
 BY_NAME = ("fan", "extras", "big_wins", "values", "kong_points")
 VALUES = {
@@ -171,7 +178,8 @@ STAKE_WORDS = ("stake", "注", "底注")
 # Option values typed in Chinese, as /set reads them.
 VALUE_WORDS = {"是": "true", "开": "true", "否": "false", "关": "false", "不设": "none",
                "不封顶": "none", "无": "none"}
-UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan"}
+UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan", "cap_tai": "{n} tai",
+         "min_tai": "{n} tai"}
 
 
 def colon(lang: str) -> str:
