@@ -42,7 +42,7 @@ from bot.handlers.context import TallyContext
 from bot.text import render
 from bot.text.answer import own_money
 from bot.text.errors_text import error_text
-from bot.text.help_text import FORMS, HELP, HELP_NIGHT
+from bot.text.help_text import FORMS, HELP, HELP_NIGHT, HELP_SINGAPORE
 from bot.text.i18n import money, normalise_language, t
 from bot.text.words import (
     listing,
@@ -67,7 +67,8 @@ log = logging.getLogger(__name__)
 
 async def cmd_help(update: Update, context: TallyContext) -> None:
     lang = await context.lang()
-    await reply(update, t(lang, HELP) + "\n" + t(lang, HELP_NIGHT))
+    await reply(update, t(lang, HELP) + "\n" + t(lang, HELP_NIGHT) + "\n"
+                + t(lang, HELP_SINGAPORE))
 
 
 async def cmd_new(update: Update, context: TallyContext) -> None:

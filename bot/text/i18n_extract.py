@@ -22,6 +22,7 @@ from bot.text.help_text import (
     FORMS,
     HELP,
     HELP_NIGHT,
+    HELP_SINGAPORE,
     HOW_LABELS,
     NOTHING_RECORDED,
 )
@@ -44,6 +45,7 @@ def template() -> Catalog:
                                         and all(isinstance(m, str) for m in message)):
             cat.add(message, locations=[(f"bot/{filename}", lineno)], context=context)
     dynamic = [HELP, HELP_NIGHT, BANNER, CONSOLE_NEW, CONSOLE_GOING, *TEMPLATES.values(),
+               HELP_SINGAPORE,
                *MESSAGES.values(),
                *HOW_LABELS.values(), NOTHING_RECORDED,
                *(d for _, d in GROUP_COMMANDS), *REASONS, *dynamic_msgids(),
