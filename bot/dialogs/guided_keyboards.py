@@ -10,7 +10,7 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.dialogs.guided_state import Draft, DrawDraft, HuDraft, KongDraft
+from bot.dialogs.guided_state import BiteDraft, Draft, DrawDraft, HuDraft, KongDraft
 from bot.dialogs.guided_steps import (
     AMOUNTS,
     KONG_LETTERS,
@@ -22,6 +22,7 @@ from bot.dialogs.guided_steps import (
     winner_order,
 )
 from bot.dialogs.keyboards import draft_data
+from bot.text.answer import INSTANT
 from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import t
 from bot.text.words import ENGLISH_FIRST, colon, listing, pattern_shown
@@ -48,6 +49,8 @@ def message(lang: str, session: SessionInfo, draft_id: int, version: int, draft:
         text, rows = _hu(lang, session, table, draft, b)
     elif isinstance(draft, KongDraft):
         text, rows = _kong(lang, session, table, draft, b)
+    elif isinstance(draft, BiteDraft):
+        text, rows = _bite(lang, session, table, draft, b)
     else:
         text, rows = _draw(lang, session, table, draft, b)
     return text, InlineKeyboardMarkup(_markup(rows))
@@ -60,6 +63,11 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
     if isinstance(draft, KongDraft):
         return f"{names[draft.seat or '']} {KONG_WORDS[draft.kind or '']}" + (
             f" ← {names[draft.from_seat]}" if draft.from_seat else "")
+    if isinstance(draft, BiteDraft):
+        what = t(lang, INSTANT.get(_instant_key(draft.what or ""), draft.what or ""))
+        return f"{names[draft.seat or '']}{colon(lang)}{what}" + (
+            f" ← {names[draft.from_seat]}" if draft.from_seat else "") + (
+            " · " + t(lang, "hidden") if draft.hidden else "")
     if isinstance(draft, DrawDraft):
         parts = [f"{names[s]} {WALL_WORDS[p.state]}" + (f" {p.fan}" if p.state == "ready"
                                                           else "")
@@ -306,6 +314,28 @@ def _kong(lang: str, session: SessionInfo, table: Table, draft: KongDraft, b: Ma
                   for k in table.kong_letters], [cancel]])
     return (t(lang, "Whose discard did {player} kong?", player=names[draft.seat]),
             [[b(names[s], "kf", s) for s in table.inside if s != draft.seat], [cancel]])
+
+
+def _instant_key(what: str) -> str:
+    """A bite's or set's draft value as its instant payout names it (cat_rat -> bite_cat_rat)."""
+    return what if what.startswith("set_") else "bite_" + what
+
+
+def _bite(lang: str, session: SessionInfo, table: Table, draft: BiteDraft, b: Make
+          ) -> tuple[str, list[list[Button]]]:
+    names = _names(session)
+    cancel = b(t(lang, "Cancel"), "x")
+    if draft.seat is None:
+        return t(lang, "Who bit, or completed a set?"), [
+            [b(names[s], "bs", s) for s in table.inside], [cancel]]
+    if draft.what is None:
+        bites = [b(t(lang, INSTANT["bite_" + p]), "bw", p) for p in table.offer.bites]
+        sets = [b(t(lang, INSTANT["set_" + k]), "bw", "set_" + k) for k in table.offer.sets]
+        return (t(lang, "What did {player} show?", player=names[draft.seat]),
+                [*_rows(bites, 1), _rows(sets, 3)[0] if sets else [], [cancel]])
+    return (t(lang, "Who pays {player}'s bite?", player=names[draft.seat]), [
+        [b(t(lang, "Each, exposed"), "bo"), b(t(lang, "Each, hidden (double)"), "bh")],
+        [b(f"← {names[s]}", "bf", s) for s in table.seats if s != draft.seat], [cancel]])
 
 
 def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Make

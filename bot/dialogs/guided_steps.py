@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.dialogs.guided_state import Draft, DrawDraft, HuDraft, KongDraft, KongKind
+from bot.dialogs.guided_state import BiteDraft, Draft, DrawDraft, HuDraft, KongDraft, KongKind
 from engine.errors import ReportError
 from engine.offer import FROM_ANOTHER, WAYS, Offer, offer
 from engine.rules import Ruleset
@@ -106,6 +106,8 @@ def press(table: Table, draft: Draft, action: str, arg: str | None) -> Outcome:
     if isinstance(draft, KongDraft):
         kong = _press_kong(table, draft, action, arg)
         return Record(kong) if kong is not None and kong.ready else kong
+    if isinstance(draft, BiteDraft):
+        return _press_bite(table, draft, action, arg)
     return _press_draw(table, draft, action, arg)
 
 
@@ -429,6 +431,24 @@ def _press_kong(table: Table, d: KongDraft, action: str, arg: str | None) -> Kon
     if action == "kf" and d.kind == "direct" and d.from_seat is None \
             and arg in table.inside and arg != d.seat:
         return d.model_copy(update={"from_seat": arg})
+    return None
+
+
+def _press_bite(table: Table, d: BiteDraft, action: str, arg: str | None) -> Outcome:
+    """bs: who; bw: which bite, or set_ and a set (a set records); bo: an exposed bite from
+    each, bh: a hidden one (both record); bf: an exposed bite charged to this seat."""
+    if action == "bs" and d.seat is None and arg in table.inside:
+        return d.model_copy(update={"seat": arg})
+    if action == "bw" and d.seat is not None and d.what is None and arg is not None:
+        if arg.startswith("set_") and arg[4:] in table.offer.sets:
+            return Record(d.model_copy(update={"what": arg}))
+        return d.model_copy(update={"what": arg}) if arg in table.offer.bites else None
+    if d.what is None or d.what.startswith("set_"):
+        return None
+    if action in ("bo", "bh"):
+        return Record(d.model_copy(update={"hidden": action == "bh"}))
+    if action == "bf" and arg in table.seats and arg != d.seat:
+        return Record(d.model_copy(update={"from_seat": arg}))
     return None
 
 

@@ -67,8 +67,8 @@ log = logging.getLogger(__name__)
 
 async def cmd_help(update: Update, context: TallyContext) -> None:
     lang = await context.lang()
-    await reply(update, t(lang, HELP) + "\n" + t(lang, HELP_NIGHT) + "\n"
-                + t(lang, HELP_SINGAPORE))
+    await reply(update, t(lang, HELP) + "\n" + t(lang, HELP_SINGAPORE) + "\n"
+                + t(lang, HELP_NIGHT))
 
 
 async def cmd_new(update: Update, context: TallyContext) -> None:

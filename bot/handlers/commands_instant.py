@@ -7,11 +7,17 @@ from __future__ import annotations
 from telegram import Update
 
 from bot.dialogs.bonus_grammar import parse_amounts, parse_bite
+from bot.handlers.buttons import start_guided_event
+from bot.handlers.chat import tokens_of
 from bot.handlers.commands_night import _record
 from bot.handlers.context import TallyContext
 
 
 async def cmd_bite(update: Update, context: TallyContext) -> None:
+    msg = update.effective_message
+    if msg is not None and not tokens_of(msg):  # alone: the bite or set as buttons
+        await start_guided_event(update, context, "bite")
+        return
     await _record(update, context, parse_bite, "bite_usage")
 
 
