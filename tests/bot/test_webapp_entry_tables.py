@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.delivery.pipeline import pipeline_of as pipeline
 from tests.bot.harness import GROUP
+from tests.bot.webapp_browser import PHONE, browser, launch_url, missing, served
 from tests.bot.webapp_harness import app_table, auth, client, init_data, keyed, seated
 
 
@@ -49,3 +52,38 @@ async def test_a_points_only_win_by_its_amount(tmp_path: Path) -> None:
         # a tai count belongs to Singapore tables: refused in the app's words
         r = await c.post("/app/api/preview", headers=h, json={**form, "tai": 2})
         assert r.status_code == 422 and "Singapore" in r.json()["message"]
+
+
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
+async def test_the_form_by_taps_at_both_tables(tmp_path: Path) -> None:
+    """In a real browser: Singapore's tai and bonus-tile buttons, then a points-only
+    table's amount box, each previewed as the report the chat would read."""
+    from playwright.async_api import expect
+
+    for preset, taps, expected in (
+            ("singapore", ['button[data-winner="S"]', 'button[data-how="discard"]',
+                           'button[data-from-seat="W"]', '#tai button[data-tai="3"]'],
+             "/hu bob from carol 3 tai"),
+            ("free", ['button[data-winner="S"]', 'button[data-how="self_draw"]'],
+             "/hu bob self 8")):
+        async with app_table(tmp_path / preset) as t, served(t) as base, browser() as b:
+            await seated(t, preset)
+            page = await b.new_page(viewport=PHONE)
+            errors: list[str] = []
+            page.on("pageerror", errors.append)
+            await page.goto(launch_url(base, init_data(t, "bob")))
+            await page.wait_for_selector("#board")
+            await page.click('nav button[data-tab="enter"]')
+            for tap in taps:
+                await page.click(tap)
+            if preset == "free":
+                await page.fill("#amount", "8")
+            await page.click("#preview-button")
+            await expect(page.locator("#preview .hint")).to_have_text(expected)
+            if preset == "singapore":  # patterns with a bonus tile instead of the count
+                for tap in ('#tai button[data-tai="3"]', '#patterns button[data-pattern="对对胡"]',
+                            '#bonus button[data-bonus="cat"]', "#preview-button"):
+                    await page.click(tap)
+                await expect(page.locator("#preview .hint")).to_have_text(
+                    "/hu bob from carol 对对胡 cat")
+            assert errors == []
