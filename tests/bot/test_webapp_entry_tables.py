@@ -3,7 +3,9 @@ points-only table (the amount): the form becomes the report a player would type.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -54,6 +56,11 @@ async def test_a_points_only_win_by_its_amount(tmp_path: Path) -> None:
         assert r.status_code == 422 and "Singapore" in r.json()["message"]
 
 
+def _collect(errors: list[str]) -> Callable[[Any], None]:
+    """A page's error handler that keeps what it says."""
+    return lambda e: errors.append(str(e))
+
+
 @pytest.mark.skipif(missing() is not None, reason=str(missing()))
 async def test_the_form_by_taps_at_both_tables(tmp_path: Path) -> None:
     """In a real browser: Singapore's tai and bonus-tile buttons, then a points-only
@@ -70,7 +77,7 @@ async def test_the_form_by_taps_at_both_tables(tmp_path: Path) -> None:
             await seated(t, preset)
             page = await b.new_page(viewport=PHONE)
             errors: list[str] = []
-            page.on("pageerror", errors.append)
+            page.on("pageerror", _collect(errors))
             await page.goto(launch_url(base, init_data(t, "bob")))
             await page.wait_for_selector("#board")
             await page.click('nav button[data-tab="enter"]')
