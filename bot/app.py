@@ -29,6 +29,7 @@ from bot.handlers import (
     chat,
     commands,
     commands_files,
+    commands_instant,
     commands_lookback,
     commands_money,
     commands_night,
@@ -47,7 +48,8 @@ COMMANDS = {
     name: getattr(commands, f"cmd_{name}")
     for name in ("new", "hu", "kong", "draw", "qishou", "table", "undo", "void", "edit",
                  "end", "rules", "set", "lang", "score", "help")
-} | {"start": commands.cmd_help} | commands_files.COMMANDS | commands_night.COMMANDS | {
+} | {"start": commands.cmd_help} | commands_files.COMMANDS | commands_night.COMMANDS \
+    | commands_instant.COMMANDS | {
     "standings": commands_money.cmd_standings,
     "debts": commands_money.cmd_debts,
     "paid": commands_money.cmd_paid,

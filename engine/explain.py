@@ -46,6 +46,24 @@ TEMPLATES: dict[str, str] = {
     "bawang_jing": "霸王精: {seat} alone holds 精, score doubled to {value}",
     "jing": "精: {seat} collects {score} from each player",
     "pay": "{payer} pays {payee} {amount} ({reason})",
+    # Singapore/Malaysia: tai, the stake table, instant payouts (amounts in cents).
+    "tai": "{seat}: {name} x{count} = {tai} tai",
+    "tai_instead": "{seat}: {name} not counted: {instead} counts instead",
+    "tai_given": "{seat}: {tai} tai as reported",
+    "tai_total": "{seat}: {tai} tai",
+    "tai_cap": "{seat}: {tai} tai capped at {cap}",
+    "limit": "{seat}: {name}, a limit hand: {cap} tai",
+    "special_win": "{seat}: {name}, paid at the limit: {cap} tai",
+    "stake_value": "{seat}: {tai} tai on the {table} table: base {base}, zimo {zimo}",
+    "liable": "包: {seat} is liable and pays for all ({winner}'s win)",
+    "pays_as_shooter": "{seat} pays as the shooter",
+    "instant": "{seat}: {what}, {amount} from {payer} (u = {unit}), paid at once and kept "
+               "if the hand is drawn",
+    "bite_hidden": "{seat}: a hidden bite (both in the starting hand) pays double",
+    "instant_kept": "the instant payouts already made stand",
+    "not_counted_tai_given": "{name} not counted: the tai was given whole ({tai} tai)",
+    # Points only (free).
+    "amounts": "the hand as each player's change",
     # The steps that make an amount, where a rule changes it.
     "per_unit": "every unit counts {unit} points (house rules)",
     "zimo_stake": "{seat}: self-draw, each payer adds {amount}",
@@ -65,7 +83,7 @@ TEMPLATES: dict[str, str] = {
 }
 # Lines that say a named pattern was left out (the bot shows them in the short answer).
 NOT_COUNTED = ("not_counted_option", "not_counted_largest", "not_counted_no_value",
-               "not_counted_no_wild", "not_counted_fan_given")
+               "not_counted_no_wild", "not_counted_fan_given", "not_counted_tai_given")
 
 
 def template_code(line: Line) -> str:

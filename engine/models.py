@@ -24,6 +24,7 @@ MAX_FAN = 20
 MAX_HAND_POINTS = 100_000_000
 MAX_PATTERNS = 16  # pattern names one winner may list
 MAX_TEXT = 200  # characters of a tile string
+MAX_AMOUNT = 1_000_000  # points one player may pay or get in a points-only (free) hand
 Fan = Annotated[int, Field(ge=1, le=MAX_FAN)]
 SEATS: tuple[Seat, ...] = ("E", "S", "W", "N")
 
@@ -82,6 +83,17 @@ class WinnerHand(Frozen):
     kong_chain: int = Field(0, ge=0, le=4, description="kongs in the unbroken run (连杠)")
     feeder: Seat | None = Field(None, description="承包: fed three of the winner's melds")
     fourth_feeder: Seat | None = Field(None, description="承包: fed the fourth meld")
+    # Singapore/Malaysia family (``feeder`` names the player liable for all, 包)
+    tai: int | None = Field(None, ge=0, le=MAX_FAN,
+                            description="the hand's tai, counted in (bonus tiles included)")
+    bonus_tai: int | None = Field(None, ge=0, le=MAX_FAN,
+                                  description="of ``tai``, how many come from bonus tiles")
+    bonus: str | None = Field(None, max_length=MAX_TEXT,
+                              description='bonus tiles: "f1 s1 cat rat" or "梅 春 猫 鼠"; '
+                              '"none": no bonus tile at all')
+    # Points-only family (free)
+    amount: int | None = Field(None, ge=1, le=MAX_AMOUNT,
+                               description="free: what the discarder, or each player, pays")
 
 
 class Win(Frozen):
@@ -103,6 +115,8 @@ class Win(Frozen):
         default_factory=dict, description="Jiangxi: each seat's (正精, 副精) count"
     )
     robbed_kongs: int = Field(1, ge=1, le=4, description="Jiangxi: kongs robbed (连杠连抢)")
+    prevailing: Seat | None = Field(
+        None, description="Singapore: the prevailing (round) wind, E unless said")
 
     @model_validator(mode="before")
     @classmethod
@@ -148,6 +162,40 @@ class WallEnd(Frozen):
     players: dict[Seat, WallEndPlayer] = Field(default_factory=dict)
 
 
+class Bite(Frozen):
+    """Singapore 咬: a pair of bonus tiles exposed, paid at once (an instant payout)."""
+
+    type: Literal["bite"] = "bite"
+    seat: Seat
+    pair: Literal["cat_rat", "rooster_centipede", "seat_flowers"] = Field(
+        description="cat and rat, rooster and centipede, or one's seat flower and season")
+    hidden: bool = Field(False, description="both were in the starting hand: paid double")
+    from_seat: Seat | None = Field(None, description="charged to this one player only")
+
+
+class BonusSet(Frozen):
+    """Singapore: all four flowers, all four seasons or all four animals, paid at once."""
+
+    type: Literal["bonus_set"] = "bonus_set"
+    seat: Seat
+    kind: Literal["flowers", "seasons", "animals"]
+
+
+class Amounts(Frozen):
+    """A points-only (free) hand given as each player's change; sums to zero."""
+
+    type: Literal["amounts"] = "amounts"
+    deltas: dict[Seat, Annotated[int, Field(ge=-3 * MAX_AMOUNT, le=3 * MAX_AMOUNT)]]
+
+    @model_validator(mode="after")
+    def _zero_sum(self) -> Amounts:
+        if sum(self.deltas.values()) != 0:
+            raise ValueError("the amounts must sum to zero")
+        if not any(self.deltas.values()):
+            raise ValueError("the amounts must move some points")
+        return self
+
+
 # The most points one adjustment may move for one player (far beyond any real correction).
 MAX_ADJUST = 1_000_000
 
@@ -177,7 +225,8 @@ class Adjustment(Frozen):
         return self
 
 
-Event = Annotated[Win | Kong | StartingWin | WallEnd | Penalty | Adjustment,
+Event = Annotated[Win | Kong | StartingWin | WallEnd | Penalty | Adjustment | Bite | BonusSet
+                  | Amounts,
                   Field(discriminator="type")]
 
 

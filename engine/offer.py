@@ -9,8 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.families.sichuan import option_off
-from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.options import (
+    ChangshaOptions,
+    FreeOptions,
+    JiangxiOptions,
+    SichuanOptions,
+    SingaporeOptions,
+)
 from engine.patterns import FAMILY_PATTERNS
+from engine.patterns.singapore import LIMITS
 from engine.rules import Ruleset
 from engine.shape_rules import FAMILY_SHAPES
 
@@ -31,8 +38,17 @@ USUAL = {
     "changsha": ("碰碰胡", "清一色", "七小对", "将将胡", "豪华七小对", "海底捞月", "全求人"),
     "jiangxi": ("七对", "碰对", "宝吊", "清一色", "九幺", "十三浪", "单张", "豪华", "七字全",
                 "宝吊还原"),
+    "singapore": ("动物", "正花", "红中", "发财", "白板", "门风", "圈风", "平胡", "对对胡",
+                  "混一色", "清一色", "小三元", "门清"),
+    "free": (),
 }
-PLAIN = {"sichuan": "平胡", "changsha": "小胡", "jiangxi": "平和"}
+PLAIN = {"sichuan": "平胡", "changsha": "小胡", "jiangxi": "平和", "singapore": "平胡",
+         "free": ""}
+# Singapore: the ways to win (no 杠上炮 tai: a win off a discard after a kong is a discard).
+SINGAPORE_WAYS = ("self_draw", "discard", "rob_kong", "kong_replacement")
+# Singapore: the instant payouts a player may report besides kongs (bites, then sets).
+BITES = ("cat_rat", "rooster_centipede", "seat_flowers")
+SETS = ("flowers", "seasons", "animals")
 # The tiles of the suits (1m-9m, 1p-9p, 1s-9s), and the honours (1z-7z: 东南西北中发白).
 SUIT_TILES = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
 HONOUR_TILES = tuple(f"{rank}z" for rank in range(1, 8))
@@ -57,11 +73,17 @@ class Offer:
     kongs: tuple[str, ...] = KONGS  # the kongs a player may declare
     wall: tuple[str, ...] = ()  # a player's states at the wall's end; empty: none is said
     fan_cap: int | None = None  # Sichuan: the cap on fan (what a ready player may be paid)
+    tai: tuple[int, int] | None = None  # Singapore: the tai a count may say (min, cap)
+    bites: tuple[str, ...] = ()  # Singapore: the bites a player may report
+    sets: tuple[str, ...] = ()  # Singapore: the bonus-tile sets a player may report
+    amount: bool = False  # free: a win says its amount, a hand every player's change
 
     @property
     def tiles(self) -> tuple[str, ...]:
         """The tiles a hand may hold here, as tile codes: the suits, and the honours where
         the family plays them (not Sichuan or Changsha)."""
+        if self.family not in FAMILY_SHAPES:
+            return ()  # points only: no tiles
         return SUIT_TILES + (HONOUR_TILES if FAMILY_SHAPES[self.family].honors else ())
 
     @property
@@ -90,6 +112,20 @@ def offer(rules: Ruleset) -> Offer:
     if isinstance(opts, ChangshaOptions):
         names = [n for n in opts.big_wins if n in known]
         return Offer("changsha", _ordered("changsha", names), WAYS, birds=opts.birds)
+    if isinstance(opts, SingaporeOptions):
+        names = [p.name for p in FAMILY_PATTERNS["singapore"]
+                 if p.name in opts.tai or p.name in LIMITS]
+        names = [n for n in names if opts.animals or n not in ("动物", "四动物")]
+        instant = opts.instant_payouts
+        return Offer("singapore", _ordered("singapore", names), SINGAPORE_WAYS,
+                     kongs=KONGS if instant else (),
+                     tai=(opts.min_tai, opts.cap_tai),
+                     bites=tuple(b for b in BITES if opts.animals or b == "seat_flowers")
+                     if instant else (),
+                     sets=tuple(k for k in SETS if opts.animals or k != "animals")
+                     if instant else ())
+    if isinstance(opts, FreeOptions):
+        return Offer("free", (), ("self_draw", "discard"), kongs=(), amount=True)
     assert isinstance(opts, JiangxiOptions)
     hows = tuple(h for h in WAYS if opts.discard_wins or h not in OFF_A_DISCARD)
     names = [n for n in _JIANGXI_HANDS if n in known]

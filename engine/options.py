@@ -4,9 +4,11 @@ the valid ones."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from engine.models import MAX_FAN
 
@@ -123,3 +125,72 @@ class JiangxiOptions(FamilyOptions):
     kong_points_on_draw: bool = Field(True, description="pay kong points when nobody wins")
     jing_bonus: bool = Field(True, description="精 reward at the end of a won hand")
 
+
+
+STAKE_TABLES = ("10/20", "20/40", "50/1", "1/2", "3-6", "3-6-half", "custom")
+MAX_STAKE_AMOUNT = 1_000_000  # cents: the most one custom amount may be ($10,000)
+
+
+class SingaporeOptions(FamilyOptions):
+    """Singapore/Malaysia (docs/rules/singapore.md). Amounts are in cents of the table's
+    money: a point is one cent, and the stake table says what a win of n tai pays."""
+
+    base: int = Field(1, ge=1, le=1, description="not used: the stake table sets the money")
+    players: Literal[4] = Field(4, description="played by four: no three-player form")
+    stake: Literal["10/20", "20/40", "50/1", "1/2", "3-6", "3-6-half", "custom"] = Field(
+        "20/40", description="the stake table: what a win of n tai pays (base / zimo)")
+    custom: tuple[Annotated[int, Field(ge=0, le=MAX_STAKE_AMOUNT)], ...] = Field(
+        (), validate_default=True,
+        description="stake=custom: ten amounts, base and zimo for 1 to 5 tai "
+        '("0.30/0.60 0.60/1.20 ..." in money, or ten whole cents)')
+    shooter: bool = Field(True, description="the discarder pays for all (shooter); off: "
+                          "the discarder pays zimo, the others base")
+    cap_tai: int = Field(5, ge=5, le=10, description="the most tai a win counts; limit "
+                         "hands pay it (above 5 only with a doubling stake table)")
+    min_tai: int = Field(1, ge=1, le=3, description="the fewest tai a win needs")
+    min_counts_bonus: bool = Field(True, description="bonus tiles count toward the minimum")
+    animals: bool = Field(True, description="the four animal tiles (148 tiles); off: 144")
+    instant_payouts: bool = Field(True, description="kongs, bites and sets paid at once")
+    tai: dict[str, Annotated[int, Field(ge=0, le=MAX_FAN)]] = Field(
+        default_factory=dict, description="tai of each pattern (limit hands pay the cap)")
+
+    @field_validator("custom", mode="before")
+    @classmethod
+    def _amounts_in_money(cls, value: Any) -> Any:
+        """``"0.30/0.60 0.60/1.20 ..."`` (money, as a player types it) becomes cents."""
+        if not isinstance(value, str):
+            return value
+        words = [w for w in re.split(r"[\s,/;]+", value.strip()) if w]
+        out = []
+        for w in words:
+            try:
+                cents = Decimal(w.lstrip("$")) * 100
+            except InvalidOperation:
+                raise ValueError(f"{w!r} is not an amount") from None
+            if cents != cents.to_integral_value():
+                raise ValueError(f"{w!r}: at most two decimals")
+            out.append(int(cents))
+        return tuple(out)
+
+    @field_validator("custom", mode="after")
+    @classmethod
+    def _ten_for_custom(cls, value: tuple[int, ...], info: ValidationInfo) -> tuple[int, ...]:
+        stake = info.data.get("stake")
+        if stake == "custom" and len(value) != 10:
+            raise ValueError("stake=custom needs ten amounts: base and zimo for 1 to 5 tai")
+        return value
+
+    @field_validator("cap_tai", mode="after")
+    @classmethod
+    def _cap_fits_the_table(cls, value: int, info: ValidationInfo) -> int:
+        stake = info.data.get("stake")
+        if value > 5 and stake in ("3-6", "3-6-half", "custom"):
+            raise ValueError(f"the {stake} table stops at 5 tai: cap_tai above 5 needs a "
+                             "doubling table (10/20, 20/40, 50/1, 1/2)")
+        return value
+
+
+class FreeOptions(FamilyOptions):
+    """Points only (docs/rules/free.md): the table says what each hand is worth."""
+
+    base: int = Field(1, ge=1, le=1, description="not used: each hand says its points")

@@ -6,8 +6,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.families.sichuan import option_off
-from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.options import (
+    ChangshaOptions,
+    FreeOptions,
+    JiangxiOptions,
+    SichuanOptions,
+    SingaporeOptions,
+)
 from engine.patterns import FAMILY_PATTERNS, STARTING, Pattern
+from engine.patterns.singapore import COUNTED, LIMITS
 from engine.rules import Ruleset, ruleset
 
 
@@ -34,6 +41,15 @@ def _valued(rules: Ruleset) -> Iterator[tuple[Pattern, str]]:
             if n is None:
                 continue
             value = f"{n} big win" + ("s" if n > 1 else "")
+        elif isinstance(opts, SingaporeOptions):
+            if p.name in LIMITS:
+                value = f"limit ({opts.cap_tai} tai)"
+            elif opts.tai.get(p.name):
+                value = f"{opts.tai[p.name]} tai" + (" each" if p.name in COUNTED else "")
+            else:
+                continue
+        elif isinstance(opts, FreeOptions):
+            continue  # points only: no pattern
         else:
             assert isinstance(opts, JiangxiOptions)
             if p.name in opts.values:

@@ -8,6 +8,8 @@ player, what the family's reading in docs/rules/penalties.md says, unless the ho
 - Changsha: a big self-draw (大胡自摸), with the dealer's premium where the dealer pays or
   is paid.
 - Jiangxi (上饶飞宝): the largest base value of the table's hands (V0).
+- Singapore/Malaysia: a self-draw at the cap (the stake table's zimo at ``cap_tai``).
+- Points only (free): no reading; the house rule ``false_win`` must name the points.
 
 An adjustment moves the points it names; it must sum to zero.
 """
@@ -15,9 +17,17 @@ An adjustment moves the points it names; it must sum to zero.
 from __future__ import annotations
 
 from engine.book import Book
+from engine.errors import ReportError
+from engine.families.singapore_stakes import amounts
 from engine.families.state import HandState
 from engine.models import Adjustment, Penalty, Seat
-from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.options import (
+    ChangshaOptions,
+    FreeOptions,
+    JiangxiOptions,
+    SichuanOptions,
+    SingaporeOptions,
+)
 from engine.rules import Ruleset
 
 
@@ -37,6 +47,11 @@ def false_win_amount(rules: Ruleset, payer: Seat, payee: Seat, dealer: Seat
         return opts.base * (opts.big_self_draw + premium), "big_self_draw"
     if isinstance(opts, JiangxiOptions):
         return opts.base * max(opts.values.values(), default=1), "top_value"
+    if isinstance(opts, SingaporeOptions):
+        return amounts(opts, opts.cap_tai)[1], "cap_self_draw"
+    if isinstance(opts, FreeOptions):
+        raise ReportError("false_win_unset", "this table scores points only: set the points "
+                          "a false win costs (/set false_win=N), or use an adjustment")
     raise AssertionError(f"no false-win reading for {rules.family}")  # pragma: no cover
 
 

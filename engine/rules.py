@@ -23,7 +23,7 @@ from engine.families import FAMILIES
 from engine.models import Seat, table_seats
 from engine.options import FamilyOptions
 
-FAMILY_TILES = {"sichuan": 108, "changsha": 108, "jiangxi": 136}
+FAMILY_TILES = {"sichuan": 108, "changsha": 108, "jiangxi": 136, "singapore": 148}
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,8 @@ def _valid_values(model: type[FamilyOptions], key: str) -> str:
         high = next((m.le for m in bounds if hasattr(m, "le")), None)
         span = f" from {low} to {high}" if low is not None and high is not None else ""
         return f"{key}.<name>=<a whole number{span}>"
+    if typing.get_origin(annotation) is tuple:  # a list option: its description says it
+        return model.model_fields[key].description or key
     if annotation in (int, int | None):
         low = next((m.ge for m in model.model_fields[key].metadata if hasattr(m, "ge")), None)
         high = next((m.le for m in model.model_fields[key].metadata if hasattr(m, "le")), None)

@@ -12,13 +12,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.book import Book
-from engine.errors import ReportError
+from engine.errors import ReportError, foreign
 from engine.families import FAMILIES, EventContext
 from engine.families.state import HandState
 from engine.models import (
     MAX_HAND_POINTS,
     PAID_BY_ONE,
     Adjustment,
+    Amounts,
+    Bite,
+    BonusSet,
     HandReport,
     HandResult,
     How,
@@ -55,7 +58,14 @@ _UNHANDLED: dict[type, tuple[str, str]] = {
     Kong: ("kongs_not_paid", "this preset does not pay for kongs when made; count the kong "
            "in the winner's report instead"),
     StartingWin: ("starting_not_changsha", "starting-hand wins belong to the Changsha family"),
+    Bite: ("wrong_family", "bites are paid at Singapore/Malaysia tables only"),
+    BonusSet: ("wrong_family", "bonus-tile sets are paid at Singapore/Malaysia tables only"),
+    Amounts: ("wrong_family", "a hand given as amounts belongs to the points-only preset "
+              "(free)"),
 }
+
+# The family an event of one family only belongs to.
+_OWNER: dict[type, str] = {Bite: "singapore", BonusSet: "singapore", Amounts: "free"}
 
 
 def _named(family: str, patterns: tuple[str, ...]) -> set[str]:
@@ -70,9 +80,28 @@ def _named(family: str, patterns: tuple[str, ...]) -> set[str]:
     return out
 
 
+# What a win may say only in one family (the rest ignore nothing: they refuse it).
+_OWN_FIELDS = {"singapore": ("tai", "bonus_tai", "bonus"), "free": ("amount",)}
+
+
+def _foreign_fields(family: str, ev: Win) -> None:
+    for owner, fields in _OWN_FIELDS.items():
+        if owner == family:
+            continue
+        for w in ev.winners:
+            said = {f: getattr(w, f) for f in fields}
+            if any(v is not None for v in said.values()):
+                raise foreign(owner, said, f"{', '.join(fields)} belong to the {owner} "
+                              "preset's family")
+    if ev.prevailing is not None and family != "singapore":
+        raise foreign("singapore", {"prevailing": ev.prevailing}, "the prevailing wind is "
+                      "counted at Singapore/Malaysia tables only")
+
+
 def check_event(family: str, state: HandState, ev: Any) -> None:
     """What no family allows: facts that contradict each other or the table."""
     if isinstance(ev, Win):
+        _foreign_fields(family, ev)
         seats = [w.seat for w in ev.winners]
         if len(set(seats)) != len(seats):
             raise ReportError("duplicate_winner", "a player is named twice as winner")
@@ -119,8 +148,12 @@ def _seats_named(ev: Any) -> set[Seat]:
         return set(ev.players)
     if isinstance(ev, Penalty):
         return {ev.seat}
-    if isinstance(ev, Adjustment):
+    if isinstance(ev, Adjustment | Amounts):
         return set(ev.deltas)
+    if isinstance(ev, Bite):
+        return {ev.seat} | ({ev.from_seat} if ev.from_seat else set())
+    if isinstance(ev, BonusSet):
+        return {ev.seat}
     return set()  # pragma: no cover - every event kind is above
 
 
@@ -140,7 +173,9 @@ def _event(rules: Ruleset, state: HandState, ev: Any, index: int, book: Book,
     handler = FAMILIES[rules.family].handlers.get(type(ev))
     if handler is None:
         code, message = _UNHANDLED.get(type(ev), ("wrong_family", "not part of these rules"))
-        raise ReportError(code, message, preset=rules.preset)
+        family = _OWNER.get(type(ev))  # the family the event belongs to, to name it
+        raise ReportError(code, message, preset=rules.preset,
+                          **({"family": family} if family else {}))
     handler(rules.options, state, ev, EventContext(index, book, indicator))
 
 

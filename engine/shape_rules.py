@@ -26,6 +26,9 @@ FAMILY_SHAPES: dict[str, ShapeRules] = {
     "jiangxi": ShapeRules(
         honors=True, honor_sequences=True, chow=True, jiuyao=True, shisanlang=True
     ),
+    # 148 tiles (bonus tiles set aside), chow; four sets and a pair (十三幺 is read by the
+    # family), no seven pairs.
+    "singapore": ShapeRules(honors=True, seven_pairs=False),
     # No family: the standard shapes over all 34 kinds.
     "standard": ShapeRules(honors=True),
 }

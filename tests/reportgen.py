@@ -7,7 +7,13 @@ from typing import Any
 
 from engine.errors import ReportError
 from engine.models import SEATS, table_seats
-from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.options import (
+    ChangshaOptions,
+    FreeOptions,
+    JiangxiOptions,
+    SichuanOptions,
+    SingaporeOptions,
+)
 from engine.patterns import FAMILY_PATTERNS
 from engine.rules import Ruleset
 
@@ -158,12 +164,83 @@ def _jiangxi(rng: random.Random, opts: JiangxiOptions) -> list[dict[str, Any]]:
     return events
 
 
+def _singapore(rng: random.Random, opts: SingaporeOptions) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    bites = ["seat_flowers", *(["cat_rat", "rooster_centipede"] if opts.animals else [])]
+    sets = ["flowers", "seasons", *(["animals"] if opts.animals else [])]
+    for _ in range(rng.randint(0, 3) if opts.instant_payouts else 0):
+        seat = rng.choice(SEATS)
+        other = rng.choice([s for s in SEATS if s != seat])
+        roll = rng.random()
+        if roll < 0.5:
+            kind = rng.choice(["direct", "added", "concealed"])
+            ev: dict[str, Any] = {"type": "kong", "seat": seat, "kind": kind}
+            if kind == "direct":
+                ev["from_seat"] = other
+        elif roll < 0.85:
+            ev = {"type": "bite", "seat": seat, "pair": rng.choice(bites),
+                  "hidden": rng.random() < 0.3}
+            if rng.random() < 0.3:
+                ev["from_seat"] = other
+        else:
+            ev = {"type": "bonus_set", "seat": seat, "kind": rng.choice(sets)}
+        events.append(ev)
+    if rng.random() < 0.1:
+        events.append({"type": "wall_end"})
+        return events
+    how = rng.choice(["self_draw", "discard", "discard", "rob_kong", "kong_replacement"])
+    winner = rng.choice(SEATS)
+    hand: dict[str, Any] = {"seat": winner}
+    roll = rng.random()
+    if roll < 0.4:
+        hand["tai"] = rng.randint(opts.min_tai, opts.cap_tai + 3)
+    elif roll < 0.5:
+        hand["patterns"] = [rng.choice(["十三幺", "大三元", "字一色", "十八罗汉"])]
+    else:
+        pool = [n for n in opts.tai if n not in ("门清", "抢杠", "杠上开花")
+                and (opts.animals or n not in ("动物", "四动物"))]
+        # Three 1-tai patterns that no exclusion touches make any minimum.
+        hand["patterns"] = ["红中", "发财", "白板"][:opts.min_tai] + _patterns(
+            rng, "singapore", [n for n in pool if n not in ("红中", "发财", "白板", "大平胡")],
+            rng.randint(0, 3))
+    if rng.random() < 0.15:
+        hand["feeder"] = rng.choice([s for s in SEATS if s != winner])
+    ev = {"type": "win", "how": how, "winners": [hand]}
+    if how in ("discard", "rob_kong"):
+        ev["from_seat"] = rng.choice([s for s in SEATS if s != winner])
+    events.append(ev)
+    return events
+
+
+def _free(rng: random.Random, opts: FreeOptions) -> list[dict[str, Any]]:
+    seats = list(table_seats(opts.players))
+    roll = rng.random()
+    if roll < 0.1:
+        return [{"type": "wall_end"}]
+    if roll < 0.4:
+        deltas = {s: rng.randint(-50, 50) for s in seats[:-1]}
+        deltas[seats[-1]] = -sum(deltas.values())
+        if not any(deltas.values()):
+            deltas[seats[0]], deltas[seats[1]] = 1, -1
+        return [{"type": "amounts", "deltas": deltas}]
+    winner = rng.choice(seats)
+    if rng.random() < 0.5:
+        return [{"type": "win", "how": "self_draw", "winner": winner,
+                 "amount": rng.randint(1, 100)}]
+    return [{"type": "win", "how": "discard", "winner": winner, "amount": rng.randint(1, 100),
+             "from_seat": rng.choice([s for s in seats if s != winner])}]
+
+
 def random_report(rng: random.Random, rules: Ruleset, dealer: str = "E") -> dict[str, Any]:
     opts = rules.options
     if isinstance(opts, SichuanOptions):
         events = _sichuan(rng, opts)
     elif isinstance(opts, ChangshaOptions):
         events = _changsha(rng, opts)
+    elif isinstance(opts, SingaporeOptions):
+        events = _singapore(rng, opts)
+    elif isinstance(opts, FreeOptions):
+        events = _free(rng, opts)
     else:
         assert isinstance(opts, JiangxiOptions)
         events = _jiangxi(rng, opts)

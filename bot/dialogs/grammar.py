@@ -19,6 +19,7 @@ from engine.errors import clip as clip  # re-exported: the handlers clip with it
 from engine.errors import clip_params
 from engine.models import MAX_FAN
 from engine.patterns import FAMILY_PATTERNS
+from engine.patterns.singapore import COUNTED
 from engine.tiles import TileError, parse_tokens
 from storage.models import MAX_STAKE_CENTS
 
@@ -52,7 +53,7 @@ def half_width(text: str) -> str:
 
 SELF_DRAW = {"自摸", "zimo", "self", "selfdraw", "self-draw", "tsumo", "摸", "self draw"}
 DISCARD = {"from", "off", "点炮", "放炮", "炮", "dianpao", "点", "接炮", "jiepao",
-           "出铳", "铳"}  # 出銃: Hong Kong
+           "出铳", "铳", "shooter"}  # 出銃: Hong Kong; shooter: Singapore
 # Said after the player whose discard it was (``alice 点炮``), as well as before.
 DISCARD_AFTER = {"点炮", "放炮", "dianpao", "fangpao"}
 DISCARD |= DISCARD_AFTER
@@ -62,7 +63,7 @@ SEAT_WORDS = {
     "西": "W", "西家": "W", "west": "W", "北": "N", "北家": "N", "north": "N",
 }
 ROB = {"rob", "robs", "抢杠", "抢", "qianggang", "抢杠胡"}
-KONG_DRAW = {"杠上花", "杠上开花", "gangshanghua", "gsh", "kongdraw", "kong-draw"}
+KONG_DRAW = {"杠上花", "杠上开花", "gangshanghua", "gsh", "kongdraw", "kong-draw", "杠上"}
 KONG_DISCARD = {"杠上炮", "gangshangpao", "gsp", "kongdiscard", "kong-discard"}
 WILD = {"有宝", "wild", "有精", "带宝", "youbao", "with bao", "with wild", "with wildcard",
         "with wildcards", "with jing"}
@@ -72,7 +73,17 @@ NO_WILD = {"无宝", "nowild", "no-wild", "无精", "wubao", "nobao", "no-bao", 
 # A pattern named off a discard whose next word is the discarder, like 杠上炮 <who>.
 DISCARD_PATTERNS = {"海底炮"}
 # Patterns that are a self-draw by what they are: the way of winning need not be said.
-SELF_DRAW_PATTERNS = {"海底捞月"}
+SELF_DRAW_PATTERNS = {"海底捞月", "八仙过海"}
+# Singapore's bonus tiles, as a win's ``bonus`` (the engine reads each): flowers, seasons,
+# animals; none for no bonus tile at all.
+BONUS_TILES = {*(f"f{n}" for n in "1234"), *(f"s{n}" for n in "1234"), *"梅兰菊竹春夏秋冬",
+               "cat", "rat", "rooster", "centipede", "猫", "鼠", "老鼠", "鸡", "公鸡", "蜈蚣"}
+NO_BONUS = {"none", "无", "无花", "nobonus", "no-bonus"}
+# The prevailing (round) wind, said before it: prevailing S, 圈 南.
+PREVAILING = {"prevailing", "round", "圈", "风圈"}
+TAI_WORDS = {"台", "tai"}
+# Points at a points-only table (free): a bare number is the win's amount.
+MAX_AMOUNT = 1_000_000
 # Words that go together (``no bao``, ``self draw``): the longest first.
 PHRASES = {w for w in SELF_DRAW | WILD | NO_WILD if " " in w}
 _PHRASE_WORDS = max(len(w.split()) for w in PHRASES)
@@ -92,7 +103,8 @@ READY = {"听", "听牌", "ready", "ting", "叫"}
 NOT_READY = {"未听", "没听", "notready", "not-ready", "无叫", "noting"}
 _NUM = r"([0-9]+)"
 # The most each count may be: what the game allows.
-MAX_COUNT = {"gen": 4, "kongs": 4, "fan": MAX_FAN, "feibao": 8, "kong_chain": 4}
+MAX_COUNT = {"gen": 4, "kongs": 4, "fan": MAX_FAN, "feibao": 8, "kong_chain": 4,
+             "tai": MAX_FAN, "bonus_tai": MAX_FAN}
 MAX_BIRDS = 6  # birds in one report (a preset draws at most 6)
 BIRD_RANKS = (1, 9)  # a bird is a tile's rank
 MAX_ROBBED = 4  # kongs robbed at once (连杠连抢)
@@ -100,6 +112,8 @@ MAX_JING = 4  # 正精 or 副精 one player holds
 # Words in one report: three winners with every pattern, their tiles and melds fit well.
 MAX_WORDS = 100
 _COUNTS = [
+    ("tai", re.compile(rf"^(?:台|tai){_NUM}$|^{_NUM}(?:台|tai)$", re.I)),
+    ("bonus_tai", re.compile(rf"^(?:bonus_tai|花台)[=:]?{_NUM}$", re.I)),
     ("gen", re.compile(rf"^(?:根|gen){_NUM}$|^{_NUM}(?:根|gen)$", re.I)),
     ("kongs", re.compile(rf"^(?:杠|kong|kongs){_NUM}$|^{_NUM}(?:杠|kongs?)$", re.I)),
     ("fan", re.compile(rf"^(?:番|fan){_NUM}$|^{_NUM}(?:番|fan)$", re.I)),
@@ -115,9 +129,11 @@ _ROBBED = re.compile(r"^(?:连抢|robbed)([0-9]+)$", re.I)  # kongs robbed at on
 _SPLIT = re.compile(r"\s*[,，;；]\s*")
 # A count said as a word alone (根 1, gen 9): the field it sets.
 COUNT_WORDS = {"根": "gen", "gen": "gen", "番": "fan", "fan": "fan", "飞宝": "feibao",
-               "feibao": "feibao", "杠": "kongs", "kong": "kongs", "kongs": "kongs"}
+               "feibao": "feibao", "杠": "kongs", "kong": "kongs", "kongs": "kongs",
+               "台": "tai", "tai": "tai"}
 # Each count's own word, as a refusal names it (gen 9 -> 根 9).
-COUNT_NAMES = {"gen": "根", "fan": "番", "feibao": "飞宝", "kongs": "杠"}
+COUNT_NAMES = {"gen": "根", "fan": "番", "feibao": "飞宝", "kongs": "杠", "tai": "台",
+               "bonus_tai": "bonus_tai"}
 JING_WORDS = {"精", "jing"}
 
 
@@ -183,6 +199,14 @@ class WinDraft:
     jing: dict[str, list[int]] = field(default_factory=dict)
     loser_feibao: dict[str, int] = field(default_factory=dict)
     robbed_kongs: int | None = None
+    prevailing: str | None = None
+
+
+def _wind(tok: Token) -> str | None:
+    """A wind said as a letter (E), a word (east) or a character (东)."""
+    text = tok.text.strip()
+    return text.upper() if text.upper() in ("E", "S", "W", "N") and len(text) == 1 \
+        else SEAT_WORDS.get(text.lower())
 
 
 def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], str | None]:
@@ -233,6 +257,21 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                     and nxt.text.lower() in DISCARD_AFTER \
                     and (after is None or resolve(after) is None):
                 discarder(seat)  # bob 七对 alice 点炮
+                i += 1
+            elif _DIGITS.fullmatch(tok.text) and nxt is not None \
+                    and nxt.text.lower() in TAI_WORDS:  # 3 tai, 3 台
+                hand["tai"] = bounded(f"{tok.text} {nxt.text}", tok.text, MAX_COUNT["tai"])
+                i += 1
+            elif _DIGITS.fullmatch(tok.text):  # a points-only table's amount: 8
+                if "amount" in hand:
+                    raise GrammarError("pattern_repeated", word=tok.text)
+                hand["amount"] = bounded(tok.text, tok.text, MAX_AMOUNT, 1)
+            elif low in BONUS_TILES or low in NO_BONUS:
+                bonus = hand.get("bonus")
+                hand["bonus"] = f"{bonus} {low}" if bonus else (
+                    "none" if low in NO_BONUS else low)
+            elif low in PREVAILING and nxt is not None and _wind(nxt) is not None:
+                d.prevailing = _wind(nxt)
                 i += 1
             elif low in SELF_DRAW:
                 d.how = "self_draw"
@@ -357,6 +396,8 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
         event["loser_feibao"] = d.loser_feibao
     if d.robbed_kongs is not None:
         event["robbed_kongs"] = d.robbed_kongs
+    if d.prevailing is not None:
+        event["prevailing"] = d.prevailing
     return event, d.indicator
 
 
@@ -384,6 +425,13 @@ def _said(seg: list[Token], i: int) -> tuple[str | None, str, int]:
     for name, rx in _COUNTS:
         if rx.match(seg[i].text):
             return name, text, 1
+    if _DIGITS.fullmatch(seg[i].text) and i + 1 < len(seg) \
+            and seg[i + 1].text.lower() in TAI_WORDS:
+        return "tai", f"{seg[i].text} {seg[i + 1].text}", 2
+    if _DIGITS.fullmatch(seg[i].text):
+        return "amount", text, 1
+    if low in BONUS_TILES or low in NO_BONUS:
+        return "bonus", text, 1
     for name, rx in (("birds", _BIRD), ("jing", _JING), ("loser_feibao", _LOSER_FEIBAO)):
         if rx.match(seg[i].text):
             return name, text, 1
@@ -425,7 +473,7 @@ def _player_after(word: Token, nxt: Token | None, resolve: Resolver, kind: str) 
 
 # The words a report reads as what they say, not as someone's name.
 _WORDS = SELF_DRAW | DISCARD | ROB | KONG_DRAW | KONG_DISCARD | WILD | NO_WILD | FEEDER \
-    | FOURTH | INDICATOR | set(COUNT_WORDS) | JING_WORDS
+    | FOURTH | INDICATOR | set(COUNT_WORDS) | JING_WORDS | BONUS_TILES | NO_BONUS | PREVAILING
 _FORMS = [*(rx for _, rx in _COUNTS), _BIRD, _LOSER_FEIBAO, _ROBBED, _JING]
 
 
@@ -619,6 +667,9 @@ def _add_pattern(patterns: list[str], name: str) -> None:
     """A winner's pattern, once: the same pattern named twice (or by two of its names) is
     refused as that, not left to fail as something else."""
     same = canonical(name) or {name.lower()}
+    if same & set(COUNTED):  # a Singapore name that counts each time (animal animal)
+        patterns.append(name)
+        return
     if any((canonical(p) or {p.lower()}) & same for p in patterns):
         raise GrammarError("pattern_repeated", word=name)
     patterns.append(name)

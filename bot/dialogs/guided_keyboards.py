@@ -10,8 +10,9 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.dialogs.guided_state import Draft, DrawDraft, HuDraft, KongDraft
+from bot.dialogs.guided_state import BiteDraft, Draft, DrawDraft, HuDraft, KongDraft
 from bot.dialogs.guided_steps import (
+    AMOUNTS,
     KONG_LETTERS,
     MAX_WINNERS,
     PAGE,
@@ -21,9 +22,10 @@ from bot.dialogs.guided_steps import (
     winner_order,
 )
 from bot.dialogs.keyboards import draft_data
+from bot.text.answer import INSTANT
 from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import t
-from bot.text.words import colon, listing, pattern_name, said
+from bot.text.words import colon, listing, pattern_shown, said
 from engine.offer import FROM_ANOTHER, WAYS, Offer
 from storage.models import SessionInfo
 
@@ -47,6 +49,8 @@ def message(lang: str, session: SessionInfo, draft_id: int, version: int, draft:
         text, rows = _hu(lang, session, table, draft, b)
     elif isinstance(draft, KongDraft):
         text, rows = _kong(lang, session, table, draft, b)
+    elif isinstance(draft, BiteDraft):
+        text, rows = _bite(lang, session, table, draft, b)
     else:
         text, rows = _draw(lang, session, table, draft, b)
     return text, InlineKeyboardMarkup(_markup(rows))
@@ -59,6 +63,11 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
     if isinstance(draft, KongDraft):
         return f"{names[draft.seat or '']} {said(lang, KONG_WORDS[draft.kind or ''])}" + (
             f" ← {names[draft.from_seat]}" if draft.from_seat else "")
+    if isinstance(draft, BiteDraft):
+        what = t(lang, INSTANT.get(_instant_key(draft.what or ""), draft.what or ""))
+        return f"{names[draft.seat or '']}{colon(lang)}{what}" + (
+            f" ← {names[draft.from_seat]}" if draft.from_seat else "") + (
+            " · " + t(lang, "hidden") if draft.hidden else "")
     if isinstance(draft, DrawDraft):
         parts = [f"{names[s]} {said(lang, WALL_WORDS[p.state])}"
                  + (f" {p.fan}" if p.state == "ready" else "")
@@ -71,7 +80,7 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
         text = names[w.seat] + (colon(lang) + t(lang, how) if how else "")
         if draft.from_seat:
             text += f" ← {names[draft.from_seat]}"
-        bits = [pattern_name("", n, lang) for n in w.patterns]
+        bits = [pattern_shown(lang, session.preset, n) for n in w.patterns]
         bits += [f"{said(lang, '根')}{w.gen}"] if w.gen else []
         bits += [f"{said(lang, '杠')}{w.kongs}"] if w.kongs else []
         bits += [said(lang, "无宝")] if w.wild_used is False else []
@@ -80,6 +89,8 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
         bits += [f"{said(lang, '承包')} {names[w.feeder]}"] if w.feeder else []
         bits += [f"{said(lang, '第四凑')} {names[w.fourth_feeder]}"] if w.fourth_feeder \
             else []
+        bits += [t(lang, "{n} tai", n=w.tai)] if w.tai is not None else []
+        bits += [str(w.amount)] if w.amount is not None else []
         if bits:
             text += " · " + " ".join(bits)
         lines.append(text)
@@ -182,7 +193,8 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         rows.append([b(("▶ " if i == draft.cur else "") + names[w.seat], "cw", i)
                      for i, w in enumerate(draft.winners)])
     first = draft.page * PAGE
-    page = [b(("✅ " if n in cur.patterns else "") + pattern_name("", n, lang), "p", first + i)
+    page = [b(("✅ " if n in cur.patterns else "") + pattern_shown(lang, session.preset, n),
+              "p", first + i)
             for i, n in enumerate(facts.patterns[first: first + PAGE])]
     rows += _rows(page, 3)
     pages = -(-len(facts.patterns) // PAGE)
@@ -204,6 +216,17 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
     rows.append(controls)
     prompt = t(lang, "Patterns for {player}? None is {plain}.", player=escape(names[cur.seat]),
                plain=facts.plain)
+    if facts.amount:  # points only: the amount records the win
+        prompt = t(lang, "How many points does {player} win? The amount records it (another "
+                         "amount: type /hu with it).", player=escape(names[cur.seat]))
+        rows = rows[:-1] + _rows([b(str(n), "ya", n) for n in AMOUNTS], 5) + [controls]
+        rows.append([cancel])
+        return summary + "\n" + prompt, rows
+    if facts.tai is not None:  # Singapore: a tai count records the win, or the patterns
+        prompt = t(lang, "{player}'s tai: a count records it; or choose the patterns, then "
+                         "Record.", player=escape(names[cur.seat]))
+        rows[-1:-1] = _rows([b(t(lang, "{n} tai", n=n), "yt", n)
+                             for n in range(facts.tai[0], facts.tai[1] + 1)], 5)
     if facts.birds == 1:
         prompt += "\n" + t(lang, "Record with the bird's rank, or with no bird.")
         rows += _rows([b(t(lang, "Bird {rank}", rank=r), "yb", r) for r in range(1, 10)]
@@ -294,6 +317,28 @@ def _kong(lang: str, session: SessionInfo, table: Table, draft: KongDraft, b: Ma
                   for k in table.kong_letters], [cancel]])
     return (t(lang, "Whose discard did {player} kong?", player=names[draft.seat]),
             [[b(names[s], "kf", s) for s in table.inside if s != draft.seat], [cancel]])
+
+
+def _instant_key(what: str) -> str:
+    """A bite's or set's draft value as its instant payout names it (cat_rat -> bite_cat_rat)."""
+    return what if what.startswith("set_") else "bite_" + what
+
+
+def _bite(lang: str, session: SessionInfo, table: Table, draft: BiteDraft, b: Make
+          ) -> tuple[str, list[list[Button]]]:
+    names = _names(session)
+    cancel = b(t(lang, "Cancel"), "x")
+    if draft.seat is None:
+        return t(lang, "Who bit, or completed a set?"), [
+            [b(names[s], "bs", s) for s in table.inside], [cancel]]
+    if draft.what is None:
+        bites = [b(t(lang, INSTANT["bite_" + p]), "bw", p) for p in table.offer.bites]
+        sets = [b(t(lang, INSTANT["set_" + k]), "bw", "set_" + k) for k in table.offer.sets]
+        return (t(lang, "What did {player} show?", player=names[draft.seat]),
+                [*_rows(bites, 1), _rows(sets, 3)[0] if sets else [], [cancel]])
+    return (t(lang, "Who pays {player}'s bite?", player=names[draft.seat]), [
+        [b(t(lang, "Each, exposed"), "bo"), b(t(lang, "Each, hidden (double)"), "bh")],
+        [b(f"← {names[s]}", "bf", s) for s in table.seats if s != draft.seat], [cancel]])
 
 
 def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Make

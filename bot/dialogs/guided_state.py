@@ -22,7 +22,7 @@ Seat = Annotated[str, Field(pattern="^[ESWN]$")]
 # turned-up tile's suit and rank).
 Step = Literal["start", "how", "from", "add", "main", "more", "jing", "feeder", "fourth",
                "ind", "indr"]
-Kind = Literal["hu", "kong", "draw"]
+Kind = Literal["hu", "kong", "draw", "bite"]
 KongKind = Literal["concealed", "added", "direct", "wild"]
 WallState = Literal["no", "ready", "pig"]  # 未听, 听, 花猪
 
@@ -43,6 +43,8 @@ class Winner(_Frozen):
     kong_chain: int = 0  # 连杠
     feeder: Seat | None = None  # 承包
     fourth_feeder: Seat | None = None  # 第四凑
+    tai: int | None = None  # Singapore: the hand's tai, counted in
+    amount: int | None = None  # points only (free): what the win is worth
 
 
 class HuDraft(_Frozen):
@@ -88,7 +90,8 @@ class HuDraft(_Frozen):
                 if value:
                     hand[key] = value
             for key, maybe in (("wild_used", w.wild_used), ("feeder", w.feeder),
-                               ("fourth_feeder", w.fourth_feeder)):
+                               ("fourth_feeder", w.fourth_feeder), ("tai", w.tai),
+                               ("amount", w.amount)):
                 if maybe is not None:
                     hand[key] = maybe
             hands.append(hand)
@@ -161,10 +164,29 @@ def new_draw(inside: list[str] | tuple[str, ...]) -> DrawDraft:
     return DrawDraft.model_validate({"players": {s: {} for s in inside}})
 
 
-Draft = HuDraft | KongDraft | DrawDraft
-_MODELS: dict[str, type[HuDraft] | type[KongDraft] | type[DrawDraft]] = {
-    "hu": HuDraft, "kong": KongDraft, "draw": DrawDraft}
-KINDS: tuple[Kind, ...] = ("hu", "kong", "draw")
+class BiteDraft(_Frozen):
+    """A guided /bite (Singapore): who, which bite or set, and for a bite whether it was
+    hidden or charged to one player."""
+
+    seat: Seat | None = None
+    what: str | None = None  # a bite's pair (cat_rat …) or "set_" and a set's kind
+    hidden: bool = False
+    from_seat: Seat | None = Field(None, alias="from")
+
+    def event(self) -> dict[str, Any]:
+        if self.what is not None and self.what.startswith("set_"):
+            return {"type": "bonus_set", "seat": self.seat, "kind": self.what[4:]}
+        event: dict[str, Any] = {"type": "bite", "seat": self.seat, "pair": self.what,
+                                 "hidden": self.hidden}
+        if self.from_seat:
+            event["from_seat"] = self.from_seat
+        return event
+
+
+Draft = HuDraft | KongDraft | DrawDraft | BiteDraft
+_MODELS: dict[str, type[HuDraft] | type[KongDraft] | type[DrawDraft] | type[BiteDraft]] = {
+    "hu": HuDraft, "kong": KongDraft, "draw": DrawDraft, "bite": BiteDraft}
+KINDS: tuple[Kind, ...] = ("hu", "kong", "draw", "bite")
 
 
 def load(kind: str, data: dict[str, Any]) -> Draft:
@@ -176,6 +198,8 @@ def load(kind: str, data: dict[str, Any]) -> Draft:
 def kind_of(draft: Draft) -> Kind:
     if isinstance(draft, HuDraft):
         return "hu"
+    if isinstance(draft, BiteDraft):
+        return "bite"
     return "kong" if isinstance(draft, KongDraft) else "draw"
 
 
@@ -187,4 +211,8 @@ def dump(draft: Draft) -> dict[str, Any]:
         for key in ("suit", "edit"):
             if data[key] is None:
                 del data[key]
+        for hand in data["winners"]:  # a tai count or an amount, only once said
+            for key in ("tai", "amount"):
+                if hand[key] is None:
+                    del hand[key]
     return data

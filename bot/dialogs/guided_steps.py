@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.dialogs.guided_state import Draft, DrawDraft, HuDraft, KongDraft, KongKind
+from bot.dialogs.guided_state import BiteDraft, Draft, DrawDraft, HuDraft, KongDraft, KongKind
 from engine.errors import ReportError
 from engine.offer import FROM_ANOTHER, WAYS, Offer, offer
 from engine.rules import Ruleset
@@ -36,6 +36,8 @@ SUITS = ("m", "p", "s", "z")
 KONG_LETTERS: dict[str, KongKind] = {"c": "concealed", "a": "added", "d": "direct",
                                      "w": "wild"}
 FAN_TOP = 8  # the fan buttons step 1..FAN_TOP, or up to the cap
+# A points-only win's amount, one tap (another amount is typed: /hu bob from carol 37).
+AMOUNTS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 16, 20, 24, 30, 32, 40, 50, 64, 100)
 
 
 def facts_of(session: SessionInfo) -> Offer:
@@ -104,6 +106,8 @@ def press(table: Table, draft: Draft, action: str, arg: str | None) -> Outcome:
     if isinstance(draft, KongDraft):
         kong = _press_kong(table, draft, action, arg)
         return Record(kong) if kong is not None and kong.ready else kong
+    if isinstance(draft, BiteDraft):
+        return _press_bite(table, draft, action, arg)
     return _press_draw(table, draft, action, arg)
 
 
@@ -147,6 +151,9 @@ def _press_hu(table: Table, draft: HuDraft, action: str, arg: str | None) -> Out
     new = step(table, draft, action, arg) if step is not None else None
     if new is not None and action == "yb":
         return Record(new)
+    if new is not None and action in ("yt", "ya"):  # a tai count or an amount records
+        waiting = [i for i, w in enumerate(new.winners) if w.tai is None and w.amount is None]
+        return Record(new) if not waiting else new.model_copy(update={"cur": waiting[0]})
     return new
 
 
@@ -387,6 +394,20 @@ def _birds(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | 
     return None
 
 
+def _value(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | None:
+    """yt: the current winner's tai, counted in (Singapore); ya: the amount the win is
+    worth (points only); with the Record tap."""
+    n, cur = _number(arg), d.current
+    if d.step != "main" or cur is None or n is None or not ready(d):
+        return None
+    if action == "yt" and table.offer.tai is not None \
+            and table.offer.tai[0] <= n <= table.offer.tai[1]:
+        return _with_current(d, tai=n, patterns=())
+    if action == "ya" and table.offer.amount and n in AMOUNTS:
+        return _with_current(d, amount=n)
+    return None
+
+
 _HU: dict[str, Callable[[Table, HuDraft, str, str | None], HuDraft | None]] = {
     "ws": _winner_how, "wo": _winner_how, "wd": _winner_discard, "h": _how,
     "hd": _how_discard, "f": _from, "hw": _ask_how, "aw": _add_winner, "cw": _choose_winner,
@@ -394,7 +415,7 @@ _HU: dict[str, Callable[[Table, HuDraft, str, str | None], HuDraft | None]] = {
     "mo": _more, "bk": _back, "jv": _jing_step, "jz": _jing, "jf": _jing,
     "lf": _loser_feibao, "cb": _feeder_step, "fo": _feeder_step, "fd": _feeder,
     "ff": _feeder, "kc": _chain, "rk": _chain, "in": _indicator, "is": _indicator,
-    "ir": _indicator, "bd": _birds, "bc": _birds, "yb": _birds,
+    "ir": _indicator, "bd": _birds, "bc": _birds, "yb": _birds, "yt": _value, "ya": _value,
 }
 
 
@@ -410,6 +431,24 @@ def _press_kong(table: Table, d: KongDraft, action: str, arg: str | None) -> Kon
     if action == "kf" and d.kind == "direct" and d.from_seat is None \
             and arg in table.inside and arg != d.seat:
         return d.model_copy(update={"from_seat": arg})
+    return None
+
+
+def _press_bite(table: Table, d: BiteDraft, action: str, arg: str | None) -> Outcome:
+    """bs: who; bw: which bite, or set_ and a set (a set records); bo: an exposed bite from
+    each, bh: a hidden one (both record); bf: an exposed bite charged to this seat."""
+    if action == "bs" and d.seat is None and arg in table.inside:
+        return d.model_copy(update={"seat": arg})
+    if action == "bw" and d.seat is not None and d.what is None and arg is not None:
+        if arg.startswith("set_") and arg[4:] in table.offer.sets:
+            return Record(d.model_copy(update={"what": arg}))
+        return d.model_copy(update={"what": arg}) if arg in table.offer.bites else None
+    if d.what is None or d.what.startswith("set_"):
+        return None
+    if action in ("bo", "bh"):
+        return Record(d.model_copy(update={"hidden": action == "bh"}))
+    if action == "bf" and arg in table.seats and arg != d.seat:
+        return Record(d.model_copy(update={"from_seat": arg}))
     return None
 
 

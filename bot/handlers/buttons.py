@@ -66,13 +66,18 @@ async def start_guided(update: Update, context: TallyContext) -> None:
 
 async def start_guided_event(update: Update, context: TallyContext,
                              kind: str) -> None:
-    """/kong or /draw alone: the event as buttons."""
+    """/kong, /draw or /bite alone: the event as buttons."""
     lang = await context.lang()
     session = await session_for_action(update, context, lang)
     user = update.effective_user
     if session is None or user is None:
         return
+    if kind == "bite" and not guided_steps.facts_of(session).bites:  # not Singapore
+        await refuse(update, lang, "wrong_family", session=session, family="singapore",
+                     preset=session.preset)
+        return
     draft: Draft = guided_state.KongDraft() if kind == "kong" else \
+        guided_state.BiteDraft() if kind == "bite" else \
         guided_state.new_draw(session.still_in or tuple(session.seats))
 
     def shown(made: tuple[int, int]) -> list[Outgoing]:

@@ -40,8 +40,9 @@ from bot.handlers.chat import (
 )
 from bot.handlers.context import TallyContext
 from bot.text import render, render_lookback
+from bot.text.answer import own_money
 from bot.text.errors_text import error_text
-from bot.text.help_text import FORMS, HELP, HELP_NIGHT
+from bot.text.help_text import FORMS, HELP, HELP_NIGHT, HELP_SINGAPORE
 from bot.text.i18n import is_chinese, money, normalise_language, t
 from bot.text.script import fold
 from bot.text.words import (
@@ -69,7 +70,8 @@ log = logging.getLogger(__name__)
 
 async def cmd_help(update: Update, context: TallyContext) -> None:
     lang = await context.lang()
-    await reply(update, t(lang, HELP) + "\n" + t(lang, HELP_NIGHT))
+    await reply(update, t(lang, HELP) + "\n" + t(lang, HELP_SINGAPORE) + "\n"
+                + t(lang, HELP_NIGHT))
 
 
 async def cmd_new(update: Update, context: TallyContext) -> None:
@@ -400,7 +402,8 @@ async def cmd_end(update: Update, context: TallyContext) -> None:
 
     def answer(summary: Any) -> list[Outgoing]:  # the board shows the night is over
         return [board.item(lang, render.ended(session, summary), now=True),
-                send.replying(update, render.summary_text(lang, summary))]
+                send.replying(update, render.summary_text(
+                    lang, summary, own_money(session.preset)))]
 
     remember(context, session.chat_id, None)
     async with context.write(answer) as tx:

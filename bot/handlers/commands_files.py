@@ -42,6 +42,7 @@ from bot.pictures.picture_data import (
     standings_series,
     winning_patterns,
 )
+from bot.text.answer import own_money
 from bot.text.i18n import money, t
 from bot.text.words import colon
 from engine.pattern_table import pattern_rows
@@ -101,9 +102,11 @@ def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
     nets = tuple(net(summary.players[pid], n, summary.money_of(pid)) for pid, n in
                  sorted(summary.nets.items(),
                         key=lambda kv: (-summary.money_of(kv[0]), -kv[1], kv[0])))
-    # A night whose stake changed settles in money: its transfers have no points.
+    # A night whose stake changed settles in money: its transfers have no points; nor has
+    # a table whose points are its own money (Singapore's cents).
+    in_money = summary.mixed or own_money(night.session.preset)
     transfers = tuple(drawing.CardTransfer(net(tr.payer, 0), net(tr.payee, 0),
-                                           None if summary.mixed else tr.points, tr.cents)
+                                           None if in_money else tr.points, tr.cents)
                       for tr in summary.transfers)
     biggest = None
     if summary.biggest is not None:

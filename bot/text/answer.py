@@ -9,9 +9,11 @@ from html import escape
 from typing import Any
 
 from bot.text import words
-from bot.text.i18n import is_chinese, nt, signed, t
+from bot.text.i18n import is_chinese, money, nt, signed, t
 from engine.explain import NOT_COUNTED, TEMPLATES, template_code
+from engine.families import FAMILIES
 from engine.models import PAID_BY_ONE, EventResult, HandResult, Line, Seat
+from engine.rules import get_preset
 from storage.models import SessionInfo
 
 # Short fragments of a compact answer, by line code (None: left out of the short answer).
@@ -39,6 +41,14 @@ SHORT: dict[str, str | None] = {
     "not_counted_fan_given": "{name} not counted (fan given)",
     "false_win": "{seat}: a false win (诈胡)", "adjust": "an adjustment: {note}",
     "adjust_plain": "an adjustment", "adjusted": None,
+    # Singapore/Malaysia and points only.
+    "tai": "{name}", "tai_instead": None, "tai_given": None,
+    "tai_total": "{tai} tai", "tai_cap": "capped at {cap} tai", "limit": "{name} (limit)",
+    "special_win": "{name} (limit)", "stake_value": None, "liable": "包: {seat} pays for all",
+    "pays_as_shooter": None, "instant": "{seat}: {what}", "bite_hidden": "hidden",
+    "instant_kept": "the instant payouts stand",
+    "not_counted_tai_given": "{name} not counted (tai given)",
+    "amounts": "each player's change",
 }
 # English says "1 point": each template that counts points (its plural form), and its
 # singular. Fan need none ("1 fan", "2 fan"); Chinese has one form.
@@ -49,7 +59,34 @@ ONE_POINT = {
     "{seat}: {value} x {times} = {points} points": "{seat}: {value} x {times} = {points} point",
     "{seat}: {points} points": "{seat}: {points} point",
 }
-_NAMED = ("name", "patterns", "base", "wild", "pattern")
+_NAMED = ("name", "patterns", "base", "wild", "pattern", "instead")
+# What an instant payout (Singapore) was for.
+INSTANT = {
+    "kong_direct": "an exposed kong", "kong_added": "an added kong",
+    "kong_concealed": "a concealed kong", "bite_cat_rat": "a bite (cat and rat)",
+    "bite_rooster_centipede": "a bite (rooster and centipede)",
+    "bite_seat_flowers": "a bite (seat flower and season)",
+    "set_flowers": "all four flowers", "set_seasons": "all four seasons",
+    "set_animals": "all four animals",
+}
+EACH = "each other player"
+# Amounts a family that counts in money of its own (Singapore: cents) says as money.
+_MONEY = ("amount", "unit", "base", "zimo")
+
+
+def own_money(preset: str) -> bool:
+    """Whether the preset's points are money of its own (a point is a cent)."""
+    try:
+        return FAMILIES[get_preset(preset).family].point_cents is not None
+    except KeyError:
+        return False
+
+
+def points(session: SessionInfo, value: int) -> str:
+    """A signed result: points, or the table's own money (``+0.80``)."""
+    if not own_money(session.preset):
+        return signed(value)
+    return ("+" if value > 0 else "") + money(value) if value else "0"
 _SEATS = ("seat", "payer", "payee", "winner")
 
 
@@ -60,7 +97,9 @@ def player(session: SessionInfo, seat: str) -> str:
 def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in line.params.items():
-        if key in _SEATS and isinstance(value, str):
+        if key == "payer" and value == "each":
+            out[key] = t(lang, EACH)
+        elif key in _SEATS and isinstance(value, str):
             out[key] = player(session, value)
         elif key == "how":
             out[key] = t(lang, words.HOW.get(str(value), str(value)))
@@ -70,8 +109,12 @@ def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
             out[key] = t(lang, str(value))
         elif key == "option":
             out[key] = t(lang, words.OPTIONS.get(str(value), str(value)))
+        elif key == "what":
+            out[key] = t(lang, INSTANT.get(str(value), str(value)))
+        elif key in _MONEY and isinstance(value, int) and own_money(session.preset):
+            out[key] = money(value)
         elif key in _NAMED:
-            out[key] = escape(words.pattern_name(session.preset, str(value), lang))
+            out[key] = escape(words.pattern_shown(lang, session.preset, str(value)))
         else:
             out[key] = escape(str(value))
     count = line.params.get("count")
@@ -115,7 +158,7 @@ def moves_text(lang: str, session: SessionInfo, deltas: Mapping[Seat, int]) -> s
     moved = sorted(((s, v) for s, v in deltas.items() if v), key=lambda sv: -sv[1])
     if not moved:
         return t(lang, "No points moved.")
-    return "  ".join(f"{player(session, s)} <b>{signed(v)}</b>" for s, v in moved)
+    return "  ".join(f"{player(session, s)} <b>{points(session, v)}</b>" for s, v in moved)
 
 
 def state_text(lang: str, session: SessionInfo, hand: HandResult | None, closed: bool
@@ -178,8 +221,9 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if line.code in ("extra", "big_win") and line.params.get("name") in _SAID_BY_HOW:
             continue  # "dave wins on a kong replacement" already says 杠上花
         template = SHORT.get(template_code(line))
-        if template is None:
-            continue
+        if template is None or (line.code == "instant"
+                                and str(line.params.get("what")).startswith("kong_")):
+            continue  # a kong's payout: the kong line says it
         text = _say(lang, template, line, _params(lang, session, line))
         if line.code in _TAIL and capped:
             text += t(lang, " (capped)")
@@ -190,7 +234,8 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if not names and not tail:
             continue
         won = any(line.code == "win" for line in event.lines)
-        apart = "、" if is_chinese(lang) else " "  # the patterns one winner holds
+        apart = "、" if is_chinese(lang) else (  # the patterns one winner holds
+            ", " if session.preset in words.ENGLISH_FIRST else " ")
         body = (names[0] + (sep + apart.join(names[1:]) if names[1:] else "")) if won \
             else sep.join(names)
         pieces.append(sep.join([body, *tail]) if body else sep.join(tail))

@@ -129,6 +129,8 @@ MESSAGES: dict[str, str] = {
     "kongs_not_paid": "This preset does not pay for kongs when made; count them in the win "
                       "(杠1).",
     "wrong_family": "That does not belong to this table's rules.",
+    "wrong_family_of": "That belongs to {other} tables; this table ({table}) does not count "
+                       "it.",
     "tiles_not_a_win": "Those tiles do not make a winning hand under these rules.",
     "tiles_contradict": "The tiles do not show {pattern}.",
     "hand_closed": "The hand is over; this starts a new one — report it again.",
@@ -243,6 +245,37 @@ MESSAGES: dict[str, str] = {
                         "the night and start a new one.",
     "bad_language": "Choose a language: /lang en, /lang zh or /lang 繁體.",
     "not_reporter_hand": "Only the player who reported that hand, or an admin, can change it.",
+    # Singapore/Malaysia
+    "below_min_tai": "{tai} tai is below this table's minimum of {min}: a win needs at "
+                     "least {min} tai, e.g. /hu bob from carol 1 tai.",
+    "too_many_of": "{name} counts at most {most} time(s) in one hand.",
+    "no_animals": "This table plays without animal tiles (animals=false): no animal tai, "
+                  "bites or animal sets.",
+    "tai_and_tiles": "Give the tai count or the tiles, not both: /hu bob zimo 3 tai, or "
+                     "/hu bob zimo 123m456m789m123p55p.",
+    "bonus_tai_without_tai": "bonus_tai is part of a tai count: give the tai too, e.g. "
+                             "/hu bob zimo 3 tai bonus_tai=1.",
+    "bonus_tai_too_many": "{bonus} of the tai from bonus tiles, but only {tai} tai in all: "
+                          "the bonus tiles are part of the count.",
+    "one_winner": "One player wins a hand here (the first in turn after the discarder): "
+                  "report one winner.",
+    "special_self_draw": "八仙过海 is paid as a self-draw: drop the 'from'.",
+    "self_drawn_only": "{name} is a self-drawn win: it cannot be won off a discard.",
+    "instant_payouts_off": "This table pays no instant payouts (instant_payouts=false): count "
+                           "kongs and bonus tiles in the win.",
+    "bad_bonus": "Cannot read the bonus tile {token}: write f1–f4 or 梅兰菊竹, s1–s4 or "
+                 "春夏秋冬, cat rat rooster centipede or 猫 鼠 鸡 蜈蚣, or none.",
+    "bite_usage": "Examples: /bite bob cat rat · /bite bob rooster centipede hidden · /bite "
+                  "bob flowers from carol · /bite bob set flowers (seasons, animals).",
+    # Points only
+    "free_amount_only": "This table scores points only: say who won, how and the amount, "
+                        "e.g. /hu bob from carol 8 or /hu bob zimo 8.",
+    "needs_amount": "Say how many points {seat} wins, e.g. /hu bob from carol 8 (carol pays "
+                    "8) or /hu bob zimo 8 (each pays 8).",
+    "false_win_unset": "This table scores points only: set what a false win costs (/set "
+                       "false_win=N), or use /adjust.",
+    "amounts_usage": "Give every player's change, adding up to zero: /jifen alice +35 bob "
+                     "-20 carol -15.",
 }
 
 
@@ -257,10 +290,15 @@ FIELDS = {
     "patterns": "too many pattern names, or one too long",
     "tiles": "the tiles", "melds": "the melds", "kinds": "a starting-hand win is missing",
     "players": "a player at the wall", "indicator": "the turned-up tile",
+    "tai": "a tai count out of range", "bonus_tai": "a bonus-tai count out of range",
+    "amount": "an amount out of range (1 to 1,000,000)",
+    "deltas": "an amount out of range (each change within ±3,000,000)",
+    "bonus": "the bonus tiles",
 }
 OR = " or "
 # The preset that names a family's own words, for "that is how Shangrao Feibao counts".
-FAMILY_PRESET = {"jiangxi": "feibao", "changsha": "changsha", "sichuan": "sichuan"}
+FAMILY_PRESET = {"jiangxi": "feibao", "changsha": "changsha", "sichuan": "sichuan",
+                 "singapore": "singapore", "free": "free"}
 FIELD_OTHER = "something in it is missing or out of range"
 SEATS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
@@ -287,6 +325,10 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         params = {**params, "other": preset_name(lang, FAMILY_PRESET.get(
             str(params.get("family")), str(params.get("family")))),
                   "table": preset_name(lang, str(params.get("table")))}
+    if code == "wrong_family" and str(params.get("family")) in FAMILY_PRESET:
+        template = MESSAGES["wrong_family_of"]
+        params = {"other": preset_name(lang, FAMILY_PRESET[str(params["family"])]),
+                  "table": preset_name(lang, str(params.get("preset", "")))}
     if code == "starting_not_changsha":
         params = {"table": preset_name(lang, str(params.get("preset", "")))}
     if code in ("no_three_players", "three_player_preset") and "preset" in params:

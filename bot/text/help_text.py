@@ -25,6 +25,12 @@ HELP_NIGHT = """/penalty dave 诈胡 — a false win
 /edit 2.1 alice 自摸 七对 — hand 2, event 1 only
 /seat dave erin — erin takes dave's seat"""
 
+# Singapore/Malaysia (/new sg) and points only (/new free): their own words.
+HELP_SINGAPORE = """/hu bob from carol 3 tai · /hu bob zimo full flush cat — Singapore (/new sg)
+/bite bob cat rat · /bite bob set flowers — a bite or a set, paid at once
+/hu bob from carol 8 · /hu bob zimo 8 — points only (/new free)
+/jifen alice +35 bob -20 carol -15 — points only: every player's change"""
+
 # The console's banner (bot/console/terminal.py); {who} is the speaker, {next} what to try
 # next: CONSOLE_NEW with no table going, CONSOLE_GOING with one.
 BANNER = """Mahjong Tally — console mode (no Telegram token configured).

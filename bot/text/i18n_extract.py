@@ -15,7 +15,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from bot.text import i18n_hant
-from bot.text.answer import ONE_POINT, SHORT
+from bot.text.answer import EACH, INSTANT, ONE_POINT, SHORT
 from bot.text.errors_text import FIELD_OTHER, FIELDS, MESSAGES, OR
 from bot.text.help_text import (
     BANNER,
@@ -24,6 +24,7 @@ from bot.text.help_text import (
     FORMS,
     HELP,
     HELP_NIGHT,
+    HELP_SINGAPORE,
     HOW_LABELS,
     NOTHING_RECORDED,
 )
@@ -46,11 +47,12 @@ def template() -> Catalog:
                                         and all(isinstance(m, str) for m in message)):
             cat.add(message, locations=[(f"bot/{filename}", lineno)], context=context)
     dynamic = [HELP, HELP_NIGHT, BANNER, CONSOLE_NEW, CONSOLE_GOING, *TEMPLATES.values(),
+               HELP_SINGAPORE,
                *MESSAGES.values(),
                *HOW_LABELS.values(), NOTHING_RECORDED,
                *(d for _, d in GROUP_COMMANDS), *REASONS, *dynamic_msgids(),
                *(s for s in SHORT.values() if s), *FIELDS.values(), FIELD_OTHER, OR,
-               *FORMS.values()]
+               *FORMS.values(), *INSTANT.values(), EACH]
     for text in dynamic:
         if text not in cat:
             cat.add(text, auto_comments=["dynamic"])

@@ -10,8 +10,10 @@ from bot.text import answer, words
 from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.render_money import points_at_stakes, signed_money
 from engine.families.sichuan import option_off
+from engine.families.singapore_stakes import stake_table
 from engine.models import HandResult, Line
-from engine.options import SichuanOptions
+from engine.options import SichuanOptions, SingaporeOptions
+from engine.patterns.singapore import LIMITS
 from engine.rules import get_preset, ruleset
 from storage.models import (
     EditOutcome,
@@ -40,7 +42,8 @@ def totals_text(lang: str, session: SessionInfo) -> str:
         dealer = space + t(lang, "(dealer)") if seat == session.dealer else ""
         rows.append("  " + t(lang, "{seat} {player}: {points}", seat=t(lang, SEAT_KEYS[seat]),
                              player=name(session, seat),
-                             points=f"<b>{signed(session.totals[seat])}</b>") + dealer)
+                             points=f"<b>{answer.points(session, session.totals[seat])}</b>")
+                    + dealer)
     return "\n".join(rows)
 
 
@@ -78,7 +81,10 @@ def table_text(lang: str, s: SessionInfo) -> str:
     if s.open_hand:
         parts.append(t(lang, "Hand {number} plays on; still in: {players}.",
                        number=s.open_hand, players=_list(lang, [name(s, x) for x in s.still_in])))
-    parts.append(t(lang, "Stake: {money} per point.", money=money(s.stake_cents)))
+    stake = s.rules.get("options", {}).get("stake") if answer.own_money(s.preset) else None
+    parts.append(t(lang, "Stake table: {table} (money in the table's own terms).",
+                   table=stake) if stake else
+                 t(lang, "Stake: {money} per point.", money=money(s.stake_cents)))
     parts.append(totals_text(lang, s))
     return "\n".join(parts)
 
@@ -148,7 +154,11 @@ def edit_text(lang: str, out: EditOutcome) -> str:
     return "\n".join(parts)
 
 
-def summary_text(lang: str, sm: Summary) -> str:
+def summary_text(lang: str, sm: Summary, own_money: bool = False) -> str:
+    """The night's end; ``own_money``: a table whose points are its own money (Singapore)
+    says money only."""
+    if own_money:
+        return _money_summary(lang, sm)
     parts = [nt(lang, "The night is over: {hands} hand.", "The night is over: {hands} hands.",
                 sm.hands, hands=sm.hands)]
     for pid, net in sorted(sm.nets.items(), key=lambda kv: -kv[1]) if not sm.mixed else ():
@@ -187,6 +197,31 @@ def summary_text(lang: str, sm: Summary) -> str:
     return "\n".join(parts)
 
 
+def _money_summary(lang: str, sm: Summary) -> str:
+    parts = [nt(lang, "The night is over: {hands} hand.", "The night is over: {hands} hands.",
+                sm.hands, hands=sm.hands)]
+    for pid, _net in sorted(sm.nets.items(), key=lambda kv: -kv[1]):
+        cents = sm.money_of(pid)
+        parts.append("  " + t(lang, "{player}: {money}", player=escape(sm.players[pid].name),
+                              money="<b>" + ("+" if cents > 0 else "") + money(cents) + "</b>"))
+    if sm.transfers:
+        parts.append(t(lang, "To settle up:"))
+        parts += ["  " + t(lang, "{payer} → {payee}: {money}", payer=escape(tr.payer.name),
+                           payee=escape(tr.payee.name), money=money(tr.cents))
+                  for tr in sm.transfers]
+    else:
+        parts.append(t(lang, "Nobody owes anybody."))
+    if sm.biggest:
+        parts.append(t(lang, "Biggest hand: {player}, {money} (hand {number}).",
+                       player=escape(sm.biggest[0].name),
+                       money=money(sm.biggest[1] * sm.stake_cents), number=sm.biggest[2]))
+    if sm.most_wins:
+        top = sm.most_winners or (sm.most_wins[0],)
+        parts.append(t(lang, "Most wins: {player} ({wins}).",
+                       player=_list(lang, [escape(p.name) for p in top]), wins=sm.most_wins[1]))
+    return "\n".join(parts)
+
+
 def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) -> str:
     """The preset's patterns and options as this chat plays them (``options``: the table's
     or the chat's house rules; the preset's defaults when None)."""
@@ -196,8 +231,13 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
     summary = words.PRESET_SUMMARIES.get(preset)
     parts = [f"<b>{escape(head)}</b>" + ("" if is_chinese(lang) else f" — {escape(p.title)}"),
              t(lang, summary) if summary else escape(p.summary), "", t(lang, "Patterns:")]
-    parts += [f"  {escape(words.pattern_name(preset, n, lang))}{words.colon(lang)}{v}"
+    parts += [f"  {escape(words.pattern_shown(lang, preset, n))}{words.colon(lang)}{v}"
               for n, v in _pattern_values(lang, p.family, opts)]
+    if p.family == "singapore":
+        sg = SingaporeOptions.model_validate(opts)
+        parts += ["", t(lang, "Stake table {table} (base / zimo per tai):", table=sg.stake)]
+        parts += ["  " + t(lang, "{n} tai: {base} / {zimo}", n=n, base=money(base),
+                           zimo=money(zimo)) for n, base, zimo in stake_table(sg)]
     parts += ["", t(lang, "Options:")]
     parts += [f"  {escape(words.option_label(lang, k))}{words.colon(lang)}"
               f"{escape(words.option_value(lang, k, v))}"
@@ -222,6 +262,12 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
             if off is not None:
                 rows[i] = (n, t(lang, "not counted (“{option}” is off)",
                                 option=t(lang, words.OPTIONS.get(off, off))))
+    elif family == "singapore":
+        rows += [(n, t(lang, "{n} tai", n=v)) for n, v in opts.get("tai", {}).items() if v]
+        rows += [(n, t(lang, "the limit ({n} tai)", n=opts.get("cap_tai")))
+                 for n in LIMITS]
+    elif family == "free":
+        rows.append(("—", t(lang, "none: each report says its amount")))
     elif family == "changsha":
         rows += [(n, t(lang, "{n} big win(s)", n=c)) for n, c in opts.get("big_wins", {}).items()]
         rows += [(n, t(lang, "paid as a small self-draw"))

@@ -9,6 +9,8 @@ from typing import Any
 
 from bot.text.i18n import is_chinese, pt, t
 from bot.text.script import simplified
+from engine.patterns import FAMILY_PATTERNS
+from engine.rules import get_preset
 
 SEAT_KEYS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
@@ -20,6 +22,8 @@ PRESET_NAMES = {
     "feibao": "Shangrao Feibao",
     "liangfang": "三人两房 (three players, two suits)",
     "sanfang": "三人三房 (three players, three suits)",
+    "singapore": "Singapore/Malaysia",
+    "free": "Points only",
 }
 
 PRESET_SUMMARIES = {
@@ -37,6 +41,10 @@ PRESET_SUMMARIES = {
                  "chengdu's scoring; a hand ends once two have won.",
     "sanfang": "Sichuan for three with all three suits (108 tiles): 缺一门 and 花猪 as at "
                "four; chengdu's scoring; a hand ends once two have won.",
+    "singapore": "Tai from 1 to the cap (5), paid by the stake table (20/40: base and zimo "
+                 "per tai); shooter pays; kongs, bites and sets paid at once.",
+    "free": "Points only: each win says its amount (the discarder pays it, or each player "
+            "on a self-draw), or a hand gives every player's change (/jifen).",
 }
 
 HOW = {"self_draw": "self-draw", "discard": "off a discard", "rob_kong": "robbing a kong",
@@ -70,6 +78,8 @@ PAYMENTS = {
     "chengbao": "{payer} → {payee} {amount} (承包: {payer} pays every share)",
     "starting_win": "{payer} → {payee} {amount} (starting-hand win)",
     "false_win": "{payer} → {payee} {amount} (诈胡: {payer}'s false win)",
+    "instant": "{payer} → {payee} {amount} (paid at once)",
+    "kong_robbed": "{payer} → {payee} {amount} (the robbed kong's payout back)",
 }
 PAYMENT_OTHER = "{payer} → {payee} {amount}"
 
@@ -90,6 +100,10 @@ def said(lang: str, word: str) -> str:
     """A report's word as the chat's script writes it (杠 in zh-Hans, 槓 in zh-Hant)."""
     return pt(lang, PATTERN, word)
 
+
+# Presets whose tables speak English first: an English chat sees their patterns' English
+# names (a Chinese chat the Chinese ones; both are read in reports).
+ENGLISH_FIRST = ("singapore",)
 
 # House-rule options: label, and words for their values.
 OPTIONS = {
@@ -143,6 +157,13 @@ OPTIONS = {
     "values": "A hand's base value, e.g. values.七对=4",
     "kong_points": "A kong's points, by kind, e.g. kong_points.concealed=2",
     "starting_wins": "起手胡 played",
+    # Singapore/Malaysia (the stake table shows under /rules' own heading).
+    "shooter": "Shooter pays (the discarder pays for all)",
+    "cap_tai": "Tai cap",
+    "min_tai": "Tai to win, at least",
+    "min_counts_bonus": "Bonus tiles count toward the minimum",
+    "animals": "Animal tiles",
+    "instant_payouts": "Kongs, bites and sets paid at once",
 }
 BY_NAME = ("fan", "extras", "big_wins", "values", "kong_points")
 VALUES = {
@@ -174,7 +195,8 @@ STAKE_WORDS = ("stake", "注", "底注")
 # Option values typed in Chinese, as /set reads them.
 VALUE_WORDS = {"是": "true", "开": "true", "否": "false", "关": "false", "不设": "none",
                "不封顶": "none", "无": "none"}
-UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan"}
+UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan", "cap_tai": "{n} tai",
+         "min_tai": "{n} tai"}
 
 
 def colon(lang: str) -> str:
@@ -202,6 +224,8 @@ PRESET_ALIASES = {
     "宜宾麻将": "yibin", "长沙": "changsha", "长沙麻将": "changsha", "上饶飞宝": "feibao",
     "飞宝": "feibao", "上饶": "feibao", "上饶飞宝麻将": "feibao",
     "三人两房": "liangfang", "两房": "liangfang", "三人三房": "sanfang", "三房": "sanfang",
+    "新马": "singapore", "新加坡": "singapore", "sg": "singapore", "malaysia": "singapore",
+    "新马麻将": "singapore", "记分": "free", "只记分": "free",
 }
 
 
@@ -210,7 +234,7 @@ def preset_key(word: str, known: Any) -> str | None:
     low = word.strip().lower()
     if low in known:
         return low
-    return PRESET_ALIASES.get(simplified(word.strip()))
+    return PRESET_ALIASES.get(simplified(word.strip())) or PRESET_ALIASES.get(low)
 
 
 def _edits(a: str, b: str) -> int:
@@ -334,6 +358,17 @@ def pattern_name(preset: str, name: str, lang: str = "") -> str:
     table = PATTERN_NAMES.get(preset, {})
     return " ".join(pt(lang, PATTERN, table.get(word, word)) if lang else table.get(word, word)
                     for word in name.split(" "))
+
+
+def pattern_shown(lang: str, preset: str, name: str) -> str:
+    """A pattern as this chat sees it: in English at an English-first table (Singapore:
+    ``all pongs``), else as :func:`pattern_name` calls it."""
+    if is_chinese(lang) or preset not in ENGLISH_FIRST:
+        return pattern_name(preset, name, lang)
+    table = FAMILY_PATTERNS[get_preset(preset).family]
+    if table.knows(name):
+        return table.resolve(name).english
+    return " ".join(table.resolve(w).english if table.knows(w) else w for w in name.split(" "))
 
 
 def option_value(lang: str, key: str, value: Any) -> str:

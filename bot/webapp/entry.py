@@ -32,12 +32,12 @@ from bot.handlers.chat import resolver_for
 from bot.ops.application import AnyApp
 from bot.text import render
 from bot.text.errors_text import error_text
-from bot.text.i18n import t
+from bot.text.i18n import is_chinese, t
 from bot.text.words import pattern_name, said
 from bot.webapp.auth import InitData
 from engine.errors import ReportError
 from engine.models import MAX_FAN, SEATS, HandResult
-from engine.offer import FROM_ANOTHER, WAYS
+from engine.offer import FROM_ANOTHER, WAYS, Offer
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
 from engine.tiles import TileError
@@ -46,6 +46,10 @@ from storage.ledger import Ledger
 from storage.models import SessionInfo
 
 TILE = re.compile(r"^(?:[1-9][mps]|[1-7]z)$")
+# Singapore's bonus tiles as the form sends them (flowers, seasons, animals).
+BONUS_CODES = ("f1", "f2", "f3", "f4", "s1", "s2", "s3", "s4", "cat", "rat", "rooster",
+               "centipede")
+MAX_AMOUNT = 1_000_000
 # The words /hu reads for each way of winning, in the chat's language.
 HOW_WORDS = {
     "zh-Hans": {"self_draw": "自摸", "discard": "点炮", "rob_kong": "抢杠",
@@ -94,6 +98,18 @@ class Form(BaseModel):
     patterns: list[str] = Field(default_factory=list, max_length=8)
     indicator: str | None = Field(None, pattern=r"^(?:[1-9][mps]|[1-7]z)$")  # 本金, 精牌
     others: list[Other] = Field(default_factory=list, max_length=2)
+    # Singapore: the tai counted in (instead of patterns or tiles), and the bonus tiles;
+    # points only: the amount the win is worth.
+    tai: int | None = Field(None, ge=0, le=MAX_FAN)
+    amount: int | None = Field(None, ge=1, le=MAX_AMOUNT)
+    bonus: list[str] = Field(default_factory=list, max_length=12)
+
+    @field_validator("bonus")
+    @classmethod
+    def _bonus(cls, value: list[str]) -> list[str]:
+        if not all(x in BONUS_CODES for x in value) or len(set(value)) != len(value):
+            raise ValueError("not a bonus tile")
+        return value
     # The wall ran out (Sichuan): each player still in, not ready, ready for some fan, or 花猪.
     players: dict[Literal["E", "S", "W", "N"], DrawState] = Field(default_factory=dict)
 
@@ -219,7 +235,9 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
         if name not in facts.patterns:
             raise EntryError(t(lang, "Not a pattern of this table: {name}", name=name))
         parts.append(pattern_name("", name, lang))  # 七對 in zh-Hant: read in either script
-    if not form.tiles and not form.patterns:
+    said = _value_words(lang, facts, form)
+    parts += said
+    if not form.tiles and not form.patterns and not said:
         parts.append(pattern_name("", facts.plain, lang))
     if form.indicator and facts.indicator:
         parts += [facts.indicator, form.indicator]
@@ -241,6 +259,25 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
         if not other.tiles and not other.patterns:
             parts.append(pattern_name("", facts.plain, lang))
     return " ".join(parts)
+
+
+def _value_words(lang: str, facts: Offer, form: Form) -> list[str]:
+    """What the form says of a win's value beside tiles and patterns: a Singapore tai
+    count (``3 tai``) and bonus tiles, or a points-only amount (``8``)."""
+    words: list[str] = []
+    if form.tai is not None:
+        if facts.tai is None:
+            raise EntryError(t(lang, "Tai are counted at Singapore tables only."))
+        words.append(f"{form.tai}台" if is_chinese(lang) else f"{form.tai} tai")
+    if form.bonus:
+        if facts.tai is None:
+            raise EntryError(t(lang, "Bonus tiles are counted at Singapore tables only."))
+        words += form.bonus
+    if form.amount is not None:
+        if not facts.amount:
+            raise EntryError(t(lang, "An amount is said at points-only tables only."))
+        words.append(str(form.amount))
+    return words
 
 
 async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str,

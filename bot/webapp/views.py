@@ -12,7 +12,7 @@ from bot.pictures.picture_data import standings_series
 from bot.text import render, words
 from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import money, t
-from bot.webapp.entry import has_draw, kong_kinds, plain
+from bot.webapp.entry import BONUS_CODES, has_draw, kong_kinds, plain
 from engine.models import SEATS, HandResult
 from storage.errors import LedgerError
 from storage.ledger import Ledger
@@ -139,4 +139,8 @@ def entry(lang: str, s: SessionInfo) -> dict[str, Any]:
                       for k in kong_kinds(s)],
             "draw": has_draw(s),  # the wall's end, said in the app (Sichuan)
             "indicator": facts.indicator,  # the turned-up tile's word, where it counts
-            "tiles": list(facts.tiles)}  # the palette: no honours where none are played
+            "tiles": list(facts.tiles),  # the palette: no honours where none are played
+            # Singapore: a tai count (min, cap) and bonus tiles; points only: an amount.
+            "tai": list(facts.tai) if facts.tai else None,
+            "bonus": list(BONUS_CODES) if facts.tai else [],
+            "amount": facts.amount}

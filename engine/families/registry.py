@@ -30,3 +30,6 @@ class Family:
     name: str
     options: type[FamilyOptions]
     handlers: Mapping[type, Handler]  # event model -> handler; a missing kind is refused
+    # Money families (Singapore): points are this many cents each, whatever the stake the
+    # table was opened with; None: the table's stake prices a point.
+    point_cents: int | None = None

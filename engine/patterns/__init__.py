@@ -4,12 +4,15 @@ from engine.patterns.base import Facts, Pattern, PatternSet
 from engine.patterns.changsha import CHANGSHA, STARTING
 from engine.patterns.jiangxi import JIANGXI
 from engine.patterns.sichuan import SICHUAN
+from engine.patterns.singapore import SINGAPORE
 
 FAMILY_PATTERNS: dict[str, PatternSet] = {
     "sichuan": SICHUAN,
     "changsha": CHANGSHA,
     "jiangxi": JIANGXI,
+    "singapore": SINGAPORE,
+    "free": PatternSet("free"),  # points only: no pattern is named
 }
 
-__all__ = ["CHANGSHA", "FAMILY_PATTERNS", "JIANGXI", "SICHUAN", "STARTING", "Facts",
+__all__ = ["CHANGSHA", "FAMILY_PATTERNS", "JIANGXI", "SICHUAN", "SINGAPORE", "STARTING", "Facts",
            "Pattern", "PatternSet"]

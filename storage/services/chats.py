@@ -7,7 +7,8 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection, Row
 
-from engine.rules import ruleset
+from engine.families import FAMILIES
+from engine.rules import get_preset, presets, ruleset
 from storage.errors import LedgerError
 from storage.models import (
     MAX_STAKE_CENTS,
@@ -21,6 +22,12 @@ from storage.services import rows as repo
 from storage.services.merge import merge_guest
 from storage.sql import tables as t
 from storage.sql.store import Service, Store
+
+
+def own_money_presets() -> list[str]:
+    """Presets whose family counts its points in money of its own (Singapore: a point is a
+    cent): their tables keep that stake whatever the chat's stake is."""
+    return [p for p in presets() if FAMILIES[get_preset(p).family].point_cents is not None]
 
 
 class Chats(Service):
@@ -80,7 +87,8 @@ class Chats(Service):
             if stake_cents is not None:  # a table going plays it from its next hand
                 s = t.sessions.c
                 conn.execute(update(t.sessions).where(s.chat_id == chat_id,
-                                                      s.status == "open")
+                                                      s.status == "open",
+                                                      s.preset.notin_(own_money_presets()))
                              .values(stake_cents=stake_cents))
             return repo.ensure_chat(conn, chat_id)
 

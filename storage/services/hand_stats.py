@@ -35,6 +35,12 @@ def seat_facts(result: HandResult) -> dict[Seat, SeatFacts]:
             if line.code == "pay" and line.params["reason"] == "win":
                 win_points[line.params["payee"]] += int(line.params["amount"])
                 payers.add(str(line.params["payer"]))
+        # A win that names its discarder (Singapore without the shooter rule: the two others
+        # pay too): only the discarder dealt in.
+        named = {str(line.params["from_seat"]) for line in ev.lines
+                 if line.code == "win" and "from_seat" in line.params}
+        if named:
+            payers = named
         if winners and all(hows[w] not in ("self_draw", "kong_replacement") for w in winners):
             for p in payers:
                 dealt_in[p] += 1

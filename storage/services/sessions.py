@@ -12,6 +12,7 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from engine.families import FAMILIES
 from engine.rules import rules_for_players
 from storage.errors import LedgerError
 from storage.models import PlayerRef, SessionInfo
@@ -61,13 +62,18 @@ class Sessions(Service):
             same = preset is None or preset == chat.preset
             rules = rules_for_players(preset or chat.preset, {
                 **(chat.overrides if same else {}), **(overrides or {})}, len(seats))
+            # A family whose points are money of its own (Singapore: cents) plays at that
+            # stake, whatever the chat usually plays at.
+            own = FAMILIES[rules.family].point_cents
+            stake = own if own is not None else (
+                chat.stake_cents if stake_cents is None else stake_cents)
             players = [repo.find_or_add_player(conn, chat_id, ref) for ref in seats]
             if len({p.id for p in players}) != len(seats):
                 raise LedgerError("same_player_twice", "a player cannot sit twice")
             try:
                 result = conn.execute(insert(t.sessions).values(
                     chat_id=chat_id, preset=rules.preset, rules=rules.snapshot(),
-                    stake_cents=chat.stake_cents if stake_cents is None else stake_cents,
+                    stake_cents=stake,
                     seat_e=players[0].id, seat_s=players[1].id, seat_w=players[2].id,
                     seat_n=players[3].id if len(players) == 4 else None,  # three: none
                     dealer="E", status="open", hands=0, started_at=now()).returning(s.id))

@@ -22,7 +22,7 @@ from tests.bot.harness import Table, plain
 
 _SAY = re.compile(r"^@(\w+):\s*(.+)$")
 _TAP = re.compile(r"^@(\w+) (tap|board) (.+)$")
-GUIDED = ("/hu", "/kong", "/draw")  # said alone, they open buttons
+GUIDED = ("/hu", "/kong", "/draw", "/bite")  # said alone, they open buttons
 
 
 @dataclass

@@ -434,7 +434,8 @@
 
   // -- entering a hand by its tiles ----------------------------------------------------------
   const form = { kind: "win", winner: null, how: "self_draw", from_seat: null, tiles: [],
-    melds: [], patterns: [], indicator: null, kong: null, players: {}, others: [] };
+    melds: [], patterns: [], indicator: null, kong: null, players: {}, others: [],
+    tai: null, bonus: [], amount: null };
   let target = "tiles";
   function tileLabel(code) {
     const r = code[0], s = code[1];
@@ -536,6 +537,38 @@
       const targets = el("div", { class: "row" }, kinds.map(([k, label]) =>
         el("button", { class: "chip", "aria-pressed": String(target === k), "data-target": k,
           onclick: () => { target = k; draw(); } }, label)));
+      // Singapore: the tai counted in, and the bonus tiles; points only: the amount.
+      const taiRow = e.tai ? [el("h3", {}, S.tai), el("div", { class: "row", id: "tai" },
+        Array.from({ length: e.tai[1] - e.tai[0] + 1 }, (_, i) => e.tai[0] + i).map((n) =>
+          el("button", { class: "chip", "aria-pressed": String(form.tai === n), "data-tai": n,
+            onclick: () => { form.tai = form.tai === n ? null : n; draw(); } }, String(n))))] : null;
+      const bonusRow = e.bonus.length ? [el("h3", {}, S.bonus), el("div", { class: "row", id: "bonus" },
+        e.bonus.map((b) => el("button", { class: "chip", "aria-pressed": String(form.bonus.includes(b)),
+          "data-bonus": b, onclick: () => {
+            const i = form.bonus.indexOf(b);
+            if (i >= 0) form.bonus.splice(i, 1); else form.bonus.push(b);
+            draw();
+          } }, b)))] : null;
+      if (e.amount) {
+        const amount = el("input", { type: "number", id: "amount", min: "1", max: "1000000",
+          inputmode: "numeric", value: form.amount === null ? "" : String(form.amount) });
+        amount.oninput = () => { const n = parseInt(amount.value, 10); form.amount = n > 0 ? n : null; };
+        show(
+          el("h2", {}, S.enter), modes,
+          el("h3", {}, S.winner), chips(e.seats.filter((s) => e.still_in.includes(s.seat)), "winner", "seat", "name"),
+          el("h3", {}, S.how), chips(e.hows, "how", "how", "label"),
+          needsFrom ? el("h3", {}, S.from) : null,
+          needsFrom ? chips(e.seats.filter((s) => s.seat !== form.winner && e.still_in.includes(s.seat)),
+            "from_seat", "seat", "name") : null,
+          el("h3", {}, S.amount), amount,
+          el("div", { class: "row" },
+            el("button", { class: "act light", id: "preview-button", onclick: () => send("preview"),
+            disabled: sending }, S.preview),
+            el("button", { class: "main", id: "record-button", onclick: () => send("record"),
+            disabled: sending }, S.record)),
+          out);
+        return;
+      }
       const pats = el("div", { class: "row", id: "patterns" }, e.patterns.map((p) =>
         el("button", { class: "chip", "aria-pressed": String(form.patterns.includes(p)), "data-pattern": p,
           onclick: () => {
@@ -563,7 +596,7 @@
             form.tiles = []; form.melds = []; form.patterns = []; form.indicator = null;
             out.replaceChildren(); draw();
           } }, S.clear)),
-        el("h3", {}, S.patterns), pats,
+        el("h3", {}, S.patterns), pats, taiRow, bonusRow,
         el("div", { class: "row" },
           el("button", { class: "act light", id: "preview-button", onclick: () => send("preview"),
           disabled: sending }, S.preview),
@@ -575,7 +608,9 @@
       from_seat: form.kong === "direct" ? form.from_seat : null } : ({ winner: form.winner, how: form.how,
       from_seat: ["discard", "rob_kong", "after_kong_discard"].includes(form.how) ? form.from_seat : null,
       tiles: form.tiles, melds: form.melds, patterns: form.patterns,
-      indicator: e.indicator ? form.indicator : null, others: form.others });
+      indicator: e.indicator ? form.indicator : null, others: form.others,
+      tai: e.tai ? form.tai : null, bonus: e.bonus.length ? form.bonus : [],
+      amount: e.amount ? form.amount : null });
     const busy = (on) => {
       sending = on;
       for (const id of ["preview-button", "record-button"]) {
@@ -601,6 +636,7 @@
           written(r);
           form.tiles = []; form.melds = []; form.patterns = []; form.from_seat = null;
           form.indicator = null; form.kong = null; form.players = {}; form.others = [];
+          form.tai = null; form.bonus = []; form.amount = null;
           tab = "board"; showTabs(); render();
         }
       } catch (err) {
