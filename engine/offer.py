@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from engine.families.sichuan import option_off
 from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS
+from engine.report_checks import records_kongs
 from engine.rules import Ruleset
 from engine.shape_rules import FAMILY_SHAPES
 
@@ -57,6 +58,7 @@ class Offer:
     kongs: tuple[str, ...] = KONGS  # the kongs a player may declare
     wall: tuple[str, ...] = ()  # a player's states at the wall's end; empty: none is said
     fan_cap: int | None = None  # Sichuan: the cap on fan (what a ready player may be paid)
+    kong_events: bool = False  # kongs are reported as events: a hand knows who made one
 
     @property
     def tiles(self) -> tuple[str, ...]:
@@ -86,7 +88,7 @@ def offer(rules: Ruleset) -> Offer:
         return Offer("sichuan", _ordered("sichuan", names), WAYS, counts=True,
                      indicator="本金" if opts.tingyong else None,
                      wall=tuple(s for s in WALL if s != "pig" or opts.huazhu),
-                     fan_cap=opts.cap_fan)
+                     fan_cap=opts.cap_fan, kong_events=records_kongs(rules))
     if isinstance(opts, ChangshaOptions):
         names = [n for n in opts.big_wins if n in known]
         return Offer("changsha", _ordered("changsha", names), WAYS, birds=opts.birds)
@@ -94,4 +96,4 @@ def offer(rules: Ruleset) -> Offer:
     hows = tuple(h for h in WAYS if opts.discard_wins or h not in OFF_A_DISCARD)
     names = [n for n in _JIANGXI_HANDS if n in known]
     return Offer("jiangxi", _ordered("jiangxi", names), hows, indicator="精牌", jiangxi=opts,
-                 kongs=(*KONGS, "wild"))
+                 kongs=(*KONGS, "wild"), kong_events=records_kongs(rules))

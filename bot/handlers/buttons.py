@@ -88,8 +88,10 @@ async def _open_draft(update: Update, context: TallyContext, lang: str,
     """Post a guided report's first question, with what the ledger suggests."""
     drafts = context.drafts
     hints = await drafts.hints(session.chat_id, session.id)
-    kongs = hints.kongs if guided_steps.facts_of(session).counts else {}  # they add fan
-    draft = guided_state.new_hu(hints.recent_winners, kongs, winner)
+    facts = guided_steps.facts_of(session)
+    kongs = hints.kongs if facts.counts else {}  # they add fan
+    draft = guided_state.new_hu(hints.recent_winners, kongs, winner, kong_makers=tuple(
+        hints.kongs) if facts.kong_events else None)
 
     def shown(made: tuple[int, int]) -> list[Outgoing]:  # (a press: a message in the chat)
         text, keyboard = guided_keyboards.message(lang, session, made[0], made[1], draft)
