@@ -39,7 +39,12 @@ SHORT: dict[str, str | None] = {
     "not_counted_fan_given": "{name} not counted (fan given)",
     "false_win": "{seat}: a false win (诈胡)", "adjust": "an adjustment: {note}",
     "adjust_plain": "an adjustment", "adjusted": None,
+    # What the report left out and how it was scored: a sentence under the headline.
+    "birds_unsaid": "No bird named: scored as no bird hit.",
+    "birds_short": "{said} of {drawn} birds named: the others scored as no hit.",
+    "jing_unsaid": "No 精 counts given: no 精 reward.",
 }
+LEFT_OUT = ("birds_unsaid", "birds_short", "jing_unsaid")
 # English says "1 point": each template that counts points (its plural form), and its
 # singular. Fan need none ("1 fan", "2 fan"); Chinese has one form.
 ONE_POINT = {
@@ -172,6 +177,8 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if line.code == "cap":
             capped = True
             continue
+        if line.code in LEFT_OUT:
+            continue  # said under the headline (compact_text)
         if line.code == "base" and line.params.get("name") == "平胡" and any(
                 other.code == "pattern" for other in event.lines):
             continue  # additive fan: 平胡's 1 is the start, the patterns tell the hand
@@ -208,4 +215,6 @@ def compact_text(lang: str, session: SessionInfo, number: int, event: EventResul
     if lang == "zh-Hans":
         moves = moves.removesuffix("。")  # the middle dot ends it: no 。 before it
     tail = moves + " · " + state_text(lang, session, hand, closed)
-    return head + "\n" + tail
+    notes = [_say(lang, str(SHORT[line.code]), line, _params(lang, session, line))
+             for line in event.lines if line.code in LEFT_OUT]
+    return "\n".join([head, *notes, tail])
