@@ -26,7 +26,7 @@ from bot.dialogs.keyboards import (
     grid,
     parse_callback,
 )
-from bot.handlers import board, twice
+from bot.handlers import board, ending, twice
 from bot.handlers.actions import announcement, undo_last
 from bot.handlers.chat import (
     SEAT_ORDER,
@@ -355,6 +355,9 @@ async def _press_draft(update: Update, context: TallyContext, lang: str,
     found = await drafts.get(session.chat_id, data.draft_id)
     if found is not None and found[1] == QUESTION_KIND and found[0] == data.version:
         await twice.press(update, context, lang, session, data, found[2])
+        return
+    if found is not None and found[1] == ending.END_KIND and found[0] == data.version:
+        await ending.press(update, context, lang, session, data, found[2])
         return
     if found is None or found[0] != data.version or found[1] not in guided_state.KINDS:
         await stale_press(update, lang)

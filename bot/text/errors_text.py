@@ -101,6 +101,8 @@ MESSAGES: dict[str, str] = {
     "nothing_to_undo": "Nothing has been recorded at this table yet.",
     "nothing_left_to_undo": "Nothing left to undo.",
     "not_reporter": "Only the player who reported it, or an admin, can undo it.",
+    "undo_end_paid": "A debt of that night was already marked paid, so its end cannot be "
+                     "undone; start a new night with /new.",
     "no_hand": "There is no hand {number} to change (see /history).",
     "amend_reopens": "That correction would leave the hand unfinished after later hands.",
     "no_event": "Hand {number} has no event {event}; it has {events} (see /hand {number}).",
