@@ -106,8 +106,8 @@ async def undo_end(update: Update, context: TallyContext, lang: str) -> None:
     def answer(session: SessionInfo) -> list[Outgoing]:
         head = t(lang, "Undone: the end of the night; the table is open again.")
         if session.open_hand is not None:
-            head += " " + t(lang, "Hand {number} is still being played.",
-                            number=session.open_hand)
+            head += ("" if lang == "zh-Hans" else " ") + t(
+                lang, "Hand {number} is still being played.", number=session.open_hand)
         return [send.replying(update, head + "\n\n" + render.totals_text(lang, session)),
                 board.item(lang, session)]
 
