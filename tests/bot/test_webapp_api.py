@@ -600,7 +600,7 @@ async def test_an_undo_and_a_payment_sent_twice_go_through_once(tmp_path: Path,
         r = await c.post("/app/api/undo", headers=h, json=body)
         assert r.status_code == 200 and r.json()["already"]
         await t.say("alice", "/draw")
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         debts = (await c.get("/app/api/debts", headers=h)).json()
         mine = next(d for d in debts if d["payer"] == "alice")
         body = keyed({"handle": mine["handle"]})
