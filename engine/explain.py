@@ -74,6 +74,10 @@ TEMPLATES: dict[str, str] = {
     "bird_add": "{payer} → {payee}: +{amount} for {hits} bird hit(s) = {total}",
     "penalty_more": "{seat}: +{amount} for {count} more big win(s) = {total}",
     "big_wins_one": "{seat}: the big wins count as one (the house rules do not add them)",
+    # A fact the table's rules need that the report left out, and how it was scored.
+    "birds_unsaid": "no bird named: scored as no bird hit",
+    "birds_short": "{said} of {drawn} birds named: the others scored as no hit",
+    "jing_unsaid": "no 精 counts given: scored as nobody holding 精 (no 精 reward)",
     # A pattern the player named that the value does not count, and why.
     "not_counted_option": "{name} not counted: the house rule “{option}” is off",
     "not_counted_largest": "{name} not counted: only the largest pattern counts ({base})",

@@ -18,6 +18,7 @@ from engine.options import (
 )
 from engine.patterns import FAMILY_PATTERNS
 from engine.patterns.singapore import LIMITS
+from engine.report_checks import records_kongs
 from engine.rules import Ruleset
 from engine.shape_rules import FAMILY_SHAPES
 
@@ -77,6 +78,7 @@ class Offer:
     bites: tuple[str, ...] = ()  # Singapore: the bites a player may report
     sets: tuple[str, ...] = ()  # Singapore: the bonus-tile sets a player may report
     amount: bool = False  # free: a win says its amount, a hand every player's change
+    kong_events: bool = False  # kongs are reported as events: a hand knows who made one
 
     @property
     def tiles(self) -> tuple[str, ...]:
@@ -108,7 +110,7 @@ def offer(rules: Ruleset) -> Offer:
         return Offer("sichuan", _ordered("sichuan", names), WAYS, counts=True,
                      indicator="本金" if opts.tingyong else None,
                      wall=tuple(s for s in WALL if s != "pig" or opts.huazhu),
-                     fan_cap=opts.cap_fan)
+                     fan_cap=opts.cap_fan, kong_events=records_kongs(rules))
     if isinstance(opts, ChangshaOptions):
         names = [n for n in opts.big_wins if n in known]
         return Offer("changsha", _ordered("changsha", names), WAYS, birds=opts.birds)
@@ -130,4 +132,4 @@ def offer(rules: Ruleset) -> Offer:
     hows = tuple(h for h in WAYS if opts.discard_wins or h not in OFF_A_DISCARD)
     names = [n for n in _JIANGXI_HANDS if n in known]
     return Offer("jiangxi", _ordered("jiangxi", names), hows, indicator="精牌", jiangxi=opts,
-                 kongs=(*KONGS, "wild"))
+                 kongs=(*KONGS, "wild"), kong_events=records_kongs(rules))

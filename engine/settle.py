@@ -36,6 +36,7 @@ from engine.models import (
 from engine.pattern_table import counted_patterns
 from engine.patterns import FAMILY_PATTERNS, STARTING
 from engine.penalties import settle_adjustment, settle_penalty
+from engine.report_checks import check as check_possible
 from engine.rules import Ruleset
 from engine.wildcards import parse_indicator
 
@@ -164,6 +165,7 @@ def _event(rules: Ruleset, state: HandState, ev: Any, index: int, book: Book,
         raise ReportError("no_such_seat", f"{absent[0]}: this table seats only "
                           f"{' '.join(state.seats)}", seat=absent[0])
     check_event(rules.family, state, ev)
+    check_possible(rules, state, ev, index)
     if isinstance(ev, Penalty):  # not play: the same for every family
         settle_penalty(rules, state, ev, book)
         return

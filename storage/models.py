@@ -96,6 +96,7 @@ class RecordOutcome(Contract):
     # Nothing was recorded: the report looks like a second report of hand ``hand_number``
     # and is kept as this question (storage.services.twice) until a player answers it.
     asked: int | None = None
+    asked_kong: bool = False  # the question is about a kong of the open hand
 
 
 class HandChange(Contract):

@@ -15,6 +15,7 @@ from engine.options import (
     SingaporeOptions,
 )
 from engine.patterns import FAMILY_PATTERNS
+from engine.report_checks import PAIRED_SHAPES, most_gen
 from engine.rules import Ruleset
 
 
@@ -66,6 +67,8 @@ def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
             held = max(made[seat], 1 if how == "kong_replacement" else 0)
             names = _patterns(rng, "sichuan", pool, rng.randint(0, 2))
             expanded = FAMILY_PATTERNS["sichuan"].expand(names)
+            if how == "rob_kong" and expanded & set(PAIRED_SHAPES["sichuan"]):
+                names, expanded = [], set()  # the robbed tile is held once: no such shape
             ps = FAMILY_PATTERNS["sichuan"].patterns
             if held and "七对" in expanded:
                 names, expanded = [], set()
@@ -73,7 +76,9 @@ def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
             low = max((ps[n].min_gen for n in expanded), default=0)
             if low + kongs > 4:
                 names, low = [], 0
-            gen = max(low, min(rng.randint(0, 2), 4 - kongs))
+            if low > most_gen(kongs):
+                names, low = [], 0
+            gen = max(low, min(rng.randint(0, 2), most_gen(kongs)))
             return {"seat": seat, "patterns": names, "gen": gen}
 
         if how in ("self_draw", "kong_replacement"):
@@ -84,6 +89,12 @@ def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
                 winners[0]["kongs"] = 1
         else:
             payer = rng.choice(still)
+            if how == "after_kong_discard" and opts.kong_payments and not made[payer]:
+                how = "discard"  # 杠上炮 follows the discarder's own kong
+            last = events[-1] if events else {}
+            if how == "rob_kong" and last.get("type") == "kong" and last["seat"] == payer \
+                    and last["kind"] == "added":
+                made[payer] -= 1  # the robbed kong goes back
             others = [s for s in still if s != payer]
             chosen = rng.sample(others, rng.randint(1, min(len(others), 2 if how == "discard"
                                                               else 1)))
@@ -92,7 +103,7 @@ def _sichuan(rng: random.Random, opts: SichuanOptions) -> list[dict[str, Any]]:
             seat = chosen[0]
         for w in ev["winners"]:
             expanded = FAMILY_PATTERNS["sichuan"].expand(w["patterns"])
-            if "七对" in expanded or "十八罗汉" in expanded or w["gen"] + 1 > 4:
+            if "七对" in expanded or "十八罗汉" in expanded or w["gen"] > most_gen(1):
                 w.pop("kongs", None)
         events.append(ev)
         for w in ev["winners"]:
@@ -122,8 +133,10 @@ def _changsha(rng: random.Random, opts: ChangshaOptions) -> list[dict[str, Any]]
         others = [s for s in seats if s != payer]
         how = rng.choice(["discard", "discard", "rob_kong"])
         chosen = rng.sample(others, rng.randint(1, len(others) if how == "discard" else 1))
+        robbing = [n for n in pool if how != "rob_kong" or not (
+            FAMILY_PATTERNS["changsha"].expand([n]) & set(PAIRED_SHAPES["changsha"]))]
         events.append({"type": "win", "how": how, "from_seat": payer, "birds": birds,
-                       "winners": [{"seat": s, "patterns": _patterns(rng, "changsha", pool,
+                       "winners": [{"seat": s, "patterns": _patterns(rng, "changsha", robbing,
                                                                       rng.randint(0, 2))}
                                    for s in chosen]})
     return events
@@ -153,8 +166,15 @@ def _jiangxi(rng: random.Random, opts: JiangxiOptions) -> list[dict[str, Any]]:
         hand["feeder"] = rng.choice(others)
     ev = {"type": "win", "winners": [hand],
           "loser_feibao": {s: rng.randint(0, 1) for s in others if rng.random() < 0.3},
-          "jing": {s: (rng.randint(0, 2), rng.randint(0, 2)) for s in SEATS}}
-    if rng.random() < 0.2:
+          "jing": {s: (rng.randint(0, 1), rng.randint(0, 1)) for s in SEATS}}
+    # The 精 held and the 飞宝 thrown stay within the wall's wildcards.
+    copies = 4 if opts.wild_tiles == "next" else 8
+    held = sum(z + f for z, f in ev["jing"].values())
+    if held > copies:
+        ev["jing"], held = {}, 0
+    if held + hand["feibao"] + sum(ev["loser_feibao"].values()) > copies:
+        ev["loser_feibao"], hand["feibao"] = {}, min(hand["feibao"], copies - held)
+    if rng.random() < 0.2 and hand_type not in PAIRED_SHAPES["jiangxi"]:
         ev["how"] = "rob_kong"
         ev["from_seat"] = rng.choice(others)
         ev["loser_feibao"] = {}

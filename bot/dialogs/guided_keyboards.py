@@ -160,6 +160,9 @@ def _hu(lang: str, session: SessionInfo, table: Table, draft: HuDraft, b: Make
                 continue
             if how == "discard":
                 buttons += [b(f"← {names[o]}", "hd", o) for o in inside if o not in winners]
+            elif how == "after_kong_discard" and not any(
+                    draft.model_copy(update={"how": how}).may_be_from(o) for o in inside):
+                continue  # nobody made a kong this hand
             else:
                 buttons.append(b(t(lang, HOW_LABELS[how]) + ("…" if how in FROM_ANOTHER
                                                               else ""), "h", i))
@@ -167,7 +170,7 @@ def _hu(lang: str, session: SessionInfo, table: Table, draft: HuDraft, b: Make
         return (summary + "\n" + t(lang, "How did {player} win?",
                                     player=escape(names[winners[0]])), rows)
     if draft.step == "from":
-        buttons = [b(names[o], "f", o) for o in inside if o not in winners]
+        buttons = [b(names[o], "f", o) for o in inside if draft.may_be_from(o)]
         question = {
             "rob_kong": t(lang, "Whose kong did {player} rob?",
                           player=escape(names[winners[0]])),

@@ -63,6 +63,9 @@ class HuDraft(_Frozen):
     cur: int = 0  # the winner the pattern buttons are for
     recent: tuple[Seat, ...] = ()  # recent winners, offered first
     hint_kongs: dict[Seat, int] = Field(default_factory=dict)  # the open hand's kongs
+    # Who made a kong in the open hand, where the table reports kongs (a 杠上炮 is off one
+    # of them); None: not known, anyone may be named.
+    kong_makers: tuple[Seat, ...] | None = None
     suit: str | None = None  # the turned-up tile's suit, once chosen (written only then)
     edit: tuple[int, int] | None = None  # a guided edit: hand number, event index (0-based)
 
@@ -74,6 +77,13 @@ class HuDraft(_Frozen):
     @property
     def seats_won(self) -> tuple[str, ...]:
         return tuple(w.seat for w in self.winners)
+
+    def may_be_from(self, seat: str) -> bool:
+        """Whether the draft's way to win may name ``seat`` as who paid it: a 杠上炮 only
+        a player who made a kong in this hand, when the table knows who did."""
+        return seat not in self.seats_won and (
+            self.how != "after_kong_discard" or self.kong_makers is None
+            or seat in self.kong_makers)
 
     def hand_for(self, seat: Seat) -> Winner:
         """A new winner at ``seat``, its kongs filled in from the open hand's."""
@@ -110,12 +120,14 @@ class HuDraft(_Frozen):
 
 
 def new_hu(recent: tuple[str, ...] = (), kongs: dict[str, int] | None = None,
-           winner: str | None = None, edit: tuple[int, int] | None = None) -> HuDraft:
+           winner: str | None = None, edit: tuple[int, int] | None = None,
+           kong_makers: tuple[str, ...] | None = None) -> HuDraft:
     """A fresh report: ``recent`` winners are offered first, ``kongs`` (the open hand's
     kongs per seat, from the ledger) pre-fill each winner's kong count; with ``winner``
-    (a scoreboard button) it asks how; ``edit`` (hand, event) makes it a guided edit."""
+    (a scoreboard button) it asks how; ``edit`` (hand, event) makes it a guided edit;
+    ``kong_makers``: who made a kong in the open hand, where the table knows."""
     draft = HuDraft.model_validate({"recent": recent, "hint_kongs": dict(kongs or {}),
-                                    "edit": edit})
+                                    "edit": edit, "kong_makers": kong_makers})
     if winner is None:
         return draft
     return draft.model_copy(update={"winners": (draft.hand_for(winner),), "step": "how"})
@@ -205,10 +217,11 @@ def kind_of(draft: Draft) -> Kind:
 
 def dump(draft: Draft) -> dict[str, Any]:
     """The JSON the drafts table keeps: the shape :func:`load` reads, as the dialog wrote
-    it before it was typed (a /hu draft's ``suit`` and ``edit`` only once they are set)."""
+    it before it was typed (a /hu draft's ``suit``, ``edit`` and ``kong_makers`` only once
+    they are set)."""
     data = draft.model_dump(mode="json", by_alias=True)
     if isinstance(draft, HuDraft):
-        for key in ("suit", "edit"):
+        for key in ("suit", "edit", "kong_makers"):
             if data[key] is None:
                 del data[key]
         for hand in data["winners"]:  # a tai count or an amount, only once said

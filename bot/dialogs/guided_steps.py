@@ -191,8 +191,11 @@ def _how(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | No
             or not d.winners:
         return None
     how = WAYS[i]
+    d = d.model_copy(update={"how": how})
+    if how in FROM_ANOTHER and not any(d.may_be_from(s) for s in table.inside):
+        return None  # nobody it could name (杠上炮 with no kong made)
     ok = how not in FROM_ANOTHER or (d.from_seat in table.inside
-                                     and d.from_seat not in d.seats_won)
+                                     and d.may_be_from(d.from_seat))
     update: dict[str, Any] = {"how": how, "step": "main" if ok else "from"}
     if how not in FROM_ANOTHER:
         update.update(from_seat=None, winners=d.winners[:1], cur=0)
@@ -209,7 +212,7 @@ def _how_discard(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDr
 
 def _from(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | None:
     """f: the seat that discarded, or whose kong was robbed."""
-    if d.step != "from" or arg not in table.inside or arg in d.seats_won:
+    if d.step != "from" or arg not in table.inside or not d.may_be_from(arg):
         return None
     return d.model_copy(update={"from_seat": arg, "step": "main"})
 

@@ -26,7 +26,7 @@ from bot.dialogs.keyboards import (
     grid,
     parse_callback,
 )
-from bot.handlers import board, twice
+from bot.handlers import board, ending, twice
 from bot.handlers.actions import announcement, undo_last
 from bot.handlers.chat import (
     SEAT_ORDER,
@@ -93,8 +93,10 @@ async def _open_draft(update: Update, context: TallyContext, lang: str,
     """Post a guided report's first question, with what the ledger suggests."""
     drafts = context.drafts
     hints = await drafts.hints(session.chat_id, session.id)
-    kongs = hints.kongs if guided_steps.facts_of(session).counts else {}  # they add fan
-    draft = guided_state.new_hu(hints.recent_winners, kongs, winner)
+    facts = guided_steps.facts_of(session)
+    kongs = hints.kongs if facts.counts else {}  # they add fan
+    draft = guided_state.new_hu(hints.recent_winners, kongs, winner, kong_makers=tuple(
+        hints.kongs) if facts.kong_events else None)
 
     def shown(made: tuple[int, int]) -> list[Outgoing]:  # (a press: a message in the chat)
         text, keyboard = guided_keyboards.message(lang, session, made[0], made[1], draft)
@@ -358,6 +360,9 @@ async def _press_draft(update: Update, context: TallyContext, lang: str,
     found = await drafts.get(session.chat_id, data.draft_id)
     if found is not None and found[1] == QUESTION_KIND and found[0] == data.version:
         await twice.press(update, context, lang, session, data, found[2])
+        return
+    if found is not None and found[1] == ending.END_KIND and found[0] == data.version:
+        await ending.press(update, context, lang, session, data, found[2])
         return
     if found is None or found[0] != data.version or found[1] not in guided_state.KINDS:
         await stale_press(update, lang)

@@ -24,7 +24,7 @@ from bot.dialogs.grammar import (
 )
 from bot.dialogs.night_grammar import is_false_win, parse_penalty
 from bot.handlers import app_link as links
-from bot.handlers import board, commands_files
+from bot.handlers import board, ending
 from bot.handlers.actions import acting, acting_with_words, record_event, undo_last
 from bot.handlers.buttons import start_guided, start_guided_event, start_join
 from bot.handlers.chat import (
@@ -40,7 +40,6 @@ from bot.handlers.chat import (
 )
 from bot.handlers.context import TallyContext
 from bot.text import render, render_lookback
-from bot.text.answer import own_money
 from bot.text.errors_text import error_text
 from bot.text.help_text import FORMS, HELP, HELP_NIGHT, HELP_SINGAPORE
 from bot.text.i18n import is_chinese, money, normalise_language, t
@@ -241,6 +240,11 @@ async def cmd_table(update: Update, context: TallyContext) -> None:
 
 
 async def cmd_undo(update: Update, context: TallyContext) -> None:
+    chat = update.effective_chat
+    if chat is not None and chat.type != ChatType.PRIVATE \
+            and await table_of(context, chat.id) is None:
+        await ending.undo_end(update, context, await context.lang())  # right after /end
+        return
     act = await acting(update, context)
     if act is not None:
         await undo_last(update, context, *act)
@@ -395,20 +399,8 @@ def _place(position: int | None, count: int) -> int | None:
 
 async def cmd_end(update: Update, context: TallyContext) -> None:
     act = await acting(update, context)
-    if act is None:
-        return
-    lang, session = act
-    user = update.effective_user
-
-    def answer(summary: Any) -> list[Outgoing]:  # the board shows the night is over
-        return [board.item(lang, render.ended(session, summary), now=True),
-                send.replying(update, render.summary_text(
-                    lang, summary, own_money(session.preset)))]
-
-    remember(context, session.chat_id, None)
-    async with context.write(answer) as tx:
-        summary = await tx.nights.end_session(session.chat_id, actor=user.id if user else None)
-    await commands_files.send_end_pictures(update, context, lang, summary)
+    if act is not None:
+        await ending.end_or_ask(update, context, *act)
 
 
 async def cmd_rules(update: Update, context: TallyContext) -> None:

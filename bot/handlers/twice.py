@@ -1,6 +1,7 @@
-"""A hand reported twice (see :mod:`storage.services.twice`): the question, and its two buttons.
-``v1:d:<question>:1:sm`` says "the same hand" (the second report is dropped),
-``v1:d:<question>:1:nw`` "a new hand" (it is recorded). Any player at the table answers."""
+"""A hand or a kong reported twice (see :mod:`storage.services.twice`): the question, and its
+two buttons. ``v1:d:<question>:1:sm`` says "the same hand" (or kong: the second report is
+dropped), ``v1:d:<question>:1:nw`` "a new hand" (or "another kong": it is recorded). Any
+player at the table answers."""
 
 from __future__ import annotations
 
@@ -26,16 +27,31 @@ SAME, NEW = "sm", "nw"
 def question(update: Update, lang: str, out: RecordOutcome) -> list[Outgoing]:
     """The answer to a report kept as a question: two buttons, and nothing recorded."""
     assert out.session is not None and out.asked is not None
-    text = t(lang, "Hand {number} just ended with this win, reported by another player "
-             "less than {minutes} minutes ago. Is this the same hand, or a new one? "
-             "Nothing is recorded until you choose.", number=out.hand_number,
-             minutes=int(TWICE_WINDOW.total_seconds() // 60))
-    return [send.replying(update, text, reply_markup=keyboard(lang, out.asked))]
+    minutes = int(TWICE_WINDOW.total_seconds() // 60)
+    if out.asked_kong:
+        text = t(lang, "Hand {number} already has this kong, reported by another player "
+                 "less than {minutes} minutes ago. Is this the same kong, or another one? "
+                 "Nothing is recorded until you choose.", number=out.hand_number,
+                 minutes=minutes)
+    else:
+        text = t(lang, "Hand {number} just ended with this win, reported by another player "
+                 "less than {minutes} minutes ago. Is this the same hand, or a new one? "
+                 "Nothing is recorded until you choose.", number=out.hand_number,
+                 minutes=minutes)
+    return [send.replying(update, text,
+                          reply_markup=keyboard(lang, out.asked, out.asked_kong))]
 
 
-def keyboard(lang: str, question_id: int) -> InlineKeyboardMarkup:
-    return grid([(t(lang, "The same hand"), draft_data(question_id, 1, SAME)),
-                 (t(lang, "A new hand"), draft_data(question_id, 1, NEW))], 2)
+def keyboard(lang: str, question_id: int, kong: bool = False) -> InlineKeyboardMarkup:
+    same, new = ((t(lang, "The same kong"), t(lang, "Another kong")) if kong
+                 else (t(lang, "The same hand"), t(lang, "A new hand")))
+    return grid([(same, draft_data(question_id, 1, SAME)),
+                 (new, draft_data(question_id, 1, NEW))], 2)
+
+
+def _about_kong(kept: dict[str, Any]) -> bool:
+    event = kept.get("event")
+    return isinstance(event, dict) and event.get("type") == "kong"
 
 
 async def press(update: Update, context: TallyContext, lang: str,
@@ -48,11 +64,14 @@ async def press(update: Update, context: TallyContext, lang: str,
     assert query is not None and query.message is not None
     chat_id, message_id = session.chat_id, query.message.message_id
     await send.answer(update)  # with the write (a refusal's alert replaces it)
+    kong = _about_kong(kept)
     try:
         if data.action == SAME:
             def dropped(number: int) -> list[Outgoing]:
-                text = t(lang, "The same hand: the second report of hand {number} was "
-                         "dropped.", number=number)
+                text = t(lang, "The same kong: the second report of it in hand {number} "
+                         "was dropped.", number=number) if kong else \
+                    t(lang, "The same hand: the second report of hand {number} was "
+                      "dropped.", number=number)
                 return [send.edit_of(chat_id, message_id, text, reply_markup=None)]
 
             async with context.write(dropped) as tx:
@@ -62,8 +81,8 @@ async def press(update: Update, context: TallyContext, lang: str,
             raise LedgerError("stale_button", "not a button of this question")
 
         def recorded(out: RecordOutcome) -> list[Outgoing]:
-            done = send.edit_of(chat_id, message_id, escape(t(lang, "A new hand.")),
-                                reply_markup=None)
+            said = t(lang, "Another kong.") if kong else t(lang, "A new hand.")
+            done = send.edit_of(chat_id, message_id, escape(said), reply_markup=None)
             return [done, *announcement(update, lang, out)]
 
         reporter = kept.get("reporter")

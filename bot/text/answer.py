@@ -49,7 +49,12 @@ SHORT: dict[str, str | None] = {
     "instant_kept": "the instant payouts stand",
     "not_counted_tai_given": "{name} not counted (tai given)",
     "amounts": "each player's change",
+    # What the report left out and how it was scored: a sentence under the headline.
+    "birds_unsaid": "No bird named: scored as no bird hit.",
+    "birds_short": "{said} of {drawn} birds named: the others scored as no hit.",
+    "jing_unsaid": "No 精 counts given: no 精 reward.",
 }
+LEFT_OUT = ("birds_unsaid", "birds_short", "jing_unsaid")
 # English says "1 point": each template that counts points (its plural form), and its
 # singular. Fan need none ("1 fan", "2 fan"); Chinese has one form.
 ONE_POINT = {
@@ -215,6 +220,8 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if line.code == "cap":
             capped = True
             continue
+        if line.code in LEFT_OUT:
+            continue  # said under the headline (compact_text)
         if line.code == "base" and line.params.get("name") == "平胡" and any(
                 other.code == "pattern" for other in event.lines):
             continue  # additive fan: 平胡's 1 is the start, the patterns tell the hand
@@ -253,4 +260,6 @@ def compact_text(lang: str, session: SessionInfo, number: int, event: EventResul
     if is_chinese(lang):
         moves = moves.removesuffix("。")  # the middle dot ends it: no 。 before it
     tail = moves + " · " + state_text(lang, session, hand, closed)
-    return head + "\n" + tail
+    notes = [_say(lang, str(SHORT[line.code]), line, _params(lang, session, line))
+             for line in event.lines if line.code in LEFT_OUT]
+    return "\n".join([head, *notes, tail])

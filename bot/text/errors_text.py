@@ -101,6 +101,8 @@ MESSAGES: dict[str, str] = {
     "nothing_to_undo": "Nothing has been recorded at this table yet.",
     "nothing_left_to_undo": "Nothing left to undo.",
     "not_reporter": "Only the player who reported it, or an admin, can undo it.",
+    "undo_end_paid": "A debt of that night was already marked paid, so its end cannot be "
+                     "undone; start a new night with /new.",
     "no_hand": "There is no hand {number} to change (see /history).",
     "amend_reopens": "That correction would leave the hand unfinished after later hands.",
     "no_event": "Hand {number} has no event {event}; it has {events} (see /hand {number}).",
@@ -125,7 +127,19 @@ MESSAGES: dict[str, str] = {
     "needs_from": "Say whose discard or kong it was: from X / rob X.",
     "self_draw_from": "A self-draw is paid by everyone still in; drop the 'from'.",
     "one_self_draw": "Only one player wins a self-draw.",
-    "too_many_gen": "{gen} 根 and {kongs} kongs: a hand holds at most four fours.",
+    "too_many_gen": "{gen} 根 beside {kongs} kong(s): the tiles leave room for at most "
+                    "{most} 根.",
+    # what the hand so far or the tiles make impossible (engine/report_checks.py)
+    "too_many_kongs": "{seat} already made four kongs this hand: a hand holds at most four.",
+    "no_kong_made": "{seat} made no kong in this hand, so this is not 杠上炮: report the "
+                    "kong first (/kong), or the win as from {seat}.",
+    "rob_no_pong": "{seat} made four kongs this hand: no pong is left to rob a kong from.",
+    "rob_kong_shape": "{pattern} holds every tile at least twice, so it cannot rob a kong: "
+                      "the robbed tile is the fourth of its kind.",
+    "rob_kong_tiles": "These tiles hold every kind at least twice, so none of them can be a "
+                      "robbed kong's tile (the fourth of its kind).",
+    "too_many_jing": "The wall holds {copies} wildcards: the 精 held and the 飞宝 thrown add "
+                     "up to more.",
     "kongs_not_paid": "This preset does not pay for kongs when made; count them in the win "
                       "(杠1).",
     "wrong_family": "That does not belong to this table's rules.",

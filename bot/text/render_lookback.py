@@ -114,8 +114,9 @@ def zone_text(info: ChatInfo) -> str:
     at = local(now(), zone(info.time_zone, lang))
     named = info.time_zone if info.time_zone and "/" in info.time_zone else _offset(at, lang)
     name = named if info.time_zone else t(lang, "{zone}, this language's default", zone=named)
+    clock = f"{at:%Y-%m-%d %H:%M}"
     return t(lang, "Days and times are told in {zone}: it is {now} there now.",
-             zone=name, now=f"{at:%Y-%m-%d %H:%M}")
+             zone=name, now=clock)
 
 
 def night_list_text(lang: str, view: NightList) -> str:

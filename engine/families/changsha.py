@@ -151,6 +151,9 @@ def on_win(opts: ChangshaOptions, state: HandState, ev: Win, book: Book) -> None
     if len(ev.birds) > opts.birds:
         raise ReportError("too_many_birds", f"this table draws {opts.birds} bird(s)",
                           birds=opts.birds)
+    if len(ev.birds) < opts.birds:  # not said: scored as birds that hit nobody
+        book.line("birds_unsaid" if not ev.birds else "birds_short", drawn=opts.birds,
+                  said=len(ev.birds))
     dealer = state.dealer
     for w in ev.winners:
         # Kongs (杠1) may be named, as the bot advises after /kong; they change nothing here.

@@ -253,6 +253,8 @@ def finish(opts: JiangxiOptions, state: HandState, book: Book,
                     book.pay(other, s, score * opts.base, "jing")
     elif jing and not won:
         raise ReportError("jing_without_win", "the 精 reward is paid only when a hand is won")
+    elif won and opts.jing_bonus:
+        book.line("jing_unsaid")  # no counts given: scored as nobody holding 精
     state.closed = True
 
 

@@ -25,6 +25,7 @@ from engine.models import (
 from engine.options import SichuanOptions
 from engine.patterns import SICHUAN
 from engine.readings import KONG, Hand
+from engine.report_checks import check_gen
 from engine.shape_rules import FAMILY_SHAPES, held_counts, with_tile
 from engine.tiles import compact
 from engine.wildcards import tingyong_kinds
@@ -219,9 +220,7 @@ def _check_counts(hand: WinnerHand, names: set[str]) -> tuple[int, int]:
     min_gen = max((PATTERNS[n].min_gen for n in names), default=0)
     min_kongs = max((PATTERNS[n].min_kongs for n in names), default=0)
     gen, kongs = max(hand.gen, min_gen), max(hand.kongs, min_kongs)
-    if gen + kongs > 4 or ("七对" in names and gen > 3):
-        raise ReportError("too_many_gen", f"{gen} 根 and {kongs} kongs: a hand has at most "
-                          "four fours (three in seven pairs)", gen=gen, kongs=kongs)
+    check_gen(gen, kongs)
     if "七对" in names and kongs:
         raise ReportError("patterns_exclude", "七对 cannot hold a declared kong",
                           first="七对", second="杠")

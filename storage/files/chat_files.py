@@ -640,8 +640,8 @@ class _Loader:
 
     def _audit(self, where: str, v: dict[str, Any]) -> dict[str, Any]:
         sid, _ = self._night(where, v["night"])
-        if v["action"] not in ("undo", "void", "amend", "seat"):
-            raise _bad(where, "action is not undo, void, amend or seat")
+        if v["action"] not in ("undo", "void", "amend", "seat", "end"):
+            raise _bad(where, "action is not undo, void, amend, seat or end")
         return {"chat_id": self.chat_id, "session_id": sid, "hand_number": v["hand"],
                 "action": v["action"], "actor": v["actor"], "at": v["at"],
                 "before": v["before"], "after": v["after"]}

@@ -45,7 +45,8 @@ class Hands(Service):
         gone (a second press of Confirm) is refused as ``stale_button``.
 
         With ``ask_twice``, a report that looks like a second report of the win that just
-        closed the previous hand is not recorded but kept as a question
+        closed the previous hand, or of a kong of the open hand, is not recorded but kept
+        as a question
         (:mod:`storage.services.twice`): the outcome's ``asked`` is its id."""
 
         def unit(conn: Connection) -> RecordOutcome:
@@ -63,14 +64,19 @@ class Hands(Service):
                 base_indicator = indicator or hrow.report.get("indicator")
             report = parse_report({"events": [*events, event], "indicator": base_indicator})
             stamp = now()
-            if hrow is None and ask_twice:
-                prev = twice.closing_twin(conn, srow, report, reporter, stamp)
-                if prev is not None:
-                    asked = twice.ask(conn, chat_id, srow.id, prev.number, event, indicator,
+            if ask_twice:
+                prev = twice.closing_twin(conn, srow, report, reporter, stamp) \
+                    if hrow is None else None
+                kong = hrow is not None and twice.repeated_kong(conn, hrow, report, reporter,
+                                                                stamp)
+                if prev is not None or kong:
+                    asked_in = prev.number if prev is not None else number
+                    asked = twice.ask(conn, chat_id, srow.id, asked_in, event, indicator,
                                       reporter, stamp)
-                    return RecordOutcome(hand_number=prev.number, asked=asked,
-                                         session=repo.session_info(conn, chat_id, srow.id,
-                                                                    row=srow, open_hand=None))
+                    info = repo.session_info(conn, chat_id, srow.id, row=srow) if kong \
+                        else repo.session_info(conn, chat_id, srow.id, row=srow, open_hand=None)
+                    return RecordOutcome(hand_number=asked_in, asked=asked,
+                                         asked_kong=kong, session=info)
             result = settle_hand(rules, report, dealer)
             index = len(events)
             closed = not result.open

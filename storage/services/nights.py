@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import BigInteger, cast, func, insert, select, update
+from sqlalchemy import BigInteger, cast, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import HandResult, Seat
@@ -19,6 +19,7 @@ from storage.models import (
     Transfer,
 )
 from storage.services import rows as repo
+from storage.services.chats import name_members
 from storage.services.drafts import drop_table_drafts
 from storage.services.hand_json import full_report, full_result, hand_deltas
 from storage.services.money import debt_list
@@ -49,20 +50,33 @@ def history_items(conn: Connection, rows: Sequence[Row[Any]]) -> tuple[HistoryIt
         events=len(r.report["events"]), created_at=r.created_at) for r in rows)
 
 
+# The audit's word for a night's end (taken back by :meth:`Nights.reopen`).
+END = "end"
+
+
 class Nights(Service):
     """A night's end (its summary and debts), its summary again later, the hands
     played (paged), and one hand's report and result."""
 
     async def end_session(self, chat_id: int, *, actor: int | None = None) -> Summary:
         """End the chat's table: its open hand closes, the debts of its transfers are
-        written, and the drafts its dialogs left are dropped."""
+        written, and the drafts its dialogs left are dropped. The audit keeps the end
+        (``end``, with the hand it closed) so that :meth:`reopen` can take it back."""
 
         def unit(conn: Connection) -> Summary:
             srow = repo.open_session_row(conn, chat_id)
             h = t.hands.c
+            stamp = now()
+            closed = conn.execute(select(h.id, h.number).where(
+                h.session_id == srow.id, h.status == "open")).first()
             conn.execute(update(t.hands).where(h.session_id == srow.id,
                                                h.status == "open")
-                         .values(status="closed", updated_at=now()))
+                         .values(status="closed", updated_at=stamp))
+            name_members(self.store, conn, chat_id, actor)
+            conn.execute(insert(t.audit).values(
+                chat_id=chat_id, session_id=srow.id, hand_number=None, action=END,
+                actor=actor, at=stamp, after=None,
+                before={"open_hand": None if closed is None else closed.number}))
             conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id).values(
                 status="ended", ended_at=now()))
             drop_table_drafts(conn, chat_id)  # its dialogs' buttons are out of date now
@@ -73,6 +87,48 @@ class Nights(Service):
                     payee_id=tr.payee.id, points=tr.points, cents=tr.cents, paid=False))
             debts = debt_list(conn, chat_id, srow.id)
             return summary.model_copy(update={"debts": tuple(debts)})
+
+        return await self.store.run(unit, write=True)
+
+    async def reopen(self, chat_id: int, *, actor: int | None = None,
+                     allow_others: bool = False) -> SessionInfo:
+        """Take back the chat's last ``/end`` when no table opened since and no debt of
+        the night was paid: the night is open again, the hand it closed is open again, its
+        debts are gone; audited as an ``undo``. Only who ended it, unless
+        ``allow_others``. ``no_session`` when there is no such end to take back."""
+
+        def unit(conn: Connection) -> SessionInfo:
+            s, a = t.sessions.c, t.audit.c
+            srow = conn.execute(select(t.sessions).where(s.chat_id == chat_id)
+                                .order_by(s.id.desc()).limit(1).with_for_update()).first()
+            last = None if srow is None else conn.execute(
+                select(t.audit).where(a.chat_id == chat_id, a.session_id == srow.id)
+                .order_by(a.id.desc()).limit(1)).first()
+            if srow is None or srow.status != "ended" or last is None or last.action != END:
+                raise LedgerError("no_session", "no table is going in this chat; start one "
+                                  "with /new")
+            if not allow_others and last.actor is not None and last.actor != actor:
+                raise LedgerError("not_reporter", "only the player who ended the night, or "
+                                  "an admin, can take it back")
+            d = t.debts.c
+            if conn.execute(select(d.id).where(d.session_id == srow.id, (d.paid.is_(True)) | (
+                    d.paid_cents != 0)).limit(1)).first() is not None:
+                raise LedgerError("undo_end_paid", "a debt of that night was paid already")
+            conn.execute(delete(t.debts).where(d.session_id == srow.id))
+            conn.execute(update(t.sessions).where(s.id == srow.id).values(
+                status="open", ended_at=None))
+            number = (last.before or {}).get("open_hand")
+            stamp = now()
+            if isinstance(number, int):
+                h = t.hands.c
+                conn.execute(update(t.hands).where(
+                    h.session_id == srow.id, h.number == number, h.status == "closed")
+                    .values(status="open", updated_at=stamp))
+            name_members(self.store, conn, chat_id, actor)
+            conn.execute(insert(t.audit).values(
+                chat_id=chat_id, session_id=srow.id, hand_number=None, action="undo",
+                actor=actor, at=stamp, before={"end": last.before}, after=None))
+            return repo.session_info(conn, chat_id, srow.id)
 
         return await self.store.run(unit, write=True)
 

@@ -298,6 +298,9 @@ def latest_edit(conn: Connection, srow: Row[Any]) -> Row[Any] | None:
     cancelled = 0
     for row in conn.execute(select(t.audit).where(a.session_id == srow.id)
                             .order_by(a.id.desc()).limit(UNDO_LOOKBACK)).all():
+        if row.action == "end" or (row.action == "undo" and isinstance(row.before, dict)
+                                   and "end" in row.before):
+            continue  # an /end taken back: the night went on as if it had not ended
         if row.action == "undo":
             if not (isinstance(row.before, dict) and isinstance(row.before.get("event"), dict)):
                 cancelled += 1  # a correction's undo (an event's: the event came and went)

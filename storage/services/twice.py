@@ -1,19 +1,24 @@
-"""A hand reported twice: at a real table two players often report the win that ended a
-hand. A report that would start a new hand with the same winners, way of winning and
-discarder as the event that just closed the previous hand, from someone else within
-:data:`TWICE_WINDOW`, is not recorded: the ledger keeps it as a question (a draft of kind
-``twice``, written in the same transaction as the answer that asks it), and the table
-answers with a button: the same hand (dropped) or a new hand (recorded)."""
+"""A hand or a kong reported twice: at a real table two players often report the win that
+ended a hand, and the kong-maker and a payer both report a kong. A report that would start
+a new hand with the same winners, way of winning and discarder as the event that just
+closed the previous hand, from someone else within :data:`TWICE_WINDOW`, is not recorded:
+the ledger keeps it as a question (a draft of kind ``twice``, written in the same
+transaction as the answer that asks it), and the table answers with a button: the same
+hand (dropped) or a new hand (recorded).
+
+A kong report identical to a kong of the hand being played (the same player, kind and
+discarder), recorded by someone else within the window, is kept as a question the same
+way: the same kong (dropped) or another kong (recorded)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection, Row
 
-from engine.models import HandReport, Win
+from engine.models import HandReport, Kong, Win
 from storage.sql import tables as t
 
 # How long after a hand closes a second report of its win is taken for the same hand.
@@ -52,6 +57,24 @@ def closing_twin(conn: Connection, srow: Row[Any], report: HandReport,
     if not isinstance(last, Win) or _signature(last) != _signature(new):
         return None
     return prev
+
+
+def repeated_kong(conn: Connection, hrow: Row[Any], report: HandReport,
+                  reporter: int | None, stamp: datetime) -> bool:
+    """Whether ``report``'s last event (joining the open hand ``hrow``) is a kong that the
+    hand already holds, recorded by another player within the window."""
+    new = report.events[-1] if report.events else None
+    if not isinstance(new, Kong) or reporter is None:
+        return False
+    reporters = list(hrow.reporters)
+    for index, old in enumerate(report.events[:-1]):
+        if old != new or index >= len(reporters) or reporters[index] in (None, reporter):
+            continue
+        at = conn.execute(select(func.min(t.entries.c.created_at)).where(
+            t.entries.c.hand_id == hrow.id, t.entries.c.event_index == index)).scalar()
+        if _naive(stamp) - _naive(at or hrow.updated_at) <= TWICE_WINDOW:
+            return True
+    return False
 
 
 def ask(conn: Connection, chat_id: int, session_id: int, hand_number: int,

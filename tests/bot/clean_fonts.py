@@ -25,7 +25,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from bot.pictures import drawing, fonts
-from tests.bot.harness import table
+from tests.bot.harness import end_night, table
 
 NIGHT = ("/new chengdu @alice @bob 老王 carol", "/hu bob 自摸 清一色", "/hu 老王 自摸",
          "/hu carol from 老王", "/hu alice 自摸 七对", "/hu 老王 from bob")
@@ -52,7 +52,7 @@ async def run(folder: Path) -> dict[str, Any]:
         async with table(folder / lang, lang=lang) as t:
             for line in NIGHT:
                 await t.say("alice", line)
-            await t.say("alice", "/end")
+            await end_night(t, "alice")  # the last hand plays on: end it here
             assert t.api.errors == [], t.api.errors
         drawn[lang] = [[x.get_text() for x in fig.findobj(Text) if x.get_text()]
                        for fig in kept]

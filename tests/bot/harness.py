@@ -161,6 +161,20 @@ async def table_on(backend: str, tmp_path: Path, lang: str = "en", name: str = "
             yield t
 
 
+END_HERE = ("End the night here", "就此结束")
+
+
+async def end_night(t: Table, who: str) -> list[SentMessage]:
+    """``/end`` said by ``who``; while a hand is being played the bot asks first, and
+    ``who`` answers "end the night here". Every reply, the question's included."""
+    out = await t.say(who, "/end")
+    asked = next((m for m in out if any(b["text"] in END_HERE for b in m.buttons)), None)
+    if asked is None:
+        return out
+    data = next(b["callback_data"] for b in asked.buttons if b["text"] in END_HERE)
+    return [*out, *await t.press(who, asked, data)]
+
+
 async def carol_leaves(t: Table) -> None:
     """A three-player 三人两房 table (alice keeps the score as admin) plays two hands; then
     dave takes carol's seat."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.console.fake_api import SentMessage
-from tests.bot.harness import Table, plain, table
+from tests.bot.harness import Table, end_night, plain, table
 
 NEW = "/new chengdu @alice @bob @carol @dave"
 
@@ -147,7 +147,7 @@ async def test_details_after_the_night_ended_show_no_hand_in_play_and_no_undo(
             await t.say("alice", NEW)
             msg = answer_of(await t.say("bob", "/hu bob 自摸"))
             assert still in plain(msg.text)  # the hand played on when it was answered
-            await t.say("alice", "/end")
+            await end_night(t, "alice")
             await t.press("carol", msg, msg.buttons[-1]["callback_data"])
             text = plain(msg.text)
             assert details in text, text

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.console.fake_api import SentMessage
-from tests.bot.harness import Table, plain, table
+from tests.bot.harness import Table, end_night, plain, table
 
 CREW = "@alice @bob @carol @dave"
 CRASH = "something went wrong"
@@ -77,7 +77,7 @@ async def test_huge_numbers_are_refused_with_the_range(tmp_path: Path) -> None:
         # The most a reported fan may be is accepted, and the night still ends.
         assert "Hand 1 recorded" in one(await t.say("alice", "/hu bob 自摸 fan20"))
         assert await totals(t) == {"E": -524288, "S": 3 * 524288, "W": -524288, "N": -524288}
-        summary = texts(await t.say("alice", "/end"))
+        summary = texts(await end_night(t, "alice"))
         assert any("The night is over" in x for x in summary)
         # Forged button data with ids no ledger holds: a popup, nothing else.
         last = t.api.outbox[-1]

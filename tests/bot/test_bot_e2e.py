@@ -17,7 +17,7 @@ from bot.delivery.pipeline import pipeline_of
 from bot.ops.config import Settings, StorageSettings, TelegramSettings
 from bot.text import render
 from tests.bot.guided_play import find_button
-from tests.bot.harness import Table, plain, table
+from tests.bot.harness import Table, end_night, plain, table
 
 NEW = "/new chengdu @alice @bob @carol @dave"
 
@@ -149,7 +149,7 @@ async def test_scoreboard_edits_in_a_burst_merge_into_one(tmp_path: Path) -> Non
         await t.say("carol", "/hu carol 自摸")
         assert board.edits == 2
         session = await t.ledger.sessions.current_session(t.chat_id)
-        await t.say("alice", "/end")  # one edit, at once: the night is over (no hand in
+        await end_night(t, "alice")  # one edit, at once: the night is over (no hand in
         # progress), with the final nets
         assert board.edits == 3 and "the night is over" in board.text
         assert render.board_text("en", session).split("\n")[-4:] == board.text.split("\n")[-4:]
@@ -165,7 +165,7 @@ async def test_the_next_table_s_board_is_posted_at_once_after_the_last_one_ended
     async with table(tmp_path, board_interval=3600.0) as t:
         await t.say("alice", NEW)
         await t.say("bob", "/hu bob 自摸")
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         def boards() -> list[SentMessage]:  # each board message once, as it stands
             ids = dict.fromkeys(m.message_id for m in t.api.outbox if "Scoreboard" in m.text)
             return [t.api.messages[(t.chat_id, i)] for i in ids]
@@ -338,8 +338,8 @@ async def test_end_of_night_summary(tmp_path: Path, preset: str) -> None:
     async with table(tmp_path) as t:
         await t.say("alice", NEW.replace("chengdu", preset) + " 0.5")
         await t.say("bob", "/hu bob 自摸 清一色")
-        out = await t.say("alice", "/end")
-        text = plain(out[0].text)
+        out = await end_night(t, "alice")
+        text = "\n".join(plain(m.text) for m in out)
         assert "bob: +24 (12.00)" in text and "To settle up" in text
         out = await t.say("alice", "/standings")
         assert "bob: +12.00 (+24 at 0.50)" in plain(out[0].text)
@@ -398,7 +398,7 @@ async def test_debts_carry_over_and_are_marked_paid(tmp_path: Path) -> None:
     async with table(tmp_path) as t:
         await t.say("alice", NEW)
         await t.say("bob", "/hu bob 自摸 清一色")
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         out = await t.say("carol", "/debts")
         text = plain(out[0].text)
         assert text.count("→ bob: 8.00") == 3

@@ -85,10 +85,12 @@ async def test_pictures_and_files_are_saved_and_any_message_s_buttons_can_be_pre
     said = await run_console(db, ["/new chengdu @alice @bob @carol @dave",
                                   "press 3 2",  # the scoreboard's "bob won…"
                                   "press 99 1",  # no message #99
-                                  "/hu bob 自摸 清一色", "/end", "/export"])
+                                  "/hu bob 自摸 清一色", "/end",
+                                  "press 1",  # the hand is still being played: end it here
+                                  "/export"])
     assert "bob" in said[1] and "[bot #" in said[1], said[1]
     assert "(no such button)" in said[2]
-    saved = re.findall(r"saved to (\S+)\)", said[4] + said[5])
+    saved = re.findall(r"saved to (\S+)\)", said[5] + said[6])
     assert any(p.endswith(".png") for p in saved) and saved[-1].endswith(".zip"), saved
     assert all(Path(p).is_file() and Path(p).is_relative_to(tmp_path) for p in saved)
 
@@ -176,17 +178,17 @@ async def test_a_line_taken_for_one_already_handled_is_said(
 
 async def test_the_console_s_labels_are_in_the_chat_s_language(tmp_path: Path) -> None:
     night = ["/new chengdu @alice @bob @carol @dave", "/hu bob 自摸 清一色", "/end",
-             "/settle", "/as erin", "press 1"]
+             "press 1", "/settle", "/as erin", "press 1"]
     said = await run_console(tmp_path / "en" / "tally.sqlite3", ["/lang en", *night],
                              language="zh-Hans")
     text = "".join(said)
-    assert "(photo saved to " in text and "(alert) " in said[6], said[6]
-    assert "[bot #" in said[1] and "(you are now erin)" in said[5]
+    assert "(photo saved to " in text and "(alert) " in said[7], said[7]
+    assert "[bot #" in said[1] and "(you are now erin)" in said[6]
     assert not re.search("提示框|已保存到|机器人 #|你现在是", text), text
     said = await run_console(tmp_path / "zh" / "tally.sqlite3", night, language="zh-Hans")
     text = "".join(said)
-    assert "（图片已保存到 " in text and "（提示框）" in said[5], said[5]
-    assert "[机器人 #" in said[0] and "（你现在是 erin）" in said[4]
+    assert "（图片已保存到 " in text and "（提示框）" in said[6], said[6]
+    assert "[机器人 #" in said[0] and "（你现在是 erin）" in said[5]
 
 
 async def test_the_console_shows_what_the_group_sees(tmp_path: Path) -> None:

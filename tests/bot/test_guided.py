@@ -11,7 +11,7 @@ import pytest
 
 from bot.console.fake_api import SentMessage
 from tests.bot.guided_play import find_button, play
-from tests.bot.harness import Table, plain, table
+from tests.bot.harness import Table, end_night, plain, table
 
 NIGHTS = sorted((Path(__file__).parent / "transcripts" / "buttons").glob("*.txt"))
 LANGUAGE = {"feibao": "zh-hans", "liangfang": "zh-hans"}
@@ -124,7 +124,7 @@ async def test_quick_report_from_the_scoreboard(tmp_path: Path) -> None:
         board = t.api.messages[(t.chat_id, session.board_message_id)]
         assert [b["text"] for b in board.buttons] == ["alice won…", "dave won…"]
         kept = board.buttons[0]["callback_data"]
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         assert board.buttons == []  # the ended board's quick reports are gone
         await t.press("alice", board, kept)  # a press kept from before
         answer = list(t.api.answered.values())[-1]

@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlalchemy import update
 
 from storage.sql import tables as t_
-from tests.bot.harness import Table, plain, table
+from tests.bot.harness import Table, end_night, plain, table
 
 NEW = "/new chengdu @alice @bob @carol @dave"
 
@@ -25,11 +25,11 @@ async def _two_nights(t: Table) -> None:
     t.admin("alice")
     await t.say("alice", NEW + " 0.5")
     await t.say("bob", "/hu bob 自摸 清一色")
-    await t.say("alice", "/end")
+    await end_night(t, "alice")
     await t.say("alice", "/set stake 2")
     await t.say("alice", NEW)
     await t.say("alice", "/hu alice from bob 七对")
-    await t.say("alice", "/end")
+    await end_night(t, "alice")
 
 
 async def test_standings_and_debts_keep_each_stake_and_net_pairs(tmp_path: Path) -> None:
@@ -120,7 +120,7 @@ async def test_history_hand_and_stats(tmp_path: Path) -> None:
     async with table(tmp_path) as t:
         await t.say("alice", NEW)
         await t.say("carol", "/hu carol 自摸 七对")
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         await _backdate_first_night(t)
         t.admin("alice")
         await t.say("alice", NEW)

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from bot.console.fake_api import SentMessage
 from bot.pictures import drawing
 from tests.bot.guided_play import find_button
-from tests.bot.harness import Table, carol_leaves, plain, table, table_on
+from tests.bot.harness import Table, carol_leaves, end_night, plain, table, table_on
 from tests.bot.layout import kept_figures, layout_problems
 from tests.databases import BACKENDS, postgres_database
 
@@ -164,7 +164,7 @@ async def test_a_player_who_left_keeps_their_wins(tmp_path: Path) -> None:
         assert "Played 1 hand: 1 win (100%)" in text and "清一色" in text, text
         out = await t.say("carol", "/hand 1")
         assert "dave wins" in plain(out[-1].text)
-        out = await t.say("carol", "/end")
+        out = await end_night(t, "carol")
         assert any("dave: +" in plain(m.text) for m in out)
         assert t.api.errors == []
 
@@ -202,7 +202,7 @@ async def test_a_night_whose_stake_changed_settles_in_money(
         await t.say("alice", "/set stake 2")
         await t.say("carol", "/hu carol 自摸 鸟3")
         drawn = _drawn(monkeypatch)
-        out = await t.say("alice", "/end")
+        out = await end_night(t, "alice")
         assert [m.kind for m in out].count("photo") == 2  # the night's chart, the card
         if lang == "en":
             assert "Night 1 · Changsha · 2 hands · each hand at its own stake (0.50, 2.00)" \
@@ -224,7 +224,7 @@ async def test_a_night_whose_stake_changed_settles_in_money(
         drawn.clear()
         await t.say("alice", "/new changsha @alice @bob @carol @dave")
         await t.say("bob", "/hu bob 自摸 鸟2")
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         points = "4 points" if lang == "en" else "4 分"
         assert drawn.count(points) == 1 and drawn.count(points.replace("4", "2")) == 2, drawn
         assert [(d["points"], d["cents"]) for d in (await _debts_csv(t))[2:]] == [
@@ -254,7 +254,7 @@ async def test_numbers_in_a_report_are_refused_as_out_of_range(tmp_path: Path,
         assert ("鸟7：一次胡牌最多扎 6 只鸟。" if zh else
                 "鸟7: one win draws at most 6 birds.") in text, text
         assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 0
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         await t.say("alice", "/new feibao @alice @bob @carol @dave")
         for word, token, least, most in (("连抢9", "连抢9", 1, 4), ("连杠9", "连杠9", 0, 4),
                                          ("飞宝=alice:9", "alice:9", 0, 8),
@@ -285,7 +285,7 @@ async def test_an_unknown_pattern_lists_the_tables_patterns_whole(tmp_path: Path
         text = await _answer(t, "bob", "/hu bob 自摸 xyzzy")
         assert (f"没有番型 xyzzy。本桌算的有：{every}。" if zh else
                 f"Unknown pattern xyzzy. This table counts: {every}.") in text, text
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         # Changsha's starting-hand wins: the three this table plays.
         await t.say("alice", "/new changsha @alice @bob @carol @dave")
         text = await _answer(t, "bob", "/qishou bob 板胡")
@@ -327,7 +327,7 @@ async def test_a_guest_s_name_later_used_as_an_at_mention_lets_that_member_play(
     async with table(tmp_path) as t:
         await t.say("alice", "/new chengdu @alice @bob @carol dave")  # dave: a guest
         await t.say("bob", "/hu bob 自摸 清一色")
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         await t.say("alice", NEW)  # now the member @dave
         out = await t.say("dave", "/hu dave 自摸")
         assert any("Hand 1 recorded: dave self-draws" in plain(m.text) for m in out), \
@@ -337,7 +337,7 @@ async def test_a_guest_s_name_later_used_as_an_at_mention_lets_that_member_play(
         # His guest hand of the first night is his now: one player, not two.
         assert (await t.ledger.chats.find_player(t.chat_id, "@dave")).id == session.seats["N"].id
         # A guest seated by name is linked to the member of that username when they act...
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         await t.say("alice", "/new chengdu @alice @bob @carol erin")
         out = await t.say("erin", "/hu erin 自摸")
         assert any("erin self-draws" in plain(m.text) for m in out), \
@@ -358,10 +358,10 @@ async def test_a_mistyped_preset_is_refused_not_seated(tmp_path: Path) -> None:
         # A bare guest among @mentions after a preset, and only bare names, still seat.
         out = await t.say("alice", "/new chengdu @alice @bob @carol dave")
         assert "North dave" in plain(out[0].text)
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         out = await t.say("alice", "/new alice bob carol dave")
         assert "New table" in plain(out[0].text)
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         # A guest this chat knows may deal among @mentions.
         out = await t.say("alice", "/new dave @alice @bob @carol")
         assert "East dave" in plain(out[0].text), plain(out[0].text)
@@ -381,7 +381,7 @@ async def test_new_reads_its_first_word_as_a_preset_only_when_it_names_one(
         session = await t.ledger.sessions.current_session(t.chat_id)
         assert session is not None, (line, text)
         seats = " ".join(p.name for p in session.seats.values())
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         return f"{session.preset}: {seats}"
 
     async def refused(t: Table, line: str) -> str:
@@ -501,7 +501,7 @@ async def test_a_hand_before_a_seat_change_is_corrected_as_it_was_played(
         texts = await _texts(t, "alice", "/history")
         assert any("#3：alice -3  bob -1  dave +4\n#2：alice +8  bob -8\n"
                    "#1：alice -10  bob +16  carol -6" in x for x in texts), texts
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         assert t.api.errors == []
     (series, labels_of), = drawn
     lines = {labels_of.names[pid]: ys for pid, ys in series.totals.items()}
@@ -545,7 +545,7 @@ async def test_one_point_is_one_point(tmp_path: Path, lang: str,
         await t.say("alice", THREE)
         await t.say("carol", "/hu carol from alice")
         await t.say("bob", "/hu bob from alice")  # two of three have won: the hand ends
-        ended = "\n".join(plain(m.text) for m in await t.say("alice", "/end"))
+        ended = "\n".join(plain(m.text) for m in await end_night(t, "alice"))
         drawn = [x.get_text() for fig in figures for x in fig.texts]
         stats = "\n".join(plain(m.text) for m in await t.say("carol", "/stats"))
         assert t.api.errors == []
@@ -578,7 +578,7 @@ async def test_the_card_of_five_players_and_four_transfers_fits(
                           ("alice", "/seat carol @erin"), ("erin", "/hu erin from bob 清一色"),
                           ("alice", "/hu alice 自摸"), ("dave", "/hu dave from bob")):
             await t.say(who, text)
-        out = await t.say("alice", "/end")
+        out = await end_night(t, "alice")
         assert [m.kind for m in out].count("photo") == 2
         assert t.api.errors == []
     footer = "麻将记分" if lang == "zh-hans" else "Mahjong Tally"
@@ -617,7 +617,7 @@ async def test_a_new_stake_names_the_table_s_rules(tmp_path: Path, lang: str) ->
                 "New tables in this chat: Chengdu blood battle (the preset's defaults, nothing "
                 "changed); stake 0.50 per point; compact answers."], said
         await t.say("bob", "/hu bob 自摸")
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         await t.say("alice", "/new @alice @bob @carol @dave")
         said = await _answer(t, "alice", "/set stake 2")
         one = ("正在进行的牌桌（成都血战）从第 1 盘起按每分 2.00 计；之前的各盘保持原来的底注。"

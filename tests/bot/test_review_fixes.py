@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.harness import Table, plain, table
+from tests.bot.harness import Table, end_night, plain, table
 
 
 async def _say(t: Table, who: str, text: str) -> str:
@@ -18,7 +18,7 @@ async def test_dealt_in_rate_is_out_of_hands_played(tmp_path: Path) -> None:
         await t.say("ann", "/hu ann 自摸 七对")
         await t.say("ben", "/hu ben from cat 平胡")
         await t.say("dan", "/hu dan from cat 平胡")
-        await t.say("ann", "/end")
+        await end_night(t, "ann")
         out = await _say(t, "ann", "/stats @cat")
         assert "共 1 盘" in out and "点炮 2 次" in out, out
         assert "（在 1 盘里，占 100%）" in out, out
@@ -67,7 +67,7 @@ async def test_hand_names_a_scorekeeper_who_is_not_seated(tmp_path: Path) -> Non
         assert "第 1 条，由 sam 报：" in out and "第 2 条，由 carol 报：" in out, out
         assert "非本桌的人" not in out, out
         # A scorekeeper with no hands is in no standings.
-        await t.say("sam", "/end")
+        await end_night(t, "sam")
         assert "sam" not in {s.player.name for s in await t.ledger.lookback.standings(t.chat_id)}
         # One night's export names its reporters; an import keeps the names.
         doc = _files(await t.say("sam", "/export 1"), "document")[0]
@@ -145,7 +145,7 @@ async def test_stats_say_each_count_in_words(tmp_path: Path) -> None:
         await t.say("ann", "/hu ann 自摸 七对")
         await t.say("ben", "/hu ben from cat 平胡")
         await t.say("dan", "/hu dan from cat 平胡")
-        await t.say("ann", "/end")
+        await end_night(t, "ann")
         out = await _say(t, "ann", "/stats @ann")
         assert "Played 1 hand: 1 win (100%), by self-draw; never dealt in." in out, out
         out = await _say(t, "ann", "/stats @cat")
@@ -158,7 +158,7 @@ async def test_stats_say_each_count_in_words(tmp_path: Path) -> None:
         await t.say("cat", "/hu cat from dan")
         await t.say("ben", "/hu ben 自摸")
         await t.say("ann", "/hu ann from ben")
-        await t.say("ann", "/end")
+        await end_night(t, "ann")
         wanted = {
             "ann": ("Played 3 hands: 3 wins (100%), 2 of them by self-draw; never dealt in.",
                     "共 3 盘：胡牌 3 次（胡牌率 100%），其中自摸 2 次；从未点炮。"),
@@ -177,7 +177,7 @@ async def test_stats_say_each_count_in_words(tmp_path: Path) -> None:
         for _ in range(2):  # eve: two hands, both won by self-draw
             await t.say("ann", "/new chengdu @ann @ben @cat @eve")
             await t.say("eve", "/hu eve 自摸")
-            await t.say("ann", "/end")
+            await end_night(t, "ann")
         out = await _say(t, "ann", "/stats @eve")
         assert "共 2 盘：胡牌 2 次（胡牌率 100%），全是自摸；从未点炮。" in out, out
         await t.say("ann", "/lang en")

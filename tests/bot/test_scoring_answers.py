@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.console.fake_api import SentMessage
-from tests.bot.harness import Table, plain, table
+from tests.bot.harness import Table, end_night, plain, table
 from tests.bot.test_language import check
 
 NEW = "/new {preset} @alice @bob @carol @dave"
@@ -79,13 +79,13 @@ async def test_the_names_players_use_are_understood(tmp_path: Path, lang: str) -
             no_english(lang, replies, word)
         session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.totals == {"E": -3, "S": 9, "W": -3, "N": -3}  # three 补杠, 1 each
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         await t.say("alice", NEW.format(preset="changsha"))
         # 海底炮 <who>, like 杠上炮 <who>: bob took the last tile and discarded it (10).
         await t.say("carol", "/hu carol 海底炮 bob")
         session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.totals == {"E": 0, "S": -10, "W": 10, "N": 0}
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         await t.say("alice", NEW.format(preset="feibao"))
         for text in ("/hu bob 自摸 seven pairs no bao", "/hu carol 自摸 wubao 碰对",
                      "/hu dave 自摸 七对无宝"):
@@ -120,7 +120,7 @@ async def test_chinese_punctuation_in_suggestions_and_the_short_answer(tmp_path:
         await t.say("alice", NEW.format(preset="chengdu"))
         refusal = plain((await t.say("bob", "/hu bob 自摸 清一"))[-1].text)
         assert "你是说：" in refusal and "清一色、" in refusal and ", " not in refusal
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         await t.say("alice", NEW.format(preset="changsha"))
         await t.say("bob", "/draw")
         confirm = t.last_with_buttons()

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from bot.console.fake_api import BOT_USERNAME, ApiError
 from bot.delivery.pipeline import pipeline_of as pipeline
 from bot.handlers.app_link import chat_param
-from tests.bot.harness import GROUP, plain, table
+from tests.bot.harness import GROUP, end_night, plain, table
 from tests.bot.webapp_harness import (
     app_table,
     auth,
@@ -51,7 +51,7 @@ async def test_app_command_and_buttons(tmp_path: Path) -> None:
         assert replies[-1].buttons == [{"text": "📱 Open the app", "url": link}]
         replies = await t.say("bob", "/app")
         assert replies[-1].buttons[0]["url"] == link
-        await t.say("alice", "/end")  # the ended board keeps only the app's link
+        await end_night(t, "alice")  # the ended board keeps only the app's link
         assert board.buttons == [{"text": "📱 Open the app", "url": link}]
 
 
@@ -246,7 +246,7 @@ async def test_debts_paid_from_the_app(tmp_path: Path) -> None:
         await seated(t, stake="1")
         await t.say("bob", "/hu bob 自摸 清一色")
         await t.say("alice", "/draw")
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         debts = (await c.get("/app/api/debts", headers=auth(init_data(t, "alice")))).json()
         assert debts and all(d["payee"] == "bob" for d in debts)
         mine = next(d for d in debts if d["payer"] == "alice")
@@ -450,7 +450,7 @@ async def play_night(tmp_path: Path, through_app: bool) -> tuple[list[str], Any,
                 await pipeline(t.app).idle()
             else:
                 await t.say(who, typed)
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         said = [plain(m.text) for m in t.api.outbox if not m.text.startswith("📱")]
         return said, await t.ledger.lookback.standings(GROUP), await t.ledger.money.debts(GROUP)
 
@@ -600,7 +600,7 @@ async def test_an_undo_and_a_payment_sent_twice_go_through_once(tmp_path: Path,
         r = await c.post("/app/api/undo", headers=h, json=body)
         assert r.status_code == 200 and r.json()["already"]
         await t.say("alice", "/draw")
-        await t.say("alice", "/end")
+        await end_night(t, "alice")
         debts = (await c.get("/app/api/debts", headers=h)).json()
         mine = next(d for d in debts if d["payer"] == "alice")
         body = keyed({"handle": mine["handle"]})
