@@ -8,17 +8,25 @@ Pure checks over one event and the hand's state before it; each refusal is a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.errors import ReportError
 from engine.families.state import HandState
 from engine.models import How, Kong, KongKind, Seat, Win, WinnerHand
-from engine.options import JiangxiOptions, SichuanOptions
+from engine.options import FamilyOptions, JiangxiOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS
 from engine.tiles import KINDS, TileError, parse_tokens
 
-if TYPE_CHECKING:  # engine.rules imports the families, which import this module
-    from engine.rules import Ruleset
+
+class Ruleset(Protocol):
+    """What these checks read of a table's rules (:class:`engine.rules.Ruleset`, which
+    imports the families, which import this module)."""
+
+    @property
+    def family(self) -> str: ...
+
+    @property
+    def options(self) -> FamilyOptions: ...
 
 # The most 根 (fours held, not declared) a winning hand holds beside its declared kongs:
 # 14 tiles hold three fours (1111 2222 3333m 44p); each kong takes a set's place and leaves

@@ -10,7 +10,8 @@ from telegram import Update
 
 from bot.delivery import send
 from bot.dialogs.grammar import Token, words_for
-from bot.handlers import board, details, twice
+from bot.handlers import board, details
+from bot.handlers.answers import announcement
 from bot.handlers.chat import (
     is_admin,
     refuse,
@@ -24,23 +25,10 @@ from bot.text import render
 from bot.text.i18n import is_chinese
 from engine.errors import ReportError
 from storage.errors import LedgerError
-from storage.models import RecordOutcome, SessionInfo
+from storage.models import SessionInfo
 from storage.queues.messages import Outgoing
 
 log = logging.getLogger(__name__)
-
-
-def announcement(update: Update, lang: str, out: RecordOutcome, verbose: bool = False
-                 ) -> list[Outgoing]:
-    """The answer to a recorded event: compact with Undo and Details buttons (or, for a
-    verbose chat, the full explanation with Undo), and the scoreboard. A report kept as
-    a question (a hand reported twice) is answered with the question."""
-    if out.asked is not None:
-        return twice.question(update, lang, out)
-    assert out.session is not None
-    text, keyboard = details.answer(lang, out, verbose)
-    return [send.replying(update, text, reply_markup=keyboard),
-            board.item(lang, out.session)]
 
 
 async def record_event(update: Update, context: TallyContext, lang: str,

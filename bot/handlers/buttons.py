@@ -27,7 +27,8 @@ from bot.dialogs.keyboards import (
     parse_callback,
 )
 from bot.handlers import board, ending, twice
-from bot.handlers.actions import announcement, undo_last
+from bot.handlers.actions import undo_last
+from bot.handlers.answers import announcement
 from bot.handlers.chat import (
     SEAT_ORDER,
     error_text_plain,

@@ -1,17 +1,19 @@
-"""A hand or a kong reported twice (see :mod:`storage.services.twice`): the question, and its
-two buttons. ``v1:d:<question>:1:sm`` says "the same hand" (or kong: the second report is
-dropped), ``v1:d:<question>:1:nw`` "a new hand" (or "another kong": it is recorded). Any
-player at the table answers."""
+"""A hand or a kong reported twice (see :mod:`storage.services.twice`): a press on the
+question's two buttons (the question itself: :mod:`bot.handlers.answers`).
+``v1:d:<question>:1:sm`` says "the same hand" (or kong: the second report is dropped),
+``v1:d:<question>:1:nw`` "a new hand" (or "another kong": it is recorded). Any player at
+the table answers."""
 
 from __future__ import annotations
 
 from html import escape
 from typing import Any
 
-from telegram import InlineKeyboardMarkup, Update
+from telegram import Update
 
 from bot.delivery import send
-from bot.dialogs.keyboards import DraftData, draft_data, grid
+from bot.dialogs.keyboards import DraftData
+from bot.handlers.answers import NEW, SAME, announcement
 from bot.handlers.chat import refuse_press, remember
 from bot.handlers.context import TallyContext
 from bot.text.i18n import t
@@ -19,34 +21,6 @@ from engine.errors import ReportError
 from storage.errors import LedgerError
 from storage.models import RecordOutcome, SessionInfo
 from storage.queues.messages import Outgoing
-from storage.services.twice import TWICE_WINDOW
-
-SAME, NEW = "sm", "nw"
-
-
-def question(update: Update, lang: str, out: RecordOutcome) -> list[Outgoing]:
-    """The answer to a report kept as a question: two buttons, and nothing recorded."""
-    assert out.session is not None and out.asked is not None
-    minutes = int(TWICE_WINDOW.total_seconds() // 60)
-    if out.asked_kong:
-        text = t(lang, "Hand {number} already has this kong, reported by another player "
-                 "less than {minutes} minutes ago. Is this the same kong, or another one? "
-                 "Nothing is recorded until you choose.", number=out.hand_number,
-                 minutes=minutes)
-    else:
-        text = t(lang, "Hand {number} just ended with this win, reported by another player "
-                 "less than {minutes} minutes ago. Is this the same hand, or a new one? "
-                 "Nothing is recorded until you choose.", number=out.hand_number,
-                 minutes=minutes)
-    return [send.replying(update, text,
-                          reply_markup=keyboard(lang, out.asked, out.asked_kong))]
-
-
-def keyboard(lang: str, question_id: int, kong: bool = False) -> InlineKeyboardMarkup:
-    same, new = ((t(lang, "The same kong"), t(lang, "Another kong")) if kong
-                 else (t(lang, "The same hand"), t(lang, "A new hand")))
-    return grid([(same, draft_data(question_id, 1, SAME)),
-                 (new, draft_data(question_id, 1, NEW))], 2)
 
 
 def _about_kong(kept: dict[str, Any]) -> bool:
@@ -58,7 +32,6 @@ async def press(update: Update, context: TallyContext, lang: str,
                 session: SessionInfo, data: DraftData, kept: dict[str, Any]) -> None:
     """A press on the question: drop the second report, or record it as a new hand. The
     answer and the question's end commit together."""
-    from bot.handlers.actions import announcement  # actions imports this module
 
     query = update.callback_query
     assert query is not None and query.message is not None

@@ -1,0 +1,56 @@
+"""The answer to a recorded event: compact with Undo and Details, or the full explanation,
+and the scoreboard; a report kept as a question (a hand or a kong reported twice) is
+answered with the question and its two buttons. Said by commands, buttons and the
+question's own press (:mod:`bot.handlers.twice`)."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardMarkup, Update
+
+from bot.delivery import send
+from bot.dialogs.keyboards import draft_data, grid
+from bot.handlers import board, details
+from bot.text.i18n import t
+from storage.models import RecordOutcome
+from storage.queues.messages import Outgoing
+from storage.services.twice import TWICE_WINDOW
+
+SAME, NEW = "sm", "nw"
+
+
+def question(update: Update, lang: str, out: RecordOutcome) -> list[Outgoing]:
+    """The answer to a report kept as a question: two buttons, and nothing recorded."""
+    assert out.session is not None and out.asked is not None
+    minutes = int(TWICE_WINDOW.total_seconds() // 60)
+    if out.asked_kong:
+        text = t(lang, "Hand {number} already has this kong, reported by another player "
+                 "less than {minutes} minutes ago. Is this the same kong, or another one? "
+                 "Nothing is recorded until you choose.", number=out.hand_number,
+                 minutes=minutes)
+    else:
+        text = t(lang, "Hand {number} just ended with this win, reported by another player "
+                 "less than {minutes} minutes ago. Is this the same hand, or a new one? "
+                 "Nothing is recorded until you choose.", number=out.hand_number,
+                 minutes=minutes)
+    return [send.replying(update, text,
+                          reply_markup=keyboard(lang, out.asked, out.asked_kong))]
+
+
+def keyboard(lang: str, question_id: int, kong: bool = False) -> InlineKeyboardMarkup:
+    same, new = ((t(lang, "The same kong"), t(lang, "Another kong")) if kong
+                 else (t(lang, "The same hand"), t(lang, "A new hand")))
+    return grid([(same, draft_data(question_id, 1, SAME)),
+                 (new, draft_data(question_id, 1, NEW))], 2)
+
+
+def announcement(update: Update, lang: str, out: RecordOutcome, verbose: bool = False
+                 ) -> list[Outgoing]:
+    """The answer to a recorded event: compact with Undo and Details buttons (or, for a
+    verbose chat, the full explanation with Undo), and the scoreboard. A report kept as
+    a question (a hand reported twice) is answered with the question."""
+    if out.asked is not None:
+        return question(update, lang, out)
+    assert out.session is not None
+    text, keyboard = details.answer(lang, out, verbose)
+    return [send.replying(update, text, reply_markup=keyboard),
+            board.item(lang, out.session)]
