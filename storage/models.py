@@ -97,6 +97,8 @@ class RecordOutcome(Contract):
     # and is kept as this question (storage.services.twice) until a player answers it.
     asked: int | None = None
     asked_kong: bool = False  # the question is about a kong of the open hand
+    asked_by: str | None = None  # who reported it first (None: not a player here)
+    asked_seconds: int | None = None  # how long before
 
 
 class HandChange(Contract):

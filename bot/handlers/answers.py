@@ -5,33 +5,36 @@ question's own press (:mod:`bot.handlers.twice`)."""
 
 from __future__ import annotations
 
+from html import escape
+
 from telegram import InlineKeyboardMarkup, Update
 
 from bot.delivery import send
 from bot.dialogs.keyboards import draft_data, grid
 from bot.handlers import board, details
-from bot.text.i18n import t
+from bot.text.i18n import nt, t
 from storage.models import RecordOutcome
 from storage.queues.messages import Outgoing
-from storage.services.twice import TWICE_WINDOW
 
 SAME, NEW = "sm", "nw"
 
 
 def question(update: Update, lang: str, out: RecordOutcome) -> list[Outgoing]:
-    """The answer to a report kept as a question: two buttons, and nothing recorded."""
+    """The answer to a report kept as a question: who reported it first and how long ago,
+    two buttons, and nothing recorded."""
     assert out.session is not None and out.asked is not None
-    minutes = int(TWICE_WINDOW.total_seconds() // 60)
+    who = escape(out.asked_by) if out.asked_by else t(lang, "another player")
+    seconds = out.asked_seconds or 0
+    ago = t(lang, "less than a minute ago") if seconds < 60 else \
+        nt(lang, "{n} minute ago", "{n} minutes ago", seconds // 60, n=seconds // 60)
     if out.asked_kong:
-        text = t(lang, "Hand {number} already has this kong, reported by another player "
-                 "less than {minutes} minutes ago. Is this the same kong, or another one? "
-                 "Nothing is recorded until you choose.", number=out.hand_number,
-                 minutes=minutes)
+        text = t(lang, "Hand {number} already has this kong: {who} reported it {ago}. Is "
+                 "this the same kong, or another one? Nothing is recorded until you choose.",
+                 number=out.hand_number, who=who, ago=ago)
     else:
-        text = t(lang, "Hand {number} just ended with this win, reported by another player "
-                 "less than {minutes} minutes ago. Is this the same hand, or a new one? "
-                 "Nothing is recorded until you choose.", number=out.hand_number,
-                 minutes=minutes)
+        text = t(lang, "Hand {number} just ended with this win: {who} reported it {ago}. "
+                 "Is this the same hand, or a new one? Nothing is recorded until you choose.",
+                 number=out.hand_number, who=who, ago=ago)
     return [send.replying(update, text,
                           reply_markup=keyboard(lang, out.asked, out.asked_kong))]
 

@@ -67,16 +67,20 @@ class Hands(Service):
             if ask_twice:
                 prev = twice.closing_twin(conn, srow, report, reporter, stamp) \
                     if hrow is None else None
-                kong = hrow is not None and twice.repeated_kong(conn, hrow, report, reporter,
-                                                                stamp)
-                if prev is not None or kong:
+                earlier = twice.repeated_kong(conn, hrow, report, reporter, stamp) \
+                    if hrow is not None else None
+                if prev is not None:
+                    earlier = (int(prev.reporters[-1]), prev.updated_at)
+                if earlier is not None:
+                    kong = prev is None
                     asked_in = prev.number if prev is not None else number
                     asked = twice.ask(conn, chat_id, srow.id, asked_in, event, indicator,
                                       reporter, stamp)
                     info = repo.session_info(conn, chat_id, srow.id, row=srow) if kong \
                         else repo.session_info(conn, chat_id, srow.id, row=srow, open_hand=None)
-                    return RecordOutcome(hand_number=asked_in, asked=asked,
-                                         asked_kong=kong, session=info)
+                    by, ago = twice.first_report(conn, chat_id, *earlier, stamp)
+                    return RecordOutcome(hand_number=asked_in, asked=asked, asked_kong=kong,
+                                         asked_by=by, asked_seconds=ago, session=info)
             result = settle_hand(rules, report, dealer)
             index = len(events)
             closed = not result.open

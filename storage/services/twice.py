@@ -60,12 +60,13 @@ def closing_twin(conn: Connection, srow: Row[Any], report: HandReport,
 
 
 def repeated_kong(conn: Connection, hrow: Row[Any], report: HandReport,
-                  reporter: int | None, stamp: datetime) -> bool:
-    """Whether ``report``'s last event (joining the open hand ``hrow``) is a kong that the
-    hand already holds, recorded by another player within the window."""
+                  reporter: int | None, stamp: datetime) -> tuple[int, datetime] | None:
+    """When ``report``'s last event (joining the open hand ``hrow``) is a kong that the hand
+    already holds, recorded by another player within the window: who reported it first
+    (their Telegram id) and when. None otherwise."""
     new = report.events[-1] if report.events else None
     if not isinstance(new, Kong) or reporter is None:
-        return False
+        return None
     reporters = list(hrow.reporters)
     for index, old in enumerate(report.events[:-1]):
         if old != new or index >= len(reporters) or reporters[index] in (None, reporter):
@@ -73,8 +74,17 @@ def repeated_kong(conn: Connection, hrow: Row[Any], report: HandReport,
         at = conn.execute(select(func.min(t.entries.c.created_at)).where(
             t.entries.c.hand_id == hrow.id, t.entries.c.event_index == index)).scalar()
         if _naive(stamp) - _naive(at or hrow.updated_at) <= TWICE_WINDOW:
-            return True
-    return False
+            return int(reporters[index]), at or hrow.updated_at
+    return None
+
+
+def first_report(conn: Connection, chat_id: int, reporter: int, at: datetime,
+                 stamp: datetime) -> tuple[str | None, int]:
+    """Who reported first (a player's name; None if not a player here) and how many seconds
+    before ``stamp``: what the question says."""
+    name = conn.execute(select(t.players.c.name).where(
+        t.players.c.chat_id == chat_id, t.players.c.telegram_id == reporter)).scalar()
+    return name, max(0, int((_naive(stamp) - _naive(at)).total_seconds()))
 
 
 def ask(conn: Connection, chat_id: int, session_id: int, hand_number: int,

@@ -31,7 +31,8 @@ async def test_the_same_kong_reported_by_a_payer_is_asked_about(tmp_path: Path,
         assert once == {"E": -2, "S": -2, "W": 4}, once
         out = await t.say("alice", "/kong carol 暗杠")
         texts = [plain(m.text) for m in out]
-        assert any("Hand 1 already has this kong" in x for x in texts), texts
+        assert any("Hand 1 already has this kong: carol reported it less than a minute ago."
+                   in x for x in texts), texts
         assert not any("Recorded" in x for x in texts), texts
         assert (await t.ledger.sessions.current_session(t.chat_id)).totals == once
         question = t.last_with_buttons()
@@ -51,7 +52,8 @@ async def test_the_same_kong_reported_by_a_payer_is_asked_about(tmp_path: Path,
         await _tap(t, "bob", "carol")
         out = await _tap(t, "bob", "暗杠")
         texts = [plain(m.text) for m in out]
-        assert any("Hand 1 already has this kong" in x for x in texts), texts
+        assert any("Hand 1 already has this kong: carol reported it less than a minute ago."
+                   in x for x in texts), texts
         assert (await t.ledger.sessions.current_session(t.chat_id)).totals["W"] == 10
         out = await _tap(t, "alice", "Another kong")
         assert any("Another kong." in plain(m.text) for m in out)
