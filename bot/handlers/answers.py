@@ -26,7 +26,8 @@ def question(update: Update, lang: str, out: RecordOutcome) -> list[Outgoing]:
     who = escape(out.asked_by) if out.asked_by else t(lang, "another player")
     seconds = out.asked_seconds or 0
     ago = t(lang, "less than a minute ago") if seconds < 60 else \
-        nt(lang, "{n} minute ago", "{n} minutes ago", seconds // 60, n=seconds // 60)
+        nt(lang, "{minutes} minute ago", "{minutes} minutes ago", seconds // 60,
+           minutes=seconds // 60)
     if out.asked_kong:
         text = t(lang, "Hand {number} already has this kong: {who} reported it {ago}. Is "
                  "this the same kong, or another one? Nothing is recorded until you choose.",
