@@ -25,7 +25,7 @@ from bot.dialogs.keyboards import draft_data
 from bot.text.answer import INSTANT
 from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import t
-from bot.text.words import colon, listing, pattern_shown, said
+from bot.text.words import ENGLISH_FIRST, colon, listing, pattern_name, pattern_shown, said
 from engine.offer import FROM_ANOTHER, WAYS, Offer
 from storage.models import SessionInfo
 
@@ -80,7 +80,7 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
         text = names[w.seat] + (colon(lang) + t(lang, how) if how else "")
         if draft.from_seat:
             text += f" ← {names[draft.from_seat]}"
-        bits = [pattern_shown(lang, session.preset, n) for n in w.patterns]
+        bits = [_shown(lang, session.preset, n) for n in w.patterns]
         bits += [f"{said(lang, '根')}{w.gen}"] if w.gen else []
         bits += [f"{said(lang, '杠')}{w.kongs}"] if w.kongs else []
         bits += [said(lang, "无宝")] if w.wild_used is False else []
@@ -196,7 +196,7 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         rows.append([b(("▶ " if i == draft.cur else "") + names[w.seat], "cw", i)
                      for i, w in enumerate(draft.winners)])
     first = draft.page * PAGE
-    page = [b(("✅ " if n in cur.patterns else "") + pattern_shown(lang, session.preset, n),
+    page = [b(("✅ " if n in cur.patterns else "") + _shown(lang, session.preset, n),
               "p", first + i)
             for i, n in enumerate(facts.patterns[first: first + PAGE])]
     rows += _rows(page, 3)
@@ -360,3 +360,11 @@ def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Ma
         prompt = t(lang, "The wall ran out: record it?")
     rows.append([b("✅ " + t(lang, "Record"), "y"), b(t(lang, "Cancel"), "x")])
     return prompt, rows
+
+
+def _shown(lang: str, preset: str, name: str) -> str:
+    """A pattern on a button as a report names it (in the chat's script); in English at an
+    English-first table (Singapore)."""
+    if preset in ENGLISH_FIRST:
+        return pattern_shown(lang, preset, name)
+    return pattern_name("", name, lang)

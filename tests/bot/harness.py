@@ -161,7 +161,7 @@ async def table_on(backend: str, tmp_path: Path, lang: str = "en", name: str = "
             yield t
 
 
-END_HERE = ("End the night here", "就此结束")
+END_HERE = ("End the night here", "就此结束", "就此結束")
 
 
 async def end_night(t: Table, who: str) -> list[SentMessage]:

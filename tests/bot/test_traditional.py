@@ -24,7 +24,7 @@ from bot.webapp.strings import strings
 from engine.rules import presets
 from tests.bot import guided_play
 from tests.bot.guided_play import find_button, play
-from tests.bot.harness import Table, plain, table
+from tests.bot.harness import Table, end_night, plain, table
 from tests.bot.test_language import (
     _SAY,
     COMMANDS,
@@ -240,7 +240,9 @@ async def test_a_hong_kong_night_by_buttons_and_typed_in_traditional(tmp_path: P
         replies = await t.say("alice", "/kong dave 直槓 alice")
         assert "⚠️" not in replies[0].text, plain(replies[0].text)
         check_hant(replies, "", "/kong by seat")
-        for command in ("/end", "/debts", "/standings", "/stats", "/set"):
+        # A hand is still being played: /end asks first, and alice ends the night here.
+        check_hant(await end_night(t, "alice"), "/end", "/end")
+        for command in ("/debts", "/standings", "/stats", "/set"):
             check_hant(await t.say("alice", command), command, command)
         check_hant(await t.say("alice", "/settle"), "", "/settle")
         await _tap(t, "alice", t.last_with_buttons(), "✅ 已付")
