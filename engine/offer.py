@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.families.sichuan import option_off
-from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.options import ChangshaOptions, JiangxiOptions, McrOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS
 from engine.rules import Ruleset
 from engine.shape_rules import FAMILY_SHAPES
@@ -31,8 +31,9 @@ USUAL = {
     "changsha": ("碰碰胡", "清一色", "七小对", "将将胡", "豪华七小对", "海底捞月", "全求人"),
     "jiangxi": ("七对", "碰对", "宝吊", "清一色", "九幺", "十三浪", "单张", "豪华", "七字全",
                 "宝吊还原"),
+    "mcr": (),
 }
-PLAIN = {"sichuan": "平胡", "changsha": "小胡", "jiangxi": "平和"}
+PLAIN = {"sichuan": "平胡", "changsha": "小胡", "jiangxi": "平和", "mcr": "无番和"}
 # The tiles of the suits (1m-9m, 1p-9p, 1s-9s), and the honours (1z-7z: 东南西北中发白).
 SUIT_TILES = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
 HONOUR_TILES = tuple(f"{rank}z" for rank in range(1, 8))
@@ -90,6 +91,9 @@ def offer(rules: Ruleset) -> Offer:
     if isinstance(opts, ChangshaOptions):
         names = [n for n in opts.big_wins if n in known]
         return Offer("changsha", _ordered("changsha", names), WAYS, birds=opts.birds)
+    if isinstance(opts, McrOptions):  # the fans are counted from the tiles, or the total
+        return Offer("mcr", tuple(known), ("self_draw", "discard", "rob_kong",
+                                           "kong_replacement"), kongs=())
     assert isinstance(opts, JiangxiOptions)
     hows = tuple(h for h in WAYS if opts.discard_wins or h not in OFF_A_DISCARD)
     names = [n for n in _JIANGXI_HANDS if n in known]

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.families.sichuan import option_off
-from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.options import ChangshaOptions, JiangxiOptions, McrOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS, STARTING, Pattern
 from engine.rules import Ruleset, ruleset
 
@@ -34,6 +34,9 @@ def _valued(rules: Ruleset) -> Iterator[tuple[Pattern, str]]:
             if n is None:
                 continue
             value = f"{n} big win" + ("s" if n > 1 else "")
+        elif isinstance(opts, McrOptions):
+            fan = opts.mixed_kong if p.name == "明暗杠" else int(p.summary.split()[0])
+            value = f"{fan} fan"
         else:
             assert isinstance(opts, JiangxiOptions)
             if p.name in opts.values:

@@ -26,6 +26,8 @@ FAMILY_SHAPES: dict[str, ShapeRules] = {
     "jiangxi": ShapeRules(
         honors=True, honor_sequences=True, chow=True, jiuyao=True, shisanlang=True
     ),
+    # 144 tiles; chow; MCR's own shapes are engine.mcr's (this is for the tile palette).
+    "mcr": ShapeRules(honors=True, chow=True),
     # No family: the standard shapes over all 34 kinds.
     "standard": ShapeRules(honors=True),
 }
