@@ -7,9 +7,10 @@ from typing import Any
 
 from engine.errors import ReportError
 from engine.models import SEATS, table_seats
-from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.options import ChangshaOptions, JiangxiOptions, McrOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS
 from engine.rules import Ruleset
+from tests.mcr_hands import random_win
 
 
 def _patterns(rng: random.Random, family: str, pool: list[str], k: int) -> list[str]:
@@ -158,12 +159,27 @@ def _jiangxi(rng: random.Random, opts: JiangxiOptions) -> list[dict[str, Any]]:
     return events
 
 
+def _mcr(rng: random.Random) -> list[dict[str, Any]]:
+    """A draw, a total counted at the table, or a hand's tiles (under the gate: a false
+    win, and the hand goes on to a draw)."""
+    roll = rng.random()
+    if roll < 0.1:
+        return [{"type": "wall_end"}]
+    ev = random_win(rng)
+    if roll < 0.25:
+        flowers = rng.randint(0, 8)
+        ev["mcr"] = {"fan": rng.randint(flowers, 120), "flowers": flowers}
+    return [ev]
+
+
 def random_report(rng: random.Random, rules: Ruleset, dealer: str = "E") -> dict[str, Any]:
     opts = rules.options
     if isinstance(opts, SichuanOptions):
         events = _sichuan(rng, opts)
     elif isinstance(opts, ChangshaOptions):
         events = _changsha(rng, opts)
+    elif isinstance(opts, McrOptions):
+        events = _mcr(rng)
     else:
         assert isinstance(opts, JiangxiOptions)
         events = _jiangxi(rng, opts)
