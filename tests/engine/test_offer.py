@@ -33,9 +33,11 @@ def test_kongs_and_the_wall_follow_the_options() -> None:
 
 
 def test_the_tiles_are_the_walls_own() -> None:
-    """Sichuan and Changsha play the three suits only; Jiangxi adds the winds and dragons."""
+    """Sichuan and Changsha play the three suits only; Jiangxi and MCR add the winds and
+    dragons."""
     suits = {f"{r}{s}" for s in "mps" for r in range(1, 10)}
     for name in presets():
         o = offer(ruleset(name))
-        honours = {f"{r}z" for r in range(1, 8)} if o.family == "jiangxi" else set()
+        honours = {f"{r}z" for r in range(1, 8)} if o.family in ("jiangxi", "mcr") \
+            else set()
         assert len(o.tiles) == len(set(o.tiles)) and set(o.tiles) == suits | honours, name
