@@ -72,8 +72,13 @@ class Rules:
 Table = list[int]
 
 
+_VALUES = [0, *(value(f) for f in Fan)]
+
+
 def total(fans: Table, rules: Rules) -> int:
-    return sum(value(Fan(i), rules.mixed_kong) * n for i, n in enumerate(fans) if i and n)
+    """The fans' sum (明暗杠 at the option's value)."""
+    points = sum(v * n for v, n in zip(_VALUES, fans, strict=True) if n)
+    return points + (rules.mixed_kong - _VALUES[F.MIXED_KONG]) * fans[F.MIXED_KONG]
 
 
 # -- sets of chows and pungs -----------------------------------------------------------

@@ -135,11 +135,14 @@ def divisions(table: list[int], fixed: Sequence[int], start: int | None = None
                     found.append(tuple(division))
                 return
 
-    def walk(idx: int, prev: int) -> None:
+    def walk(idx: int, prev: int, begin: int) -> None:
         if idx == 4:
             tail()
             return
-        for t in ALL_TILES:
+        # Sets come in order (a set's eigen never below the last one's): no tile before
+        # the last set's first tile can start the next.
+        for i in range(begin, len(ALL_TILES)):
+            t = ALL_TILES[i]
             if table[t] < 1:
                 continue
             if table[t] > 2:
@@ -147,7 +150,7 @@ def divisions(table: list[int], fixed: Sequence[int], start: int | None = None
                 if eigen > prev:
                     work[idx] = make_pack(0, PUNG, t)
                     table[t] -= 3
-                    walk(idx + 1, eigen)
+                    walk(idx + 1, eigen, i)
                     table[t] += 3
             if numbered(t) and rank(t) < 8 and table[t + 1] and table[t + 2]:
                 eigen = _eigen(t, t + 1, t + 2)
@@ -156,12 +159,12 @@ def divisions(table: list[int], fixed: Sequence[int], start: int | None = None
                     table[t] -= 1
                     table[t + 1] -= 1
                     table[t + 2] -= 1
-                    walk(idx + 1, eigen)
+                    walk(idx + 1, eigen, i)
                     table[t] += 1
                     table[t + 1] += 1
                     table[t + 2] += 1
 
-    walk(first, 0)
+    walk(first, 0, 0)
     return found
 
 
@@ -195,7 +198,8 @@ def _partial_set_waits(table: list[int], waits: set[int]) -> None:
                 return
 
 
-def _regular_waits(table: list[int], count: int, prev: int, waits: set[int]) -> None:
+def _regular_waits(table: list[int], count: int, prev: int, waits: set[int],
+                   begin: int = 0) -> None:
     if count == 1:
         for t in ALL_TILES:
             if table[t] == 1:
@@ -209,14 +213,15 @@ def _regular_waits(table: list[int], count: int, prev: int, waits: set[int]) -> 
             table[t] -= 2
             _partial_set_waits(table, waits)
             table[t] += 2
-    for t in ALL_TILES:
+    for i in range(begin, len(ALL_TILES)):
+        t = ALL_TILES[i]
         if table[t] < 1:
             continue
         if table[t] > 2:
             eigen = _eigen(t, t, t)
             if eigen > prev:
                 table[t] -= 3
-                _regular_waits(table, count - 3, eigen, waits)
+                _regular_waits(table, count - 3, eigen, waits, i)
                 table[t] += 3
         if numbered(t) and rank(t) < 8 and table[t + 1] and table[t + 2]:
             eigen = _eigen(t, t + 1, t + 2)
@@ -224,7 +229,7 @@ def _regular_waits(table: list[int], count: int, prev: int, waits: set[int]) -> 
                 table[t] -= 1
                 table[t + 1] -= 1
                 table[t + 2] -= 1
-                _regular_waits(table, count - 3, eigen, waits)
+                _regular_waits(table, count - 3, eigen, waits, i)
                 table[t] += 1
                 table[t + 1] += 1
                 table[t + 2] += 1
