@@ -154,8 +154,9 @@ def tiles_of(hand: McrHand, winner: Seat, dealer: Seat, self_drawn: bool, kong: 
 
 
 def counted(fans: list[int], rules: Rules, flowers: int) -> tuple[CountedFan, ...]:
-    out = [CountedFan(Fan(i), n, value(Fan(i), rules.mixed_kong))
-           for i, n in enumerate(fans) if i and n > 0]
+    """The fans counted, largest first (the rules' order among equals), flowers last."""
+    out = sorted((CountedFan(Fan(i), n, value(Fan(i), rules.mixed_kong))
+                  for i, n in enumerate(fans) if i and n > 0), key=lambda f: -f.value)
     if flowers:
         out.append(CountedFan(Fan.FLOWERS, flowers, 1))
     return tuple(out)
