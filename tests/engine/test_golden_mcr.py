@@ -141,3 +141,21 @@ def test_contradictions_are_refused(event: dict[str, Any], code: str) -> None:
 
 
 TESTED = {c[0] for c in CASES} | {"GB8"}
+
+
+def test_knitted_straight_waits_option() -> None:
+    """7m closes 789m and also stands in the 组合龙 147m 258p 369s: 边张 only with
+    ``knitted_straight_waits = true`` (pymahjonggb's build), not by default."""
+    event = win("discard", "S", "W", "147m 258p 369s 89m 55s", "7m")
+    plain = settle_hand(ruleset("mcr"), parse_report({"events": [event]}))
+    ecs = settle_hand(ruleset("mcr", ["knitted_straight_waits=true"]),
+                      parse_report({"events": [event]}))
+    assert _fans(ecs.lines) == {**_fans(plain.lines), "边张": 1}
+    assert "组合龙" in _fans(plain.lines) and "边张" not in _fans(plain.lines)
+
+
+def test_a_penalty_event_is_the_false_win_fine() -> None:
+    report = parse_report({"events": [{"type": "penalty", "seat": "W"}]})
+    assert settle_hand(ruleset("mcr"), report).deltas == d(10, 10, -30, 10)
+    assert settle_hand(ruleset("mcr", ["false_win=20", "base=2"]), report).deltas == \
+        d(40, 40, -120, 40)
