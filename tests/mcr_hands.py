@@ -21,18 +21,39 @@ def _text(kinds: list[int]) -> str:
     return " ".join(compact(k) for k in sorted(kinds))
 
 
-def _set(rng: random.Random, counts: list[int], kong_ok: bool = True
-         ) -> tuple[str, list[int]] | None:
-    """A random chow, pung or kong that fits in ``counts`` (updated), or None."""
+def _pool(rng: random.Random) -> list[int]:
+    """The kinds a hand draws from: mostly all, sometimes one suit (with or without the
+    honors), the terminals and honors, or the green tiles, for the rarer fans."""
+    roll = rng.random()
+    first = 9 * rng.randrange(3)
+    suit = list(range(first, first + 9))
+    if roll < 0.7:
+        return list(range(34))
+    if roll < 0.8:
+        return suit
+    if roll < 0.88:
+        return suit + list(range(27, 34))
+    if roll < 0.95:
+        return [0, 8, 9, 17, 18, 26, *range(27, 34)]
+    return [19, 20, 21, 23, 25, 32]  # 23468s 发
+
+
+def _set(rng: random.Random, counts: list[int], kong_ok: bool = True,
+         pool: list[int] | None = None) -> tuple[str, list[int]] | None:
+    """A random chow, pung or kong of ``pool``'s kinds that fits in ``counts`` (updated),
+    or None."""
+    kinds_ok = pool or list(range(34))
     roll = rng.random()
     if roll < 0.5:
-        first = rng.randrange(27)
-        if first % 9 > 6:
+        first = rng.choice(kinds_ok)
+        if first >= 27 or first % 9 > 6:
             return None
         kinds = [first, first + 1, first + 2]
+        if any(k not in kinds_ok for k in kinds):
+            return None
         shape = "chow"
     else:
-        k = rng.randrange(34)
+        k = rng.choice(kinds_ok)
         shape = "kong" if kong_ok and roll > 0.88 else "pung"
         kinds = [k] * (4 if shape == "kong" else 3)
     if any(counts[k] + kinds.count(k) > 4 for k in set(kinds)):
@@ -44,11 +65,16 @@ def _set(rng: random.Random, counts: list[int], kong_ok: bool = True
 
 def _regular(rng: random.Random, winner: str) -> tuple[list[int], list[dict[str, Any]]] | None:
     counts = [0] * 34
-    pair = rng.randrange(34)
+    pool = _pool(rng)
+    pair = rng.choice(pool)
     counts[pair] += 2
     sets: list[tuple[str, list[int]]] = []
+    tries = 0
     while len(sets) < 4:
-        got = _set(rng, counts)
+        tries += 1
+        if tries > 200:
+            return None
+        got = _set(rng, counts, pool=pool)
         if got is not None:
             sets.append(got)
     standing = [pair, pair]
@@ -76,6 +102,13 @@ def _regular(rng: random.Random, winner: str) -> tuple[list[int], list[dict[str,
 
 def _special(rng: random.Random) -> list[int]:
     roll = rng.random()
+    if roll < 0.08:  # nine gates, or seven shifted pairs, in a random suit
+        base = 9 * rng.randrange(3)
+        if roll < 0.04:
+            return [base + r for r in (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8)] + \
+                [base + rng.randrange(9)]
+        start = base + rng.randrange(3)
+        return [start + i for i in range(7) for _ in range(2)]
     if roll < 0.5:  # seven pairs
         counts = [0] * 34
         tiles: list[int] = []

@@ -15,7 +15,7 @@ from tests.mcr_oracle import disagreement, ours
 pytest.importorskip("MahjongGB", reason="pymahjonggb (the MCR oracle, built with g++) is not "
                     "installed: pip install pymahjonggb")
 
-HANDS = 2000
+HANDS = 1000
 
 
 def test_random_hands_agree_with_the_oracle() -> None:
@@ -31,4 +31,5 @@ def test_the_hands_cover_the_forms_and_the_flags() -> None:
         s, _args = ours(random_win(rng))
         seen |= {f.zh for f in s.fans}
     assert {"七对", "十三幺", "全不靠", "七星不靠", "组合龙", "抢杠和", "杠上开花", "和绝张",
-            "妙手回春", "海底捞月", "明暗杠", "边张", "坎张", "单钓将", "花牌"} <= seen
+            "妙手回春", "海底捞月", "明暗杠", "边张", "坎张", "单钓将", "花牌",
+            "连七对", "清一色", "字一色"} <= seen
