@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.families.sichuan import option_off
+from engine.mcr.fans import value_of as mcr_value
 from engine.options import ChangshaOptions, JiangxiOptions, McrOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS, STARTING, Pattern
 from engine.rules import Ruleset, ruleset
@@ -35,8 +36,7 @@ def _valued(rules: Ruleset) -> Iterator[tuple[Pattern, str]]:
                 continue
             value = f"{n} big win" + ("s" if n > 1 else "")
         elif isinstance(opts, McrOptions):
-            fan = opts.mixed_kong if p.name == "明暗杠" else int(p.summary.split()[0])
-            value = f"{fan} fan"
+            value = f"{mcr_value(p.name, opts.mixed_kong)} fan"
         else:
             assert isinstance(opts, JiangxiOptions)
             if p.name in opts.values:
