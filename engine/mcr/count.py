@@ -588,8 +588,9 @@ def _regular(packs: tuple[int, ...], ctx: _Context, single: bool) -> Table:
     _by_tile_traits(ctx.unique, fans)
     _by_rank_range(ctx.unique, fans)
     if fans[F.QUADRUPLE_CHOW] == 0:
-        merged = [a + b for a, b in zip(ctx.standing, ctx.fixed_table, strict=True)]
-        _tile_hog(merged, melded_kongs + concealed_kongs, fans)
+        standing, fixed = ctx.standing, ctx.fixed_table
+        fours = sum(1 for t in ctx.unique if standing[t] + fixed[t] == 4)
+        fans[F.TILE_HOG] = fours - melded_kongs - concealed_kongs
     if single:
         _by_wait(packs[fixed_cnt:], win, fans)
     _final(fans)

@@ -100,8 +100,8 @@ def add_packs(table: list[int], packs: Iterable[int]) -> None:
             table[t] += {PUNG: 3, KONG: 4, PAIR: 2}[s]
 
 
-def _eigen(a: int, b: int, c: int) -> int:
-    return a << 16 | b << 8 | c
+# A set's "eigen" (its three tiles as one number) orders the sets of a division: each set's
+# is never below the last one's, so that each split is found once.
 
 
 def divisions(table: list[int], fixed: Sequence[int], start: int | None = None
@@ -111,7 +111,7 @@ def divisions(table: list[int], fixed: Sequence[int], start: int | None = None
     sorted), the pair last. ``start`` is the index of the first set to find (the knitted
     straight stands for three sets)."""
     found: list[tuple[int, ...]] = []
-    if not any(c > 1 for c in table):
+    if max(table) < 2:
         return found
     work = [0] * 5
     work[:len(fixed)] = list(fixed)
@@ -146,16 +146,16 @@ def divisions(table: list[int], fixed: Sequence[int], start: int | None = None
             if table[t] < 1:
                 continue
             if table[t] > 2:
-                eigen = _eigen(t, t, t)
+                eigen = t << 16 | t << 8 | t
                 if eigen > prev:
-                    work[idx] = make_pack(0, PUNG, t)
+                    work[idx] = PUNG << 8 | t
                     table[t] -= 3
                     walk(idx + 1, eigen, i)
                     table[t] += 3
-            if numbered(t) and rank(t) < 8 and table[t + 1] and table[t + 2]:
-                eigen = _eigen(t, t + 1, t + 2)
+            if t < 0x40 and t & 15 < 8 and table[t + 1] and table[t + 2]:
+                eigen = t << 16 | (t + 1) << 8 | (t + 2)
                 if eigen >= prev:
-                    work[idx] = make_pack(0, CHOW, t + 1)
+                    work[idx] = CHOW << 8 | (t + 1)
                     table[t] -= 1
                     table[t + 1] -= 1
                     table[t + 2] -= 1
@@ -218,13 +218,13 @@ def _regular_waits(table: list[int], count: int, prev: int, waits: set[int],
         if table[t] < 1:
             continue
         if table[t] > 2:
-            eigen = _eigen(t, t, t)
+            eigen = t << 16 | t << 8 | t
             if eigen > prev:
                 table[t] -= 3
                 _regular_waits(table, count - 3, eigen, waits, i)
                 table[t] += 3
-        if numbered(t) and rank(t) < 8 and table[t + 1] and table[t + 2]:
-            eigen = _eigen(t, t + 1, t + 2)
+        if t < 0x40 and t & 15 < 8 and table[t + 1] and table[t + 2]:
+            eigen = t << 16 | (t + 1) << 8 | (t + 2)
             if eigen >= prev:
                 table[t] -= 1
                 table[t + 1] -= 1
