@@ -22,6 +22,7 @@ from bot.dialogs.grammar import (
     parse_win,
     set_words,
 )
+from bot.dialogs.mcr_grammar import parse_mcr_win
 from bot.dialogs.night_grammar import is_false_win, parse_penalty
 from bot.handlers import app_link as links
 from bot.handlers import board, commands_files
@@ -55,7 +56,7 @@ from bot.text.words import (
 )
 from engine.errors import ReportError, clip
 from engine.hand_input import build_hand, parse_wild_kinds
-from engine.rules import parse_overrides, presets, ruleset
+from engine.rules import get_preset, parse_overrides, presets, ruleset
 from engine.shape_rules import FAMILY_SHAPES, family_readings, family_waits
 from engine.tiles import TileError, format_chinese, format_compact
 from storage.errors import LedgerError
@@ -81,6 +82,8 @@ async def cmd_new(update: Update, context: TallyContext) -> None:
         return
     words = tokens_of(msg)
     preset = None
+    if len(words) > 1 and preset_key(f"{words[0].text} {words[1].text}", presets()):
+        words[:2] = [Token(f"{words[0].text} {words[1].text}", None)]  # chinese official
     if words and preset_key(words[0].text, presets()):
         preset = preset_key(words.pop(0).text, presets())
     stake = None
@@ -200,7 +203,10 @@ async def cmd_hu(update: Update, context: TallyContext) -> None:
     if msg is not None and is_false_win(tokens_of(msg)):  # /hu dave 诈胡: a penalty
         await _parse_and_record(update, context, parse_penalty)
         return
-    await _parse_and_record(update, context, parse_win)
+    chat = update.effective_chat
+    session = await table_of(context, chat.id) if chat is not None else None
+    mcr = session is not None and get_preset(session.preset).family == "mcr"
+    await _parse_and_record(update, context, parse_mcr_win if mcr else parse_win)
 
 
 async def _guided_or_parsed(update: Update, context: TallyContext, kind: str,

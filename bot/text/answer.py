@@ -39,6 +39,11 @@ SHORT: dict[str, str | None] = {
     "not_counted_fan_given": "{name} not counted (fan given)",
     "false_win": "{seat}: a false win (诈胡)", "adjust": "an adjustment: {note}",
     "adjust_plain": "an adjustment", "adjusted": None,
+    # Chinese Official (MCR): each fan by both its names, then the total or the gate.
+    "mcr_fan": "{zh} {en} {fan}", "mcr_total": "{fan} fan",
+    "mcr_under_gate": "{fan} fan without flowers, under the gate of {gate}: not a win but "
+                      "a false win (错和), {amount} to each other player",
+    "mcr_owes": None,
 }
 # English says "1 point": each template that counts points (its plural form), and its
 # singular. Fan need none ("1 fan", "2 fan"); Chinese has one form.
@@ -147,12 +152,14 @@ def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) 
     if how in PAID_BY_ONE:
         payer = next((str(p.params["payer"]) for p in event.lines if p.code == "pay"
                       and p.params["payee"] == seat), "")
+        payer = next((str(p.params["payer"]) for p in event.lines  # MCR: all pay 8
+                      if p.code == "mcr_owes" and p.params["fan"]), payer)
     template = words.HOW_SHORT.get(how, "{seat} self-draws")
     return t(lang, template, seat=player(session, seat), payer=player(session, payer))
 
 
 _TAIL = ("value", "doubled_value", "given", "jing", "bird",  # after the patterns
-         "hujiao_zhuanyi", "qianggang", *NOT_COUNTED)
+         "hujiao_zhuanyi", "qianggang", "mcr_total", "mcr_under_gate", *NOT_COUNTED)
 _SAID_BY_HOW = {"杠上花", "杠上炮", "抢杠", "杠上开花", "抢杠胡"}
 
 
@@ -167,7 +174,11 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if line.code == "win":
             if segments[-1][0]:
                 segments.append(([], []))
-            segments[-1][0].append(_how_short(lang, session, event, line))
+            # a claim the 8-fan gate turns into a false win (错和) is no win
+            refused = any(x.code == "mcr_under_gate" for x in event.lines)
+            segments[-1][0].append(t(lang, "{seat} claims a win", seat=player(
+                session, str(line.params["seat"]))) if refused
+                else _how_short(lang, session, event, line))
             continue
         if line.code == "cap":
             capped = True

@@ -10,6 +10,7 @@ from bot.text import answer, words
 from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.render_money import points_at_stakes, signed_money
 from engine.families.sichuan import option_off
+from engine.mcr.fans import FANS
 from engine.models import HandResult, Line
 from engine.options import SichuanOptions
 from engine.rules import get_preset, ruleset
@@ -222,6 +223,11 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
             if off is not None:
                 rows[i] = (n, t(lang, "not counted (“{option}” is off)",
                                 option=t(lang, words.OPTIONS.get(off, off))))
+    elif family == "mcr":  # the 81 fans by value, each by both its names
+        fans = sorted(FANS.values(), key=lambda f: -f.value)
+        for v in sorted({f.value for f in fans}, reverse=True):
+            rows.append((t(lang, "{n} fan", n=v), words.listing(
+                lang, (f"{f.zh} {f.en}" for f in fans if f.value == v))))
     elif family == "changsha":
         rows += [(n, t(lang, "{n} big win(s)", n=c)) for n, c in opts.get("big_wins", {}).items()]
         rows += [(n, t(lang, "paid as a small self-draw"))

@@ -20,6 +20,7 @@ PRESET_NAMES = {
     "feibao": "Shangrao Feibao",
     "liangfang": "三人两房 (three players, two suits)",
     "sanfang": "三人三房 (three players, three suits)",
+    "mcr": "Chinese Official (国标麻将)",
 }
 
 PRESET_SUMMARIES = {
@@ -37,6 +38,8 @@ PRESET_SUMMARIES = {
                  "chengdu's scoring; a hand ends once two have won.",
     "sanfang": "Sichuan for three with all three suits (108 tiles): 缺一门 and 花猪 as at "
                "four; chengdu's scoring; a hand ends once two have won.",
+    "mcr": "81 fans from the tiles; a win needs 8 fan without flowers (else 错和, a false "
+           "win); each payer pays 8, the discarder or every player on a self-draw 8 + fan.",
 }
 
 HOW = {"self_draw": "self-draw", "discard": "off a discard", "rob_kong": "robbing a kong",
@@ -136,6 +139,8 @@ OPTIONS = {
     "kong_points_on_draw": "Kong points when nobody wins",
     "jing_bonus": "精 reward",
     "false_win": "诈胡 (a false win): points to each other player",
+    "mixed_kong": "明暗杠 (a melded and a concealed kong): fan",
+    "knitted_straight_waits": "边张, 坎张 and 单钓将 inside a 组合龙",
     # Options that hold one number per name (fan.清一色=4): the label shows how (BY_NAME).
     "fan": "A pattern's fan, e.g. fan.清一色=4",
     "extras": "An extra's fan, e.g. extras.根=1",
@@ -202,6 +207,8 @@ PRESET_ALIASES = {
     "宜宾麻将": "yibin", "长沙": "changsha", "长沙麻将": "changsha", "上饶飞宝": "feibao",
     "飞宝": "feibao", "上饶": "feibao", "上饶飞宝麻将": "feibao",
     "三人两房": "liangfang", "两房": "liangfang", "三人三房": "sanfang", "三房": "sanfang",
+    "国标": "mcr", "国标麻将": "mcr", "竞赛规则": "mcr", "中国国标": "mcr",
+    "chinese-official": "mcr", "chinese_official": "mcr", "chinese official": "mcr",
 }
 
 
@@ -210,7 +217,7 @@ def preset_key(word: str, known: Any) -> str | None:
     low = word.strip().lower()
     if low in known:
         return low
-    return PRESET_ALIASES.get(simplified(word.strip()))
+    return PRESET_ALIASES.get(simplified(word.strip())) or PRESET_ALIASES.get(low)
 
 
 def _edits(a: str, b: str) -> int:
