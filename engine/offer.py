@@ -31,7 +31,10 @@ USUAL = {
     "changsha": ("碰碰胡", "清一色", "七小对", "将将胡", "豪华七小对", "海底捞月", "全求人"),
     "jiangxi": ("七对", "碰对", "宝吊", "清一色", "九幺", "十三浪", "单张", "豪华", "七字全",
                 "宝吊还原"),
-    "mcr": (),
+    # the fans most hands hold, the 8-fan ones that pass the gate first
+    "mcr": ("花龙", "混一色", "碰碰和", "清一色", "三色三步高", "五门齐", "全求人", "平和",
+            "断幺", "门前清", "自摸", "不求人", "箭刻", "一般高", "喜相逢", "连六", "老少副",
+            "幺九刻", "缺一门", "无字", "边张", "坎张", "单钓将", "明杠"),
 }
 PLAIN = {"sichuan": "平胡", "changsha": "小胡", "jiangxi": "平和", "mcr": "无番和"}
 # The tiles of the suits (1m-9m, 1p-9p, 1s-9s), and the honours (1z-7z: 东南西北中发白).
@@ -92,7 +95,8 @@ def offer(rules: Ruleset) -> Offer:
         names = [n for n in opts.big_wins if n in known]
         return Offer("changsha", _ordered("changsha", names), WAYS, birds=opts.birds)
     if isinstance(opts, McrOptions):  # the fans are counted from the tiles, or the total
-        return Offer("mcr", tuple(known), ("self_draw", "discard", "rob_kong",
+        fans = [n for n in known if n != "花牌"]  # flowers are counted, not tapped
+        return Offer("mcr", _ordered("mcr", fans), ("self_draw", "discard", "rob_kong",
                                            "kong_replacement"), kongs=())
     assert isinstance(opts, JiangxiOptions)
     hows = tuple(h for h in WAYS if opts.discard_wins or h not in OFF_A_DISCARD)

@@ -13,6 +13,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.mcr.fans import value_of
+from engine.mcr.hand import GATE
+
 # A seat, "E", "S", "W" or "N" (a str, as the buttons carry it).
 Seat = Annotated[str, Field(pattern="^[ESWN]$")]
 
@@ -43,6 +46,7 @@ class Winner(_Frozen):
     kong_chain: int = 0  # 连杠
     feeder: Seat | None = None  # 承包
     fourth_feeder: Seat | None = None  # 第四凑
+    flowers: int = 0  # MCR: 花牌
 
 
 class HuDraft(_Frozen):
@@ -77,12 +81,18 @@ class HuDraft(_Frozen):
         """A new winner at ``seat``, its kongs filled in from the open hand's."""
         return Winner(seat=seat, kongs=min(4, int(self.hint_kongs.get(seat, 0))))
 
-    def event(self) -> tuple[dict[str, Any], str | None]:
+    def event(self, mixed_kong: int | None = None) -> tuple[dict[str, Any], str | None]:
         """The engine's win event for a ready draft, and the turned-up tile if one was
-        named."""
+        named. At an MCR table (``mixed_kong``: its option) the fans tapped make the fan
+        count, flowers added (none tapped: 无番和, 8)."""
         hands = []
         for w in self.winners:
             hand: dict[str, Any] = {"seat": w.seat, "patterns": list(w.patterns)}
+            if mixed_kong is not None:
+                fan = sum(value_of(p, mixed_kong) for p in w.patterns) or GATE
+                hands.append({"seat": w.seat, "mcr": {"fan": fan + w.flowers,
+                                                      "flowers": w.flowers}})
+                continue
             for key, value in (("gen", w.gen), ("kongs", w.kongs), ("feibao", w.feibao),
                                ("kong_chain", w.kong_chain)):
                 if value:
