@@ -39,6 +39,7 @@ from bot.handlers.chat import (
     table_of,
     tokens_of,
 )
+from bot.handlers.commands_mcr import score_mcr
 from bot.handlers.context import TallyContext
 from bot.text import render, render_lookback
 from bot.text.errors_text import error_text
@@ -586,6 +587,9 @@ async def cmd_score(update: Update, context: TallyContext) -> None:
     msg = update.effective_message
     assert msg is not None
     words = [w.text for w in tokens_of(msg)]
+    if words and preset_key(words[0], presets()) == "mcr":  # /score mcr 吃234m … +3s
+        await score_mcr(update, lang, words[1:])
+        return
     family, wild = "standard", ""
     tiles = []
     for w in words:

@@ -67,6 +67,9 @@ MESSAGES: dict[str, str] = {
     "stale_button": "That button is out of date.",
     "score_usage": "Example: /score 123m 456m 789p 11p 999s (13 tiles for waits, 14 to check "
                    "a win). Options: family=sichuan|changsha|jiangxi wild=2m,4m",
+    "score_mcr_usage": "Example: /score mcr 吃234m 55m 456p 789s 3s +3s 花2 (a Chinese Official "
+                       "hand: melds with their source, 碰东东东@W, the standing tiles, +the "
+                       "winning tile, 自摸 if self-drawn).",
     "unknown_player": "{name} has not played in this chat.",
     "seat_usage": "Name who leaves and who takes the seat, between hands: /seat dave erin",
     "seat_mid_hand": "Hand {number} is still being played; change seats when it ends "
