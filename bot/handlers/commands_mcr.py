@@ -5,20 +5,14 @@ source by seat (``碰东东东@W``, or 上家 对家 下家), ``自摸`` or a di
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 from pydantic import ValidationError
 from telegram import Update
 
-from bot.dialogs.grammar import GrammarError, Token
-from bot.dialogs.mcr_grammar import (
-    DISCARD,
-    KONG_DRAW_WORDS,
-    ROB_WORDS,
-    SELF_DRAW,
-    parse_mcr_win,
-)
+from bot.dialogs.grammar import DISCARD, SELF_DRAW, GrammarError, Token
+from bot.dialogs.mcr_grammar import KONG_DRAW_WORDS, ROB_WORDS, parse_mcr_win
 from bot.handlers.chat import refuse, reply
-from bot.text.errors_text import error_text
 from bot.text.i18n import t
 from engine.errors import ReportError
 from engine.families.mcr import scored
@@ -48,7 +42,8 @@ async def score_mcr(update: Update, lang: str, words: list[str]) -> None:
         await refuse(update, lang, exc.code, **exc.params)
         return
     except ReportError as exc:
-        await reply(update, error_text(lang, exc.code, str(exc), **exc.params))
+        params: dict[str, Any] = dict(exc.params)
+        await refuse(update, lang, exc.code, str(exc), **params)
         return
     except ValidationError:
         await refuse(update, lang, "score_mcr_usage")
