@@ -41,7 +41,7 @@ from bot.handlers.chat import (
 )
 from bot.handlers.commands_mcr import score_mcr
 from bot.handlers.context import TallyContext
-from bot.text import render, render_lookback
+from bot.text import render, render_lookback, render_mcr
 from bot.text.errors_text import error_text
 from bot.text.help_text import FORMS, HELP, HELP_NIGHT
 from bot.text.i18n import is_chinese, money, normalise_language, t
@@ -206,8 +206,15 @@ async def cmd_hu(update: Update, context: TallyContext) -> None:
         return
     chat = update.effective_chat
     session = await table_of(context, chat.id) if chat is not None else None
-    mcr = session is not None and get_preset(session.preset).family == "mcr"
-    await _parse_and_record(update, context, parse_mcr_win if mcr else parse_win)
+    if session is not None and get_preset(session.preset).family == "mcr":
+        at = session  # a match's hand: its round's wind and the winner's seat wind
+
+        def parse_mcr(tokens: list[Token], resolve: Any) -> dict[str, Any]:
+            return render_mcr.report_winds(at, parse_mcr_win(tokens, resolve))
+
+        await _parse_and_record(update, context, parse_mcr)
+        return
+    await _parse_and_record(update, context, parse_win)
 
 
 async def _guided_or_parsed(update: Update, context: TallyContext, kind: str,
@@ -407,7 +414,8 @@ async def cmd_end(update: Update, context: TallyContext) -> None:
 
     def answer(summary: Any) -> list[Outgoing]:  # the board shows the night is over
         return [board.item(lang, render.ended(session, summary), now=True),
-                send.replying(update, render.summary_text(lang, summary))]
+                send.replying(update, render.summary_text(lang, summary)
+                              + render_mcr.rank_text(lang, session, summary))]
 
     remember(context, session.chat_id, None)
     async with context.write(answer) as tx:

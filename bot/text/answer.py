@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from bot.text import words
+from bot.text import render_mcr, words
 from bot.text.i18n import is_chinese, nt, signed, t
 from engine.explain import NOT_COUNTED, TEMPLATES, template_code
 from engine.models import PAID_BY_ONE, EventResult, HandResult, Line, Seat
@@ -129,7 +129,10 @@ def state_text(lang: str, session: SessionInfo, hand: HandResult | None, closed:
         still = "、".join(player(session, s) for s in hand.still_in) if is_chinese(lang) \
             else ", ".join(player(session, s) for s in hand.still_in)
         return t(lang, "The hand plays on; still in: {players}.", players=still)
-    return t(lang, "Next dealer: {player}.", player=player(session, session.dealer))
+    over = render_mcr.over_text(lang, session)  # an MCR match's 16 hands are played
+    if over is not None:
+        return over
+    return t(lang, "Next dealer: {player}.", player=player(session, render_mcr.dealer(session)))
 
 
 def full_text(lang: str, session: SessionInfo, number: int, event: EventResult) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from bot.text import answer, words
+from bot.text import answer, render_mcr, words
 from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.render_money import points_at_stakes, signed_money
 from engine.families.sichuan import option_off
@@ -38,7 +38,7 @@ def totals_text(lang: str, session: SessionInfo) -> str:
     rows = [t(lang, "Totals:")]
     for seat in session.seats:
         space = "" if is_chinese(lang) else " "
-        dealer = space + t(lang, "(dealer)") if seat == session.dealer else ""
+        dealer = space + t(lang, "(dealer)") if seat == render_mcr.dealer(session) else ""
         rows.append("  " + t(lang, "{seat} {player}: {points}", seat=t(lang, SEAT_KEYS[seat]),
                              player=name(session, seat),
                              points=f"<b>{signed(session.totals[seat])}</b>") + dealer)
@@ -76,6 +76,8 @@ def details_text(lang: str, s: SessionInfo, number: int, hand: HandResult, index
 def table_text(lang: str, s: SessionInfo) -> str:
     parts = [t(lang, "Table: {preset}, hand {number}.", preset=words.preset_name(lang, s.preset),
                number=s.hands + (0 if s.open_hand else 1))]
+    if (at_match := render_mcr.match_text(lang, s)) is not None:
+        parts.append(at_match)
     if s.open_hand:
         parts.append(t(lang, "Hand {number} plays on; still in: {players}.",
                        number=s.open_hand, players=_list(lang, [name(s, x) for x in s.still_in])))

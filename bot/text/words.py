@@ -11,6 +11,8 @@ from bot.text.i18n import is_chinese, pt, t
 from bot.text.script import simplified
 
 SEAT_KEYS = {"E": "East", "S": "South", "W": "West", "N": "North"}
+# An MCR match's rounds, by their prevalent wind.
+ROUNDS = {"E": "East round", "S": "South round", "W": "West round", "N": "North round"}
 
 PRESET_NAMES = {
     "sichuan": "Sichuan",
@@ -357,8 +359,9 @@ def option_value(lang: str, key: str, value: Any) -> str:
 
 def dynamic_msgids() -> list[str]:
     """Every message id used through the tables above (for the catalog extractor)."""
-    return [*SEAT_KEYS.values(), *PRESET_NAMES.values(), *PRESET_SUMMARIES.values(),
-            *HOW.values(), *HOW_SHORT.values(), *KONG_KINDS.values(), *PAYMENTS.values(),
+    return [*SEAT_KEYS.values(), *ROUNDS.values(), *PRESET_NAMES.values(),
+            *PRESET_SUMMARIES.values(), *HOW.values(), *HOW_SHORT.values(),
+            *KONG_KINDS.values(), *PAYMENTS.values(),
             PAYMENT_OTHER, *OPTIONS.values(), *VALUES.values(), YES, NO, NO_CAP,
             *UNITS.values(), "a whole number", ", or {key}=none (none)",
             "a whole number from {least} to {most}", "<option>", "<value>",
