@@ -27,7 +27,7 @@ from bot.dialogs.grammar import (
     is_tiles,
     split_segments,
 )
-from engine.models import MAX_MCR_FAN, SEATS
+from engine.models import MAX_MCR_FAN
 from engine.tiles import TileError, parse_tokens
 
 MELD_WORDS = {"吃": "chow", "chow": "chow", "碰": "pung", "pung": "pung", "pong": "pung",
@@ -160,7 +160,7 @@ def _meld(text: str, m: re.Match[str], winner: str, resolve: Resolver) -> dict[s
         raise GrammarError("hu_not_seated", token=m.group(3))
     meld: dict[str, Any] = {"tiles": tiles}
     if kind == "chow":
-        meld["from_seat"] = source or SEATS[(SEATS.index(winner) - 1) % 4]  # the 上家
+        pass  # always the 上家's, whoever sits there this round: the engine knows it
     elif kind == "concealed":
         if source is not None:
             raise GrammarError("mcr_concealed_from", token=text)
