@@ -14,7 +14,7 @@ from bot.text import words
 from bot.text.i18n import t
 from engine.mcr import match
 from engine.models import SEATS, Seat
-from engine.rules import get_preset
+from engine.rules import get_preset, presets
 from storage.models import SessionInfo, Summary
 
 
@@ -90,3 +90,20 @@ def rank_text(lang: str, s: SessionInfo, sm: Summary) -> str:
                       player=escape(sm.players[ids[i]].name), rank=_points(ranks[i]),
                       points=sm.nets[ids[i]]) for i in order]
     return "\n" + "\n".join(rows)
+
+
+def standings_text(lang: str, games: list[dict[str, int]]) -> str:
+    """The chat's MCR matches, players by rank points, then table points (empty: none)."""
+    if not games:
+        return ""
+    rows = [t(lang, "Matches (国标麻将, {count}): rank points, then table points:",
+              count=len(games))]
+    rows += ["  " + t(lang, "{player}: {rank} rank, {points} table", player=escape(name),
+                      rank=_points(rank), points=points)
+             for name, rank, points in match.standings(games)]
+    return "\n\n" + "\n".join(rows)
+
+
+def mcr_presets() -> tuple[str, ...]:
+    """The presets whose tables are MCR matches."""
+    return tuple(name for name, p in presets().items() if p.family == "mcr")
