@@ -191,10 +191,14 @@ def kind_of(draft: Draft) -> Kind:
 
 def dump(draft: Draft) -> dict[str, Any]:
     """The JSON the drafts table keeps: the shape :func:`load` reads, as the dialog wrote
-    it before it was typed (a /hu draft's ``suit`` and ``edit`` only once they are set)."""
+    it before it was typed (a /hu draft's ``suit`` and ``edit``, a winner's ``flowers``, only
+    once they are set)."""
     data = draft.model_dump(mode="json", by_alias=True)
     if isinstance(draft, HuDraft):
         for key in ("suit", "edit"):
             if data[key] is None:
                 del data[key]
+        for winner in data["winners"]:  # an MCR winner's flowers, only once counted
+            if not winner["flowers"]:
+                del winner["flowers"]
     return data

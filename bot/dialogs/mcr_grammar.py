@@ -25,6 +25,7 @@ from bot.dialogs.grammar import (
     Token,
     bounded,
     is_tiles,
+    read_words,
     split_segments,
 )
 from engine.models import MAX_MCR_FAN
@@ -63,7 +64,7 @@ def _seat_of(text: str, resolve: Resolver) -> str | None:
 
 def parse_mcr_win(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
     """``/hu`` arguments at an MCR table -> a win event with the winner's ``mcr`` hand."""
-    segments = split_segments(tokens)
+    segments = split_segments(read_words(tokens, resolve))  # 點炮 is 点炮, 槓 is 杠
     if not segments:
         raise GrammarError("hu_empty")
     if len(segments) > 1:

@@ -14,6 +14,7 @@ from bot.dialogs.grammar import DISCARD, SELF_DRAW, GrammarError, Token
 from bot.dialogs.mcr_grammar import KONG_DRAW_WORDS, ROB_WORDS, parse_mcr_win
 from bot.handlers.chat import refuse, reply
 from bot.text.i18n import t
+from bot.text.words import said
 from engine.errors import ReportError
 from engine.families.mcr import scored
 from engine.mcr.hand import GATE
@@ -48,7 +49,8 @@ async def score_mcr(update: Update, lang: str, words: list[str]) -> None:
     except ValidationError:
         await refuse(update, lang, "score_mcr_usage")
         return
-    lines = [escape(t(lang, "{zh} {en} {fan}", zh=f.zh, en=f.en, fan=f.value * f.times))
+    lines = [escape(t(lang, "{zh} {en} {fan}", zh=said(lang, f.zh), en=f.en,
+                      fan=f.value * f.times))
              for f in s.fans]
     lines.append(t(lang, "{fan} fan in all ({flowers} of them flowers; {without_flowers} "
                          "without).", fan=s.total, flowers=s.flowers,

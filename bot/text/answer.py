@@ -54,7 +54,7 @@ ONE_POINT = {
     "{seat}: {value} x {times} = {points} points": "{seat}: {value} x {times} = {points} point",
     "{seat}: {points} points": "{seat}: {points} point",
 }
-_NAMED = ("name", "patterns", "base", "wild", "pattern")
+_NAMED = ("name", "patterns", "base", "wild", "pattern", "zh")  # zh: an MCR fan
 _SEATS = ("seat", "payer", "payee", "winner")
 
 

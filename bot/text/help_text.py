@@ -11,6 +11,7 @@ A misspelt preset (chengdou) is answered with the right name.
 /hu bob from carol 七对 — off carol's discard
 /hu bob 七对, dave from carol — two winners on one discard
 /hu alice rob dave 平胡 — robbing a kong
+/hu bob from carol 12番 花2 — 国标 (mcr): the fan count, or tiles: 碰东东东@dave 55m … +3s
 /hu — a guided report with buttons
 /kong bob 暗杠 · /draw alice 花猪, bob 听 3 · /qishou bob 板板胡
 /table · /undo · /void 3 · /edit 3 bob 自摸 清一色 · /history · /hand 3
@@ -23,10 +24,7 @@ A misspelt preset (chengdou) is answered with the right name.
 HELP_NIGHT = """/penalty dave 诈胡 — a false win
 /adjust alice -10 bob +10 side bet — a correction
 /edit 2.1 alice 自摸 七对 — hand 2, event 1 only
-/seat dave erin — erin takes dave's seat
-/new 国标 … — Chinese Official (mcr), a match of 16 hands: /hu bob from carol 12番 (the fan
-count, flowers included; 花2: how many are flowers), or the tiles: /hu bob from carol
-碰东东东@dave 吃234m 55m 456p 789s 3s +3s 花2 · /score mcr …"""
+/seat dave erin — erin takes dave's seat"""
 
 # The console's banner (bot/console/terminal.py); {who} is the speaker, {next} what to try
 # next: CONSOLE_NEW with no table going, CONSOLE_GOING with one.

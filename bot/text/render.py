@@ -229,7 +229,7 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
         fans = sorted(FANS.values(), key=lambda f: -f.value)
         for v in sorted({f.value for f in fans}, reverse=True):
             rows.append((t(lang, "{n} fan", n=v), words.listing(
-                lang, (f"{f.zh} {f.en}" for f in fans if f.value == v))))
+                lang, (f"{words.said(lang, f.zh)} {f.en}" for f in fans if f.value == v))))
     elif family == "changsha":
         rows += [(n, t(lang, "{n} big win(s)", n=c)) for n, c in opts.get("big_wins", {}).items()]
         rows += [(n, t(lang, "paid as a small self-draw"))
