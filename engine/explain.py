@@ -64,6 +64,13 @@ TEMPLATES: dict[str, str] = {
     "not_counted_tai_given": "{name} not counted: the tai was given whole ({tai} tai)",
     # Points only (free).
     "amounts": "the hand as each player's change",
+    # Chinese Official (MCR)
+    "mcr_fan": "{seat}: {zh} {en} {value} fan x{times} = {fan}",
+    "mcr_total": "{seat}: {fan} fan in all ({flowers} of them flowers; {without_flowers} "
+                 "without)",
+    "mcr_under_gate": "{seat}: {fan} fan without flowers, under the gate of {gate}: a false "
+                      "win (错和), {amount} to each other player; the hand goes on",
+    "mcr_owes": "{payer} → {payee}: {base} + {fan} fan = {amount}",
     # The steps that make an amount, where a rule changes it.
     "per_unit": "every unit counts {unit} points (house rules)",
     "zimo_stake": "{seat}: self-draw, each payer adds {amount}",

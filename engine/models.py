@@ -61,6 +61,35 @@ class KongKind(StrEnum):
     WILD = "wild"  # 宝杠: four wildcards (Jiangxi)
 
 
+# Chinese Official (MCR): a hand's fan reaches 88 and more; no real hand counts 400.
+MAX_MCR_FAN = 400
+
+
+class McrMeld(Frozen):
+    """A declared set of an MCR hand: a chow (from the 上家), a pung or kong with the seat
+    it was claimed from, or a concealed kong (no seat)."""
+
+    tiles: str = Field(max_length=20, description='e.g. "123m", "555p", "5555s", "东东东"')
+    from_seat: Seat | None = Field(None, description="claimed from; none: a concealed kong")
+    added: bool = Field(False, description="加杠: the fourth tile added to one's own pung")
+
+
+class McrHand(Frozen):
+    """An MCR winner's hand: the fan count alone, or the tiles for the engine to count."""
+
+    fan: int | None = Field(None, ge=0, le=MAX_MCR_FAN,
+                            description="the total a table counted itself, flowers included")
+    flowers: int = Field(0, ge=0, le=8, description="花牌: flowers and seasons")
+    standing: str | None = Field(None, max_length=MAX_TEXT,
+                                 description="the concealed tiles without the winning tile")
+    melds: tuple[McrMeld, ...] = Field((), max_length=4)
+    winning_tile: str | None = Field(None, max_length=10)
+    last_tile: bool = Field(False, description="和绝张: the last tile of its kind")
+    last_of_wall: bool = Field(False, description="妙手回春 / 海底捞月: the wall's last tile")
+    prevalent: Seat = Field("E", description="the round's wind (圈风)")
+    seat_wind: Seat | None = Field(None, description="门风; none: from the seat and dealer")
+
+
 class WinnerHand(Frozen):
     """One winner's hand. Patterns are named as in the rules files (Chinese, pinyin or
     English); with ``tiles`` the engine derives patterns and counts itself."""
@@ -94,6 +123,8 @@ class WinnerHand(Frozen):
     # Points-only family (free)
     amount: int | None = Field(None, ge=1, le=MAX_AMOUNT,
                                description="free: what the discarder, or each player, pays")
+    # Chinese Official (MCR) family
+    mcr: McrHand | None = Field(None, description="MCR: the fan count or the tiles")
 
 
 class Win(Frozen):

@@ -13,6 +13,7 @@ from engine.options import (
     ChangshaOptions,
     FreeOptions,
     JiangxiOptions,
+    McrOptions,
     SichuanOptions,
     SingaporeOptions,
 )
@@ -42,9 +43,13 @@ USUAL = {
     "singapore": ("动物", "正花", "红中", "发财", "白板", "门风", "圈风", "平胡", "对对胡",
                   "混一色", "清一色", "小三元", "门清"),
     "free": (),
+    # the fans most hands hold, the 8-fan ones that pass the gate first
+    "mcr": ("花龙", "混一色", "碰碰和", "清一色", "三色三步高", "五门齐", "全求人", "平和",
+            "断幺", "门前清", "自摸", "不求人", "箭刻", "一般高", "喜相逢", "连六", "老少副",
+            "幺九刻", "缺一门", "无字", "边张", "坎张", "单钓将", "明杠"),
 }
 PLAIN = {"sichuan": "平胡", "changsha": "小胡", "jiangxi": "平和", "singapore": "平胡",
-         "free": ""}
+         "free": "", "mcr": "无番和"}
 # Singapore: the ways to win (no 杠上炮 tai: a win off a discard after a kong is a discard).
 SINGAPORE_WAYS = ("self_draw", "discard", "rob_kong", "kong_replacement")
 # Singapore: the instant payouts a player may report besides kongs (bites, then sets).
@@ -128,6 +133,10 @@ def offer(rules: Ruleset) -> Offer:
                      if instant else ())
     if isinstance(opts, FreeOptions):
         return Offer("free", (), ("self_draw", "discard"), kongs=(), amount=True)
+    if isinstance(opts, McrOptions):  # the fans are counted from the tiles, or the total
+        fans = [n for n in known if n != "花牌"]  # flowers are counted, not tapped
+        return Offer("mcr", _ordered("mcr", fans), ("self_draw", "discard", "rob_kong",
+                                           "kong_replacement"), kongs=())
     assert isinstance(opts, JiangxiOptions)
     hows = tuple(h for h in WAYS if opts.discard_wins or h not in OFF_A_DISCARD)
     names = [n for n in _JIANGXI_HANDS if n in known]

@@ -194,3 +194,18 @@ class FreeOptions(FamilyOptions):
     """Points only (docs/rules/free.md): the table says what each hand is worth."""
 
     base: int = Field(1, ge=1, le=1, description="not used: each hand says its points")
+
+
+class McrOptions(FamilyOptions):
+    """Chinese Official (MCR): one preset for every table; these are the readings that
+    differ (docs/rules/mcr.md)."""
+
+    draw_dealer: Literal["stay", "next"] = Field(
+        "next", description="no 连庄: the deal moves on after every hand, a draw included")
+    players: Literal[4] = Field(4, description="MCR is played by four")
+    false_win: int = Field(10, ge=1, le=10_000,
+                           description="错和: points the false winner pays each other player")
+    mixed_kong: Literal[5, 6] = Field(
+        5, description="明暗杠 (a concealed and a melded kong): 5 fan, or 6 (Green Book)")
+    knitted_straight_waits: bool = Field(
+        False, description="边张/坎张/单钓将 also for a winning tile inside the 组合龙")

@@ -6,10 +6,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.families.sichuan import option_off
+from engine.mcr.fans import value_of as mcr_value
 from engine.options import (
     ChangshaOptions,
     FreeOptions,
     JiangxiOptions,
+    McrOptions,
     SichuanOptions,
     SingaporeOptions,
 )
@@ -50,6 +52,8 @@ def _valued(rules: Ruleset) -> Iterator[tuple[Pattern, str]]:
                 continue
         elif isinstance(opts, FreeOptions):
             continue  # points only: no pattern
+        elif isinstance(opts, McrOptions):
+            value = f"{mcr_value(p.name, opts.mixed_kong)} fan"
         else:
             assert isinstance(opts, JiangxiOptions)
             if p.name in opts.values:

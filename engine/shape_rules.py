@@ -29,6 +29,8 @@ FAMILY_SHAPES: dict[str, ShapeRules] = {
     # 148 tiles (bonus tiles set aside), chow; four sets and a pair (十三幺 is read by the
     # family), no seven pairs.
     "singapore": ShapeRules(honors=True, seven_pairs=False),
+    # 144 tiles; chow; MCR's own shapes are engine.mcr's (this is for the tile palette).
+    "mcr": ShapeRules(honors=True, chow=True),
     # No family: the standard shapes over all 34 kinds.
     "standard": ShapeRules(honors=True),
 }

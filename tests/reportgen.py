@@ -11,12 +11,14 @@ from engine.options import (
     ChangshaOptions,
     FreeOptions,
     JiangxiOptions,
+    McrOptions,
     SichuanOptions,
     SingaporeOptions,
 )
 from engine.patterns import FAMILY_PATTERNS
 from engine.report_checks import PAIRED_SHAPES, most_gen
 from engine.rules import Ruleset
+from tests.mcr_hands import random_win
 
 
 def _patterns(rng: random.Random, family: str, pool: list[str], k: int) -> list[str]:
@@ -251,6 +253,19 @@ def _free(rng: random.Random, opts: FreeOptions) -> list[dict[str, Any]]:
              "from_seat": rng.choice([s for s in seats if s != winner])}]
 
 
+def _mcr(rng: random.Random) -> list[dict[str, Any]]:
+    """A draw, a total counted at the table, or a hand's tiles (under the gate: a false
+    win, and the hand goes on to a draw)."""
+    roll = rng.random()
+    if roll < 0.1:
+        return [{"type": "wall_end"}]
+    ev = random_win(rng)
+    if roll < 0.25:
+        flowers = rng.randint(0, 8)
+        ev["mcr"] = {"fan": rng.randint(flowers, 120), "flowers": flowers}
+    return [ev]
+
+
 def random_report(rng: random.Random, rules: Ruleset, dealer: str = "E") -> dict[str, Any]:
     opts = rules.options
     if isinstance(opts, SichuanOptions):
@@ -261,6 +276,8 @@ def random_report(rng: random.Random, rules: Ruleset, dealer: str = "E") -> dict
         events = _singapore(rng, opts)
     elif isinstance(opts, FreeOptions):
         events = _free(rng, opts)
+    elif isinstance(opts, McrOptions):
+        events = _mcr(rng)
     else:
         assert isinstance(opts, JiangxiOptions)
         events = _jiangxi(rng, opts)

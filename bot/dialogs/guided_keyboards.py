@@ -211,8 +211,11 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
     if facts.jiangxi:
         rows.append([b(said(lang, "无宝" if cur.wild_used is False else "有宝"), "wu"),
                      b(f"{said(lang, '飞宝')} {cur.feibao}", "fb")])
+    if facts.family == "mcr":
+        rows.append([b(f"花 {cur.flowers}", "fl")])
     controls = [b(t(lang, "How…"), "hw")]
-    if draft.how in FROM_ANOTHER and len(draft.winners) < MAX_WINNERS:
+    if draft.how in FROM_ANOTHER and len(draft.winners) < MAX_WINNERS \
+            and facts.family != "mcr":  # MCR: one winner (截和)
         controls.append(b(t(lang, "+ Winner"), "aw"))
     if has_more(facts):
         controls.append(b(t(lang, "More…"), "mo"))

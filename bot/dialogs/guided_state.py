@@ -13,6 +13,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.mcr.fans import value_of
+from engine.mcr.hand import GATE
+
 # A seat, "E", "S", "W" or "N" (a str, as the buttons carry it).
 Seat = Annotated[str, Field(pattern="^[ESWN]$")]
 
@@ -45,6 +48,7 @@ class Winner(_Frozen):
     fourth_feeder: Seat | None = None  # 第四凑
     tai: int | None = None  # Singapore: the hand's tai, counted in
     amount: int | None = None  # points only (free): what the win is worth
+    flowers: int = 0  # MCR: 花牌
 
 
 class HuDraft(_Frozen):
@@ -89,12 +93,18 @@ class HuDraft(_Frozen):
         """A new winner at ``seat``, its kongs filled in from the open hand's."""
         return Winner(seat=seat, kongs=min(4, int(self.hint_kongs.get(seat, 0))))
 
-    def event(self) -> tuple[dict[str, Any], str | None]:
+    def event(self, mixed_kong: int | None = None) -> tuple[dict[str, Any], str | None]:
         """The engine's win event for a ready draft, and the turned-up tile if one was
-        named."""
+        named. At an MCR table (``mixed_kong``: its option) the fans tapped make the fan
+        count, flowers added (none tapped: 无番和, 8)."""
         hands = []
         for w in self.winners:
             hand: dict[str, Any] = {"seat": w.seat, "patterns": list(w.patterns)}
+            if mixed_kong is not None:
+                fan = sum(value_of(p, mixed_kong) for p in w.patterns) or GATE
+                hands.append({"seat": w.seat, "mcr": {"fan": fan + w.flowers,
+                                                      "flowers": w.flowers}})
+                continue
             for key, value in (("gen", w.gen), ("kongs", w.kongs), ("feibao", w.feibao),
                                ("kong_chain", w.kong_chain)):
                 if value:
@@ -217,8 +227,8 @@ def kind_of(draft: Draft) -> Kind:
 
 def dump(draft: Draft) -> dict[str, Any]:
     """The JSON the drafts table keeps: the shape :func:`load` reads, as the dialog wrote
-    it before it was typed (a /hu draft's ``suit``, ``edit`` and ``kong_makers`` only once
-    they are set)."""
+    it before it was typed (a /hu draft's ``suit``, ``edit`` and ``kong_makers``, a winner's
+    ``flowers``, only once they are set)."""
     data = draft.model_dump(mode="json", by_alias=True)
     if isinstance(draft, HuDraft):
         for key in ("suit", "edit", "kong_makers"):
@@ -228,4 +238,7 @@ def dump(draft: Draft) -> dict[str, Any]:
             for key in ("tai", "amount"):
                 if hand[key] is None:
                     del hand[key]
+        for winner in data["winners"]:  # an MCR winner's flowers, only once counted
+            if not winner["flowers"]:
+                del winner["flowers"]
     return data

@@ -279,6 +279,8 @@ def _count(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | 
         return _with_current(d, wild_used=cur.wild_used is False)
     if action == "fb" and table.offer.jiangxi:
         return _with_current(d, feibao=_cycle(cur.feibao, 8))
+    if action == "fl" and table.offer.family == "mcr":
+        return _with_current(d, flowers=_cycle(cur.flowers, 8))
     return None
 
 
@@ -415,6 +417,7 @@ _HU: dict[str, Callable[[Table, HuDraft, str, str | None], HuDraft | None]] = {
     "ws": _winner_how, "wo": _winner_how, "wd": _winner_discard, "h": _how,
     "hd": _how_discard, "f": _from, "hw": _ask_how, "aw": _add_winner, "cw": _choose_winner,
     "p": _pattern, "pg": _page, "g": _count, "k": _count, "wu": _count, "fb": _count,
+    "fl": _count,
     "mo": _more, "bk": _back, "jv": _jing_step, "jz": _jing, "jf": _jing,
     "lf": _loser_feibao, "cb": _feeder_step, "fo": _feeder_step, "fd": _feeder,
     "ff": _feeder, "kc": _chain, "rk": _chain, "in": _indicator, "is": _indicator,

@@ -420,7 +420,9 @@ async def _record(update: Update, context: TallyContext, lang: str,
     assert query is not None and query.message is not None
     indicator = None
     if isinstance(draft, guided_state.HuDraft):
-        event, indicator = draft.event()
+        mcr = get_preset(session.preset).family == "mcr"  # its fans' values, by mixed_kong
+        event, indicator = draft.event(int(session.rules.get("options", {}).get(
+            "mixed_kong", 5)) if mcr else None)
     else:
         event = draft.event()
     summary = guided_keyboards.describe(lang, session, draft)

@@ -22,6 +22,7 @@ from bot.dialogs.grammar import (
     parse_win,
     set_words,
 )
+from bot.dialogs.mcr_grammar import parse_mcr_win
 from bot.dialogs.night_grammar import is_false_win, parse_penalty
 from bot.handlers import app_link as links
 from bot.handlers import board, ending
@@ -38,8 +39,9 @@ from bot.handlers.chat import (
     table_of,
     tokens_of,
 )
+from bot.handlers.commands_mcr import score_mcr
 from bot.handlers.context import TallyContext
-from bot.text import render, render_lookback
+from bot.text import render, render_lookback, render_mcr
 from bot.text.errors_text import error_text
 from bot.text.help_text import FORMS, HELP, HELP_NIGHT, HELP_SINGAPORE
 from bot.text.i18n import is_chinese, money, normalise_language, t
@@ -55,7 +57,7 @@ from bot.text.words import (
 )
 from engine.errors import ReportError, clip
 from engine.hand_input import build_hand, parse_wild_kinds
-from engine.rules import parse_overrides, presets, ruleset
+from engine.rules import get_preset, parse_overrides, presets, ruleset
 from engine.shape_rules import FAMILY_SHAPES, family_readings, family_waits
 from engine.tiles import TileError, format_chinese, format_compact
 from storage.errors import LedgerError
@@ -82,6 +84,8 @@ async def cmd_new(update: Update, context: TallyContext) -> None:
         return
     words = tokens_of(msg)
     preset = None
+    if len(words) > 1 and preset_key(f"{words[0].text} {words[1].text}", presets()):
+        words[:2] = [Token(f"{words[0].text} {words[1].text}", None)]  # chinese official
     if words and preset_key(words[0].text, presets()):
         preset = preset_key(words.pop(0).text, presets())
     stake = None
@@ -200,6 +204,16 @@ async def cmd_hu(update: Update, context: TallyContext) -> None:
         return
     if msg is not None and is_false_win(tokens_of(msg)):  # /hu dave 诈胡: a penalty
         await _parse_and_record(update, context, parse_penalty)
+        return
+    chat = update.effective_chat
+    session = await table_of(context, chat.id) if chat is not None else None
+    if session is not None and get_preset(session.preset).family == "mcr":
+        at = session  # a match's hand: its round's wind and the winner's seat wind
+
+        def parse_mcr(tokens: list[Token], resolve: Any) -> dict[str, Any]:
+            return render_mcr.report_winds(at, parse_mcr_win(tokens, resolve))
+
+        await _parse_and_record(update, context, parse_mcr)
         return
     await _parse_and_record(update, context, parse_win)
 
@@ -575,6 +589,9 @@ async def cmd_score(update: Update, context: TallyContext) -> None:
     msg = update.effective_message
     assert msg is not None
     words = [w.text for w in tokens_of(msg)]
+    if words and preset_key(words[0], presets()) == "mcr":  # /score mcr 吃234m … +3s
+        await score_mcr(update, lang, words[1:])
+        return
     family, wild = "standard", ""
     tiles = []
     for w in words:

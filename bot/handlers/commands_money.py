@@ -21,7 +21,7 @@ from bot.handlers.chat import (
     tokens_of,
 )
 from bot.handlers.context import TallyContext
-from bot.text import render_money
+from bot.text import render_mcr, render_money
 from bot.text.errors_text import error_text
 from bot.text.i18n import money
 from bot.text.script import fold
@@ -51,7 +51,10 @@ async def cmd_standings(update: Update, context: TallyContext) -> None:
             return
     since = datetime.now(UTC) - timedelta(days=days) if days else None
     rows = await context.ledger.money.money_standings(chat.id, since=since)
-    await reply(update, render_money.standings_text(lang, rows, days))
+    games = [] if days else await context.ledger.lookback.match_games(
+        chat.id, render_mcr.mcr_presets())  # MCR matches: by rank points
+    await reply(update, render_money.standings_text(lang, rows, days)
+                + render_mcr.standings_text(lang, games))
 
 
 async def cmd_debts(update: Update, context: TallyContext) -> None:

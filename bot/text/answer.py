@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from bot.text import words
+from bot.text import render_mcr, words
 from bot.text.i18n import is_chinese, money, nt, signed, t
 from engine.explain import NOT_COUNTED, TEMPLATES, template_code
 from engine.families import FAMILIES
@@ -53,6 +53,11 @@ SHORT: dict[str, str | None] = {
     "birds_unsaid": "No bird named: scored as no bird hit.",
     "birds_short": "{said} of {drawn} birds named: the others scored as no hit.",
     "jing_unsaid": "No 精 counts given: no 精 reward.",
+    # Chinese Official (MCR): each fan by both its names, then the total or the gate.
+    "mcr_fan": "{zh} {en} {fan}", "mcr_total": "{fan} fan",
+    "mcr_under_gate": "{fan} fan without flowers, under the gate of {gate}: not a win but "
+                      "a false win (错和), {amount} to each other player",
+    "mcr_owes": None,
 }
 LEFT_OUT = ("birds_unsaid", "birds_short", "jing_unsaid")
 # English says "1 point": each template that counts points (its plural form), and its
@@ -64,7 +69,7 @@ ONE_POINT = {
     "{seat}: {value} x {times} = {points} points": "{seat}: {value} x {times} = {points} point",
     "{seat}: {points} points": "{seat}: {points} point",
 }
-_NAMED = ("name", "patterns", "base", "wild", "pattern", "instead")
+_NAMED = ("name", "patterns", "base", "wild", "pattern", "instead", "zh")  # zh: an MCR fan
 # What an instant payout (Singapore) was for.
 INSTANT = {
     "kong_direct": "an exposed kong", "kong_added": "an added kong",
@@ -172,7 +177,10 @@ def state_text(lang: str, session: SessionInfo, hand: HandResult | None, closed:
         still = "、".join(player(session, s) for s in hand.still_in) if is_chinese(lang) \
             else ", ".join(player(session, s) for s in hand.still_in)
         return t(lang, "The hand plays on; still in: {players}.", players=still)
-    return t(lang, "Next dealer: {player}.", player=player(session, session.dealer))
+    over = render_mcr.over_text(lang, session)  # an MCR match's 16 hands are played
+    if over is not None:
+        return over
+    return t(lang, "Next dealer: {player}.", player=player(session, render_mcr.dealer(session)))
 
 
 def full_text(lang: str, session: SessionInfo, number: int, event: EventResult) -> str:
@@ -195,12 +203,14 @@ def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) 
     if how in PAID_BY_ONE:
         payer = next((str(p.params["payer"]) for p in event.lines if p.code == "pay"
                       and p.params["payee"] == seat), "")
+        payer = next((str(p.params["payer"]) for p in event.lines  # MCR: all pay 8
+                      if p.code == "mcr_owes" and p.params["fan"]), payer)
     template = words.HOW_SHORT.get(how, "{seat} self-draws")
     return t(lang, template, seat=player(session, seat), payer=player(session, payer))
 
 
 _TAIL = ("value", "doubled_value", "given", "jing", "bird",  # after the patterns
-         "hujiao_zhuanyi", "qianggang", *NOT_COUNTED)
+         "hujiao_zhuanyi", "qianggang", "mcr_total", "mcr_under_gate", *NOT_COUNTED)
 _SAID_BY_HOW = {"杠上花", "杠上炮", "抢杠", "杠上开花", "抢杠胡"}
 
 
@@ -215,7 +225,11 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if line.code == "win":
             if segments[-1][0]:
                 segments.append(([], []))
-            segments[-1][0].append(_how_short(lang, session, event, line))
+            # a claim the 8-fan gate turns into a false win (错和) is no win
+            refused = any(x.code == "mcr_under_gate" for x in event.lines)
+            segments[-1][0].append(t(lang, "{seat} claims a win", seat=player(
+                session, str(line.params["seat"]))) if refused
+                else _how_short(lang, session, event, line))
             continue
         if line.code == "cap":
             capped = True

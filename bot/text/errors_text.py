@@ -67,6 +67,9 @@ MESSAGES: dict[str, str] = {
     "stale_button": "That button is out of date.",
     "score_usage": "Example: /score 123m 456m 789p 11p 999s (13 tiles for waits, 14 to check "
                    "a win). Options: family=sichuan|changsha|jiangxi wild=2m,4m",
+    "score_mcr_usage": "Example: /score mcr 吃234m 55m 456p 789s 3s +3s 花2 (a Chinese Official "
+                       "hand: melds with their source, 碰东东东@W, the standing tiles, +the "
+                       "winning tile, 自摸 if self-drawn).",
     "unknown_player": "{name} has not played in this chat.",
     "seat_usage": "Name who leaves and who takes the seat, between hands: /seat dave erin",
     "seat_mid_hand": "Hand {number} is still being played; change seats when it ends "
@@ -290,6 +293,54 @@ MESSAGES: dict[str, str] = {
                        "false_win=N), or use /adjust.",
     "amounts_usage": "Give every player's change, adding up to zero: /jifen alice +35 bob "
                      "-20 carol -15.",
+    # Chinese Official (MCR): the fan count or the tiles, and the checks the rules make
+    "mcr_needs_fan": "Give the fan count (flowers included) or the tiles: /hu bob from "
+                     "carol 12番, or /hu bob 自摸 8番 花2, or /hu bob from carol 吃234m 55m "
+                     "456p 789s 3s +3s.",
+    "mcr_needs_tiles": "Give the standing tiles and the winning tile (+3s): /hu bob from "
+                       "carol 吃234m 55m 456p 789s 3s +3s.",
+    "mcr_needs_winning_tile": "Name the winning tile with +, e.g. +3s, after the standing "
+                              "tiles.",
+    "mcr_one_winning_tile": "Name one winning tile, e.g. +3s.",
+    "mcr_two_counts": "Give the fan count once.",
+    "mcr_one_winner": "One player wins a discard under these rules: the first in turn after "
+                      "the discarder (截和). Report one winner.",
+    "mcr_meld_usage": "{token}: write a meld as its kind joined to its tiles, and whom it "
+                      "was claimed from: 吃234m, 碰555p@carol, 杠7777s@dave, 暗杠东东东东, "
+                      "加杠9999m@carol.",
+    "mcr_meld_from": "{token}: say whom it was claimed from, joined with @: {example} (a "
+                     "concealed kong is 暗杠; a concealed pung stays among the standing "
+                     "tiles).",
+    "mcr_pung_from": "Meld {meld}: say whom the pung or kong was claimed from, e.g. "
+                     "碰555p@carol (a concealed pung stays among the standing tiles).",
+    "mcr_concealed_from": "{token}: a concealed kong (暗杠) is claimed from nobody: write it "
+                          "without @.",
+    "mcr_meld_from_self": "Meld {meld}: a meld is not claimed from its own player.",
+    "mcr_added_kong_from": "Meld {meld}: an added kong (加杠) says whom its pung was claimed "
+                           "from, e.g. 加杠9999m@carol.",
+    "mcr_added_not_kong": "Meld {meld}: only a kong of four tiles is added (加杠).",
+    "mcr_chow_from": "Meld {meld}: a chow is claimed from the player before the winner "
+                     "({seat}).",
+    "mcr_bad_meld": "Meld {meld} is no chow, pung or kong: e.g. 吃234m, 碰555p@carol, "
+                    "杠7777s@dave.",
+    "mcr_tile_count": "{count} standing tiles where {expected} are expected with these "
+                      "melds (the winning tile, +3s, apart).",
+    "mcr_replacement_without_kong": "杠上开花 needs a kong among the melds.",
+    "mcr_replacement_from": "杠上开花 is a self-draw: every other player pays it; leave "
+                            "out from.",
+    "mcr_rob_held_tile": "抢杠和: the robbed tile is held nowhere else in the hand.",
+    "mcr_rob_last_tile": "抢杠和 and 海底 cannot both be said of one win.",
+    "mcr_last_tile_held": "和绝张: the winner holds no other copy of the winning tile "
+                          "among the standing tiles.",
+    "mcr_flowers_over_fan": "The fan count includes the flowers: 12番 花2 is 12 fan, 2 of "
+                            "them flowers.",
+    "mcr_not_a_win": "These tiles make no winning hand: check the standing tiles, the "
+                     "melds and the winning tile.",
+    "mcr_fan_mismatch": "The tiles count {counted} fan, not {claimed}: leave out the fan "
+                        "count, or check the tiles.",
+    "mcr_tiles_field": "Give an MCR hand's tiles as melds (吃234m, 碰555p@carol), standing "
+                       "tiles and the winning tile (+3s).",
+    "mcr_barred": "{seat} made a false win (错和) this hand and may not win in it.",
 }
 
 
@@ -312,7 +363,7 @@ FIELDS = {
 OR = " or "
 # The preset that names a family's own words, for "that is how Shangrao Feibao counts".
 FAMILY_PRESET = {"jiangxi": "feibao", "changsha": "changsha", "sichuan": "sichuan",
-                 "singapore": "singapore", "free": "free"}
+                 "singapore": "singapore", "free": "free", "mcr": "mcr"}
 FIELD_OTHER = "something in it is missing or out of range"
 SEATS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 

@@ -11,6 +11,7 @@ A misspelt preset (chengdou) is answered with the right name.
 /hu bob from carol 七对 — off carol's discard
 /hu bob 七对, dave from carol — two winners on one discard
 /hu alice rob dave 平胡 — robbing a kong
+/hu bob from carol 12番 花2 — 国标 (mcr): the fan count, or tiles: 碰东东东@dave 55m … +3s
 /hu — a guided report with buttons
 /kong bob 暗杠 · /draw alice 花猪, bob 听 3 · /qishou bob 板板胡
 /table · /undo · /void 3 · /edit 3 bob 自摸 清一色 · /history · /hand 3

@@ -6,11 +6,12 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from bot.text import answer, words
+from bot.text import answer, render_mcr, words
 from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.render_money import points_at_stakes, signed_money
 from engine.families.sichuan import option_off
 from engine.families.singapore_stakes import stake_table
+from engine.mcr.fans import FANS
 from engine.models import HandResult, Line
 from engine.options import SichuanOptions, SingaporeOptions
 from engine.patterns.singapore import LIMITS
@@ -39,7 +40,7 @@ def totals_text(lang: str, session: SessionInfo) -> str:
     rows = [t(lang, "Totals:")]
     for seat in session.seats:
         space = "" if is_chinese(lang) else " "
-        dealer = space + t(lang, "(dealer)") if seat == session.dealer else ""
+        dealer = space + t(lang, "(dealer)") if seat == render_mcr.dealer(session) else ""
         rows.append("  " + t(lang, "{seat} {player}: {points}", seat=t(lang, SEAT_KEYS[seat]),
                              player=name(session, seat),
                              points=f"<b>{answer.points(session, session.totals[seat])}</b>")
@@ -78,6 +79,8 @@ def details_text(lang: str, s: SessionInfo, number: int, hand: HandResult, index
 def table_text(lang: str, s: SessionInfo) -> str:
     parts = [t(lang, "Table: {preset}, hand {number}.", preset=words.preset_name(lang, s.preset),
                number=s.hands + (0 if s.open_hand else 1))]
+    if (at_match := render_mcr.match_text(lang, s)) is not None:
+        parts.append(at_match)
     if s.open_hand:
         parts.append(t(lang, "Hand {number} plays on; still in: {players}.",
                        number=s.open_hand, players=_list(lang, [name(s, x) for x in s.still_in])))
@@ -268,6 +271,11 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
                  for n in LIMITS]
     elif family == "free":
         rows.append(("—", t(lang, "none: each report says its amount")))
+    elif family == "mcr":  # the 81 fans by value, each by both its names
+        fans = sorted(FANS.values(), key=lambda f: -f.value)
+        for v in sorted({f.value for f in fans}, reverse=True):
+            rows.append((t(lang, "{n} fan", n=v), words.listing(
+                lang, (f"{words.said(lang, f.zh)} {f.en}" for f in fans if f.value == v))))
     elif family == "changsha":
         rows += [(n, t(lang, "{n} big win(s)", n=c)) for n, c in opts.get("big_wins", {}).items()]
         rows += [(n, t(lang, "paid as a small self-draw"))

@@ -13,6 +13,8 @@ from engine.patterns import FAMILY_PATTERNS
 from engine.rules import get_preset
 
 SEAT_KEYS = {"E": "East", "S": "South", "W": "West", "N": "North"}
+# An MCR match's rounds, by their prevalent wind.
+ROUNDS = {"E": "East round", "S": "South round", "W": "West round", "N": "North round"}
 
 PRESET_NAMES = {
     "sichuan": "Sichuan",
@@ -24,6 +26,7 @@ PRESET_NAMES = {
     "sanfang": "三人三房 (three players, three suits)",
     "singapore": "Singapore/Malaysia",
     "free": "Points only",
+    "mcr": "Chinese Official (国标麻将)",
 }
 
 PRESET_SUMMARIES = {
@@ -45,6 +48,8 @@ PRESET_SUMMARIES = {
                  "per tai); shooter pays; kongs, bites and sets paid at once.",
     "free": "Points only: each win says its amount (the discarder pays it, or each player "
             "on a self-draw), or a hand gives every player's change (/jifen).",
+    "mcr": "81 fans from the tiles; a win needs 8 fan without flowers (else 错和, a false "
+           "win); each payer pays 8, the discarder or every player on a self-draw 8 + fan.",
 }
 
 HOW = {"self_draw": "self-draw", "discard": "off a discard", "rob_kong": "robbing a kong",
@@ -150,6 +155,8 @@ OPTIONS = {
     "kong_points_on_draw": "Kong points when nobody wins",
     "jing_bonus": "精 reward",
     "false_win": "诈胡 (a false win): points to each other player",
+    "mixed_kong": "明暗杠 (a melded and a concealed kong): fan",
+    "knitted_straight_waits": "边张, 坎张 and 单钓将 inside a 组合龙",
     # Options that hold one number per name (fan.清一色=4): the label shows how (BY_NAME).
     "fan": "A pattern's fan, e.g. fan.清一色=4",
     "extras": "An extra's fan, e.g. extras.根=1",
@@ -226,6 +233,8 @@ PRESET_ALIASES = {
     "三人两房": "liangfang", "两房": "liangfang", "三人三房": "sanfang", "三房": "sanfang",
     "新马": "singapore", "新加坡": "singapore", "sg": "singapore", "malaysia": "singapore",
     "新马麻将": "singapore", "记分": "free", "只记分": "free",
+    "国标": "mcr", "国标麻将": "mcr", "竞赛规则": "mcr", "中国国标": "mcr",
+    "chinese-official": "mcr", "chinese_official": "mcr", "chinese official": "mcr",
 }
 
 
@@ -385,8 +394,9 @@ def option_value(lang: str, key: str, value: Any) -> str:
 
 def dynamic_msgids() -> list[str]:
     """Every message id used through the tables above (for the catalog extractor)."""
-    return [*SEAT_KEYS.values(), *PRESET_NAMES.values(), *PRESET_SUMMARIES.values(),
-            *HOW.values(), *HOW_SHORT.values(), *KONG_KINDS.values(), *PAYMENTS.values(),
+    return [*SEAT_KEYS.values(), *ROUNDS.values(), *PRESET_NAMES.values(),
+            *PRESET_SUMMARIES.values(), *HOW.values(), *HOW_SHORT.values(),
+            *KONG_KINDS.values(), *PAYMENTS.values(),
             PAYMENT_OTHER, *OPTIONS.values(), *VALUES.values(), YES, NO, NO_CAP,
             *UNITS.values(), "a whole number", ", or {key}=none (none)",
             "a whole number from {least} to {most}", "<option>", "<value>",

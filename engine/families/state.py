@@ -27,6 +27,7 @@ class HandState:
     kongs: list[KongRecord] = field(default_factory=list)
     closed: bool = False
     next_dealer: Seat | None = None
+    barred: list[Seat] = field(default_factory=list)  # MCR: false winners, out of this hand
 
     def __post_init__(self) -> None:
         if not self.still_in:

@@ -3,6 +3,7 @@
 from engine.patterns.base import Facts, Pattern, PatternSet
 from engine.patterns.changsha import CHANGSHA, STARTING
 from engine.patterns.jiangxi import JIANGXI
+from engine.patterns.mcr import MCR
 from engine.patterns.sichuan import SICHUAN
 from engine.patterns.singapore import SINGAPORE
 
@@ -12,7 +13,9 @@ FAMILY_PATTERNS: dict[str, PatternSet] = {
     "jiangxi": JIANGXI,
     "singapore": SINGAPORE,
     "free": PatternSet("free"),  # points only: no pattern is named
+    "mcr": MCR,
 }
 
-__all__ = ["CHANGSHA", "FAMILY_PATTERNS", "JIANGXI", "SICHUAN", "SINGAPORE", "STARTING", "Facts",
+__all__ = ["CHANGSHA", "FAMILY_PATTERNS", "JIANGXI", "MCR", "SICHUAN", "SINGAPORE", "STARTING",
+           "Facts",
            "Pattern", "PatternSet"]

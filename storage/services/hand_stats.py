@@ -23,7 +23,11 @@ def seat_facts(result: HandResult) -> dict[Seat, SeatFacts]:
     dealt_in: dict[str, int] = dict.fromkeys(seats, 0)
     win_points = dict.fromkeys(seats, 0)
     for ev in result.events:
-        winners = [str(line.params["seat"]) for line in ev.lines if line.code == "win"]
+        # A claim the MCR gate turned into a false win (错和) is no win.
+        refused = {str(line.params["seat"]) for line in ev.lines
+                   if line.code == "mcr_under_gate"}
+        winners = [str(line.params["seat"]) for line in ev.lines
+                   if line.code == "win" and line.params["seat"] not in refused]
         hows = {str(line.params["seat"]): str(line.params["how"])
                 for line in ev.lines if line.code == "win"}
         for w in winners:
@@ -41,6 +45,9 @@ def seat_facts(result: HandResult) -> dict[Seat, SeatFacts]:
                  if line.code == "win" and "from_seat" in line.params}
         if named:
             payers = named
+        owes = [line for line in ev.lines if line.code == "mcr_owes"]
+        if owes:  # MCR: every player pays a discard's winner; the discarder pays the fan
+            payers = {str(line.params["payer"]) for line in owes if line.params["fan"]}
         if winners and all(hows[w] not in ("self_draw", "kong_replacement") for w in winners):
             for p in payers:
                 dealt_in[p] += 1

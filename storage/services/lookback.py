@@ -199,6 +199,31 @@ class Lookback(Service):
 
         return await self.store.run(unit, write=False)
 
+    async def match_games(self, chat_id: int, presets: tuple[str, ...]
+                          ) -> list[dict[str, int]]:
+        """Each ended table of four at one of ``presets`` (an MCR match), oldest first: its
+        players' table points, by name."""
+
+        def unit(conn: Connection) -> list[dict[str, int]]:
+            sc, e, p = t.sessions.c, t.entries.c, t.players.c
+            games: dict[int, dict[int, int]] = {
+                r.id: {pid: 0 for pid in (r.seat_e, r.seat_s, r.seat_w, r.seat_n)}
+                for r in conn.execute(select(t.sessions).where(
+                    sc.chat_id == chat_id, sc.status == "ended", sc.preset.in_(presets),
+                    sc.seat_n.is_not(None)).order_by(sc.id)).all()}
+            if not games:
+                return []
+            for sid, pid, net in conn.execute(
+                    select(e.session_id, e.player_id, func.sum(e.delta))
+                    .where(e.session_id.in_(list(games))).group_by(e.session_id, e.player_id)):
+                if pid in games[sid]:
+                    games[sid][pid] = int(net or 0)
+            names = {r.id: r.name for r in conn.execute(
+                select(p.id, p.name).where(p.chat_id == chat_id)).all()}
+            return [{names[pid]: net for pid, net in game.items()} for game in games.values()]
+
+        return await self.store.run(unit, write=False)
+
     async def player_stats(self, chat_id: int, player_id: int) -> PlayerStats:
         def unit(conn: Connection) -> PlayerStats:
             prow, tot = _player_and_totals(conn, chat_id, player_id)

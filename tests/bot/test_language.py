@@ -13,6 +13,7 @@ from babel.messages.pofile import read_po
 from bot.console.fake_api import SentMessage
 from bot.text.i18n import LOCALES
 from bot.text.i18n_extract import template
+from engine.mcr.fans import FANS
 from engine.rules import get_preset, options_model, presets
 from tests.bot.guided_play import find_button, play
 from tests.bot.harness import Table, plain, table
@@ -26,11 +27,18 @@ _TILES = re.compile(r"\[?\d+[mpsz](?:\([^)]*\))?\]?")
 _WORD = re.compile(r"[A-Za-z]+")
 
 
+# MCR's fans go by both their names, Chinese and English, as its players read them: an
+# English fan name, whole, is a name.
+MCR_FAN_NAMES = sorted((f.en for f in FANS.values()), key=len, reverse=True)
+
+
 def english_words(text: str, typed: str = "") -> list[str]:
     """ASCII words in ``text`` that are none of the allowed kinds."""
     # Player names (erin joins in a seat change), and what was typed.
     allowed = {*PLAYERS, "zed", "erin"} | {w.lower() for w in _WORD.findall(typed)}
     body = _COMMAND.sub(" ", plain(text))
+    for name in MCR_FAN_NAMES:
+        body = body.replace(name, " ")
     body = " ".join(w for w in body.split() if "=" not in w)  # option syntax: cap_fan=5
     body = _TILES.sub(" ", body)
     return [w for w in _WORD.findall(body) if w.lower() not in allowed]

@@ -24,6 +24,7 @@ RULES = [
     ("changsha", ["stack_big_wins=false", "birds=4", "dealer_premium=2"]),
     ("changsha", ["birds=6", "bird_origin=winner", "penalty=8", "penalty_dealer=9"]),
     ("feibao", []), ("feibao", ["base=2", "qianggang_mult=3"]),
+    ("mcr", []), ("mcr", ["base=2", "mixed_kong=6", "false_win=5"]),
 ]
 
 
@@ -108,6 +109,28 @@ def check_jiangxi(ev: EventResult, unit: int) -> None:
         assert any(x.code == "per_unit" for x in ev.lines)
 
 
+def check_mcr(ev: EventResult, unit: int) -> None:
+    """The fans add up to the total; each payer owes 8 + fan (or 8) times the unit; under
+    the gate the false winner pays the fine to each other player."""
+    fans = sum(int(_p(x, "fan")) for x in ev.lines if x.code == "mcr_fan")
+    totals = [x for x in ev.lines if x.code == "mcr_total"]
+    if totals and fans:  # counted from the tiles (a total given alone lists no fans)
+        assert fans == _p(totals[0], "fan"), ev.lines
+    owed = {(_p(x, "payer"), _p(x, "payee")): x for x in ev.lines if x.code == "mcr_owes"}
+    gate = [x for x in ev.lines if x.code == "mcr_under_gate"]
+    for line in ev.lines:
+        if line.code == "mcr_owes":
+            assert _p(line, "amount") == (_p(line, "base") + _p(line, "fan")) * unit
+            assert _p(line, "fan") in (0, _p(totals[0], "fan"))
+        elif line.code == "pay" and _p(line, "reason") == "win":
+            assert _p(line, "amount") == _p(owed[(_p(line, "payer"), _p(line, "payee"))],
+                                            "amount")
+        elif line.code == "pay" and _p(line, "reason") == "false_win" and gate:
+            assert _p(line, "amount") == _p(gate[0], "amount")
+    if unit != 1 and owed:
+        assert any(x.code == "per_unit" for x in ev.lines)
+
+
 @pytest.mark.parametrize(("preset", "overrides"), RULES,
                          ids=[f"{p}-{'-'.join(o) or 'preset'}" for p, o in RULES])
 @given(seed=st.integers(0, 2**32))
@@ -122,6 +145,8 @@ def test_the_lines_add_up_to_every_payment(preset: str, overrides: list[str],
             check_sichuan(ev)
         elif rules.family == "changsha":
             check_changsha(ev)
+        elif rules.family == "mcr":
+            check_mcr(ev, rules.options.base)
         else:
             check_jiangxi(ev, rules.options.base)
 

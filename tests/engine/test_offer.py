@@ -33,15 +33,16 @@ def test_kongs_and_the_wall_follow_the_options() -> None:
 
 
 def test_the_tiles_are_the_walls_own() -> None:
-    """Sichuan and Changsha play the three suits only; Jiangxi and Singapore add the winds
-    and dragons; a points-only table has no tiles."""
+    """Sichuan and Changsha play the three suits only; Jiangxi, Singapore and MCR add the
+    winds and dragons; a points-only table has no tiles."""
     suits = {f"{r}{s}" for s in "mps" for r in range(1, 10)}
     for name in presets():
         o = offer(ruleset(name))
         if o.family == "free":
             assert o.tiles == (), "points only: no tiles"
             continue
-        honours = {f"{r}z" for r in range(1, 8)} if o.family in ("jiangxi", "singapore") \
+        honours = {f"{r}z" for r in range(1, 8)} if o.family in ("jiangxi", "singapore",
+                                                                 "mcr") \
             else set()
         assert len(o.tiles) == len(set(o.tiles)) and set(o.tiles) == suits | honours, name
 
