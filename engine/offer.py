@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.families.sichuan import option_off
-from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.options import ChangshaOptions, HongKongOptions, JiangxiOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS
 from engine.rules import Ruleset
 from engine.shape_rules import FAMILY_SHAPES
@@ -29,10 +29,12 @@ USUAL = {
     "sichuan": ("清一色", "对对胡", "七对", "龙七对", "无听用", "清对", "清七对", "金钩钓",
                 "将对", "带幺九", "碰本金"),
     "changsha": ("碰碰胡", "清一色", "七小对", "将将胡", "豪华七小对", "海底捞月", "全求人"),
+    "hongkong": ("對對糊", "混一色", "清一色", "三元", "門風", "圈風", "正花", "無花", "平糊",
+                 "門前清", "小三元", "大三元", "一台花", "花么", "海底撈月"),
     "jiangxi": ("七对", "碰对", "宝吊", "清一色", "九幺", "十三浪", "单张", "豪华", "七字全",
                 "宝吊还原"),
 }
-PLAIN = {"sichuan": "平胡", "changsha": "小胡", "jiangxi": "平和"}
+PLAIN = {"sichuan": "平胡", "changsha": "小胡", "jiangxi": "平和", "hongkong": "雞糊"}
 # The tiles of the suits (1m-9m, 1p-9p, 1s-9s), and the honours (1z-7z: 东南西北中发白).
 SUIT_TILES = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
 HONOUR_TILES = tuple(f"{rank}z" for rank in range(1, 8))
@@ -90,6 +92,9 @@ def offer(rules: Ruleset) -> Offer:
     if isinstance(opts, ChangshaOptions):
         names = [n for n in opts.big_wins if n in known]
         return Offer("changsha", _ordered("changsha", names), WAYS, birds=opts.birds)
+    if isinstance(opts, HongKongOptions):  # 自摸, 搶槓 and 槓上開花 come from how it was won
+        names = [n for n in known if n not in ("自摸", "搶槓", "槓上開花", "雞糊")]
+        return Offer("hongkong", _ordered("hongkong", names), WAYS[:4])
     assert isinstance(opts, JiangxiOptions)
     hows = tuple(h for h in WAYS if opts.discard_wins or h not in OFF_A_DISCARD)
     names = [n for n in _JIANGXI_HANDS if n in known]

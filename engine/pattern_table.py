@@ -6,8 +6,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.families.sichuan import option_off
-from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.options import ChangshaOptions, HongKongOptions, JiangxiOptions, SichuanOptions
 from engine.patterns import FAMILY_PATTERNS, STARTING, Pattern
+from engine.patterns.hongkong import FAN, LIMIT
 from engine.rules import Ruleset, ruleset
 
 
@@ -34,6 +35,8 @@ def _valued(rules: Ruleset) -> Iterator[tuple[Pattern, str]]:
             if n is None:
                 continue
             value = f"{n} big win" + ("s" if n > 1 else "")
+        elif isinstance(opts, HongKongOptions):
+            value = "limit" if FAN[p.name] == LIMIT else f"{FAN[p.name]} 番"
         else:
             assert isinstance(opts, JiangxiOptions)
             if p.name in opts.values:

@@ -8,6 +8,7 @@ player, what the family's reading in docs/rules/penalties.md says, unless the ho
 - Changsha: a big self-draw (大胡自摸), with the dealer's premium where the dealer pays or
   is paid.
 - Jiangxi (上饶飞宝): the largest base value of the table's hands (V0).
+- Hong Kong: a limit self-draw, two shares at the cap, in cents.
 
 An adjustment moves the points it names; it must sum to zero.
 """
@@ -17,8 +18,9 @@ from __future__ import annotations
 from engine.book import Book
 from engine.families.state import HandState
 from engine.models import Adjustment, Penalty, Seat
-from engine.options import ChangshaOptions, JiangxiOptions, SichuanOptions
+from engine.options import ChangshaOptions, HongKongOptions, JiangxiOptions, SichuanOptions
 from engine.rules import Ruleset
+from engine.share_table import share
 
 
 def false_win_amount(rules: Ruleset, payer: Seat, payee: Seat, dealer: Seat
@@ -37,6 +39,8 @@ def false_win_amount(rules: Ruleset, payer: Seat, payee: Seat, dealer: Seat
         return opts.base * (opts.big_self_draw + premium), "big_self_draw"
     if isinstance(opts, JiangxiOptions):
         return opts.base * max(opts.values.values(), default=1), "top_value"
+    if isinstance(opts, HongKongOptions):
+        return 2 * share(opts.cap_fan, opts.stake, opts.curve), "limit_self_draw"
     raise AssertionError(f"no false-win reading for {rules.family}")  # pragma: no cover
 
 

@@ -23,7 +23,7 @@ from engine.families import FAMILIES
 from engine.models import Seat, table_seats
 from engine.options import FamilyOptions
 
-FAMILY_TILES = {"sichuan": 108, "changsha": 108, "jiangxi": 136}
+FAMILY_TILES = {"sichuan": 108, "changsha": 108, "jiangxi": 136, "hongkong": 144}
 
 
 @dataclass(frozen=True)

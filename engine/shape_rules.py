@@ -26,6 +26,8 @@ FAMILY_SHAPES: dict[str, ShapeRules] = {
     "jiangxi": ShapeRules(
         honors=True, honor_sequences=True, chow=True, jiuyao=True, shisanlang=True
     ),
+    # 144 tiles (bonus tiles aside); chow; honours only in pongs; no seven pairs.
+    "hongkong": ShapeRules(honors=True, seven_pairs=False),
     # No family: the standard shapes over all 34 kinds.
     "standard": ShapeRules(honors=True),
 }
