@@ -14,6 +14,7 @@ from engine.rules import ruleset
 from engine.settle import parse_report, settle_hand
 from engine.tiles import parse
 from engine.wildcards import jing_kinds, tingyong_kinds
+from tests.engine.test_golden_hongkong import TESTED as HONGKONG_TESTED
 from tests.engine.test_golden_three import TESTED as THREE_TESTED
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
@@ -157,7 +158,7 @@ def golden_case_names() -> set[str]:
     return named
 
 
-TESTED = {c[0] for c in CASES} | {"Y12", "F12", "F16"} | THREE_TESTED
+TESTED = {c[0] for c in CASES} | {"Y12", "F12", "F16"} | THREE_TESTED | HONGKONG_TESTED
 
 
 def test_every_golden_case_in_the_rules_files_has_a_test() -> None:
