@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from engine.errors import ReportError
+from engine.models import HandResult, Seat
 from engine.rules import ruleset
 from engine.settle import parse_report, settle_hand
 from engine.share_table import share
@@ -25,9 +26,9 @@ def dollars(e: float = 0, s: float = 0, w: float = 0, n: float = 0) -> dict[str,
     return {k: round(v * 100) for k, v in {"E": e, "S": s, "W": w, "N": n}.items()}
 
 
-def settle(overrides: list[str], *events: dict[str, Any], dealer: str = "E") -> Any:
+def settle(overrides: list[str], *events: dict[str, Any], dealer: Seat = "E") -> HandResult:
     return settle_hand(ruleset("hongkong", overrides), parse_report({"events": events}),
-                       dealer)  # type: ignore[arg-type]
+                       dealer)
 
 
 # (case, overrides, events, expected deltas in HK$, next dealer)
