@@ -46,6 +46,11 @@ class Ruleset:
         """The table's seats: E S W N, or E S W for three players."""
         return table_seats(self.options.players)
 
+    @property
+    def points_in_cents(self) -> bool:
+        """The family pays money from its own table: a point is a cent (Hong Kong)."""
+        return FAMILIES[self.family].points_in_cents
+
     def snapshot(self) -> dict[str, Any]:
         """Everything needed to score again later, exactly as now (a session keeps this)."""
         return {"preset": self.preset, "family": self.family,

@@ -30,3 +30,6 @@ class Family:
     name: str
     options: type[FamilyOptions]
     handlers: Mapping[type, Handler]  # event model -> handler; a missing kind is refused
+    # The family pays money itself (a share table): its points are cents, and a table
+    # plays it at one cent a point, never a stake per point.
+    points_in_cents: bool = False

@@ -286,3 +286,8 @@ def test_under_half_shot_a_discard_is_two_thirds_of_a_self_draw(
     take = off.deltas[winner]
     assert full.deltas == {s: take if s == winner else -take if s == discarder else 0
                            for s in SEATS}
+
+
+def test_hong_kong_points_are_cents() -> None:
+    assert ruleset("hongkong").points_in_cents
+    assert not ruleset("chengdu").points_in_cents
