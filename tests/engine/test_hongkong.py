@@ -291,3 +291,10 @@ def test_under_half_shot_a_discard_is_two_thirds_of_a_self_draw(
 def test_hong_kong_points_are_cents() -> None:
     assert ruleset("hongkong").points_in_cents
     assert not ruleset("chengdu").points_in_cents
+
+
+def test_traditional_simplified_and_mixed_names_find_one_pattern() -> None:
+    for name in ("槓上開花", "杠上开花", "杠上開花", "槓上开花"):
+        assert HONGKONG.resolve(name).name == "槓上開花"
+    assert HONGKONG.resolve("對对胡").name == HONGKONG.resolve("对對糊").name == "對對糊"
+    assert HONGKONG.resolve("清幺九").name == HONGKONG.resolve("清么九").name
