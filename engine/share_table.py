@@ -29,3 +29,9 @@ def share(fan: int, stake: Stake, curve: Curve) -> int:
     above = fan - 4
     doubled: int = 2 ** (above // 2)
     return unit * 16 * doubled * (3 if above % 2 else 2) // 2
+
+
+def share_rows(stake: Stake, curve: Curve, low: int, cap: int) -> list[tuple[int, int]]:
+    """The table a Hong Kong table plays, for /rules and the Mini App: (番, one share in
+    cents) from ``low`` 番 to the cap."""
+    return [(fan, share(fan, stake, curve)) for fan in range(low, cap + 1)]

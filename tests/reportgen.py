@@ -163,7 +163,7 @@ _HK_HANDS = (["清一色"], ["混一色", "對對糊"], ["大三元"], ["小三�
              ["對對糊", "三元", "三元"], ["大四喜"], ["十三么"], ["字一色"], ["花糊"])
 
 
-def _hongkong(rng: random.Random, opts: HongKongOptions, dealer: str) -> list[dict[str, Any]]:
+def _hongkong(rng: random.Random, opts: HongKongOptions) -> list[dict[str, Any]]:
     if rng.random() < 0.1:
         return [{"type": "wall_end"}]
     winner = rng.choice(SEATS)
@@ -196,7 +196,7 @@ def random_report(rng: random.Random, rules: Ruleset, dealer: str = "E") -> dict
     elif isinstance(opts, ChangshaOptions):
         events = _changsha(rng, opts)
     elif isinstance(opts, HongKongOptions):
-        events = _hongkong(rng, opts, dealer)
+        events = _hongkong(rng, opts)
     else:
         assert isinstance(opts, JiangxiOptions)
         events = _jiangxi(rng, opts)

@@ -11,7 +11,7 @@ from engine.errors import ReportError
 from engine.models import HandResult, Seat
 from engine.rules import ruleset
 from engine.settle import parse_report, settle_hand
-from engine.share_table import share
+from engine.share_table import share, share_rows
 
 
 def win(how: str, winner: str, from_seat: str | None = None, **hand: Any) -> dict[str, Any]:
@@ -154,3 +154,8 @@ def test_the_share_table_paid_by_every_scheme(fan: int, stake: str, curve: str,
         assert off == {"E": -s, "S": -s, "W": 4 * s, "N": -2 * s}
     else:
         assert off == {"E": 0, "S": 0, "W": 4 * s, "N": -4 * s}
+
+
+def test_the_rows_a_table_plays() -> None:
+    assert share_rows("erwuji", "half_spicy", 3, 10) == [
+        (3, 200), (4, 400), (5, 600), (6, 800), (7, 1200), (8, 1600), (9, 2400), (10, 3200)]
