@@ -82,6 +82,8 @@ HONGKONG_TEMPLATES: dict[str, str] = {
     "bao_zimo": "包自摸: {seat} fed {winner}'s fourth exposed meld and pays the whole "
                 "self-draw",
     "bao_only_self_draw": "包自摸 is paid on a self-draw only: {seat} pays as usual",
+    "rob_kong_no_bao": "{seat} pays as a discarder for the robbed kong (the house rule "
+                       "“rob_kong_bao” is off)",
     "not_counted_included": "{name} not counted: {by} includes it",
 }
 HONGKONG_NOT_COUNTED = ("not_counted_included",)

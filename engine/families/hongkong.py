@@ -12,8 +12,8 @@ from engine.families.hongkong_fan import (
     Fan,
     best,
     bonus_names,
-    check_found,
     count,
+    missing,
     named_counter,
     round_wind_kind,
     seat_number,
@@ -134,11 +134,14 @@ def value(opts: HongKongOptions, state: HandState, ev: Win, w: WinnerHand
     readings = tile_names(w, set(said), ev.how in _SELF_DRAWN, own, round_wind_kind(ev.wind))
     bonus = (bonus_names(w.flowers, seat_number(w.seat, state.dealer))
              if w.flowers is not None else Counter())
-    options = []
-    for found in readings:
-        check_found(set(said), found + bonus, w.flowers is not None)
-        options.append(found | bonus | extra
-                       | Counter({n: c for n, c in named.items() if n not in found}))
+    shown = [found for found in readings
+             if missing(set(said), found + bonus, w.flowers is not None) is None]
+    if not shown:
+        name = missing(set(said), readings[0] + bonus, w.flowers is not None)
+        raise ReportError("tiles_contradict", f"{name} named, but the tiles do not show it",
+                          pattern=str(name))
+    options = [found | bonus | extra | Counter({n: c for n, c in named.items()
+                                                if n not in found}) for found in shown]
     names, fan = best(options, said, w.seat, opts.cap_fan)
     return fan, set(names)
 
@@ -163,7 +166,7 @@ def _parts(opts: HongKongOptions, ev: Win, winner: Seat, names: set[str],
         reason = "flower_rob" if "花糊" in names else "rob_kong"
         return [Part(s, 2, source, reason) for s in others]
     if robbed:
-        book.line("not_counted_option", seat=winner, name="搶槓", option="rob_kong_bao")
+        book.line("rob_kong_no_bao", seat=source, winner=winner)
     if opts.payment == "full":
         return [Part(s, 2 if s == source else 1, source, "full_shot") for s in others]
     return [Part(s, 2 if s == source else 1, s, "half_shot") for s in others]

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.bonus_tiles import FLOWER, SEASON, parse_bonus
-from engine.errors import ReportError
 from engine.hand_facts import build, tile_facts
 from engine.models import SEATS, Seat, WinnerHand
 from engine.patterns.hongkong import ALONE, FAN, FLOWER_FAN, HONGKONG, LIMIT, MOST, dragon_pungs
@@ -105,7 +104,7 @@ def tile_names(w: WinnerHand, said: set[str], self_drawn: bool, own_wind: int,
     assert w.tiles is not None
     built = build("hongkong", w.tiles, w.melds, ())
     if _thirteen_orphans(built):
-        return [Counter({"十三么": 1})]
+        return [Counter({"十三么": 1, "門前清": 1})]
     shown_by_tiles = {n for n in said if HONGKONG[n].detect is not None}
     out: list[Counter[str]] = []
     for facts, shown in tile_facts("hongkong", HONGKONG, built, shown_by_tiles):
@@ -123,13 +122,14 @@ def tile_names(w: WinnerHand, said: set[str], self_drawn: bool, own_wind: int,
     return out
 
 
-def check_found(said: set[str], names: Counter[str], flowers_given: bool) -> None:
-    """A pattern named with the tiles that the tiles (or the bonus tiles) do not show."""
+def missing(said: set[str], names: Counter[str], flowers_given: bool) -> str | None:
+    """A pattern named with the tiles that this reading of the tiles (or the bonus tiles)
+    does not show, if any."""
     for n in sorted(said):
         if n in REPORT_ONLY or names[n] or (n in BONUS_NAMES and not flowers_given):
             continue
-        raise ReportError("tiles_contradict", f"{n} named, but the tiles do not show it",
-                          pattern=n)
+        return n
+    return None
 
 
 def round_wind_kind(wind: Seat | None) -> int:

@@ -298,3 +298,22 @@ def test_traditional_simplified_and_mixed_names_find_one_pattern() -> None:
         assert HONGKONG.resolve(name).name == "槓上開花"
     assert HONGKONG.resolve("對对胡").name == HONGKONG.resolve("对對糊").name == "對對糊"
     assert HONGKONG.resolve("清幺九").name == HONGKONG.resolve("清么九").name
+
+
+def test_a_named_pattern_picks_the_reading_that_shows_it() -> None:
+    # 111222333m read as pongs is 坎坎糊 (self-drawn, concealed); as chows it is not.
+    ev = win("self_draw", "S", tiles="111222333m 789p 55s", patterns=["坎坎糊"])
+    with pytest.raises(ReportError) as exc:
+        settle([], ev)  # 789p is a chow: no reading has four pongs
+    assert exc.value.code == "tiles_contradict" and exc.value.params["pattern"] == "坎坎糊"
+    ev = win("self_draw", "S", tiles="111222333m 777p 55s", patterns=["坎坎糊"])
+    assert [x.params["name"] for x in settle([], ev).lines if x.code == "limit_hand"] == \
+        ["坎坎糊"]
+    thirteen = win("discard", "S", "W", tiles="19m 19p 19s 1234567z 9s", patterns=["門前清"])
+    assert settle([], thirteen).deltas == dollars(-32, 128, -64, -32)
+
+
+def test_a_robbed_kong_without_bao_says_why_the_robbed_pays_as_a_discarder() -> None:
+    result = settle(["rob_kong_bao=false", "payment=full"], win("rob_kong", "S", "E", fan=3))
+    assert result.deltas == dollars(e=-8, s=8)
+    assert any(x.code == "rob_kong_no_bao" and x.params["seat"] == "E" for x in result.lines)
