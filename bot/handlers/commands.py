@@ -13,6 +13,7 @@ from bot.delivery import send
 from bot.dialogs.grammar import (
     GrammarError,
     Token,
+    for_family,
     number,
     parse_draw,
     parse_edit_event,
@@ -40,6 +41,7 @@ from bot.handlers.chat import (
 )
 from bot.handlers.context import TallyContext
 from bot.text import render, render_lookback
+from bot.text.amounts import in_cents
 from bot.text.errors_text import error_text
 from bot.text.help_text import FORMS, HELP, HELP_NIGHT
 from bot.text.i18n import money, normalise_language, t
@@ -187,6 +189,7 @@ async def _parse_and_record(update: Update, context: TallyContext, parser: Any
         await refuse(update, lang, exc.code, **exc.params)
         return
     event, indicator = result if isinstance(result, tuple) else (result, None)
+    event = for_family(event, str(session.rules.get("family")))
     await record_event(update, context, lang, session, event, indicator, tokens)
 
 
@@ -398,7 +401,8 @@ async def cmd_end(update: Update, context: TallyContext) -> None:
 
     def answer(summary: Any) -> list[Outgoing]:  # the board shows the night is over
         return [board.item(lang, render.ended(session, summary), now=True),
-                send.replying(update, render.summary_text(lang, summary))]
+                send.replying(update, render.summary_text(lang, summary,
+                                                          in_cents(session.rules)))]
 
     remember(context, session.chat_id, None)
     async with context.write(answer) as tx:
@@ -457,6 +461,9 @@ async def cmd_set(update: Update, context: TallyContext) -> None:
     zone = len(words) == 2 and words[0].lower() in ZONE_WORDS
     # A new stake: the table going plays it from its next hand (the write sets it there).
     session = await ledger.sessions.current_session(chat.id)
+    if stake and session is not None and in_cents(session.rules):
+        await refuse(update, lang, "hk_stake")
+        return
 
     def answer(info: ChatInfo) -> list[Outgoing]:
         if zone:

@@ -7,6 +7,7 @@ from html import escape
 
 from bot.text.i18n import t
 from bot.text.words import (
+    HOW,
     listing,
     option_list,
     pattern_name,
@@ -243,6 +244,31 @@ MESSAGES: dict[str, str] = {
                         "the night and start a new one.",
     "bad_language": "Choose a language: /lang en or /lang zh.",
     "not_reporter_hand": "Only the player who reported that hand, or an admin, can change it.",
+    # Hong Kong
+    "below_minimum": "{fan} 番 is below this table's minimum of {min} 番; nothing was "
+                     "recorded. A win counts at least {min} 番, e.g. /hu bob 自摸 {min}番.",
+    "below_minimum_flowers": "{fan} 番 without the {flower_fan} flower 番 (they do not count "
+                             "toward the minimum) is below this table's {min} 番; nothing was "
+                             "recorded.",
+    "one_winner": "截糊: one winner per hand; of several who could win on one discard, the "
+                  "first in turn after the discarder takes it ({first}). Report that win "
+                  "alone, e.g. /hu {first} 出銃 alice 3番.",
+    "how_contradicts": "{pattern} does not go with {how}: 自摸, 槓上開花 and 坎坎糊 are "
+                       "self-draws, 搶槓 is robbing a kong (搶槓 X), 花糊 takes another "
+                       "player's bonus tile (出銃 X). Nothing was recorded.",
+    "fan_and_tiles": "Give the 番 or the tiles, not both: /hu bob 自摸 5番, or /hu bob 自摸 "
+                     "123m456m789m111z55m.",
+    "flower_fan_without_fan": "A count of flower 番 (花1) goes with the hand's 番: /hu bob "
+                              "自摸 4番 花1.",
+    "flower_fan_too_many": "{flower_fan} flower 番 cannot be more than the hand's {fan} 番: "
+                           "e.g. /hu bob 自摸 4番 花1.",
+    "bad_flowers": "{token}: write the bonus tiles as 1f-4f (梅蘭菊竹) and 1g-4g (春夏秋冬), "
+                   "each once, or 無 for none, e.g. 花 1f3g.",
+    "bad_fourth_feeder": "包自摸: the one who fed the fourth exposed meld is another player than "
+                  "the winner, e.g. /hu bob 自摸 包 carol 4番.",
+    "needs_flowers": "{word} needs the bonus tiles after it, e.g. 花 1f3g (or 花 無).",
+    "hk_stake": "A Hong Kong table pays from its share table, not by a stake per point: set "
+                "its tier instead, e.g. /set stake wuyi (二五雞, 五一 or 一二蚊).",
 }
 
 
@@ -312,9 +338,15 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
                                          str(params[key]).split(", ") if n))
     elif code == "unknown_pattern" and lang == "zh-Hans" and "suggestions" in params:
         params["suggestions"] = str(params["suggestions"]).replace(", ", "、")
+    if code == "bad_feeder" and "seat" in params:  # Hong Kong's 包自摸, not Jiangxi's 承包
+        template = MESSAGES["bad_fourth_feeder"]
+    if code == "below_minimum" and params.get("flower_fan"):
+        template = MESSAGES["below_minimum_flowers"]
+    if code == "how_contradicts" and "how" in params:  # off a discard, robbing a kong …
+        params["how"] = t(lang, HOW.get(str(params["how"]), str(params["how"])))
     if "expected" in params:  # a tile count: "13 or 14"
         params["expected"] = str(params["expected"]).replace(" or ", t(lang, " or "))
-    clean = {k: escape(_seat(lang, str(v), seats) if k == "seat" else str(v))
+    clean = {k: escape(_seat(lang, str(v), seats) if k in ("seat", "first") else str(v))
              for k, v in params.items()}
     return "⚠️ " + t(lang, template, **clean)
 

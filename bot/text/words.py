@@ -19,6 +19,7 @@ PRESET_NAMES = {
     "feibao": "Shangrao Feibao",
     "liangfang": "三人两房 (three players, two suits)",
     "sanfang": "三人三房 (three players, three suits)",
+    "hongkong": "Hong Kong old style (廣東牌)",
 }
 
 PRESET_SUMMARIES = {
@@ -36,6 +37,9 @@ PRESET_SUMMARIES = {
                  "chengdu's scoring; a hand ends once two have won.",
     "sanfang": "Sichuan for three with all three suits (108 tiles): 缺一门 and 花猪 as at "
                "four; chengdu's scoring; a hand ends once two have won.",
+    "hongkong": "番 to a share of the share table, in dollars and cents: 3番 to win, 10番 "
+                "the cap; 二五雞, 半辣上, 半銃; 包自摸 on 十二張; 搶槓 paid by the kong's "
+                "owner; one winner per hand (截糊).",
 }
 
 HOW = {"self_draw": "self-draw", "discard": "off a discard", "rob_kong": "robbing a kong",
@@ -69,8 +73,18 @@ PAYMENTS = {
     "chengbao": "{payer} → {payee} {amount} (承包: {payer} pays every share)",
     "starting_win": "{payer} → {payee} {amount} (starting-hand win)",
     "false_win": "{payer} → {payee} {amount} (诈胡: {payer}'s false win)",
+    # Hong Kong
+    "self_draw": "{payer} → {payee} {amount} (self-draw)",
+    "half_shot": "{payer} → {payee} {amount} (半銃)",
+    "full_shot": "{payer} → {payee} {amount} (全銃: {payer} pays for all)",
+    "bao_zimo": "{payer} → {payee} {amount} (包自摸: {payer} fed the fourth meld)",
+    "rob_kong": "{payer} → {payee} {amount} (搶槓: {payer}'s kong was robbed)",
+    "flower_rob": "{payer} → {payee} {amount} (花糊: {payer}'s bonus tile was taken)",
 }
 PAYMENT_OTHER = "{payer} → {payee} {amount}"
+# Why a Hong Kong share is paid, inside a line of the details (a payment's ``reason``).
+REASONS = {"self_draw": "self-draw", "half_shot": "半銃", "full_shot": "全銃",
+           "bao_zimo": "包自摸", "rob_kong": "搶槓", "flower_rob": "花糊"}
 
 # Where a family calls a pattern by its own name.
 PATTERN_NAMES = {"yibin": {"对对胡": "大对子"}}
@@ -127,6 +141,15 @@ OPTIONS = {
     "values": "A hand's base value, e.g. values.七对=4",
     "kong_points": "A kong's points, by kind, e.g. kong_points.concealed=2",
     "starting_wins": "起手胡 played",
+    # Hong Kong
+    "stake": "Stake tier (二五雞, 五一, 一二蚊)",
+    "curve": "Above 4番 (半辣上 or 辣辣上)",
+    "payment": "A discard pays (半銃 or 全銃)",
+    "min_fan": "Fewest 番 to win",
+    "flowers_count_min": "Flower 番 count toward the minimum",
+    "twelve_bao": "包自摸 on 十二張",
+    "rob_kong_bao": "搶槓: the robbed player pays for all",
+    "dealer_double": "The dealer's shares count twice",
 }
 BY_NAME = ("fan", "extras", "big_wins", "values", "kong_points")
 VALUES = {
@@ -151,14 +174,24 @@ VALUES = {
     ("players", 3): "three (East, South, West)", ("players", 4): "four",
     ("suits", 2): "two (72 tiles)", ("suits", 3): "three (108 tiles)",
     ("false_win", 0): "as the family's rules say",
+    ("stake", "erwuji"): "二五雞 ($0.25 a 0番 share)", ("stake", "wuyi"): "五一 (x2)",
+    ("stake", "yierwen"): "一二蚊 (x4)",
+    ("curve", "half_spicy"): "半辣上 (x1.5 and x2 by turns)",
+    ("curve", "full_spicy"): "辣辣上 (x2 each 番)",
+    ("payment", "half"): "半銃 (the discarder 2 shares, the others 1)",
+    ("payment", "full"): "全銃 (the discarder all 4 shares)",
 }
 YES, NO, NO_CAP = "yes", "no", "none"
 # The stake as /set takes it (/set 底注 0.5).
 STAKE_WORDS = ("stake", "注", "底注")
 # Option values typed in Chinese, as /set reads them.
 VALUE_WORDS = {"是": "true", "开": "true", "否": "false", "关": "false", "不设": "none",
-               "不封顶": "none", "无": "none"}
-UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan"}
+               "不封顶": "none", "无": "none",
+               # Hong Kong's tiers, curves and payments by their names
+               "二五雞": "erwuji", "二五鸡": "erwuji", "五一": "wuyi", "一二蚊": "yierwen",
+               "半辣上": "half_spicy", "辣辣上": "full_spicy", "半銃": "half", "半铳": "half",
+               "全銃": "full", "全铳": "full"}
+UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan", "min_fan": "{n} fan"}
 
 
 def colon(lang: str) -> str:
@@ -186,6 +219,8 @@ PRESET_ALIASES = {
     "宜宾麻将": "yibin", "长沙": "changsha", "长沙麻将": "changsha", "上饶飞宝": "feibao",
     "飞宝": "feibao", "上饶": "feibao", "上饶飞宝麻将": "feibao",
     "三人两房": "liangfang", "两房": "liangfang", "三人三房": "sanfang", "三房": "sanfang",
+    "港式": "hongkong", "港式麻雀": "hongkong", "港式麻将": "hongkong", "廣東牌": "hongkong",
+    "广东牌": "hongkong", "hk": "hongkong", "香港": "hongkong",
 }
 
 
@@ -194,7 +229,7 @@ def preset_key(word: str, known: Any) -> str | None:
     low = word.strip().lower()
     if low in known:
         return low
-    return PRESET_ALIASES.get(word.strip())
+    return PRESET_ALIASES.get(word.strip()) or PRESET_ALIASES.get(low)
 
 
 def _edits(a: str, b: str) -> int:
@@ -335,6 +370,7 @@ def dynamic_msgids() -> list[str]:
     """Every message id used through the tables above (for the catalog extractor)."""
     return [*SEAT_KEYS.values(), *PRESET_NAMES.values(), *PRESET_SUMMARIES.values(),
             *HOW.values(), *HOW_SHORT.values(), *KONG_KINDS.values(), *PAYMENTS.values(),
+            *REASONS.values(),
             PAYMENT_OTHER, *OPTIONS.values(), *VALUES.values(), YES, NO, NO_CAP,
             *UNITS.values(), "a whole number", ", or {key}=none (none)",
             "a whole number from {least} to {most}", "<option>", "<value>",

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection, Row
 
-from engine.rules import ruleset
+from engine.rules import presets, ruleset
 from storage.errors import LedgerError
 from storage.models import (
     MAX_STAKE_CENTS,
@@ -21,6 +21,11 @@ from storage.services import rows as repo
 from storage.services.merge import merge_guest
 from storage.sql import tables as t
 from storage.sql.store import Service, Store
+
+
+def cent_presets() -> list[str]:
+    """The presets whose family pays money itself: points are cents, at 1 a point."""
+    return [p for p in presets() if ruleset(p).points_in_cents]
 
 
 class Chats(Service):
@@ -79,8 +84,10 @@ class Chats(Service):
                              .values(**values))
             if stake_cents is not None:  # a table going plays it from its next hand
                 s = t.sessions.c
+                # (not a table that pays money itself: its points are cents, 1 a point)
                 conn.execute(update(t.sessions).where(s.chat_id == chat_id,
-                                                      s.status == "open")
+                                                      s.status == "open",
+                                                      s.preset.not_in(cent_presets()))
                              .values(stake_cents=stake_cents))
             return repo.ensure_chat(conn, chat_id)
 

@@ -67,7 +67,9 @@ class Sessions(Service):
             try:
                 result = conn.execute(insert(t.sessions).values(
                     chat_id=chat_id, preset=rules.preset, rules=rules.snapshot(),
-                    stake_cents=chat.stake_cents if stake_cents is None else stake_cents,
+                    # A family that pays money itself (Hong Kong) counts in cents: 1 a point.
+                    stake_cents=1 if rules.points_in_cents else
+                    chat.stake_cents if stake_cents is None else stake_cents,
                     seat_e=players[0].id, seat_s=players[1].id, seat_w=players[2].id,
                     seat_n=players[3].id if len(players) == 4 else None,  # three: none
                     dealer="E", status="open", hands=0, started_at=now()).returning(s.id))
