@@ -12,6 +12,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.dialogs.guided_state import Draft, DrawDraft, HuDraft, KongDraft
 from bot.dialogs.guided_steps import (
+    FAN_BUTTONS,
     KONG_LETTERS,
     MAX_WINNERS,
     PAGE,
@@ -73,6 +74,7 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
             text += f" ← {names[draft.from_seat]}"
         bits = list(w.patterns)
         bits += [f"根{w.gen}"] if w.gen else []
+        bits += [f"{w.fan}番"] if w.fan else []
         bits += [f"杠{w.kongs}"] if w.kongs else []
         bits += ["无宝"] if w.wild_used is False else []
         bits += [f"飞宝{w.feibao}"] if w.feibao else []
@@ -191,11 +193,15 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
                        "pg", nxt)])
     if facts.counts:
         rows.append([b(f"根 {cur.gen}", "g"), b(f"杠 {cur.kongs}", "k")])
+    if facts.family == "hongkong":  # the 番 count, one tap (or the patterns)
+        rows += _rows([b(("✅ " if cur.fan == n else "") + t(lang, "{n} 番", n=n), "fn", n)
+                       for n in FAN_BUTTONS], 5)
     if facts.jiangxi:
         rows.append([b("无宝" if cur.wild_used is False else "有宝", "wu"),
                      b(f"飞宝 {cur.feibao}", "fb")])
     controls = [b(t(lang, "How…"), "hw")]
-    if draft.how in FROM_ANOTHER and len(draft.winners) < MAX_WINNERS:
+    if draft.how in FROM_ANOTHER and len(draft.winners) < MAX_WINNERS \
+            and facts.family != "hongkong":  # 截糊: one winner per hand
         controls.append(b(t(lang, "+ Winner"), "aw"))
     if has_more(facts):
         controls.append(b(t(lang, "More…"), "mo"))

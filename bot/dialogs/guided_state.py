@@ -43,6 +43,7 @@ class Winner(_Frozen):
     kong_chain: int = 0  # 连杠
     feeder: Seat | None = None  # 承包
     fourth_feeder: Seat | None = None  # 第四凑
+    fan: int = 0  # Hong Kong: the 番 count (0: the patterns say it)
 
 
 class HuDraft(_Frozen):
@@ -84,7 +85,7 @@ class HuDraft(_Frozen):
         for w in self.winners:
             hand: dict[str, Any] = {"seat": w.seat, "patterns": list(w.patterns)}
             for key, value in (("gen", w.gen), ("kongs", w.kongs), ("feibao", w.feibao),
-                               ("kong_chain", w.kong_chain)):
+                               ("kong_chain", w.kong_chain), ("fan", w.fan)):
                 if value:
                     hand[key] = value
             for key, maybe in (("wild_used", w.wild_used), ("feeder", w.feeder),

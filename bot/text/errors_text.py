@@ -251,8 +251,8 @@ MESSAGES: dict[str, str] = {
                              "toward the minimum) is below this table's {min} 番; nothing was "
                              "recorded.",
     "one_winner": "截糊: one winner per hand; of several who could win on one discard, the "
-                  "first in turn after the discarder takes it ({first}). Report that win "
-                  "alone, e.g. /hu {first} 出銃 alice 3番.",
+                  "first in turn after the discarder takes it ({first}). Report {first}'s "
+                  "win alone. Nothing was recorded.",
     "how_contradicts": "{pattern} does not go with {how}: 自摸, 槓上開花 and 坎坎糊 are "
                        "self-draws, 搶槓 is robbing a kong (搶槓 X), 花糊 takes another "
                        "player's bonus tile (出銃 X). Nothing was recorded.",

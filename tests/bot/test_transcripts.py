@@ -19,7 +19,8 @@ TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
 LANGUAGE = {"feibao": "zh-hans", "yibin": "zh-hans", "liangfang": "zh-hans",
             "night_twice_zh": "zh-hans", "night_stake_zh": "zh-hans",
             "night_penalty_zh": "zh-hans", "night_edit_zh": "zh-hans",
-            "night_seat_zh": "zh-hans", "players_words_zh": "zh-hans", "hints_zh": "zh-hans"}
+            "night_seat_zh": "zh-hans", "players_words_zh": "zh-hans", "hints_zh": "zh-hans",
+            "hongkong_zh": "zh-hans"}
 
 
 @pytest.mark.parametrize("path", TRANSCRIPTS, ids=[p.stem for p in TRANSCRIPTS])
