@@ -191,6 +191,9 @@ VALUE_WORDS = {"是": "true", "开": "true", "否": "false", "关": "false", "�
                "二五雞": "erwuji", "二五鸡": "erwuji", "五一": "wuyi", "一二蚊": "yierwen",
                "半辣上": "half_spicy", "辣辣上": "full_spicy", "半銃": "half", "半铳": "half",
                "全銃": "full", "全铳": "full"}
+# Option values a Chinese chat types by their names (Hong Kong's tier, curve, payment).
+TYPED_NAMES = {"erwuji": "二五鸡", "wuyi": "五一", "yierwen": "一二蚊", "half_spicy": "半辣上",
+               "full_spicy": "辣辣上", "half": "半铳", "full": "全铳"}
 UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan", "min_fan": "{n} fan"}
 
 
@@ -299,7 +302,7 @@ def typed_value(lang: str, word: str) -> str:
     """An option's value as a player of ``lang`` types it (``true`` -> ``是``)."""
     if lang != "zh-Hans":
         return word
-    return {"true": "是", "false": "否", "none": "不设"}.get(word, word)
+    return {"true": "是", "false": "否", "none": "不设", **TYPED_NAMES}.get(word, word)
 
 
 def typed_name(lang: str, key: str) -> str:
