@@ -128,3 +128,19 @@ async def test_the_fan_count_by_buttons_and_three_dragons_named_twice(tmp_path: 
         assert "carol +24.00" in said and "alice -12.00" in said
         refused = await _say(t, "dave", "/hu dave 自摸 三元 三元 三元 三元")
         assert refused.startswith("⚠️") and "三元" in refused
+
+
+async def test_the_prevailing_wind_follows_the_deal_round_the_table(tmp_path: Path) -> None:
+    """East's round until the deal comes back to the first dealer, then South's: a pong of
+    南 is 圈風 for carol (West) only then."""
+    async with table(tmp_path) as t:
+        await t.say("alice", NEW)
+        hand = "/hu carol 自摸 222z 777z 234m 345m 55m"
+        assert "圈風" not in await _say(t, "carol", hand)  # East's round; S, W, N deal next
+        for who, source in (("dave", "alice"), ("alice", "bob"), ("bob", "carol")):
+            await t.say(who, f"/hu {who} 出銃 {source} 5番")
+        session = await t.ledger.sessions.current_session(t.chat_id)
+        assert session is not None and session.dealer == "E"
+        assert "圈風" in await _say(t, "carol", hand)  # South's round
+        # A report that names the wind keeps it.
+        assert "圈風" not in await _say(t, "dave", "/hu dave 自摸 圈風 東 222z 777z 234m 345m 55m")
