@@ -182,10 +182,14 @@ def kind_of(draft: Draft) -> Kind:
 
 def dump(draft: Draft) -> dict[str, Any]:
     """The JSON the drafts table keeps: the shape :func:`load` reads, as the dialog wrote
-    it before it was typed (a /hu draft's ``suit`` and ``edit`` only once they are set)."""
+    it before it was typed (a /hu draft's ``suit`` and ``edit`` only once they are set, a
+    winner's ``fan`` only once a Hong Kong 番 count is chosen)."""
     data = draft.model_dump(mode="json", by_alias=True)
     if isinstance(draft, HuDraft):
         for key in ("suit", "edit"):
             if data[key] is None:
                 del data[key]
+        for winner in data["winners"]:
+            if not winner["fan"]:
+                del winner["fan"]
     return data

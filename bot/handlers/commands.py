@@ -353,7 +353,7 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
             if not chunk:
                 continue
             event, ind = parse_edit_event(chunk, resolve)
-            events.append(event)
+            events.append(for_family(event, str(session.rules.get("family"))))
             indicator = indicator or ind
             chunk = []
     except GrammarError as exc:
