@@ -96,6 +96,27 @@ TEMPLATES: dict[str, str] = {
 NOT_COUNTED = ("not_counted_option", "not_counted_largest", "not_counted_no_value",
                "not_counted_no_wild", "not_counted_fan_given", "not_counted_tai_given")
 
+# The Hong Kong family's lines: 番 to a share (amounts in cents), each loser's part and
+# who pays it. Apart from TEMPLATES until the bot's catalogs translate them.
+HONGKONG_TEMPLATES: dict[str, str] = {
+    "limit_hand": "{seat}: {name}, a limit hand ({fan} 番)",
+    "chicken_hand": "{seat}: 雞糊, no 番",
+    "fan_total": "{seat}: {fan} 番 in all",
+    "flower_fan": "{seat}: {fan} of them flower 番; {counted} 番 count toward the minimum",
+    "share": "{seat}: {fan} 番 = a share of {share} ({stake}, {curve})",
+    "share_part": "{payer} pays {shares} share(s) = {amount} ({reason})",
+    "share_part_for": "{payer} pays {seat}'s {shares} share(s) = {amount} ({reason})",
+    "share_part_double": "{payer} pays {seat}'s {shares} share(s) x2 for the dealer = "
+                         "{amount} ({reason})",
+    "bao_zimo": "包自摸: {seat} fed {winner}'s fourth exposed meld and pays the whole "
+                "self-draw",
+    "bao_only_self_draw": "包自摸 is paid on a self-draw only: {seat} pays as usual",
+    "rob_kong_no_bao": "{seat} pays as a discarder for the robbed kong (the house rule "
+                       "“rob_kong_bao” is off)",
+    "not_counted_included": "{name} not counted: {by} includes it",
+}
+HONGKONG_NOT_COUNTED = ("not_counted_included",)
+
 
 def template_code(line: Line) -> str:
     """The template for a line: some codes have a variant when they carry more facts."""
@@ -103,13 +124,18 @@ def template_code(line: Line) -> str:
         return "chajiao_tiles"
     if line.code == "chajiao" and "fan" not in line.params:
         return "chajiao_points"  # a line stored before 查叫 lines carried the fan
+    if line.code == "share_part" and line.params.get("times") == 2:
+        return "share_part_double"
+    if line.code == "share_part" and line.params.get("payer") != line.params.get("seat"):
+        return "share_part_for"
     if line.code == "doubled_value" and line.params.get("times") == 1:
         return "plain_value"
     return line.code
 
 
 def line_text(line: Line) -> str:
-    template = TEMPLATES.get(template_code(line), line.code + " {params}")
+    code = template_code(line)
+    template = TEMPLATES.get(code) or HONGKONG_TEMPLATES.get(code, line.code + " {params}")
     try:
         return template.format(params=line.params, **line.params)
     except (KeyError, IndexError):

@@ -111,7 +111,8 @@ class WinnerHand(Frozen):
     feibao: int = Field(0, ge=0, le=8, description="飞宝: wildcards this winner discarded")
     kong_chain: int = Field(0, ge=0, le=4, description="kongs in the unbroken run (连杠)")
     feeder: Seat | None = Field(None, description="承包: fed three of the winner's melds")
-    fourth_feeder: Seat | None = Field(None, description="承包: fed the fourth meld")
+    fourth_feeder: Seat | None = Field(None, description="承包: fed the fourth meld; Hong "
+                                       "Kong 包自摸: fed the fourth exposed meld (十二張)")
     # Singapore/Malaysia family (``feeder`` names the player liable for all, 包)
     tai: int | None = Field(None, ge=0, le=MAX_FAN,
                             description="the hand's tai, counted in (bonus tiles included)")
@@ -125,6 +126,11 @@ class WinnerHand(Frozen):
                                description="free: what the discarder, or each player, pays")
     # Chinese Official (MCR) family
     mcr: McrHand | None = Field(None, description="MCR: the fan count or the tiles")
+    # Hong Kong family
+    flowers: str | None = Field(None, max_length=40, description="bonus tiles held: 1f-4f "
+                                "梅蘭菊竹, 1g-4g 春夏秋冬, or 無 for none")
+    flower_fan: int = Field(0, ge=0, le=MAX_FAN, description="how much of ``fan`` is flower "
+                            "番 (正花, 一台花, 無花)")
 
 
 class Win(Frozen):
@@ -148,6 +154,8 @@ class Win(Frozen):
     robbed_kongs: int = Field(1, ge=1, le=4, description="Jiangxi: kongs robbed (连杠连抢)")
     prevailing: Seat | None = Field(
         None, description="Singapore: the prevailing (round) wind, E unless said")
+    wind: Seat | None = Field(None, description="Hong Kong: the prevailing wind (圈風); "
+                              "East when not said")
 
     @model_validator(mode="before")
     @classmethod

@@ -12,6 +12,7 @@ from engine.families.sichuan import option_off
 from engine.options import (
     ChangshaOptions,
     FreeOptions,
+    HongKongOptions,
     JiangxiOptions,
     McrOptions,
     SichuanOptions,
@@ -38,6 +39,8 @@ USUAL = {
     "sichuan": ("清一色", "对对胡", "七对", "龙七对", "无听用", "清对", "清七对", "金钩钓",
                 "将对", "带幺九", "碰本金"),
     "changsha": ("碰碰胡", "清一色", "七小对", "将将胡", "豪华七小对", "海底捞月", "全求人"),
+    "hongkong": ("對對糊", "混一色", "清一色", "三元", "門風", "圈風", "正花", "無花", "平糊",
+                 "門前清", "小三元", "大三元", "一台花", "花么", "海底撈月"),
     "jiangxi": ("七对", "碰对", "宝吊", "清一色", "九幺", "十三浪", "单张", "豪华", "七字全",
                 "宝吊还原"),
     "singapore": ("动物", "正花", "红中", "发财", "白板", "门风", "圈风", "平胡", "对对胡",
@@ -49,7 +52,7 @@ USUAL = {
             "幺九刻", "缺一门", "无字", "边张", "坎张", "单钓将", "明杠"),
 }
 PLAIN = {"sichuan": "平胡", "changsha": "小胡", "jiangxi": "平和", "singapore": "平胡",
-         "free": "", "mcr": "无番和"}
+         "free": "", "mcr": "无番和", "hongkong": "雞糊"}
 # Singapore: the ways to win (no 杠上炮 tai: a win off a discard after a kong is a discard).
 SINGAPORE_WAYS = ("self_draw", "discard", "rob_kong", "kong_replacement")
 # Singapore: the instant payouts a player may report besides kongs (bites, then sets).
@@ -137,6 +140,9 @@ def offer(rules: Ruleset) -> Offer:
         fans = [n for n in known if n != "花牌"]  # flowers are counted, not tapped
         return Offer("mcr", _ordered("mcr", fans), ("self_draw", "discard", "rob_kong",
                                            "kong_replacement"), kongs=())
+    if isinstance(opts, HongKongOptions):  # 自摸, 搶槓 and 槓上開花 come from how it was won
+        names = [n for n in known if n not in ("自摸", "搶槓", "槓上開花", "雞糊")]
+        return Offer("hongkong", _ordered("hongkong", names), WAYS[:4])
     assert isinstance(opts, JiangxiOptions)
     hows = tuple(h for h in WAYS if opts.discard_wins or h not in OFF_A_DISCARD)
     names = [n for n in _JIANGXI_HANDS if n in known]

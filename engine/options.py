@@ -209,3 +209,28 @@ class McrOptions(FamilyOptions):
         5, description="明暗杠 (a concealed and a melded kong): 5 fan, or 6 (Green Book)")
     knitted_straight_waits: bool = Field(
         False, description="边张/坎张/单钓将 also for a winning tile inside the 组合龙")
+
+
+class HongKongOptions(FamilyOptions):
+    """Hong Kong old style (廣東牌): points are cents, paid from the share table."""
+
+    base: Literal[1] = Field(1, description="the share table says every amount: no unit")
+    players: Literal[4] = Field(4, description="played by four: no three-player form")
+    stake: Literal["erwuji", "wuyi", "yierwen"] = Field(
+        "erwuji", description="the tier: 二五雞 ($0.25 a 0番 share), 五一 (×2), 一二蚊 (×4)")
+    curve: Literal["half_spicy", "full_spicy"] = Field(
+        "half_spicy", description="above 4番: 半辣上 (×1.5 and ×2 by turns) or 辣辣上 (×2 each)")
+    payment: Literal["half", "full"] = Field(
+        "half", description="a discard: 半銃 (the discarder 2 shares, the others 1 each) or "
+        "全銃 (the discarder all 4)")
+    cap_fan: Literal[8, 10, 13] = Field(10, description="爆棚: the most 番 a win counts")
+    min_fan: int = Field(3, ge=0, le=5, description="起糊: the fewest 番 that win")
+    flowers_count_min: bool = Field(
+        False, description="flower 番 (正花, 一台花, 無花) count toward the minimum")
+    twelve_bao: bool = Field(
+        True, description="包自摸 on 十二張: the feeder of the fourth exposed meld pays a "
+        "self-draw alone")
+    rob_kong_bao: bool = Field(
+        True, description="搶槓: the robbed player pays the whole self-draw (off: as a discarder)")
+    dealer_double: bool = Field(False, description="every share between the dealer and "
+                                "another seat counts twice")

@@ -10,12 +10,14 @@ from engine.mcr.fans import value_of as mcr_value
 from engine.options import (
     ChangshaOptions,
     FreeOptions,
+    HongKongOptions,
     JiangxiOptions,
     McrOptions,
     SichuanOptions,
     SingaporeOptions,
 )
 from engine.patterns import FAMILY_PATTERNS, STARTING, Pattern
+from engine.patterns.hongkong import FAN, LIMIT
 from engine.patterns.singapore import COUNTED, LIMITS
 from engine.rules import Ruleset, ruleset
 
@@ -54,6 +56,8 @@ def _valued(rules: Ruleset) -> Iterator[tuple[Pattern, str]]:
             continue  # points only: no pattern
         elif isinstance(opts, McrOptions):
             value = f"{mcr_value(p.name, opts.mixed_kong)} fan"
+        elif isinstance(opts, HongKongOptions):
+            value = "limit" if FAN[p.name] == LIMIT else f"{FAN[p.name]} 番"
         else:
             assert isinstance(opts, JiangxiOptions)
             if p.name in opts.values:

@@ -10,6 +10,7 @@ player, what the family's reading in docs/rules/penalties.md says, unless the ho
 - Jiangxi (上饶飞宝): the largest base value of the table's hands (V0).
 - Singapore/Malaysia: a self-draw at the cap (the stake table's zimo at ``cap_tai``).
 - Points only (free): no reading; the house rule ``false_win`` must name the points.
+- Hong Kong: a limit self-draw, two shares at the cap, in cents.
 
 An adjustment moves the points it names; it must sum to zero.
 """
@@ -24,11 +25,13 @@ from engine.models import Adjustment, Penalty, Seat
 from engine.options import (
     ChangshaOptions,
     FreeOptions,
+    HongKongOptions,
     JiangxiOptions,
     SichuanOptions,
     SingaporeOptions,
 )
 from engine.rules import Ruleset
+from engine.share_table import share
 
 
 def false_win_amount(rules: Ruleset, payer: Seat, payee: Seat, dealer: Seat
@@ -52,6 +55,8 @@ def false_win_amount(rules: Ruleset, payer: Seat, payee: Seat, dealer: Seat
     if isinstance(opts, FreeOptions):
         raise ReportError("false_win_unset", "this table scores points only: set the points "
                           "a false win costs (/set false_win=N), or use an adjustment")
+    if isinstance(opts, HongKongOptions):
+        return 2 * share(opts.cap_fan, opts.stake, opts.curve), "limit_self_draw"
     raise AssertionError(f"no false-win reading for {rules.family}")  # pragma: no cover
 
 

@@ -24,7 +24,7 @@ from engine.models import Seat, table_seats
 from engine.options import FamilyOptions
 
 FAMILY_TILES = {"sichuan": 108, "changsha": 108, "jiangxi": 136, "singapore": 148,
-                "mcr": 144}
+                "mcr": 144, "hongkong": 144}
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,13 @@ class Ruleset:
     def seats(self) -> tuple[Seat, ...]:
         """The table's seats: E S W N, or E S W for three players."""
         return table_seats(self.options.players)
+
+    @property
+    def points_in_cents(self) -> bool:
+        """The family pays money from its own table: a point is a cent (Hong Kong,
+        Singapore)."""
+        family = FAMILIES[self.family]
+        return family.points_in_cents or family.point_cents is not None
 
     def snapshot(self) -> dict[str, Any]:
         """Everything needed to score again later, exactly as now (a session keeps this)."""

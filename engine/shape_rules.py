@@ -31,6 +31,8 @@ FAMILY_SHAPES: dict[str, ShapeRules] = {
     "singapore": ShapeRules(honors=True, seven_pairs=False),
     # 144 tiles; chow; MCR's own shapes are engine.mcr's (this is for the tile palette).
     "mcr": ShapeRules(honors=True, chow=True),
+    # 144 tiles (bonus tiles aside); chow; honours only in pongs; no seven pairs.
+    "hongkong": ShapeRules(honors=True, seven_pairs=False),
     # No family: the standard shapes over all 34 kinds.
     "standard": ShapeRules(honors=True),
 }

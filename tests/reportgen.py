@@ -10,6 +10,7 @@ from engine.models import SEATS, table_seats
 from engine.options import (
     ChangshaOptions,
     FreeOptions,
+    HongKongOptions,
     JiangxiOptions,
     McrOptions,
     SichuanOptions,
@@ -266,6 +267,37 @@ def _mcr(rng: random.Random) -> list[dict[str, Any]]:
     return [ev]
 
 
+# Hong Kong hands that win at any minimum, as named patterns.
+_HK_HANDS = (["清一色"], ["混一色", "對對糊"], ["大三元"], ["小三元"], ["混一色", "三元", "門風"],
+             ["對對糊", "三元", "三元"], ["大四喜"], ["十三么"], ["字一色"], ["花糊"])
+
+
+def _hongkong(rng: random.Random, opts: HongKongOptions) -> list[dict[str, Any]]:
+    if rng.random() < 0.1:
+        return [{"type": "wall_end"}]
+    winner = rng.choice(SEATS)
+    others = [s for s in SEATS if s != winner]
+    how = rng.choice(["self_draw", "discard", "discard", "rob_kong", "kong_replacement"])
+    hand: dict[str, Any] = {"seat": winner}
+    if rng.random() < 0.5:
+        fan = rng.randint(max(opts.min_fan, 1), 13)
+        hand["fan"] = fan
+        if opts.flowers_count_min or fan > opts.min_fan:
+            hand["flower_fan"] = rng.randint(0, min(2, fan - (0 if opts.flowers_count_min
+                                                             else opts.min_fan)))
+    else:
+        names = list(rng.choice(_HK_HANDS))
+        if "花糊" in names and how in ("self_draw", "kong_replacement"):
+            names = ["清一色"]
+        hand["patterns"] = names + rng.sample(["正花", "海底撈月", "門前清"], rng.randint(0, 2))
+    ev: dict[str, Any] = {"type": "win", "how": how, "winners": [hand]}
+    if how in ("discard", "rob_kong"):
+        ev["from_seat"] = rng.choice(others)
+    if rng.random() < 0.2:
+        hand["fourth_feeder"] = rng.choice(others)
+    return [ev]
+
+
 def random_report(rng: random.Random, rules: Ruleset, dealer: str = "E") -> dict[str, Any]:
     opts = rules.options
     if isinstance(opts, SichuanOptions):
@@ -278,6 +310,8 @@ def random_report(rng: random.Random, rules: Ruleset, dealer: str = "E") -> dict
         events = _free(rng, opts)
     elif isinstance(opts, McrOptions):
         events = _mcr(rng)
+    elif isinstance(opts, HongKongOptions):
+        events = _hongkong(rng, opts)
     else:
         assert isinstance(opts, JiangxiOptions)
         events = _jiangxi(rng, opts)

@@ -19,6 +19,7 @@ from engine.errors import clip as clip  # re-exported: the handlers clip with it
 from engine.errors import clip_params
 from engine.models import MAX_FAN
 from engine.patterns import FAMILY_PATTERNS
+from engine.patterns.hongkong import MOST
 from engine.patterns.singapore import COUNTED
 from engine.tiles import TileError, parse_tokens
 from storage.models import MAX_STAKE_CENTS
@@ -55,15 +56,26 @@ SELF_DRAW = {"自摸", "zimo", "self", "selfdraw", "self-draw", "tsumo", "摸", 
 DISCARD = {"from", "off", "点炮", "放炮", "炮", "dianpao", "点", "接炮", "jiepao",
            "出铳", "铳", "shooter"}  # 出銃: Hong Kong; shooter: Singapore
 # Said after the player whose discard it was (``alice 点炮``), as well as before.
-DISCARD_AFTER = {"点炮", "放炮", "dianpao", "fangpao"}
+DISCARD_AFTER = {"点炮", "放炮", "dianpao", "fangpao",
+                 # Hong Kong: 出銃 / 放銃 (Traditional and Simplified), Cantonese
+                 "出銃", "放銃", "出铳", "放铳", "出冲", "出沖", "cheotsung", "fongcung"}
 DISCARD |= DISCARD_AFTER
 # Seats by name: 东/East deals first (names at the table come first, then these).
 SEAT_WORDS = {
     "东": "E", "东家": "E", "東": "E", "east": "E", "南": "S", "南家": "S", "south": "S",
     "西": "W", "西家": "W", "west": "W", "北": "N", "北家": "N", "north": "N",
 }
-ROB = {"rob", "robs", "抢杠", "抢", "qianggang", "抢杠胡"}
-KONG_DRAW = {"杠上花", "杠上开花", "gangshanghua", "gsh", "kongdraw", "kong-draw", "杠上"}
+ROB = {"rob", "robs", "抢杠", "抢", "qianggang", "抢杠胡", "搶槓", "搶杠", "抢槓", "搶",
+       "coenggong"}
+KONG_DRAW = {"杠上花", "杠上开花", "gangshanghua", "gsh", "kongdraw", "kong-draw", "槓上開花",
+             "槓上开花", "杠上開花", "槓上花", "gongsoenghoifaa"}
+# Hong Kong: 食糊 says a win (the report says it already), the prevailing wind (圈風 南, or
+# 南圈), the bonus tiles held (花 1f3g, or 1f3g alone) and how many 番 are flower 番 (花1).
+WIN_WORDS = {"食糊", "食胡", "食", "sikwu"}
+ROUND_WIND = {"圈風", "圈风"}  # round, prevailing: PREVAILING below
+_ROUND = re.compile(r"^([東东南西北])(?:風|风)?圈$")
+FLOWER_WORDS = {"花", "花牌", "flowers", "bonus"}
+_BONUS = re.compile(r"^(?:[1-4]+[fg])+$", re.I)
 KONG_DISCARD = {"杠上炮", "gangshangpao", "gsp", "kongdiscard", "kong-discard"}
 WILD = {"有宝", "wild", "有精", "带宝", "youbao", "with bao", "with wild", "with wildcard",
         "with wildcards", "with jing"}
@@ -104,7 +116,7 @@ NOT_READY = {"未听", "没听", "notready", "not-ready", "无叫", "noting"}
 _NUM = r"([0-9]+)"
 # The most each count may be: what the game allows.
 MAX_COUNT = {"gen": 4, "kongs": 4, "fan": MAX_FAN, "feibao": 8, "kong_chain": 4,
-             "tai": MAX_FAN, "bonus_tai": MAX_FAN}
+             "tai": MAX_FAN, "bonus_tai": MAX_FAN, "flower_fan": 8}
 MAX_BIRDS = 6  # birds in one report (a preset draws at most 6)
 BIRD_RANKS = (1, 9)  # a bird is a tile's rank
 MAX_ROBBED = 4  # kongs robbed at once (连杠连抢)
@@ -119,6 +131,7 @@ _COUNTS = [
     ("fan", re.compile(rf"^(?:番|fan){_NUM}$|^{_NUM}(?:番|fan)$", re.I)),
     ("feibao", re.compile(rf"^(?:飞宝|feibao){_NUM}$|^{_NUM}(?:飞宝|feibao)$", re.I)),
     ("kong_chain", re.compile(rf"^(?:连杠|chain){_NUM}$", re.I)),
+    ("flower_fan", re.compile(rf"^(?:花番?|flower){_NUM}$|^{_NUM}(?:花番?|flower)$", re.I)),
 ]
 # Any number is read as a bird (鸟999), to be refused as out of range, not as a pattern.
 _BIRD = re.compile(r"^(?:鸟|bird|birds|扎鸟)([0-9]+(?:[,，、/][0-9]+)*)$", re.I)
@@ -199,7 +212,8 @@ class WinDraft:
     jing: dict[str, list[int]] = field(default_factory=dict)
     loser_feibao: dict[str, int] = field(default_factory=dict)
     robbed_kongs: int | None = None
-    prevailing: str | None = None
+    prevailing: str | None = None  # Singapore
+    wind: str | None = None  # Hong Kong
 
 
 def _wind(tok: Token) -> str | None:
@@ -276,6 +290,20 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
             elif low in SELF_DRAW:
                 d.how = "self_draw"
                 self_draw = True
+            elif low in WIN_WORDS:
+                pass  # 食糊: a win, as /hu says
+            elif (low in ROUND_WIND and nxt is not None and _wind_text(nxt.text) is not None) \
+                    or _ROUND.match(tok.text):
+                m = _ROUND.match(tok.text)
+                d.wind = _wind_text(m.group(1) if m else nxt.text if nxt else "")
+                i += 0 if m else 1
+            elif low in FLOWER_WORDS:
+                if nxt is None:
+                    raise GrammarError("needs_flowers", word=tok.text)
+                hand["flowers"] = nxt.text
+                i += 1
+            elif _BONUS.match(tok.text):
+                hand["flowers"] = " ".join(x for x in (hand.get("flowers"), tok.text) if x)
             elif low in DISCARD:
                 # "杠上花 from X" is 点杠花; "杠上炮 from X" stays 杠上炮; "自摸 from X" is
                 # left for the settler to refuse.
@@ -398,7 +426,27 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
         event["robbed_kongs"] = d.robbed_kongs
     if d.prevailing is not None:
         event["prevailing"] = d.prevailing
+    if d.wind is not None:
+        event["wind"] = d.wind
     return event, d.indicator
+
+
+def _wind_text(text: str) -> str | None:
+    """A wind as a seat letter (南, 南家, south, S), or None."""
+    low = text.lower()
+    return SEAT_WORDS.get(low) or (text.upper() if low in ("e", "s", "w", "n") else None)
+
+
+def for_family(event: dict[str, Any], family: str) -> dict[str, Any]:
+    """A report as the table's family reads it: 包 X is Jiangxi's 承包 (fed three melds)
+    but Hong Kong's 包自摸 (fed the fourth exposed meld, 十二張)."""
+    if family == "hongkong" and event.get("type") == "win":
+        if "prevailing" in event:  # prevailing S, 圈 南: Hong Kong's 圈風
+            event["wind"] = event.pop("prevailing")
+        for hand in event["winners"]:
+            if "feeder" in hand:
+                hand["fourth_feeder"] = hand.pop("feeder")
+    return event
 
 
 def phrase(seg: list[Token], i: int) -> tuple[str, int]:
@@ -473,8 +521,9 @@ def _player_after(word: Token, nxt: Token | None, resolve: Resolver, kind: str) 
 
 # The words a report reads as what they say, not as someone's name.
 _WORDS = SELF_DRAW | DISCARD | ROB | KONG_DRAW | KONG_DISCARD | WILD | NO_WILD | FEEDER \
-    | FOURTH | INDICATOR | set(COUNT_WORDS) | JING_WORDS | BONUS_TILES | NO_BONUS | PREVAILING
-_FORMS = [*(rx for _, rx in _COUNTS), _BIRD, _LOSER_FEIBAO, _ROBBED, _JING]
+    | FOURTH | INDICATOR | set(COUNT_WORDS) | JING_WORDS | BONUS_TILES | NO_BONUS | PREVAILING \
+    | WIN_WORDS | ROUND_WIND | FLOWER_WORDS
+_FORMS = [*(rx for _, rx in _COUNTS), _BIRD, _LOSER_FEIBAO, _ROBBED, _JING, _ROUND, _BONUS]
 
 
 def _a_name(tok: Token) -> bool:
@@ -631,7 +680,9 @@ def set_words(words: list[str]) -> list[str]:
     """``/set``'s words with options and values said in Chinese as their keys: ``封顶 5``
     -> ``cap_fan=5``, ``底注 0.5`` -> ``stake 0.5``, ``查花猪=否`` -> ``huazhu=false``."""
     if len(words) == 2 and fold(words[0]) in STAKE_WORDS:
-        return ["stake", words[1]]
+        value = VALUE_WORDS.get(words[1], words[1])
+        # A number is the stake per point; a word, Hong Kong's tier (/set stake 五一).
+        return ["stake", words[1]] if re.search(r"[0-9]", value) else [f"stake={value}"]
     if len(words) == 2 and "=" not in words[0] and (key := option_key(words[0])) is not None:
         words = [f"{key}={words[1]}"]
     out = []
@@ -665,12 +716,14 @@ def _known(name: str) -> bool:
 
 def _add_pattern(patterns: list[str], name: str) -> None:
     """A winner's pattern, once: the same pattern named twice (or by two of its names) is
-    refused as that, not left to fail as something else."""
+    refused as that, not left to fail as something else. A pattern that counts once for
+    each time it holds (Hong Kong's 三元, 正花) may be named that many times."""
     same = canonical(name) or {name.lower()}
     if same & set(COUNTED):  # a Singapore name that counts each time (animal animal)
         patterns.append(name)
         return
-    if any((canonical(p) or {p.lower()}) & same for p in patterns):
+    named = sum(1 for p in patterns if (canonical(p) or {p.lower()}) & same)
+    if named >= max(MOST.get(n, 1) for n in same):
         raise GrammarError("pattern_repeated", word=name)
     patterns.append(name)
 

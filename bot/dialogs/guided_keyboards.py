@@ -13,6 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.dialogs.guided_state import BiteDraft, Draft, DrawDraft, HuDraft, KongDraft
 from bot.dialogs.guided_steps import (
     AMOUNTS,
+    FAN_BUTTONS,
     KONG_LETTERS,
     MAX_WINNERS,
     PAGE,
@@ -82,6 +83,7 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
             text += f" ← {names[draft.from_seat]}"
         bits = [_shown(lang, session.preset, n) for n in w.patterns]
         bits += [f"{said(lang, '根')}{w.gen}"] if w.gen else []
+        bits += [f"{w.fan}{said(lang, '番')}"] if w.fan else []
         bits += [f"{said(lang, '杠')}{w.kongs}"] if w.kongs else []
         bits += [said(lang, "无宝")] if w.wild_used is False else []
         bits += [f"{said(lang, '飞宝')}{w.feibao}"] if w.feibao else []
@@ -208,6 +210,9 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
     if facts.counts:
         rows.append([b(f"{said(lang, '根')} {cur.gen}", "g"),
                      b(f"{said(lang, '杠')} {cur.kongs}", "k")])
+    if facts.family == "hongkong":  # the 番 count, one tap (or the patterns)
+        rows += _rows([b(("✅ " if cur.fan == n else "") + t(lang, "{n} 番", n=n), "fn", n)
+                       for n in FAN_BUTTONS], 5)
     if facts.jiangxi:
         rows.append([b(said(lang, "无宝" if cur.wild_used is False else "有宝"), "wu"),
                      b(f"{said(lang, '飞宝')} {cur.feibao}", "fb")])
@@ -215,7 +220,7 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         rows.append([b(f"花 {cur.flowers}", "fl")])
     controls = [b(t(lang, "How…"), "hw")]
     if draft.how in FROM_ANOTHER and len(draft.winners) < MAX_WINNERS \
-            and facts.family != "mcr":  # MCR: one winner (截和)
+            and facts.family not in ("mcr", "hongkong"):  # one winner (截和, 截糊)
         controls.append(b(t(lang, "+ Winner"), "aw"))
     if has_more(facts):
         controls.append(b(t(lang, "More…"), "mo"))

@@ -49,6 +49,7 @@ class Winner(_Frozen):
     tai: int | None = None  # Singapore: the hand's tai, counted in
     amount: int | None = None  # points only (free): what the win is worth
     flowers: int = 0  # MCR: 花牌
+    fan: int = 0  # Hong Kong: the 番 count (0: the patterns say it)
 
 
 class HuDraft(_Frozen):
@@ -106,7 +107,7 @@ class HuDraft(_Frozen):
                                                       "flowers": w.flowers}})
                 continue
             for key, value in (("gen", w.gen), ("kongs", w.kongs), ("feibao", w.feibao),
-                               ("kong_chain", w.kong_chain)):
+                               ("kong_chain", w.kong_chain), ("fan", w.fan)):
                 if value:
                     hand[key] = value
             for key, maybe in (("wild_used", w.wild_used), ("feeder", w.feeder),
@@ -228,7 +229,8 @@ def kind_of(draft: Draft) -> Kind:
 def dump(draft: Draft) -> dict[str, Any]:
     """The JSON the drafts table keeps: the shape :func:`load` reads, as the dialog wrote
     it before it was typed (a /hu draft's ``suit``, ``edit`` and ``kong_makers``, a winner's
-    ``flowers``, only once they are set)."""
+    ``flowers``, and a winner's ``fan`` once a Hong Kong 番 count is chosen, only once they
+    are set)."""
     data = draft.model_dump(mode="json", by_alias=True)
     if isinstance(draft, HuDraft):
         for key in ("suit", "edit", "kong_makers"):
@@ -241,4 +243,7 @@ def dump(draft: Draft) -> dict[str, Any]:
         for winner in data["winners"]:  # an MCR winner's flowers, only once counted
             if not winner["flowers"]:
                 del winner["flowers"]
+        for winner in data["winners"]:
+            if not winner["fan"]:
+                del winner["fan"]
     return data

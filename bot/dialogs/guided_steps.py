@@ -38,6 +38,7 @@ KONG_LETTERS: dict[str, KongKind] = {"c": "concealed", "a": "added", "d": "direc
 FAN_TOP = 8  # the fan buttons step 1..FAN_TOP, or up to the cap
 # A points-only win's amount, one tap (another amount is typed: /hu bob from carol 37).
 AMOUNTS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 16, 20, 24, 30, 32, 40, 50, 64, 100)
+FAN_BUTTONS = range(1, 11)  # Hong Kong: a win's 番 count, one button each (十番爆棚)
 
 
 def facts_of(session: SessionInfo) -> Offer:
@@ -284,6 +285,15 @@ def _count(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | 
     return None
 
 
+def _fan(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | None:
+    """fn (Hong Kong): the 番 count; pressed again, the patterns say it."""
+    cur = d.current
+    if d.step != "main" or cur is None or table.offer.family != "hongkong" \
+            or arg not in {str(n) for n in FAN_BUTTONS}:
+        return None
+    return _with_current(d, fan=0 if cur.fan == int(arg) else int(arg))
+
+
 def _more(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | None:
     """mo: the hand's other facts."""
     return d.model_copy(update={"step": "more"}) if d.step == "main" and has_more(
@@ -418,6 +428,7 @@ _HU: dict[str, Callable[[Table, HuDraft, str, str | None], HuDraft | None]] = {
     "hd": _how_discard, "f": _from, "hw": _ask_how, "aw": _add_winner, "cw": _choose_winner,
     "p": _pattern, "pg": _page, "g": _count, "k": _count, "wu": _count, "fb": _count,
     "fl": _count,
+    "fn": _fan,
     "mo": _more, "bk": _back, "jv": _jing_step, "jz": _jing, "jf": _jing,
     "lf": _loser_feibao, "cb": _feeder_step, "fo": _feeder_step, "fd": _feeder,
     "ff": _feeder, "kc": _chain, "rk": _chain, "in": _indicator, "is": _indicator,

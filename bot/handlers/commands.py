@@ -13,6 +13,7 @@ from bot.delivery import send
 from bot.dialogs.grammar import (
     GrammarError,
     Token,
+    for_family,
     number,
     parse_draw,
     parse_edit_event,
@@ -42,6 +43,7 @@ from bot.handlers.chat import (
 from bot.handlers.commands_mcr import score_mcr
 from bot.handlers.context import TallyContext
 from bot.text import render, render_lookback, render_mcr
+from bot.text.amounts import in_cents
 from bot.text.errors_text import error_text
 from bot.text.help_text import FORMS, HELP, HELP_NIGHT, HELP_SINGAPORE
 from bot.text.i18n import is_chinese, money, normalise_language, t
@@ -194,6 +196,7 @@ async def _parse_and_record(update: Update, context: TallyContext, parser: Any
         await refuse(update, lang, exc.code, **exc.params)
         return
     event, indicator = result if isinstance(result, tuple) else (result, None)
+    event = for_family(event, str(session.rules.get("family")))
     await record_event(update, context, lang, session, event, indicator, tokens)
 
 
@@ -372,7 +375,7 @@ async def cmd_edit(update: Update, context: TallyContext) -> None:
             if not chunk:
                 continue
             event, ind = parse_edit_event(chunk, resolve)
-            events.append(event)
+            events.append(for_family(event, str(session.rules.get("family"))))
             indicator = indicator or ind
             chunk = []
     except GrammarError as exc:
@@ -468,6 +471,9 @@ async def cmd_set(update: Update, context: TallyContext) -> None:
     zone = len(words) == 2 and fold(words[0]) in ZONE_WORDS
     # A new stake: the table going plays it from its next hand (the write sets it there).
     session = await ledger.sessions.current_session(chat.id)
+    if stake and session is not None and in_cents(session.rules):
+        await refuse(update, lang, "hk_stake")
+        return
 
     def answer(info: ChatInfo) -> list[Outgoing]:
         if zone:

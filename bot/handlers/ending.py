@@ -82,7 +82,8 @@ async def _end(update: Update, context: TallyContext, lang: str, session: Sessio
     def answer(summary: Any) -> list[Outgoing]:  # the board shows the night is over
         return [*(also or []), board.item(lang, render.ended(session, summary), now=True),
                 send.replying(update, render.summary_text(
-                    lang, summary, own_money(session.preset))
+                    lang, summary, own_money(session.preset),
+                    cents=session.rules.get("family") == "hongkong")
                     + render_mcr.rank_text(lang, session, summary))]
 
     remember(context, session.chat_id, None)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 from bot.pictures.fonts import Font
 from bot.pictures.picture_data import NightSeries, StandingsSeries
+from bot.text.amounts import preset_in_cents, signed_points
 from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.render_money import points_at_stakes, signed_money
 from bot.text.words import preset_name, said
@@ -350,6 +351,10 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
                        "its own stake ({stakes})", "Night {night} · {preset} · {hands} hands · "
                        "each hand at its own stake ({stakes})", card.hands, night=card.night,
                        preset=preset, hands=card.hands, stakes=_stakes(card.stakes, sep))
+        elif preset_in_cents(card.preset):  # Hong Kong: the amounts are money already
+            head = nui(font, lang, "Night {night} · {preset} · {hands} hand · in dollars and "
+                       "cents", "Night {night} · {preset} · {hands} hands · in dollars and "
+                       "cents", card.hands, night=card.night, preset=preset, hands=card.hands)
         else:
             head = nui(font, lang, "Night {night} · {preset} · {hands} hand · {stake} a point",
                        "Night {night} · {preset} · {hands} hands · {stake} a point",
@@ -376,6 +381,8 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
                 money_size = fit(money_, 20, width * 0.3)
             else:
                 points, money_ = signed(n.points), amount(n.cents)
+                if preset_in_cents(card.preset):  # the money alone, in the points' place
+                    points, money_ = signed_points(n.cents, True), " "
                 money_size = fit(money_, 30, width * 0.26)
             money_left = width * 0.92 - measure(money_, money_size)
             points_right = min(width * 0.62, money_left - 30)
@@ -392,7 +399,7 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
                       payee=name(tr.payee), money=amount(tr.cents))
             texts: list[tuple[float, str, float, dict[str, object]]] = []
             room = width * 0.84
-            if tr.points is not None:
+            if tr.points is not None and not preset_in_cents(card.preset):
                 pts = nui(font, lang, "{points} point", "{points} points", tr.points,
                           points=tr.points)
                 size = fit(pts, 20, width * 0.25)

@@ -9,8 +9,15 @@ from html import escape
 from typing import Any
 
 from bot.text import render_mcr, words
+from bot.text.amounts import amount, in_cents
 from bot.text.i18n import is_chinese, money, nt, signed, t
-from engine.explain import NOT_COUNTED, TEMPLATES, template_code
+from engine.explain import (
+    HONGKONG_NOT_COUNTED,
+    HONGKONG_TEMPLATES,
+    NOT_COUNTED,
+    TEMPLATES,
+    template_code,
+)
 from engine.families import FAMILIES
 from engine.models import PAID_BY_ONE, EventResult, HandResult, Line, Seat
 from engine.rules import get_preset
@@ -58,6 +65,11 @@ SHORT: dict[str, str | None] = {
     "mcr_under_gate": "{fan} fan without flowers, under the gate of {gate}: not a win but "
                       "a false win (错和), {amount} to each other player",
     "mcr_owes": None,
+    # Hong Kong
+    "limit_hand": "{name} (a limit hand)", "chicken_hand": "雞糊", "fan_total": "{fan} 番",
+    "flower_fan": None, "share": None, "share_part": None, "share_part_for": None,
+    "share_part_double": None, "bao_zimo": "包自摸 by {seat}", "bao_only_self_draw": None,
+    "rob_kong_no_bao": None, "not_counted_included": "{name} not counted ({by} includes it)",
 }
 LEFT_OUT = ("birds_unsaid", "birds_short", "jing_unsaid")
 # English says "1 point": each template that counts points (its plural form), and its
@@ -98,6 +110,7 @@ def points(session: SessionInfo, value: int) -> str:
         return signed(value)
     return ("+" if value > 0 else "") + money(value) if value else "0"
 _SEATS = ("seat", "payer", "payee", "winner")
+_AMOUNTS = ("amount", "share")  # money at a table whose points are cents
 
 
 def player(session: SessionInfo, seat: str) -> str:
@@ -116,7 +129,9 @@ def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
         elif key == "kind":
             out[key] = t(lang, words.KONG_KINDS.get(str(value), str(value)))
         elif key == "reason":
-            out[key] = t(lang, str(value))
+            out[key] = t(lang, words.REASONS.get(str(value), str(value)))
+        elif key in _AMOUNTS and isinstance(value, int) and in_cents(session.rules):
+            out[key] = amount(value, True)
         elif key == "option":
             out[key] = t(lang, words.OPTIONS.get(str(value), str(value)))
         elif key == "what":
@@ -147,7 +162,8 @@ def line_text(lang: str, session: SessionInfo, line: Line) -> str:
     if line.code == "pay":
         template = words.PAYMENTS.get(str(line.params.get("reason")), words.PAYMENT_OTHER)
         return t(lang, template, **params)
-    known = TEMPLATES.get(template_code(line))
+    code = template_code(line)
+    known = TEMPLATES.get(code) or HONGKONG_TEMPLATES.get(code)
     if known is None:
         return escape(line.code)
     return _say(lang, known, line, params)
@@ -200,9 +216,10 @@ def full_text(lang: str, session: SessionInfo, number: int, event: EventResult) 
 def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) -> str:
     seat, how = str(line.params["seat"]), str(line.params.get("how"))
     payer = ""
-    if how in PAID_BY_ONE:
-        payer = next((str(p.params["payer"]) for p in event.lines if p.code == "pay"
-                      and p.params["payee"] == seat), "")
+    if how in PAID_BY_ONE:  # the discarder pays the most (半銃: the others pay too)
+        pays = [p for p in event.lines if p.code == "pay" and p.params["payee"] == seat]
+        payer = str(max(pays, key=lambda p: int(p.params["amount"])).params["payer"]) \
+            if pays else ""
         payer = next((str(p.params["payer"]) for p in event.lines  # MCR: all pay 8
                       if p.code == "mcr_owes" and p.params["fan"]), payer)
     template = words.HOW_SHORT.get(how, "{seat} self-draws")
@@ -210,7 +227,8 @@ def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) 
 
 
 _TAIL = ("value", "doubled_value", "given", "jing", "bird",  # after the patterns
-         "hujiao_zhuanyi", "qianggang", "mcr_total", "mcr_under_gate", *NOT_COUNTED)
+         "hujiao_zhuanyi", "qianggang", "mcr_total", "mcr_under_gate", *NOT_COUNTED,
+         "fan_total", "bao_zimo", *HONGKONG_NOT_COUNTED)
 _SAID_BY_HOW = {"杠上花", "杠上炮", "抢杠", "杠上开花", "抢杠胡"}
 
 
@@ -236,6 +254,8 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
             continue
         if line.code in LEFT_OUT:
             continue  # said under the headline (compact_text)
+        if line.code == "fan_total" and any(x.code == "given" for x in event.lines):
+            continue  # "5 番 as reported" says it
         if line.code == "base" and line.params.get("name") == "平胡" and any(
                 other.code == "pattern" for other in event.lines):
             continue  # additive fan: 平胡's 1 is the start, the patterns tell the hand

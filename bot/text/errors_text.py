@@ -7,6 +7,7 @@ from html import escape
 
 from bot.text.i18n import is_chinese, t
 from bot.text.words import (
+    HOW,
     listing,
     option_list,
     pattern_name,
@@ -274,8 +275,8 @@ MESSAGES: dict[str, str] = {
                              "/hu bob zimo 3 tai bonus_tai=1.",
     "bonus_tai_too_many": "{bonus} of the tai from bonus tiles, but only {tai} tai in all: "
                           "the bonus tiles are part of the count.",
-    "one_winner": "One player wins a hand here (the first in turn after the discarder): "
-                  "report one winner.",
+    "one_winner": "截糊: one winner per hand; the first in turn after the discarder takes it. "
+                  "Report one winner; nothing was recorded.",
     "special_self_draw": "八仙过海 is paid as a self-draw: drop the 'from'.",
     "self_drawn_only": "{name} is a self-drawn win: it cannot be won off a discard.",
     "instant_payouts_off": "This table pays no instant payouts (instant_payouts=false): count "
@@ -341,6 +342,28 @@ MESSAGES: dict[str, str] = {
     "mcr_tiles_field": "Give an MCR hand's tiles as melds (吃234m, 碰555p@carol), standing "
                        "tiles and the winning tile (+3s).",
     "mcr_barred": "{seat} made a false win (错和) this hand and may not win in it.",
+    # Hong Kong
+    "below_minimum": "{fan} 番 is below this table's minimum of {min} 番; nothing was "
+                     "recorded. A win counts at least {min} 番, e.g. /hu bob 自摸 {min}番.",
+    "below_minimum_flowers": "{fan} 番 without the {flower_fan} flower 番 (they do not count "
+                             "toward the minimum) is below this table's {min} 番; nothing was "
+                             "recorded.",
+    "how_contradicts": "{pattern} does not go with {how}: 自摸, 槓上開花 and 坎坎糊 are "
+                       "self-draws, 搶槓 is robbing a kong (搶槓 X), 花糊 takes another "
+                       "player's bonus tile (出銃 X). Nothing was recorded.",
+    "fan_and_tiles": "Give the 番 or the tiles, not both: /hu bob 自摸 5番, or /hu bob 自摸 "
+                     "123m456m789m111z55m.",
+    "flower_fan_without_fan": "A count of flower 番 (花1) goes with the hand's 番: /hu bob "
+                              "自摸 4番 花1.",
+    "flower_fan_too_many": "{flower_fan} flower 番 cannot be more than the hand's {fan} 番: "
+                           "e.g. /hu bob 自摸 4番 花1.",
+    "bad_flowers": "{token}: write the bonus tiles as 1f-4f (梅蘭菊竹) and 1g-4g (春夏秋冬), "
+                   "each once, or 無 for none, e.g. 花 1f3g.",
+    "bad_fourth_feeder": "包自摸: the one who fed the fourth exposed meld is another player than "
+                  "the winner, e.g. /hu bob 自摸 包 carol 4番.",
+    "needs_flowers": "{word} needs the bonus tiles after it, e.g. 花 1f3g (or 花 無).",
+    "hk_stake": "A Hong Kong table pays from its share table, not by a stake per point: set "
+                "its tier instead, e.g. /set stake wuyi (二五雞, 五一 or 一二蚊).",
 }
 
 
@@ -419,6 +442,12 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
                                          str(params[key]).split(", ") if n))
     elif code == "unknown_pattern" and is_chinese(lang) and "suggestions" in params:
         params["suggestions"] = str(params["suggestions"]).replace(", ", "、")
+    if code == "bad_feeder" and "seat" in params:  # Hong Kong's 包自摸, not Jiangxi's 承包
+        template = MESSAGES["bad_fourth_feeder"]
+    if code == "below_minimum" and params.get("flower_fan"):
+        template = MESSAGES["below_minimum_flowers"]
+    if code == "how_contradicts" and "how" in params:  # off a discard, robbing a kong …
+        params["how"] = t(lang, HOW.get(str(params["how"]), str(params["how"])))
     if "expected" in params:  # a tile count: "13 or 14"
         params["expected"] = str(params["expected"]).replace(" or ", t(lang, " or "))
     # A pattern's name in a refusal (七小对 和 碰碰胡 不能同时成立) in the chat's script.

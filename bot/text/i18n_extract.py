@@ -31,7 +31,7 @@ from bot.text.help_text import (
 from bot.text.i18n import LANGUAGES, LOCALES
 from bot.text.menus import GROUP_COMMANDS
 from bot.text.words import dynamic_msgids
-from engine.explain import TEMPLATES
+from engine.explain import HONGKONG_TEMPLATES, TEMPLATES
 
 REASONS = ["win", "kong", "kong_void", "hujiao_zhuanyi", "huazhu", "chajiao", "tuishui",
            "kong_points", "jing", "chengbao", "starting_win"]
@@ -48,6 +48,7 @@ def template() -> Catalog:
             cat.add(message, locations=[(f"bot/{filename}", lineno)], context=context)
     dynamic = [HELP, HELP_NIGHT, BANNER, CONSOLE_NEW, CONSOLE_GOING, *TEMPLATES.values(),
                HELP_SINGAPORE,
+               *HONGKONG_TEMPLATES.values(),
                *MESSAGES.values(),
                *HOW_LABELS.values(), NOTHING_RECORDED,
                *(d for _, d in GROUP_COMMANDS), *REASONS, *dynamic_msgids(),

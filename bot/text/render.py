@@ -7,6 +7,7 @@ from html import escape
 from typing import Any
 
 from bot.text import answer, render_mcr, words
+from bot.text.amounts import in_cents, signed_points
 from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.render_money import points_at_stakes, signed_money
 from engine.families.sichuan import option_off
@@ -14,8 +15,10 @@ from engine.families.singapore_stakes import stake_table
 from engine.mcr.fans import FANS
 from engine.models import HandResult, Line
 from engine.options import SichuanOptions, SingaporeOptions
+from engine.patterns.hongkong import FAN, LIMIT
 from engine.patterns.singapore import LIMITS
 from engine.rules import get_preset, ruleset
+from engine.share_table import CURVE_NAMES, TIER_NAMES, share_rows
 from storage.models import (
     EditOutcome,
     RecordOutcome,
@@ -84,10 +87,15 @@ def table_text(lang: str, s: SessionInfo) -> str:
     if s.open_hand:
         parts.append(t(lang, "Hand {number} plays on; still in: {players}.",
                        number=s.open_hand, players=_list(lang, [name(s, x) for x in s.still_in])))
-    stake = s.rules.get("options", {}).get("stake") if answer.own_money(s.preset) else None
-    parts.append(t(lang, "Stake table: {table} (money in the table's own terms).",
-                   table=stake) if stake else
-                 t(lang, "Stake: {money} per point.", money=money(s.stake_cents)))
+    stake = s.rules.get("options", {}).get("stake") \
+        if s.rules.get("family") == "singapore" else None
+    if stake:
+        parts.append(t(lang, "Stake table: {table} (money in the table's own terms).",
+                       table=stake))
+    elif in_cents(s.rules):
+        parts.append(t(lang, "Money from the share table, in dollars and cents."))
+    else:
+        parts.append(t(lang, "Stake: {money} per point.", money=money(s.stake_cents)))
     parts.append(totals_text(lang, s))
     return "\n".join(parts)
 
@@ -131,7 +139,8 @@ def undo_text(lang: str, out: UndoOutcome) -> str:
     return "\n".join([
         _undone(lang, out),
         # Everyone whose result moved, who left the table (/seat) included.
-        "  ".join(f"{escape(p.name)} {signed(v)}" for p, v in out.moved)
+        "  ".join(f"{escape(p.name)} {signed_points(v, in_cents(s.rules))}"
+                  for p, v in out.moved)
         or t(lang, "No points moved."),
         "", totals_text(lang, s)])
 
@@ -141,11 +150,14 @@ def edit_text(lang: str, out: EditOutcome) -> str:
     head = (t(lang, "Hand {number} voided.", number=out.hand_number) if out.action == "void"
             else t(lang, "Hand {number} corrected.", number=out.hand_number))
     parts = [head]
+    cents = in_cents(s.rules)
     for c in out.changes:
         # Each hand's results are named after who played it (a seat may have changed).
         who = s.model_copy(update={"seats": c.players}) if c.players else s
-        diff = "  ".join(f"{name(who, seat)} {signed(c.deltas_before.get(seat, 0))}→"
-                         f"{signed(c.deltas_after.get(seat, 0))}" for seat in who.seats
+        diff = "  ".join(f"{name(who, seat)} "
+                         f"{signed_points(c.deltas_before.get(seat, 0), cents)}→"
+                         f"{signed_points(c.deltas_after.get(seat, 0), cents)}"
+                         for seat in who.seats
                          if c.deltas_before.get(seat, 0) != c.deltas_after.get(seat, 0))
         dealer = "" if c.dealer_before == c.dealer_after else t(
             lang, "dealer {before}→{after}", before=name(who, c.dealer_before),
@@ -157,14 +169,19 @@ def edit_text(lang: str, out: EditOutcome) -> str:
     return "\n".join(parts)
 
 
-def summary_text(lang: str, sm: Summary, own_money: bool = False) -> str:
+def summary_text(lang: str, sm: Summary, own_money: bool = False, cents: bool = False) -> str:
     """The night's end; ``own_money``: a table whose points are its own money (Singapore)
-    says money only."""
-    if own_money:
+    says money only; ``cents``: the table's points are cents of a share table (Hong Kong),
+    so every amount is money, said once."""
+    if own_money and not cents:
         return _money_summary(lang, sm)
     parts = [nt(lang, "The night is over: {hands} hand.", "The night is over: {hands} hands.",
                 sm.hands, hands=sm.hands)]
     for pid, net in sorted(sm.nets.items(), key=lambda kv: -kv[1]) if not sm.mixed else ():
+        if cents:  # points are cents: the money alone
+            parts.append("  " + t(lang, "{player}: {money}", player=escape(sm.players[pid].name),
+                                  money="<b>" + signed_points(sm.money_of(pid), True) + "</b>"))
+            continue
         bold = "<b>" + signed(net) + "</b>"
         parts.append("  " + t(lang, "{player}: {points} ({money})",
                                 player=escape(sm.players[pid].name), points=bold,
@@ -181,14 +198,19 @@ def summary_text(lang: str, sm: Summary, own_money: bool = False) -> str:
     if sm.transfers:
         parts.append(t(lang, "To settle up:"))
         parts += ["  " + (t(lang, "{payer} → {payee}: {money}", payer=escape(tr.payer.name),
-                            payee=escape(tr.payee.name), money=money(tr.cents)) if sm.mixed
+                            payee=escape(tr.payee.name), money=money(tr.cents))
+                          if sm.mixed or cents
                           else t(lang, "{payer} → {payee}: {points} ({money})",
                                  payer=escape(tr.payer.name), payee=escape(tr.payee.name),
                                  points=tr.points, money=money(tr.cents)))
                   for tr in sm.transfers]
     else:
         parts.append(t(lang, "Nobody owes anybody."))
-    if sm.biggest:
+    if sm.biggest and cents:
+        parts.append(t(lang, "Biggest hand: {player}, {money} (hand {number}).",
+                       player=escape(sm.biggest[0].name), money=money(sm.biggest[1]),
+                       number=sm.biggest[2]))
+    elif sm.biggest:
         parts.append(nt(lang, "Biggest hand: {player}, {points} point (hand {number}).",
                         "Biggest hand: {player}, {points} points (hand {number}).",
                         sm.biggest[1], player=escape(sm.biggest[0].name),
@@ -241,12 +263,15 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
         parts += ["", t(lang, "Stake table {table} (base / zimo per tai):", table=sg.stake)]
         parts += ["  " + t(lang, "{n} tai: {base} / {zimo}", n=n, base=money(base),
                            zimo=money(zimo)) for n, base, zimo in stake_table(sg)]
+    if p.family == "hongkong":
+        parts += ["", _share_table(lang, opts)]
     parts += ["", t(lang, "Options:")]
     parts += [f"  {escape(words.option_label(lang, k))}{words.colon(lang)}"
               f"{escape(words.option_value(lang, k, v))}"
               for k, v in opts.items()
               if k in words.OPTIONS and not isinstance(v, dict | list | tuple)
-              and not (opts.get("suits") == 2 and k in ("huazhu", "huazhu_fan"))]  # 两房
+              and not (opts.get("suits") == 2 and k in ("huazhu", "huazhu_fan"))  # 两房
+              and not (p.family == "hongkong" and k == "base")]  # the share table says it
     parts.append(escape(words.rules_hint(lang)))
     return "\n".join(parts)
 
@@ -276,6 +301,9 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
         for v in sorted({f.value for f in fans}, reverse=True):
             rows.append((t(lang, "{n} fan", n=v), words.listing(
                 lang, (f"{words.said(lang, f.zh)} {f.en}" for f in fans if f.value == v))))
+    elif family == "hongkong":
+        rows += [(n, t(lang, "a limit hand") if fan == LIMIT else t(lang, "{n} 番", n=fan))
+                 for n, fan in FAN.items()]
     elif family == "changsha":
         rows += [(n, t(lang, "{n} big win(s)", n=c)) for n, c in opts.get("big_wins", {}).items()]
         rows += [(n, t(lang, "paid as a small self-draw"))
@@ -293,6 +321,19 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
                                                         "飞宝", "杠上花")]
         rows.append(("清一色", t(lang, "x{n}", n=2 ** int(opts.get("qingyise_fan", 2)))))
     return rows
+
+
+def _share_table(lang: str, opts: dict[str, Any]) -> str:
+    """The shares a Hong Kong table plays, by 番 from its minimum to its cap, in dollars
+    and cents; who pays how many shares."""
+    stake, curve = opts["stake"], opts["curve"]
+    rows = share_rows(stake, curve, opts["min_fan"], opts["cap_fan"])
+    head = t(lang, "One share (單份) by 番, {stake} {curve}:", stake=TIER_NAMES[stake],
+             curve=CURVE_NAMES[curve])
+    cells = [t(lang, "{n} 番", n=fan) + " " + money(cents) for fan, cents in rows]
+    return "\n".join([head, "  " + " · ".join(cells), t(
+        lang, "A self-draw: each other player pays 2 shares. Off a discard: 半銃, the "
+              "discarder 2 and the others 1 each; 全銃, the discarder all 4.")])
 
 
 def seats_text(s: SessionInfo, lang: str = "en") -> str:

@@ -42,6 +42,13 @@ def points_at_stakes(lang: str, points: tuple[tuple[int, int], ...]) -> str:
     return " · ".join(parts) or "0"
 
 
+def _at_stakes(lang: str, points: tuple[tuple[int, int], ...]) -> str:
+    """The points behind a standing, by stake; not those of nights at 1 cent a point (a
+    Hong Kong table's points are cents: the money says them)."""
+    staked = tuple(p for p in points if p[0] != 1)
+    return paren(lang, points_at_stakes(lang, staked)) if staked else ""
+
+
 def standings_text(lang: str, rows: list[MoneyStanding], days: int | None = None) -> str:
     if not rows:
         return t(lang, "No hands recorded in this chat yet.")
@@ -51,7 +58,7 @@ def standings_text(lang: str, rows: list[MoneyStanding], days: int | None = None
     parts = [head]
     parts += _fit(lang, [
         f"{i}. {escape(r.player.name)}{colon(lang)}<b>{signed_money(r.cents)}</b>"
-        + paren(lang, points_at_stakes(lang, r.points)) + " · "
+        + _at_stakes(lang, r.points) + " · "
         + t(lang, "hands {hands} · wins {wins}", hands=r.hands, wins=r.wins)
         for i, r in enumerate(rows, 1)])
     return "\n".join(parts)

@@ -27,6 +27,7 @@ PRESET_NAMES = {
     "singapore": "Singapore/Malaysia",
     "free": "Points only",
     "mcr": "Chinese Official (国标麻将)",
+    "hongkong": "Hong Kong old style (廣東牌)",
 }
 
 PRESET_SUMMARIES = {
@@ -50,6 +51,9 @@ PRESET_SUMMARIES = {
             "on a self-draw), or a hand gives every player's change (/jifen).",
     "mcr": "81 fans from the tiles; a win needs 8 fan without flowers (else 错和, a false "
            "win); each payer pays 8, the discarder or every player on a self-draw 8 + fan.",
+    "hongkong": "番 to a share of the share table, in dollars and cents: 3番 to win, 10番 "
+                "the cap; 二五雞, 半辣上, 半銃; 包自摸 on 十二張; 搶槓 paid by the kong's "
+                "owner; one winner per hand (截糊).",
 }
 
 HOW = {"self_draw": "self-draw", "discard": "off a discard", "rob_kong": "robbing a kong",
@@ -85,8 +89,18 @@ PAYMENTS = {
     "false_win": "{payer} → {payee} {amount} (诈胡: {payer}'s false win)",
     "instant": "{payer} → {payee} {amount} (paid at once)",
     "kong_robbed": "{payer} → {payee} {amount} (the robbed kong's payout back)",
+    # Hong Kong
+    "self_draw": "{payer} → {payee} {amount} (self-draw)",
+    "half_shot": "{payer} → {payee} {amount} (半銃)",
+    "full_shot": "{payer} → {payee} {amount} (全銃: {payer} pays for all)",
+    "bao_zimo": "{payer} → {payee} {amount} (包自摸: {payer} fed the fourth meld)",
+    "rob_kong": "{payer} → {payee} {amount} (搶槓: {payer}'s kong was robbed)",
+    "flower_rob": "{payer} → {payee} {amount} (花糊: {payer}'s bonus tile was taken)",
 }
 PAYMENT_OTHER = "{payer} → {payee} {amount}"
+# Why a Hong Kong share is paid, inside a line of the details (a payment's ``reason``).
+REASONS = {"self_draw": "self-draw", "half_shot": "半銃", "full_shot": "全銃",
+           "bao_zimo": "包自摸", "rob_kong": "搶槓", "flower_rob": "花糊"}
 
 # Where a family calls a pattern by its own name.
 PATTERN_NAMES = {"yibin": {"对对胡": "大对子"}}
@@ -171,6 +185,15 @@ OPTIONS = {
     "min_counts_bonus": "Bonus tiles count toward the minimum",
     "animals": "Animal tiles",
     "instant_payouts": "Kongs, bites and sets paid at once",
+    # Hong Kong
+    "stake": "Stake tier (二五雞, 五一, 一二蚊)",
+    "curve": "Above 4番 (半辣上 or 辣辣上)",
+    "payment": "A discard pays (半銃 or 全銃)",
+    "min_fan": "Fewest 番 to win",
+    "flowers_count_min": "Flower 番 count toward the minimum",
+    "twelve_bao": "包自摸 on 十二張",
+    "rob_kong_bao": "搶槓: the robbed player pays for all",
+    "dealer_double": "The dealer's shares count twice",
 }
 BY_NAME = ("fan", "extras", "big_wins", "values", "kong_points")
 VALUES = {
@@ -195,15 +218,28 @@ VALUES = {
     ("players", 3): "three (East, South, West)", ("players", 4): "four",
     ("suits", 2): "two (72 tiles)", ("suits", 3): "three (108 tiles)",
     ("false_win", 0): "as the family's rules say",
+    ("stake", "erwuji"): "二五雞 ($0.25 a 0番 share)", ("stake", "wuyi"): "五一 (x2)",
+    ("stake", "yierwen"): "一二蚊 (x4)",
+    ("curve", "half_spicy"): "半辣上 (x1.5 and x2 by turns)",
+    ("curve", "full_spicy"): "辣辣上 (x2 each 番)",
+    ("payment", "half"): "半銃 (the discarder 2 shares, the others 1)",
+    ("payment", "full"): "全銃 (the discarder all 4 shares)",
 }
 YES, NO, NO_CAP = "yes", "no", "none"
 # The stake as /set takes it (/set 底注 0.5).
 STAKE_WORDS = ("stake", "注", "底注")
 # Option values typed in Chinese, as /set reads them.
 VALUE_WORDS = {"是": "true", "开": "true", "否": "false", "关": "false", "不设": "none",
-               "不封顶": "none", "无": "none"}
+               "不封顶": "none", "无": "none",
+               # Hong Kong's tiers, curves and payments by their names
+               "二五雞": "erwuji", "二五鸡": "erwuji", "五一": "wuyi", "一二蚊": "yierwen",
+               "半辣上": "half_spicy", "辣辣上": "full_spicy", "半銃": "half", "半铳": "half",
+               "全銃": "full", "全铳": "full"}
+# Option values a Chinese chat types by their names (Hong Kong's tier, curve, payment).
+TYPED_NAMES = {"erwuji": "二五鸡", "wuyi": "五一", "yierwen": "一二蚊", "half_spicy": "半辣上",
+               "full_spicy": "辣辣上", "half": "半铳", "full": "全铳"}
 UNITS = {"cap_fan": "{n} fan", "huazhu_fan": "{n} fan", "cap_tai": "{n} tai",
-         "min_tai": "{n} tai"}
+         "min_tai": "{n} tai", "min_fan": "{n} fan"}
 
 
 def colon(lang: str) -> str:
@@ -235,6 +271,8 @@ PRESET_ALIASES = {
     "新马麻将": "singapore", "记分": "free", "只记分": "free",
     "国标": "mcr", "国标麻将": "mcr", "竞赛规则": "mcr", "中国国标": "mcr",
     "chinese-official": "mcr", "chinese_official": "mcr", "chinese official": "mcr",
+    "港式": "hongkong", "港式麻雀": "hongkong", "港式麻将": "hongkong", "廣東牌": "hongkong",
+    "广东牌": "hongkong", "hk": "hongkong", "香港": "hongkong",
 }
 
 
@@ -314,7 +352,7 @@ def typed_value(lang: str, word: str) -> str:
     """An option's value as a player of ``lang`` types it (``true`` -> ``是``)."""
     if not is_chinese(lang):
         return word
-    return said(lang, {"true": "是", "false": "否", "none": "不设"}.get(word, word))
+    return said(lang, {"true": "是", "false": "否", "none": "不设", **TYPED_NAMES}.get(word, word))
 
 
 def typed_name(lang: str, key: str) -> str:
@@ -396,7 +434,7 @@ def dynamic_msgids() -> list[str]:
     """Every message id used through the tables above (for the catalog extractor)."""
     return [*SEAT_KEYS.values(), *ROUNDS.values(), *PRESET_NAMES.values(),
             *PRESET_SUMMARIES.values(), *HOW.values(), *HOW_SHORT.values(),
-            *KONG_KINDS.values(), *PAYMENTS.values(),
+            *KONG_KINDS.values(), *PAYMENTS.values(), *REASONS.values(),
             PAYMENT_OTHER, *OPTIONS.values(), *VALUES.values(), YES, NO, NO_CAP,
             *UNITS.values(), "a whole number", ", or {key}=none (none)",
             "a whole number from {least} to {most}", "<option>", "<value>",

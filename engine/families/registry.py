@@ -33,3 +33,6 @@ class Family:
     # Money families (Singapore): points are this many cents each, whatever the stake the
     # table was opened with; None: the table's stake prices a point.
     point_cents: int | None = None
+    # The family pays money itself (a share table): its points are cents, and a table
+    # plays it at one cent a point, never a stake per point.
+    points_in_cents: bool = False

@@ -2,6 +2,7 @@
 
 from engine.patterns.base import Facts, Pattern, PatternSet
 from engine.patterns.changsha import CHANGSHA, STARTING
+from engine.patterns.hongkong import HONGKONG
 from engine.patterns.jiangxi import JIANGXI
 from engine.patterns.mcr import MCR
 from engine.patterns.sichuan import SICHUAN
@@ -14,8 +15,9 @@ FAMILY_PATTERNS: dict[str, PatternSet] = {
     "singapore": SINGAPORE,
     "free": PatternSet("free"),  # points only: no pattern is named
     "mcr": MCR,
+    "hongkong": HONGKONG,
 }
 
-__all__ = ["CHANGSHA", "FAMILY_PATTERNS", "JIANGXI", "MCR", "SICHUAN", "SINGAPORE", "STARTING",
-           "Facts",
+__all__ = ["CHANGSHA", "FAMILY_PATTERNS", "HONGKONG", "JIANGXI", "MCR", "SICHUAN", "SINGAPORE",
+           "STARTING", "Facts",
            "Pattern", "PatternSet"]

@@ -63,8 +63,14 @@ class Pattern:
         return (self.name, self.pinyin, self.english, *self.aliases)
 
 
+# Traditional characters of pattern names, and the variants players write, folded to one
+# form: a name typed in Traditional, Simplified or a mix of them finds its pattern.
+_FOLD = str.maketrans("對槓開門風羅漢連環過撈搶無雞發財紅蓮寶燈糊么",
+                      "对杠开门风罗汉连环过捞抢无鸡发财红莲宝灯胡幺")
+
+
 def _norm(text: str) -> str:
-    return re.sub(r"[\s_\-']+", "", text).lower()
+    return re.sub(r"[\s_\-']+", "", text).lower().translate(_FOLD)
 
 
 @dataclass

@@ -86,6 +86,7 @@ class Chats(Service):
                              .values(**values))
             if stake_cents is not None:  # a table going plays it from its next hand
                 s = t.sessions.c
+                # (not a table that pays money itself: its points are cents, 1 a point)
                 conn.execute(update(t.sessions).where(s.chat_id == chat_id,
                                                       s.status == "open",
                                                       s.preset.notin_(own_money_presets()))

@@ -27,6 +27,17 @@ from storage.sql.unit_of_work import deferring
 
 # What a press on a report's draft or question finds when it has gone.
 _TAKEN = "that report was already recorded or cancelled"
+WINDS = ("E", "S", "W", "N")
+
+
+def prevailing_wind(conn: Connection, session_id: int) -> str:
+    """The round's wind (圈風) at a four-player table: East until the deal has gone round
+    all four seats and comes back to the first dealer, then South, and so on."""
+    h = t.hands.c
+    rounds = conn.execute(select(h.id).where(
+        h.session_id == session_id, h.status == "closed", h.dealer == "N",
+        h.next_dealer == "E")).all()
+    return WINDS[len(rounds) % 4]
 
 
 class Hands(Service):
@@ -62,7 +73,11 @@ class Hands(Service):
                 number, dealer = hrow.number, hrow.dealer
                 events, reporters = list(hrow.report["events"]), list(hrow.reporters)
                 base_indicator = indicator or hrow.report.get("indicator")
-            report = parse_report({"events": [*events, event], "indicator": base_indicator})
+            said = event
+            if rules.family == "hongkong" and event.get("type") == "win" \
+                    and "wind" not in event:  # 圈風: the round the table is in
+                said = {**event, "wind": prevailing_wind(conn, srow.id)}
+            report = parse_report({"events": [*events, said], "indicator": base_indicator})
             stamp = now()
             if ask_twice:
                 prev = twice.closing_twin(conn, srow, report, reporter, stamp) \

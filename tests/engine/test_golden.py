@@ -14,6 +14,7 @@ from engine.rules import ruleset
 from engine.settle import parse_report, settle_hand
 from engine.tiles import parse
 from engine.wildcards import jing_kinds, tingyong_kinds
+from tests.engine.test_golden_hongkong import TESTED as HONGKONG_TESTED
 from tests.engine.test_golden_mcr import TESTED as MCR_TESTED
 from tests.engine.test_golden_singapore import TESTED as SINGAPORE_TESTED
 from tests.engine.test_golden_three import TESTED as THREE_TESTED
@@ -160,7 +161,7 @@ def golden_case_names() -> set[str]:
 
 
 TESTED = {c[0] for c in CASES} | {"Y12", "F12", "F16"} | THREE_TESTED | SINGAPORE_TESTED \
-    | MCR_TESTED
+    | MCR_TESTED | HONGKONG_TESTED
 
 
 def test_every_golden_case_in_the_rules_files_has_a_test() -> None:

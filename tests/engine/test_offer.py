@@ -42,7 +42,7 @@ def test_the_tiles_are_the_walls_own() -> None:
             assert o.tiles == (), "points only: no tiles"
             continue
         honours = {f"{r}z" for r in range(1, 8)} if o.family in ("jiangxi", "singapore",
-                                                                 "mcr") \
+                                                                 "mcr", "hongkong") \
             else set()
         assert len(o.tiles) == len(set(o.tiles)) and set(o.tiles) == suits | honours, name
 
