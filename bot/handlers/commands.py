@@ -209,6 +209,7 @@ async def cmd_hu(update: Update, context: TallyContext) -> None:
         await _parse_and_record(update, context, parse_penalty)
         return
     chat = update.effective_chat
+    await context.lang()  # the chat and its table, read together where nothing is kept
     session = await table_of(context, chat.id) if chat is not None else None
     if session is not None and get_preset(session.preset).family == "mcr":
         at = session  # a match's hand: its round's wind and the winner's seat wind
