@@ -18,6 +18,15 @@ how the answers were split between the worker processes (the fake Bot API notes 
 worker's connection each ``sendMessage`` came on), the CPU time the workers spent per
 report (Linux ``/proc``) and how long the cap held them back.
 
+``--anchor`` runs, in every round beside the real bot, the same load on
+``bench.anchor_bot`` (the smallest bot on the same stack that keeps the same promises; its
+docstring says which) and prints both CPU figures a report and their ratio; ``--rate 40``
+offers the reports at 40 a second instead of all at once; ``--pool 256,16`` runs the real
+bot once with each ``telegram.connection_pool_size``. The configurations of a round run
+one after the other, their order turned from round to round; each round also says the
+CPU a report of the PostgreSQL backends serving the database and the transactions a report
+(``pg_stat_database``). Use a database of its own: the bench drops its tables.
+
 Goal (issue 20): at 0.3 CPU a worker, 2 workers at least 1.8× one worker's throughput and 3
 workers at least 2.5× (median of 3 rounds), p99 not worse, and no round of 2 workers under
 1.6× one worker's median.
@@ -59,7 +68,8 @@ async def reset_tables(url: str) -> None:
 
     conn = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
     try:
-        names = [t.name for t in metadata.sorted_tables] + ["alembic_version"]
+        names = [t.name for t in metadata.sorted_tables] + ["alembic_version"] + [
+            f"anchor_{name}" for name in ("inbox", "tables", "hands", "outbox")]
         await conn.execute("DROP TABLE IF EXISTS "
                            + ", ".join(f"public.{n}" for n in names) + " CASCADE")
     finally:
@@ -72,6 +82,48 @@ async def wait_for(condition, seconds: float) -> None:  # type: ignore[no-untype
         if time.monotonic() > deadline:
             raise TimeoutError(f"not done within {seconds} s")
         await asyncio.sleep(0.01)
+
+
+class Database:
+    """The database's side of a round: the CPU time of the backends serving it, and the
+    transactions it committed or rolled back (``pg_stat_database``)."""
+
+    def __init__(self, url: str) -> None:
+        self.dsn = url.replace("postgresql+asyncpg", "postgresql")
+
+    async def backends_cpu(self) -> dict[int, float]:
+        """CPU seconds so far of each backend connected to the database (Linux; the
+        server on this machine)."""
+        import asyncpg
+
+        conn = await asyncpg.connect(self.dsn)
+        try:
+            pids = [int(r[0]) for r in await conn.fetch(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid()")]
+        finally:
+            await conn.close()
+        cpu = {}
+        for pid in pids:
+            try:
+                cpu[pid] = cpu_seconds([pid])
+            except OSError:  # gone, or the server is not on this machine
+                continue
+        return cpu
+
+    async def transactions(self) -> int:
+        """Transactions so far, this read's own included. A backend reports its counts at
+        most once a second while busy, ten seconds after it fell idle, and when it ends:
+        read this before and after the bot's whole life, not inside it."""
+        import asyncpg
+
+        conn = await asyncpg.connect(self.dsn)
+        try:
+            return int(await conn.fetchval(
+                "SELECT xact_commit + xact_rollback FROM pg_stat_database "
+                "WHERE datname = current_database()"))
+        finally:
+            await conn.close()
 
 
 def machine_busy_seconds() -> float:
@@ -94,18 +146,50 @@ class Round:
     """What one round measured."""
 
     def __init__(self, rate: float, latencies: list[float], cpu: float, harness: float,
-                 rest: float, split: Counter[int], throttled: float) -> None:
+                 rest: float, split: Counter[int], throttled: float, db_cpu: float = 0.0,
+                 xacts: float = 0.0) -> None:
         self.rate, self.latencies, self.cpu, self.rest = rate, latencies, cpu, rest
         self.harness, self.split, self.throttled = harness, split, throttled
+        self.db_cpu, self.xacts = db_cpu, xacts
+
+
+class Setup:
+    """What runs in a round: the real bot (``python -m bot run``) or the anchor, and the
+    Bot API connection pool (None: the bot's default)."""
+
+    def __init__(self, anchor: bool = False, pool: int | None = None) -> None:
+        self.anchor, self.pool = anchor, pool
+
+    def __str__(self) -> str:
+        pool = f", pool {self.pool}" if self.pool is not None else ""
+        return ("anchor" if self.anchor else "worker") + pool
+
+
+async def offer_at(rate: float, offers: list[tuple[FakeUser, int, str]], api: WebhookBotAPI,
+                   offered: list[tuple[tuple[int, int], int]]) -> None:
+    """Queue ``offers`` at ``rate`` a second (0: all at once)."""
+    started = time.monotonic()
+    for i, (user, chat, text) in enumerate(offers):
+        if rate:
+            wait = started + i / rate - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        key = api.say_message(user, chat, text)
+        offered.append((key, int(api.updates[-1]["update_id"])))
 
 
 async def one_round(url: str, workers: int, chats: int, reports: int, delay: float,
-                    connections: int, cap: CpuCap) -> Round:
+                    connections: int, cap: CpuCap, setup: Setup | None = None,
+                    rate: float = 0.0) -> Round:
     """One run: reports a second, latencies in seconds, CPU seconds a report of the
     workers, of this process (Telegram's side: the fake Bot API and the webhook's sender)
     and of the rest of the machine (PostgreSQL, the kernel, anything else), answers per
-    worker pid, and the seconds the cap held the workers back."""
+    worker pid, the seconds the cap held the workers back, the CPU seconds a report of
+    the database's backends and its transactions a report."""
+    setup = setup or Setup()
     await reset_tables(url)
+    database = Database(url)
+    xacts = await database.transactions()
     api = WebhookBotAPI(delay=delay)
     calls = CallsByWorker()
     users = {name: FakeUser(100 + i, name, name, "en") for i, name in enumerate(PLAYERS)}
@@ -123,7 +207,9 @@ async def one_round(url: str, workers: int, chats: int, reports: int, delay: flo
                              "TALLY_DEFAULT_LANGUAGE": "en",
                              "TALLY_LOGGING__LEVEL": "WARNING",
                              "TALLY_STORAGE__URL": url,
-                         })
+                             **({"TALLY_TELEGRAM__CONNECTION_POOL_SIZE": str(setup.pool)}
+                                if setup.pool is not None else {}),
+                         }, module="bench.anchor_bot" if setup.anchor else "bot")
         try:
             async with bot, WebhookSender(api, bot.webhook, bot.secret,
                                           max_connections=connections,
@@ -136,37 +222,49 @@ async def one_round(url: str, workers: int, chats: int, reports: int, delay: flo
                 await sender.drained(timeout=300)
                 await wait_for(lambda: all(api.replies.get(k) for k in opened), 300)
                 offered: list[tuple[tuple[int, int], int]] = []
+                offers = []
                 for n in range(reports // chats):
                     for chat in groups:
                         who, text = report(chat, n)
-                        key = api.say_message(users[who], chat, text)
-                        offered.append((key, int(api.updates[-1]["update_id"])))
+                        offers.append((users[who], chat, text))
                 calls.reset()
+                db_cpu = await database.backends_cpu()
                 throttled = cap.throttled_seconds()
                 cpu = cpu_seconds(pids)
                 harness = time.process_time()
                 busy = machine_busy_seconds()
                 started = time.monotonic()
+                await offer_at(rate, offers, api, offered)
                 await sender.drained(timeout=600)
                 await wait_for(lambda: all(api.replies.get(k) for k, _ in offered), 600)
                 cpu = cpu_seconds(pids) - cpu
                 harness = time.process_time() - harness
                 rest = machine_busy_seconds() - busy - cpu - harness
                 throttled = cap.throttled_seconds() - throttled
+                db_cpu = {pid: t - db_cpu.get(pid, 0.0)
+                          for pid, t in (await database.backends_cpu()).items()}
                 elapsed = max(api.replies[k][0][0] for k, _ in offered) - started
                 latencies = [api.replies[k][0][0] - sender.first_sent[u] for k, u in offered]
         finally:
             cap.remove()
             fake.close()
             await fake.wait_closed()
+    await asyncio.sleep(0.5)  # the bot's backends, ended with it, report their counts
+    xacts = await database.transactions() - xacts - 1  # the first read's own
     n = len(offered)
     return Round(n / elapsed, latencies, cpu / n, harness / n, rest / n, Counter(calls.answers),
-                 throttled)
+                 throttled, sum(db_cpu.values()) / n, xacts / (n + len(groups)))
 
 
 def quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def spread(seconds: list[float]) -> str:
+    """The median of CPU seconds a report in ms, with the lowest and highest."""
+    return (f"{statistics.median(seconds) * 1000:.2f} ms "
+            f"({min(seconds) * 1000:.2f}–{max(seconds) * 1000:.2f})")
 
 
 async def main(argv: list[str] | None = None) -> int:
@@ -186,43 +284,77 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu-cap", type=float, default=0.3,
                         help="CPUs each worker process may use (a cgroup; needs root); "
                         "0: uncapped")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="reports a second offered (0: all at once, saturated)")
+    parser.add_argument("--anchor", action="store_true",
+                        help="run bench.anchor_bot on the same load in every round too")
+    parser.add_argument("--pool", default="",
+                        help="the real bot's telegram.connection_pool_size, one round each "
+                        "(e.g. 256,16); default: the bot's own default")
+    parser.add_argument("--anchor-pool", type=int, default=None,
+                        help="the anchor's connection pool (default: python-telegram-bot's)")
     args = parser.parse_args(argv)
     if not args.url:
         print("needs --url or TALLY_TEST_POSTGRES_URL (PostgreSQL)", file=sys.stderr)
         return 2
     cap = CpuCap(args.cpu_cap)
+    offered = f"at {args.rate:g} a second" if args.rate else "all at once"
     print(f"each worker: {cap.describe()}; {args.rounds} round(s) of {args.reports} "
-          f"reports from {args.chats} chats over {args.connections} connections", flush=True)
+          f"reports from {args.chats} chats, offered {offered}, over {args.connections} "
+          "connections", flush=True)
+    setups = [Setup(pool=int(p)) for p in args.pool.split(",") if p] or [Setup()]
+    if args.anchor:
+        setups.append(Setup(anchor=True, pool=args.anchor_pool))
     results: dict[int, tuple[float, float, float]] = {}
     rounds: dict[int, list[Round]] = {}
     for workers in [int(w) for w in args.workers.split(",")]:
-        rounds[workers] = []
+        by_setup: dict[str, list[Round]] = {str(setup): [] for setup in setups}
         for r in range(args.rounds):
-            one = await one_round(args.url, workers, args.chats, args.reports, args.delay,
-                                  args.connections, cap)
-            rounds[workers].append(one)
-            total = sum(one.split.values()) or 1
-            split = ", ".join(f"{pid or '?'}: {n} ({n / total:.0%})"
-                              for pid, n in sorted(one.split.items()))
-            print(f"{workers} worker(s), round {r + 1}: {one.rate:6.1f} reports/s, "
-                  f"p50 {quantile(one.latencies, 0.5) * 1000:5.0f} ms, "
-                  f"p99 {quantile(one.latencies, 0.99) * 1000:5.0f} ms, "
-                  f"CPU a report: workers {one.cpu * 1000:4.1f} ms, Telegram's side "
-                  f"{one.harness * 1000:4.1f} ms, the rest of the machine "
-                  f"{one.rest * 1000:4.1f} ms; held back by the cap {one.throttled:.1f} s; "
-                  f"load average {os.getloadavg()[0]:.1f}; answers by worker pid: {split}",
-                  flush=True)
-        these = rounds[workers]
-        results[workers] = (statistics.median(o.rate for o in these),
-                            statistics.median(quantile(o.latencies, 0.5) for o in these),
-                            statistics.median(quantile(o.latencies, 0.99) for o in these))
-        rate, p50, p99 = results[workers]
-        print(f"{workers} worker(s), median of {len(these)}: {rate:6.1f} reports/s, "
-              f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, CPU a report: workers "
-              f"{statistics.median(o.cpu for o in these) * 1000:.1f} ms, Telegram's side "
-              f"{statistics.median(o.harness for o in these) * 1000:.1f} ms, the rest "
-              f"{statistics.median(o.rest for o in these) * 1000:.1f} ms",
-              flush=True)
+            turn = r % len(setups)
+            for setup in setups[turn:] + setups[:turn]:
+                one = await one_round(args.url, workers, args.chats, args.reports,
+                                      args.delay, args.connections, cap, setup, args.rate)
+                by_setup[str(setup)].append(one)
+                total = sum(one.split.values()) or 1
+                split = ", ".join(f"{pid or '?'}: {n} ({n / total:.0%})"
+                                  for pid, n in sorted(one.split.items()))
+                who = str(setup) if setup.anchor else f"{workers} worker(s), {setup}"
+                print(f"{who}, round {r + 1}: {one.rate:6.1f} reports/s, "
+                      f"p50 {quantile(one.latencies, 0.5) * 1000:5.0f} ms, "
+                      f"p99 {quantile(one.latencies, 0.99) * 1000:5.0f} ms, "
+                      f"CPU a report: workers {one.cpu * 1000:4.1f} ms, PostgreSQL's "
+                      f"backends {one.db_cpu * 1000:4.1f} ms, Telegram's side "
+                      f"{one.harness * 1000:4.1f} ms, the rest of the machine "
+                      f"{one.rest * 1000:4.1f} ms; transactions an update "
+                      f"{one.xacts:.2f}; held back by the cap {one.throttled:.1f} s; "
+                      f"load average {os.getloadavg()[0]:.1f}; answers by worker pid: "
+                      f"{split}", flush=True)
+        for name, these in by_setup.items():
+            rate, p50, p99 = (statistics.median(o.rate for o in these),
+                              statistics.median(quantile(o.latencies, 0.5) for o in these),
+                              statistics.median(quantile(o.latencies, 0.99) for o in these))
+            if name == str(setups[0]):
+                results[workers], rounds[workers] = (rate, p50, p99), these
+            who = name if name.startswith("anchor") else f"{workers} worker(s), {name}"
+            print(f"{who}, median of {len(these)}: {rate:6.1f} reports/s, "
+                  f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, CPU a report: workers "
+                  f"{spread([o.cpu for o in these])}, PostgreSQL's backends "
+                  f"{spread([o.db_cpu for o in these])}, Telegram's side "
+                  f"{statistics.median(o.harness for o in these) * 1000:.1f} ms, the rest "
+                  f"{statistics.median(o.rest for o in these) * 1000:.1f} ms; transactions "
+                  f"an update {statistics.median(o.xacts for o in these):.2f}", flush=True)
+        if args.anchor:
+            anchor = by_setup[str(setups[-1])]
+            for setup in setups[:-1]:
+                these = by_setup[str(setup)]
+                alone = [o.cpu / a.cpu for o, a in zip(these, anchor, strict=True)]
+                both = [(o.cpu + o.db_cpu) / (a.cpu + a.db_cpu)
+                        for o, a in zip(these, anchor, strict=True)]
+                print(f"{workers} worker(s), {setup} ÷ anchor, CPU a report, round by round: "
+                      f"workers {', '.join(f'{x:.2f}×' for x in alone)} (median "
+                      f"{statistics.median(alone):.2f}×); with PostgreSQL's backends "
+                      f"{', '.join(f'{x:.2f}×' for x in both)} (median "
+                      f"{statistics.median(both):.2f}×)", flush=True)
     if 1 in results:
         one_rate, _, one_p99 = results[1]
         goals = {2: 1.8, 3: 2.5}

@@ -140,6 +140,7 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
                    .base_file_url(settings.telegram.base_file_url)
                    .connect_timeout(timeout).read_timeout(timeout).write_timeout(timeout)
                    .pool_timeout(timeout).get_updates_connect_timeout(timeout)
+                   .connection_pool_size(settings.telegram.connection_pool_size)
                    .get_updates_write_timeout(timeout).get_updates_pool_timeout(timeout))
     app = builder.build()
     app.bot_data["settings"] = settings  # the Mini App's server reads its section

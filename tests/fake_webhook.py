@@ -214,8 +214,12 @@ class BotProcess:
 
     def __init__(self, base_url: str, workdir: Path, env: dict[str, str], *,
                  secret: str = "fake_webhook_secret", path: str = "/telegram",
-                 start_seconds: float = 120, stop_seconds: float = 60) -> None:
+                 start_seconds: float = 120, stop_seconds: float = 60,
+                 module: str = "bot") -> None:
+        """``module``: what ``python -m`` runs (``bot`` with ``run``, or another server
+        that reads the same settings, such as ``bench.anchor_bot``)."""
         self.port = free_port()
+        self.argv = ["-m", "bot", "run"] if module == "bot" else ["-m", module]
         self.secret, self.path = secret, path
         self.workdir, self.log = workdir, workdir / "bot.log"
         self.start_seconds, self.stop_seconds = start_seconds, stop_seconds
@@ -249,7 +253,7 @@ class BotProcess:
     async def __aenter__(self) -> BotProcess:
         with self.log.open("wb") as out:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", "run", cwd=self.workdir, env=self.env,
+                sys.executable, *self.argv, cwd=self.workdir, env=self.env,
                 stdout=out, stderr=asyncio.subprocess.STDOUT)
         await self.healthy()
         return self

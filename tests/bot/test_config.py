@@ -99,6 +99,7 @@ def test_defaults_are_polling_on_one_worker() -> None:
     ("[telegram]\nadmin_listen = 'host:99999'\n", "telegram.admin_listen"),
     ("[telegram]\nworkers = 0\n", "telegram.workers"),
     ("[telegram]\nmax_connections = 101\n", "telegram.max_connections"),
+    ("[telegram]\nconnection_pool_size = 0\n", "telegram.connection_pool_size"),
     ("[logging]\nformat = 'xml'\n", "logging.format"),
 ])
 def test_invalid_webhook_settings_say_what_is_wrong(tmp_path: Path, content: str,
