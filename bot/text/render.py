@@ -39,6 +39,14 @@ def line_text(lang: str, session: SessionInfo, line: Line) -> str:
     return answer.line_text(lang, session, line)
 
 
+def _total(session: SessionInfo, value: int) -> str:
+    """A running total: Hong Kong's cents as money (``0.00``), Singapore's own money, or
+    points."""
+    if in_cents(session.rules):
+        return signed_points(value, True)
+    return answer.points(session, value)
+
+
 def totals_text(lang: str, session: SessionInfo) -> str:
     rows = [t(lang, "Totals:")]
     for seat in session.seats:
@@ -46,7 +54,7 @@ def totals_text(lang: str, session: SessionInfo) -> str:
         dealer = space + t(lang, "(dealer)") if seat == render_mcr.dealer(session) else ""
         rows.append("  " + t(lang, "{seat} {player}: {points}", seat=t(lang, SEAT_KEYS[seat]),
                              player=name(session, seat),
-                             points=f"<b>{answer.points(session, session.totals[seat])}</b>")
+                             points=f"<b>{_total(session, session.totals[seat])}</b>")
                     + dealer)
     return "\n".join(rows)
 
