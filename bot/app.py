@@ -28,13 +28,13 @@ from bot.handlers import (
     buttons,
     chat,
     commands,
-    commands_files,
     commands_instant,
-    commands_lookback,
-    commands_money,
     commands_night,
     context,
     details,
+    files,
+    lookback,
+    money,
 )
 from bot.handlers.context import TallyApp, TallyContext
 from bot.ops import collector
@@ -48,15 +48,15 @@ COMMANDS = {
     name: getattr(commands, f"cmd_{name}")
     for name in ("new", "hu", "kong", "draw", "qishou", "table", "undo", "void", "edit",
                  "end", "rules", "set", "lang", "score", "help")
-} | {"start": commands.cmd_help} | commands_files.COMMANDS | commands_night.COMMANDS \
+} | {"start": commands.cmd_help} | files.COMMANDS | commands_night.COMMANDS \
     | commands_instant.COMMANDS | {
-    "standings": commands_money.cmd_standings,
-    "debts": commands_money.cmd_debts,
-    "paid": commands_money.cmd_paid,
-    "settle": commands_money.cmd_settle,
-    "history": commands_lookback.cmd_history,
-    "hand": commands_lookback.cmd_hand,
-    "stats": commands_lookback.cmd_stats,
+    "standings": money.cmd_standings,
+    "debts": money.cmd_debts,
+    "paid": money.cmd_paid,
+    "settle": money.cmd_settle,
+    "history": lookback.cmd_history,
+    "hand": lookback.cmd_hand,
+    "stats": lookback.cmd_stats,
     "app": links.cmd_app,
 }
 
@@ -147,9 +147,9 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
     for name, callback in COMMANDS.items():
         app.add_handler(CommandHandler(name, callback))
     app.add_handler(CallbackQueryHandler(details.on_details, pattern=details.PATTERN))
-    app.add_handler(CallbackQueryHandler(commands_money.on_settle_button,
-                                         pattern=commands_money.SETTLE_PATTERN))
-    for handler in commands_files.handlers():  # before on_button: it takes every button
+    app.add_handler(CallbackQueryHandler(money.on_settle_button,
+                                         pattern=money.SETTLE_PATTERN))
+    for handler in files.handlers():  # before on_button: it takes every button
         app.add_handler(handler)
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(ChatMemberHandler(commands.on_added, ChatMemberHandler.MY_CHAT_MEMBER))

@@ -29,6 +29,7 @@ from bot.handlers import app_link as links
 from bot.handlers import board, ending
 from bot.handlers.actions import acting, acting_with_words, record_event, undo_last
 from bot.handlers.buttons import start_guided, start_guided_event, start_join
+from bot.handlers.calculator import score_mcr
 from bot.handlers.chat import (
     error_text_plain,
     is_admin,
@@ -40,7 +41,6 @@ from bot.handlers.chat import (
     table_of,
     tokens_of,
 )
-from bot.handlers.commands_mcr import score_mcr
 from bot.handlers.context import TallyContext
 from bot.text import render, render_lookback, render_mcr
 from bot.text.amounts import in_cents

@@ -12,7 +12,7 @@ from telegram import Update
 
 from bot.delivery import send
 from bot.dialogs.keyboards import DraftData, draft_data, grid
-from bot.handlers import board, commands_files
+from bot.handlers import board, files
 from bot.handlers.chat import is_admin, refuse, refuse_press, remember
 from bot.handlers.context import TallyContext
 from bot.text import render, render_mcr
@@ -96,7 +96,7 @@ async def _end(update: Update, context: TallyContext, lang: str, session: Sessio
             raise
         await refuse_press(update, lang, exc, session)
         return
-    await commands_files.send_end_pictures(update, context, lang, summary)
+    await files.send_end_pictures(update, context, lang, summary)
 
 
 async def undo_end(update: Update, context: TallyContext, lang: str) -> None:

@@ -13,7 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 from bot.delivery import send
 from bot.dialogs import numbers
 from bot.dialogs.grammar import GrammarError
-from bot.handlers import commands_files
+from bot.handlers import files
 from bot.handlers.chat import (
     is_admin,
     refuse,
@@ -40,8 +40,8 @@ async def cmd_standings(update: Update, context: TallyContext) -> None:
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     words = tokens_of(msg)
-    if words and fold(words[0].text) in commands_files.CHART_WORDS:
-        await commands_files.standings_picture(update, context, lang)
+    if words and fold(words[0].text) in files.CHART_WORDS:
+        await files.standings_picture(update, context, lang)
         return
     days = None
     if words:

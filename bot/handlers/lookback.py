@@ -12,7 +12,7 @@ from telegram import InlineKeyboardMarkup, Update
 from bot.dialogs import numbers
 from bot.dialogs.grammar import GrammarError
 from bot.dialogs.keyboards import edit_data, grid
-from bot.handlers import commands_files
+from bot.handlers import files
 from bot.handlers.chat import refuse, reply, tokens_of
 from bot.handlers.context import TallyContext
 from bot.text import render_lookback
@@ -118,8 +118,8 @@ async def cmd_stats(update: Update, context: TallyContext) -> None:
     assert chat is not None and msg is not None
     ledger = context.ledger
     words = tokens_of(msg)
-    picture = any(fold(w.text) in commands_files.CHART_WORDS for w in words)
-    words = [w for w in words if fold(w.text) not in commands_files.CHART_WORDS]
+    picture = any(fold(w.text) in files.CHART_WORDS for w in words)
+    words = [w for w in words if fold(w.text) not in files.CHART_WORDS]
     if len(words) > 1:
         await refuse(update, lang, "stats_usage")
         return
@@ -136,7 +136,7 @@ async def cmd_stats(update: Update, context: TallyContext) -> None:
         player = await context.registry.player(chat.id, PlayerRef(
             name=user.username or user.first_name, telegram_id=user.id, username=user.username))
     if picture:
-        await commands_files.stats_picture(update, context, lang, player)
+        await files.stats_picture(update, context, lang, player)
         return
     record = await ledger.lookback.player_record(chat.id, player.id)
     standing = next((m for m in await ledger.money.money_standings(chat.id)
