@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
-from bot.handlers.chat import reply
-from bot.handlers.context import TallyContext
+from bot.handlers.chat import add_commands, reply
+from bot.handlers.context import TallyApp, TallyContext
 from bot.ops.config import WebAppSettings
 from bot.text.i18n import t
 
@@ -93,3 +93,10 @@ async def cmd_app(update: Update, context: TallyContext) -> None:
     await reply(update, t(lang, "The app shows this chat's live scoreboard, the night's chart "
                                 "and hands, standings and debts, and takes a hand by its "
                                 "tiles. It opens inside Telegram:"), reply_markup=markup)
+
+
+COMMANDS = {"app": cmd_app}
+
+
+def register(app: TallyApp) -> None:
+    add_commands(app, COMMANDS)

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Any
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, TypeAlias
 
 from telegram import Message, MessageEntity, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, NetworkError, TelegramError
+from telegram.ext import CommandHandler
 
 from bot.delivery import send
 from bot.dialogs.grammar import (
@@ -19,7 +21,7 @@ from bot.dialogs.grammar import (
     half_width,
     seat_resolver,
 )
-from bot.handlers.context import TallyContext
+from bot.handlers.context import TallyApp, TallyContext
 from bot.ops import metrics
 from bot.text.errors_text import error_text
 from bot.text.i18n import t
@@ -31,6 +33,14 @@ from storage.models import SessionInfo, is_named_as
 log = logging.getLogger(__name__)
 
 SEAT_ORDER = ("E", "S", "W", "N")
+
+Callback: TypeAlias = Callable[[Update, TallyContext], Coroutine[Any, Any, None]]
+
+
+def add_commands(app: TallyApp, commands: Mapping[str, Callback]) -> None:
+    """Each ``/name`` of ``commands`` taken by its handler (what a feature's ``register``
+    does first)."""
+    app.add_handlers([CommandHandler(name, callback) for name, callback in commands.items()])
 
 
 async def table_of(context: TallyContext, chat_id: int) -> SessionInfo | None:

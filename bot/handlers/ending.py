@@ -13,8 +13,9 @@ from telegram import Update
 from bot.delivery import send
 from bot.dialogs.keyboards import DraftData, draft_data, grid
 from bot.handlers import board, files
-from bot.handlers.chat import is_admin, refuse, refuse_press, remember
-from bot.handlers.context import TallyContext
+from bot.handlers.actions import acting
+from bot.handlers.chat import add_commands, is_admin, refuse, refuse_press, remember
+from bot.handlers.context import TallyApp, TallyContext
 from bot.text import render, render_mcr
 from bot.text.answer import own_money
 from bot.text.i18n import t
@@ -123,3 +124,16 @@ async def undo_end(update: Update, context: TallyContext, lang: str) -> None:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
     remember(context, chat.id, session)
+
+
+async def cmd_end(update: Update, context: TallyContext) -> None:
+    act = await acting(update, context)
+    if act is not None:
+        await end_or_ask(update, context, *act)
+
+
+COMMANDS = {"end": cmd_end}
+
+
+def register(app: TallyApp) -> None:
+    add_commands(app, COMMANDS)

@@ -20,7 +20,6 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 from telegram.ext import (
-    BaseHandler,
     CallbackQueryHandler,
     MessageHandler,
     filters,
@@ -28,12 +27,13 @@ from telegram.ext import (
 
 from bot.delivery import send
 from bot.handlers.chat import (
+    add_commands,
     is_admin,
     refuse,
     reply,
     tokens_of,
 )
-from bot.handlers.context import TallyContext
+from bot.handlers.context import TallyApp, TallyContext
 from bot.pictures import drawing, fonts
 from bot.pictures.picture_data import (
     night_series,
@@ -375,14 +375,14 @@ async def on_import_button(update: Update, context: TallyContext) -> None:
 COMMANDS = {"chart": cmd_chart, "export": cmd_export, "import": cmd_import}
 
 
-def handlers() -> list[BaseHandler[Any, Any, Any]]:
-    """What app.py registers besides the commands, before the generic button handler:
-    a zip sent with the caption /import, and the import's buttons. Says at start
-    whether the pictures have a CJK font (bot.pictures.fonts.check_at_start)."""
+def register(app: TallyApp) -> None:
+    """The commands, a zip sent with the caption /import, and the import's buttons (before
+    :mod:`bot.handlers.buttons`, which takes every button). Says at start whether the
+    pictures have a CJK font (bot.pictures.fonts.check_at_start)."""
     fonts.check_at_start()
-    return [
+    add_commands(app, COMMANDS)
+    app.add_handlers([
         MessageHandler(filters.Document.ALL & filters.CaptionRegex(r"^/import(@\w+)?(\s|$)"),
                        cmd_import),
         CallbackQueryHandler(on_import_button, pattern=r"^v1:i:"),
-    ]
-
+    ])

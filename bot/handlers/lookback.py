@@ -13,8 +13,8 @@ from bot.dialogs import numbers
 from bot.dialogs.grammar import GrammarError
 from bot.dialogs.keyboards import edit_data, grid
 from bot.handlers import files
-from bot.handlers.chat import refuse, reply, tokens_of
-from bot.handlers.context import TallyContext
+from bot.handlers.chat import add_commands, refuse, reply, tokens_of
+from bot.handlers.context import TallyApp, TallyContext
 from bot.text import render_lookback
 from bot.text.i18n import t
 from bot.text.script import fold
@@ -142,3 +142,10 @@ async def cmd_stats(update: Update, context: TallyContext) -> None:
     standing = next((m for m in await ledger.money.money_standings(chat.id)
                      if m.player.id == player.id), None)
     await reply(update, render_lookback.record_text(lang, record, standing))
+
+
+COMMANDS = {"history": cmd_history, "hand": cmd_hand, "stats": cmd_stats}
+
+
+def register(app: TallyApp) -> None:
+    add_commands(app, COMMANDS)

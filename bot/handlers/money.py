@@ -9,18 +9,20 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
+from telegram.ext import CallbackQueryHandler
 
 from bot.delivery import send
 from bot.dialogs import numbers
 from bot.dialogs.grammar import GrammarError
 from bot.handlers import files
 from bot.handlers.chat import (
+    add_commands,
     is_admin,
     refuse,
     reply,
     tokens_of,
 )
-from bot.handlers.context import TallyContext
+from bot.handlers.context import TallyApp, TallyContext
 from bot.text import render_mcr, render_money
 from bot.text.errors_text import error_text
 from bot.text.i18n import money
@@ -165,3 +167,12 @@ async def on_settle_button(update: Update, context: TallyContext) -> None:
             await tx.money.settle(chat.id, m.group(1), actor=user.id)
     except LedgerError as exc:
         await send.answer(update, error_text(lang, exc.code, str(exc)), alert=True)
+
+
+COMMANDS = {"standings": cmd_standings, "debts": cmd_debts, "paid": cmd_paid,
+            "settle": cmd_settle}
+
+
+def register(app: TallyApp) -> None:
+    add_commands(app, COMMANDS)
+    app.add_handler(CallbackQueryHandler(on_settle_button, pattern=SETTLE_PATTERN))

@@ -1,0 +1,237 @@
+"""Taking back and correcting: ``/undo`` (the last event; right after ``/end``, the end:
+:func:`bot.handlers.ending.undo_end`) and the Undo button, ``/void`` (a hand) and
+``/edit`` (a hand, or one of its events: ``/edit 2.1 …``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import Update
+from telegram.constants import ChatType
+
+from bot.delivery import send
+from bot.dialogs.grammar import (
+    GrammarError,
+    Token,
+    for_family,
+    number,
+    parse_edit_event,
+)
+from bot.dialogs.keyboards import (
+    UndoData,
+)
+from bot.handlers import board, ending
+from bot.handlers.actions import acting, undo_last
+from bot.handlers.chat import (
+    add_commands,
+    is_admin,
+    refuse,
+    remember,
+    reply,
+    resolver_for,
+    session_for_action,
+    table_of,
+    tokens_of,
+)
+from bot.handlers.context import TallyApp, TallyContext
+from bot.text import render
+from bot.text.errors_text import error_text
+from bot.text.i18n import t
+from engine.errors import ReportError
+from storage.errors import LedgerError
+from storage.models import SessionInfo
+from storage.queues.messages import Outgoing
+
+
+async def cmd_undo(update: Update, context: TallyContext) -> None:
+    chat = update.effective_chat
+    if chat is not None and chat.type != ChatType.PRIVATE \
+            and await table_of(context, chat.id) is None:
+        await ending.undo_end(update, context, await context.lang())  # right after /end
+        return
+    act = await acting(update, context)
+    if act is not None:
+        await undo_last(update, context, *act)
+
+
+async def press_undo(update: Update, context: TallyContext, lang: str,
+                      session: SessionInfo, data: UndoData) -> None:
+    query = update.callback_query
+    assert query is not None
+    last = await context.ledger.sessions.last_event(session.chat_id)
+    if last != (data.session_id, data.hand, data.event, last[3] if last else None):
+        await send.answer(update, await _why_not_undone(context, lang, session), alert=True)
+        return
+    await send.answer(update)  # queued with the undo's answer, as the Undo's removal
+    message = query.message
+    also = [] if message is None else [send.edit_of(message.chat.id, message.message_id,
+                                                    reply_markup=None)]
+    await undo_last(update, context, lang, session, also)
+
+
+async def _why_not_undone(context: TallyContext, lang: str, session: SessionInfo) -> str:
+    """Why an Undo button does nothing: a correction (/edit, /void) made since is the
+    latest change, which /undo takes back first; else a later event was recorded."""
+    correction = await context.ledger.sessions.correction_to_undo(session.chat_id)
+    if correction is None:
+        return t(lang, "Only the latest event can be undone.")
+    action, number = correction
+    if action == "void":
+        return t(lang, "The latest change is the void of hand {number}: /undo takes it "
+                       "back first.", number=number)
+    return t(lang, "The latest change is the correction of hand {number}: /undo takes it "
+                   "back first.", number=number)
+
+
+MAX_HAND_NUMBER = 100_000  # hands in one night, far beyond any table
+
+
+def _number(update: Update, most: int = MAX_HAND_NUMBER) -> tuple[int | None, list[Token]]:
+    """The number the command starts with (ASCII digits, from 1 to ``most``) and the rest;
+    None when it starts with none. A number out of range is a GrammarError."""
+    msg = update.effective_message
+    words = tokens_of(msg) if msg else []
+    if not words:
+        return None, words
+    value = number(words[0].text, most, 1)
+    return (value, words[1:]) if value is not None else (None, words)
+
+
+MAX_EVENT_NUMBER = 64  # events in one hand (the engine's bound)
+
+
+def _hand_and_event(update: Update) -> tuple[int | None, int | None, list[Token]]:
+    """``/edit 2.1 …``: hand 2, its event 1 (returned 0-based); ``/edit 2 …``: the whole
+    hand (event None). Numbers out of range are a GrammarError."""
+    msg = update.effective_message
+    words = tokens_of(msg) if msg else []
+    if words and "." in words[0].text:
+        hand, _, event = words[0].text.partition(".")
+        n, e = number(hand, MAX_HAND_NUMBER, 1), number(event, MAX_EVENT_NUMBER, 1)
+        if n is None or e is None:
+            return None, None, words
+        return n, e - 1, words[1:]
+    n, rest = _number(update)
+    return n, None, rest
+
+
+async def cmd_void(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
+    session = await session_for_action(update, context, lang)
+    if session is None:
+        return
+    try:
+        number, _ = _number(update)
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    if number is None:
+        await refuse(update, lang, "number_usage")
+        return
+    user = update.effective_user
+    admin = await is_admin(update, context)
+    try:
+        async with context.write(_corrected(update, lang)) as tx:
+            out = await tx.corrections.void(session.chat_id, number,
+                                            actor=user.id if user else None,
+                                            allow_others=admin)
+    except LedgerError as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return
+    remember(context, session.chat_id, out.session)
+
+
+def _corrected(update: Update, lang: str) -> Any:
+    """The answer to a void or an edit: what changed, and the scoreboard."""
+
+    def answer(out: Any) -> list[Outgoing]:
+        return [send.replying(update, render.edit_text(lang, out)),
+                board.item(lang, out.session)]
+
+    return answer
+
+
+def _not_in_hand(words: list[Token], now: SessionInfo, played: SessionInfo,
+                 me: int | None) -> str | None:
+    """The first name in an edit that sits at the table now but did not play the hand
+    (a seat changed after it), if any."""
+    if played.seats == now.seats:
+        return None
+    at_now, at_hand = resolver_for(now, me), resolver_for(played, me)
+    return next((w.text for w in words if at_now(w) is not None and at_hand(w) is None),
+                None)
+
+
+async def cmd_edit(update: Update, context: TallyContext) -> None:
+    lang = await context.lang()
+    session = await session_for_action(update, context, lang)
+    if session is None:
+        return
+    user = update.effective_user
+    me = user.id if user else None
+    events: list[dict[str, Any]] = []
+    indicator = None
+    chunk: list[Token] = []
+    rest: list[Token]
+    played, rest = session, []  # who played the hand; the words after its number
+    count = 0  # the events the edit gives (a | b | c), once its hand number is read
+    try:
+        number, event_index, rest = _hand_and_event(update)
+        if number is None or not rest:
+            await refuse(update, lang, "number_usage")
+            return
+        # Names are read against who played that hand (a seat may have changed since).
+        played = await context.ledger.sessions.hand_table(session, number)
+        resolve = resolver_for(played, me)
+        count = len([c for c in " ".join(tok.text for tok in rest).split("|") if c.strip()])
+        for tok in [*rest, Token("|")]:
+            if tok.text != "|":
+                chunk.append(tok)
+                continue
+            if not chunk:
+                continue
+            event, ind = parse_edit_event(chunk, resolve)
+            events.append(for_family(event, str(session.rules.get("family"))))
+            indicator = indicator or ind
+            chunk = []
+    except GrammarError as exc:
+        absent = _not_in_hand(rest, session, played, me)
+        if absent is not None:  # at the table now, but that hand was played before them
+            await refuse(update, lang, "edit_not_in_hand", token=absent, number=number)
+        else:
+            await refuse(update, lang, exc.code, in_event=_place(len(events) + 1, count),
+                         **exc.params)
+        return
+    if event_index is not None and len(events) != 1:
+        await refuse(update, lang, "edit_event_usage", number=number, event=event_index + 1)
+        return
+    admin = await is_admin(update, context)
+    try:
+        async with context.write(_corrected(update, lang)) as tx:
+            out = await tx.corrections.amend(session.chat_id, number, events,
+                                             actor=user.id if user else None, indicator=indicator,
+                                             allow_others=admin, event_index=event_index)
+    except (LedgerError, ReportError) as exc:
+        if exc.code == "amend_reopens" and event_index is None:  # say how to name one event
+            await reply(update, error_text(lang, exc.code, str(exc)) + "\n" + t(
+                lang, "To change one event, name it: /edit {number}.1 alice 自摸 七对 "
+                "(hand {number}, event 1; see /hand {number}).", number=number))
+            return
+        position = exc.params.get("event") if event_index is None else None
+        await refuse(update, lang, exc.code, str(exc), played,
+                     in_event=_place(position if isinstance(position, int) else None, count),
+                     **exc.params)
+        return
+    remember(context, session.chat_id, out.session)
+
+
+def _place(position: int | None, count: int) -> int | None:
+    """Which event of an /edit a refusal names: only when the edit has several."""
+    return position if count >= 2 else None
+
+
+COMMANDS = {"undo": cmd_undo, "void": cmd_void, "edit": cmd_edit}
+
+
+def register(app: TallyApp) -> None:
+    add_commands(app, COMMANDS)

@@ -1,0 +1,142 @@
+"""Reports of the hand being played: ``/hu``, ``/kong``, ``/draw`` and ``/qishou`` (read from
+their words, or, alone, asked as buttons: :mod:`bot.handlers.guided`), ``/bite``
+(``/yao``, a Singapore bite or set of bonus tiles, paid at once), ``/jifen`` (``/points``,
+a points-only hand as every player's change), ``/penalty`` (``/fa``, or ``/hu dave 诈胡``)
+and ``/adjust``. Each is recorded with its answer in one write (:func:`record_event`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import Update
+
+from bot.dialogs.bonus_grammar import parse_amounts, parse_bite
+from bot.dialogs.grammar import (
+    GrammarError,
+    Token,
+    for_family,
+    parse_draw,
+    parse_kong,
+    parse_starting,
+    parse_win,
+)
+from bot.dialogs.mcr_grammar import parse_mcr_win
+from bot.dialogs.night_grammar import is_false_win, parse_adjust, parse_penalty
+from bot.handlers.actions import acting_with_words, record_event
+from bot.handlers.chat import (
+    add_commands,
+    refuse,
+    resolver_for,
+    table_of,
+    tokens_of,
+)
+from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guided import start_guided, start_guided_event
+from bot.text import render_mcr
+from engine.rules import get_preset
+
+
+async def _parse_and_record(update: Update, context: TallyContext, parser: Any
+                            ) -> None:
+    act = await acting_with_words(update, context)
+    if act is None:
+        return
+    lang, session, tokens, actor = act
+    try:
+        result = parser(tokens, resolver_for(session, actor))
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    event, indicator = result if isinstance(result, tuple) else (result, None)
+    event = for_family(event, str(session.rules.get("family")))
+    await record_event(update, context, lang, session, event, indicator, tokens)
+
+
+async def cmd_hu(update: Update, context: TallyContext) -> None:
+    msg = update.effective_message
+    if msg is not None and not tokens_of(msg):
+        await start_guided(update, context)
+        return
+    if msg is not None and is_false_win(tokens_of(msg)):  # /hu dave 诈胡: a penalty
+        await _parse_and_record(update, context, parse_penalty)
+        return
+    chat = update.effective_chat
+    await context.lang()  # the chat and its table, read together where nothing is kept
+    session = await table_of(context, chat.id) if chat is not None else None
+    if session is not None and get_preset(session.preset).family == "mcr":
+        at = session  # a match's hand: its round's wind and the winner's seat wind
+
+        def parse_mcr(tokens: list[Token], resolve: Any) -> dict[str, Any]:
+            return render_mcr.report_winds(at, parse_mcr_win(tokens, resolve))
+
+        await _parse_and_record(update, context, parse_mcr)
+        return
+    await _parse_and_record(update, context, parse_win)
+
+
+async def _guided_or_parsed(update: Update, context: TallyContext, kind: str,
+                            parser: Any) -> None:
+    """/kong or /draw: alone, the event as buttons; with words, read and recorded."""
+    msg = update.effective_message
+    if msg is not None and not tokens_of(msg):
+        await start_guided_event(update, context, kind)
+        return
+    await _parse_and_record(update, context, parser)
+
+
+async def cmd_kong(update: Update, context: TallyContext) -> None:
+    await _guided_or_parsed(update, context, "kong", parse_kong)
+
+
+async def cmd_draw(update: Update, context: TallyContext) -> None:
+    await _guided_or_parsed(update, context, "draw", parse_draw)
+
+
+async def cmd_qishou(update: Update, context: TallyContext) -> None:
+    await _parse_and_record(update, context, parse_starting)
+
+
+async def _record(update: Update, context: TallyContext, parser: Any,
+                  usage: str) -> None:
+    act = await acting_with_words(update, context)
+    if act is None:
+        return
+    lang, session, tokens, actor = act
+    if not tokens:
+        await refuse(update, lang, usage)
+        return
+    try:
+        event = parser(tokens, resolver_for(session, actor))
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, session=session, **exc.params)
+        return
+    await record_event(update, context, lang, session, event, None)
+
+
+async def cmd_penalty(update: Update, context: TallyContext) -> None:
+    await _record(update, context, parse_penalty, "penalty_usage")
+
+
+async def cmd_adjust(update: Update, context: TallyContext) -> None:
+    await _record(update, context, parse_adjust, "adjust_usage")
+
+
+async def cmd_bite(update: Update, context: TallyContext) -> None:
+    msg = update.effective_message
+    if msg is not None and not tokens_of(msg):  # alone: the bite or set as buttons
+        await start_guided_event(update, context, "bite")
+        return
+    await _record(update, context, parse_bite, "bite_usage")
+
+
+async def cmd_jifen(update: Update, context: TallyContext) -> None:
+    await _record(update, context, parse_amounts, "amounts_usage")
+
+
+COMMANDS = {"hu": cmd_hu, "kong": cmd_kong, "draw": cmd_draw, "qishou": cmd_qishou,
+            "bite": cmd_bite, "yao": cmd_bite, "jifen": cmd_jifen, "points": cmd_jifen,
+            "penalty": cmd_penalty, "fa": cmd_penalty, "adjust": cmd_adjust}
+
+
+def register(app: TallyApp) -> None:
+    add_commands(app, COMMANDS)
