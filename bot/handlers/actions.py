@@ -16,8 +16,6 @@ from bot.handlers.chat import (
     is_admin,
     refuse,
     remember,
-    session_for_action,
-    tokens_of,
 )
 from bot.handlers.context import TallyContext
 from bot.ops import metrics
@@ -55,27 +53,6 @@ async def record_event(update: Update, context: TallyContext, lang: str,
     if out.asked is None:
         metrics.recorded(str(event.get("type", "event")))
     remember(context, session.chat_id, out.session)
-
-
-async def acting(update: Update, context: TallyContext
-                  ) -> tuple[str, SessionInfo] | None:
-    """Language and table for a state-changing command from a player, delivered once."""
-    lang = await context.lang()
-    session = await session_for_action(update, context, lang)
-    if session is None:
-        return None
-    return lang, session
-
-
-async def acting_with_words(update: Update, context: TallyContext
-                            ) -> tuple[str, SessionInfo, list[Token], int | None] | None:
-    """As :func:`acting`, with the command's words and the sender's id."""
-    act = await acting(update, context)
-    if act is None:
-        return None
-    msg, user = update.effective_message, update.effective_user
-    assert msg is not None
-    return *act, tokens_of(msg), user.id if user else None
 
 
 async def undo_last(update: Update, context: TallyContext, lang: str,

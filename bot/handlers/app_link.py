@@ -19,6 +19,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from bot.handlers.chat import add_commands, reply
 from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import speaking
 from bot.ops.config import WebAppSettings
 from bot.text.i18n import t
 
@@ -80,9 +81,9 @@ def keyboard(lang: str, chat_id: int, above: InlineKeyboardMarkup | None = None
     return InlineKeyboardMarkup([*(above.inline_keyboard if above else ()), [b]])
 
 
-async def cmd_app(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_app(update: Update, context: TallyContext, lang: str) -> None:
     """``/app``: the button that opens the Mini App for this chat, or why there is none."""
-    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
     markup = keyboard(lang, chat.id)

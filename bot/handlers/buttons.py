@@ -24,22 +24,21 @@ from bot.dialogs.keyboards import (
 )
 from bot.handlers import corrections, guided, table
 from bot.handlers.chat import (
+    admitted,
     error_text_plain,
-    is_admin,
-    link_sender,
-    remember_member,
     stale_press,
     table_of,
 )
 from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import speaking
 from bot.text.i18n import t
 from storage.models import SessionInfo
 
 
-async def on_button(update: Update, context: TallyContext) -> None:
+@speaking
+async def on_button(update: Update, context: TallyContext, lang: str) -> None:
     query = update.callback_query
     assert query is not None
-    lang = await context.lang()
     data = parse_callback(query.data)
     chat = update.effective_chat
     if data is None or chat is None:
@@ -62,15 +61,12 @@ async def on_button(update: Update, context: TallyContext) -> None:
         await send.answer(update, t(lang, "This table has ended; its buttons no longer "
                                           "work."), alert=True)  # nothing else
         return
-    if session is not None:
-        session = await link_sender(context, session, query.from_user)
-    seated = {p.telegram_id for p in session.seats.values()} if session else set()
-    if session is None or (query.from_user.id not in seated and not await is_admin(
-            update, context)):
+    acting = None if session is None else await admitted(update, context, session)
+    if session is None or acting is None:
         await send.answer(update, t(lang, error_text_plain(
             "not_player" if session else "no_session")), alert=True)
         return
-    remember_member(context, session, query.from_user)
+    session = acting
     if isinstance(data, EditData):
         await guided.press_edit(update, context, lang, session, data)
     elif isinstance(data, UndoData):

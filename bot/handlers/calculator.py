@@ -16,6 +16,7 @@ from bot.dialogs.grammar import DISCARD, SELF_DRAW, GrammarError, Token
 from bot.dialogs.mcr_grammar import KONG_DRAW_WORDS, ROB_WORDS, parse_mcr_win
 from bot.handlers.chat import add_commands, error_text_plain, refuse, reply, tokens_of
 from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import speaking
 from bot.text.errors_text import error_text
 from bot.text.help_text import FORMS
 from bot.text.i18n import is_chinese, t
@@ -70,9 +71,9 @@ async def score_mcr(update: Update, lang: str, words: list[str]) -> None:
     await reply(update, "\n".join(lines))
 
 
-async def cmd_score(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_score(update: Update, context: TallyContext, lang: str) -> None:
     """The tile calculator: works in any chat, touches no ledger."""
-    lang = await context.lang()
     msg = update.effective_message
     assert msg is not None
     words = [w.text for w in tokens_of(msg)]

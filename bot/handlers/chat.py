@@ -67,6 +67,13 @@ def tokens_of(message: Message) -> list[Token]:
     return [Token(half_width(w), mentions.get(w)) for w in words]
 
 
+def words_and_sender(update: Update) -> tuple[list[Token], int | None]:
+    """The command's words and the sender's id."""
+    msg, user = update.effective_message, update.effective_user
+    assert msg is not None
+    return tokens_of(msg), user.id if user else None
+
+
 def resolver_for(session: SessionInfo, me: int | None) -> Resolver:
     names: dict[str, str] = {}
     ids: dict[int, str] = {}
@@ -148,11 +155,20 @@ async def session_for_action(update: Update, context: TallyContext, lang: str
     if session is None:
         await refuse(update, lang, "no_session")
         return None
+    acting = await admitted(update, context, session)
+    if acting is None:
+        await refuse(update, lang, "not_player")
+    return acting
+
+
+async def admitted(update: Update, context: TallyContext, session: SessionInfo
+                   ) -> SessionInfo | None:
+    """The table as the sender acts at it (linked to their account if they were seated by
+    @username), or None when they are neither a player there nor an admin."""
     user = update.effective_user
     session = await link_sender(context, session, user)
     seated = {p.telegram_id for p in session.seats.values()}
     if user is None or (user.id not in seated and not await is_admin(update, context)):
-        await refuse(update, lang, "not_player")
         return None
     remember_member(context, session, user)
     return session

@@ -25,6 +25,7 @@ from bot.handlers.chat import (
     tokens_of,
 )
 from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import speaking
 from bot.text import render, render_lookback
 from bot.text.amounts import in_cents
 from bot.text.i18n import money, normalise_language, t
@@ -44,8 +45,8 @@ from storage.models import ChatInfo, SessionInfo
 from storage.queues.messages import Outgoing
 
 
-async def cmd_rules(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
+@speaking
+async def cmd_rules(update: Update, context: TallyContext, lang: str) -> None:
     msg, chat = update.effective_message, update.effective_chat
     assert msg is not None and chat is not None
     words = tokens_of(msg)
@@ -82,8 +83,8 @@ def _as_typed(overrides: dict[str, Any], lang: str) -> list[str]:
     return out
 
 
-async def cmd_set(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
+@speaking
+async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     if not await is_admin(update, context):
@@ -185,11 +186,11 @@ def _house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool) 
     return text
 
 
-async def cmd_lang(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_lang(update: Update, context: TallyContext, lang: str) -> None:
     msg, chat = update.effective_message, update.effective_chat
     assert msg is not None and chat is not None
     words = tokens_of(msg)
-    lang = await context.lang()
     # t()'s first parameter is named lang, so {lang} is filled in after translating.
     if not words:
         await reply(update, t(

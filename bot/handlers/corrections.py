@@ -21,7 +21,7 @@ from bot.dialogs.keyboards import (
     UndoData,
 )
 from bot.handlers import board, ending
-from bot.handlers.actions import acting, undo_last
+from bot.handlers.actions import undo_last
 from bot.handlers.chat import (
     add_commands,
     is_admin,
@@ -29,11 +29,11 @@ from bot.handlers.chat import (
     remember,
     reply,
     resolver_for,
-    session_for_action,
     table_of,
     tokens_of,
 )
 from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import at_table
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import t
@@ -47,11 +47,15 @@ async def cmd_undo(update: Update, context: TallyContext) -> None:
     chat = update.effective_chat
     if chat is not None and chat.type != ChatType.PRIVATE \
             and await table_of(context, chat.id) is None:
-        await ending.undo_end(update, context, await context.lang())  # right after /end
+        await ending.undo_end(update, context)  # right after /end
         return
-    act = await acting(update, context)
-    if act is not None:
-        await undo_last(update, context, *act)
+    await _undo(update, context)
+
+
+@at_table
+async def _undo(update: Update, context: TallyContext, lang: str,
+                session: SessionInfo) -> None:
+    await undo_last(update, context, lang, session)
 
 
 async def press_undo(update: Update, context: TallyContext, lang: str,
@@ -115,11 +119,9 @@ def _hand_and_event(update: Update) -> tuple[int | None, int | None, list[Token]
     return n, None, rest
 
 
-async def cmd_void(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
-    session = await session_for_action(update, context, lang)
-    if session is None:
-        return
+@at_table
+async def cmd_void(update: Update, context: TallyContext, lang: str,
+                   session: SessionInfo) -> None:
     try:
         number, _ = _number(update)
     except GrammarError as exc:
@@ -162,11 +164,9 @@ def _not_in_hand(words: list[Token], now: SessionInfo, played: SessionInfo,
                 None)
 
 
-async def cmd_edit(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
-    session = await session_for_action(update, context, lang)
-    if session is None:
-        return
+@at_table
+async def cmd_edit(update: Update, context: TallyContext, lang: str,
+                   session: SessionInfo) -> None:
     user = update.effective_user
     me = user.id if user else None
     events: list[dict[str, Any]] = []

@@ -13,9 +13,9 @@ from telegram import Update
 from bot.delivery import send
 from bot.dialogs.keyboards import DraftData, draft_data, grid
 from bot.handlers import board, files
-from bot.handlers.actions import acting
 from bot.handlers.chat import add_commands, is_admin, refuse, refuse_press, remember
 from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import at_table, speaking
 from bot.text import render, render_mcr
 from bot.text.answer import own_money
 from bot.text.i18n import t
@@ -100,6 +100,7 @@ async def _end(update: Update, context: TallyContext, lang: str, session: Sessio
     await files.send_end_pictures(update, context, lang, summary)
 
 
+@speaking
 async def undo_end(update: Update, context: TallyContext, lang: str) -> None:
     """``/undo`` with no table going: the chat's last ``/end``, if nothing happened since,
     is taken back (the night, its open hand and its board as they were; its debts gone).
@@ -126,10 +127,10 @@ async def undo_end(update: Update, context: TallyContext, lang: str) -> None:
     remember(context, chat.id, session)
 
 
-async def cmd_end(update: Update, context: TallyContext) -> None:
-    act = await acting(update, context)
-    if act is not None:
-        await end_or_ask(update, context, *act)
+@at_table
+async def cmd_end(update: Update, context: TallyContext, lang: str,
+                  session: SessionInfo) -> None:
+    await end_or_ask(update, context, lang, session)
 
 
 COMMANDS = {"end": cmd_end}

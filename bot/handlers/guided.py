@@ -28,10 +28,10 @@ from bot.handlers.chat import (
     refuse,
     refuse_press,
     remember,
-    session_for_action,
     stale_press,
 )
 from bot.handlers.context import TallyContext
+from bot.handlers.guards import at_table
 from bot.text import render
 from bot.text.i18n import t
 from engine.errors import ReportError
@@ -44,22 +44,21 @@ from storage.services.twice import QUESTION_KIND
 log = logging.getLogger(__name__)
 
 
-async def start_guided(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
-    session = await session_for_action(update, context, lang)
+@at_table
+async def start_guided(update: Update, context: TallyContext, lang: str,
+                       session: SessionInfo) -> None:
     user = update.effective_user
-    if session is None or user is None:
+    if user is None:
         return
     await _open_draft(update, context, lang, session, user.id, None)
 
 
-async def start_guided_event(update: Update, context: TallyContext,
-                             kind: str) -> None:
+@at_table
+async def start_guided_event(update: Update, context: TallyContext, lang: str,
+                             session: SessionInfo, kind: str) -> None:
     """/kong, /draw or /bite alone: the event as buttons."""
-    lang = await context.lang()
-    session = await session_for_action(update, context, lang)
     user = update.effective_user
-    if session is None or user is None:
+    if user is None:
         return
     if kind == "bite" and not guided_steps.facts_of(session).bites:  # not Singapore
         await refuse(update, lang, "wrong_family", session=session, family="singapore",

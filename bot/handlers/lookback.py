@@ -15,6 +15,7 @@ from bot.dialogs.keyboards import edit_data, grid
 from bot.handlers import files
 from bot.handlers.chat import add_commands, refuse, reply, tokens_of
 from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import speaking
 from bot.text import render_lookback
 from bot.text.i18n import t
 from bot.text.script import fold
@@ -25,8 +26,8 @@ from storage.services.lookback import Scope
 ALL_WORDS = ("all", "全部", "所有")
 
 
-async def cmd_history(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
+@speaking
+async def cmd_history(update: Update, context: TallyContext, lang: str) -> None:
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     words = [w.text for w in tokens_of(msg)]
@@ -71,8 +72,8 @@ def _label(scope: Scope) -> str:
     return scope if isinstance(scope, str) else scope.isoformat()
 
 
-async def cmd_hand(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
+@speaking
+async def cmd_hand(update: Update, context: TallyContext, lang: str) -> None:
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     words = [w.text for w in tokens_of(msg)]
@@ -112,8 +113,8 @@ def edit_keyboard(lang: str, d: Any) -> InlineKeyboardMarkup | None:
                   edit_data(d.session.id, d.number, i)) for i in wins], 3)
 
 
-async def cmd_stats(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
+@speaking
+async def cmd_stats(update: Update, context: TallyContext, lang: str) -> None:
     chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
     assert chat is not None and msg is not None
     ledger = context.ledger

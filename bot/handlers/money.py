@@ -23,6 +23,7 @@ from bot.handlers.chat import (
     tokens_of,
 )
 from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import speaking
 from bot.text import render_mcr, render_money
 from bot.text.errors_text import error_text
 from bot.text.i18n import money
@@ -36,9 +37,9 @@ SETTLE_DATA = re.compile(r"^v1:s:([0-9a-f]{12})$")
 SETTLE_PATTERN = r"^v1:s:"
 
 
-async def cmd_standings(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_standings(update: Update, context: TallyContext, lang: str) -> None:
     """Standings in money and in points, each night at its own stake; ``30d``: lately."""
-    lang = await context.lang()
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     words = tokens_of(msg)
@@ -59,19 +60,19 @@ async def cmd_standings(update: Update, context: TallyContext) -> None:
                 + render_mcr.standings_text(lang, games))
 
 
-async def cmd_debts(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_debts(update: Update, context: TallyContext, lang: str) -> None:
     """Open debts from ended nights, netted: one line per two players."""
-    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
     balances = await context.ledger.money.open_balances(chat.id)
     await reply(update, render_money.balances_text(lang, balances))
 
 
-async def cmd_paid(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_paid(update: Update, context: TallyContext, lang: str) -> None:
     """``/paid N``: the debt N's two players are square; ``/paid N 2.50``: part of it.
     Its payer, its payee or an admin."""
-    lang = await context.lang()
     chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
     assert chat is not None and msg is not None
     words = tokens_of(msg)
@@ -122,9 +123,9 @@ def _confirm(lang: str, token: str) -> InlineKeyboardMarkup:
         render_money.confirm_label(lang), callback_data=f"v1:s:{token}")]])
 
 
-async def cmd_settle(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_settle(update: Update, context: TallyContext, lang: str) -> None:
     """Propose the fewest transfers that clear every open debt, with a confirm button."""
-    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
     plan = await context.ledger.money.settle_plan(chat.id)
@@ -135,11 +136,11 @@ async def cmd_settle(update: Update, context: TallyContext) -> None:
                 reply_markup=_confirm(lang, plan.token))
 
 
-async def on_settle_button(update: Update, context: TallyContext) -> None:
+@speaking
+async def on_settle_button(update: Update, context: TallyContext, lang: str) -> None:
     """The confirm button of /settle: a player with an open debt, or an admin."""
     query, chat = update.callback_query, update.effective_chat
     assert query is not None
-    lang = await context.lang()
     m = SETTLE_DATA.match(query.data or "")
     if m is None or chat is None or query.message is None:
         await send.answer(update, error_text(lang, "stale_button", ""), alert=True)

@@ -22,26 +22,27 @@ from bot.dialogs.grammar import (
 )
 from bot.dialogs.mcr_grammar import parse_mcr_win
 from bot.dialogs.night_grammar import is_false_win, parse_adjust, parse_penalty
-from bot.handlers.actions import acting_with_words, record_event
+from bot.handlers.actions import record_event
 from bot.handlers.chat import (
     add_commands,
     refuse,
     resolver_for,
     table_of,
     tokens_of,
+    words_and_sender,
 )
 from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import at_table
 from bot.handlers.guided import start_guided, start_guided_event
 from bot.text import render_mcr
 from engine.rules import get_preset
+from storage.models import SessionInfo
 
 
-async def _parse_and_record(update: Update, context: TallyContext, parser: Any
-                            ) -> None:
-    act = await acting_with_words(update, context)
-    if act is None:
-        return
-    lang, session, tokens, actor = act
+@at_table
+async def _parse_and_record(update: Update, context: TallyContext, lang: str,
+                            session: SessionInfo, parser: Any) -> None:
+    tokens, actor = words_and_sender(update)
     try:
         result = parser(tokens, resolver_for(session, actor))
     except GrammarError as exc:
@@ -96,12 +97,10 @@ async def cmd_qishou(update: Update, context: TallyContext) -> None:
     await _parse_and_record(update, context, parse_starting)
 
 
-async def _record(update: Update, context: TallyContext, parser: Any,
-                  usage: str) -> None:
-    act = await acting_with_words(update, context)
-    if act is None:
-        return
-    lang, session, tokens, actor = act
+@at_table
+async def _record(update: Update, context: TallyContext, lang: str, session: SessionInfo,
+                  parser: Any, usage: str) -> None:
+    tokens, actor = words_and_sender(update)
     if not tokens:
         await refuse(update, lang, usage)
         return

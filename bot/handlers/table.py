@@ -23,7 +23,6 @@ from bot.dialogs.keyboards import (
 )
 from bot.handlers import app_link as links
 from bot.handlers import board
-from bot.handlers.actions import acting_with_words
 from bot.handlers.chat import (
     SEAT_ORDER,
     add_commands,
@@ -33,8 +32,10 @@ from bot.handlers.chat import (
     reply,
     table_of,
     tokens_of,
+    words_and_sender,
 )
 from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import at_table, speaking
 from bot.text import render
 from bot.text.i18n import t
 from bot.text.render import SEAT_KEYS
@@ -52,8 +53,8 @@ from storage.models import PlayerRef, SessionInfo
 from storage.queues.messages import Outgoing
 
 
-async def cmd_new(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
+@speaking
+async def cmd_new(update: Update, context: TallyContext, lang: str) -> None:
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     if chat.type == ChatType.PRIVATE:
@@ -78,7 +79,7 @@ async def cmd_new(update: Update, context: TallyContext) -> None:
         await start_join(update, context, lang, preset, stake)
         return
     if preset is None:
-        mistyped = await _mistyped_preset(context, chat.id, words)
+        mistyped = await _mistyped_preset(context, chat.id, words, lang)
         if mistyped is not None:
             code, params = mistyped
             await refuse(update, lang, code, **params)
@@ -121,8 +122,8 @@ async def cmd_new(update: Update, context: TallyContext) -> None:
     remember(context, chat.id, session)
 
 
-async def _mistyped_preset(context: TallyContext, chat_id: int, words: list[Token]
-                           ) -> tuple[str, dict[str, Any]] | None:
+async def _mistyped_preset(context: TallyContext, chat_id: int, words: list[Token],
+                           lang: str) -> tuple[str, dict[str, Any]] | None:
     """What to refuse when ``/new``'s first word, not a preset, is a preset mistyped: one
     edit from a preset's name (``/new chengdou alice bob carol``: did you mean chengdu?),
     a bare word before players all named by @mention (``/new 麻麻 @alice @bob @carol``), or
@@ -144,7 +145,7 @@ async def _mistyped_preset(context: TallyContext, chat_id: int, words: list[Toke
         # A player: every word is one, and five are too many.
         return ("four_players", {"count": len(words)}) if len(words) > 4 else None
     name, players = clip(first.text), clip(" ".join(w.text for w in rest))
-    chat = await context.chat_info(chat_id, await context.lang())
+    chat = await context.chat_info(chat_id, lang)
     if typo is not None:
         return ("preset_typo_new" if seatable else "preset_typo",
                 {"name": name, "suggestion": typo, "players": players,
@@ -270,8 +271,8 @@ async def press_join(update: Update, context: TallyContext, lang: str,
     remember(context, chat.id, session)
 
 
-async def cmd_table(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
+@speaking
+async def cmd_table(update: Update, context: TallyContext, lang: str) -> None:
     chat = update.effective_chat
     assert chat is not None
     session = await table_of(context, chat.id)
@@ -286,12 +287,11 @@ async def cmd_table(update: Update, context: TallyContext) -> None:
 SEAT_FILLERS = {"换", "换人", "换成", "->", "→", "for", "with", "by"}
 
 
-async def cmd_seat(update: Update, context: TallyContext) -> None:
+@at_table
+async def cmd_seat(update: Update, context: TallyContext, lang: str,
+                   session: SessionInfo) -> None:
     """``/seat dave erin``: erin takes dave's seat between hands."""
-    act = await acting_with_words(update, context)
-    if act is None:
-        return
-    lang, session, tokens, actor = act
+    tokens, actor = words_and_sender(update)
     words = [w for w in tokens if fold(w.text) not in SEAT_FILLERS]
     if len(words) != 2:
         await refuse(update, lang, "seat_usage")

@@ -13,12 +13,13 @@ from bot.handlers.chat import (
     reply,
 )
 from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import speaking
 from bot.text.help_text import HELP, HELP_NIGHT, HELP_SINGAPORE
 from bot.text.i18n import normalise_language, t
 
 
-async def cmd_help(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
+@speaking
+async def cmd_help(update: Update, context: TallyContext, lang: str) -> None:
     await reply(update, t(lang, HELP) + "\n" + t(lang, HELP_SINGAPORE) + "\n"
                 + t(lang, HELP_NIGHT))
 
