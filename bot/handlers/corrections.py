@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from telegram import Update
@@ -21,7 +22,6 @@ from bot.dialogs.keyboards import (
     UndoData,
 )
 from bot.handlers import board, ending
-from bot.handlers.actions import undo_last
 from bot.handlers.chat import (
     add_commands,
     is_admin,
@@ -41,6 +41,28 @@ from engine.errors import ReportError
 from storage.errors import LedgerError
 from storage.models import SessionInfo
 from storage.queues.messages import Outgoing
+
+
+async def undo_last(update: Update, context: TallyContext, lang: str,
+                session: SessionInfo, also: Sequence[Outgoing] = ()) -> bool:
+    """Undo the last event; ``also``: more to say with the undo's answer (the Undo
+    button's removal), only if it happens."""
+    user = update.effective_user
+    admin = await is_admin(update, context)
+
+    def answer(out: Any) -> list[Outgoing]:
+        return [*also, send.to_chat(session.chat_id, render.undo_text(lang, out)),
+                board.item(lang, out.session)]
+
+    try:
+        async with context.write(answer) as tx:
+            out = await tx.corrections.undo(session.chat_id, actor=user.id if user else None,
+                                            allow_others=admin)
+    except LedgerError as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return False
+    remember(context, session.chat_id, out.session)
+    return True
 
 
 async def cmd_undo(update: Update, context: TallyContext) -> None:

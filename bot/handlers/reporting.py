@@ -19,13 +19,16 @@ from bot.dialogs.grammar import (
     parse_kong,
     parse_starting,
     parse_win,
+    words_for,
 )
 from bot.dialogs.mcr_grammar import parse_mcr_win
 from bot.dialogs.night_grammar import is_false_win, parse_adjust, parse_penalty
-from bot.handlers.actions import record_event
+from bot.handlers import details
+from bot.handlers.answers import announcement
 from bot.handlers.chat import (
     add_commands,
     refuse,
+    remember,
     resolver_for,
     table_of,
     tokens_of,
@@ -34,9 +37,39 @@ from bot.handlers.chat import (
 from bot.handlers.context import TallyApp, TallyContext
 from bot.handlers.guards import at_table
 from bot.handlers.guided import start_guided, start_guided_event
+from bot.ops import metrics
 from bot.text import render_mcr
+from bot.text.i18n import is_chinese
+from engine.errors import ReportError
 from engine.rules import get_preset
+from storage.errors import LedgerError
 from storage.models import SessionInfo
+
+
+async def record_event(update: Update, context: TallyContext, lang: str,
+                       session: SessionInfo, event: dict[str, Any], indicator: str | None,
+                       tokens: list[Token] | None = None) -> None:
+    """Record the event; its answer is written in the same transaction. With the
+    ``tokens`` it was read from, a refusal of another family's words names them."""
+    user = update.effective_user
+    verbose = await details.is_verbose(context, session.chat_id)
+    try:
+        async with context.write(lambda out: announcement(update, lang, out, verbose)) as tx:
+            out = await tx.hands.record(session.chat_id, event,
+                                        reporter=user.id if user else None, indicator=indicator)
+    except (LedgerError, ReportError) as exc:
+        words = words_for(tokens, str(exc.params.get("field"))) \
+            if tokens and exc.code == "wrong_family" else []
+        if words:  # 无宝 at a Chengdu table: say which words, and whose they are
+            await refuse(update, lang, "foreign_words", session=session,
+                         words=("、" if is_chinese(lang) else ", ").join(words),
+                         family=str(exc.params.get("family")), table=session.preset)
+            return
+        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        return
+    if out.asked is None:
+        metrics.recorded(str(event.get("type", "event")))
+    remember(context, session.chat_id, out.session)
 
 
 @at_table
