@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -91,14 +92,30 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
         await refuse(update, lang, "admins_only")
         return
     words = set_words([w.text for w in tokens_of(msg)])  # 封顶 5 -> cap_fan=5
-    ledger = context.ledger
     stake = len(words) == 2 and fold(words[0]) == "stake"
     zone = len(words) == 2 and fold(words[0]) in ZONE_WORDS
     # A new stake: the table going plays it from its next hand (the write sets it there).
-    session = await ledger.sessions.current_session(chat.id)
+    session = await context.ledger.sessions.current_session(chat.id)
     if stake and session is not None and in_cents(session.rules):
         await refuse(update, lang, "hk_stake")
         return
+    try:
+        change = _parse_set(words, stake=stake, zone=zone)
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    except ReportError as exc:  # an option or a value no preset knows
+        params: dict[str, Any] = dict(exc.params)
+        await refuse(update, lang, exc.code, str(exc), **params)
+        return
+    if isinstance(change, tuple):
+        code, params = change
+        await refuse(update, lang, code, **params)
+        return
+    fields = change.fields
+    if change.merge:  # house rules added to the chat's own
+        current = await context.chat_info(chat.id, lang)
+        fields = {"overrides": _merged(current.overrides, fields["overrides"])}
 
     def answer(info: ChatInfo) -> list[Outgoing]:
         if zone:
@@ -108,45 +125,7 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
 
     try:
         async with context.write(answer) as tx:
-            if len(words) == 2 and fold(words[0]) in ("preset", "规则"):
-                info = await tx.chats.update_chat(
-                    chat.id, preset=preset_key(words[1], presets()) or words[1].lower())
-            elif stake:
-                info = await tx.chats.update_chat(chat.id, stake_cents=parse_stake(words[1]))
-            elif zone:
-                name = "" if fold(words[1]) in ("default", "默认", "默認") \
-                    else zone_name(words[1])
-                if name is None:
-                    await refuse(update, lang, "bad_time_zone", token=escape(words[1][:40]))
-                    return
-                info = await tx.chats.update_chat(chat.id, time_zone=name)
-            elif len(words) == 2 and fold(words[0]) in ("lang", "language", "语言"):
-                language = normalise_language(words[1], "")
-                if not language:
-                    await refuse(update, lang, "bad_language")
-                    return
-                info = await tx.chats.update_chat(chat.id, language=language)
-            elif len(words) == 2 and fold(words[0]) in ("verbose", "详细") and \
-                    fold(words[1]) in VERBOSE_WORDS:
-                info = await tx.chats.update_chat(chat.id,
-                                                  verbose=VERBOSE_WORDS[fold(words[1])])
-            elif words == ["reset"]:
-                info = await tx.chats.update_chat(chat.id, overrides={})
-            elif words and all("=" in w for w in words):
-                current = await context.chat_info(chat.id, lang)
-                merged = dict(current.overrides)
-                for key, value in parse_overrides(words).items():
-                    if isinstance(value, dict) and isinstance(merged.get(key), dict):
-                        merged[key] = {**merged[key], **value}
-                    else:
-                        merged[key] = value
-                info = await tx.chats.update_chat(chat.id, overrides=merged)
-            else:
-                await refuse(update, lang, "set_usage")
-                return
-    except GrammarError as exc:
-        await refuse(update, lang, exc.code, **exc.params)
-        return
+            info = await tx.chats.update_chat(chat.id, **fields)
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
@@ -154,6 +133,56 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
     if stake:
         remember(context, chat.id, None if session is None else
                  session.model_copy(update={"stake_cents": info.stake_cents}))
+
+
+@dataclass(frozen=True)
+class _SetChange:
+    """What ``/set`` changes: the chat's settings by name (``update_chat``'s keywords);
+    ``merge``: its ``overrides`` are added to the chat's house rules, not put in their
+    place."""
+
+    fields: dict[str, Any]
+    merge: bool = False
+
+
+def _parse_set(words: list[str], *, stake: bool, zone: bool
+               ) -> _SetChange | tuple[str, dict[str, Any]]:
+    """``/set``'s words (as :func:`set_words` gives them) as the change they ask for, or
+    the refusal (a code and its parameters) of words that ask for none."""
+    if len(words) == 2 and fold(words[0]) in ("preset", "规则"):
+        return _SetChange({"preset": preset_key(words[1], presets()) or words[1].lower()})
+    if stake:
+        return _SetChange({"stake_cents": parse_stake(words[1])})
+    if zone:
+        name = "" if fold(words[1]) in ("default", "默认", "默認") else zone_name(words[1])
+        if name is None:
+            return "bad_time_zone", {"token": escape(words[1][:40])}
+        return _SetChange({"time_zone": name})
+    if len(words) == 2 and fold(words[0]) in ("lang", "language", "语言"):
+        language = normalise_language(words[1], "")
+        if not language:
+            return "bad_language", {}
+        return _SetChange({"language": language})
+    if len(words) == 2 and fold(words[0]) in ("verbose", "详细") and \
+            fold(words[1]) in VERBOSE_WORDS:
+        return _SetChange({"verbose": VERBOSE_WORDS[fold(words[1])]})
+    if words == ["reset"]:
+        return _SetChange({"overrides": {}})
+    if words and all("=" in w for w in words):
+        return _SetChange({"overrides": parse_overrides(words)}, merge=True)
+    return "set_usage", {}
+
+
+def _merged(current: dict[str, Any], added: dict[str, Any]) -> dict[str, Any]:
+    """House rules ``added`` to the ``current`` ones: an option of several parts
+    (``fan.清一色=4``) keeps the parts not named."""
+    merged = dict(current)
+    for key, value in added.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return merged
 
 
 def _house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool) -> str:

@@ -13,6 +13,7 @@ from telegram.constants import ChatType
 from bot.delivery import send
 from bot.dialogs.grammar import (
     GrammarError,
+    Resolver,
     Token,
     for_family,
     number,
@@ -191,38 +192,27 @@ async def cmd_edit(update: Update, context: TallyContext, lang: str,
                    session: SessionInfo) -> None:
     user = update.effective_user
     me = user.id if user else None
-    events: list[dict[str, Any]] = []
-    indicator = None
-    chunk: list[Token] = []
-    rest: list[Token]
-    played, rest = session, []  # who played the hand; the words after its number
-    count = 0  # the events the edit gives (a | b | c), once its hand number is read
     try:
         number, event_index, rest = _hand_and_event(update)
-        if number is None or not rest:
-            await refuse(update, lang, "number_usage")
-            return
-        # Names are read against who played that hand (a seat may have changed since).
-        played = await context.ledger.sessions.hand_table(session, number)
-        resolve = resolver_for(played, me)
-        count = len([c for c in " ".join(tok.text for tok in rest).split("|") if c.strip()])
-        for tok in [*rest, Token("|")]:
-            if tok.text != "|":
-                chunk.append(tok)
-                continue
-            if not chunk:
-                continue
-            event, ind = parse_edit_event(chunk, resolve)
-            events.append(for_family(event, str(session.rules.get("family"))))
-            indicator = indicator or ind
-            chunk = []
     except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    if number is None or not rest:
+        await refuse(update, lang, "number_usage")
+        return
+    # Names are read against who played that hand (a seat may have changed since).
+    played = await context.ledger.sessions.hand_table(session, number)
+    count = len([c for c in " ".join(tok.text for tok in rest).split("|") if c.strip()])
+    try:
+        events, indicator = _parse_events(rest, resolver_for(played, me),
+                                          str(session.rules.get("family")))
+    except _Unread as bad:
         absent = _not_in_hand(rest, session, played, me)
         if absent is not None:  # at the table now, but that hand was played before them
             await refuse(update, lang, "edit_not_in_hand", token=absent, number=number)
         else:
-            await refuse(update, lang, exc.code, in_event=_place(len(events) + 1, count),
-                         **exc.params)
+            await refuse(update, lang, bad.error.code, in_event=_place(bad.position, count),
+                         **bad.error.params)
         return
     if event_index is not None and len(events) != 1:
         await refuse(update, lang, "edit_event_usage", number=number, event=event_index + 1)
@@ -231,20 +221,60 @@ async def cmd_edit(update: Update, context: TallyContext, lang: str,
     try:
         async with context.write(_corrected(update, lang)) as tx:
             out = await tx.corrections.amend(session.chat_id, number, events,
-                                             actor=user.id if user else None, indicator=indicator,
+                                             actor=me, indicator=indicator,
                                              allow_others=admin, event_index=event_index)
     except (LedgerError, ReportError) as exc:
-        if exc.code == "amend_reopens" and event_index is None:  # say how to name one event
-            await reply(update, error_text(lang, exc.code, str(exc)) + "\n" + t(
-                lang, "To change one event, name it: /edit {number}.1 alice 自摸 七对 "
-                "(hand {number}, event 1; see /hand {number}).", number=number))
-            return
-        position = exc.params.get("event") if event_index is None else None
-        await refuse(update, lang, exc.code, str(exc), played,
-                     in_event=_place(position if isinstance(position, int) else None, count),
-                     **exc.params)
+        await _edit_refused(update, lang, exc, number, event_index, played, count)
         return
     remember(context, session.chat_id, out.session)
+
+
+class _Unread(Exception):
+    """An event of an /edit the grammar refused, and its place among the edit's events
+    (from 1)."""
+
+    def __init__(self, error: GrammarError, position: int) -> None:
+        super().__init__(error.code)
+        self.error, self.position = error, position
+
+
+def _parse_events(words: list[Token], resolve: Resolver, family: str
+                  ) -> tuple[list[dict[str, Any]], str | None]:
+    """An edit's events (``a | b | c``), each read as the family plays it, and the
+    indicator tile the first to name one names."""
+    events: list[dict[str, Any]] = []
+    indicator = None
+    chunk: list[Token] = []
+    for tok in [*words, Token("|")]:
+        if tok.text != "|":
+            chunk.append(tok)
+            continue
+        if not chunk:
+            continue
+        try:
+            event, ind = parse_edit_event(chunk, resolve)
+        except GrammarError as exc:
+            raise _Unread(exc, len(events) + 1) from exc
+        events.append(for_family(event, family))
+        indicator = indicator or ind
+        chunk = []
+    return events, indicator
+
+
+async def _edit_refused(update: Update, lang: str, exc: LedgerError | ReportError,
+                        number: int, event_index: int | None, played: SessionInfo,
+                        count: int) -> None:
+    """Why the ledger refused an edit; one that would reopen a hand already played past
+    says how to change a single event instead."""
+    if exc.code == "amend_reopens" and event_index is None:  # say how to name one event
+        await reply(update, error_text(lang, exc.code, str(exc)) + "\n" + t(
+            lang, "To change one event, name it: /edit {number}.1 alice 自摸 七对 "
+            "(hand {number}, event 1; see /hand {number}).", number=number))
+        return
+    position = exc.params.get("event") if event_index is None else None
+    await refuse(update, lang, exc.code, str(exc), played,
+                 in_event=_place(position if isinstance(position, int) else None, count),
+                 **exc.params)
 
 
 def _place(position: int | None, count: int) -> int | None:

@@ -4,10 +4,11 @@ the night is :mod:`bot.handlers.ending`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from telegram import InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardMarkup, Update, User
 from telegram.constants import ChatType
 
 from bot.delivery import send
@@ -60,7 +61,47 @@ async def cmd_new(update: Update, context: TallyContext, lang: str) -> None:
     if chat.type == ChatType.PRIVATE:
         await refuse(update, lang, "group_only")
         return
-    words = tokens_of(msg)
+    try:
+        asked = _parse_new(tokens_of(msg))
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    if not asked.names and update.effective_user is not None:
+        await start_join(update, context, lang, asked.preset, asked.stake)
+        return
+    refusal = await _seating_refusal(context, chat.id, asked, lang)
+    if refusal is not None:
+        code, params = refusal
+        await refuse(update, lang, code, **params)
+        return
+    refs = _players(asked.names, update.effective_user)
+
+    def answer(session: Any) -> list[Outgoing]:
+        return [send.replying(update, _opened_text(lang, session)), board.item(lang, session)]
+
+    try:
+        async with context.write(answer) as tx:
+            session = await tx.sessions.open_session(chat.id, refs, preset=asked.preset,
+                                                     stake_cents=asked.stake)
+    except (LedgerError, ReportError) as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return
+    remember(context, chat.id, session)
+
+
+@dataclass(frozen=True)
+class _NewAsked:
+    """``/new``'s words: the preset and the stake, if given, and the players named."""
+
+    preset: str | None
+    stake: int | None
+    names: list[Token]
+
+
+def _parse_new(words: list[Token]) -> _NewAsked:
+    """``/new [preset] [players…] [stake]``: a preset first (of one word or two, as
+    ``chinese official``), a stake last (``stake=0.5``, ``注=2``, or a number after three
+    or four names). A bad stake is a GrammarError."""
     preset = None
     if len(words) > 1 and preset_key(f"{words[0].text} {words[1].text}", presets()):
         words[:2] = [Token(f"{words[0].text} {words[1].text}", None)]  # chinese official
@@ -69,29 +110,30 @@ async def cmd_new(update: Update, context: TallyContext, lang: str) -> None:
     stake = None
     if words and (words[-1].text.startswith(("stake=", "注=")) or (
             len(words) in (4, 5) and words[-1].text.replace(".", "", 1).isdigit())):
-        raw = words.pop().text.split("=", 1)[-1]
-        try:
-            stake = parse_stake(raw)
-        except GrammarError as exc:
-            await refuse(update, lang, exc.code, **exc.params)
-            return
-    if not words and update.effective_user is not None:
-        await start_join(update, context, lang, preset, stake)
-        return
-    if preset is None:
-        mistyped = await _mistyped_preset(context, chat.id, words, lang)
+        stake = parse_stake(words.pop().text.split("=", 1)[-1])
+    return _NewAsked(preset, stake, words)
+
+
+async def _seating_refusal(context: TallyContext, chat_id: int, asked: _NewAsked, lang: str
+                           ) -> tuple[str, dict[str, Any]] | None:
+    """Why the players named cannot sit (a refusal's code and parameters): a preset
+    mistyped, five names, or not three or four."""
+    words = asked.names
+    if asked.preset is None:
+        mistyped = await _mistyped_preset(context, chat_id, words, lang)
         if mistyped is not None:
-            code, params = mistyped
-            await refuse(update, lang, code, **params)
-            return
+            return mistyped
     if len(words) > 4:  # five names: say so, and that a table is going if one is
-        going = await table_of(context, chat.id) is not None
-        await refuse(update, lang, "four_players_open" if going else "four_players",
-                     count=len(words))
-        return
+        going = await table_of(context, chat_id) is not None
+        return ("four_players_open" if going else "four_players"), {"count": len(words)}
     if len(words) not in (3, 4):  # four players in seat order, or three (东南西)
-        await refuse(update, lang, "new_usage")
-        return
+        return "new_usage", {}
+    return None
+
+
+def _players(words: list[Token], user: User | None) -> list[PlayerRef]:
+    """The players named, in seat order: by text mention, @username or name; the sender
+    naming themselves by @username is linked to their account at once."""
     refs = []
     for w in words:
         if w.user_id is not None:
@@ -100,26 +142,18 @@ async def cmd_new(update: Update, context: TallyContext, lang: str) -> None:
             refs.append(PlayerRef(name=w.text[1:], username=w.text[1:]))
         else:
             refs.append(PlayerRef(name=w.text))
-    user = update.effective_user
-    if user is not None:  # a player naming themselves by @username gets linked at once
+    if user is not None:
         refs = [PlayerRef(name=r.name, username=r.username, telegram_id=user.id)
                 if r.username and user.username and r.username.lower() == user.username.lower()
                 else r for r in refs]
+    return refs
 
-    def answer(session: Any) -> list[Outgoing]:
-        text = t(lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
-                 preset=preset_name(lang, session.preset),
-                 seats=render.seats_text(session, lang), dealer=render.name(session, "E"))
-        return [send.replying(update, text), board.item(lang, session)]
 
-    try:
-        async with context.write(answer) as tx:
-            session = await tx.sessions.open_session(chat.id, refs, preset=preset,
-                                                     stake_cents=stake)
-    except (LedgerError, ReportError) as exc:
-        await refuse(update, lang, exc.code, str(exc), **exc.params)
-        return
-    remember(context, chat.id, session)
+def _opened_text(lang: str, session: SessionInfo) -> str:
+    """The answer to a table opened (by /new, or by its last seat taken)."""
+    return t(lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
+             preset=preset_name(lang, session.preset),
+             seats=render.seats_text(session, lang), dealer=render.name(session, "E"))
 
 
 async def _mistyped_preset(context: TallyContext, chat_id: int, words: list[Token],
@@ -250,11 +284,8 @@ async def press_join(update: Update, context: TallyContext, lang: str,
     def opened(session: SessionInfo) -> list[Outgoing]:
         said: list[Outgoing] = []
         if message is not None:
-            said.append(send.edit_of(chat.id, message.message_id, t(
-                lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
-                preset=preset_name(lang, session.preset),
-                seats=render.seats_text(session, lang), dealer=render.name(session, "E")),
-                reply_markup=None))
+            said.append(send.edit_of(chat.id, message.message_id,
+                                     _opened_text(lang, session), reply_markup=None))
         return [*said, board.item(lang, session)]
 
     try:
