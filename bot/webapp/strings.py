@@ -132,6 +132,8 @@ def strings(lang: str) -> dict[str, str]:
                                 "Last tile of the wall (妙手回春)"),
                                ("last_of_wall", "海底捞月", "Last discard (海底捞月)")):
         s["mcr_" + key] = said(lang, word) if is_chinese(lang) else english
+    # the flowers' faces (梅兰竹菊 春夏秋冬), in the chat's script
+    s["flower_tiles"] = "梅蘭竹菊春夏秋冬" if lang == "zh-Hant" else "梅兰竹菊春夏秋冬"
     zh = is_chinese(lang)  # Chinese punctuation in Chinese
     s.update(colon=colon(lang), lp="（" if zh else " (", rp="）" if zh else ")")
     for seat, key in SEAT_KEYS.items():
