@@ -531,7 +531,8 @@
       form.others = needsFrom ? form.others.filter((o) => o.winner !== form.winner && o.winner !== form.from_seat) : [];
       const alsoSeats = e.seats.filter((s) => e.still_in.includes(s.seat) && s.seat !== form.winner &&
         s.seat !== form.from_seat);
-      const also = needsFrom && form.from_seat && alsoSeats.length ? [
+      // one winner per hand in Hong Kong (截糊): no "also won"
+      const also = needsFrom && form.from_seat && alsoSeats.length && e.family !== "hongkong" ? [
         el("h3", {}, S.also),
         el("div", { class: "row", id: "also" }, alsoSeats.map((s) => {
           const i = form.others.findIndex((o) => o.winner === s.seat);
