@@ -148,6 +148,7 @@ async def test_a_hong_kong_win_by_taps_in_traditional_chinese(tmp_path: Path) ->
         await page.click("#preview-button")
         await expect(page.locator("#preview .hint")).to_have_text(
             "/hu bob 自摸 333555777m 11z [111m] 花 2f3g 圈風 南")
+        assert "null" not in await page.inner_text("main")
         assert await page.locator("#preview .deltas .pair").all_inner_texts() == [
             "alice -32.00", "bob +96.00", "carol -32.00", "dave -32.00"]
         assert "對對糊" in await page.inner_text("#preview-lines")

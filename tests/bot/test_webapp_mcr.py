@@ -177,6 +177,7 @@ async def test_a_match_played_partly_from_the_app(tmp_path: Path) -> None:
             "/hu alice from bob chow234m 567m 456p 2267s +5s flowers 4")
         await expect(page.locator("#preview-gate")).to_be_visible()
         await expect(page.locator("#record-button")).to_have_text("Record as a false win (错和)")
+        assert "null" not in await page.inner_text("main")
         before = len(t.api.outbox)
         await page.click("#record-button")
         await page.wait_for_selector('#board tr[data-seat="E"] td[data-total="-38"]')

@@ -162,6 +162,7 @@ async def test_a_hidden_bite_and_a_set_by_taps(tmp_path: Path) -> None:
         await page.click("#preview-button")
         await expect(page.locator("#preview .hint")).to_have_text(
             "/bite bob cat rat hidden from carol")
+        assert "null" not in await page.inner_text("main")
         assert await page.locator("#preview .deltas .pair").all_inner_texts() == [
             "alice 0.00", "bob +0.40", "carol -0.40", "dave 0.00"]
         before = len(t.api.outbox)

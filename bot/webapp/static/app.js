@@ -663,7 +663,7 @@
             el("p", { class: "deltas" }, Object.entries(r.deltas).map(([s, d]) =>
               [el("span", { class: "pair " + cls(d) }, names[s] + " " + (r.shown ? r.shown[s] : signed(d))), "  "])),
             // MCR: under the 8-fan gate the claim is a false win (错和); Record says so
-            r.false_win ? el("p", { class: "error", id: "preview-gate" }, S.under_gate) : null,
+            r.false_win ? el("p", { class: "error", id: "preview-gate" }, S.under_gate) : "",
             el("div", { class: "lines", id: "preview-lines" }, r.lines.join("\n")),
             // the group will ask "the same hand?" if this is recorded: said before Record
             el("p", { class: "error", id: "preview-asks", hidden: !r.asks },
