@@ -33,12 +33,15 @@ TILE = r"^(?:[1-9][mps]|[1-7]z)$"
 MAX_FLOWERS = 8
 # A meld's word in the report (the grammar's MELD_WORDS), in Chinese and in English.
 MELD_WORDS = {
-    "zh": {"chow": "吃", "pung": "碰", "kong": "杠", "concealed": "暗杠", "added": "加杠"},
+    "zh": {"chow": "吃", "pung": "碰", "kong": "杠", "concealed": "暗杠", "added": "补杠"},
     "en": {"chow": "chow", "pung": "pung", "kong": "kong", "concealed": "ckong",
            "added": "akong"},
 }
-FLAG_WORDS = {"zh": {"last_tile": "绝张", "last_of_wall": "海底"},
-              "en": {"last_tile": "last-tile", "last_of_wall": "last-of-wall"}}
+# The flags: by the fans' own names in Chinese (妙手回春 self-drawn, 海底捞月 claimed).
+FLAG_WORDS = {"zh": {"last_tile": "和绝张", "last_of_wall": "海底捞月",
+                     "last_of_wall_self": "妙手回春"},
+              "en": {"last_tile": "last-tile", "last_of_wall": "last-of-wall",
+                     "last_of_wall_self": "last-of-wall"}}
 
 
 class Meld(BaseModel):
@@ -108,7 +111,9 @@ def mcr_text(lang: str, session: SessionInfo, form: Form, who: Who, refuse: Refu
     if m.last_tile:
         parts.append(_said(lang, FLAG_WORDS[zh]["last_tile"]))
     if m.last_of_wall:
-        parts.append(_said(lang, FLAG_WORDS[zh]["last_of_wall"]))
+        self_drawn = form.how in ("self_draw", "kong_replacement")
+        parts.append(_said(lang, FLAG_WORDS[zh]["last_of_wall_self" if self_drawn
+                                                else "last_of_wall"]))
     return " ".join(parts)
 
 

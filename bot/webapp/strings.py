@@ -114,7 +114,7 @@ def strings(lang: str) -> dict[str, str]:
         # Hong Kong: the 番 count, bonus tiles, winds, 包自摸, the share table
         "fan_count": t(lang, "番, counted in (instead of patterns or tiles)"),
         "flower_fan": t(lang, "Of which flower 番"),
-        "hk_flowers": t(lang, "Bonus tiles (梅蘭菊竹 1f–4f, 春夏秋冬 1g–4g)"),
+        "hk_flowers": t(lang, "Bonus tiles (flowers 梅蘭菊竹, seasons 春夏秋冬)"),
         "prevailing": t(lang, "Prevailing wind"),
         "seat_winds": t(lang, "Seat winds: {winds}", winds="{winds}"),
         "feeder": t(lang, "包自摸: who fed the fourth exposed meld"),
@@ -126,7 +126,7 @@ def strings(lang: str) -> dict[str, str]:
     # MCR: a meld's kinds and the flags, by the fans' own names in Chinese
     for key, word, english in (("chow", "吃", "Chow"), ("pung", "碰", "Pung"),
                                ("kong", "明杠", "Kong"), ("concealed", "暗杠", "Concealed kong"),
-                               ("added", "加杠", "Added kong"),
+                               ("added", "补杠", "Added kong"),
                                ("last_tile", "和绝张", "Last tile (和绝张)"),
                                ("last_of_wall_self", "妙手回春",
                                 "Last tile of the wall (妙手回春)"),

@@ -84,7 +84,8 @@ async def test_the_form_in_chinese(tmp_path: Path) -> None:
         h = auth(init_data(t, "bob", lang="zh-hans"))
         r = (await c.post("/app/api/preview", headers=h, json={
             **GB6, "mcr": {**GB6["mcr"], "flowers": 1, "last_of_wall": True}})).json()
-        assert r["text"] == "/hu bob 点炮 dave 碰777z@alice 碰666z@dave 234m 55p 55z +5z 花1 海底"
+        assert r["text"] == ("/hu bob 点炮 dave 碰777z@alice 碰666z@dave 234m 55p 55z +5z 花1 "
+                             "海底捞月")
         assert any("海底捞月" in line for line in r["lines"])
         entry = (await c.get("/app/api/entry", headers=h)).json()
         assert entry["match"]["round"] == "东风圈" and entry["match"]["winds"]["S"] == "南"

@@ -48,7 +48,6 @@
     win(ctx) {
       const { S, e, form, el, chips, tileButton, fill, draw } = ctx;
       const m = state(form);
-      const names = Object.fromEntries(e.seats.map((s) => [s.seat, s.name]));
       const wind = (seat) => (e.match ? " · " + e.match.winds[seat] : "");
       const inHand = e.seats.filter((s) => e.still_in.includes(s.seat));
       const needsFrom = ["discard", "rob_kong"].includes(form.how);
@@ -60,6 +59,7 @@
       const meldRows = m.melds.map((meld, i) => el("div", { class: "row", "data-meld": i },
         el("span", { class: "meld" }, meld.tiles.map((t) => tileButton(t, () => { m.melds.splice(i, 1); draw(); }))),
         el("span", { class: "hint" }, S["mcr_" + meld.kind]),
+        CLAIMED.includes(meld.kind) ? el("span", { class: "hint" }, S.meld_from) : null,
         CLAIMED.includes(meld.kind) ? e.seats.filter((s) => s.seat !== form.winner).map((s) =>
           el("button", { class: "chip", "aria-pressed": String(meld.from_seat === s.seat), "data-meld-from": s.seat,
             onclick: () => { meld.from_seat = s.seat; draw(); } }, "← " + s.name)) : null));
@@ -87,6 +87,7 @@
         needsFrom ? chips(inHand.filter((s) => s.seat !== form.winner), "from_seat", "seat", "name") : null,
         el("div", { class: "row" }, target("standing", S.standing + S.lp + form.tiles.length + S.rp),
           target("meld", S.melds), target("winning", S.winning_tile)),
+        m.target === "meld" ? el("h3", {}, S.meld_kind) : null,
         m.target === "meld" ? el("div", { class: "row", id: "meld-kinds" }, Object.keys(SIZE).map((k) =>
           el("button", { class: "chip", "aria-pressed": String(m.kind === k), "data-meld-kind": k,
             onclick: () => { m.kind = k; draw(); } }, S["mcr_" + k]))) : null,
