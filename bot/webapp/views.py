@@ -9,7 +9,7 @@ from typing import Any
 from bot.dialogs.guided_keyboards import KONG_WORDS
 from bot.dialogs.guided_steps import facts_of
 from bot.pictures.picture_data import standings_series
-from bot.text import render, words
+from bot.text import render, render_mcr, words
 from bot.text.amounts import signed_points
 from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import money, t
@@ -36,7 +36,7 @@ async def board(ledger: Ledger, lang: str, s: SessionInfo | None) -> dict[str, A
         seats.append({"seat": seat, "seat_name": t(lang, words.SEAT_KEYS[seat]), "name": p.name,
                       "total": total, "money": money(total * s.stake_cents),
                       "shown": signed_points(total, cents),
-                      "dealer": seat == s.dealer,
+                      "dealer": seat == render_mcr.dealer(s),  # a match: by its hand
                       "in_hand": bool(s.open_hand) and seat in s.still_in})
     left = [{"name": x.name, "total": x.points, "money": money(x.points * s.stake_cents)}
             for x in await ledger.series.left_table(s)]

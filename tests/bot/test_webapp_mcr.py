@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.delivery.pipeline import pipeline_of as pipeline
+from bot.webapp import entry_mcr
 from tests.bot.harness import GROUP, plain
 from tests.bot.webapp_browser import PHONE, browser, launch_url, missing, served
 from tests.bot.webapp_harness import app_table, auth, client, init_data, keyed, seated
@@ -153,6 +154,12 @@ async def test_a_match_played_partly_from_the_app(tmp_path: Path) -> None:
         await page.goto(launch_url(base, init_data(t, "alice")))
         await page.wait_for_selector("#board")
         assert "hand 2 of 4 (2 of 16)" in await page.inner_text("#match")
+        session = await t.ledger.sessions.current_session(GROUP)
+        dealer = next(s for s, w in entry_mcr.match_view("en", session)["winds"].items()
+                      if w == "East")
+        assert dealer != "E"  # the deal has moved on: the board's badge follows the match
+        assert "dealer" in await page.inner_text(f'#board tr[data-seat="{dealer}"]')
+        assert "dealer" not in await page.inner_text('#board tr[data-seat="E"]')
 
         async def tap(*selectors: str) -> None:
             for selector in selectors:
