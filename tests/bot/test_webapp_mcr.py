@@ -155,8 +155,9 @@ async def test_a_match_played_partly_from_the_app(tmp_path: Path) -> None:
         await page.wait_for_selector("#board")
         assert "hand 2 of 4 (2 of 16)" in await page.inner_text("#match")
         session = await t.ledger.sessions.current_session(GROUP)
-        dealer = next(s for s, w in entry_mcr.match_view("en", session)["winds"].items()
-                      if w == "East")
+        match = entry_mcr.match_view("en", session)
+        assert match is not None
+        dealer = next(s for s, w in match["winds"].items() if w == "East")
         assert dealer != "E"  # the deal has moved on: the board's badge follows the match
         assert "dealer" in await page.inner_text(f'#board tr[data-seat="{dealer}"]')
         assert "dealer" not in await page.inner_text('#board tr[data-seat="E"]')
