@@ -13,8 +13,8 @@ from bot.delivery import send
 from bot.dialogs.keyboards import draft_data, grid
 from bot.handlers import board, details
 from bot.text.i18n import nt, t
+from storage.delivery import Outgoing
 from storage.models import RecordOutcome
-from storage.queues.messages import Outgoing
 
 SAME, NEW = "sm", "nw"
 

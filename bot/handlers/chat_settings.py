@@ -40,10 +40,10 @@ from bot.text.words import (
 )
 from engine.errors import ReportError, clip
 from engine.rules import parse_overrides, presets, ruleset
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.ledger import zone_name
 from storage.models import ChatInfo, SessionInfo
-from storage.queues.messages import Outgoing
 
 
 @speaking

@@ -19,9 +19,9 @@ from bot.handlers.guards import at_table, speaking
 from bot.text import render, render_mcr
 from bot.text.answer import own_money
 from bot.text.i18n import t
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import SessionInfo
-from storage.queues.messages import Outgoing
 
 END_KIND = "end"  # the question asked by /end while a hand is being played
 END_HERE, GO_ON = "eh", "go"

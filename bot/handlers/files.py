@@ -48,12 +48,10 @@ from bot.text.i18n import money, t
 from bot.text.words import colon
 from engine.pattern_table import pattern_rows
 from engine.rules import presets
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
-from storage.files import chat_files
+from storage.ledger import IMPORT_KIND, ImportPreview, Night
 from storage.models import PlayerInfo, Summary
-from storage.queues.messages import Outgoing
-from storage.services import series
-from storage.services.drafts import IMPORT_KIND
 
 CHART_WORDS = ("chart", "图", "图表")  # /standings chart, /stats chart @bob
 log = logging.getLogger(__name__)
@@ -79,12 +77,12 @@ async def _font() -> fonts.Font:
     return await asyncio.to_thread(fonts.chosen)
 
 
-def _night_labels(night: series.Night) -> drawing.NightLabels:
+def _night_labels(night: Night) -> drawing.NightLabels:
     return drawing.NightLabels(names=night.names, night=night.number,
                                preset=night.session.preset)
 
 
-def draw_night(night: series.Night, lang: str, font: fonts.Font) -> bytes:
+def draw_night(night: Night, lang: str, font: fonts.Font) -> bytes:
     """The night's chart (synchronous: run it in a thread)."""
     table = {seat: p.id for seat, p in night.session.seats.items()}
     mixed = len(night.stakes) > 1  # points at two stakes do not add up: the money does
@@ -92,7 +90,7 @@ def draw_night(night: series.Night, lang: str, font: fonts.Font) -> bytes:
     return drawing.night_chart(data, _night_labels(night), lang, font, money=mixed)
 
 
-def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
+def card_of(night: Night, summary: Summary, table: str) -> drawing.Card:
     seat_of = {p.id: seat for seat, p in night.session.seats.items()}
 
     def net(p: PlayerInfo, points: int, cents: int = 0) -> drawing.CardNet:
@@ -123,7 +121,7 @@ def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
 
 
 async def _send_night_chart(context: TallyContext, chat_id: int, lang: str,
-                            night: series.Night) -> None:
+                            night: Night) -> None:
     png = await asyncio.to_thread(draw_night, night, lang, await _font())
     await send.photo(context, chat_id, png, filename=f"night-{night.number}.png",
                      caption=t(lang, "Night {night}: each player's running total.",
@@ -271,7 +269,7 @@ async def _download(context: TallyContext, file_id: str) -> io.BytesIO:
     return buf
 
 
-def _preview_text(lang: str, p: chat_files.ImportPreview) -> str:
+def _preview_text(lang: str, p: ImportPreview) -> str:
     return t(lang, "This file holds {nights} night(s), {hands} hand(s) and {players} "
                    "player(s), from {first} to {last}. Import it into this chat?",
              nights=p.nights, hands=p.hands, players=p.players,
@@ -347,7 +345,7 @@ async def on_import_button(update: Update, context: TallyContext, lang: str) -> 
             await tx.drafts.delete(chat.id, draft_id)
         return
 
-    def answer(done: chat_files.ImportPreview) -> list[Outgoing]:
+    def answer(done: ImportPreview) -> list[Outgoing]:
         text = t(lang, "Imported {nights} night(s), {hands} hand(s) and {players} player(s).",
                  nights=done.nights, hands=done.hands, players=done.players)
         if message is None:

@@ -36,10 +36,10 @@ from bot.text import render
 from bot.text.i18n import t
 from engine.errors import ReportError
 from engine.rules import get_preset
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
+from storage.ledger import QUESTION_KIND
 from storage.models import EditOutcome, RecordOutcome, SessionInfo
-from storage.queues.messages import Outgoing
-from storage.services.twice import QUESTION_KIND
 
 log = logging.getLogger(__name__)
 

@@ -18,9 +18,9 @@ from bot.handlers.chat import refuse_press, remember
 from bot.handlers.context import TallyContext
 from bot.text.i18n import t
 from engine.errors import ReportError
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import RecordOutcome, SessionInfo
-from storage.queues.messages import Outgoing
 
 
 def _about_kong(kept: dict[str, Any]) -> bool:

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.models import HandResult, Seat
-from storage.services.hand_stats import seat_facts
-from storage.services.series import HandRow, NightNet
+from storage.ledger import HandRow, NightNet, seat_facts
 
 MAX_LINES = 8  # the standings chart draws at most this many players
 MAX_BARS = 12  # the pattern picture shows the most frequent patterns

@@ -12,17 +12,20 @@ from bot.text.i18n import nt, signed, t
 from bot.text.render import SEAT_KEYS, line_text, name
 from bot.text.render_money import points_at_stakes, signed_money
 from bot.text.words import colon, listing, paren, pattern_name, preset_name, said, then
-from storage.ledger import local, now, utc_offset, zone
-from storage.models import ChatInfo, PlayerStats
-from storage.services.lookback import (
+from storage.ledger import (
     AuditNote,
     HandDetail,
+    MoneyStanding,
     NightHistory,
     NightList,
     PlayerRecord,
     Scope,
+    local,
+    now,
+    utc_offset,
+    zone,
 )
-from storage.services.money import MoneyStanding
+from storage.models import ChatInfo, PlayerStats
 
 
 def _change(lang: str, note: AuditNote, player: str, time: str) -> str | None:

@@ -7,7 +7,7 @@ from html import escape
 
 from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.words import colon, listing, paren
-from storage.services.money import MoneyStanding, PairBalance, Payment, SettlePlan
+from storage.ledger import MoneyStanding, PairBalance, Payment, SettlePlan
 
 MAX_LINES = 30
 BUDGET = 3500  # characters of listed lines: a reply stays inside Telegram's 4,096
