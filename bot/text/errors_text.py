@@ -342,6 +342,9 @@ MESSAGES: dict[str, str] = {
     "mcr_tiles_field": "Give an MCR hand's tiles as melds (吃234m, 碰555p@carol), standing "
                        "tiles and the winning tile (+3s).",
     "mcr_barred": "{seat} made a false win (错和) this hand and may not win in it.",
+    "mcr_match_over": "This match's 16 hands are played: nothing more is recorded in it. "
+                      "/end gives the rank points; then /new mcr with the four players starts "
+                      "the next match. (/undo takes back the 16th hand.)",
     # Hong Kong
     "below_minimum": "{fan} 番 is below this table's minimum of {min} 番; nothing was "
                      "recorded. A win counts at least {min} 番, e.g. /hu bob 自摸 {min}番.",
