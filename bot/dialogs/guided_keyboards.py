@@ -10,13 +10,15 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.dialogs.guided_state import BiteDraft, Draft, DrawDraft, HuDraft, KongDraft
+from bot.dialogs.guided_state import BiteDraft, Draft, DrawDraft, HuDraft, KongDraft, PenaltyDraft
 from bot.dialogs.guided_steps import (
     AMOUNTS,
     FAN_BUTTONS,
+    FINES,
     KONG_LETTERS,
     MAX_WINNERS,
     PAGE,
+    PENALTY_LETTERS,
     Table,
     has_more,
     ready,
@@ -26,7 +28,16 @@ from bot.dialogs.keyboards import draft_data
 from bot.text.answer import INSTANT
 from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import t
-from bot.text.words import ENGLISH_FIRST, colon, listing, pattern_name, pattern_shown, said
+from bot.text.words import (
+    ENGLISH_FIRST,
+    FOULS,
+    colon,
+    listing,
+    pattern_name,
+    pattern_shown,
+    said,
+)
+from engine.explain import TEMPLATES
 from engine.offer import FROM_ANOTHER, WAYS, Offer
 from storage.models import SessionInfo
 
@@ -52,6 +63,8 @@ def message(lang: str, session: SessionInfo, draft_id: int, version: int, draft:
         text, rows = _kong(lang, session, table, draft, b)
     elif isinstance(draft, BiteDraft):
         text, rows = _bite(lang, session, table, draft, b)
+    elif isinstance(draft, PenaltyDraft):
+        text, rows = _penalty(lang, session, table, draft, b)
     else:
         text, rows = _draw(lang, session, table, draft, b)
     return text, InlineKeyboardMarkup(_markup(rows))
@@ -69,6 +82,13 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
         return f"{names[draft.seat or '']}{colon(lang)}{what}" + (
             f" ← {names[draft.from_seat]}" if draft.from_seat else "") + (
             " · " + t(lang, "hidden") if draft.hidden else "")
+    if isinstance(draft, PenaltyDraft):
+        options = session.rules.get("options", {})
+        amount = draft.points if draft.points is not None else \
+            int(options.get("false_win", 10))
+        return t(lang, TEMPLATES["mcr_penalty"], seat=names[draft.seat or ""],
+                 foul=t(lang, FOULS[draft.kind or "foul"]),
+                 amount=amount * int(options.get("base", 1)))
     if isinstance(draft, DrawDraft):
         parts = [f"{names[s]} {said(lang, WALL_WORDS[p.state])}"
                  + (f" {p.fan}" if p.state == "ready" else "")
@@ -350,6 +370,23 @@ def _bite(lang: str, session: SessionInfo, table: Table, draft: BiteDraft, b: Ma
     return (t(lang, "Who pays {player}'s bite?", player=names[draft.seat]), [
         [b(t(lang, "Each, exposed"), "bo"), b(t(lang, "Each, hidden (double)"), "bh")],
         [b(f"← {names[s]}", "bf", s) for s in table.seats if s != draft.seat], [cancel]])
+
+
+def _penalty(lang: str, session: SessionInfo, table: Table, draft: PenaltyDraft, b: Make
+             ) -> tuple[str, list[list[Button]]]:
+    names = _names(session)
+    cancel = b(t(lang, "Cancel"), "x")
+    if draft.seat is None:
+        return t(lang, "Who is penalised?"), [[b(names[s], "ps", s) for s in table.seats],
+                                              [cancel]]
+    if draft.kind is None:
+        kinds = [b(t(lang, FOULS[kind]), "pk", letter)
+                 for letter, kind in PENALTY_LETTERS.items()]
+        return (t(lang, "What is {player} penalised for?", player=escape(names[draft.seat])),
+                [*_rows(kinds, 2), [cancel]])
+    return (t(lang, "{player}: {foul}. The referee's fine, paid to each other player:",
+              player=escape(names[draft.seat]), foul=t(lang, FOULS[draft.kind])),
+            [[b(str(n), "pp", n) for n in FINES], [cancel]])
 
 
 def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Make

@@ -1,8 +1,9 @@
 """What a table does during a night besides hands: a penalty for a false win
-(``/penalty dave 诈胡``, also ``/fa``, or ``/hu dave 诈胡``) and a zero-sum adjustment
-(``/adjust alice -10 bob +10 side bet``), both events of the hand being played (or of the
-next one): on the scoreboard, in /history, undoable, exported. And a seat change between
-hands (``/seat dave erin``, also ``/huanren``)."""
+(``/penalty dave 诈胡``, also ``/fa``, or ``/hu dave 诈胡``; at an MCR table also 错和 and a
+referee's fine for a foul, ``/penalty dave 错碰 5``, or ``/penalty`` alone as buttons) and
+a zero-sum adjustment (``/adjust alice -10 bob +10 side bet``), both events of the hand
+being played (or of the next one): on the scoreboard, in /history, undoable, exported. And
+a seat change between hands (``/seat dave erin``, also ``/huanren``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from telegram import Update
 
 from bot.delivery import send
+from bot.dialogs import guided_keyboards, guided_state
 from bot.dialogs.grammar import GrammarError
 from bot.dialogs.night_grammar import parse_adjust, parse_penalty
 from bot.handlers import board
@@ -21,9 +23,14 @@ from bot.handlers.context import TallyContext
 from bot.text.i18n import t
 from bot.text.render import SEAT_KEYS
 from bot.text.script import fold
+from engine.rules import get_preset
 from storage.errors import LedgerError
 from storage.models import PlayerRef, SessionInfo
 from storage.queues.messages import Outgoing
+
+
+def _mcr(session: SessionInfo) -> bool:
+    return get_preset(session.preset).family == "mcr"
 
 
 async def _record(update: Update, context: TallyContext, parser: Any,
@@ -32,15 +39,36 @@ async def _record(update: Update, context: TallyContext, parser: Any,
     if act is None:
         return
     lang, session, tokens, actor = act
+    if not tokens and parser is parse_penalty and _mcr(session):
+        await _guided_penalty(update, context, lang, session)
+        return
     if not tokens:
         await refuse(update, lang, usage)
         return
     try:
         event = parser(tokens, resolver_for(session, actor))
     except GrammarError as exc:
-        await refuse(update, lang, exc.code, session=session, **exc.params)
+        code = "mcr_penalty_usage" if exc.code == "penalty_usage" and _mcr(session) \
+            else exc.code
+        await refuse(update, lang, code, session=session, **exc.params)
         return
     await record_event(update, context, lang, session, event, None)
+
+
+async def _guided_penalty(update: Update, context: TallyContext, lang: str,
+                          session: SessionInfo) -> None:
+    """/penalty alone at an MCR table: who, what for, and a foul's fine, as buttons."""
+    user = update.effective_user
+    if user is None:
+        return
+    draft = guided_state.PenaltyDraft()
+
+    def shown(made: tuple[int, int]) -> list[Outgoing]:
+        text, keyboard = guided_keyboards.message(lang, session, made[0], made[1], draft)
+        return [send.replying(update, text, reply_markup=keyboard)]
+
+    async with context.write(shown) as tx:
+        await tx.drafts.create(session.chat_id, user.id, "penalty", guided_state.dump(draft))
 
 
 async def cmd_penalty(update: Update, context: TallyContext) -> None:

@@ -93,7 +93,7 @@ def on_win(opts: McrOptions, state: HandState, ev: Win, book: Book) -> None:
                   amount=fine)
         for other in state.seats:
             if other != w.seat:
-                book.pay(w.seat, other, fine, "false_win")
+                book.pay(w.seat, other, fine, "mcr_false_win")
         state.barred.append(w.seat)  # the hand goes on without them
         return
     if opts.base != 1:
