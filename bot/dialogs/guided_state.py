@@ -98,14 +98,14 @@ class HuDraft(_Frozen):
     def event(self, mixed_kong: int | None = None) -> tuple[dict[str, Any], str | None]:
         """The engine's win event for a ready draft, and the turned-up tile if one was
         named. At an MCR table (``mixed_kong``: its option) the fans tapped make the fan
-        count, flowers added (none tapped: 无番和, 8)."""
+        count, flowers added (none tapped: 无番和, 8), and are named with it."""
         hands = []
         for w in self.winners:
             hand: dict[str, Any] = {"seat": w.seat, "patterns": list(w.patterns)}
             if mixed_kong is not None:
                 fan = sum(value_of(p, mixed_kong) for p in w.patterns) or GATE
-                hands.append({"seat": w.seat, "mcr": {"fan": fan + w.flowers,
-                                                      "flowers": w.flowers}})
+                hands.append({"seat": w.seat, "patterns": list(w.patterns),
+                              "mcr": {"fan": fan + w.flowers, "flowers": w.flowers}})
                 continue
             for key, value in (("gen", w.gen), ("kongs", w.kongs), ("feibao", w.feibao),
                                ("kong_chain", w.kong_chain), ("fan", w.fan)):

@@ -357,6 +357,9 @@ MESSAGES: dict[str, str] = {
                             "each other player): leave out the number.",
     "mcr_fine_points": "Say the fine: the points the offender pays each other player, e.g. "
                        "/penalty dave 错碰 5.",
+    "mcr_named_over_fan": "The fans named make {named} fan, more than the {fan} counted "
+                          "without flowers: give the fan count with the flowers included, "
+                          "e.g. /hu bob from carol 12番 花2 花龙.",
     "mcr_match_over": "This match's 16 hands are played: nothing more is recorded in it. "
                       "/end gives the rank points; then /new mcr with the four players starts "
                       "the next match. (/undo takes back the 16th hand.)",
