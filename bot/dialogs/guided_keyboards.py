@@ -27,7 +27,7 @@ from bot.dialogs.guided_steps import (
 from bot.dialogs.keyboards import draft_data
 from bot.text.answer import INSTANT
 from bot.text.help_text import HOW_LABELS
-from bot.text.i18n import t
+from bot.text.i18n import is_chinese, t
 from bot.text.words import (
     ENGLISH_FIRST,
     FOULS,
@@ -39,6 +39,8 @@ from bot.text.words import (
 )
 from engine.explain import TEMPLATES
 from engine.offer import FROM_ANOTHER, WAYS, Offer
+from engine.patterns import FAMILY_PATTERNS
+from engine.rules import get_preset
 from storage.models import SessionInfo
 
 # Each way to win (engine.offer.WAYS) as its button says it.
@@ -101,7 +103,8 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
         text = names[w.seat] + (colon(lang) + t(lang, how) if how else "")
         if draft.from_seat:
             text += f" ← {names[draft.from_seat]}"
-        bits = [_shown(lang, session.preset, n) for n in w.patterns]
+        both = get_preset(session.preset).family == "mcr" and not is_chinese(lang)
+        bits = [_both(n) if both else _shown(lang, session.preset, n) for n in w.patterns]
         bits += [f"{said(lang, '根')}{w.gen}"] if w.gen else []
         bits += [f"{w.fan}{said(lang, '番')}"] if w.fan else []
         bits += [f"{said(lang, '杠')}{w.kongs}"] if w.kongs else []
@@ -218,10 +221,12 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         rows.append([b(("▶ " if i == draft.cur else "") + names[w.seat], "cw", i)
                      for i, w in enumerate(draft.winners)])
     first = draft.page * PAGE
-    page = [b(("✅ " if n in cur.patterns else "") + _shown(lang, session.preset, n),
+    both = facts.family == "mcr" and not is_chinese(lang)  # MCR fans by both names
+    page = [b(("✅ " if n in cur.patterns else "") + (_both(n) if both else
+                                                     _shown(lang, session.preset, n)),
               "p", first + i)
             for i, n in enumerate(facts.patterns[first: first + PAGE])]
-    rows += _rows(page, 3)
+    rows += _rows(page, 2 if both else 3)
     pages = -(-len(facts.patterns) // PAGE)
     if pages > 1:
         nxt = (draft.page + 1) % pages
@@ -405,6 +410,11 @@ def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Ma
         prompt = t(lang, "The wall ran out: record it?")
     rows.append([b("✅ " + t(lang, "Record"), "y"), b(t(lang, "Cancel"), "x")])
     return prompt, rows
+
+
+def _both(name: str) -> str:
+    """An MCR fan on an English chat's button: its Chinese and English names."""
+    return f"{name} {FAMILY_PATTERNS['mcr'].resolve(name).english}"
 
 
 def _shown(lang: str, preset: str, name: str) -> str:
