@@ -244,8 +244,6 @@ MAX_ADJUST = 1_000_000
 # tiles), or any other foul (犯规).
 PenaltyKind = Literal["false_win", "wrong_chow", "wrong_pung", "wrong_kong", "slow_play",
                       "shown_tiles", "foul"]
-FOULS: tuple[PenaltyKind, ...] = ("wrong_chow", "wrong_pung", "wrong_kong", "slow_play",
-                                  "shown_tiles", "foul")
 
 
 class Penalty(Frozen):
