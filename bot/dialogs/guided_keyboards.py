@@ -10,13 +10,15 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.dialogs.guided_state import BiteDraft, Draft, DrawDraft, HuDraft, KongDraft
+from bot.dialogs.guided_state import BiteDraft, Draft, DrawDraft, HuDraft, KongDraft, PenaltyDraft
 from bot.dialogs.guided_steps import (
     AMOUNTS,
     FAN_BUTTONS,
+    FINES,
     KONG_LETTERS,
     MAX_WINNERS,
     PAGE,
+    PENALTY_LETTERS,
     Table,
     has_more,
     ready,
@@ -25,9 +27,20 @@ from bot.dialogs.guided_steps import (
 from bot.dialogs.keyboards import draft_data
 from bot.text.answer import INSTANT
 from bot.text.help_text import HOW_LABELS
-from bot.text.i18n import t
-from bot.text.words import ENGLISH_FIRST, colon, listing, pattern_name, pattern_shown, said
+from bot.text.i18n import is_chinese, t
+from bot.text.words import (
+    ENGLISH_FIRST,
+    FOULS,
+    colon,
+    listing,
+    pattern_name,
+    pattern_shown,
+    said,
+)
+from engine.explain import TEMPLATES
 from engine.offer import FROM_ANOTHER, WAYS, Offer
+from engine.patterns import FAMILY_PATTERNS
+from engine.rules import get_preset
 from storage.models import SessionInfo
 
 # Each way to win (engine.offer.WAYS) as its button says it.
@@ -52,6 +65,8 @@ def message(lang: str, session: SessionInfo, draft_id: int, version: int, draft:
         text, rows = _kong(lang, session, table, draft, b)
     elif isinstance(draft, BiteDraft):
         text, rows = _bite(lang, session, table, draft, b)
+    elif isinstance(draft, PenaltyDraft):
+        text, rows = _penalty(lang, session, table, draft, b)
     else:
         text, rows = _draw(lang, session, table, draft, b)
     return text, InlineKeyboardMarkup(_markup(rows))
@@ -69,6 +84,13 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
         return f"{names[draft.seat or '']}{colon(lang)}{what}" + (
             f" ← {names[draft.from_seat]}" if draft.from_seat else "") + (
             " · " + t(lang, "hidden") if draft.hidden else "")
+    if isinstance(draft, PenaltyDraft):
+        options = session.rules.get("options", {})
+        amount = draft.points if draft.points is not None else \
+            int(options.get("false_win", 10))
+        return t(lang, TEMPLATES["mcr_penalty"], seat=names[draft.seat or ""],
+                 foul=t(lang, FOULS[draft.kind or "foul"]),
+                 amount=amount * int(options.get("base", 1)))
     if isinstance(draft, DrawDraft):
         parts = [f"{names[s]} {said(lang, WALL_WORDS[p.state])}"
                  + (f" {p.fan}" if p.state == "ready" else "")
@@ -81,7 +103,8 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
         text = names[w.seat] + (colon(lang) + t(lang, how) if how else "")
         if draft.from_seat:
             text += f" ← {names[draft.from_seat]}"
-        bits = [_shown(lang, session.preset, n) for n in w.patterns]
+        both = get_preset(session.preset).family == "mcr" and not is_chinese(lang)
+        bits = [_both(n) if both else _shown(lang, session.preset, n) for n in w.patterns]
         bits += [f"{said(lang, '根')}{w.gen}"] if w.gen else []
         bits += [f"{w.fan}{said(lang, '番')}"] if w.fan else []
         bits += [f"{said(lang, '杠')}{w.kongs}"] if w.kongs else []
@@ -198,10 +221,12 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         rows.append([b(("▶ " if i == draft.cur else "") + names[w.seat], "cw", i)
                      for i, w in enumerate(draft.winners)])
     first = draft.page * PAGE
-    page = [b(("✅ " if n in cur.patterns else "") + _shown(lang, session.preset, n),
+    both = facts.family == "mcr" and not is_chinese(lang)  # MCR fans by both names
+    page = [b(("✅ " if n in cur.patterns else "") + (_both(n) if both else
+                                                     _shown(lang, session.preset, n)),
               "p", first + i)
             for i, n in enumerate(facts.patterns[first: first + PAGE])]
-    rows += _rows(page, 3)
+    rows += _rows(page, 2 if both else 3)
     pages = -(-len(facts.patterns) // PAGE)
     if pages > 1:
         nxt = (draft.page + 1) % pages
@@ -352,6 +377,23 @@ def _bite(lang: str, session: SessionInfo, table: Table, draft: BiteDraft, b: Ma
         [b(f"← {names[s]}", "bf", s) for s in table.seats if s != draft.seat], [cancel]])
 
 
+def _penalty(lang: str, session: SessionInfo, table: Table, draft: PenaltyDraft, b: Make
+             ) -> tuple[str, list[list[Button]]]:
+    names = _names(session)
+    cancel = b(t(lang, "Cancel"), "x")
+    if draft.seat is None:
+        return t(lang, "Who is penalised?"), [[b(names[s], "ps", s) for s in table.seats],
+                                              [cancel]]
+    if draft.kind is None:
+        kinds = [b(t(lang, FOULS[kind]), "pk", letter)
+                 for letter, kind in PENALTY_LETTERS.items()]
+        return (t(lang, "What is {player} penalised for?", player=escape(names[draft.seat])),
+                [*_rows(kinds, 2), [cancel]])
+    return (t(lang, "{player}: {foul}. The referee's fine, paid to each other player:",
+              player=escape(names[draft.seat]), foul=t(lang, FOULS[draft.kind])),
+            [[b(str(n), "pp", n) for n in FINES], [cancel]])
+
+
 def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Make
           ) -> tuple[str, list[list[Button]]]:
     names = _names(session)
@@ -368,6 +410,11 @@ def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Ma
         prompt = t(lang, "The wall ran out: record it?")
     rows.append([b("✅ " + t(lang, "Record"), "y"), b(t(lang, "Cancel"), "x")])
     return prompt, rows
+
+
+def _both(name: str) -> str:
+    """An MCR fan on an English chat's button: its Chinese and English names."""
+    return f"{name} {FAMILY_PATTERNS['mcr'].resolve(name).english}"
 
 
 def _shown(lang: str, preset: str, name: str) -> str:

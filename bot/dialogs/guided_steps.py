@@ -9,7 +9,8 @@ one or two taps away: 根 and kongs (Sichuan family, kongs pre-filled from the l
 birds (Changsha, chosen with the Record tap), 有宝/无宝, 飞宝 of the winner and of each
 loser, 精 counts, 承包 and 第四凑, 连杠/连抢 (Jiangxi), the 本金 or 精 tile, several
 winners on one discard, and every pattern of the preset, paged. /kong: who, which kong,
-and for 直杠 whose discard; the tap that completes it records it. /draw: each player still
+and for 直杠 whose discard; the tap that completes it records it; so does an MCR
+/penalty: who, 错和 or which foul, and a foul's fine. /draw: each player still
 in steps through 未听, 听 and 花猪, and a ready player's fan.
 
 A press is an action of one to three letters and an optional argument, as the buttons'
@@ -22,7 +23,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.dialogs.guided_state import BiteDraft, Draft, DrawDraft, HuDraft, KongDraft, KongKind
+from bot.dialogs.guided_state import (
+    BiteDraft,
+    Draft,
+    DrawDraft,
+    HuDraft,
+    KongDraft,
+    KongKind,
+    PenaltyDraft,
+)
 from engine.errors import ReportError
 from engine.offer import FROM_ANOTHER, WAYS, Offer, offer
 from engine.rules import Ruleset
@@ -39,6 +48,11 @@ FAN_TOP = 8  # the fan buttons step 1..FAN_TOP, or up to the cap
 # A points-only win's amount, one tap (another amount is typed: /hu bob from carol 37).
 AMOUNTS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 16, 20, 24, 30, 32, 40, 50, 64, 100)
 FAN_BUTTONS = range(1, 11)  # Hong Kong: a win's 番 count, one button each (十番爆棚)
+# An MCR penalty's kind by its button's letter (engine.models.PenaltyKind), and the fines a
+# referee gives most, one tap each (another is typed: /penalty dave 错碰 15).
+PENALTY_LETTERS = {"f": "false_win", "c": "wrong_chow", "p": "wrong_pung", "k": "wrong_kong",
+                   "t": "slow_play", "s": "shown_tiles", "o": "foul"}
+FINES = (1, 2, 5, 10, 20, 30)
 
 
 def facts_of(session: SessionInfo) -> Offer:
@@ -109,6 +123,9 @@ def press(table: Table, draft: Draft, action: str, arg: str | None) -> Outcome:
         return Record(kong) if kong is not None and kong.ready else kong
     if isinstance(draft, BiteDraft):
         return _press_bite(table, draft, action, arg)
+    if isinstance(draft, PenaltyDraft):
+        penalty = _press_penalty(table, draft, action, arg)
+        return Record(penalty) if penalty is not None and penalty.ready else penalty
     return _press_draw(table, draft, action, arg)
 
 
@@ -486,3 +503,16 @@ def _press_draw(table: Table, d: DrawDraft, action: str, arg: str | None) -> Out
     else:
         return None
     return d.model_copy(update={"players": {**d.players, seat: player}})
+
+
+def _press_penalty(table: Table, d: PenaltyDraft, action: str, arg: str | None
+                   ) -> PenaltyDraft | None:
+    """ps: who (any seat); pk: what for (by its letter); pp: a foul's fine."""
+    if action == "ps" and d.seat is None and arg in table.seats:
+        return d.model_copy(update={"seat": arg})
+    if action == "pk" and d.seat is not None and d.kind is None and arg in PENALTY_LETTERS:
+        return d.model_copy(update={"kind": PENALTY_LETTERS[arg]})
+    points = _number(arg)
+    if action == "pp" and d.kind not in (None, "false_win") and points in FINES:
+        return d.model_copy(update={"points": points})
+    return None

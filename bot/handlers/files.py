@@ -47,7 +47,8 @@ from bot.text.answer import own_money
 from bot.text.i18n import money, t
 from bot.text.words import colon
 from engine.pattern_table import pattern_rows
-from engine.rules import presets
+from engine.patterns import FAMILY_PATTERNS
+from engine.rules import get_preset, presets
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.ledger import IMPORT_KIND, ImportPreview, Night
@@ -113,6 +114,10 @@ def card_of(night: Night, summary: Summary, table: str) -> drawing.Card:
         row = next((h for h in night.hands if h.number == number), None)
         seat = next((s for s, p in row.players.items() if p == player.id), None) if row else None
         names = tuple(winning_patterns(row.result, seat, extras=True)) if row and seat else ()
+        if get_preset(night.session.preset).family == "mcr":  # each fan by both its names
+            fans = FAMILY_PATTERNS["mcr"]
+            names = tuple(f"{n} {fans.resolve(n).english}" if fans.knows(n) else n
+                          for n in names)
         biggest = (net(player, 0), points, number, names)
     return drawing.Card(
         date=night.session.started_at, table=table, night=night.number,

@@ -107,6 +107,10 @@ def winning_patterns(result: Mapping[str, Any] | HandResult, seat: Seat, *,
             name = "小胡"
         elif line.code == "given":
             name = f"{line.params.get('fan')}番"
+        elif line.code == "mcr_fan":  # MCR: each fan by its Chinese name
+            name = str(line.params.get("zh", ""))
+        elif line.code == "mcr_total" and not names:  # a fan count that names no fan
+            name = f"{line.params.get('fan')}番"
         elif extras and line.code in EXTRAS:
             name, count = str(line.params.get("name", "")), line.params.get("count")
             name += f"×{count}" if isinstance(count, int) and count > 1 else ""

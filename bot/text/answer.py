@@ -64,7 +64,7 @@ SHORT: dict[str, str | None] = {
     "mcr_fan": "{zh} {en} {fan}", "mcr_total": "{fan} fan",
     "mcr_under_gate": "{fan} fan without flowers, under the gate of {gate}: not a win but "
                       "a false win (错和), {amount} to each other player",
-    "mcr_owes": None,
+    "mcr_owes": None, "mcr_penalty": "{seat}: {foul}",
     # Hong Kong
     "limit_hand": "{name} (a limit hand)", "chicken_hand": "雞糊", "fan_total": "{fan} 番",
     "flower_fan": None, "share": None, "share_part": None, "share_part_for": None,
@@ -128,6 +128,8 @@ def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
             out[key] = t(lang, words.HOW.get(str(value), str(value)))
         elif key == "kind":
             out[key] = t(lang, words.KONG_KINDS.get(str(value), str(value)))
+        elif key == "foul":
+            out[key] = t(lang, words.FOULS.get(str(value), str(value)))
         elif key == "reason":
             out[key] = t(lang, words.REASONS.get(str(value), str(value)))
         elif key in _AMOUNTS and isinstance(value, int) and in_cents(session.rules):

@@ -83,6 +83,17 @@ MESSAGES: dict[str, str] = {
                          "{number} or /void {number}.",
     "penalty_usage": "Name who made the false win: /penalty dave 诈胡",
     "penalty_no_player": "{token} is not a player at this table. Example: /penalty dave 诈胡",
+    "penalty_false_win_points": "{token}: a false win costs what the table's rules say, "
+                                "without a number. A referee's fine names its foul: "
+                                "/penalty dave 错碰 5 (Chinese Official tables).",
+    "penalty_fine_points": "Say the fine, the points the offender pays each other player: "
+                           "/penalty dave 错碰 5",
+    "penalty_fine_range": "{token}: a fine is a whole number of points from 1 to {most}, paid "
+                          "to each other player.",
+    "mcr_penalty_usage": "Name the player and what for: /penalty dave 错和 (a false win), or a "
+                         "foul and the referee's fine, the points paid to each other player: "
+                         "/penalty dave 错碰 5. The fouls: 错吃, 错碰, 错杠, 超时, 亮牌, 犯规. "
+                         "/penalty alone gives buttons.",
     "adjust_usage": "Name each player and the points they gain or pay, adding up to zero: "
                     "/adjust alice -10 bob +10 side bet",
     "adjust_no_player": "{token} is not a player at this table. Example: "
@@ -342,6 +353,16 @@ MESSAGES: dict[str, str] = {
     "mcr_tiles_field": "Give an MCR hand's tiles as melds (吃234m, 碰555p@carol), standing "
                        "tiles and the winning tile (+3s).",
     "mcr_barred": "{seat} made a false win (错和) this hand and may not win in it.",
+    "mcr_false_win_points": "错和 costs what the table's false_win option says ({points} to "
+                            "each other player): leave out the number.",
+    "mcr_fine_points": "Say the fine: the points the offender pays each other player, e.g. "
+                       "/penalty dave 错碰 5.",
+    "mcr_named_over_fan": "The fans named make {named} fan, more than the {fan} counted "
+                          "without flowers: give the fan count with the flowers included, "
+                          "e.g. /hu bob from carol 12番 花2 花龙.",
+    "mcr_match_over": "This match's 16 hands are played: nothing more is recorded in it. "
+                      "/end gives the rank points; then /new mcr with the four players starts "
+                      "the next match. (/undo takes back the 16th hand.)",
     # Hong Kong
     "below_minimum": "{fan} 番 is below this table's minimum of {min} 番; nothing was "
                      "recorded. A win counts at least {min} 番, e.g. /hu bob 自摸 {min}番.",

@@ -68,6 +68,12 @@ HOW_SHORT = {
     "after_kong_discard": "{seat} wins off {payer}'s discard after a kong",
 }
 
+# What an MCR penalty is for (engine.models.PenaltyKind): the Chinese word and the English.
+FOULS = {"false_win": "错和 (a false win)", "wrong_chow": "错吃 (a wrong chow)",
+         "wrong_pung": "错碰 (a wrong pung)", "wrong_kong": "错杠 (a wrong kong)",
+         "slow_play": "超时 (slow play)", "shown_tiles": "亮牌 (showing tiles)",
+         "foul": "犯规 (a foul)"}
+
 KONG_KINDS = {"concealed": "concealed kong", "added": "added kong", "direct": "direct kong",
               "wild": "wildcard kong"}
 
@@ -87,6 +93,8 @@ PAYMENTS = {
     "chengbao": "{payer} → {payee} {amount} (承包: {payer} pays every share)",
     "starting_win": "{payer} → {payee} {amount} (starting-hand win)",
     "false_win": "{payer} → {payee} {amount} (诈胡: {payer}'s false win)",
+    "mcr_false_win": "{payer} → {payee} {amount} (错和: {payer}'s false win)",
+    "mcr_foul": "{payer} → {payee} {amount} ({payer}'s fine)",
     "instant": "{payer} → {payee} {amount} (paid at once)",
     "kong_robbed": "{payer} → {payee} {amount} (the robbed kong's payout back)",
     # Hong Kong
@@ -434,7 +442,7 @@ def dynamic_msgids() -> list[str]:
     """Every message id used through the tables above (for the catalog extractor)."""
     return [*SEAT_KEYS.values(), *ROUNDS.values(), *PRESET_NAMES.values(),
             *PRESET_SUMMARIES.values(), *HOW.values(), *HOW_SHORT.values(),
-            *KONG_KINDS.values(), *PAYMENTS.values(), *REASONS.values(),
+            *KONG_KINDS.values(), *FOULS.values(), *PAYMENTS.values(), *REASONS.values(),
             PAYMENT_OTHER, *OPTIONS.values(), *VALUES.values(), YES, NO, NO_CAP,
             *UNITS.values(), "a whole number", ", or {key}=none (none)",
             "a whole number from {least} to {most}", "<option>", "<value>",

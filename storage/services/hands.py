@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection, Row
 
+from engine.mcr import match
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
 from storage.errors import LedgerError
@@ -66,6 +67,9 @@ class Hands(Service):
             srow, hrow = self._open_session_and_hand(conn, chat_id)
             name_members(self.store, conn, chat_id, reporter)
             rules = Ruleset.from_snapshot(srow.rules)
+            if hrow is None and rules.family == "mcr" and srow.hands >= match.HANDS:
+                raise LedgerError("mcr_match_over", "the match's 16 hands are played: /end "
+                                  "it, then /new starts the next match")
             if hrow is None:
                 number, dealer, events, reporters = srow.hands + 1, srow.dealer, [], []
                 base_indicator = indicator
