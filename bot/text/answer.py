@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.text import render_mcr, words
 from bot.text.amounts import amount, in_cents
-from bot.text.i18n import is_chinese, money, nt, signed, t
+from bot.text.i18n import is_chinese, money, nt, pt, signed, t
 from engine.explain import (
     HONGKONG_NOT_COUNTED,
     HONGKONG_TEMPLATES,
@@ -222,8 +222,18 @@ def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) 
             if pays else ""
         payer = next((str(p.params["payer"]) for p in event.lines  # MCR: all pay 8
                       if p.code == "mcr_owes" and p.params["fan"]), payer)
+    if how == "discard" and _family(session) == "hongkong":  # 出銃, 食糊 as Hong Kong says
+        return pt(lang, "hongkong", "{seat} wins off {payer}'s discard",
+                  seat=player(session, seat), payer=player(session, payer))
     template = words.HOW_SHORT.get(how, "{seat} self-draws")
     return t(lang, template, seat=player(session, seat), payer=player(session, payer))
+
+
+def _family(session: SessionInfo) -> str:
+    try:
+        return get_preset(session.preset).family
+    except KeyError:
+        return ""
 
 
 _TAIL = ("value", "doubled_value", "given", "jing", "bird",  # after the patterns
@@ -250,6 +260,11 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
                 else _how_short(lang, session, event, line))
             continue
         if line.code == "cap":
+            if segments[-1][1] and line.params.get("fan") is not None \
+                    and _family(session) == "hongkong":  # the 番 said, then the cap: 爆棚
+                segments[-1][1][-1] += t(lang, " (capped: paid as {cap})",
+                                         cap=line.params.get("cap"))
+                continue
             capped = True
             continue
         if line.code in LEFT_OUT:

@@ -144,3 +144,85 @@ async def test_the_prevailing_wind_follows_the_deal_round_the_table(tmp_path: Pa
         assert "圈風" in await _say(t, "carol", hand)  # South's round
         # A report that names the wind keeps it.
         assert "圈風" not in await _say(t, "dave", "/hu dave 自摸 圈風 東 222z 777z 234m 345m 55m")
+
+
+@pytest.mark.parametrize(("lang", "shot", "won"), [("zh-hans", "出铳", "食糊"),
+                                                  ("zh-hk", "出銃", "食糊")])
+async def test_a_hong_kong_table_says_its_own_words_for_a_discard(
+        tmp_path: Path, lang: str, shot: str, won: str) -> None:
+    """A win off a discard is 出銃 and 食糊 at a Hong Kong table (never 点炮), in the compact
+    answer and in the guided report's question (which offers no 杠上炮: Hong Kong has none)."""
+    async with table(tmp_path, lang=lang) as t:
+        await t.say("alice", NEW.replace("hongkong", "港式"))
+        said = await _say(t, "bob", "/hu bob 出銃 carol 5番")
+        assert f"carol {shot}，bob {won}" in said, said
+        assert "点炮" not in said and "點炮" not in said
+        (asked,) = await t.say("dave", "/hu")
+        assert f"← 谁{shot}" in plain(asked.text) or f"← 誰{shot}" in plain(asked.text)
+        assert not any(w in plain(asked.text) for w in ("点的炮", "點的炮", "杠上炮", "槓上炮"))
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "大四喜 (a limit hand), 13 番 (capped: paid as 10)"),
+    ("zh-hans", "大四喜（爆棚牌），13 番（爆棚，按 10 番计）"),
+    ("zh-hk", "大四喜（爆棚牌），13 番（爆棚，按 10 番計）")])
+async def test_a_capped_limit_hand_says_the_limit_and_the_cap(tmp_path: Path, lang: str,
+                                                              said: str) -> None:
+    """大四喜 counts 13番, and a ten-番 table pays it as 10 (十番爆棚): the headline says
+    both, and a 番 count above the cap says it too."""
+    async with table(tmp_path, lang=lang) as t:
+        await t.say("alice", NEW)
+        answer = await _say(t, "carol", "/hu carol 自摸 大四喜")
+        assert said in answer.splitlines()[0], answer
+        assert "carol +192.00" in answer  # 10番, s = 32.00
+        answer = await _say(t, "carol", "/hu carol 自摸 12番")
+        assert ("12 fan as reported (capped: paid as 10)", "报 12 番（爆棚，按 10 番计）",
+                "報 12 番（爆棚，按 10 番計）")[["en", "zh-hans", "zh-hk"].index(lang)] \
+            in answer, answer
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "zh-hk"])
+async def test_a_tier_value_is_named_once(tmp_path: Path, lang: str) -> None:
+    """A wrong stake tier is answered with the tiers, each named once with what it means
+    (二五鸡（0 番单份 0.25 元）, not 二五鸡（二五鸡（…））)."""
+    async with table(tmp_path, lang=lang) as t:
+        t.admin("alice")
+        await t.say("alice", "/set preset 港式")
+        refused = await _say(t, "alice", "/set 注码 三五")
+        assert refused.startswith("⚠️")
+        tier = "二五鸡" if lang == "zh-hans" else "二五雞"
+        assert f"={tier}（0 番" in refused and f"{tier}（{tier}" not in refused, refused
+        assert refused.count(f"={tier}") == 1 and "=五一（" in refused, refused
+
+
+async def test_the_bao_zimo_feeder_by_buttons(tmp_path: Path) -> None:
+    """包自摸 by buttons: a self-draw's 包自摸… asks who fed the fourth exposed meld; that
+    player pays the whole self-draw (HK10). Off a discard the button is not offered, and
+    a 包自摸 chosen before the way to win changed to a discard is dropped."""
+    async with table(tmp_path, lang="zh-hk") as t:
+        await t.say("alice", NEW)
+        await t.say("dave", "/hu")
+        for label in ("dave 自摸", "4 番", "包自摸…", "alice"):
+            msg = t.last_with_buttons()
+            await t.press("dave", msg, find_button(msg, label)["callback_data"])
+        msg = t.last_with_buttons()
+        assert "alice 包自摸" in plain(msg.text)
+        assert "包自摸：alice" in [b["text"] for b in msg.buttons]
+        await t.press("dave", msg, find_button(msg, "✅ 記錄")["callback_data"])
+        assert await _totals(t) == {"E": -2400, "S": 0, "W": 0, "N": 2400}
+        # Off a discard: no 包自摸 to choose.
+        await t.say("bob", "/hu")
+        msg = t.last_with_buttons()
+        await t.press("bob", msg, find_button(msg, "bob ← carol")["callback_data"])
+        assert not any(b["text"].startswith("包自摸") for b in t.last_with_buttons().buttons)
+        await t.press("bob", t.last_with_buttons(),
+                      find_button(t.last_with_buttons(), "取消")["callback_data"])
+        # Chosen on a self-draw, then the way changed to a discard: paid as a discard.
+        await t.say("bob", "/hu")
+        for label in ("bob 自摸", "5 番", "包自摸…", "carol", "糊法…", "← alice"):
+            msg = t.last_with_buttons()
+            await t.press("bob", msg, find_button(msg, label)["callback_data"])
+        msg = t.last_with_buttons()
+        assert "包自摸" not in plain(msg.text)
+        await t.press("bob", msg, find_button(msg, "✅ 記錄")["callback_data"])
+        assert await _totals(t) == {"E": -3600, "S": 2400, "W": -600, "N": 1800}
