@@ -1,6 +1,6 @@
 """A Hong Kong (港式) night through the real bot, on SQLite and PostgreSQL, in English and
 Chinese: money in dollars and cents from the share table everywhere (answers, Details, the
-board, /end, the card, /debts, /standings), 包自摸, 搶槓, 截糊 and a hand below the minimum
+board, /history, /hand, /stats, /end, the card, /debts, /standings), 包自摸, 搶槓, 截糊 and a hand below the minimum
 refused with nothing recorded, the 番 count by buttons, and /set of the table's options."""
 
 from __future__ import annotations
@@ -74,6 +74,14 @@ async def test_a_hong_kong_night_is_paid_in_dollars_and_cents(
         assert "dave → bob 24.00" in details
         assert ("4 番 = a share of 4.00" if lang == "en" else "4 番，单份 4.00") in details
         assert await _totals(t) == {"E": -3000, "S": 4800, "W": -1200, "N": -600}
+        # Looking back: money too, never the cents as points.
+        history = await _say(t, "alice", "/history")
+        assert "bob +24.00" in history and "dave -24.00" in history and "2400" not in history
+        hand = await _say(t, "alice", "/hand 1")
+        assert "bob +24.00" in hand and "2400" not in hand
+        stats = await _say(t, "alice", "/stats @bob")
+        assert "+48.00" in stats and "+24.00" in stats and "4800" not in stats, stats
+        assert "0.01" not in stats
         drawn = _drawn(monkeypatch)
         out = await t.say("alice", "/end")
         ended = "\n".join(plain(m.text) for m in out)
