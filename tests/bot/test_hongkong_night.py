@@ -1,18 +1,27 @@
-"""A Hong Kong (港式) night through the real bot, on SQLite and PostgreSQL, in English and
-Chinese: money in dollars and cents from the share table everywhere (answers, Details, the
-board, /history, /hand, /stats, /end, the card, /debts, /standings), 包自摸, 搶槓, 截糊 and a hand below the minimum
-refused with nothing recorded, the 番 count by buttons, and /set of the table's options."""
+"""A Hong Kong (港式) night through the real bot, on SQLite and PostgreSQL, in English,
+Simplified and Traditional Chinese: money in dollars and cents from the share table
+everywhere (answers, Details, the board, /history, /hand, /stats, /end, the card, /debts,
+/standings), 包自摸, 搶槓, 截糊 and a hand below the minimum refused with nothing recorded,
+typed and by buttons, a limit hand at the cap, and /set of the table's options; in zh-Hant
+the settle-up card drawn for real in Traditional characters."""
 
 from __future__ import annotations
 
+import io
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from matplotlib.figure import Figure
+from matplotlib.text import Text
+from PIL import Image
 
+from bot.console.fake_api import SentMessage
+from bot.pictures import drawing, fonts
 from tests.bot.guided_play import find_button
 from tests.bot.harness import Table, plain, table, table_on
+from tests.bot.layout import kept_figures
 from tests.databases import BACKENDS
 
 NEW = "/new hongkong @alice @bob @carol @dave"
@@ -234,3 +243,124 @@ async def test_the_bao_zimo_feeder_by_buttons(tmp_path: Path) -> None:
         assert "包自摸" not in plain(msg.text)
         await t.press("bob", msg, find_button(msg, "✅ 記錄")["callback_data"])
         assert await _totals(t) == {"E": -3600, "S": 2400, "W": -600, "N": 1800}
+
+
+# What a night in Traditional Chinese hears: each action's replies (and the messages its
+# press edited), what was typed, where in the night, and the alerts its presses answered.
+Heard = Callable[[list[SentMessage], str, str, list[str]], None]
+
+
+async def hong_kong_night_in_traditional(t: Table, heard: Heard) -> list[SentMessage]:
+    """A whole Hong Kong night in a zh-Hant chat (Hong Kong usage), typed and by buttons:
+    seats by buttons; 出銃 by buttons; a hand below 三番起糊 refused typed and by buttons;
+    包自摸 by buttons and typed; 搶槓 typed and by buttons; Details; a limit hand at the cap
+    (爆棚); what looks back; /rules; then /end (its replies are returned), /debts,
+    /standings and /settle. ``heard`` is told every reply as it comes."""
+    async def say(who: str, text: str) -> list[SentMessage]:
+        out = await t.say(who, text)
+        heard(out, text, text, [])
+        return out
+
+    async def tap(who: str, label: str, msg: SentMessage | None = None) -> list[SentMessage]:
+        msg = msg or t.last_with_buttons()
+        answered = len(t.api.answered)
+        out = await t.press(who, msg, find_button(msg, label)["callback_data"])
+        alerts = [str(a.get("text") or "") for a in list(t.api.answered.values())[answered:]]
+        heard([*out, msg], "", f"{label!r} pressed", alerts)
+        return out
+
+    async def totals() -> dict[str, int]:
+        return await _totals(t)
+
+    t.admin("alice")
+    await say("alice", "/new 港式")
+    seats = t.last_with_buttons()
+    for who, seat in zip(("alice", "bob", "carol", "dave"), "東南西北", strict=True):
+        await tap(who, seat, seats)
+    # Hand 1 (alice deals), by buttons: bob wins 5番 off carol's discard (半銃, s = 6.00).
+    await say("bob", "/hu")
+    for label in ("bob ← carol", "5 番"):
+        await tap("bob", label)
+    out = await tap("bob", "✅ 記錄")
+    assert any("carol 出銃，bob 食糊，報 5 番" in plain(m.text) for m in out), out
+    assert await totals() == {"E": -600, "S": 2400, "W": -1200, "N": -600}
+    # Below 三番起糊: refused typed and by buttons, nothing recorded.
+    refused = await say("dave", "/hu dave 出銃 alice 2番")
+    assert plain(refused[0].text).startswith("⚠️") and "3 番" in plain(refused[0].text)
+    await say("dave", "/hu")
+    for label in ("dave ← alice", "2 番"):
+        await tap("dave", label)
+    out = await tap("dave", "✅ 記錄")
+    assert any(plain(m.text).startswith("⚠️") and "3 番" in plain(m.text) for m in out), out
+    await tap("dave", "取消")
+    assert await totals() == {"E": -600, "S": 2400, "W": -1200, "N": -600}
+    # Hand 2 (bob deals), by buttons: dave self-draws 4番, alice fed his fourth meld and
+    # pays the whole self-draw (包自摸, 6 shares of 4.00).
+    await say("dave", "/hu")
+    for label in ("dave 自摸", "4 番", "包自摸…", "alice"):
+        await tap("dave", label)
+    out = await tap("dave", "✅ 記錄")
+    assert any("alice 包自摸" in plain(m.text) for m in out), out
+    assert await totals() == {"E": -3000, "S": 2400, "W": -1200, "N": 1800}
+    # Hand 3 (carol deals), typed: bob robs dave's kong, 對對糊 + 搶槓 = 4番; dave pays.
+    out = await say("bob", "/hu bob 搶槓 dave 對對糊")
+    assert "bob 搶 dave 的槓" in plain(out[0].text), out
+    details = await tap("bob", "詳情", t.last_with_buttons())
+    assert any("dave → bob 24.00" in plain(m.text) for m in details), details
+    assert await totals() == {"E": -3000, "S": 4800, "W": -1200, "N": -600}
+    # Hand 4 (dave deals), by buttons: carol robs bob's kong with 對對糊.
+    await say("carol", "/hu")
+    for label in ("carol…", "搶槓…", "bob", "對對糊"):
+        await tap("carol", label)
+    await tap("carol", "✅ 記錄")
+    assert await totals() == {"E": -3000, "S": 2400, "W": 1200, "N": -600}
+    # Hand 5 (alice deals), typed in Traditional: alice self-draws 對對糊 混一色 (7番,
+    # s = 12.00) and carol, who fed her fourth meld, pays it all.
+    out = await say("alice", "/hu alice 自摸 包 carol 對對糊 混一色")
+    assert "carol 包自摸" in plain(out[0].text), out
+    assert await totals() == {"E": 4200, "S": 2400, "W": -6000, "N": -600}
+    # Hand 6 (alice deals again: 連莊): dave's 大四喜 is a limit hand, paid at 十番爆棚.
+    out = await say("dave", "/hu dave 自摸 大四喜")
+    assert "大四喜（爆棚牌），13 番（爆棚，按 10 番計）" in plain(out[0].text), out
+    assert await totals() == {"E": -2200, "S": -4000, "W": -12400, "N": 18600}
+    for command in ("/table", "/history", "/hand 5", "/stats @dave", "/rules"):
+        out = await say("alice", command)
+        assert "1860" not in plain(out[0].text), out  # money, never cents as points
+    ended = await say("alice", "/end")
+    for command in ("/debts", "/standings"):
+        await say("alice", command)
+    await say("alice", "/settle")
+    await tap("alice", "✅ 已付")
+    return ended
+
+
+@pytest.mark.pictures  # the card is rasterized (tests/bot/conftest.py)
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_hong_kong_night_in_traditional_chinese(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend: str) -> None:
+    """The night above on SQLite and PostgreSQL; the settle-up card drawn for real, in
+    Traditional characters that the pictures' font draws."""
+    import opencc
+
+    figures = kept_figures(monkeypatch)
+    async with table_on(backend, tmp_path, "zh-hk", "hongkong_hant") as t:
+        ended = await hong_kong_night_in_traditional(t, lambda *_: None)
+        said = "\n".join(plain(m.text) for m in ended)
+        assert "dave：+186.00" in said and "dave 付給" not in said, said
+        assert "今晚結束：共 6 盤" in said and "結賬：" in said, said
+        photos = [m for m in ended if m.kind == "photo"]
+        assert len(photos) == 2  # the night's chart, the card
+        card = photos[1]
+        with Image.open(io.BytesIO(card.data)) as png:
+            assert png.size == drawing.CARD_SIZE
+            assert len(png.convert("RGB").getcolors(1 << 16) or ()) > 16  # drawn, not blank
+        drawn = [x.get_text() for x in figures[-1].findobj(Text) if x.get_text()]
+        to_simplified = opencc.OpenCC("t2s")
+        assert any(to_simplified.convert(x) != x for x in drawn), drawn  # Traditional
+        assert "第 1 局 · 港式 · 6 盤 · 以元計" in drawn, drawn
+        assert "麻雀記分" in drawn or "麻將記分" in drawn, drawn
+        assert "+186.00" in drawn, drawn
+        font = fonts.chosen()
+        assert font.cjk and all(font.can_draw(x) for x in drawn), \
+            [x for x in drawn if not font.can_draw(x)]
+        assert t.api.errors == []
