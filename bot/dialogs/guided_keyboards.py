@@ -76,11 +76,11 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
                  for s, p in draft.players.items() if p.state != "no"]
         return t(lang, "The wall ran out") + (colon(lang) + listing(lang, parts) if parts
                                               else "")
-    how = HOW_LABELS.get(draft.how or "", "")
     hongkong = Table.of(session).offer.family == "hongkong"
+    how = how_label(lang, draft.how, hongkong) if draft.how in HOW_LABELS else ""
     lines = []
     for w in draft.winners:
-        text = names[w.seat] + (colon(lang) + t(lang, how) if how else "")
+        text = names[w.seat] + (colon(lang) + how if how else "")
         if draft.from_seat:
             text += f" ← {names[draft.from_seat]}"
         bits = [_shown(lang, session.preset, n) for n in w.patterns]
@@ -114,6 +114,14 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
     if shared:
         lines.append(" · ".join(shared))
     return "\n".join(lines)
+
+
+def how_label(lang: str, how: str | None, hongkong: bool) -> str:
+    """A way to win as its button says it; at a Hong Kong table a kong replacement is its
+    pattern, 槓上開花."""
+    if hongkong and how == "kong_replacement":
+        return pt(lang, "hongkong", "Kong replacement")
+    return t(lang, HOW_LABELS[how or ""])
 
 
 def _names(session: SessionInfo) -> dict[str, str]:
@@ -173,7 +181,8 @@ def _hu(lang: str, session: SessionInfo, table: Table, draft: HuDraft, b: Make
                     draft.model_copy(update={"how": how}).may_be_from(o) for o in inside):
                 continue  # nobody made a kong this hand
             else:
-                buttons.append(b(t(lang, HOW_LABELS[how]) + ("…" if how in FROM_ANOTHER
+                buttons.append(b(how_label(lang, how, facts.family == "hongkong")
+                                 + ("…" if how in FROM_ANOTHER
                                                               else ""), "h", i))
         rows = [*_rows(buttons, 3), [back, cancel] if ready(draft) else [cancel]]
         return (summary + "\n" + t(lang, "How did {player} win?",

@@ -251,9 +251,9 @@ async def test_a_hong_kong_night_by_buttons_and_typed_in_traditional(tmp_path: P
 
 
 # A Hong Kong table's words (食糊, 出銃, 番, 莊家, 連莊, 雞糊, 爆棚), and the words it says
-# otherwise (胡 is 糊 there, 點炮 出銃, 封頂 爆棚, 麻將 麻雀; it plays no 槓上炮).
+# otherwise (胡 is 糊 there, 點炮 出銃, 槓上花 槓上開花, 封頂 爆棚, 麻將 麻雀; no 槓上炮).
 HONG_KONG_WORDS = ("食糊", "自摸", "出銃", "番", "莊家", "連莊", "雞糊", "爆棚")
-NOT_HONG_KONG = ("胡", "點炮", "放炮", "點的炮", "槓上炮", "封頂", "麻將")
+NOT_HONG_KONG = ("胡", "點炮", "放炮", "點的炮", "槓上炮", "槓上花", "封頂", "麻將")
 
 
 async def test_every_reply_of_a_hong_kong_night_in_traditional(tmp_path: Path) -> None:
