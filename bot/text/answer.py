@@ -20,7 +20,7 @@ from engine.explain import (
 )
 from engine.families import FAMILIES
 from engine.models import PAID_BY_ONE, EventResult, HandResult, Line, Seat
-from engine.rules import get_preset
+from engine.rules import get_preset, presets
 from storage.models import SessionInfo
 
 # Short fragments of a compact answer, by line code (None: left out of the short answer).
@@ -230,10 +230,8 @@ def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) 
 
 
 def _family(session: SessionInfo) -> str:
-    try:
-        return get_preset(session.preset).family
-    except KeyError:
-        return ""
+    known = presets().get(session.preset)
+    return known.family if known is not None else ""
 
 
 _TAIL = ("value", "doubled_value", "given", "jing", "bird",  # after the patterns

@@ -168,9 +168,12 @@ async def test_the_prevailing_wind_follows_the_deal_round_the_table(tmp_path: Pa
 async def test_a_hong_kong_table_says_its_own_words_for_a_discard(
         tmp_path: Path, lang: str, shot: str, won: str) -> None:
     """A win off a discard is 出銃 and 食糊 at a Hong Kong table (never 点炮), in the compact
-    answer and in the guided report's question (which offers no 杠上炮: Hong Kong has none)."""
+    answer and in the guided report's question (which offers no 杠上炮: Hong Kong has none);
+    the scoreboard's buttons say 食糊 too."""
     async with table(tmp_path, lang=lang) as t:
         await t.say("alice", NEW.replace("hongkong", "港式"))
+        board = next(m for m in t.api.outbox if m.pinned)
+        assert [b["text"] for b in board.buttons][0] == "alice 食糊…"
         said = await _say(t, "bob", "/hu bob 出銃 carol 5番")
         assert f"carol {shot}，bob {won}" in said, said
         assert "点炮" not in said and "點炮" not in said
@@ -364,3 +367,4 @@ async def test_a_hong_kong_night_in_traditional_chinese(
         assert font.cjk and all(font.can_draw(x) for x in drawn), \
             [x for x in drawn if not font.can_draw(x)]
         assert t.api.errors == []
+
