@@ -173,7 +173,7 @@ async def test_a_hong_kong_table_says_its_own_words_for_a_discard(
     async with table(tmp_path, lang=lang) as t:
         await t.say("alice", NEW.replace("hongkong", "港式"))
         board = next(m for m in t.api.outbox if m.pinned)
-        assert [b["text"] for b in board.buttons][0] == "alice 食糊…"
+        assert board.buttons[0]["text"] == "alice 食糊…"
         said = await _say(t, "bob", "/hu bob 出銃 carol 5番")
         assert f"carol {shot}，bob {won}" in said, said
         assert "点炮" not in said and "點炮" not in said
