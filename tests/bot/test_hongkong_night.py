@@ -368,3 +368,23 @@ async def test_a_hong_kong_night_in_traditional_chinese(
             [x for x in drawn if not font.can_draw(x)]
         assert t.api.errors == []
 
+
+
+@pytest.mark.parametrize(("lang", "tier", "per_point"), [
+    ("en", "stake tier 五一 (x2)", "per point"),
+    ("zh-hans", "注码 五一（二五鸡的两倍）", "每分"),
+    ("zh-hk", "注碼 五一（二五雞的兩倍）", "每分")])
+async def test_set_at_a_hong_kong_chat_says_its_stake_tier(
+        tmp_path: Path, lang: str, tier: str, per_point: str) -> None:
+    """/set's answer at a Hong Kong chat says its stake tier (二五雞, 五一, 一二蚊), once,
+    never a stake per point, which the share table does not use."""
+    async with table(tmp_path, lang=lang) as t:
+        t.admin("alice")
+        said = await _say(t, "alice", "/set preset 港式")
+        assert "二五" in said and per_point not in said, said
+        said = await _say(t, "alice", "/set stake 五一")
+        assert tier in said and per_point not in said and said.count("五一") == 1, said
+        await t.say("alice", NEW)
+        said = await _say(t, "alice", "/set cap_fan=13")
+        assert tier in said and per_point not in said, said
+        assert "=13" in said, said
