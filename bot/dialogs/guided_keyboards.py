@@ -19,6 +19,7 @@ from bot.dialogs.guided_steps import (
     MAX_WINNERS,
     PAGE,
     PENALTY_LETTERS,
+    SELF_DRAWN,
     Table,
     has_more,
     ready,
@@ -27,7 +28,7 @@ from bot.dialogs.guided_steps import (
 from bot.dialogs.keyboards import draft_data
 from bot.text.answer import INSTANT
 from bot.text.help_text import HOW_LABELS
-from bot.text.i18n import is_chinese, t
+from bot.text.i18n import is_chinese, pt, t
 from bot.text.words import (
     ENGLISH_FIRST,
     FOULS,
@@ -97,10 +98,11 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
                  for s, p in draft.players.items() if p.state != "no"]
         return t(lang, "The wall ran out") + (colon(lang) + listing(lang, parts) if parts
                                               else "")
-    how = HOW_LABELS.get(draft.how or "", "")
+    hongkong = Table.of(session).offer.family == "hongkong"
+    how = how_label(lang, draft.how, hongkong) if draft.how in HOW_LABELS else ""
     lines = []
     for w in draft.winners:
-        text = names[w.seat] + (colon(lang) + t(lang, how) if how else "")
+        text = names[w.seat] + (colon(lang) + how if how else "")
         if draft.from_seat:
             text += f" ← {names[draft.from_seat]}"
         both = get_preset(session.preset).family == "mcr" and not is_chinese(lang)
@@ -112,8 +114,9 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
         bits += [f"{said(lang, '飞宝')}{w.feibao}"] if w.feibao else []
         bits += [f"{said(lang, '连杠')}{w.kong_chain}"] if w.kong_chain else []
         bits += [f"{said(lang, '承包')} {names[w.feeder]}"] if w.feeder else []
-        bits += [f"{said(lang, '第四凑')} {names[w.fourth_feeder]}"] if w.fourth_feeder \
-            else []
+        if w.fourth_feeder:  # Hong Kong's 包自摸, or Jiangxi's 第四凑
+            bits.append(t(lang, "包自摸 by {seat}", seat=names[w.fourth_feeder]) if hongkong
+                        else f"{said(lang, '第四凑')} {names[w.fourth_feeder]}")
         bits += [t(lang, "{n} tai", n=w.tai)] if w.tai is not None else []
         bits += [str(w.amount)] if w.amount is not None else []
         if bits:
@@ -134,6 +137,14 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
     if shared:
         lines.append(" · ".join(shared))
     return "\n".join(lines)
+
+
+def how_label(lang: str, how: str | None, hongkong: bool) -> str:
+    """A way to win as its button says it; at a Hong Kong table a kong replacement is its
+    pattern, 槓上開花."""
+    if hongkong and how == "kong_replacement":
+        return pt(lang, "hongkong", "Kong replacement")
+    return t(lang, HOW_LABELS[how or ""])
 
 
 def _names(session: SessionInfo) -> dict[str, str]:
@@ -172,9 +183,13 @@ def _hu(lang: str, session: SessionInfo, table: Table, draft: HuDraft, b: Make
                            for seat in order], 2)
         rows.append([b(names[seat] + "…", "wo", seat) for seat in order])
         rows.append([cancel])
-        prompt = t(lang, "Who won, and how? Each row is a winner: self-draw, or ← whose "
-                         "discard. Another way (a robbed kong, a kong draw): the winner's "
-                         "name with …") if "discard" in facts.hows else \
+        prompt = pt(lang, "hongkong", "Who won, and how? Each row is a winner: self-draw, "
+                                      "or ← whose discard. Another way (a robbed kong, a kong "
+                                      "draw): the winner's name with …") \
+            if facts.family == "hongkong" else \
+            t(lang, "Who won, and how? Each row is a winner: self-draw, or ← whose "
+                    "discard. Another way (a robbed kong, a kong draw): the winner's "
+                    "name with …") if "discard" in facts.hows else \
             t(lang, "Who won? Another way (a robbed kong, a kong draw): the winner's name "
                     "with …")
         return prompt, rows
@@ -189,7 +204,8 @@ def _hu(lang: str, session: SessionInfo, table: Table, draft: HuDraft, b: Make
                     draft.model_copy(update={"how": how}).may_be_from(o) for o in inside):
                 continue  # nobody made a kong this hand
             else:
-                buttons.append(b(t(lang, HOW_LABELS[how]) + ("…" if how in FROM_ANOTHER
+                buttons.append(b(how_label(lang, how, facts.family == "hongkong")
+                                 + ("…" if how in FROM_ANOTHER
                                                               else ""), "h", i))
         rows = [*_rows(buttons, 3), [back, cancel] if ready(draft) else [cancel]]
         return (summary + "\n" + t(lang, "How did {player} win?",
@@ -209,6 +225,12 @@ def _hu(lang: str, session: SessionInfo, table: Table, draft: HuDraft, b: Make
                 [buttons, [back, cancel]])
     if draft.step == "main":
         return _main(lang, session, facts, draft, b, summary, cancel)
+    if draft.step == "bao":  # Hong Kong: who fed the fourth exposed meld
+        seat = draft.winners[draft.cur].seat
+        buttons = [b(names[s], "zp", s) for s in session.seats if s != seat]
+        return (summary + "\n" + t(lang, "包自摸: who fed {player}'s fourth exposed meld?",
+                                    player=escape(names[seat])),
+                [*_rows([*buttons, b(t(lang, "Nobody"), "zp", "0")], 4), [back]])
     return _more(lang, session, facts, draft, b, summary, back)
 
 
@@ -247,6 +269,9 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
     if draft.how in FROM_ANOTHER and len(draft.winners) < MAX_WINNERS \
             and facts.family not in ("mcr", "hongkong"):  # one winner (截和, 截糊)
         controls.append(b(t(lang, "+ Winner"), "aw"))
+    if facts.bao_zimo and draft.how in SELF_DRAWN:  # Hong Kong: 包自摸 on 十二張
+        controls.append(b(t(lang, "包自摸") + (colon(lang) + names[cur.fourth_feeder]
+                                              if cur.fourth_feeder else "…"), "zb"))
     if has_more(facts):
         controls.append(b(t(lang, "More…"), "mo"))
     rows.append(controls)

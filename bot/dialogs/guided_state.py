@@ -23,9 +23,9 @@ Seat = Annotated[str, Field(pattern="^[ESWN]$")]
 # Where a /hu draft stands: who won and how ("start", "how", "from" for the paying seat,
 # "add" another winner on the same tile), the patterns and counts ("main"), the hand's
 # other facts ("more", and under it "jing", "feeder", "fourth", "ind" and "indr" for the
-# turned-up tile's suit and rank).
+# turned-up tile's suit and rank); "bao": who fed a Hong Kong winner's fourth meld (包自摸).
 Step = Literal["start", "how", "from", "add", "main", "more", "jing", "feeder", "fourth",
-               "ind", "indr"]
+               "ind", "indr", "bao"]
 Kind = Literal["hu", "kong", "draw", "bite", "penalty"]
 KongKind = Literal["concealed", "added", "direct", "wild"]
 WallState = Literal["no", "ready", "pig"]  # 未听, 听, 花猪
@@ -46,7 +46,7 @@ class Winner(_Frozen):
     feibao: int = 0
     kong_chain: int = 0  # 连杠
     feeder: Seat | None = None  # 承包
-    fourth_feeder: Seat | None = None  # 第四凑
+    fourth_feeder: Seat | None = None  # 第四凑; Hong Kong: 包自摸
     tai: int | None = None  # Singapore: the hand's tai, counted in
     amount: int | None = None  # points only (free): what the win is worth
     flowers: int = 0  # MCR: 花牌

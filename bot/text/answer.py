@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.text import render_mcr, words
 from bot.text.amounts import amount, in_cents
-from bot.text.i18n import is_chinese, money, nt, signed, t
+from bot.text.i18n import is_chinese, money, nt, pt, signed, t
 from engine.explain import (
     HONGKONG_NOT_COUNTED,
     HONGKONG_TEMPLATES,
@@ -20,7 +20,7 @@ from engine.explain import (
 )
 from engine.families import FAMILIES
 from engine.models import PAID_BY_ONE, EventResult, HandResult, Line, Seat
-from engine.rules import get_preset
+from engine.rules import get_preset, presets
 from storage.models import SessionInfo
 
 # Short fragments of a compact answer, by line code (None: left out of the short answer).
@@ -224,8 +224,16 @@ def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) 
             if pays else ""
         payer = next((str(p.params["payer"]) for p in event.lines  # MCR: all pay 8
                       if p.code == "mcr_owes" and p.params["fan"]), payer)
+    if how == "discard" and _family(session) == "hongkong":  # 出銃, 食糊 as Hong Kong says
+        return pt(lang, "hongkong", "{seat} wins off {payer}'s discard",
+                  seat=player(session, seat), payer=player(session, payer))
     template = words.HOW_SHORT.get(how, "{seat} self-draws")
     return t(lang, template, seat=player(session, seat), payer=player(session, payer))
+
+
+def _family(session: SessionInfo) -> str:
+    known = presets().get(session.preset)
+    return known.family if known is not None else ""
 
 
 _TAIL = ("value", "doubled_value", "given", "jing", "bird",  # after the patterns
@@ -252,6 +260,11 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
                 else _how_short(lang, session, event, line))
             continue
         if line.code == "cap":
+            if segments[-1][1] and line.params.get("fan") is not None \
+                    and _family(session) == "hongkong":  # the 番 said, then the cap: 爆棚
+                segments[-1][1][-1] += t(lang, " (capped: paid as {cap})",
+                                         cap=line.params.get("cap"))
+                continue
             capped = True
             continue
         if line.code in LEFT_OUT:

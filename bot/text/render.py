@@ -280,7 +280,7 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
               if k in words.OPTIONS and not isinstance(v, dict | list | tuple)
               and not (opts.get("suits") == 2 and k in ("huazhu", "huazhu_fan"))  # 两房
               and not (p.family == "hongkong" and k == "base")]  # the share table says it
-    parts.append(escape(words.rules_hint(lang)))
+    parts.append(escape(words.rules_hint(lang, p.family)))
     return "\n".join(parts)
 
 

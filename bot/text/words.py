@@ -120,7 +120,8 @@ PATTERN = "said"
 TILE_WORDS = ["万", "筒", "条", "东", "南", "西", "北", "白", "发", "中"]
 SAID_WORDS = [*TILE_WORDS, "暗杠", "补杠", "直杠", "宝杠", "未听", "听", "花猪", "根", "杠",
               "无宝", "有宝", "宝吊", "飞宝", "连杠", "承包", "第四凑", "连抢", "鸟", "精", "正精",
-              "副精", "小胡", "不设", "零时区", "区"]
+              "副精", "小胡", "不设", "零时区", "区",
+              "二五鸡", "五一", "一二蚊", "半辣上", "辣辣上", "半铳", "全铳"]  # TYPED_NAMES
 
 
 def said(lang: str, word: str) -> str:
@@ -371,11 +372,14 @@ def typed_name(lang: str, key: str) -> str:
     return name if name.isalnum() and option_key(name) == key else key
 
 
-def rules_hint(lang: str) -> str:
-    """How to change an option, under /rules' options."""
+def rules_hint(lang: str, family: str = "") -> str:
+    """How to change an option, under /rules' options (at a Hong Kong table, its cap and
+    its stake tier: it has no stake per point)."""
+    examples = [t(lang, "/set cap_fan 13"), t(lang, "/set stake wuyi")] \
+        if family == "hongkong" else [t(lang, "/set cap_fan 5"), t(lang, "/set stake 0.5")]
     return t(lang, "To change one (admins): /set {option} {value}, e.g. {example}.",
              option=t(lang, "<option>"), value=t(lang, "<value>"),
-             example=listing(lang, [t(lang, "/set cap_fan 5"), t(lang, "/set stake 0.5")]))
+             example=listing(lang, examples))
 
 
 def option_label(lang: str, key: str) -> str:
@@ -398,8 +402,10 @@ def value_list(lang: str, key: str, valid: str) -> str:
     out = []
     for v in valid.split(", "):
         value: Any = {"true": True, "false": False}.get(v, v)
-        out.append(f"{typed_name(lang, key)}={typed_value(lang, v)}"
-                   f"（{option_value(lang, key, value)}）")
+        typed, meaning = typed_value(lang, v), option_value(lang, key, value)
+        # A value whose meaning starts with its name (二五鸡（0 番单份 0.25 元）) says it once.
+        out.append(f"{typed_name(lang, key)}=" + (meaning if meaning.startswith(typed)
+                                                   else f"{typed}（{meaning}）"))
     return "、".join(out)
 
 
@@ -446,4 +452,4 @@ def dynamic_msgids() -> list[str]:
             PAYMENT_OTHER, *OPTIONS.values(), *VALUES.values(), YES, NO, NO_CAP,
             *UNITS.values(), "a whole number", ", or {key}=none (none)",
             "a whole number from {least} to {most}", "<option>", "<value>",
-            "/set cap_fan 5", "/set stake 0.5"]
+            "/set cap_fan 5", "/set stake 0.5", "/set cap_fan 13", "/set stake wuyi"]
