@@ -56,8 +56,8 @@ class Hands(Service):
         gone (a second press of Confirm) is refused as ``stale_button``.
 
         With ``ask_twice``, a report that looks like a second report of the win that just
-        closed the previous hand, or of a kong of the open hand, is not recorded but kept
-        as a question
+        closed the previous hand, or of a kong, bite or set of the open hand, is not
+        recorded but kept as a question
         (:mod:`storage.services.twice`): the outcome's ``asked`` is its id."""
 
         def unit(conn: Connection) -> RecordOutcome:
@@ -82,19 +82,20 @@ class Hands(Service):
             if ask_twice:
                 prev = twice.closing_twin(conn, srow, report, reporter, stamp) \
                     if hrow is None else None
-                earlier = twice.repeated_kong(conn, hrow, report, reporter, stamp) \
+                earlier = twice.repeated_event(conn, hrow, report, reporter, stamp) \
                     if hrow is not None else None
                 if prev is not None:
-                    earlier = (int(prev.reporters[-1]), prev.updated_at)
+                    earlier = ("hand", int(prev.reporters[-1]), prev.updated_at)
                 if earlier is not None:
-                    kong = prev is None
+                    about, first_by, first_at = earlier
                     asked_in = prev.number if prev is not None else number
                     asked = twice.ask(conn, chat_id, srow.id, asked_in, event, indicator,
                                       reporter, stamp)
-                    info = repo.session_info(conn, chat_id, srow.id, row=srow) if kong \
-                        else repo.session_info(conn, chat_id, srow.id, row=srow, open_hand=None)
-                    by, ago = twice.first_report(conn, chat_id, *earlier, stamp)
-                    return RecordOutcome(hand_number=asked_in, asked=asked, asked_kong=kong,
+                    info = repo.session_info(conn, chat_id, srow.id, row=srow) \
+                        if prev is None else \
+                        repo.session_info(conn, chat_id, srow.id, row=srow, open_hand=None)
+                    by, ago = twice.first_report(conn, chat_id, first_by, first_at, stamp)
+                    return RecordOutcome(hand_number=asked_in, asked=asked, asked_about=about,
                                          asked_by=by, asked_seconds=ago, session=info)
             result = settle_hand(rules, report, dealer)
             index = len(events)
