@@ -42,7 +42,7 @@ from bot.pictures.picture_data import (
     standings_series,
     winning_patterns,
 )
-from bot.text.answer import own_money
+from bot.text.amounts import preset_in_cents
 from bot.text.i18n import money, t
 from bot.text.words import colon
 from engine.pattern_table import pattern_rows
@@ -103,8 +103,8 @@ def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
                  sorted(summary.nets.items(),
                         key=lambda kv: (-summary.money_of(kv[0]), -kv[1], kv[0])))
     # A night whose stake changed settles in money: its transfers have no points; nor has
-    # a table whose points are its own money (Singapore's cents).
-    in_money = summary.mixed or own_money(night.session.preset)
+    # a table whose points are cents of its own money (Singapore, Hong Kong).
+    in_money = summary.mixed or preset_in_cents(night.session.preset)
     transfers = tuple(drawing.CardTransfer(net(tr.payer, 0), net(tr.payee, 0),
                                            None if in_money else tr.points, tr.cents)
                       for tr in summary.transfers)

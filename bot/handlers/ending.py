@@ -16,7 +16,7 @@ from bot.handlers import board, commands_files
 from bot.handlers.chat import is_admin, refuse, refuse_press, remember
 from bot.handlers.context import TallyContext
 from bot.text import render, render_mcr
-from bot.text.answer import own_money
+from bot.text.amounts import in_cents
 from bot.text.i18n import t
 from storage.errors import LedgerError
 from storage.models import SessionInfo
@@ -82,8 +82,7 @@ async def _end(update: Update, context: TallyContext, lang: str, session: Sessio
     def answer(summary: Any) -> list[Outgoing]:  # the board shows the night is over
         return [*(also or []), board.item(lang, render.ended(session, summary), now=True),
                 send.replying(update, render.summary_text(
-                    lang, summary, own_money(session.preset),
-                    cents=session.rules.get("family") == "hongkong")
+                    lang, summary, cents=in_cents(session.rules))
                     + render_mcr.rank_text(lang, session, summary))]
 
     remember(context, session.chat_id, None)

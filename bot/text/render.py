@@ -177,12 +177,10 @@ def edit_text(lang: str, out: EditOutcome) -> str:
     return "\n".join(parts)
 
 
-def summary_text(lang: str, sm: Summary, own_money: bool = False, cents: bool = False) -> str:
-    """The night's end; ``own_money``: a table whose points are its own money (Singapore)
-    says money only; ``cents``: the table's points are cents of a share table (Hong Kong),
-    so every amount is money, said once."""
-    if own_money and not cents:
-        return _money_summary(lang, sm)
+def summary_text(lang: str, sm: Summary, cents: bool = False) -> str:
+    """The night's end; ``cents``: the table's points are cents of its own money
+    (Singapore's stake tables, Hong Kong's share table), so every amount is money, said
+    once."""
     parts = [nt(lang, "The night is over: {hands} hand.", "The night is over: {hands} hands.",
                 sm.hands, hands=sm.hands)]
     for pid, net in sorted(sm.nets.items(), key=lambda kv: -kv[1]) if not sm.mixed else ():
@@ -223,31 +221,6 @@ def summary_text(lang: str, sm: Summary, own_money: bool = False, cents: bool = 
                         "Biggest hand: {player}, {points} points (hand {number}).",
                         sm.biggest[1], player=escape(sm.biggest[0].name),
                         points=sm.biggest[1], number=sm.biggest[2]))
-    if sm.most_wins:
-        top = sm.most_winners or (sm.most_wins[0],)
-        parts.append(t(lang, "Most wins: {player} ({wins}).",
-                       player=_list(lang, [escape(p.name) for p in top]), wins=sm.most_wins[1]))
-    return "\n".join(parts)
-
-
-def _money_summary(lang: str, sm: Summary) -> str:
-    parts = [nt(lang, "The night is over: {hands} hand.", "The night is over: {hands} hands.",
-                sm.hands, hands=sm.hands)]
-    for pid, _net in sorted(sm.nets.items(), key=lambda kv: -kv[1]):
-        cents = sm.money_of(pid)
-        parts.append("  " + t(lang, "{player}: {money}", player=escape(sm.players[pid].name),
-                              money="<b>" + ("+" if cents > 0 else "") + money(cents) + "</b>"))
-    if sm.transfers:
-        parts.append(t(lang, "To settle up:"))
-        parts += ["  " + t(lang, "{payer} → {payee}: {money}", payer=escape(tr.payer.name),
-                           payee=escape(tr.payee.name), money=money(tr.cents))
-                  for tr in sm.transfers]
-    else:
-        parts.append(t(lang, "Nobody owes anybody."))
-    if sm.biggest:
-        parts.append(t(lang, "Biggest hand: {player}, {money} (hand {number}).",
-                       player=escape(sm.biggest[0].name),
-                       money=money(sm.biggest[1] * sm.stake_cents), number=sm.biggest[2]))
     if sm.most_wins:
         top = sm.most_winners or (sm.most_wins[0],)
         parts.append(t(lang, "Most wins: {player} ({wins}).",

@@ -226,4 +226,4 @@ def on_draw(opts: HongKongOptions, state: HandState, ev: WallEnd, book: Book) ->
 FAMILY = Family("hongkong", HongKongOptions, {
     Win: lambda o, st, ev, c: on_win(o, st, ev, c.book),
     WallEnd: lambda o, st, ev, c: on_draw(o, st, ev, c.book),
-}, points_in_cents=True, point_cents=1)
+}, points_in_cents=True)

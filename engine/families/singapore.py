@@ -388,4 +388,4 @@ FAMILY = Family("singapore", SingaporeOptions, {
     Bite: lambda o, st, ev, c: on_bite(o, st, ev, c.book),
     BonusSet: lambda o, st, ev, c: on_set(o, st, ev, c.book),
     WallEnd: lambda o, st, ev, c: on_draw(o, st, ev, c.book),
-}, point_cents=1)
+}, points_in_cents=True)
