@@ -277,6 +277,9 @@ MESSAGES: dict[str, str] = {
                           "the bonus tiles are part of the count.",
     "one_winner": "截糊: one winner per hand; the first in turn after the discarder takes it. "
                   "Report one winner; nothing was recorded.",
+    "sg_one_winner": "Only one player wins each hand: when two can win on the same discard, "
+                     "the one next in turn after the discarder takes it. Report one winner; "
+                     "nothing was recorded.",
     "special_self_draw": "八仙过海 is paid as a self-draw: drop the 'from'.",
     "self_drawn_only": "{name} is a self-drawn win: it cannot be won off a discard.",
     "instant_payouts_off": "This table pays no instant payouts (instant_payouts=false): count "

@@ -238,7 +238,7 @@ def _capped(opts: SingaporeOptions, total: int, bonus: int, lines: Lines) -> Val
 
 def _check_win(ev: Win) -> None:
     if len(ev.winners) > 1:
-        raise ReportError("one_winner", "one player wins a hand here: the first in turn "
+        raise ReportError("sg_one_winner", "one player wins a hand here: the first in turn "
                           "after the discarder")
     if ev.birds:
         raise foreign("changsha", {"birds": ev.birds}, "birds belong to the Changsha family")

@@ -290,7 +290,7 @@ def test_no_payout_copies_the_other_bots_mistakes() -> None:
 def test_one_winner_and_a_discard_names_its_discarder() -> None:
     two = {"type": "win", "how": "discard", "from_seat": "E",
            "winners": [{"seat": "S", "tai": 1}, {"seat": "W", "tai": 1}]}
-    assert refused([two]).code == "one_winner"
+    assert refused([two]).code == "sg_one_winner"
     assert refused([win("discard", "S", tai=1)]).code == "needs_from"
 
 
