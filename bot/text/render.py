@@ -7,7 +7,7 @@ from html import escape
 from typing import Any
 
 from bot.text import answer, render_mcr, words
-from bot.text.amounts import in_cents, signed_points
+from bot.text.amounts import in_cents, signed_points, stake_table_name
 from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.render_money import points_at_stakes, signed_money
 from engine.families.sichuan import option_off
@@ -95,8 +95,7 @@ def table_text(lang: str, s: SessionInfo) -> str:
     if s.open_hand:
         parts.append(t(lang, "Hand {number} plays on; still in: {players}.",
                        number=s.open_hand, players=_list(lang, [name(s, x) for x in s.still_in])))
-    stake = s.rules.get("options", {}).get("stake") \
-        if s.rules.get("family") == "singapore" else None
+    stake = stake_table_name(s.rules)
     if stake:
         parts.append(t(lang, "Stake table: {table} (money in the table's own terms).",
                        table=stake))

@@ -6,28 +6,20 @@ or another?" with two buttons, and nothing is recorded until someone answers
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from tests.bot.harness import plain
-from tests.databases import BACKENDS, postgres_database
-from tests.handlers.harness import HandlerTable, Said, handler_table
+from tests.databases import BACKENDS
+from tests.handlers.harness import HandlerTable, Said, handler_table_on
 
 NEW = "/new sg @alice @bob @carol @dave"  # 20/40: u = 0.20
 
 
-@contextlib.asynccontextmanager
-async def _table(backend: str, tmp_path: Path, lang: str = "en"
-                 ) -> AsyncIterator[HandlerTable]:
-    if backend == "sqlite":
-        async with handler_table(tmp_path, lang=lang) as t:
-            yield t
-    else:
-        async with postgres_database("bites_twice") as url, \
-                handler_table(tmp_path, lang=lang, url=url) as t:
-            yield t
+def _table(backend: str, tmp_path: Path, lang: str = "en"
+           ) -> contextlib.AbstractAsyncContextManager[HandlerTable]:
+    return handler_table_on(backend, tmp_path, lang, "bites_twice")
 
 
 async def _totals(t: HandlerTable) -> dict[str, int]:
