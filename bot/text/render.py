@@ -246,13 +246,14 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
     if p.family == "hongkong":
         parts += ["", _share_table(lang, opts)]
     parts += ["", t(lang, "Options:")]
-    parts += [f"  {escape(words.option_label(lang, k))}{words.colon(lang)}"
+    parts += [f"  {escape(words.option_label(lang, k, p.family))}{words.colon(lang)}"
               f"{escape(words.option_value(lang, k, v))}"
               for k, v in opts.items()
               if k in words.OPTIONS and not isinstance(v, dict | list | tuple)
               and not (opts.get("suits") == 2 and k in ("huazhu", "huazhu_fan"))  # 两房
-              and not (p.family == "hongkong" and k == "base")]  # the share table says it
-    parts.append(escape(words.rules_hint(lang)))
+              # the share table or the stake table says the money
+              and not (p.family in ("hongkong", "singapore") and k == "base")]
+    parts.append(escape(words.rules_hint(lang, p.family)))
     return "\n".join(parts)
 
 

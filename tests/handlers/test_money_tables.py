@@ -99,3 +99,20 @@ async def test_a_hong_kong_night_is_money_everywhere(tmp_path: Path, backend: st
         end = await _texts(t, "alice", "/end")
         assert "Biggest hand: dave, 24.00 (hand 2)." in end, end
         _no_points(end)
+
+
+async def test_a_singapore_chat_names_its_stake_table(tmp_path: Path) -> None:
+    """/set stake takes a stake table by name; /rules names the option as Singapore's
+    (not Hong Kong's tier), shows no point value, and gives a stake table as its example."""
+    async with handler_table_on("sqlite", tmp_path) as t:
+        t.admin("alice")
+        await t.say("alice", "/set preset singapore")
+        said = await _texts(t, "alice", "/set stake 10/20")
+        assert "(stake=10/20)" in said, said
+        rules = await _texts(t, "alice", "/rules")
+        assert "Stake table 10/20 (base / zimo per tai):" in rules, rules
+        assert "  1 tai: 0.10 / 0.20" in rules, rules
+        assert "Stake table (10/20, 20/40, 50/1, 1/2, 3-6, 3-6-half, custom) (stake): 10/20" \
+            in rules, rules
+        assert "Stake tier" not in rules and "Points per unit" not in rules, rules
+        assert "e.g. /set cap_fan 5, /set stake 10/20." in rules, rules
