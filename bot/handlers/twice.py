@@ -82,11 +82,15 @@ async def press(update: Update, context: TallyContext, lang: str,
             return [done, *announcement(update, lang, out)]
 
         reporter = kept.get("reporter")
+        # A kong, bite or set joins the hand it was asked about, or nothing.
+        hand = kept.get("hand")
+        within = hand if about != "hand" and isinstance(hand, int) else None
         async with context.write(recorded) as tx:
             out = await tx.hands.record(
                 chat_id, kept["event"],
                 reporter=reporter if isinstance(reporter, int) else None,
-                indicator=kept.get("indicator"), draft_id=data.draft_id, ask_twice=False)
+                indicator=kept.get("indicator"), draft_id=data.draft_id, ask_twice=False,
+                within=within)
     except (LedgerError, ReportError) as exc:
         await refuse_press(update, lang, exc, session)
         return

@@ -94,6 +94,7 @@ MESSAGES: dict[str, str] = {
     # ledger
     "no_session": "No table is going in this chat; start one with /new.",
     "session_open": "A table is already going here; /end it first.",
+    "hand_over": "Hand {number} is over: nothing more can join it, so nothing was recorded.",
     "same_player_twice": "A player cannot sit twice.",
     "four_players": "A table has four players, or three; you named {count}.",
     "four_players_open": "A table has four players, or three; you named {count}. And a "

@@ -48,7 +48,7 @@ class Hands(Service):
 
     async def record(self, chat_id: int, event: dict[str, Any], *, reporter: int | None = None,
                      indicator: str | None = None, draft_id: int | None = None,
-                     ask_twice: bool = True) -> RecordOutcome:
+                     ask_twice: bool = True, within: int | None = None) -> RecordOutcome:
         """Record one event: it joins the open hand, or starts the next one. Atomic.
 
         With ``draft_id`` (a guided report's Confirm) the draft is deleted in the same
@@ -58,12 +58,19 @@ class Hands(Service):
         With ``ask_twice``, a report that looks like a second report of the win that just
         closed the previous hand, or of a kong, bite or set of the open hand, is not
         recorded but kept as a question
-        (:mod:`storage.services.twice`): the outcome's ``asked`` is its id."""
+        (:mod:`storage.services.twice`): the outcome's ``asked`` is its id.
+
+        With ``within`` (a kong, bite or set asked about in that hand, then said to be
+        another) the event joins hand ``within`` only: once that hand is over it is
+        refused (``hand_over``), never the start of the next one."""
 
         def unit(conn: Connection) -> RecordOutcome:
             if draft_id is not None:
                 take_draft(conn, chat_id, draft_id, _TAKEN)
             srow, hrow = self._open_session_and_hand(conn, chat_id)
+            if within is not None and (hrow is None or hrow.number != within):
+                raise LedgerError("hand_over", f"hand {within} is over: nothing more joins "
+                                  "it", number=within)
             name_members(self.store, conn, chat_id, reporter)
             rules = Ruleset.from_snapshot(srow.rules)
             if hrow is None:

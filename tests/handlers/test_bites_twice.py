@@ -142,3 +142,24 @@ async def test_the_bite_question_in_chinese(tmp_path: Path, backend: str) -> Non
         await t.say("alice", "/yao dave 一套 季")
         assert [b["text"] for b in t.last_with_buttons().buttons] == ["同一套", "另一套"]
         assert (await _totals(t))["N"] == 60 + 120
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_another_bite_said_after_its_hand_ended_is_refused(tmp_path: Path,
+                                                                 backend: str) -> None:
+    """The question waits while play goes on; once its hand is over, "another bite" can no
+    longer join it, and it does not start the next hand either."""
+    async with _table(backend, tmp_path) as t:
+        await t.say("alice", NEW)
+        await t.say("dave", "/bite dave cat rat")
+        await t.say("alice", "/bite dave cat rat")
+        question = t.last_with_buttons()
+        await t.say("bob", "/hu bob from carol 1 tai")  # hand 1 ends
+        after = await _totals(t)
+        out = await _tap(t, "carol", "Another bite", question)
+        assert any("Hand 1 is over: nothing more can join it, so nothing was recorded."
+                   in x for x in _texts(out)), _texts(out)
+        session = await t.ledger.sessions.current_session(t.chat_id)
+        assert session.totals == after and session.hands == 1 and not session.open_hand
+        out = await _tap(t, "carol", "The same bite", question)
+        assert any("The same bite" in x for x in _texts(out)), _texts(out)
