@@ -28,7 +28,7 @@ from bot.handlers.chat import (
 from bot.handlers.context import TallyApp, TallyContext
 from bot.handlers.guards import speaking
 from bot.text import render, render_lookback
-from bot.text.amounts import in_cents
+from bot.text.amounts import in_cents, preset_in_cents, stake_table_name
 from bot.text.i18n import money, normalise_language, t
 from bot.text.script import fold
 from bot.text.words import (
@@ -97,7 +97,9 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
     # A new stake: the table going plays it from its next hand (the write sets it there).
     session = await context.ledger.sessions.current_session(chat.id)
     if stake and session is not None and in_cents(session.rules):
-        await refuse(update, lang, "hk_stake")
+        # Its points are cents: a Singapore table's stake table, or Hong Kong's tier
+        await refuse(update, lang, "sg_stake" if stake_table_name(session.rules)
+                     else "hk_stake")
         return
     try:
         change = _parse_set(words, stake=stake, zone=zone)
@@ -121,7 +123,8 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
         if zone:
             return [send.replying(update, render_lookback.zone_text(info))]
         return [send.replying(update, _house_rules_text(info, session if stake else None,
-                                                        going=session is not None))]
+                                                        going=session is not None,
+                                                        said_stake=stake))]
 
     try:
         async with context.write(answer) as tx:
@@ -185,17 +188,25 @@ def _merged(current: dict[str, Any], added: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def _house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool) -> str:
+def _house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool,
+                      said_stake: bool = False) -> str:
     """The answer to /set: the chat's house rules now (and, with a table ``going``, that
     it keeps its rules); after a new stake with a table going (``session``, read before
     the change), that table's rules and from which hand it plays the stake, then the
-    chat's rules for new tables only where they differ."""
+    chat's rules for new tables only where they differ. A chat whose preset pays in its
+    own money (Singapore, Hong Kong) is not told a stake per point, unless it just set
+    one (``said_stake``: its tables of other presets play it)."""
     lang = info.language
     over = listing(lang, _as_typed(info.overrides, lang)) \
         or t(lang, "the preset's defaults, nothing changed")
     style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
     params = {"preset": preset_name(lang, info.preset), "overrides": escape(over),
               "stake": money(info.stake_cents), "style": style}
+    own = preset_in_cents(info.preset) and not said_stake
+    if own and session is None:
+        return t(lang, "House rules: {preset} ({overrides}); {style}.", **params) \
+            if not going else t(lang, "House rules: {preset} ({overrides}); {style}. A "
+                                      "table already going keeps its rules.", **params)
     if session is None and not going:
         return t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
                        "{style}.", **params)
@@ -210,8 +221,10 @@ def _house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool) 
              else session.open_hand + 1)
     chat_rules = ruleset(info.preset, info.overrides).options.model_dump(mode="json")
     if info.preset != session.preset or chat_rules != session.rules.get("options"):
-        text += "\n" + t(lang, "New tables in this chat: {preset} ({overrides}); stake "
-                               "{stake} per point; {style}.", **params)
+        text += "\n" + (t(lang, "New tables in this chat: {preset} ({overrides}); {style}.",
+                          **params) if preset_in_cents(info.preset) else
+                        t(lang, "New tables in this chat: {preset} ({overrides}); stake "
+                                "{stake} per point; {style}.", **params))
     return text
 
 

@@ -366,6 +366,9 @@ MESSAGES: dict[str, str] = {
     "bad_fourth_feeder": "包自摸: the one who fed the fourth exposed meld is another player than "
                   "the winner, e.g. /hu bob 自摸 包 carol 4番.",
     "needs_flowers": "{word} needs the bonus tiles after it, e.g. 花 1f3g (or 花 無).",
+    "sg_stake": "A Singapore table pays from its stake table, not by a stake per point: "
+                "choose the table instead, e.g. /set stake 10/20 (10/20, 20/40, 50/1, 1/2, "
+                "3-6).",
     "hk_stake": "A Hong Kong table pays from its share table, not by a stake per point: set "
                 "its tier instead, e.g. /set stake wuyi (二五雞, 五一 or 一二蚊).",
 }

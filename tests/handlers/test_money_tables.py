@@ -108,7 +108,7 @@ async def test_a_singapore_chat_names_its_stake_table(tmp_path: Path) -> None:
         t.admin("alice")
         await t.say("alice", "/set preset singapore")
         said = await _texts(t, "alice", "/set stake 10/20")
-        assert "(stake=10/20)" in said, said
+        assert "(stake=10/20)" in said and "per point" not in said, said
         rules = await _texts(t, "alice", "/rules")
         assert "Stake table 10/20 (base / zimo per tai):" in rules, rules
         assert "  1 tai: 0.10 / 0.20" in rules, rules
@@ -116,3 +116,10 @@ async def test_a_singapore_chat_names_its_stake_table(tmp_path: Path) -> None:
             in rules, rules
         assert "Stake tier" not in rules and "Points per unit" not in rules, rules
         assert "e.g. /set cap_fan 5, /set stake 10/20." in rules, rules
+        # At a table going, a stake per point is refused in the table's own words.
+        await t.say("alice", "/new @alice @bob @carol @dave")
+        said = await _texts(t, "alice", "/set stake 0.5")
+        assert "A Singapore table pays from its stake table, not by a stake per point" \
+            in said and "Hong Kong" not in said, said
+        said = await _texts(t, "alice", "/set cap_tai=6")
+        assert "(stake=10/20, cap_tai=6)" in said and "per point" not in said, said
