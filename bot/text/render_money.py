@@ -58,9 +58,13 @@ def _at_stakes(lang: str, points: tuple[tuple[int, int], ...]) -> str:
 def standings_text(lang: str, rows: list[MoneyStanding], days: int | None = None) -> str:
     if not rows:
         return t(lang, "No hands recorded in this chat yet.")
-    head = (t(lang, "Standings, each night at its own stake:") if days is None else
-            t(lang, "Standings for the last {days} days, each night at its own stake:",
-              days=days))
+    if not any(at_stakes(r.points) for r in rows):  # money only (Singapore, Hong Kong)
+        head = (t(lang, "Standings, in money:") if days is None else
+                t(lang, "Standings for the last {days} days, in money:", days=days))
+    else:
+        head = (t(lang, "Standings, each night at its own stake:") if days is None else
+                t(lang, "Standings for the last {days} days, each night at its own stake:",
+                  days=days))
     parts = [head]
     parts += _fit(lang, [
         f"{i}. {escape(r.player.name)}{colon(lang)}<b>{signed_money(r.cents)}</b>"

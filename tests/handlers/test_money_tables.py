@@ -59,6 +59,7 @@ async def test_a_singapore_night_is_money_everywhere(tmp_path: Path, backend: st
         assert "Biggest hand: dave, 4.80 (hand 2)." in end, end
         _no_points(end)
         standings = await _texts(t, "alice", "/standings")
+        assert standings.startswith("Standings, in money:"), standings
         assert "1. dave: +4.40 · hands 3 · wins 1" in standings, standings
         _no_points(standings)
         debts = await _texts(t, "alice", "/debts")
