@@ -151,17 +151,25 @@ class Hands(Service):
 
     async def would_ask(self, chat_id: int, event: dict[str, Any], *,
                         reporter: int | None) -> int | None:
-        """The hand whose closing win ``event`` would be asked about as a second report
-        of it (:func:`storage.services.twice.closing_twin`) were it recorded now, or None.
-        Writes nothing (the Mini App says so before the group asks)."""
+        """The hand ``event`` would be asked about in were it recorded now, or None: a
+        second report of the win that closed it
+        (:func:`storage.services.twice.closing_twin`), or of a kong, bite or set the open
+        hand holds (:func:`storage.services.twice.repeated_event`). Writes nothing (the
+        Mini App says so before the group asks)."""
 
         def unit(conn: Connection) -> int | None:
             s, h = t.sessions.c, t.hands.c
             srow = conn.execute(select(t.sessions).where(
                 s.chat_id == chat_id, s.status == "open")).first()
-            if srow is None or conn.execute(select(h.id).where(
-                    h.session_id == srow.id, h.status == "open")).first() is not None:
+            if srow is None:
                 return None
+            hrow = conn.execute(select(t.hands).where(
+                h.session_id == srow.id, h.status == "open")).first()
+            if hrow is not None:
+                joined = parse_report({"events": [*hrow.report["events"], event],
+                                       "indicator": hrow.report.get("indicator")})
+                asked = twice.repeated_event(conn, hrow, joined, reporter, now())
+                return None if asked is None else int(hrow.number)
             report = parse_report({"events": [event]})
             prev = twice.closing_twin(conn, srow, report, reporter, now())
             return None if prev is None else int(prev.number)
