@@ -28,7 +28,7 @@ from bot.handlers.chat import (
 from bot.handlers.context import TallyApp, TallyContext
 from bot.handlers.guards import speaking
 from bot.text import render, render_lookback
-from bot.text.amounts import in_cents
+from bot.text.amounts import in_cents, stake_table_name
 from bot.text.house_rules import house_rules_text
 from bot.text.i18n import normalise_language, t
 from bot.text.script import fold
@@ -80,7 +80,9 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
     # A new stake: the table going plays it from its next hand (the write sets it there).
     session = await context.ledger.sessions.current_session(chat.id)
     if stake and session is not None and in_cents(session.rules):
-        await refuse(update, lang, "hk_stake")
+        # Its points are cents: a Singapore table's stake table, or Hong Kong's tier
+        await refuse(update, lang, "sg_stake" if stake_table_name(session.rules)
+                     else "hk_stake")
         return
     try:
         change = _parse_set(words, stake=stake, zone=zone)
@@ -104,7 +106,8 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
         if zone:
             return [send.replying(update, render_lookback.zone_text(info))]
         return [send.replying(update, house_rules_text(info, session if stake else None,
-                                                        going=session is not None))]
+                                                        going=session is not None,
+                                                        said_stake=stake))]
 
     try:
         async with context.write(answer) as tx:

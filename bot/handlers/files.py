@@ -43,9 +43,10 @@ from bot.pictures.picture_data import (
     standings_series,
     winning_patterns,
 )
-from bot.text.answer import own_money
+from bot.text.amounts import in_cents, preset_in_cents, stake_table_name
 from bot.text.i18n import money, t
 from bot.text.words import colon
+from engine.families.registry import POINT_CENT
 from engine.pattern_table import pattern_rows
 from engine.patterns import FAMILY_PATTERNS
 from engine.rules import get_preset, presets
@@ -88,7 +89,8 @@ def draw_night(night: Night, lang: str, font: fonts.Font) -> bytes:
     table = {seat: p.id for seat, p in night.session.seats.items()}
     mixed = len(night.stakes) > 1  # points at two stakes do not add up: the money does
     data = night_series(night.hands, table, night.money if mixed else night.nets, money=mixed)
-    return drawing.night_chart(data, _night_labels(night), lang, font, money=mixed)
+    return drawing.night_chart(data, _night_labels(night), lang, font, money=mixed,
+                               cents=in_cents(night.session.rules))
 
 
 def card_of(night: Night, summary: Summary, table: str) -> drawing.Card:
@@ -103,8 +105,8 @@ def card_of(night: Night, summary: Summary, table: str) -> drawing.Card:
                  sorted(summary.nets.items(),
                         key=lambda kv: (-summary.money_of(kv[0]), -kv[1], kv[0])))
     # A night whose stake changed settles in money: its transfers have no points; nor has
-    # a table whose points are its own money (Singapore's cents).
-    in_money = summary.mixed or own_money(night.session.preset)
+    # a table whose points are cents of its own money (Singapore, Hong Kong).
+    in_money = summary.mixed or preset_in_cents(night.session.preset)
     transfers = tuple(drawing.CardTransfer(net(tr.payer, 0), net(tr.payee, 0),
                                            None if in_money else tr.points, tr.cents)
                       for tr in summary.transfers)
@@ -122,7 +124,8 @@ def card_of(night: Night, summary: Summary, table: str) -> drawing.Card:
     return drawing.Card(
         date=night.session.started_at, table=table, night=night.number,
         preset=night.session.preset, stake_cents=summary.stake_cents, hands=summary.hands,
-        nets=nets, transfers=transfers, biggest=biggest, stakes=summary.stakes)
+        nets=nets, transfers=transfers, biggest=biggest, stakes=summary.stakes,
+        stake_table=stake_table_name(night.session.rules))
 
 
 async def _send_night_chart(context: TallyContext, chat_id: int, lang: str,
@@ -192,7 +195,9 @@ async def standings_picture(update: Update, context: TallyContext, lang: str
     if not any(n.nets for n in nights):
         await reply(update, t(lang, "No hands recorded in this chat yet."))
         return
-    money = played_at_stakes(nights)  # points at two stakes never add up: the money does
+    # Points at two stakes never add up: the money does. Nights at a cent a point
+    # (Singapore, Hong Kong: their points are cents) are drawn in money too.
+    money = played_at_stakes(nights) or all(n.stakes <= {POINT_CENT} for n in nights)
     final = ({m.player.id: m.cents for m in await ledger.money.money_standings(chat.id)}
              if money else
              {s.player.id: s.net for s in await ledger.lookback.standings(chat.id)})

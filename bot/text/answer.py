@@ -9,7 +9,7 @@ from html import escape
 from typing import Any
 
 from bot.text import render_mcr, words
-from bot.text.amounts import amount, in_cents
+from bot.text.amounts import in_cents
 from bot.text.i18n import is_chinese, money, nt, pt, signed, t
 from engine.explain import (
     HONGKONG_NOT_COUNTED,
@@ -18,9 +18,8 @@ from engine.explain import (
     TEMPLATES,
     template_code,
 )
-from engine.families import FAMILIES
 from engine.models import PAID_BY_ONE, EventResult, HandResult, Line, Seat
-from engine.rules import get_preset, presets
+from engine.rules import presets
 from storage.models import SessionInfo
 
 # Short fragments of a compact answer, by line code (None: left out of the short answer).
@@ -92,25 +91,17 @@ INSTANT = {
     "set_animals": "all four animals",
 }
 EACH = "each other player"
-# Amounts a family that counts in money of its own (Singapore: cents) says as money.
-_MONEY = ("amount", "unit", "base", "zimo")
-
-
-def own_money(preset: str) -> bool:
-    """Whether the preset's points are money of its own (a point is a cent)."""
-    try:
-        return FAMILIES[get_preset(preset).family].point_cents is not None
-    except KeyError:
-        return False
+# Amounts a family whose points are cents of its own money (Singapore, Hong Kong) says as
+# money: a payment, a share, the unit of instant payouts, a stake table's base and zimo.
+_MONEY = ("amount", "share", "unit", "base", "zimo")
 
 
 def points(session: SessionInfo, value: int) -> str:
     """A signed result: points, or the table's own money (``+0.80``)."""
-    if not own_money(session.preset):
+    if not in_cents(session.rules):
         return signed(value)
     return ("+" if value > 0 else "") + money(value) if value else "0"
 _SEATS = ("seat", "payer", "payee", "winner")
-_AMOUNTS = ("amount", "share")  # money at a table whose points are cents
 
 
 def player(session: SessionInfo, seat: str) -> str:
@@ -132,14 +123,12 @@ def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
             out[key] = t(lang, words.FOULS.get(str(value), str(value)))
         elif key == "reason":
             out[key] = t(lang, words.REASONS.get(str(value), str(value)))
-        elif key in _AMOUNTS and isinstance(value, int) and in_cents(session.rules):
-            out[key] = amount(value, True)
+        elif key in _MONEY and isinstance(value, int) and in_cents(session.rules):
+            out[key] = money(value)
         elif key == "option":
             out[key] = t(lang, words.OPTIONS.get(str(value), str(value)))
         elif key == "what":
             out[key] = t(lang, INSTANT.get(str(value), str(value)))
-        elif key in _MONEY and isinstance(value, int) and own_money(session.preset):
-            out[key] = money(value)
         elif key in _NAMED:
             out[key] = escape(words.pattern_shown(lang, session.preset, str(value)))
         else:

@@ -105,6 +105,7 @@ MESSAGES: dict[str, str] = {
     # ledger
     "no_session": "No table is going in this chat; start one with /new.",
     "session_open": "A table is already going here; /end it first.",
+    "hand_over": "Hand {number} is over: nothing more can join it, so nothing was recorded.",
     "same_player_twice": "A player cannot sit twice.",
     "four_players": "A table has four players, or three; you named {count}.",
     "four_players_open": "A table has four players, or three; you named {count}. And a "
@@ -288,6 +289,9 @@ MESSAGES: dict[str, str] = {
                           "the bonus tiles are part of the count.",
     "one_winner": "截糊: one winner per hand; the first in turn after the discarder takes it. "
                   "Report one winner; nothing was recorded.",
+    "sg_one_winner": "Only one player wins each hand: when two can win on the same discard, "
+                     "the one next in turn after the discarder takes it. Report one winner; "
+                     "nothing was recorded.",
     "special_self_draw": "八仙过海 is paid as a self-draw: drop the 'from'.",
     "self_drawn_only": "{name} is a self-drawn win: it cannot be won off a discard.",
     "instant_payouts_off": "This table pays no instant payouts (instant_payouts=false): count "
@@ -383,6 +387,9 @@ MESSAGES: dict[str, str] = {
     "bad_fourth_feeder": "包自摸: the one who fed the fourth exposed meld is another player than "
                   "the winner, e.g. /hu bob 自摸 包 carol 4番.",
     "needs_flowers": "{word} needs the bonus tiles after it, e.g. 花 1f3g (or 花 無).",
+    "sg_stake": "A Singapore table pays from its stake table, not by a stake per point: "
+                "choose the table instead, e.g. /set stake 10/20 (10/20, 20/40, 50/1, 1/2, "
+                "3-6).",
     "hk_stake": "A Hong Kong table pays from its share table, not by a stake per point: set "
                 "its tier instead, e.g. /set stake wuyi (二五雞, 五一 or 一二蚊).",
 }

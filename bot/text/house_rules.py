@@ -7,6 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from bot.text.amounts import preset_in_cents
 from bot.text.i18n import money, t
 from bot.text.words import listing, option_value, preset_name, typed_name, typed_value
 from engine.options import HongKongOptions
@@ -28,11 +29,14 @@ def as_typed(overrides: dict[str, Any], lang: str) -> list[str]:
     return out
 
 
-def house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool) -> str:
+def house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool,
+                     said_stake: bool = False) -> str:
     """The answer to /set: the chat's house rules now (and, with a table ``going``, that
     it keeps its rules); after a new stake with a table going (``session``, read before
     the change), that table's rules and from which hand it plays the stake, then the
-    chat's rules for new tables only where they differ."""
+    chat's rules for new tables only where they differ. A chat whose preset pays in its
+    own money (a Singapore stake table, a Hong Kong tier) is not told a stake per point,
+    unless it just set one (``said_stake``: its tables of other presets play it)."""
     lang = info.language
     options = ruleset(info.preset, info.overrides).options
     tier = options.stake if isinstance(options, HongKongOptions) else None
@@ -44,6 +48,11 @@ def house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool) -
               "stake": money(info.stake_cents), "style": style}
     if tier is not None:  # the stake tier in force, said once (not among the changes)
         params["tier"] = escape(option_value(lang, "stake", tier))
+    own = tier is None and preset_in_cents(info.preset) and not said_stake
+    if own and session is None:
+        return t(lang, "House rules: {preset} ({overrides}); {style}.", **params) \
+            if not going else t(lang, "House rules: {preset} ({overrides}); {style}. A "
+                                      "table already going keeps its rules.", **params)
     if session is None and not going:
         return t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
                        "{style}.", **params) if tier is None else \
@@ -64,7 +73,9 @@ def house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool) -
     chat_rules = options.model_dump(mode="json")
     if info.preset != session.preset or chat_rules != session.rules.get("options"):
         text += "\n" + (t(lang, "New tables in this chat: {preset} ({overrides}); stake "
-                                "{stake} per point; {style}.", **params) if tier is None else
+                                "tier {tier}; {style}.", **params) if tier is not None else
+                        t(lang, "New tables in this chat: {preset} ({overrides}); {style}.",
+                          **params) if preset_in_cents(info.preset) else
                         t(lang, "New tables in this chat: {preset} ({overrides}); stake "
-                                "tier {tier}; {style}.", **params))
+                                "{stake} per point; {style}.", **params))
     return text

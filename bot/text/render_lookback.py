@@ -8,10 +8,10 @@ from html import escape
 
 from babel.dates import format_date
 
-from bot.text.answer import own_money, points
-from bot.text.i18n import money, nt, signed, t
+from bot.text.amounts import in_cents, preset_in_cents, signed_points
+from bot.text.i18n import money, nt, t
 from bot.text.render import SEAT_KEYS, line_text, name
-from bot.text.render_money import points_at_stakes, signed_money
+from bot.text.render_money import at_stakes, points_at_stakes, signed_money
 from bot.text.words import colon, listing, paren, pattern_name, preset_name, said, then
 from storage.ledger import (
     AuditNote,
@@ -76,8 +76,8 @@ def history_text(lang: str, view: NightHistory, scope: Scope) -> str:
     several = view.several
     for it in view.items:
         status = " " + t(lang, "(void)") if it.status == "void" else ""
-        cents = own_money(view.presets.get(it.session_id, ""))  # Hong Kong: money
-        moves = "  ".join(f"{escape(it.seats[s])} {signed_money(v) if cents else signed(v)}"
+        cents = preset_in_cents(view.presets.get(it.session_id, ""))  # money, to the cent
+        moves = "  ".join(f"{escape(it.seats[s])} {signed_points(v, cents)}"
                           for s, v in it.deltas.items() if v)
         where = f"{view.labels[it.session_id]} " if several else ""
         parts.append(f"{where}#{it.number}{status}{colon(lang)}"
@@ -157,6 +157,7 @@ def _next(scope: Scope, page: int) -> str:
 
 def hand_text(lang: str, d: HandDetail) -> str:
     s = d.session
+    cents = in_cents(s.rules)  # Singapore, Hong Kong: the moves are money
     head = t(lang, "Hand {number} of night {night}; dealer: {seat} {player}.",
              number=d.number, night=d.night.label,
              seat=t(lang, SEAT_KEYS[d.dealer]), player=name(s, d.dealer))
@@ -170,13 +171,14 @@ def hand_text(lang: str, d: HandDetail) -> str:
         parts.append(t(lang, "Event {index}, reported by {player}:", index=i + 1,
                        player=_who(lang, who)))
         parts += ["  • " + line_text(lang, s, line) for line in ev.lines]
-        moves = "  ".join(f"{name(s, seat)} {points(s, v)}" for seat, v in ev.deltas.items()
-                          if v)
+        moves = "  ".join(f"{name(s, seat)} {signed_points(v, cents)}"
+                          for seat, v in ev.deltas.items() if v)
         parts.append("  " + then(lang, t(lang, "This event:"))
                      + (moves or t(lang, "No points moved.")))
     if len(d.result.events) > 1 and d.status != "void":
         parts.append(then(lang, t(lang, "The hand:")) + "  ".join(
-            f"{name(s, seat)} {points(s, v)}" for seat, v in d.result.deltas.items() if v))
+            f"{name(s, seat)} {signed_points(v, cents)}"
+            for seat, v in d.result.deltas.items() if v))
     if len(d.result.events) > 1 and d.status != "void" and s.status == "open":
         parts.append(t(lang, "To change one event: /edit {number}.N and that event "
                              "(e.g. /edit {number}.1 …).", number=d.number))
@@ -267,22 +269,22 @@ def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) ->
         parts.append(t(lang, "No hands played yet."))
         return "\n".join(parts)
     parts.append(_record_line(lang, st))
-    if standing is not None and all(stake == 1 for stake, _ in standing.points):
-        # Money at one cent a point (Hong Kong's): the points would say it again.
-        parts.append(t(lang, "Net: {money}.", money=signed_money(standing.cents)))
-    elif standing is not None:
+    if standing is not None:
+        # The points behind the money, by stake; none of a night whose points are cents.
+        behind = at_stakes(standing.points)
         parts.append(t(lang, "Net: {money} ({points}).", money=signed_money(standing.cents),
-                       points=points_at_stakes(lang, standing.points)))
+                       points=points_at_stakes(lang, behind)) if behind else
+                     t(lang, "Net: {money}.", money=signed_money(standing.cents)))
     if rec.best is not None:
         b = rec.best
         what = paren(lang, escape(" ".join(pattern_name("", n, lang) for n in b.names))) \
             if b.names else ""
-        when = hand_of_night(lang, b.number, b.night)
+        hand = hand_of_night(lang, b.number, b.night)
         parts.append((t(lang, "Best hand: {money}, {hand}", money=money(b.win_points),
-                        hand=when) if own_money(b.preset) else
+                        hand=hand) if preset_in_cents(b.preset) else
                       nt(lang, "Best hand: {points} point, {hand}",
                          "Best hand: {points} points, {hand}",
-                         b.win_points, points=b.win_points, hand=when))
+                         b.win_points, points=b.win_points, hand=hand))
                      + what)
     if rec.last:
         parts.append(t(lang, "Last hands:"))
@@ -295,6 +297,6 @@ def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) ->
             if h.dealt_in:
                 notes.append(t(lang, "dealt in"))
             extra = paren(lang, listing(lang, notes)) if notes else ""
-            delta = signed_money(h.delta) if own_money(h.preset) and h.delta else signed(h.delta)
-            parts.append(f"  {h.night} #{h.number}{colon(lang)}{delta}{extra}")
+            parts.append(f"  {h.night} #{h.number}{colon(lang)}"
+                         f"{signed_points(h.delta, preset_in_cents(h.preset))}{extra}")
     return "\n".join(parts)

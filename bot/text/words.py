@@ -372,20 +372,31 @@ def typed_name(lang: str, key: str) -> str:
     return name if name.isalnum() and option_key(name) == key else key
 
 
+# An option a family reads its own way: its label in /rules there (its Chinese name, up to
+# its brackets, is still what /set takes).
+FAMILY_OPTIONS = {
+    ("singapore", "stake"): "Stake table (10/20, 20/40, 50/1, 1/2, 3-6, 3-6-half, custom)",
+}
+# /rules' examples of a change, per family: a Hong Kong table's cap and stake tier, a
+# Singapore table's stake table (neither has a stake per point).
+RULES_EXAMPLES = {
+    "hongkong": ("/set cap_fan 13", "/set stake wuyi"),
+    "singapore": ("/set cap_fan 5", "/set stake 10/20"),
+}
+
+
 def rules_hint(lang: str, family: str = "") -> str:
-    """How to change an option, under /rules' options (at a Hong Kong table, its cap and
-    its stake tier: it has no stake per point)."""
-    examples = [t(lang, "/set cap_fan 13"), t(lang, "/set stake wuyi")] \
-        if family == "hongkong" else [t(lang, "/set cap_fan 5"), t(lang, "/set stake 0.5")]
+    """How to change an option, under /rules' options."""
+    examples = RULES_EXAMPLES.get(family, ("/set cap_fan 5", "/set stake 0.5"))
     return t(lang, "To change one (admins): /set {option} {value}, e.g. {example}.",
              option=t(lang, "<option>"), value=t(lang, "<value>"),
-             example=listing(lang, examples))
+             example=listing(lang, [t(lang, e) for e in examples]))
 
 
-def option_label(lang: str, key: str) -> str:
+def option_label(lang: str, key: str, family: str = "") -> str:
     """An option in /rules: its label, and in English the key that /set takes (in
     Chinese the label is what /set takes)."""
-    label = t(lang, OPTIONS[key])
+    label = t(lang, FAMILY_OPTIONS.get((family, key), OPTIONS[key]))
     return label if is_chinese(lang) else f"{label} ({key})"
 
 
@@ -452,4 +463,5 @@ def dynamic_msgids() -> list[str]:
             PAYMENT_OTHER, *OPTIONS.values(), *VALUES.values(), YES, NO, NO_CAP,
             *UNITS.values(), "a whole number", ", or {key}=none (none)",
             "a whole number from {least} to {most}", "<option>", "<value>",
-            "/set cap_fan 5", "/set stake 0.5", "/set cap_fan 13", "/set stake wuyi"]
+            "/set cap_fan 5", "/set stake 0.5", *FAMILY_OPTIONS.values(),
+            *(e for pair in RULES_EXAMPLES.values() for e in pair)]

@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from itertools import groupby
 from typing import Any
 
+from pydantic import Field
 from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection, Row
 
@@ -43,7 +44,8 @@ class NightHistory(Contract):
     nights: tuple[Night, ...]  # the nights in scope, latest first (none listed for "all")
     items: tuple[HistoryItem, ...]
     labels: dict[int, str]  # session id -> its night's label, for the items shown
-    presets: dict[int, str]  # session id -> its night's preset, for the items shown
+    # session id -> its night's preset, for the items shown (its points may be cents)
+    presets: dict[int, str] = Field(default_factory=dict)
     several: bool  # the items may come from more than one night
     page: int
     pages: int
@@ -111,7 +113,7 @@ class RecentHand(Contract):
     dealt_in: int
     win_points: int
     names: tuple[str, ...] = ()  # the winner's patterns and extras (best hand only)
-    preset: str = ""  # its night's preset (Hong Kong's points are cents)
+    preset: str = ""  # the night's (its family may count points in cents)
 
 
 class PlayerRecord(Contract):
@@ -269,13 +271,11 @@ class Lookback(Service):
                 .limit(page_size).offset((page - 1) * page_size)).all()
             sids = {r.session_id for r in rows}
             known = {n.session_id: n for n in nights or ()}
-            if not sids <= set(known):
-                known = self._nights_by_id(conn, chat_id, sids)
-            labels = {sid: n.label for sid, n in known.items()}
-            presets = {sid: n.preset for sid, n in known.items()}
+            shown = known if sids <= set(known) else self._nights_by_id(conn, chat_id, sids)
+            labels = {sid: n.label for sid, n in shown.items()}
             items = history_items(conn, rows)
             return NightHistory(nights=tuple(nights or ()), items=items, labels=labels,
-                                presets=presets,
+                                presets={sid: n.preset for sid, n in shown.items()},
                                 several=nights is None or len(nights) > 1, page=page,
                                 pages=pages, total=total)
 
@@ -363,11 +363,11 @@ class Lookback(Service):
             recent = conn.execute(base.order_by(h.id.desc()).limit(last)).all()
             best = conn.execute(base.where(hp.win_points > 0).order_by(
                 hp.win_points.desc(), h.id).limit(1)).first()
-            nights = self._nights_by_id(
+            played_in = self._nights_by_id(
                 conn, chat_id, {r.session_id for r in [*recent, *([best] if best else [])]})
 
             def hand(r: Row[Any], names: tuple[str, ...] = ()) -> RecentHand:
-                night = nights[r.session_id]
+                night = played_in[r.session_id]
                 return RecentHand(night=night.label, number=r.number,
                                   delta=r.delta, won=r.won, self_draws=r.self_draws,
                                   dealt_in=r.dealt_in, win_points=r.win_points, names=names,
