@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.console.fake_api import SentMessage
-from tests.bot.harness import Table, plain
+from tests.bot.harness import Chat, plain
 
 _SAY = re.compile(r"^@(\w+):\s*(.+)$")
 _TAP = re.compile(r"^@(\w+) (tap|board) (.+)$")
@@ -46,7 +46,7 @@ def find_button(msg: SentMessage, label: str) -> dict[str, Any]:
     return hit
 
 
-async def play(t: Table, path: Path, *, typed: bool, fill: bool = False) -> Played:
+async def play(t: Chat, path: Path, *, typed: bool, fill: bool = False) -> Played:
     """Play the night by buttons (``typed=False``) or by its typed reports."""
     out = Played()
     replies: list[SentMessage] = []
