@@ -1,5 +1,6 @@
 """Play nights entered by buttons: the guided report's taps, counted, beside the same night
-typed. Used by ``test_guided.py``; the transcripts are in ``transcripts/buttons/``.
+typed. Used by ``tests/handlers/test_guided.py``; the transcripts are in
+``transcripts/buttons/``.
 
 Lines (besides those of :func:`tests.bot.harness.play_transcript`'s format that apply):
 ``@bob: text`` someone speaks (in both runs); ``@bob tap LABEL`` presses a button of the

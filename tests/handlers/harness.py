@@ -87,7 +87,20 @@ class HandlerTable:
         send.absorb(turn)
         if turn.error is not None:
             raise turn.error
+        # As the sender orders a chat's rows: messages in order; of the scoreboard's edits
+        # only the newest, after them (another table's, that ended, in its place first).
+        fifo: list[Outgoing] = []
+        board: Outgoing | None = None
         for item in [*turn.queued, *turn.buffer]:
+            if item.collapse is None:
+                fifo.append(item)
+            elif board is not None and \
+                    board.params.get("session_id") != item.params.get("session_id"):
+                fifo.append(board)
+                board = item
+            else:
+                board = item
+        for item in [*fifo, *([board] if board is not None else [])]:
             await self._send(item)
 
     async def _send(self, item: Outgoing) -> None:
