@@ -67,6 +67,11 @@ class HandlerTable:
         await self._handle(self.api.press(self.user(who), message, data))
         return self.api.outbox[before:]
 
+    async def settle(self, update_id: int) -> None:
+        """Hand an update the fake made (``api.say``, ``api.send_file``, ...) to the
+        handlers and send what they said, as the full stack's ``settle`` waits for."""
+        await self._handle(update_id)
+
     def last_with_buttons(self) -> SentMessage:
         """The newest message with buttons, other than the pinned scoreboard."""
         return next(m for m in reversed(self.api.outbox) if m.buttons and not m.pinned)
