@@ -1,11 +1,11 @@
-"""The handler tier: the real handlers on a real ledger (SQLite), with no poller, no
-dispatcher and no delivery pipeline. An update is built as Telegram would send it and
-handed to python-telegram-bot's ``process_update`` inside a :class:`bot.delivery.send.Turn`,
-as the dispatcher does; what the handlers said (written to the outbox with their change, or
-left to be written as "handled") is then sent in order, as the sender sends it, each call
-made in this process to a :class:`bot.console.fake_api.FakeBotAPI` that records it (every
-message as it stands, every button's answer) and refuses what Telegram refuses
-(``api.errors``).
+"""The handler tier: the real handlers on a real ledger (SQLite, or PostgreSQL for the
+tests that run on both), with no poller, no dispatcher and no delivery pipeline. An update
+is built as Telegram would send it and handed to python-telegram-bot's ``process_update``
+inside a :class:`bot.delivery.send.Turn`, as the dispatcher does; what the handlers said
+(written to the outbox with their change, or left to be written as "handled") is then sent
+in order, as the sender sends it, each call made in this process to a
+:class:`bot.console.fake_api.FakeBotAPI` that records it (every message as it stands,
+every button's answer) and refuses what Telegram refuses (``api.errors``).
 
 The interface is the full stack's (:class:`tests.bot.harness.Table`: ``say``, ``press``,
 ``last_with_buttons``, ``ledger``, ``admin``, ``api``), so a transcript, and a test that
