@@ -35,7 +35,7 @@ LONGEST_FIRST = (
     "tests/bot/test_faults.py::test_sigkill_at_chosen_moments_loses_and_doubles_nothing[sqlite]",
     "tests/test_types.py",
     "tests/storage/test_ledger_stateful.py",
-    "tests/bot/test_language.py",
+    "tests/handlers/test_chinese_words.py",
     "tests/bot/test_faults.py",
     "tests/bot/test_webhook_workers.py",
     "tests/storage/test_undo_stack.py",

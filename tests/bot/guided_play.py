@@ -1,5 +1,6 @@
 """Play nights entered by buttons: the guided report's taps, counted, beside the same night
-typed. Used by ``test_guided.py``; the transcripts are in ``transcripts/buttons/``.
+typed. Used by ``tests/handlers/test_guided.py``; the transcripts are in
+``transcripts/buttons/``.
 
 Lines (besides those of :func:`tests.bot.harness.play_transcript`'s format that apply):
 ``@bob: text`` someone speaks (in both runs); ``@bob tap LABEL`` presses a button of the
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.console.fake_api import SentMessage
-from tests.bot.harness import Table, plain
+from tests.bot.harness import Chat, plain
 
 _SAY = re.compile(r"^@(\w+):\s*(.+)$")
 _TAP = re.compile(r"^@(\w+) (tap|board) (.+)$")
@@ -46,7 +47,7 @@ def find_button(msg: SentMessage, label: str) -> dict[str, Any]:
     return hit
 
 
-async def play(t: Table, path: Path, *, typed: bool, fill: bool = False) -> Played:
+async def play(t: Chat, path: Path, *, typed: bool, fill: bool = False) -> Played:
     """Play the night by buttons (``typed=False``) or by its typed reports."""
     out = Played()
     replies: list[SentMessage] = []

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from html import unescape
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser, SentMessage
@@ -17,6 +17,30 @@ from bot.ops.config import Settings, StorageSettings, TelegramSettings
 from tests.databases import postgres_database, sqlite_copy
 
 GROUP = -100500
+
+
+class Chat(Protocol):
+    """A table as a test drives it, on the full stack (:class:`Table`) or on the handler
+    tier (:class:`tests.handlers.harness.HandlerTable`)."""
+
+    api: FakeBotAPI
+    chat_id: int
+
+    def user(self, name: str) -> FakeUser: ...
+
+    async def settle(self, update_id: int) -> None: ...
+
+    def admin(self, name: str) -> None: ...
+
+    @property
+    def ledger(self) -> Any: ...
+
+    async def say(self, who: str, text: str) -> list[SentMessage]: ...
+
+    async def press(self, who: str, message: SentMessage, data: str
+                    ) -> list[SentMessage]: ...
+
+    def last_with_buttons(self) -> SentMessage: ...
 
 
 def plain(text: str) -> str:
@@ -100,7 +124,7 @@ _SAY = re.compile(r"^@(\w+):\s*(.+)$")
 _PRESS = re.compile(r"^@(\w+) press (\d+)$")
 
 
-async def play_transcript(t: Table, path: Path) -> int:
+async def play_transcript(t: Chat, path: Path) -> int:
     """Play a scenario file; returns the number of checks made. Lines:
     ``@alice: text`` someone speaks; ``@bob press 2`` presses button 2 of the last keyboard;
     ``< text`` a reply to the last action contains it; ``<! text`` none does;
@@ -138,7 +162,7 @@ async def play_transcript(t: Table, path: Path) -> int:
     return checks
 
 
-async def _check_totals(t: Table, words: list[str], where: str) -> None:
+async def _check_totals(t: Chat, words: list[str], where: str) -> None:
     expected = {words[i]: int(words[i + 1]) for i in range(0, len(words), 2)}
     session = await t.ledger.sessions.current_session(t.chat_id)
     if session is not None and set(expected) <= {"E", "S", "W", "N"}:
@@ -164,7 +188,7 @@ async def table_on(backend: str, tmp_path: Path, lang: str = "en", name: str = "
 END_HERE = ("End the night here", "就此结束", "就此結束")
 
 
-async def end_night(t: Table, who: str) -> list[SentMessage]:
+async def end_night(t: Chat, who: str) -> list[SentMessage]:
     """``/end`` said by ``who``; while a hand is being played the bot asks first, and
     ``who`` answers "end the night here". Every reply, the question's included."""
     out = await t.say(who, "/end")
@@ -175,7 +199,7 @@ async def end_night(t: Table, who: str) -> list[SentMessage]:
     return [*out, *await t.press(who, asked, data)]
 
 
-async def carol_leaves(t: Table) -> None:
+async def carol_leaves(t: Chat) -> None:
     """A three-player 三人两房 table (alice keeps the score as admin) plays two hands; then
     dave takes carol's seat."""
     t.admin("alice")

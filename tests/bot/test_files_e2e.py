@@ -21,7 +21,7 @@ from bot.console.fake_api import (
 )
 from bot.pictures import drawing
 from storage.services.sessions import MAX_PEOPLE
-from tests.bot.harness import Table, plain, table
+from tests.bot.harness import Chat, Table, plain, table
 from tests.bot.test_language import check
 from tests.bot.test_pictures import png_size
 from tests.storage.test_chat_files import crowded
@@ -43,7 +43,7 @@ def _files(sent: list[SentMessage], kind: str) -> list[SentMessage]:
     return [m for m in sent if m.kind == kind]
 
 
-async def _upload(t: Table, who: str, chat_id: int, data: bytes, caption: str | None,
+async def _upload(t: Chat, who: str, chat_id: int, data: bytes, caption: str | None,
                   filename: str = "ledger.zip") -> list[SentMessage]:
     before = len(t.api.outbox)
     await t.settle(t.api.send_file(t.user(who), chat_id, data, filename, caption=caption))

@@ -1,5 +1,6 @@
-"""What a real table does in a night, through the real bot: a hand reported twice (by
-buttons too, and across a restart); a seat taken over; the stake changed mid-night."""
+"""What a real table does in a night, through the bot's handlers on a real ledger (the
+handler tier): a hand reported twice (by buttons too, and across a restart); a seat taken
+over; the stake changed mid-night."""
 
 from __future__ import annotations
 
@@ -16,9 +17,12 @@ from matplotlib.figure import Figure
 from bot.console.fake_api import SentMessage
 from bot.pictures import drawing
 from tests.bot.guided_play import find_button
-from tests.bot.harness import Table, carol_leaves, end_night, plain, table, table_on
+from tests.bot.harness import carol_leaves, end_night, plain
 from tests.bot.layout import kept_figures, layout_problems
 from tests.databases import BACKENDS, postgres_database
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table as table
+from tests.handlers.harness import handler_table_on as table_on
 
 NEW = "/new changsha @alice @bob @carol @dave"
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.console.fake_api import SentMessage
-from tests.bot.harness import Table, end_night, plain, table
+from tests.bot.harness import end_night, plain
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table as table
 
 CREW = "@alice @bob @carol @dave"
 CRASH = "something went wrong"

@@ -14,8 +14,10 @@ from bot.console.fake_api import SentMessage
 from storage.models import SessionInfo
 from storage.sql import tables as t_
 from tests.bot.guided_play import find_button
-from tests.bot.harness import Table, plain, table_on
+from tests.bot.harness import plain
 from tests.databases import BACKENDS
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table_on as table_on
 
 THREE = "/new 三人两房 @alice @bob @carol"
 

@@ -1,6 +1,7 @@
 """The guided report, per preset: whole nights by buttons score as the same nights typed,
 every pattern and fact the preset scores is reachable, and stale or forged presses are
-refused."""
+refused. The dialog is the handlers' doing: these play on the handler tier (every call
+still one Telegram would take)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ import pytest
 
 from bot.console.fake_api import SentMessage
 from tests.bot.guided_play import find_button, play
-from tests.bot.harness import Table, end_night, plain, table
+from tests.bot.harness import end_night, plain
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table as table
 
-NIGHTS = sorted((Path(__file__).parent / "transcripts" / "buttons").glob("*.txt"))
+NIGHTS = sorted((Path(__file__).parents[1] / "bot" / "transcripts" / "buttons").glob("*.txt"))
 LANGUAGE = {"feibao": "zh-hans", "liangfang": "zh-hans"}
 USAGE = Path(__file__).resolve().parents[2] / "docs" / "usage.md"
 NEW = "/new {preset} @alice @bob @carol @dave"

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.harness import Table, plain, table
+from tests.bot.harness import plain
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table as table
 
 CREW = "@alice @bob @carol @dave"
 

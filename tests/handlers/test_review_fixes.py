@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.harness import Table, end_night, plain, table
+from tests.bot.harness import end_night, plain
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table as table
 
 
 async def _say(t: Table, who: str, text: str) -> str:

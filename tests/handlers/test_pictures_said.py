@@ -16,10 +16,12 @@ from matplotlib.text import Text
 from bot.console.fake_api import SentMessage
 from bot.text.i18n import money
 from bot.text.render_money import signed_money
-from tests.bot.harness import Table, plain, table
+from tests.bot.harness import plain
 from tests.bot.layout import kept_figures
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table as table
 
-pytestmark = pytest.mark.pictures  # rasterized (tests/bot/conftest.py)
+pytestmark = pytest.mark.pictures  # rasterized (tests/bot/conftest.py, tests/handlers/conftest.py)
 
 LANGS = ["zh-Hans", "en"]
 NEW = "/new chengdu @alice @bob @carol @dave"

@@ -9,7 +9,9 @@ from pathlib import Path
 from sqlalchemy import update
 
 from storage.sql import tables as t_
-from tests.bot.harness import Table, end_night, plain, table
+from tests.bot.harness import end_night, plain
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table as table
 
 NEW = "/new chengdu @alice @bob @carol @dave"
 

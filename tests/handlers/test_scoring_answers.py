@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from bot.console.fake_api import SentMessage
-from tests.bot.harness import Table, end_night, plain, table
+from tests.bot.harness import end_night, plain
 from tests.bot.test_language import check
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table as table
 
 NEW = "/new {preset} @alice @bob @carol @dave"
 

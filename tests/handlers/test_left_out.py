@@ -10,8 +10,10 @@ import pytest
 
 from bot.console.fake_api import SentMessage
 from tests.bot.guided_play import find_button
-from tests.bot.harness import Table, plain, table_on
+from tests.bot.harness import plain
 from tests.databases import BACKENDS
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table_on as table_on
 
 
 async def _tap(t: Table, who: str, label: str) -> list[SentMessage]:

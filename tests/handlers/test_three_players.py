@@ -13,9 +13,11 @@ import pytest
 
 from bot.console.fake_api import SentMessage
 from tests.bot.guided_play import find_button
-from tests.bot.harness import Table, plain, table
+from tests.bot.harness import plain
 from tests.bot.test_files_e2e import OTHER, _files, _upload
 from tests.bot.test_pictures import png_size
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table as table
 
 
 async def _tap(t: Table, who: str, label: str) -> list[SentMessage]:
@@ -84,7 +86,7 @@ async def test_three_players_in_every_family_that_has_them(tmp_path: Path) -> No
         assert t.api.errors == []
 
 
-@pytest.mark.pictures  # rasterized (tests/bot/conftest.py)
+@pytest.mark.pictures  # rasterized (tests/bot/conftest.py, tests/handlers/conftest.py)
 async def test_pictures_and_files_of_a_night_of_three(tmp_path: Path) -> None:
     async with table(tmp_path) as t:
         await t.say("alice", "/new liangfang @alice @bob @carol")

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from bot.console.fake_api import FakeUser
-from tests.bot.harness import Table, plain, table_on
+from tests.bot.harness import plain
 from tests.databases import BACKENDS
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table_on as table_on
 
 
 async def _texts(t: Table, who: str, text: str) -> str:

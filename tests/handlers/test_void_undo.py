@@ -11,8 +11,10 @@ import pytest
 from matplotlib.axes import Axes
 
 from bot.pictures import drawing
-from tests.bot.harness import Table, plain, table_on
+from tests.bot.harness import plain
 from tests.databases import BACKENDS
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table_on as table_on
 
 NIGHT = (  # Chengdu: hand 1 has a kong, a 杠上炮 and a draw; hand 3 ends in a draw
     ("alice", "/new chengdu @alice @bob @carol @dave"),
