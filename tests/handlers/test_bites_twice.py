@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.console.fake_api import SentMessage
 from tests.bot.harness import plain
 from tests.databases import BACKENDS
-from tests.handlers.harness import HandlerTable, Said, handler_table_on
+from tests.handlers.harness import HandlerTable, handler_table_on
 
 NEW = "/new sg @alice @bob @carol @dave"  # 20/40: u = 0.20
 
@@ -26,15 +27,15 @@ async def _totals(t: HandlerTable) -> dict[str, int]:
     return dict((await t.ledger.sessions.current_session(t.chat_id)).totals)
 
 
-async def _tap(t: HandlerTable, who: str, label: str, msg: Said | None = None
-               ) -> list[Said]:
+async def _tap(t: HandlerTable, who: str, label: str, msg: SentMessage | None = None
+               ) -> list[SentMessage]:
     msg = msg or t.last_with_buttons()
     hit = next((b for b in msg.buttons if b["text"] == label), None)
     assert hit is not None, (label, [b["text"] for b in msg.buttons])
     return await t.press(who, msg, hit["callback_data"])
 
 
-def _texts(out: list[Said]) -> list[str]:
+def _texts(out: list[SentMessage]) -> list[str]:
     return [plain(m.text) for m in out]
 
 
