@@ -179,7 +179,7 @@ async def test_abandoned_drafts_are_pruned_and_their_buttons_are_out_of_date(
     from bot.delivery import pipeline as pipeline_module
     from storage.ledger import now
 
-    monkeypatch.setattr(pipeline_module, "PRUNE_BATCH", 2)
+    monkeypatch.setattr(pipeline_module, "DRAFT_PRUNE_BATCH", 2)
     monkeypatch.setattr(pipeline_module, "DRAFT_BATCHES", 2)
     async with table(tmp_path) as t:
         await t.say("alice", NEW)
