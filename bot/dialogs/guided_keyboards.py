@@ -227,6 +227,9 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
     rows.append(controls)
     prompt = t(lang, "Patterns for {player}? None is {plain}.", player=escape(names[cur.seat]),
                plain=facts.plain)
+    if facts.family == "changsha":  # Changsha counts big wins (大胡), not 番
+        prompt = t(lang, "Big wins for {player}? None is a small win.",
+                   player=escape(names[cur.seat]))
     if facts.amount:  # points only: the amount records the win
         prompt = t(lang, "How many points does {player} win? The amount records it (another "
                          "amount: type /hu with it).", player=escape(names[cur.seat]))

@@ -259,8 +259,9 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if line.code == "base" and line.params.get("name") == "平胡" and any(
                 other.code == "pattern" for other in event.lines):
             continue  # additive fan: 平胡's 1 is the start, the patterns tell the hand
-        if line.code in ("extra", "big_win") and line.params.get("name") in _SAID_BY_HOW:
-            continue  # "dave wins on a kong replacement" already says 杠上花
+        if line.code in ("extra", "big_win") and line.params.get("name") in _SAID_BY_HOW \
+                and (line.code == "big_win" or not line.params.get("fan")):
+            continue  # "dave wins on a kong replacement" says it; a part worth fan is listed
         template = SHORT.get(template_code(line))
         if template is None or (line.code == "instant"
                                 and str(line.params.get("what")).startswith("kong_")):

@@ -28,6 +28,7 @@ from storage.models import (
 )
 
 SEAT_KEYS = words.SEAT_KEYS
+COUNTED = ("根", "杠")  # extras a hand may hold several of
 _HOW = words.HOW
 
 
@@ -291,8 +292,8 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
         sichuan = SichuanOptions.model_validate(opts)
         rows += [(n, t(lang, "+{n} fan", n=f) if additive else t(lang, "{n} fan", n=f))
                  for n, f in opts.get("fan", {}).items()]
-        rows += [(n, t(lang, "+{n} fan each", n=f)) for n, f in opts.get("extras", {}).items()
-                 if f]
+        rows += [(n, t(lang, "+{n} fan each", n=f) if n in COUNTED else t(lang, "+{n} fan", n=f))
+                 for n, f in opts.get("extras", {}).items() if f]  # 根 and 杠 count each
         for i, (n, _value) in enumerate(rows):  # a pattern a house rule switches off
             off = option_off(sichuan, n)
             if off is not None:

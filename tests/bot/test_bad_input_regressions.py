@@ -32,15 +32,15 @@ async def totals(t: Table) -> dict[str, int] | None:
 async def test_lang_in_every_form_answers_and_changes_only_when_valid(tmp_path: Path) -> None:
     async with table(tmp_path) as t:
         t.admin("alice")
-        assert "Language: en" in one(await t.say("alice", "/lang"))
+        assert "Language: English" in one(await t.say("alice", "/lang"))
         assert "Choose a language" in one(await t.say("alice", "/lang klingon"))
-        assert "Language: en" in one(await t.say("alice", "/lang"))
+        assert "Language: English" in one(await t.say("alice", "/lang"))
         assert "Only chat admins" in one(await t.say("bob", "/lang zh"))
-        assert "Language: en" in one(await t.say("alice", "/lang"))
+        assert "Language: English" in one(await t.say("alice", "/lang"))
         reply = one(await t.say("alice", "/lang zh"))
-        assert "zh-Hans" in reply and "nothing was recorded" not in reply
-        assert "zh-Hans" in one(await t.say("alice", "/lang"))
-        assert "en" in one(await t.say("alice", "/lang en"))
+        assert "简体中文" in reply and "nothing was recorded" not in reply
+        assert "简体中文" in one(await t.say("alice", "/lang"))
+        assert "English" in one(await t.say("alice", "/lang en"))
         assert "Choose a language" in one(await t.say("alice", "/set lang klingon"))
         assert t.api.errors == []
 

@@ -87,7 +87,7 @@ async def test_a_hong_kong_night_is_paid_in_dollars_and_cents(
             assert "alice pays bob 30.00" in drawn and "+48.00" in drawn
             assert not any(x.endswith((" points", " a point")) for x in drawn), drawn
         else:
-            assert "第 1 局 · 港式 · 3 盘 · 以元计" in drawn, drawn
+            assert "第 1 场 · 港式 · 3 盘 · 以元计" in drawn, drawn
             assert "alice 付给 bob 30.00" in drawn and "+48.00" in drawn
             assert not any(x.endswith(" 分") for x in drawn), drawn
         debts = await _say(t, "alice", "/debts")
