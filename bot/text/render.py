@@ -49,14 +49,19 @@ def _total(session: SessionInfo, value: int) -> str:
 
 
 def totals_text(lang: str, session: SessionInfo) -> str:
+    """Each seat's running total; when the stake changed during the night, its money with
+    its points at each stake (never points added across stakes), as /end says it."""
     rows = [t(lang, "Totals:")]
     for seat in session.seats:
         space = "" if is_chinese(lang) else " "
         dealer = space + t(lang, "(dealer)") if seat == render_mcr.dealer(session) else ""
+        if session.points_at:
+            shown = f"<b>{signed_money(session.money_of(seat))}</b>" + words.paren(
+                lang, points_at_stakes(lang, session.points_at.get(seat, ())))
+        else:
+            shown = f"<b>{_total(session, session.totals[seat])}</b>"
         rows.append("  " + t(lang, "{seat} {player}: {points}", seat=t(lang, SEAT_KEYS[seat]),
-                             player=name(session, seat),
-                             points=f"<b>{_total(session, session.totals[seat])}</b>")
-                    + dealer)
+                             player=name(session, seat), points=shown) + dealer)
     return "\n".join(rows)
 
 
@@ -105,6 +110,12 @@ def table_text(lang: str, s: SessionInfo) -> str:
         parts.append(t(lang, "Money from the share table, in dollars and cents."))
     else:
         parts.append(t(lang, "Stake: {money} per point.", money=money(s.stake_cents)))
+    if s.points_at:  # the totals are money: each hand at its own stake
+        stakes = sorted({at for seat in s.points_at.values() for at, _ in seat}
+                        | {s.stake_cents})
+        parts.append(t(lang, "The stake changed during the night: each hand counts at its "
+                             "own stake ({stakes}).",
+                       stakes=_list(lang, [money(x) for x in stakes])))
     parts.append(totals_text(lang, s))
     return "\n".join(parts)
 
