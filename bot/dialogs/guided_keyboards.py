@@ -33,6 +33,7 @@ from storage.models import SessionInfo
 # Each way to win (engine.offer.WAYS) as its button says it.
 KONG_WORDS = {"concealed": "暗杠", "added": "补杠", "direct": "直杠", "wild": "宝杠"}
 WALL_WORDS = {"no": "未听", "ready": "听", "pig": "花猪"}
+TICK = " ✓"  # a state that holds, on the button that sets it
 
 Button = tuple[str, str]
 Make = Callable[..., Button]
@@ -214,7 +215,7 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         rows += _rows([b(("✅ " if cur.fan == n else "") + t(lang, "{n} 番", n=n), "fn", n)
                        for n in FAN_BUTTONS], 5)
     if facts.jiangxi:
-        rows.append([b(said(lang, "无宝" if cur.wild_used is False else "有宝"), "wu"),
+        rows.append([b(said(lang, "有宝") + ("" if cur.wild_used is False else TICK), "wu"),
                      b(f"{said(lang, '飞宝')} {cur.feibao}", "fb")])
     if facts.family == "mcr":
         rows.append([b(f"花 {cur.flowers}", "fl")])
@@ -361,12 +362,17 @@ def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Ma
     rows = []
     if table.offer.wall:
         for seat, p in draft.players.items():
-            row = [b(names[seat] + colon(lang) + said(lang, WALL_WORDS[p.state]), "ds", seat)]
+            # a row of the states the table plays, the player's own ticked; a ready
+            # player's fan is one tap below, the fan ticked
+            rows.append([b((names[seat] + colon(lang) if i == 0 else "")
+                           + said(lang, WALL_WORDS[state]) + (TICK if p.state == state else ""),
+                           "dz", f"{seat}_{state}")
+                         for i, state in enumerate(table.offer.wall)])
             if p.state == "ready":
-                row.append(b(t(lang, "{fan} fan", fan=p.fan), "dn", seat))
-            rows.append(row)
-        prompt = t(lang, "The wall ran out. Press each player still in to say who is ready "
-                         "(and for how many fan) or 花猪; the rest are not ready.")
+                rows += _rows([b(t(lang, "{fan} fan", fan=n) + (TICK if p.fan == n else ""),
+                                 "df", f"{seat}_{n}") for n in range(1, table.fan_top + 1)], 4)
+        prompt = t(lang, "The wall ran out. For each player still in, tap who is ready and "
+                         "for how many fan, or 花猪; the rest are not ready.")
     else:
         prompt = t(lang, "The wall ran out: record it?")
     rows.append([b("✅ " + t(lang, "Record"), "y"), b(t(lang, "Cancel"), "x")])
