@@ -25,7 +25,7 @@ from bot.dialogs.guided_steps import (
 from bot.dialogs.keyboards import draft_data
 from bot.text.answer import INSTANT
 from bot.text.help_text import HOW_LABELS
-from bot.text.i18n import t
+from bot.text.i18n import is_chinese, t
 from bot.text.words import ENGLISH_FIRST, colon, listing, pattern_name, pattern_shown, said
 from engine.offer import FROM_ANOTHER, WAYS, Offer
 from storage.models import SessionInfo
@@ -227,7 +227,7 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         controls.append(b(t(lang, "More…"), "mo"))
     rows.append(controls)
     prompt = t(lang, "Patterns for {player}? None is {plain}.", player=escape(names[cur.seat]),
-               plain=facts.plain)
+               plain=escape(_shown(lang, session.preset, facts.plain)))
     if facts.family == "changsha":  # Changsha counts big wins (大胡), not 番
         prompt = t(lang, "Big wins for {player}? None is a small win.",
                    player=escape(names[cur.seat]))
@@ -380,8 +380,9 @@ def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Ma
 
 
 def _shown(lang: str, preset: str, name: str) -> str:
-    """A pattern on a button as a report names it (in the chat's script); in English at an
-    English-first table (Singapore)."""
-    if preset in ENGLISH_FIRST:
-        return pattern_shown(lang, preset, name)
+    """A pattern on a button as a report names it (in the chat's script); in an English
+    chat in English with the Chinese beside, or in English alone at an English-first
+    table (Singapore)."""
+    if preset in ENGLISH_FIRST or not is_chinese(lang):
+        return pattern_shown(lang, preset, name, typed=True)
     return pattern_name("", name, lang)

@@ -138,6 +138,8 @@ def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
             out[key] = t(lang, INSTANT.get(str(value), str(value)))
         elif key in _MONEY and isinstance(value, int) and own_money(session.preset):
             out[key] = money(value)
+        elif key == "zh":  # an MCR fan's Chinese name: its line says the English beside
+            out[key] = escape(words.pattern_name(session.preset, str(value), lang))
         elif key in _NAMED:
             out[key] = escape(words.pattern_shown(lang, session.preset, str(value)))
         else:
@@ -276,8 +278,7 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if not names and not tail:
             continue
         won = any(line.code == "win" for line in event.lines)
-        apart = "、" if is_chinese(lang) else (  # the patterns one winner holds
-            ", " if session.preset in words.ENGLISH_FIRST else " ")
+        apart = "、" if is_chinese(lang) else ", "  # the patterns one winner holds
         body = (names[0] + (sep + apart.join(names[1:]) if names[1:] else "")) if won \
             else sep.join(names)
         pieces.append(sep.join([body, *tail]) if body else sep.join(tail))

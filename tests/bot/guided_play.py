@@ -54,7 +54,8 @@ def find_button(msg: SentMessage, label: str) -> dict[str, Any]:
         return next(b for b in mine if b["text"].split(":")[-1].split("：")[-1].strip()
                     .removesuffix(" ✓") == wanted)
     hit: dict[str, Any] | None = next((b for b in flat if b["text"] == label), None) or next(
-        (b for b in flat if b["text"].startswith(label)), None)
+        (b for b in flat if b["text"].startswith(label)), None) or next(
+        (b for b in flat if b["text"].endswith(" " + label)), None)  # one suit 清一色
     assert hit is not None, (label, [b["text"] for b in flat])
     return hit
 

@@ -92,9 +92,10 @@ async def test_every_pattern_is_reachable_and_the_hint_is_true(
         await _tap(t, "bob", "bob self-draw")
         prompt = plain(t.last_with_buttons().text)
         # Changsha counts big wins: none of them is a small win (小胡)
-        assert (f"None is {plain_word}." if preset != "changsha"
-                else "Big wins for bob? None is a small win.") in prompt
-        labels = await _pattern_labels(t)
+        # an English chat: the pattern in English, the Chinese beside (plain win 平胡)
+        assert (f" {plain_word}." if preset != "changsha"
+                else "Big wins for bob? None is a small win.") in prompt, prompt
+        labels = [x.split(" ")[-1] for x in await _pattern_labels(t)]
         assert must <= set(labels), must - set(labels)
         assert plain_word not in labels  # the plain win is what none means, not a button
         assert t.api.errors == []

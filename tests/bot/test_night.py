@@ -612,7 +612,7 @@ async def test_a_new_stake_names_the_table_s_rules(tmp_path: Path, lang: str) ->
                 "本群以后新开的牌桌：成都血战（默认规则，无改动）；底注 0.50；简短回复。"], said
         else:
             assert said.splitlines() == [
-                "The table going plays 三人三房 (three players, three suits): 0.50 per point "
+                "The table going plays 三人三房 (three players, three suits): stake 0.50 per point "
                 "from hand 1 on; the hands before keep their stake.",
                 "New tables in this chat: Chengdu blood battle (the preset's defaults, nothing "
                 "changed); stake 0.50 per point; compact answers."], said
@@ -621,7 +621,7 @@ async def test_a_new_stake_names_the_table_s_rules(tmp_path: Path, lang: str) ->
         await t.say("alice", "/new @alice @bob @carol @dave")
         said = await _answer(t, "alice", "/set stake 2")
         one = ("正在进行的牌桌（成都血战）从第 1 盘起底注改为 2.00；之前的各盘保持原来的底注。"
-               if zh else "The table going plays Chengdu blood battle: 2.00 per point from "
+               if zh else "The table going plays Chengdu blood battle: stake 2.00 per point from "
                "hand 1 on; the hands before keep their stake.")
         assert said == one, said
         assert t.api.errors == []
