@@ -102,3 +102,16 @@ def test_the_vocabulary_is_written_down() -> None:
     for word in ("场", "盘", "底注", "点炮", "大胡", "小胡", "night", "hand", "stake",
                  "deal-in", "出銃"):
         assert word in table, word
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
+def test_the_mini_app_says_the_same_words(lang: str) -> None:
+    """The Mini App's words come from the catalogs: a night is 场, melds are no 副露."""
+    from bot.webapp.strings import strings
+
+    said = strings(lang)
+    wrong = {k: v for k, v in said.items()
+             if re.search(r"(?<!流)局|副露|每分|放炮|點炮", v)}
+    assert wrong == {}
+    assert said["night_n"] in ("第 {n} 场", "第 {n} 場")
+    assert said["stake"] == "底注"
