@@ -58,7 +58,7 @@ def _empty_png() -> bytes:
 
 async def _forty_hands(tmp: Path) -> None:
     # Imported here: the export's child process measures its memory without matplotlib.
-    from bot.handlers.commands_files import card_of, draw_night
+    from bot.handlers.files import card_of, draw_night
     from bot.pictures import drawing, fonts
 
     ledger = await Ledger.open(f"sqlite+aiosqlite:///{tmp}/draw.sqlite3")

@@ -47,7 +47,7 @@ from bench.load_bench import PLAYERS, WINNERS, tally_app, users
 from bot.app import running
 from bot.console.fake_api import FakeBotAPI, FakeUser
 from bot.delivery.pipeline import pipeline_of
-from bot.handlers.commands_money import SETTLE_PATTERN
+from bot.handlers.money import SETTLE_PATTERN
 from bot.ops.config import DeliverySettings
 from bot.ops.metrics import UPDATE_KINDS
 

@@ -14,9 +14,6 @@ from telegram.constants import ParseMode
 from telegram.ext import (
     AIORateLimiter,
     ApplicationBuilder,
-    CallbackQueryHandler,
-    ChatMemberHandler,
-    CommandHandler,
     ContextTypes,
     Defaults,
 )
@@ -26,15 +23,19 @@ from bot.delivery.pipeline import Pipeline, pipeline_of
 from bot.handlers import app_link as links
 from bot.handlers import (
     buttons,
+    calculator,
     chat,
-    commands,
-    commands_files,
-    commands_instant,
-    commands_lookback,
-    commands_money,
-    commands_night,
+    chat_settings,
     context,
+    corrections,
     details,
+    ending,
+    files,
+    lookback,
+    money,
+    reporting,
+    table,
+    welcome,
 )
 from bot.handlers.context import TallyApp, TallyContext
 from bot.ops import collector
@@ -44,21 +45,14 @@ from storage.ledger import Ledger
 
 log = logging.getLogger(__name__)
 
-COMMANDS = {
-    name: getattr(commands, f"cmd_{name}")
-    for name in ("new", "hu", "kong", "draw", "qishou", "table", "undo", "void", "edit",
-                 "end", "rules", "set", "lang", "score", "help")
-} | {"start": commands.cmd_help} | commands_files.COMMANDS | commands_night.COMMANDS \
-    | commands_instant.COMMANDS | {
-    "standings": commands_money.cmd_standings,
-    "debts": commands_money.cmd_debts,
-    "paid": commands_money.cmd_paid,
-    "settle": commands_money.cmd_settle,
-    "history": commands_lookback.cmd_history,
-    "hand": commands_lookback.cmd_hand,
-    "stats": commands_lookback.cmd_stats,
-    "app": links.cmd_app,
-}
+# Each feature registers its own commands and buttons; the guided buttons' router
+# (bot.handlers.buttons) comes last, since it takes every button the others leave.
+FEATURES = (reporting, table, ending, corrections, chat_settings, money, lookback, files,
+            calculator, welcome, links, details)
+COMMANDS = {name: callback for feature in (reporting, table, ending, corrections,
+                                            chat_settings, money, lookback, files,
+                                            calculator, welcome, links)
+            for name, callback in feature.COMMANDS.items()}
 
 
 class RetryAfterIsNotAnError(logging.Filter):
@@ -144,15 +138,9 @@ def build_application(settings: Settings, request: BaseRequest | None = None,
                    .get_updates_write_timeout(timeout).get_updates_pool_timeout(timeout))
     app = builder.build()
     app.bot_data["settings"] = settings  # the Mini App's server reads its section
-    for name, callback in COMMANDS.items():
-        app.add_handler(CommandHandler(name, callback))
-    app.add_handler(CallbackQueryHandler(details.on_details, pattern=details.PATTERN))
-    app.add_handler(CallbackQueryHandler(commands_money.on_settle_button,
-                                         pattern=commands_money.SETTLE_PATTERN))
-    for handler in commands_files.handlers():  # before on_button: it takes every button
-        app.add_handler(handler)
-    app.add_handler(CallbackQueryHandler(buttons.on_button))
-    app.add_handler(ChatMemberHandler(commands.on_added, ChatMemberHandler.MY_CHAT_MEMBER))
+    for feature in FEATURES:
+        feature.register(app)
+    buttons.register(app)
     app.add_error_handler(chat.on_error)
     return app
 

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
-from bot.handlers.chat import reply
-from bot.handlers.context import TallyContext
+from bot.handlers.chat import add_commands, reply
+from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import speaking
 from bot.ops.config import WebAppSettings
 from bot.text.i18n import t
 
@@ -80,9 +81,9 @@ def keyboard(lang: str, chat_id: int, above: InlineKeyboardMarkup | None = None
     return InlineKeyboardMarkup([*(above.inline_keyboard if above else ()), [b]])
 
 
-async def cmd_app(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_app(update: Update, context: TallyContext, lang: str) -> None:
     """``/app``: the button that opens the Mini App for this chat, or why there is none."""
-    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
     markup = keyboard(lang, chat.id)
@@ -93,3 +94,10 @@ async def cmd_app(update: Update, context: TallyContext) -> None:
     await reply(update, t(lang, "The app shows this chat's live scoreboard, the night's chart "
                                 "and hands, standings and debts, and takes a hand by its "
                                 "tiles. It opens inside Telegram:"), reply_markup=markup)
+
+
+COMMANDS = {"app": cmd_app}
+
+
+def register(app: TallyApp) -> None:
+    add_commands(app, COMMANDS)

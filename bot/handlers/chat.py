@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Any
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, TypeAlias
 
 from telegram import Message, MessageEntity, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, NetworkError, TelegramError
+from telegram.ext import CommandHandler
 
 from bot.delivery import send
 from bot.dialogs.grammar import (
@@ -19,7 +21,7 @@ from bot.dialogs.grammar import (
     half_width,
     seat_resolver,
 )
-from bot.handlers.context import TallyContext
+from bot.handlers.context import TallyApp, TallyContext
 from bot.ops import metrics
 from bot.text.errors_text import error_text
 from bot.text.i18n import t
@@ -31,6 +33,14 @@ from storage.models import SessionInfo, is_named_as
 log = logging.getLogger(__name__)
 
 SEAT_ORDER = ("E", "S", "W", "N")
+
+Callback: TypeAlias = Callable[[Update, TallyContext], Coroutine[Any, Any, None]]
+
+
+def add_commands(app: TallyApp, commands: Mapping[str, Callback]) -> None:
+    """Each ``/name`` of ``commands`` taken by its handler (what a feature's ``register``
+    does first)."""
+    app.add_handlers([CommandHandler(name, callback) for name, callback in commands.items()])
 
 
 async def table_of(context: TallyContext, chat_id: int) -> SessionInfo | None:
@@ -55,6 +65,13 @@ def tokens_of(message: Message) -> list[Token]:
             mentions[value] = entity.user.id
     words = text.split()[1:] if text.startswith("/") else text.split()
     return [Token(half_width(w), mentions.get(w)) for w in words]
+
+
+def words_and_sender(update: Update) -> tuple[list[Token], int | None]:
+    """The command's words and the sender's id."""
+    msg, user = update.effective_message, update.effective_user
+    assert msg is not None
+    return tokens_of(msg), user.id if user else None
 
 
 def resolver_for(session: SessionInfo, me: int | None) -> Resolver:
@@ -138,11 +155,20 @@ async def session_for_action(update: Update, context: TallyContext, lang: str
     if session is None:
         await refuse(update, lang, "no_session")
         return None
+    acting = await admitted(update, context, session)
+    if acting is None:
+        await refuse(update, lang, "not_player")
+    return acting
+
+
+async def admitted(update: Update, context: TallyContext, session: SessionInfo
+                   ) -> SessionInfo | None:
+    """The table as the sender acts at it (linked to their account if they were seated by
+    @username), or None when they are neither a player there nor an admin."""
     user = update.effective_user
     session = await link_sender(context, session, user)
     seated = {p.telegram_id for p in session.seats.values()}
     if user is None or (user.id not in seated and not await is_admin(update, context)):
-        await refuse(update, lang, "not_player")
         return None
     remember_member(context, session, user)
     return session

@@ -10,6 +10,9 @@ what it keeps lives as long as the update's handling::
         async with context.write(answer) as tx:   # the update's one write (bot.delivery.send)
             out = await tx.hands.record(...)
 
+(A handler is given the language, or the language and the table it may act at, by the
+guards of :mod:`bot.handlers.guards`.)
+
 ``context.ledger`` and ``context.drafts`` are for reads (a write through them is refused);
 ``context.registry`` is the one kind of write outside it; ``context.turn`` is the update's
 :class:`bot.delivery.send.Turn` (None outside the pipeline: start-up, tests calling a

@@ -5,11 +5,13 @@ explanation. Details data is ``v1:x:<session>:<hand>:<event>:<check>`` (see keyb
 from __future__ import annotations
 
 from telegram import InlineKeyboardMarkup, Update
+from telegram.ext import CallbackQueryHandler
 
 from bot.delivery import send
 from bot.dialogs.keyboards import answer_keyboard, event_check, parse_details, undo_keyboard
 from bot.handlers.chat import error_text_plain
-from bot.handlers.context import TallyContext
+from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import speaking
 from bot.text import render
 from bot.text.i18n import t
 from storage.errors import LedgerError
@@ -31,13 +33,13 @@ def answer(lang: str, out: RecordOutcome, verbose: bool) -> tuple[str, InlineKey
     return render.outcome_text(lang, out, verbose=verbose), keyboard
 
 
-async def on_details(update: Update, context: TallyContext) -> None:
+@speaking
+async def on_details(update: Update, context: TallyContext, lang: str) -> None:
     """Details: edit the compact answer into the full explanation (Undo stays while the
     table is open)."""
     query, chat = update.callback_query, update.effective_chat
     if query is None or chat is None:
         return
-    lang = await context.lang()
     data = parse_details(query.data)
     message = query.message
     stale = t(lang, error_text_plain("stale_button"))
@@ -59,3 +61,7 @@ async def on_details(update: Update, context: TallyContext) -> None:
                 if session.status == "open" else None)
     await send.edit(context, chat.id, message.message_id, text, reply_markup=keyboard)
     await send.answer(update)
+
+
+def register(app: TallyApp) -> None:
+    app.add_handler(CallbackQueryHandler(on_details, pattern=PATTERN))

@@ -12,9 +12,10 @@ from telegram import Update
 
 from bot.delivery import send
 from bot.dialogs.keyboards import DraftData, draft_data, grid
-from bot.handlers import board, commands_files
-from bot.handlers.chat import is_admin, refuse, refuse_press, remember
-from bot.handlers.context import TallyContext
+from bot.handlers import board, files
+from bot.handlers.chat import add_commands, is_admin, refuse, refuse_press, remember
+from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import at_table, speaking
 from bot.text import render, render_mcr
 from bot.text.answer import own_money
 from bot.text.i18n import t
@@ -96,9 +97,10 @@ async def _end(update: Update, context: TallyContext, lang: str, session: Sessio
             raise
         await refuse_press(update, lang, exc, session)
         return
-    await commands_files.send_end_pictures(update, context, lang, summary)
+    await files.send_end_pictures(update, context, lang, summary)
 
 
+@speaking
 async def undo_end(update: Update, context: TallyContext, lang: str) -> None:
     """``/undo`` with no table going: the chat's last ``/end``, if nothing happened since,
     is taken back (the night, its open hand and its board as they were; its debts gone).
@@ -123,3 +125,16 @@ async def undo_end(update: Update, context: TallyContext, lang: str) -> None:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
     remember(context, chat.id, session)
+
+
+@at_table
+async def cmd_end(update: Update, context: TallyContext, lang: str,
+                  session: SessionInfo) -> None:
+    await end_or_ask(update, context, lang, session)
+
+
+COMMANDS = {"end": cmd_end}
+
+
+def register(app: TallyApp) -> None:
+    add_commands(app, COMMANDS)

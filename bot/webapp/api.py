@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
@@ -29,7 +30,7 @@ from telegram.error import TelegramError
 
 from bot.ops.application import AnyApp
 from bot.ops.config import Settings
-from bot.text.i18n import normalise_language
+from bot.text.i18n import is_chinese, normalise_language
 from bot.webapp import access, entry, views
 from bot.webapp.auth import AuthError, InitData, chat_of, validate
 from bot.webapp.strings import strings
@@ -42,7 +43,10 @@ log = logging.getLogger(__name__)
 MAX_BODY = 16 * 1024
 # A write's idempotency key, made by the app when its form was opened (random, URL-safe).
 KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
-ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
+JS = "text/javascript; charset=utf-8"
+# The page's script, each family's own part of the entry form, and the style.
+ASSETS = {"app.js": JS, "form-singapore.js": JS, "form-mcr.js": JS, "form-hongkong.js": JS,
+          "app.css": "text/css; charset=utf-8"}
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
                                "style-src 'self'; script-src 'self'; base-uri 'none'",
@@ -104,6 +108,21 @@ def routes(application: AnyApp, settings: Settings,
                             headers=HEADERS)
 
     Handler = Callable[[Request, Caller], Awaitable[Any]]
+    scripts: dict[int, tuple[float, str]] = {}
+
+    async def script(chat_id: int, lang: str) -> str:
+        """A Chinese reader sees the chat's script (a zh-Hant chat: Traditional); the
+        chat's language is read once in :data:`access.MEMBER_SECONDS`."""
+        if not is_chinese(lang):
+            return lang
+        hit = scripts.get(chat_id)
+        if hit is None or hit[0] <= time.monotonic():
+            ledger = application.bot_data["services"].ledger
+            said = (await ledger.chats.chat(chat_id, lang)).language
+            if len(scripts) >= access.MAX_ENTRIES:
+                scripts.clear()
+            hit = scripts[chat_id] = (time.monotonic() + access.MEMBER_SECONDS, said)
+        return hit[1] if is_chinese(hit[1]) else lang
 
     def api(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -116,6 +135,7 @@ def routes(application: AnyApp, settings: Settings,
                 lang = normalise_language(init.language_code, default)
                 chat_id = chat_of(token, init.start_param)
                 member = await known.check(chat_id, init)
+                lang = await script(chat_id, lang)
                 result = await handler(request, Caller(init, chat_id, member, lang,
                                                        application))
             except AuthError as exc:
@@ -156,11 +176,12 @@ def routes(application: AnyApp, settings: Settings,
             raise _Refused(403, "not_player", strings(c.lang)["not_player"])
         return session
 
-    async def form(data: dict[str, Any], c: Caller) -> tuple[SessionInfo, str]:
+    async def form(data: dict[str, Any], c: Caller
+                   ) -> tuple[SessionInfo, str, entry.Form]:
         session = await recorder(c)
         try:
             f = entry.Form.model_validate(data)
-            return session, entry.report_text(c.lang, session, f)
+            return session, entry.report_text(c.lang, session, f), f
         except ValidationError:
             raise _Refused(400, "bad_form", strings(c.lang)["failed"]) from None
         except entry.EntryError as exc:
@@ -259,7 +280,7 @@ def routes(application: AnyApp, settings: Settings,
     async def preview(request: Request, c: Caller) -> Any:
         data = await body(request, c.lang)
         data.pop("key", None)
-        session, text = await form(data, c)
+        session, text, _ = await form(data, c)
         try:
             return await entry.preview(c.ledger, c.lang, session, text, c.init.user_id)
         except entry.EntryError as exc:
@@ -269,11 +290,14 @@ def routes(application: AnyApp, settings: Settings,
         data, key, first = await keyed(request, c)
         if first is not None:  # sent before: whatever the form or the table says now
             return already(c, first)
-        session, text = await form(data, c)
+        session, text, f = await form(data, c)
         try:  # refused here, not in the chat
             seen = await entry.preview(c.ledger, c.lang, session, text, c.init.user_id)
         except entry.EntryError as exc:
             raise _Refused(422, "bad_form", exc.message) from None
+        if seen["false_win"] and not (f.mcr and f.mcr.false_win):
+            # MCR: under the 8-fan gate the claim is a false win (错和), recorded only as one
+            raise _Refused(422, "under_gate", strings(c.lang)["under_gate"])
         # the group will ask "the same hand?": the app says so rather than "sent"
         return {**await once(c, key, "record", text, session, seen["hand"]),
                 "asks": seen["asks"]}

@@ -25,16 +25,31 @@ from telegram import Message
 from telegram.constants import ParseMode
 
 from bot.delivery.pipeline import pipeline_of
-from bot.dialogs.grammar import GrammarError, Token, parse_draw, parse_kong, parse_win
+from bot.dialogs.bonus_grammar import parse_bite
+from bot.dialogs.grammar import (
+    GrammarError,
+    Token,
+    for_family,
+    parse_draw,
+    parse_kong,
+    parse_win,
+)
 from bot.dialogs.guided_keyboards import KONG_WORDS
 from bot.dialogs.guided_steps import facts_of
+from bot.dialogs.mcr_grammar import parse_mcr_win
 from bot.handlers.chat import resolver_for
 from bot.ops.application import AnyApp
-from bot.text import render
+from bot.text import render, render_mcr
+from bot.text.amounts import in_cents, signed_points
+from bot.text.answer import own_money
 from bot.text.errors_text import error_text
 from bot.text.i18n import is_chinese, t
 from bot.text.words import pattern_name, said
 from bot.webapp.auth import InitData
+from bot.webapp.entry_bites import bite_text
+from bot.webapp.entry_hk import FLOWERS, hk_words
+from bot.webapp.entry_hk import MAX_FAN as HK_MAX_FAN
+from bot.webapp.entry_mcr import McrForm, mcr_text, under_gate
 from engine.errors import ReportError
 from engine.models import MAX_FAN, SEATS, HandResult
 from engine.offer import FROM_ANOTHER, WAYS, Offer
@@ -88,7 +103,7 @@ class Form(BaseModel):
     a kong made by ``winner`` (``kong``: concealed, added, direct (off ``from_seat``), or
     wild)."""
 
-    kind: Literal["win", "kong", "draw"] = "win"
+    kind: Literal["win", "kong", "draw", "bite"] = "win"
     winner: str | None = Field(None, pattern=r"^[ESWN]$")
     how: str = "self_draw"
     kong: Literal["concealed", "added", "direct", "wild"] | None = None
@@ -103,6 +118,26 @@ class Form(BaseModel):
     tai: int | None = Field(None, ge=0, le=MAX_FAN)
     amount: int | None = Field(None, ge=1, le=MAX_AMOUNT)
     bonus: list[str] = Field(default_factory=list, max_length=12)
+    # Singapore's bites and sets (``kind`` bite): which, hidden, and ``from_seat`` to charge
+    # one player.
+    bite: Literal["cat_rat", "rooster_centipede", "seat_flowers", "set_flowers",
+                  "set_seasons", "set_animals"] | None = None
+    hidden: bool = False
+    # MCR: the melds with their sources, the winning tile, flags, flowers, or the fan count.
+    mcr: McrForm | None = None
+    # Hong Kong: the 番 count (and its flower 番), bonus tiles, prevailing wind, 包自摸.
+    fan: int | None = Field(None, ge=0, le=HK_MAX_FAN)
+    flower_fan: int = Field(0, ge=0, le=8)
+    flowers: list[str] = Field(default_factory=list, max_length=8)
+    wind: str | None = Field(None, pattern=r"^[ESWN]$")
+    feeder: str | None = Field(None, pattern=r"^[ESWN]$")
+
+    @field_validator("flowers")
+    @classmethod
+    def _flowers(cls, value: list[str]) -> list[str]:
+        if not all(x in FLOWERS for x in value) or len(set(value)) != len(value):
+            raise ValueError("not a bonus tile")
+        return value
 
     @field_validator("bonus")
     @classmethod
@@ -213,10 +248,16 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
         return kong_text(lang, session, form)
     if form.kind == "draw":
         return draw_text(lang, session, form)
+    if form.kind == "bite":
+        return bite_text(lang, session, form, _who, EntryError)
     facts = facts_of(session)
     words = HOW_WORDS.get(lang, HOW_WORDS["en"])
     if form.how not in facts.hows:
         raise EntryError(t(lang, "That way of winning is not played at this table."))
+    if facts.family == "mcr":
+        return mcr_text(lang, session, form, _who, EntryError, compact, words[form.how])
+    if form.mcr is not None:
+        raise EntryError(t(lang, "Melds with their sources are entered at MCR tables only."))
     if form.winner not in session.seats:
         raise EntryError(t(lang, "Choose who won."))
     parts = ["/hu", _who(session, form.winner), words[form.how]]
@@ -236,6 +277,8 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
             raise EntryError(t(lang, "Not a pattern of this table: {name}", name=name))
         parts.append(pattern_name("", name, lang))  # 七對 in zh-Hant: read in either script
     said = _value_words(lang, facts, form)
+    if facts.family == "hongkong":
+        said += hk_words(lang, session, form, _who, EntryError)
     parts += said
     if not form.tiles and not form.patterns and not said:
         parts.append(pattern_name("", facts.plain, lang))
@@ -273,11 +316,41 @@ def _value_words(lang: str, facts: Offer, form: Form) -> list[str]:
         if facts.tai is None:
             raise EntryError(t(lang, "Bonus tiles are counted at Singapore tables only."))
         words += form.bonus
+    hk = form.fan is not None or form.flowers or form.wind or form.feeder
+    if hk and facts.family != "hongkong":
+        raise EntryError(t(lang, "番, bonus tiles and the prevailing wind are said this way at "
+                                 "Hong Kong tables only."))
     if form.amount is not None:
         if not facts.amount:
             raise EntryError(t(lang, "An amount is said at points-only tables only."))
         words.append(str(form.amount))
     return words
+
+
+def money_points(session: SessionInfo) -> bool:
+    """Whether the table's points are money's cents (Hong Kong; Singapore's own money)."""
+    return in_cents(session.rules) or own_money(session.preset)
+
+
+def read_report(session: SessionInfo, text: str) -> tuple[dict[str, Any], str | None]:
+    """``text`` read as the chat reads it at this table (:mod:`bot.handlers.commands`):
+    /kong, /draw, /bite (/yao), and /hu by the MCR grammar at an MCR table (with the
+    match's winds) or the common one; as the table's family reads the report."""
+    words = [Token(w) for w in text.split()[1:]]
+    resolve = resolver_for(session, None)
+    command = text.split(maxsplit=1)[0]
+    indicator = None
+    if command == "/kong":
+        event = parse_kong(words, resolve)
+    elif command == "/draw":
+        event = parse_draw(words, resolve)
+    elif command in ("/bite", "/yao"):
+        event = parse_bite(words, resolve)
+    elif facts_of(session).family == "mcr":
+        event = render_mcr.report_winds(session, parse_mcr_win(words, resolve))
+    else:
+        event, indicator = parse_win(words, resolve)
+    return for_family(event, str(session.rules.get("family"))), indicator
 
 
 async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str,
@@ -287,14 +360,7 @@ async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str,
     about ("the same hand?") were ``reporter`` to report it now, or None."""
     seats: dict[str, str] = {s: p.name for s, p in session.seats.items()}
     try:
-        words = [Token(w) for w in text.split()[1:]]
-        resolve = resolver_for(session, None)
-        if text.startswith("/kong"):
-            event, indicator = parse_kong(words, resolve), None
-        elif text.startswith("/draw"):
-            event, indicator = parse_draw(words, resolve), None
-        else:
-            event, indicator = parse_win(words, resolve)
+        event, indicator = read_report(session, text)
         events: list[dict[str, Any]] = []
         number, dealer = session.hands + 1, session.dealer
         if session.open_hand:
@@ -319,8 +385,13 @@ async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str,
     lines = plain(render.details_text(lang, session, number, result, index)).split("\n")
     asks = None if session.open_hand or reporter is None else \
         await ledger.hands.would_ask(session.chat_id, event, reporter=reporter)
-    return {"text": text, "hand": number, "asks": asks,
-            "deltas": {s: result.events[index].deltas[s] for s in SEATS if s in session.seats},
+    deltas = {s: result.events[index].deltas[s] for s in SEATS if s in session.seats}
+    cents = money_points(session)
+    return {"text": text, "hand": number, "asks": asks, "deltas": deltas,
+            # as the answer says them: dollars and cents where the points are cents
+            "shown": {s: signed_points(d, cents) for s, d in deltas.items()},
+            # MCR: a claim under the 8-fan gate is a false win (错和), not a win
+            "false_win": under_gate(list(result.events[index].lines)),
             "lines": [x for x in lines if x.strip()]}
 
 

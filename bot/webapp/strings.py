@@ -86,7 +86,54 @@ def strings(lang: str) -> dict[str, str]:
         "failed": t(lang, "Something went wrong; try again."),
         "bad_json": t(lang, "The app sent something the bot could not read; reload it."),
         "too_large": t(lang, "That is too much to send at once."),
+        # Singapore: bites and sets, paid at once
+        "a_bite": t(lang, "A bite or a set"),
+        "bite_by": t(lang, "Who bit, or completed a set?"),
+        "bite_what": t(lang, "Which bite or set"),
+        "bite_payer": t(lang, "Who pays"),
+        "each_other": t(lang, "Each other player"),
+        "hidden": t(lang, "Hidden (both in the starting hand): paid double"),
+        # MCR: the tiles with melds, the flags, the flowers, or the fan count; the gate
+        "standing": t(lang, "Standing tiles (without the winning tile)"),
+        "winning_tile": t(lang, "Winning tile"),
+        "meld_kind": t(lang, "Meld"),
+        "meld_from": t(lang, "Claimed from"),
+        "chow_from": t(lang, "A chow is always claimed from the player before the winner."),
+        "flags": t(lang, "Also"),
+        "flowers_n": t(lang, "Flowers: {n}", n="{n}"),
+        "fan_alone": t(lang, "Or the fan count alone (flowers included)"),
+        "match": t(lang, "Match: {round}, hand {hand} of 4 ({number} of 16). Seat winds: "
+                         "{winds}.", round="{round}", hand="{hand}", number="{number}",
+                   winds="{winds}"),
+        "gate": t(lang, "A win needs {gate} fan without flowers; under it the claim is a "
+                        "false win (错和).", gate="{gate}"),
+        "under_gate": t(lang, "Under the gate of 8 fan without flowers this claim is a false "
+                              "win (错和), not a win: tap “Record as a false win (错和)” to "
+                              "record it so."),
+        "record_false_win": t(lang, "Record as a false win (错和)"),
+        # Hong Kong: the 番 count, bonus tiles, winds, 包自摸, the share table
+        "fan_count": t(lang, "番, counted in (instead of patterns or tiles)"),
+        "flower_fan": t(lang, "Of which flower 番"),
+        "hk_flowers": t(lang, "Bonus tiles (flowers 梅蘭菊竹, seasons 春夏秋冬)"),
+        "prevailing": t(lang, "Prevailing wind"),
+        "seat_winds": t(lang, "Seat winds: {winds}", winds="{winds}"),
+        "feeder": t(lang, "包自摸: who fed the fourth exposed meld"),
+        "nobody": t(lang, "Nobody"),
+        "share": t(lang, "One share"),
+        "pays_self": t(lang, "Self-draw, each pays"),
+        "pays_discard": t(lang, "Off a discard, winner gets"),
     }
+    # MCR: a meld's kinds and the flags, by the fans' own names in Chinese
+    for key, word, english in (("chow", "吃", "Chow"), ("pung", "碰", "Pung"),
+                               ("kong", "明杠", "Kong"), ("concealed", "暗杠", "Concealed kong"),
+                               ("added", "补杠", "Added kong"),
+                               ("last_tile", "和绝张", "Last tile (和绝张)"),
+                               ("last_of_wall_self", "妙手回春",
+                                "Last tile of the wall (妙手回春)"),
+                               ("last_of_wall", "海底捞月", "Last discard (海底捞月)")):
+        s["mcr_" + key] = said(lang, word) if is_chinese(lang) else english
+    # the flowers' faces (梅兰竹菊 春夏秋冬), in the chat's script
+    s["flower_tiles"] = "梅蘭竹菊春夏秋冬" if lang == "zh-Hant" else "梅兰竹菊春夏秋冬"
     zh = is_chinese(lang)  # Chinese punctuation in Chinese
     s.update(colon=colon(lang), lp="（" if zh else " (", rp="）" if zh else ")")
     for seat, key in SEAT_KEYS.items():

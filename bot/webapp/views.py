@@ -9,10 +9,12 @@ from typing import Any
 from bot.dialogs.guided_keyboards import KONG_WORDS
 from bot.dialogs.guided_steps import facts_of
 from bot.pictures.picture_data import standings_series
-from bot.text import render, words
+from bot.text import render, render_mcr, words
+from bot.text.amounts import signed_points
 from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import money, t
-from bot.webapp.entry import BONUS_CODES, has_draw, kong_kinds, plain
+from bot.webapp import entry_bites, entry_hk, entry_mcr
+from bot.webapp.entry import BONUS_CODES, has_draw, kong_kinds, money_points, plain
 from engine.models import SEATS, HandResult
 from storage.errors import LedgerError
 from storage.ledger import Ledger
@@ -25,6 +27,7 @@ async def board(ledger: Ledger, lang: str, s: SessionInfo | None) -> dict[str, A
     if s is None:
         return {"status": "none"}
     seats = []
+    cents = money_points(s)  # Hong Kong, Singapore: the points are the money's cents
     for seat in SEATS:
         p = s.seats.get(seat)
         if p is None:
@@ -32,13 +35,15 @@ async def board(ledger: Ledger, lang: str, s: SessionInfo | None) -> dict[str, A
         total = s.totals.get(seat, 0)
         seats.append({"seat": seat, "seat_name": t(lang, words.SEAT_KEYS[seat]), "name": p.name,
                       "total": total, "money": money(total * s.stake_cents),
-                      "dealer": seat == s.dealer,
+                      "shown": signed_points(total, cents),
+                      "dealer": seat == render_mcr.dealer(s),  # a match: by its hand
                       "in_hand": bool(s.open_hand) and seat in s.still_in})
     left = [{"name": x.name, "total": x.points, "money": money(x.points * s.stake_cents)}
             for x in await ledger.series.left_table(s)]
     return {"status": s.status, "session": s.id, "preset": words.preset_name(lang, s.preset),
             "stake": money(s.stake_cents), "hands": s.hands, "open_hand": s.open_hand,
-            "hand": s.hands + (0 if s.open_hand else 1), "seats": seats, "left": left}
+            "hand": s.hands + (0 if s.open_hand else 1), "seats": seats, "left": left,
+            "match": entry_mcr.match_view(lang, s)}
 
 
 async def night(ledger: Ledger, lang: str, chat_id: int) -> dict[str, Any]:
@@ -143,4 +148,15 @@ def entry(lang: str, s: SessionInfo) -> dict[str, Any]:
             # Singapore: a tai count (min, cap) and bonus tiles; points only: an amount.
             "tai": list(facts.tai) if facts.tai else None,
             "bonus": list(BONUS_CODES) if facts.tai else [],
-            "amount": facts.amount}
+            "amount": facts.amount,
+            "family": facts.family,
+            # Singapore: the bites and sets paid at once
+            "bites": entry_bites.labels(lang, s),
+            # MCR: the match's round, hand and seat winds; the 8-fan gate
+            "match": entry_mcr.match_view(lang, s) if facts.family == "mcr" else None,
+            # Hong Kong: the share table in dollars and cents, the seat winds, the bonus tiles
+            "shares": entry_hk.share_view(lang, s.rules.get("options", {}))
+            if facts.family == "hongkong" else None,
+            "seat_winds": entry_hk.seat_winds(lang, s) if facts.family == "hongkong" else None,
+            "flowers": list(entry_hk.FLOWERS) if facts.family == "hongkong" else [],
+            "cents": money_points(s)}

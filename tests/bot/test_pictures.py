@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
 
-from bot.handlers.commands_files import card_of, draw_night
+from bot.handlers.files import card_of, draw_night
 from bot.pictures import drawing, fonts
 from bot.pictures.picture_data import (
     night_series,

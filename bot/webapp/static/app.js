@@ -135,6 +135,7 @@
     if (!res.ok) {
       const err = new Error((data && data.message) || S.failed || "Error " + res.status);
       err.status = res.status;
+      err.code = data && data.error;
       // the init data is refused (too old, most often: a night outlasts its hour): the
       // page says so and how to reopen it, and shows nothing it can no longer keep fresh
       if (res.status === 401 && me) fatal(err.message);
@@ -217,7 +218,7 @@
       el("td", {}, s.name, s.dealer ? el("span", { class: "badge" }, S.dealer) : null,
         b.open_hand ? el("span", { class: "badge" + (s.in_hand ? "" : " off") },
           s.in_hand ? S.in_hand : S.out) : null),
-      el("td", { class: "num " + cls(s.total), "data-total": s.total }, signed(s.total)),
+      el("td", { class: "num " + cls(s.total), "data-total": s.total }, s.shown || signed(s.total)),
       el("td", { class: "num " + cls(s.total) }, s.money)));
     const left = b.left.map((p) => el("tr", { class: "left", "data-left": p.name },
       el("td", {}, ""), el("td", {}, p.name, el("span", { class: "badge off" }, S.left)),
@@ -229,11 +230,17 @@
         el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, ""),
           el("th", { class: "num" }, S.points), el("th", { class: "num" }, S.money))),
         el("tbody", {}, rows, left)),
+      b.match ? el("p", { class: "hint", id: "match" }, matchLine(b.match, b.seats)) : null,
       el("p", { class: "hint" }, S.stake + " " + b.stake),
       b.can_undo ? el("div", { class: "row" },
         el("button", { class: "act light", id: "undo", onclick: undo, disabled: undoing }, S.undo)) : null);
     // when the board was first shown, since navigation began (the docs' timings)
     if (!document.body.dataset.shown) document.body.dataset.shown = String(Math.round(performance.now()));
+  }
+  // MCR: "Match: East round, hand 2 of 4 (2 of 16). Seat winds: alice North, …"
+  function matchLine(m, seats) {
+    const winds = seats.map((s) => s.name + " " + m.winds[s.seat]).join(S.colon === "：" ? "、" : ", ");
+    return fill(S.match, { round: m.round, hand: m.hand, number: m.number, winds });
   }
   let undoing = false;
   async function undo(ev) {
@@ -435,7 +442,8 @@
   // -- entering a hand by its tiles ----------------------------------------------------------
   const form = { kind: "win", winner: null, how: "self_draw", from_seat: null, tiles: [],
     melds: [], patterns: [], indicator: null, kong: null, players: {}, others: [],
-    tai: null, bonus: [], amount: null };
+    tai: null, bonus: [], amount: null, bite: null, hidden: false };
+  const families = window.TallyForms || {};  // form-*.js: each family's own parts of the form
   let target = "tiles";
   function tileLabel(code) {
     const r = code[0], s = code[1];
@@ -469,12 +477,17 @@
     }
     const out = el("div", { id: "preview" });
     const draw = () => {
+      gate = false;  // a tap changes the hand: the gate is asked again
       const chips = (items, key, value, label) => el("div", { class: "row" }, items.map((it) =>
         el("button", { class: "chip", "aria-pressed": String(form[key] === it[value]),
           ["data-" + key.replace("_", "-")]: it[value],
           onclick: () => { form[key] = it[value]; draw(); } }, it[label])));
-      const modes = chips([{ k: "win", l: S.a_win }, { k: "kong", l: S.a_kong }]
+      const modes = chips([{ k: "win", l: S.a_win }]
+        .concat(e.kongs.length ? [{ k: "kong", l: S.a_kong }] : [])
+        .concat(e.bites.length ? [{ k: "bite", l: S.a_bite }] : [])
         .concat(e.draw ? [{ k: "draw", l: S.a_draw }] : []), "kind", "k", "l");
+      // what a family's own part of the form is given (form-*.js)
+      const ctx = { S, e, form, el, fill, chips, tileButton, draw };
       const actions = el("div", { class: "row" },
         el("button", { class: "act light", id: "preview-button", onclick: () => send("preview"),
           disabled: sending }, S.preview),
@@ -496,6 +509,14 @@
         show(el("h2", {}, S.enter), modes, el("p", { class: "hint" }, S.draw_help), rows, actions, out);
         return;
       }
+      if (form.kind === "bite" && families.singapore) {
+        show(el("h2", {}, S.enter), modes, families.singapore.bite(ctx), actions, out);
+        return;
+      }
+      if (form.kind === "win" && e.family === "mcr" && families.mcr) {
+        show(el("h2", {}, S.enter), modes, families.mcr.win(ctx), actions, out);
+        return;
+      }
       if (form.kind === "kong") {
         show(el("h2", {}, S.enter), modes,
           el("h3", {}, S.kong_by), chips(e.seats.filter((s) => e.still_in.includes(s.seat)), "winner", "seat", "name"),
@@ -510,7 +531,8 @@
       form.others = needsFrom ? form.others.filter((o) => o.winner !== form.winner && o.winner !== form.from_seat) : [];
       const alsoSeats = e.seats.filter((s) => e.still_in.includes(s.seat) && s.seat !== form.winner &&
         s.seat !== form.from_seat);
-      const also = needsFrom && form.from_seat && alsoSeats.length ? [
+      // one winner per hand in Hong Kong (截糊): no "also won"
+      const also = needsFrom && form.from_seat && alsoSeats.length && e.family !== "hongkong" ? [
         el("h3", {}, S.also),
         el("div", { class: "row", id: "also" }, alsoSeats.map((s) => {
           const i = form.others.findIndex((o) => o.winner === s.seat);
@@ -597,6 +619,7 @@
             out.replaceChildren(); draw();
           } }, S.clear)),
         el("h3", {}, S.patterns), pats, taiRow, bonusRow,
+        e.family === "hongkong" && families.hongkong ? families.hongkong.extras(ctx) : null,
         el("div", { class: "row" },
           el("button", { class: "act light", id: "preview-button", onclick: () => send("preview"),
           disabled: sending }, S.preview),
@@ -604,13 +627,24 @@
           disabled: sending }, S.record)),
         out);
     };
-    const body = () => form.kind === "draw" ? { kind: "draw", players: form.players } : form.kind === "kong" ? { kind: "kong", winner: form.winner, kong: form.kong,
+    const body = () => form.kind === "bite" ? families.singapore.body(form)
+      : form.kind === "win" && e.family === "mcr" ? families.mcr.body(form, gate)
+      : form.kind === "win" && e.family === "hongkong" ? Object.assign(generic(), families.hongkong.body(form))
+      : generic();
+    const generic = () => form.kind === "draw" ? { kind: "draw", players: form.players } : form.kind === "kong" ? { kind: "kong", winner: form.winner, kong: form.kong,
       from_seat: form.kong === "direct" ? form.from_seat : null } : ({ winner: form.winner, how: form.how,
       from_seat: ["discard", "rob_kong", "after_kong_discard"].includes(form.how) ? form.from_seat : null,
       tiles: form.tiles, melds: form.melds, patterns: form.patterns,
       indicator: e.indicator ? form.indicator : null, others: form.others,
       tai: e.tai ? form.tai : null, bonus: e.bonus.length ? form.bonus : [],
       amount: e.amount ? form.amount : null });
+    // MCR: once the app has said the claim is under the gate, Record records it as 错和
+    let gate = false;
+    const falseWin = (on) => {
+      gate = !!on;
+      const button = document.getElementById("record-button");
+      if (button) button.textContent = gate ? S.record_false_win : S.record;
+    };
     const busy = (on) => {
       sending = on;
       for (const id of ["preview-button", "record-button"]) {
@@ -627,7 +661,9 @@
           const names = Object.fromEntries(e.seats.map((s) => [s.seat, s.name]));
           out.replaceChildren(el("p", { class: "hint" }, r.text),
             el("p", { class: "deltas" }, Object.entries(r.deltas).map(([s, d]) =>
-              [el("span", { class: "pair " + cls(d) }, names[s] + " " + signed(d)), "  "])),
+              [el("span", { class: "pair " + cls(d) }, names[s] + " " + (r.shown ? r.shown[s] : signed(d))), "  "])),
+            // MCR: under the 8-fan gate the claim is a false win (错和); Record says so
+            r.false_win ? el("p", { class: "error", id: "preview-gate" }, S.under_gate) : "",
             el("div", { class: "lines", id: "preview-lines" }, r.lines.join("\n")),
             // the group will ask "the same hand?" if this is recorded: said before Record
             el("p", { class: "error", id: "preview-asks", hidden: !r.asks },
@@ -636,11 +672,15 @@
           written(r);
           form.tiles = []; form.melds = []; form.patterns = []; form.from_seat = null;
           form.indicator = null; form.kong = null; form.players = {}; form.others = [];
-          form.tai = null; form.bonus = []; form.amount = null;
+          form.tai = null; form.bonus = []; form.amount = null; form.bite = null;
+          form.hidden = false;
+          for (const f of Object.values(families)) if (f.reset) f.reset(form);
           tab = "board"; showTabs(); render();
         }
+        if (kind === "preview") falseWin(r.false_win);
       } catch (err) {
         if (!stopped) out.replaceChildren(el("p", { class: "error", id: "preview-error" }, err.message));
+        if (err.code === "under_gate") falseWin(true);
       } finally {
         busy(false);
       }

@@ -20,7 +20,6 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 from telegram.ext import (
-    BaseHandler,
     CallbackQueryHandler,
     MessageHandler,
     filters,
@@ -28,12 +27,14 @@ from telegram.ext import (
 
 from bot.delivery import send
 from bot.handlers.chat import (
+    add_commands,
     is_admin,
     refuse,
     reply,
     tokens_of,
 )
-from bot.handlers.context import TallyContext
+from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import speaking
 from bot.pictures import drawing, fonts
 from bot.pictures.picture_data import (
     night_series,
@@ -162,9 +163,9 @@ async def _night_number(update: Update, lang: str, usage: str) -> tuple[bool, in
     return True, int(m.group(1))
 
 
-async def cmd_chart(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_chart(update: Update, context: TallyContext, lang: str) -> None:
     """/chart [N]: the running totals of the night going (or the last one, or night N)."""
-    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
     ok, number = await _night_number(update, lang, "chart_usage")
@@ -222,9 +223,9 @@ async def stats_picture(update: Update, context: TallyContext, lang: str,
 # -- export -------------------------------------------------------------------------------
 
 
-async def cmd_export(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_export(update: Update, context: TallyContext, lang: str) -> None:
     """/export [N]: the chat's ledger (or night N) as a zip of CSV files."""
-    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
     ok, number = await _night_number(update, lang, "export_usage")
@@ -277,9 +278,9 @@ def _preview_text(lang: str, p: chat_files.ImportPreview) -> str:
              first=(p.first or "-")[:10], last=(p.last or "-")[:10])
 
 
-async def cmd_import(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_import(update: Update, context: TallyContext, lang: str) -> None:
     """/import as the caption of a zip, or as a reply to one: a preview and a button."""
-    lang = await context.lang()
     chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
     assert chat is not None and msg is not None
     if user is None or not await is_admin(update, context):
@@ -316,12 +317,12 @@ async def cmd_import(update: Update, context: TallyContext) -> None:
                                        ttl=timedelta(seconds=PENDING_SECONDS))
 
 
-async def on_import_button(update: Update, context: TallyContext) -> None:
+@speaking
+async def on_import_button(update: Update, context: TallyContext, lang: str) -> None:
     """Import or Cancel under a preview: the import (or the cancel), the pending import's
     end and the answers commit together, whichever worker takes the press."""
     query, chat, user = update.callback_query, update.effective_chat, update.effective_user
     assert query is not None and chat is not None and user is not None
-    lang = await context.lang()
     m = _IMPORT_DATA.match(query.data or "")
     found = await context.drafts.get(chat.id, int(m.group(1))) if m else None
     if m is None or found is None or found[1] != IMPORT_KIND or \
@@ -375,14 +376,14 @@ async def on_import_button(update: Update, context: TallyContext) -> None:
 COMMANDS = {"chart": cmd_chart, "export": cmd_export, "import": cmd_import}
 
 
-def handlers() -> list[BaseHandler[Any, Any, Any]]:
-    """What app.py registers besides the commands, before the generic button handler:
-    a zip sent with the caption /import, and the import's buttons. Says at start
-    whether the pictures have a CJK font (bot.pictures.fonts.check_at_start)."""
+def register(app: TallyApp) -> None:
+    """The commands, a zip sent with the caption /import, and the import's buttons (before
+    :mod:`bot.handlers.buttons`, which takes every button). Says at start whether the
+    pictures have a CJK font (bot.pictures.fonts.check_at_start)."""
     fonts.check_at_start()
-    return [
+    add_commands(app, COMMANDS)
+    app.add_handlers([
         MessageHandler(filters.Document.ALL & filters.CaptionRegex(r"^/import(@\w+)?(\s|$)"),
                        cmd_import),
         CallbackQueryHandler(on_import_button, pattern=r"^v1:i:"),
-    ]
-
+    ])

@@ -9,18 +9,21 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
+from telegram.ext import CallbackQueryHandler
 
 from bot.delivery import send
 from bot.dialogs import numbers
 from bot.dialogs.grammar import GrammarError
-from bot.handlers import commands_files
+from bot.handlers import files
 from bot.handlers.chat import (
+    add_commands,
     is_admin,
     refuse,
     reply,
     tokens_of,
 )
-from bot.handlers.context import TallyContext
+from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import speaking
 from bot.text import render_mcr, render_money
 from bot.text.errors_text import error_text
 from bot.text.i18n import money
@@ -34,14 +37,14 @@ SETTLE_DATA = re.compile(r"^v1:s:([0-9a-f]{12})$")
 SETTLE_PATTERN = r"^v1:s:"
 
 
-async def cmd_standings(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_standings(update: Update, context: TallyContext, lang: str) -> None:
     """Standings in money and in points, each night at its own stake; ``30d``: lately."""
-    lang = await context.lang()
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     words = tokens_of(msg)
-    if words and fold(words[0].text) in commands_files.CHART_WORDS:
-        await commands_files.standings_picture(update, context, lang)
+    if words and fold(words[0].text) in files.CHART_WORDS:
+        await files.standings_picture(update, context, lang)
         return
     days = None
     if words:
@@ -57,19 +60,19 @@ async def cmd_standings(update: Update, context: TallyContext) -> None:
                 + render_mcr.standings_text(lang, games))
 
 
-async def cmd_debts(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_debts(update: Update, context: TallyContext, lang: str) -> None:
     """Open debts from ended nights, netted: one line per two players."""
-    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
     balances = await context.ledger.money.open_balances(chat.id)
     await reply(update, render_money.balances_text(lang, balances))
 
 
-async def cmd_paid(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_paid(update: Update, context: TallyContext, lang: str) -> None:
     """``/paid N``: the debt N's two players are square; ``/paid N 2.50``: part of it.
     Its payer, its payee or an admin."""
-    lang = await context.lang()
     chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
     assert chat is not None and msg is not None
     words = tokens_of(msg)
@@ -120,9 +123,9 @@ def _confirm(lang: str, token: str) -> InlineKeyboardMarkup:
         render_money.confirm_label(lang), callback_data=f"v1:s:{token}")]])
 
 
-async def cmd_settle(update: Update, context: TallyContext) -> None:
+@speaking
+async def cmd_settle(update: Update, context: TallyContext, lang: str) -> None:
     """Propose the fewest transfers that clear every open debt, with a confirm button."""
-    lang = await context.lang()
     chat = update.effective_chat
     assert chat is not None
     plan = await context.ledger.money.settle_plan(chat.id)
@@ -133,11 +136,11 @@ async def cmd_settle(update: Update, context: TallyContext) -> None:
                 reply_markup=_confirm(lang, plan.token))
 
 
-async def on_settle_button(update: Update, context: TallyContext) -> None:
+@speaking
+async def on_settle_button(update: Update, context: TallyContext, lang: str) -> None:
     """The confirm button of /settle: a player with an open debt, or an admin."""
     query, chat = update.callback_query, update.effective_chat
     assert query is not None
-    lang = await context.lang()
     m = SETTLE_DATA.match(query.data or "")
     if m is None or chat is None or query.message is None:
         await send.answer(update, error_text(lang, "stale_button", ""), alert=True)
@@ -165,3 +168,12 @@ async def on_settle_button(update: Update, context: TallyContext) -> None:
             await tx.money.settle(chat.id, m.group(1), actor=user.id)
     except LedgerError as exc:
         await send.answer(update, error_text(lang, exc.code, str(exc)), alert=True)
+
+
+COMMANDS = {"standings": cmd_standings, "debts": cmd_debts, "paid": cmd_paid,
+            "settle": cmd_settle}
+
+
+def register(app: TallyApp) -> None:
+    add_commands(app, COMMANDS)
+    app.add_handler(CallbackQueryHandler(on_settle_button, pattern=SETTLE_PATTERN))

@@ -12,9 +12,10 @@ from telegram import InlineKeyboardMarkup, Update
 from bot.dialogs import numbers
 from bot.dialogs.grammar import GrammarError
 from bot.dialogs.keyboards import edit_data, grid
-from bot.handlers import commands_files
-from bot.handlers.chat import refuse, reply, tokens_of
-from bot.handlers.context import TallyContext
+from bot.handlers import files
+from bot.handlers.chat import add_commands, refuse, reply, tokens_of
+from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import speaking
 from bot.text import render_lookback
 from bot.text.i18n import t
 from bot.text.script import fold
@@ -25,8 +26,8 @@ from storage.services.lookback import Scope
 ALL_WORDS = ("all", "全部", "所有")
 
 
-async def cmd_history(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
+@speaking
+async def cmd_history(update: Update, context: TallyContext, lang: str) -> None:
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     words = [w.text for w in tokens_of(msg)]
@@ -71,8 +72,8 @@ def _label(scope: Scope) -> str:
     return scope if isinstance(scope, str) else scope.isoformat()
 
 
-async def cmd_hand(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
+@speaking
+async def cmd_hand(update: Update, context: TallyContext, lang: str) -> None:
     chat, msg = update.effective_chat, update.effective_message
     assert chat is not None and msg is not None
     words = [w.text for w in tokens_of(msg)]
@@ -112,14 +113,14 @@ def edit_keyboard(lang: str, d: Any) -> InlineKeyboardMarkup | None:
                   edit_data(d.session.id, d.number, i)) for i in wins], 3)
 
 
-async def cmd_stats(update: Update, context: TallyContext) -> None:
-    lang = await context.lang()
+@speaking
+async def cmd_stats(update: Update, context: TallyContext, lang: str) -> None:
     chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
     assert chat is not None and msg is not None
     ledger = context.ledger
     words = tokens_of(msg)
-    picture = any(fold(w.text) in commands_files.CHART_WORDS for w in words)
-    words = [w for w in words if fold(w.text) not in commands_files.CHART_WORDS]
+    picture = any(fold(w.text) in files.CHART_WORDS for w in words)
+    words = [w for w in words if fold(w.text) not in files.CHART_WORDS]
     if len(words) > 1:
         await refuse(update, lang, "stats_usage")
         return
@@ -136,9 +137,16 @@ async def cmd_stats(update: Update, context: TallyContext) -> None:
         player = await context.registry.player(chat.id, PlayerRef(
             name=user.username or user.first_name, telegram_id=user.id, username=user.username))
     if picture:
-        await commands_files.stats_picture(update, context, lang, player)
+        await files.stats_picture(update, context, lang, player)
         return
     record = await ledger.lookback.player_record(chat.id, player.id)
     standing = next((m for m in await ledger.money.money_standings(chat.id)
                      if m.player.id == player.id), None)
     await reply(update, render_lookback.record_text(lang, record, standing))
+
+
+COMMANDS = {"history": cmd_history, "hand": cmd_hand, "stats": cmd_stats}
+
+
+def register(app: TallyApp) -> None:
+    add_commands(app, COMMANDS)

@@ -1,0 +1,256 @@
+"""A chat's settings and rules: ``/rules`` (the table's, the chat's or a preset's),
+``/set`` (house rules, preset, stake, time zone, language, answer style; admins) and
+``/lang``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from telegram import Update
+from telegram.constants import ChatType
+
+from bot.delivery import send
+from bot.dialogs.grammar import (
+    GrammarError,
+    parse_stake,
+    set_words,
+)
+from bot.handlers.chat import (
+    add_commands,
+    is_admin,
+    refuse,
+    remember,
+    reply,
+    tokens_of,
+)
+from bot.handlers.context import TallyApp, TallyContext
+from bot.handlers.guards import speaking
+from bot.text import render, render_lookback
+from bot.text.amounts import in_cents
+from bot.text.i18n import money, normalise_language, t
+from bot.text.script import fold
+from bot.text.words import (
+    listing,
+    preset_key,
+    preset_name,
+    typed_name,
+    typed_value,
+)
+from engine.errors import ReportError, clip
+from engine.rules import parse_overrides, presets, ruleset
+from storage.errors import LedgerError
+from storage.ledger import zone_name
+from storage.models import ChatInfo, SessionInfo
+from storage.queues.messages import Outgoing
+
+
+@speaking
+async def cmd_rules(update: Update, context: TallyContext, lang: str) -> None:
+    msg, chat = update.effective_message, update.effective_chat
+    assert msg is not None and chat is not None
+    words = tokens_of(msg)
+    if words:
+        found = preset_key(words[0].text, presets())
+        if found is None:
+            await refuse(update, lang, "unknown_preset", name=clip(words[0].text),
+                         valid=", ".join(presets()))
+            return
+        preset = found
+        options = None
+    else:  # the rules this chat actually plays: the table's, or the chat's house rules
+        session = await context.ledger.sessions.current_session(chat.id)
+        if session is not None:
+            preset, options = session.preset, session.rules.get("options")
+        else:
+            info = await context.chat_info(chat.id, lang)
+            preset = info.preset
+            options = ruleset(preset, info.overrides).options.model_dump()
+    await reply(update, render.rules_text(lang, preset, options))
+
+
+def _as_typed(overrides: dict[str, Any], lang: str) -> list[str]:
+    """House rules as a player types them: cap_fan=5, menqing_zhongzhang=true, fan.清一色=4
+    (in Chinese by the options' names and words: 封顶=5, 门清断幺九=是)."""
+    out = []
+    for key, value in overrides.items():
+        items = value.items() if isinstance(value, dict) else [(None, value)]
+        name = typed_name(lang, key)
+        for sub, v in items:
+            word = "none" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+            word = typed_value(lang, word)
+            out.append(f"{name}.{sub}={word}" if sub is not None else f"{name}={word}")
+    return out
+
+
+@speaking
+async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
+    chat, msg = update.effective_chat, update.effective_message
+    assert chat is not None and msg is not None
+    if not await is_admin(update, context):
+        await refuse(update, lang, "admins_only")
+        return
+    words = set_words([w.text for w in tokens_of(msg)])  # 封顶 5 -> cap_fan=5
+    stake = len(words) == 2 and fold(words[0]) == "stake"
+    zone = len(words) == 2 and fold(words[0]) in ZONE_WORDS
+    # A new stake: the table going plays it from its next hand (the write sets it there).
+    session = await context.ledger.sessions.current_session(chat.id)
+    if stake and session is not None and in_cents(session.rules):
+        await refuse(update, lang, "hk_stake")
+        return
+    try:
+        change = _parse_set(words, stake=stake, zone=zone)
+    except GrammarError as exc:
+        await refuse(update, lang, exc.code, **exc.params)
+        return
+    except ReportError as exc:  # an option or a value no preset knows
+        params: dict[str, Any] = dict(exc.params)
+        await refuse(update, lang, exc.code, str(exc), **params)
+        return
+    if isinstance(change, tuple):
+        code, params = change
+        await refuse(update, lang, code, **params)
+        return
+    fields = change.fields
+    if change.merge:  # house rules added to the chat's own
+        current = await context.chat_info(chat.id, lang)
+        fields = {"overrides": _merged(current.overrides, fields["overrides"])}
+
+    def answer(info: ChatInfo) -> list[Outgoing]:
+        if zone:
+            return [send.replying(update, render_lookback.zone_text(info))]
+        return [send.replying(update, _house_rules_text(info, session if stake else None,
+                                                        going=session is not None))]
+
+    try:
+        async with context.write(answer) as tx:
+            info = await tx.chats.update_chat(chat.id, **fields)
+    except (LedgerError, ReportError) as exc:
+        await refuse(update, lang, exc.code, str(exc), **exc.params)
+        return
+    context.remember_chat(info)
+    if stake:
+        remember(context, chat.id, None if session is None else
+                 session.model_copy(update={"stake_cents": info.stake_cents}))
+
+
+@dataclass(frozen=True)
+class _SetChange:
+    """What ``/set`` changes: the chat's settings by name (``update_chat``'s keywords);
+    ``merge``: its ``overrides`` are added to the chat's house rules, not put in their
+    place."""
+
+    fields: dict[str, Any]
+    merge: bool = False
+
+
+def _parse_set(words: list[str], *, stake: bool, zone: bool
+               ) -> _SetChange | tuple[str, dict[str, Any]]:
+    """``/set``'s words (as :func:`set_words` gives them) as the change they ask for, or
+    the refusal (a code and its parameters) of words that ask for none."""
+    if len(words) == 2 and fold(words[0]) in ("preset", "规则"):
+        return _SetChange({"preset": preset_key(words[1], presets()) or words[1].lower()})
+    if stake:
+        return _SetChange({"stake_cents": parse_stake(words[1])})
+    if zone:
+        name = "" if fold(words[1]) in ("default", "默认", "默認") else zone_name(words[1])
+        if name is None:
+            return "bad_time_zone", {"token": escape(words[1][:40])}
+        return _SetChange({"time_zone": name})
+    if len(words) == 2 and fold(words[0]) in ("lang", "language", "语言"):
+        language = normalise_language(words[1], "")
+        if not language:
+            return "bad_language", {}
+        return _SetChange({"language": language})
+    if len(words) == 2 and fold(words[0]) in ("verbose", "详细") and \
+            fold(words[1]) in VERBOSE_WORDS:
+        return _SetChange({"verbose": VERBOSE_WORDS[fold(words[1])]})
+    if words == ["reset"]:
+        return _SetChange({"overrides": {}})
+    if words and all("=" in w for w in words):
+        return _SetChange({"overrides": parse_overrides(words)}, merge=True)
+    return "set_usage", {}
+
+
+def _merged(current: dict[str, Any], added: dict[str, Any]) -> dict[str, Any]:
+    """House rules ``added`` to the ``current`` ones: an option of several parts
+    (``fan.清一色=4``) keeps the parts not named."""
+    merged = dict(current)
+    for key, value in added.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return merged
+
+
+def _house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool) -> str:
+    """The answer to /set: the chat's house rules now (and, with a table ``going``, that
+    it keeps its rules); after a new stake with a table going (``session``, read before
+    the change), that table's rules and from which hand it plays the stake, then the
+    chat's rules for new tables only where they differ."""
+    lang = info.language
+    over = listing(lang, _as_typed(info.overrides, lang)) \
+        or t(lang, "the preset's defaults, nothing changed")
+    style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
+    params = {"preset": preset_name(lang, info.preset), "overrides": escape(over),
+              "stake": money(info.stake_cents), "style": style}
+    if session is None and not going:
+        return t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
+                       "{style}.", **params)
+    if session is None:
+        return t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
+                       "{style}. A table already going keeps its rules.", **params)
+    # Every hand keeps the stake it was played at.
+    text = t(lang, "The table going plays {preset}: {stake} per point from hand {number} "
+                   "on; the hands before keep their stake.",
+             preset=preset_name(lang, session.preset), stake=money(info.stake_cents),
+             number=session.hands + 1 if session.open_hand is None
+             else session.open_hand + 1)
+    chat_rules = ruleset(info.preset, info.overrides).options.model_dump(mode="json")
+    if info.preset != session.preset or chat_rules != session.rules.get("options"):
+        text += "\n" + t(lang, "New tables in this chat: {preset} ({overrides}); stake "
+                               "{stake} per point; {style}.", **params)
+    return text
+
+
+@speaking
+async def cmd_lang(update: Update, context: TallyContext, lang: str) -> None:
+    msg, chat = update.effective_message, update.effective_chat
+    assert msg is not None and chat is not None
+    words = tokens_of(msg)
+    # t()'s first parameter is named lang, so {lang} is filled in after translating.
+    if not words:
+        await reply(update, t(
+            lang, "Language: {lang}. Change it with /lang en, /lang zh or /lang 繁體."
+        ).format(lang=lang))
+        return
+    language = normalise_language(words[0].text, "")
+    if len(words) > 1 or not language:
+        await refuse(update, lang, "bad_language")
+        return
+    if chat.type != ChatType.PRIVATE and not await is_admin(update, context):
+        await refuse(update, lang, "admins_only")
+        return
+
+    def answer(info: ChatInfo) -> list[Outgoing]:
+        return [send.replying(update, t(info.language, "Language: {lang}.").format(
+            lang=info.language))]
+
+    async with context.write(answer) as tx:
+        info = await tx.chats.update_chat(chat.id, language=language)
+    context.remember_chat(info)
+
+
+ZONE_WORDS = ("tz", "timezone", "time_zone", "zone", "时区", "時區")
+
+
+VERBOSE_WORDS = {"on": True, "off": False, "开": True, "关": False, "1": True, "0": False}
+
+
+COMMANDS = {"rules": cmd_rules, "set": cmd_set, "lang": cmd_lang}
+
+
+def register(app: TallyApp) -> None:
+    add_commands(app, COMMANDS)

@@ -1,0 +1,73 @@
+"""Singapore's instant payouts besides kongs, entered in the Mini App: a bite (cat and rat,
+rooster and centipede, the seat flower and season; hidden, paid double; from every other
+player or charged to one) or a complete set (four flowers, four seasons, all four
+animals), written as the chat's ``/bite`` (``/yao`` in Chinese) and read by its grammar
+(:func:`bot.dialogs.bonus_grammar.parse_bite`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from bot.dialogs.guided_steps import facts_of
+from bot.text.answer import INSTANT
+from bot.text.i18n import is_chinese, t
+from storage.models import SessionInfo
+
+if TYPE_CHECKING:
+    from bot.webapp.entry import Form
+
+Who = Callable[[SessionInfo, str], str]  # a seat as a report names it
+Refuse = Callable[[str], Exception]  # the form's error, in the user's words
+Compact = Callable[[list[str]], str]  # tiles as the report's words
+
+# What the form sends: a bite's pair, or ``set_`` and the set.
+BITES = ("cat_rat", "rooster_centipede", "seat_flowers")
+SETS = ("set_flowers", "set_seasons", "set_animals")
+# The words /bite reads for each, in English and in Chinese (the grammar's own words).
+WORDS = {
+    "en": {"cat_rat": "cat rat", "rooster_centipede": "rooster centipede",
+           "seat_flowers": "seat flower", "set_flowers": "set flowers",
+           "set_seasons": "set seasons", "set_animals": "set animals",
+           "hidden": "hidden", "from": "from"},
+    "zh": {"cat_rat": "猫 鼠", "rooster_centipede": "鸡 蜈蚣", "seat_flowers": "本花",
+           "set_flowers": "齐 花", "set_seasons": "齐 季", "set_animals": "齐 动物",
+           "hidden": "暗", "from": "from"},
+}
+
+
+def offered(session: SessionInfo) -> list[str]:
+    """The bites and sets a player may report at this table, as the form sends them."""
+    facts = facts_of(session)
+    return [*facts.bites, *("set_" + k for k in facts.sets)]
+
+
+def labels(lang: str, session: SessionInfo) -> list[dict[str, str]]:
+    """Each bite or set the table pays at once, with its name (the answer's own words)."""
+    return [{"bite": k, "label": t(lang, INSTANT[k if k.startswith("set_") else "bite_" + k])}
+            for k in offered(session)]
+
+
+def bite_text(lang: str, session: SessionInfo, form: Form,
+              who: Who, refuse: Refuse) -> str:
+    """``/bite bob cat rat hidden from carol``, ``/yao bob 齐 花``: the chat's command.
+    ``who`` names a seat as the report does; ``refuse`` makes the form's error."""
+    if not offered(session):
+        raise refuse(t(lang, "Bites and sets are paid at once only at Singapore tables "
+                             "with instant payouts."))
+    if form.winner not in session.seats:
+        raise refuse(t(lang, "Choose who bit, or completed a set."))
+    if form.bite is None or form.bite not in offered(session):
+        raise refuse(t(lang, "Choose the bite or the set."))
+    words = WORDS["zh" if is_chinese(lang) else "en"]
+    parts = ["/yao" if is_chinese(lang) else "/bite", who(session, form.winner),
+             words[form.bite]]
+    if form.bite in SETS:
+        return " ".join(parts)  # a set is paid by every other player, never hidden
+    if form.hidden:
+        parts.append(words["hidden"])
+    if form.from_seat is not None:
+        if form.from_seat == form.winner or form.from_seat not in session.seats:
+            raise refuse(t(lang, "Choose who pays the bite."))
+        parts += [words["from"], who(session, form.from_seat)]
+    return " ".join(parts)
