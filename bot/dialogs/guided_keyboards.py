@@ -206,8 +206,10 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
     pages = -(-len(facts.patterns) // PAGE)
     if pages > 1:
         nxt = (draft.page + 1) % pages
-        rows.append([b(t(lang, "More patterns ({page}/{pages})", page=nxt + 1, pages=pages),
-                       "pg", nxt)])
+        more = (t(lang, "More big wins ({page}/{pages})", page=nxt + 1, pages=pages)
+                if facts.family == "changsha"  # Changsha counts big wins, not 番
+                else t(lang, "More patterns ({page}/{pages})", page=nxt + 1, pages=pages))
+        rows.append([b(more, "pg", nxt)])
     if facts.counts:
         rows.append([b(f"{said(lang, '根')} {cur.gen}", "g"),
                      b(f"{said(lang, '杠')} {cur.kongs}", "k")])

@@ -71,7 +71,8 @@ async def _pattern_labels(t: Table) -> list[str]:
         texts = [b["text"] for b in msg.buttons]
         new = [x for x in texts if x not in seen]
         seen += new
-        more = next((x for x in texts if x.startswith(("More patterns", "更多番型"))), None)
+        more = next((x for x in texts
+                     if x.startswith(("More patterns", "更多番型", "More big wins"))), None)
         if more is None or more.endswith("1/2)") or "(1/" in more:
             return seen
         await _tap(t, "bob", more)
