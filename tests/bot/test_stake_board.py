@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.harness import SentMessage, Table, plain, table
+from bot.console.fake_api import SentMessage
+from tests.bot.harness import Table, plain, table
 
 CREW = "@alice @bob @carol @dave"
 
