@@ -29,6 +29,10 @@ from storage.models import (
 
 SEAT_KEYS = words.SEAT_KEYS
 COUNTED = ("根", "杠")  # extras a hand may hold several of
+# Options /rules lists only while the options they refine are on (听用's scope with 听用).
+ONLY_WITH = {"tingyong_scope": ("tingyong",), "huazhu_fan": ("huazhu",),
+             "penalty_dealer": ("penalty",), "bird_mode": ("birds",),
+             "bird_origin": ("birds",)}
 _HOW = words.HOW
 
 
@@ -291,7 +295,9 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
               for k, v in opts.items()
               if k in words.OPTIONS and not isinstance(v, dict | list | tuple)
               and not (opts.get("suits") == 2 and k in ("huazhu", "huazhu_fan"))  # 两房
-              and not (p.family == "hongkong" and k == "base")]  # the share table says it
+              and not (p.family == "hongkong" and k == "base")  # the share table says it
+              and all(opts.get(on) for on in ONLY_WITH.get(k, ()))
+              and not (k == "huazhu_fan" and opts.get("cap_fan") is not None)]
     parts.append(escape(words.rules_hint(lang)))
     return "\n".join(parts)
 
