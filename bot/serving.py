@@ -35,13 +35,9 @@ async def prepare(settings: Settings) -> None:
 
     from bot.delivery.kinds import ALLOWED_UPDATES
     from bot.text.menus import set_menus
-    from storage.sql.db import create_engine, migrate
+    from storage.ledger import Ledger
 
-    engine = create_engine(settings.storage.url)
-    try:
-        await migrate(engine)
-    finally:
-        await engine.dispose()
+    await Ledger.migrate(settings.storage.url)
     tg = settings.telegram
     assert tg.token is not None and tg.secret_token is not None and tg.webhook_url
     async with Bot(tg.token.get_secret_value(), base_url=tg.base_url) as bot:

@@ -71,6 +71,7 @@ TEMPLATES: dict[str, str] = {
     "mcr_under_gate": "{seat}: {fan} fan without flowers, under the gate of {gate}: a false "
                       "win (错和), {amount} to each other player; the hand goes on",
     "mcr_owes": "{payer} → {payee}: {base} + {fan} fan = {amount}",
+    "mcr_penalty": "{seat}: {foul}, {amount} to each other player",
     # The steps that make an amount, where a rule changes it.
     "per_unit": "every unit counts {unit} points (house rules)",
     "zimo_stake": "{seat}: self-draw, each payer adds {amount}",

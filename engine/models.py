@@ -239,13 +239,22 @@ class Amounts(Frozen):
 MAX_ADJUST = 1_000_000
 
 
+# What a penalty is for: a false win (诈胡/相公, MCR's 错和), or one of the fouls an MCR
+# referee fines (docs/rules/mcr.md): 错吃, 错碰, 错杠, 超时 (slow play), 亮牌 (showing
+# tiles), or any other foul (犯规).
+PenaltyKind = Literal["false_win", "wrong_chow", "wrong_pung", "wrong_kong", "slow_play",
+                      "shown_tiles", "foul"]
+
+
 class Penalty(Frozen):
-    """A penalty the table agreed on: 诈胡/相公, a false win. What it costs is the family's
-    reading (engine.penalties), or the house rule ``false_win``."""
+    """A penalty the table agreed on. A false win (诈胡/相公) costs the family's reading
+    (engine.penalties), or the house rule ``false_win``; a foul at an MCR table costs the
+    referee's fine, ``points`` to each other player."""
 
     type: Literal["penalty"] = "penalty"
     seat: Seat
-    kind: Literal["false_win"] = "false_win"
+    kind: PenaltyKind = "false_win"
+    points: int | None = Field(None, ge=1, le=MAX_ADJUST)
 
 
 class Adjustment(Frozen):

@@ -87,6 +87,7 @@ class Offer:
     sets: tuple[str, ...] = ()  # Singapore: the bonus-tile sets a player may report
     amount: bool = False  # free: a win says its amount, a hand every player's change
     kong_events: bool = False  # kongs are reported as events: a hand knows who made one
+    bao_zimo: bool = False  # Hong Kong: 包自摸 on 十二張 (who fed the fourth meld) is paid
 
     @property
     def tiles(self) -> tuple[str, ...]:
@@ -142,7 +143,8 @@ def offer(rules: Ruleset) -> Offer:
                                            "kong_replacement"), kongs=())
     if isinstance(opts, HongKongOptions):  # 自摸, 搶槓 and 槓上開花 come from how it was won
         names = [n for n in known if n not in ("自摸", "搶槓", "槓上開花", "雞糊")]
-        return Offer("hongkong", _ordered("hongkong", names), WAYS[:4])
+        return Offer("hongkong", _ordered("hongkong", names), WAYS[:4],
+                     bao_zimo=opts.twelve_bao)
     assert isinstance(opts, JiangxiOptions)
     hows = tuple(h for h in WAYS if opts.discard_wins or h not in OFF_A_DISCARD)
     names = [n for n in _JIANGXI_HANDS if n in known]

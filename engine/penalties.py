@@ -12,6 +12,10 @@ player, what the family's reading in docs/rules/penalties.md says, unless the ho
 - Points only (free): no reading; the house rule ``false_win`` must name the points.
 - Hong Kong: a limit self-draw, two shares at the cap, in cents.
 
+At an MCR table a false win is 错和 (``false_win`` to each other player, the offender out
+of the hand), and a referee's fine for a foul (错吃, 错碰, 错杠, 超时, 亮牌, any other) is
+paid by the offender to each other player, as many points as the referee says.
+
 An adjustment moves the points it names; it must sum to zero.
 """
 
@@ -60,8 +64,40 @@ def false_win_amount(rules: Ruleset, payer: Seat, payee: Seat, dealer: Seat
     raise AssertionError(f"no false-win reading for {rules.family}")  # pragma: no cover
 
 
+def _mcr_penalty(rules: Ruleset, state: HandState, ev: Penalty, book: Book) -> None:
+    """MCR: a false win (错和) costs ``false_win`` to each other player and bars the
+    offender from winning the hand; a foul costs the referee's fine to each other player.
+    Either is a signed entry per player, summing to zero, in the hand's (and so the
+    match's) table points."""
+    opts = rules.options
+    if ev.kind == "false_win":
+        if ev.points is not None:
+            raise ReportError("mcr_false_win_points", "错和 costs what the table's false_win "
+                              "option says", points=opts.false_win * opts.base)
+        amount = opts.false_win * opts.base
+    elif ev.points is None:
+        raise ReportError("mcr_fine_points", "say the fine: the points the offender pays "
+                          "each other player", foul=ev.kind)
+    else:
+        amount = ev.points * opts.base
+    book.line("mcr_penalty", seat=ev.seat, foul=ev.kind, amount=amount)
+    reason = "mcr_false_win" if ev.kind == "false_win" else "mcr_foul"
+    for other in state.seats:
+        if other != ev.seat:
+            book.pay(ev.seat, other, amount, reason)
+    if ev.kind == "false_win" and ev.seat not in state.barred:
+        state.barred.append(ev.seat)  # the hand goes on without them
+
+
 def settle_penalty(rules: Ruleset, state: HandState, ev: Penalty, book: Book) -> None:
-    """诈胡: the false winner pays each other player; play goes on."""
+    """诈胡: the false winner pays each other player; play goes on. At an MCR table also
+    the referee's fines for fouls (错吃, 错碰 …)."""
+    if rules.family == "mcr":
+        _mcr_penalty(rules, state, ev, book)
+        return
+    if ev.kind != "false_win" or ev.points is not None:
+        raise ReportError("wrong_family", "fouls fined by a referee are the Chinese Official "
+                          "rules' (MCR)", family="mcr", preset=rules.preset)
     amounts = {other: false_win_amount(rules, ev.seat, other, state.dealer)
                for other in state.seats if other != ev.seat}
     reading = next(iter(amounts.values()))[1]

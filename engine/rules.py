@@ -51,8 +51,7 @@ class Ruleset:
     def points_in_cents(self) -> bool:
         """The family pays money from its own table: a point is a cent (Hong Kong,
         Singapore)."""
-        family = FAMILIES[self.family]
-        return family.points_in_cents or family.point_cents is not None
+        return FAMILIES[self.family].points_in_cents
 
     def snapshot(self) -> dict[str, Any]:
         """Everything needed to score again later, exactly as now (a session keeps this)."""

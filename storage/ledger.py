@@ -30,21 +30,32 @@ from __future__ import annotations
 from functools import cached_property
 
 from storage.errors import LedgerError
-from storage.files.chat_files import ChatFiles
+from storage.files.chat_files import ChatFiles, ImportPreview
 from storage.queues.inbox import Inbox
 from storage.queues.leases import Pipeline
 from storage.queues.outbox import Outbox
-from storage.services.app_requests import AppRequests
+from storage.services.app_requests import AppRequests, Claimed
 from storage.services.chats import Chats
 from storage.services.corrections import Corrections
-from storage.services.drafts import Drafts
+from storage.services.drafts import IMPORT_KIND, Drafts
+from storage.services.hand_stats import seat_facts
 from storage.services.hands import Hands
-from storage.services.lookback import Lookback
-from storage.services.money import Money
+from storage.services.lookback import (
+    AuditNote,
+    HandDetail,
+    Lookback,
+    NightHistory,
+    NightList,
+    PlayerRecord,
+    Scope,
+)
+from storage.services.money import Money, MoneyStanding, PairBalance, Payment, SettlePlan
 from storage.services.nights import Nights
 from storage.services.rows import SEAT_COLUMNS
-from storage.services.series import Series
+from storage.services.series import HandRow, Night, NightNet, Series
 from storage.services.sessions import Sessions
+from storage.services.twice import QUESTION_KIND
+from storage.sql import db, schema
 from storage.sql.clock import local, now, utc_offset, zone, zone_name
 from storage.sql.store import Store
 
@@ -52,6 +63,20 @@ from storage.sql.store import Store
 class Ledger(Store):
     """Open with ``await Ledger.open(url)``; close with ``await ledger.close()``. Its
     operations are its services' (built once per ledger object, on first use)."""
+
+    @classmethod
+    async def migrate(cls, url: str) -> None:
+        """Bring the database at ``url`` to the newest schema, without keeping it open
+        (what ``open`` does first, done once for several processes)."""
+        engine = db.create_engine(url)
+        try:
+            await db.migrate(engine)
+        finally:
+            await engine.dispose()
+
+    async def schema_at_head(self) -> bool:
+        """Whether the database's schema is the newest migration's."""
+        return await schema.schema_at_head(self.engine)
 
     @cached_property
     def chats(self) -> Chats:
@@ -110,5 +135,13 @@ class Ledger(Store):
         return Pipeline(self)
 
 
-__all__ = ["SEAT_COLUMNS", "Ledger", "LedgerError", "local", "now", "utc_offset", "zone",
-           "zone_name"]
+# What the bot reads besides the ledger itself: the types its services take and return
+# (beyond storage.models), the kinds of draft the bot asks for by name, the clock, and the
+# per-player facts of a hand as the ledger counts them (the pictures count the same).
+__all__ = [
+    "IMPORT_KIND", "QUESTION_KIND", "SEAT_COLUMNS", "AuditNote", "Chats", "Claimed",
+    "Drafts", "HandDetail", "HandRow", "ImportPreview", "Ledger", "LedgerError",
+    "MoneyStanding", "Night", "NightHistory", "NightList", "NightNet", "PairBalance",
+    "Payment", "PlayerRecord", "Scope", "SettlePlan", "local", "now", "seat_facts",
+    "utc_offset", "zone", "zone_name",
+]

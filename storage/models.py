@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -106,7 +106,9 @@ class RecordOutcome(Contract):
     # Nothing was recorded: the report looks like a second report of hand ``hand_number``
     # and is kept as this question (storage.services.twice) until a player answers it.
     asked: int | None = None
-    asked_kong: bool = False  # the question is about a kong of the open hand
+    # What the question is about: the hand that just ended, or a kong, a bite or a set
+    # (bonus_set) of the open hand.
+    asked_about: Literal["hand", "kong", "bite", "bonus_set"] = "hand"
     asked_by: str | None = None  # who reported it first (None: not a player here)
     asked_seconds: int | None = None  # how long before
 

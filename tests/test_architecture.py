@@ -1,6 +1,6 @@
 """Project-wide guards: imports run one way (between the packages, and between bot's
-subpackages), the documented pattern table cannot drift, and docs/architecture.md gives
-every module its job."""
+subpackages; the bot reaches storage through its face only), the documented pattern table
+cannot drift, and docs/architecture.md gives every module its job."""
 
 from __future__ import annotations
 
@@ -40,7 +40,10 @@ STORAGE_LAYERS = {
     "services": {"sql", "errors", "models"},
     "files": {"sql", "services", "errors", "models"},
 }
-STORAGE_FACE: dict[str, set[str] | None] = {"ledger": None, "models": set(), "errors": set()}
+# ``delivery.py``: what the bot's delivery pipeline and the queues exchange, from the queues
+# (and the drafts' prune batch).
+STORAGE_FACE: dict[str, set[str] | None] = {"ledger": None, "models": set(), "errors": set(),
+                                            "delivery": {"queues", "services"}}
 
 
 def _modules(path: Path) -> set[str]:
@@ -93,6 +96,16 @@ def test_storage_wings_import_downwards_only() -> None:
                 if m.startswith("storage.") and m.count(".") >= 1}
         bad = used - allowed - {own}
         assert not bad, f"{path.relative_to(ROOT)} imports storage.{sorted(bad)}"
+
+
+def test_bot_reaches_storage_through_its_face_only() -> None:
+    """The bot imports storage's face (``storage.ledger``, ``storage.models``,
+    ``storage.errors``, ``storage.delivery``), never a wing behind it."""
+    face = {f"storage.{name}" for name in STORAGE_FACE}
+    for path in (ROOT / "bot").rglob("*.py"):
+        used = {m for m in _modules(path) if m == "storage" or m.startswith("storage.")}
+        bad = {m for m in used if m not in face and m.rsplit(".", 1)[0] not in face}
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)} (not storage's face)"
 
 
 def test_documented_pattern_table_is_generated_from_the_definitions() -> None:

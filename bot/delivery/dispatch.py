@@ -51,9 +51,9 @@ from bot.ops import metrics
 from bot.ops.application import AnyApp
 from bot.text.help_text import NOTHING_RECORDED
 from bot.text.i18n import normalise_language, t
+from storage.delivery import DEFAULT_LEASE, AlreadyHandled, Outgoing, Pending
 from storage.errors import database_away
 from storage.ledger import Ledger
-from storage.queues.messages import DEFAULT_LEASE, AlreadyHandled, Outgoing, Pending
 
 log = logging.getLogger(__name__)
 

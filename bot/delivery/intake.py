@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.delivery import kinds
-from storage.queues.messages import Incoming
+from storage.delivery import Incoming
 
 ALLOWED_UPDATES = kinds.ALLOWED_UPDATES
 

@@ -24,14 +24,13 @@ from bot.delivery.sender import Sender
 from bot.ops import metrics
 from bot.ops.application import AnyApp
 from bot.ops.config import DeliverySettings
+from storage.delivery import DRAFT_PRUNE_BATCH, QUEUE_PRUNE_BATCH
 from storage.ledger import Ledger, now
-from storage.queues.leases import QUEUE_PRUNE_BATCH
-from storage.services.drafts import PRUNE_BATCH
 
 log = logging.getLogger(__name__)
 
 QUEUE_BATCHES = 50  # a round forgets at most 100,000 keys: 166 a second over 10 minutes
-DRAFT_BATCHES = 20  # batches of abandoned drafts deleted a round (each PRUNE_BATCH)
+DRAFT_BATCHES = 20  # batches of abandoned drafts deleted a round (each DRAFT_PRUNE_BATCH)
 
 
 def pipeline_of(app: AnyApp) -> Pipeline:
@@ -163,9 +162,9 @@ class Pipeline:
         before = now() - timedelta(hours=self.settings.draft_retention_hours)
 
         async def batch() -> tuple[int]:
-            return (await self.ledger.drafts.prune(before, batch=PRUNE_BATCH),)
+            return (await self.ledger.drafts.prune(before, batch=DRAFT_PRUNE_BATCH),)
 
-        [gone] = await in_batches(batch, DRAFT_BATCHES, PRUNE_BATCH)
+        [gone] = await in_batches(batch, DRAFT_BATCHES, DRAFT_PRUNE_BATCH)
         return gone
 
 

@@ -42,8 +42,8 @@ from telegram import Bot, InlineKeyboardMarkup, InputFile, Update
 from telegram.error import TelegramError
 from telegram.ext import CallbackContext
 
+from storage.delivery import Answer, Outgoing, Queued, Render
 from storage.ledger import Ledger
-from storage.queues.messages import Answer, Outgoing, Queued, Render
 
 log = logging.getLogger(__name__)
 

@@ -42,8 +42,8 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 
 from bot.delivery.outage import Outage
 from bot.ops import metrics
+from storage.delivery import DEFAULT_LEASE, Outgoing, Queued
 from storage.ledger import Ledger, now
-from storage.queues.messages import DEFAULT_LEASE, Outgoing, Queued
 
 log = logging.getLogger(__name__)
 

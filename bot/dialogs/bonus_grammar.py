@@ -46,7 +46,7 @@ def parse_bite(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
             kind = SETS[low]
         elif low in PAIRS and pair in (None, PAIRS[low]):
             pair = PAIRS[low]
-        elif low in ("flowers", "花") and pair is None:  # seat flowers, said as flowers
+        elif low in ("flowers", "花") and pair in (None, "seat_flowers"):  # said as flowers
             pair = "seat_flowers"
         elif low in HIDDEN:
             hidden = True

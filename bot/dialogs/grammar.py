@@ -17,6 +17,7 @@ from bot.text.script import fold, simplified
 from bot.text.words import STAKE_WORDS, VALUE_WORDS, option_key
 from engine.errors import clip as clip  # re-exported: the handlers clip with it
 from engine.errors import clip_params
+from engine.families.singapore_stakes import DOUBLING, FIXED
 from engine.models import MAX_FAN
 from engine.patterns import FAMILY_PATTERNS
 from engine.patterns.hongkong import MOST
@@ -676,13 +677,20 @@ def parse_starting(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
             "kinds": [simplified(t.text) for t in tokens[1:]]}
 
 
+# A Singapore table's stake tables, by name: a stake said as one is that option.
+STAKE_TABLES = frozenset((*DOUBLING, *FIXED, "custom"))
+
+
 def set_words(words: list[str]) -> list[str]:
     """``/set``'s words with options and values said in Chinese as their keys: ``封顶 5``
     -> ``cap_fan=5``, ``底注 0.5`` -> ``stake 0.5``, ``查花猪=否`` -> ``huazhu=false``."""
     if len(words) == 2 and fold(words[0]) in STAKE_WORDS:
         value = VALUE_WORDS.get(words[1], words[1])
-        # A number is the stake per point; a word, Hong Kong's tier (/set stake 五一).
-        return ["stake", words[1]] if re.search(r"[0-9]", value) else [f"stake={value}"]
+        # A number is the stake per point; a word, Hong Kong's tier (/set stake 五一), or a
+        # Singapore stake table by its name (/set stake 10/20).
+        named = value.lower() in STAKE_TABLES
+        return ["stake", words[1]] if re.search(r"[0-9]", value) and not named \
+            else [f"stake={value.lower() if named else value}"]
     if len(words) == 2 and "=" not in words[0] and (key := option_key(words[0])) is not None:
         words = [f"{key}={words[1]}"]
     out = []

@@ -10,13 +10,16 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.dialogs.guided_state import BiteDraft, Draft, DrawDraft, HuDraft, KongDraft
+from bot.dialogs.guided_state import BiteDraft, Draft, DrawDraft, HuDraft, KongDraft, PenaltyDraft
 from bot.dialogs.guided_steps import (
     AMOUNTS,
     FAN_BUTTONS,
+    FINES,
     KONG_LETTERS,
     MAX_WINNERS,
     PAGE,
+    PENALTY_LETTERS,
+    SELF_DRAWN,
     Table,
     has_more,
     ready,
@@ -25,9 +28,20 @@ from bot.dialogs.guided_steps import (
 from bot.dialogs.keyboards import draft_data
 from bot.text.answer import INSTANT
 from bot.text.help_text import HOW_LABELS
-from bot.text.i18n import is_chinese, t
-from bot.text.words import ENGLISH_FIRST, colon, listing, pattern_name, pattern_shown, said
+from bot.text.i18n import is_chinese, pt, t
+from bot.text.words import (
+    ENGLISH_FIRST,
+    FOULS,
+    colon,
+    listing,
+    pattern_name,
+    pattern_shown,
+    said,
+)
+from engine.explain import TEMPLATES
 from engine.offer import FROM_ANOTHER, WAYS, Offer
+from engine.patterns import FAMILY_PATTERNS
+from engine.rules import get_preset
 from storage.models import SessionInfo
 
 # Each way to win (engine.offer.WAYS) as its button says it.
@@ -53,6 +67,8 @@ def message(lang: str, session: SessionInfo, draft_id: int, version: int, draft:
         text, rows = _kong(lang, session, table, draft, b)
     elif isinstance(draft, BiteDraft):
         text, rows = _bite(lang, session, table, draft, b)
+    elif isinstance(draft, PenaltyDraft):
+        text, rows = _penalty(lang, session, table, draft, b)
     else:
         text, rows = _draw(lang, session, table, draft, b)
     return text, InlineKeyboardMarkup(_markup(rows))
@@ -70,19 +86,28 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
         return f"{names[draft.seat or '']}{colon(lang)}{what}" + (
             f" ← {names[draft.from_seat]}" if draft.from_seat else "") + (
             " · " + t(lang, "hidden") if draft.hidden else "")
+    if isinstance(draft, PenaltyDraft):
+        options = session.rules.get("options", {})
+        amount = draft.points if draft.points is not None else \
+            int(options.get("false_win", 10))
+        return t(lang, TEMPLATES["mcr_penalty"], seat=names[draft.seat or ""],
+                 foul=t(lang, FOULS[draft.kind or "foul"]),
+                 amount=amount * int(options.get("base", 1)))
     if isinstance(draft, DrawDraft):
         parts = [f"{names[s]} {said(lang, WALL_WORDS[p.state])}"
                  + (f" {p.fan}" if p.state == "ready" else "")
                  for s, p in draft.players.items() if p.state != "no"]
         return t(lang, "The wall ran out") + (colon(lang) + listing(lang, parts) if parts
                                               else "")
-    how = HOW_LABELS.get(draft.how or "", "")
+    hongkong = Table.of(session).offer.family == "hongkong"
+    how = how_label(lang, draft.how, hongkong) if draft.how in HOW_LABELS else ""
     lines = []
     for w in draft.winners:
-        text = names[w.seat] + (colon(lang) + t(lang, how) if how else "")
+        text = names[w.seat] + (colon(lang) + how if how else "")
         if draft.from_seat:
             text += f" ← {names[draft.from_seat]}"
-        bits = [_shown(lang, session.preset, n) for n in w.patterns]
+        both = get_preset(session.preset).family == "mcr" and not is_chinese(lang)
+        bits = [_both(n) if both else _shown(lang, session.preset, n) for n in w.patterns]
         bits += [f"{said(lang, '根')}{w.gen}"] if w.gen else []
         bits += [f"{w.fan}{said(lang, '番')}"] if w.fan else []
         bits += [f"{said(lang, '杠')}{w.kongs}"] if w.kongs else []
@@ -90,8 +115,9 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
         bits += [f"{said(lang, '飞宝')}{w.feibao}"] if w.feibao else []
         bits += [f"{said(lang, '连杠')}{w.kong_chain}"] if w.kong_chain else []
         bits += [f"{said(lang, '承包')} {names[w.feeder]}"] if w.feeder else []
-        bits += [f"{said(lang, '第四凑')} {names[w.fourth_feeder]}"] if w.fourth_feeder \
-            else []
+        if w.fourth_feeder:  # Hong Kong's 包自摸, or Jiangxi's 第四凑
+            bits.append(t(lang, "包自摸 by {seat}", seat=names[w.fourth_feeder]) if hongkong
+                        else f"{said(lang, '第四凑')} {names[w.fourth_feeder]}")
         bits += [t(lang, "{n} tai", n=w.tai)] if w.tai is not None else []
         bits += [str(w.amount)] if w.amount is not None else []
         if bits:
@@ -112,6 +138,14 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
     if shared:
         lines.append(" · ".join(shared))
     return "\n".join(lines)
+
+
+def how_label(lang: str, how: str | None, hongkong: bool) -> str:
+    """A way to win as its button says it; at a Hong Kong table a kong replacement is its
+    pattern, 槓上開花."""
+    if hongkong and how == "kong_replacement":
+        return pt(lang, "hongkong", "Kong replacement")
+    return t(lang, HOW_LABELS[how or ""])
 
 
 def _names(session: SessionInfo) -> dict[str, str]:
@@ -150,9 +184,13 @@ def _hu(lang: str, session: SessionInfo, table: Table, draft: HuDraft, b: Make
                            for seat in order], 2)
         rows.append([b(names[seat] + "…", "wo", seat) for seat in order])
         rows.append([cancel])
-        prompt = t(lang, "Who won, and how? Each row is a winner: self-draw, or ← whose "
-                         "discard. Another way (a robbed kong, a kong draw): the winner's "
-                         "name with …") if "discard" in facts.hows else \
+        prompt = pt(lang, "hongkong", "Who won, and how? Each row is a winner: self-draw, "
+                                      "or ← whose discard. Another way (a robbed kong, a kong "
+                                      "draw): the winner's name with …") \
+            if facts.family == "hongkong" else \
+            t(lang, "Who won, and how? Each row is a winner: self-draw, or ← whose "
+                    "discard. Another way (a robbed kong, a kong draw): the winner's "
+                    "name with …") if "discard" in facts.hows else \
             t(lang, "Who won? Another way (a robbed kong, a kong draw): the winner's name "
                     "with …")
         return prompt, rows
@@ -167,7 +205,8 @@ def _hu(lang: str, session: SessionInfo, table: Table, draft: HuDraft, b: Make
                     draft.model_copy(update={"how": how}).may_be_from(o) for o in inside):
                 continue  # nobody made a kong this hand
             else:
-                buttons.append(b(t(lang, HOW_LABELS[how]) + ("…" if how in FROM_ANOTHER
+                buttons.append(b(how_label(lang, how, facts.family == "hongkong")
+                                 + ("…" if how in FROM_ANOTHER
                                                               else ""), "h", i))
         rows = [*_rows(buttons, 3), [back, cancel] if ready(draft) else [cancel]]
         return (summary + "\n" + t(lang, "How did {player} win?",
@@ -187,6 +226,12 @@ def _hu(lang: str, session: SessionInfo, table: Table, draft: HuDraft, b: Make
                 [buttons, [back, cancel]])
     if draft.step == "main":
         return _main(lang, session, facts, draft, b, summary, cancel)
+    if draft.step == "bao":  # Hong Kong: who fed the fourth exposed meld
+        seat = draft.winners[draft.cur].seat
+        buttons = [b(names[s], "zp", s) for s in session.seats if s != seat]
+        return (summary + "\n" + t(lang, "包自摸: who fed {player}'s fourth exposed meld?",
+                                    player=escape(names[seat])),
+                [*_rows([*buttons, b(t(lang, "Nobody"), "zp", "0")], 4), [back]])
     return _more(lang, session, facts, draft, b, summary, back)
 
 
@@ -199,10 +244,12 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         rows.append([b(("▶ " if i == draft.cur else "") + names[w.seat], "cw", i)
                      for i, w in enumerate(draft.winners)])
     first = draft.page * PAGE
-    page = [b(("✅ " if n in cur.patterns else "") + _shown(lang, session.preset, n),
+    both = facts.family == "mcr" and not is_chinese(lang)  # MCR fans by both names
+    page = [b(("✅ " if n in cur.patterns else "") + (_both(n) if both else
+                                                     _shown(lang, session.preset, n)),
               "p", first + i)
             for i, n in enumerate(facts.patterns[first: first + PAGE])]
-    rows += _rows(page, 3)
+    rows += _rows(page, 2 if both else 3)
     pages = -(-len(facts.patterns) // PAGE)
     if pages > 1:
         nxt = (draft.page + 1) % pages
@@ -225,6 +272,9 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
     if draft.how in FROM_ANOTHER and len(draft.winners) < MAX_WINNERS \
             and facts.family not in ("mcr", "hongkong"):  # one winner (截和, 截糊)
         controls.append(b(t(lang, "+ Winner"), "aw"))
+    if facts.bao_zimo and draft.how in SELF_DRAWN:  # Hong Kong: 包自摸 on 十二張
+        controls.append(b(t(lang, "包自摸") + (colon(lang) + names[cur.fourth_feeder]
+                                              if cur.fourth_feeder else "…"), "zb"))
     if has_more(facts):
         controls.append(b(t(lang, "More…"), "mo"))
     rows.append(controls)
@@ -358,6 +408,23 @@ def _bite(lang: str, session: SessionInfo, table: Table, draft: BiteDraft, b: Ma
         [b(f"← {names[s]}", "bf", s) for s in table.seats if s != draft.seat], [cancel]])
 
 
+def _penalty(lang: str, session: SessionInfo, table: Table, draft: PenaltyDraft, b: Make
+             ) -> tuple[str, list[list[Button]]]:
+    names = _names(session)
+    cancel = b(t(lang, "Cancel"), "x")
+    if draft.seat is None:
+        return t(lang, "Who is penalised?"), [[b(names[s], "ps", s) for s in table.seats],
+                                              [cancel]]
+    if draft.kind is None:
+        kinds = [b(t(lang, FOULS[kind]), "pk", letter)
+                 for letter, kind in PENALTY_LETTERS.items()]
+        return (t(lang, "What is {player} penalised for?", player=escape(names[draft.seat])),
+                [*_rows(kinds, 2), [cancel]])
+    return (t(lang, "{player}: {foul}. The referee's fine, paid to each other player:",
+              player=escape(names[draft.seat]), foul=t(lang, FOULS[draft.kind])),
+            [[b(str(n), "pp", n) for n in FINES], [cancel]])
+
+
 def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Make
           ) -> tuple[str, list[list[Button]]]:
     names = _names(session)
@@ -379,6 +446,11 @@ def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Ma
         prompt = t(lang, "The wall ran out: record it?")
     rows.append([b("✅ " + t(lang, "Record"), "y"), b(t(lang, "Cancel"), "x")])
     return prompt, rows
+
+
+def _both(name: str) -> str:
+    """An MCR fan on an English chat's button: its Chinese and English names."""
+    return f"{name} {FAMILY_PATTERNS['mcr'].resolve(name).english}"
 
 
 def _shown(lang: str, preset: str, name: str) -> str:

@@ -1,5 +1,6 @@
 """The guided reports' drafts, typed: a /hu draft (:class:`HuDraft`), a /kong draft
-(:class:`KongDraft`), a /draw draft (:class:`DrawDraft`), and the engine event each records.
+(:class:`KongDraft`), a /draw draft (:class:`DrawDraft`), a /bite draft, an MCR /penalty
+draft (:class:`PenaltyDraft`), and the engine event each records.
 
 A draft is kept in the drafts table as JSON between presses. :func:`load` reads the JSON
 the dialog has always written (``"view"`` is the step, ``"from"`` the seat that paid), and
@@ -22,10 +23,10 @@ Seat = Annotated[str, Field(pattern="^[ESWN]$")]
 # Where a /hu draft stands: who won and how ("start", "how", "from" for the paying seat,
 # "add" another winner on the same tile), the patterns and counts ("main"), the hand's
 # other facts ("more", and under it "jing", "feeder", "fourth", "ind" and "indr" for the
-# turned-up tile's suit and rank).
+# turned-up tile's suit and rank); "bao": who fed a Hong Kong winner's fourth meld (包自摸).
 Step = Literal["start", "how", "from", "add", "main", "more", "jing", "feeder", "fourth",
-               "ind", "indr"]
-Kind = Literal["hu", "kong", "draw", "bite"]
+               "ind", "indr", "bao"]
+Kind = Literal["hu", "kong", "draw", "bite", "penalty"]
 KongKind = Literal["concealed", "added", "direct", "wild"]
 WallState = Literal["no", "ready", "pig"]  # 未听, 听, 花猪
 
@@ -45,7 +46,7 @@ class Winner(_Frozen):
     feibao: int = 0
     kong_chain: int = 0  # 连杠
     feeder: Seat | None = None  # 承包
-    fourth_feeder: Seat | None = None  # 第四凑
+    fourth_feeder: Seat | None = None  # 第四凑; Hong Kong: 包自摸
     tai: int | None = None  # Singapore: the hand's tai, counted in
     amount: int | None = None  # points only (free): what the win is worth
     flowers: int = 0  # MCR: 花牌
@@ -97,14 +98,14 @@ class HuDraft(_Frozen):
     def event(self, mixed_kong: int | None = None) -> tuple[dict[str, Any], str | None]:
         """The engine's win event for a ready draft, and the turned-up tile if one was
         named. At an MCR table (``mixed_kong``: its option) the fans tapped make the fan
-        count, flowers added (none tapped: 无番和, 8)."""
+        count, flowers added (none tapped: 无番和, 8), and are named with it."""
         hands = []
         for w in self.winners:
             hand: dict[str, Any] = {"seat": w.seat, "patterns": list(w.patterns)}
             if mixed_kong is not None:
                 fan = sum(value_of(p, mixed_kong) for p in w.patterns) or GATE
-                hands.append({"seat": w.seat, "mcr": {"fan": fan + w.flowers,
-                                                      "flowers": w.flowers}})
+                hands.append({"seat": w.seat, "patterns": list(w.patterns),
+                              "mcr": {"fan": fan + w.flowers, "flowers": w.flowers}})
                 continue
             for key, value in (("gen", w.gen), ("kongs", w.kongs), ("feibao", w.feibao),
                                ("kong_chain", w.kong_chain), ("fan", w.fan)):
@@ -206,10 +207,32 @@ class BiteDraft(_Frozen):
         return event
 
 
-Draft = HuDraft | KongDraft | DrawDraft | BiteDraft
-_MODELS: dict[str, type[HuDraft] | type[KongDraft] | type[DrawDraft] | type[BiteDraft]] = {
-    "hu": HuDraft, "kong": KongDraft, "draw": DrawDraft, "bite": BiteDraft}
-KINDS: tuple[Kind, ...] = ("hu", "kong", "draw", "bite")
+class PenaltyDraft(_Frozen):
+    """A guided /penalty at an MCR table: who, what for (错和 or a foul), and for a foul the
+    referee's fine, the points the offender pays each other player."""
+
+    seat: Seat | None = None
+    kind: str | None = None  # engine.models.PenaltyKind
+    points: int | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self.seat is not None and self.kind is not None and (
+            self.kind == "false_win" or self.points is not None)
+
+    def event(self) -> dict[str, Any]:
+        event: dict[str, Any] = {"type": "penalty", "seat": self.seat, "kind": self.kind}
+        if self.points is not None:
+            event["points"] = self.points
+        return event
+
+
+Draft = HuDraft | KongDraft | DrawDraft | BiteDraft | PenaltyDraft
+_MODELS: dict[str, type[HuDraft] | type[KongDraft] | type[DrawDraft] | type[BiteDraft]
+              | type[PenaltyDraft]] = {
+    "hu": HuDraft, "kong": KongDraft, "draw": DrawDraft, "bite": BiteDraft,
+    "penalty": PenaltyDraft}
+KINDS: tuple[Kind, ...] = ("hu", "kong", "draw", "bite", "penalty")
 
 
 def load(kind: str, data: dict[str, Any]) -> Draft:
@@ -223,6 +246,8 @@ def kind_of(draft: Draft) -> Kind:
         return "hu"
     if isinstance(draft, BiteDraft):
         return "bite"
+    if isinstance(draft, PenaltyDraft):
+        return "penalty"
     return "kong" if isinstance(draft, KongDraft) else "draw"
 
 

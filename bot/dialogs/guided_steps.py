@@ -8,8 +8,10 @@ off whose discard), one or two patterns, then Record. Everything else the preset
 one or two taps away: 根 and kongs (Sichuan family, kongs pre-filled from the ledger),
 birds (Changsha, chosen with the Record tap), 有宝/无宝, 飞宝 of the winner and of each
 loser, 精 counts, 承包 and 第四凑, 连杠/连抢 (Jiangxi), the 本金 or 精 tile, several
-winners on one discard, and every pattern of the preset, paged. /kong: who, which kong,
-and for 直杠 whose discard; the tap that completes it records it. /draw: each player still
+winners on one discard, a Hong Kong self-draw's 包自摸 (who fed the fourth meld), and every
+pattern of the preset, paged. /kong: who, which kong, and for 直杠 whose discard; the tap
+that completes it records it; so does an MCR /penalty: who, 错和 or which foul, and a
+foul's fine. /draw: each player still
 in steps through 未听, 听 and 花猪, and a ready player's fan.
 
 A press is an action of one to three letters and an optional argument, as the buttons'
@@ -22,7 +24,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.dialogs.guided_state import BiteDraft, Draft, DrawDraft, HuDraft, KongDraft, KongKind
+from bot.dialogs.guided_state import (
+    BiteDraft,
+    Draft,
+    DrawDraft,
+    HuDraft,
+    KongDraft,
+    KongKind,
+    PenaltyDraft,
+)
 from engine.errors import ReportError
 from engine.offer import FROM_ANOTHER, WAYS, Offer, offer
 from engine.rules import Ruleset
@@ -39,6 +49,13 @@ FAN_TOP = 8  # the fan buttons step 1..FAN_TOP, or up to the cap
 # A points-only win's amount, one tap (another amount is typed: /hu bob from carol 37).
 AMOUNTS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 16, 20, 24, 30, 32, 40, 50, 64, 100)
 FAN_BUTTONS = range(1, 11)  # Hong Kong: a win's 番 count, one button each (十番爆棚)
+# An MCR penalty's kind by its button's letter (engine.models.PenaltyKind), and the fines a
+# referee gives most, one tap each (another is typed: /penalty dave 错碰 15).
+PENALTY_LETTERS = {"f": "false_win", "c": "wrong_chow", "p": "wrong_pung", "k": "wrong_kong",
+                   "t": "slow_play", "s": "shown_tiles", "o": "foul"}
+FINES = (1, 2, 5, 10, 20, 30)
+# Hong Kong: the ways to win a 包自摸 is paid on (a self-draw, or on a kong replacement).
+SELF_DRAWN = ("self_draw", "kong_replacement")
 
 
 def facts_of(session: SessionInfo) -> Offer:
@@ -109,6 +126,9 @@ def press(table: Table, draft: Draft, action: str, arg: str | None) -> Outcome:
         return Record(kong) if kong is not None and kong.ready else kong
     if isinstance(draft, BiteDraft):
         return _press_bite(table, draft, action, arg)
+    if isinstance(draft, PenaltyDraft):
+        penalty = _press_penalty(table, draft, action, arg)
+        return Record(penalty) if penalty is not None and penalty.ready else penalty
     return _press_draw(table, draft, action, arg)
 
 
@@ -200,7 +220,7 @@ def _how(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | No
     update: dict[str, Any] = {"how": how, "step": "main" if ok else "from"}
     if how not in FROM_ANOTHER:
         update.update(from_seat=None, winners=d.winners[:1], cur=0)
-    return d.model_copy(update=update)
+    return _bao_kept(d.model_copy(update=update))
 
 
 def _how_discard(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | None:
@@ -208,7 +228,17 @@ def _how_discard(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDr
     if d.step != "how" or arg not in table.inside or arg in d.seats_won \
             or "discard" not in table.offer.hows:
         return None
-    return d.model_copy(update={"how": "discard", "from_seat": arg, "step": "main"})
+    return _bao_kept(d.model_copy(update={"how": "discard", "from_seat": arg,
+                                          "step": "main"}))
+
+
+def _bao_kept(d: HuDraft) -> HuDraft:
+    """The draft without a Hong Kong 包自摸 once the win is no self-draw (包自摸 is paid
+    on a self-draw only)."""
+    if d.how in SELF_DRAWN or not any(w.fourth_feeder for w in d.winners):
+        return d
+    return d.model_copy(update={"winners": tuple(w.model_copy(update={"fourth_feeder": None})
+                                                 for w in d.winners)})
 
 
 def _from(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | None:
@@ -294,6 +324,20 @@ def _fan(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | No
     return _with_current(d, fan=0 if cur.fan == int(arg) else int(arg))
 
 
+def _bao(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | None:
+    """zb (Hong Kong): ask who fed a self-drawing winner's fourth exposed meld (包自摸);
+    zp: that seat, or "0" for nobody, and back to the patterns."""
+    cur = d.current
+    if cur is None or not table.offer.bao_zimo or d.how not in SELF_DRAWN:
+        return None
+    if action == "zb":
+        return d.model_copy(update={"step": "bao"}) if d.step == "main" else None
+    if d.step != "bao" or not (arg == "0" or (arg in table.seats and arg != cur.seat)):
+        return None
+    return _with_current(d, fourth_feeder=None if arg == "0" else arg).model_copy(
+        update={"step": "main"})
+
+
 def _more(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | None:
     """mo: the hand's other facts."""
     return d.model_copy(update={"step": "more"}) if d.step == "main" and has_more(
@@ -303,10 +347,10 @@ def _more(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | N
 def _back(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | None:
     """bk: from a question back to the patterns, or to the other facts."""
     if d.step not in ("more", "jing", "feeder", "fourth", "ind", "indr", "how", "add",
-                      "from") or not ready(d):
+                      "from", "bao") or not ready(d):
         return None
-    return d.model_copy(update={"step": "main" if d.step in ("more", "how", "add", "from")
-                                else "more"})
+    return d.model_copy(update={"step": "main" if d.step in ("more", "how", "add", "from",
+                                                             "bao") else "more"})
 
 
 def _jing_step(table: Table, d: HuDraft, action: str, arg: str | None) -> HuDraft | None:
@@ -428,7 +472,7 @@ _HU: dict[str, Callable[[Table, HuDraft, str, str | None], HuDraft | None]] = {
     "hd": _how_discard, "f": _from, "hw": _ask_how, "aw": _add_winner, "cw": _choose_winner,
     "p": _pattern, "pg": _page, "g": _count, "k": _count, "wu": _count, "fb": _count,
     "fl": _count,
-    "fn": _fan,
+    "fn": _fan, "zb": _bao, "zp": _bao,
     "mo": _more, "bk": _back, "jv": _jing_step, "jz": _jing, "jf": _jing,
     "lf": _loser_feibao, "cb": _feeder_step, "fo": _feeder_step, "fd": _feeder,
     "ff": _feeder, "kc": _chain, "rk": _chain, "in": _indicator, "is": _indicator,
@@ -505,3 +549,16 @@ def _draw_pick(table: Table, d: DrawDraft, action: str, arg: str | None) -> Outc
     else:
         return None
     return d.model_copy(update={"players": {**d.players, seat: player}})
+
+
+def _press_penalty(table: Table, d: PenaltyDraft, action: str, arg: str | None
+                   ) -> PenaltyDraft | None:
+    """ps: who (any seat); pk: what for (by its letter); pp: a foul's fine."""
+    if action == "ps" and d.seat is None and arg in table.seats:
+        return d.model_copy(update={"seat": arg})
+    if action == "pk" and d.seat is not None and d.kind is None and arg in PENALTY_LETTERS:
+        return d.model_copy(update={"kind": PENALTY_LETTERS[arg]})
+    points = _number(arg)
+    if action == "pp" and d.kind not in (None, "false_win") and points in FINES:
+        return d.model_copy(update={"points": points})
+    return None

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.text.i18n import t
+from bot.text.i18n import pt, t
 from engine.models import SEATS, EventResult
+from engine.rules import get_preset, presets
 from storage.models import SessionInfo
 
 VERSION = "v1"
@@ -141,7 +142,9 @@ def board_keyboard(lang: str, session: SessionInfo) -> InlineKeyboardMarkup:
     """The scoreboard's quick report: one button per player still in the hand; a press
     starts a guided report with that player as the winner."""
     seats = [s for s in SEATS if s in (session.still_in or SEATS) and s in session.seats]
-    return grid([(t(lang, "{player} won…", player=session.seats[s].name),
+    hongkong = session.preset in presets() and get_preset(session.preset).family == "hongkong"
+    return grid([(pt(lang, "hongkong", "{player} won…", player=session.seats[s].name)
+                  if hongkong else t(lang, "{player} won…", player=session.seats[s].name),
                   board_data(session.id, s)) for s in seats], 2)
 
 

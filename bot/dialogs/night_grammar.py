@@ -1,4 +1,5 @@
-"""The grammar of a night's corrections: ``/penalty dave 诈胡`` and
+"""The grammar of a night's corrections: ``/penalty dave 诈胡`` (at an MCR table also
+``/penalty dave 错和`` and a referee's fine for a foul, ``/penalty dave 错碰 5``) and
 ``/adjust alice -10 bob +10 side bet``. Each parser returns an engine event (a dict) or
 raises :class:`GrammarError` with a code whose message says how to say it right."""
 
@@ -11,7 +12,15 @@ from bot.text.script import fold
 from engine.models import MAX_ADJUST
 
 # The words for a false win; the first is the one the bot says.
-FALSE_WIN_WORDS = ("诈胡", "相公", "诈和", "炸胡", "false", "false_win", "zhahu")
+FALSE_WIN_WORDS = ("诈胡", "相公", "诈和", "炸胡", "错和", "错胡", "false", "false_win", "zhahu",
+                   "cuohe")
+# The fouls an MCR referee fines (engine.models.PenaltyKind), as they are said.
+FOUL_WORDS = {"错吃": "wrong_chow", "wrong_chow": "wrong_chow",
+              "错碰": "wrong_pung", "wrong_pung": "wrong_pung",
+              "错杠": "wrong_kong", "wrong_kong": "wrong_kong",
+              "超时": "slow_play", "slow": "slow_play", "slow_play": "slow_play",
+              "亮牌": "shown_tiles", "shown": "shown_tiles", "shown_tiles": "shown_tiles",
+              "犯规": "foul", "foul": "foul"}
 MAX_REASON = 100
 _POINTS = re.compile(r"^[+-]?[0-9]+$")  # any length: too many digits is refused as too big
 
@@ -22,14 +31,28 @@ def is_false_win(tokens: list[Token]) -> bool:
 
 
 def parse_penalty(tokens: list[Token], resolve: Resolver) -> dict[str, object]:
-    """``dave 诈胡`` (the word may be left out, or come first)."""
-    words = [t for t in tokens if fold(t.text) not in FALSE_WIN_WORDS]
-    if len(words) != 1:
+    """``dave 诈胡`` (the word may be left out, or come first); a foul with its fine, the
+    points the offender pays each other player: ``dave 错碰 5`` (in any order)."""
+    fouls = [FOUL_WORDS[fold(t.text)] for t in tokens if fold(t.text) in FOUL_WORDS]
+    numbers = [t for t in tokens if _POINTS.match(t.text)]
+    words = [t for t in tokens if fold(t.text) not in FALSE_WIN_WORDS
+             and fold(t.text) not in FOUL_WORDS and not _POINTS.match(t.text)]
+    if len(words) != 1 or len(fouls) > 1 or len(numbers) > 1:
         raise GrammarError("penalty_usage")
     seat = resolve(words[0])
     if seat is None:
         raise GrammarError("penalty_no_player", token=words[0].text)
-    return {"type": "penalty", "seat": seat, "kind": "false_win"}
+    if not fouls:
+        if numbers:
+            raise GrammarError("penalty_false_win_points", token=numbers[0].text)
+        return {"type": "penalty", "seat": seat, "kind": "false_win"}
+    if not numbers:
+        raise GrammarError("penalty_fine_points")
+    text = numbers[0].text
+    points = int(text) if len(text.lstrip("+-")) <= 9 else MAX_ADJUST + 1
+    if not 1 <= points <= MAX_ADJUST:
+        raise GrammarError("penalty_fine_range", token=text, most=MAX_ADJUST)
+    return {"type": "penalty", "seat": seat, "kind": fouls[0], "points": points}
 
 
 def parse_adjust(tokens: list[Token], resolve: Resolver) -> dict[str, object]:

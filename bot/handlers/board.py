@@ -16,8 +16,8 @@ from bot.handlers import app_link as links
 from bot.handlers.chat import remember
 from bot.handlers.context import TallyContext
 from bot.text import render
+from storage.delivery import Outgoing
 from storage.models import SessionInfo
-from storage.queues.messages import Outgoing
 
 
 def item(lang: str, session: SessionInfo, *, now: bool = False) -> Outgoing:

@@ -28,22 +28,19 @@ from bot.handlers.chat import (
 from bot.handlers.context import TallyApp, TallyContext
 from bot.handlers.guards import speaking
 from bot.text import render, render_lookback
-from bot.text.amounts import in_cents
-from bot.text.i18n import money, normalise_language, t
+from bot.text.amounts import in_cents, stake_table_name
+from bot.text.house_rules import house_rules_text
+from bot.text.i18n import normalise_language, t
 from bot.text.script import fold
 from bot.text.words import (
-    listing,
     preset_key,
-    preset_name,
-    typed_name,
-    typed_value,
 )
 from engine.errors import ReportError, clip
 from engine.rules import parse_overrides, presets, ruleset
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.ledger import zone_name
-from storage.models import ChatInfo, SessionInfo
-from storage.queues.messages import Outgoing
+from storage.models import ChatInfo
 
 
 @speaking
@@ -70,20 +67,6 @@ async def cmd_rules(update: Update, context: TallyContext, lang: str) -> None:
     await reply(update, render.rules_text(lang, preset, options))
 
 
-def _as_typed(overrides: dict[str, Any], lang: str) -> list[str]:
-    """House rules as a player types them: cap_fan=5, menqing_zhongzhang=true, fan.清一色=4
-    (in Chinese by the options' names and words: 封顶=5, 门清断幺九=是)."""
-    out = []
-    for key, value in overrides.items():
-        items = value.items() if isinstance(value, dict) else [(None, value)]
-        name = typed_name(lang, key)
-        for sub, v in items:
-            word = "none" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
-            word = typed_value(lang, word)
-            out.append(f"{name}.{sub}={word}" if sub is not None else f"{name}={word}")
-    return out
-
-
 @speaking
 async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
     chat, msg = update.effective_chat, update.effective_message
@@ -97,7 +80,9 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
     # A new stake: the table going plays it from its next hand (the write sets it there).
     session = await context.ledger.sessions.current_session(chat.id)
     if stake and session is not None and in_cents(session.rules):
-        await refuse(update, lang, "hk_stake")
+        # Its points are cents: a Singapore table's stake table, or Hong Kong's tier
+        await refuse(update, lang, "sg_stake" if stake_table_name(session.rules)
+                     else "hk_stake")
         return
     try:
         change = _parse_set(words, stake=stake, zone=zone)
@@ -120,8 +105,9 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
     def answer(info: ChatInfo) -> list[Outgoing]:
         if zone:
             return [send.replying(update, render_lookback.zone_text(info))]
-        return [send.replying(update, _house_rules_text(info, session if stake else None,
-                                                        going=session is not None))]
+        return [send.replying(update, house_rules_text(info, session if stake else None,
+                                                        going=session is not None,
+                                                        said_stake=stake))]
 
     try:
         async with context.write(answer) as tx:
@@ -183,36 +169,6 @@ def _merged(current: dict[str, Any], added: dict[str, Any]) -> dict[str, Any]:
         else:
             merged[key] = value
     return merged
-
-
-def _house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool) -> str:
-    """The answer to /set: the chat's house rules now (and, with a table ``going``, that
-    it keeps its rules); after a new stake with a table going (``session``, read before
-    the change), that table's rules and from which hand it plays the stake, then the
-    chat's rules for new tables only where they differ."""
-    lang = info.language
-    over = listing(lang, _as_typed(info.overrides, lang)) \
-        or t(lang, "the preset's defaults, nothing changed")
-    style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
-    params = {"preset": preset_name(lang, info.preset), "overrides": escape(over),
-              "stake": money(info.stake_cents), "style": style}
-    if session is None and not going:
-        return t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
-                       "{style}.", **params)
-    if session is None:
-        return t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
-                       "{style}. A table already going keeps its rules.", **params)
-    # Every hand keeps the stake it was played at.
-    text = t(lang, "The table going plays {preset}: {stake} per point from hand {number} "
-                   "on; the hands before keep their stake.",
-             preset=preset_name(lang, session.preset), stake=money(info.stake_cents),
-             number=session.hands + 1 if session.open_hand is None
-             else session.open_hand + 1)
-    chat_rules = ruleset(info.preset, info.overrides).options.model_dump(mode="json")
-    if info.preset != session.preset or chat_rules != session.rules.get("options"):
-        text += "\n" + t(lang, "New tables in this chat: {preset} ({overrides}); stake "
-                               "{stake} per point; {style}.", **params)
-    return text
 
 
 @speaking

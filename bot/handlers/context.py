@@ -30,11 +30,9 @@ from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.delivery import send
 from bot.text.i18n import normalise_language
-from storage.ledger import Ledger
+from storage.delivery import Render
+from storage.ledger import Chats, Drafts, Ledger
 from storage.models import ChatInfo, SessionInfo
-from storage.queues.messages import Render
-from storage.services.chats import Chats
-from storage.services.drafts import Drafts
 
 K = TypeVar("K")
 V = TypeVar("V")

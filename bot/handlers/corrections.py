@@ -39,9 +39,9 @@ from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import t
 from engine.errors import ReportError
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import SessionInfo
-from storage.queues.messages import Outgoing
 
 
 async def undo_last(update: Update, context: TallyContext, lang: str,

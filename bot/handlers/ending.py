@@ -17,11 +17,11 @@ from bot.handlers.chat import add_commands, is_admin, refuse, refuse_press, reme
 from bot.handlers.context import TallyApp, TallyContext
 from bot.handlers.guards import at_table, speaking
 from bot.text import render, render_mcr
-from bot.text.answer import own_money
+from bot.text.amounts import in_cents
 from bot.text.i18n import t
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import SessionInfo
-from storage.queues.messages import Outgoing
 
 END_KIND = "end"  # the question asked by /end while a hand is being played
 END_HERE, GO_ON = "eh", "go"
@@ -83,8 +83,7 @@ async def _end(update: Update, context: TallyContext, lang: str, session: Sessio
     def answer(summary: Any) -> list[Outgoing]:  # the board shows the night is over
         return [*(also or []), board.item(lang, render.ended(session, summary), now=True),
                 send.replying(update, render.summary_text(
-                    lang, summary, own_money(session.preset),
-                    cents=session.rules.get("family") == "hongkong")
+                    lang, summary, cents=in_cents(session.rules))
                     + render_mcr.rank_text(lang, session, summary))]
 
     remember(context, session.chat_id, None)

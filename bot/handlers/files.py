@@ -43,17 +43,17 @@ from bot.pictures.picture_data import (
     standings_series,
     winning_patterns,
 )
-from bot.text.answer import own_money
+from bot.text.amounts import in_cents, preset_in_cents, stake_table_name
 from bot.text.i18n import money, t
 from bot.text.words import colon
+from engine.families.registry import POINT_CENT
 from engine.pattern_table import pattern_rows
-from engine.rules import presets
+from engine.patterns import FAMILY_PATTERNS
+from engine.rules import get_preset, presets
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
-from storage.files import chat_files
+from storage.ledger import IMPORT_KIND, ImportPreview, Night
 from storage.models import PlayerInfo, Summary
-from storage.queues.messages import Outgoing
-from storage.services import series
-from storage.services.drafts import IMPORT_KIND
 
 CHART_WORDS = ("chart", "图", "图表")  # /standings chart, /stats chart @bob
 log = logging.getLogger(__name__)
@@ -79,20 +79,21 @@ async def _font() -> fonts.Font:
     return await asyncio.to_thread(fonts.chosen)
 
 
-def _night_labels(night: series.Night) -> drawing.NightLabels:
+def _night_labels(night: Night) -> drawing.NightLabels:
     return drawing.NightLabels(names=night.names, night=night.number,
                                preset=night.session.preset)
 
 
-def draw_night(night: series.Night, lang: str, font: fonts.Font) -> bytes:
+def draw_night(night: Night, lang: str, font: fonts.Font) -> bytes:
     """The night's chart (synchronous: run it in a thread)."""
     table = {seat: p.id for seat, p in night.session.seats.items()}
     mixed = len(night.stakes) > 1  # points at two stakes do not add up: the money does
     data = night_series(night.hands, table, night.money if mixed else night.nets, money=mixed)
-    return drawing.night_chart(data, _night_labels(night), lang, font, money=mixed)
+    return drawing.night_chart(data, _night_labels(night), lang, font, money=mixed,
+                               cents=in_cents(night.session.rules))
 
 
-def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
+def card_of(night: Night, summary: Summary, table: str) -> drawing.Card:
     seat_of = {p.id: seat for seat, p in night.session.seats.items()}
 
     def net(p: PlayerInfo, points: int, cents: int = 0) -> drawing.CardNet:
@@ -104,8 +105,8 @@ def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
                  sorted(summary.nets.items(),
                         key=lambda kv: (-summary.money_of(kv[0]), -kv[1], kv[0])))
     # A night whose stake changed settles in money: its transfers have no points; nor has
-    # a table whose points are its own money (Singapore's cents).
-    in_money = summary.mixed or own_money(night.session.preset)
+    # a table whose points are cents of its own money (Singapore, Hong Kong).
+    in_money = summary.mixed or preset_in_cents(night.session.preset)
     transfers = tuple(drawing.CardTransfer(net(tr.payer, 0), net(tr.payee, 0),
                                            None if in_money else tr.points, tr.cents)
                       for tr in summary.transfers)
@@ -115,15 +116,20 @@ def card_of(night: series.Night, summary: Summary, table: str) -> drawing.Card:
         row = next((h for h in night.hands if h.number == number), None)
         seat = next((s for s, p in row.players.items() if p == player.id), None) if row else None
         names = tuple(winning_patterns(row.result, seat, extras=True)) if row and seat else ()
+        if get_preset(night.session.preset).family == "mcr":  # each fan by both its names
+            fans = FAMILY_PATTERNS["mcr"]
+            names = tuple(f"{n} {fans.resolve(n).english}" if fans.knows(n) else n
+                          for n in names)
         biggest = (net(player, 0), points, number, names)
     return drawing.Card(
         date=night.session.started_at, table=table, night=night.number,
         preset=night.session.preset, stake_cents=summary.stake_cents, hands=summary.hands,
-        nets=nets, transfers=transfers, biggest=biggest, stakes=summary.stakes)
+        nets=nets, transfers=transfers, biggest=biggest, stakes=summary.stakes,
+        stake_table=stake_table_name(night.session.rules))
 
 
 async def _send_night_chart(context: TallyContext, chat_id: int, lang: str,
-                            night: series.Night) -> None:
+                            night: Night) -> None:
     png = await asyncio.to_thread(draw_night, night, lang, await _font())
     await send.photo(context, chat_id, png, filename=f"night-{night.number}.png",
                      caption=t(lang, "Night {night}: each player's running total.",
@@ -189,7 +195,9 @@ async def standings_picture(update: Update, context: TallyContext, lang: str
     if not any(n.nets for n in nights):
         await reply(update, t(lang, "No hands recorded in this chat yet."))
         return
-    money = played_at_stakes(nights)  # points at two stakes never add up: the money does
+    # Points at two stakes never add up: the money does. Nights at a cent a point
+    # (Singapore, Hong Kong: their points are cents) are drawn in money too.
+    money = played_at_stakes(nights) or all(n.stakes <= {POINT_CENT} for n in nights)
     final = ({m.player.id: m.cents for m in await ledger.money.money_standings(chat.id)}
              if money else
              {s.player.id: s.net for s in await ledger.lookback.standings(chat.id)})
@@ -271,7 +279,7 @@ async def _download(context: TallyContext, file_id: str) -> io.BytesIO:
     return buf
 
 
-def _preview_text(lang: str, p: chat_files.ImportPreview) -> str:
+def _preview_text(lang: str, p: ImportPreview) -> str:
     return t(lang, "This file holds {nights} night(s), {hands} hand(s) and {players} "
                    "player(s), from {first} to {last}. Import it into this chat?",
              nights=p.nights, hands=p.hands, players=p.players,
@@ -347,7 +355,7 @@ async def on_import_button(update: Update, context: TallyContext, lang: str) -> 
             await tx.drafts.delete(chat.id, draft_id)
         return
 
-    def answer(done: chat_files.ImportPreview) -> list[Outgoing]:
+    def answer(done: ImportPreview) -> list[Outgoing]:
         text = t(lang, "Imported {nights} night(s), {hands} hand(s) and {players} player(s).",
                  nights=done.nights, hands=done.hands, players=done.players)
         if message is None:

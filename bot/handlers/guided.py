@@ -36,10 +36,10 @@ from bot.text import render
 from bot.text.i18n import t
 from engine.errors import ReportError
 from engine.rules import get_preset
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
+from storage.ledger import QUESTION_KIND
 from storage.models import EditOutcome, RecordOutcome, SessionInfo
-from storage.queues.messages import Outgoing
-from storage.services.twice import QUESTION_KIND
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +57,13 @@ async def start_guided(update: Update, context: TallyContext, lang: str,
 async def start_guided_event(update: Update, context: TallyContext, lang: str,
                              session: SessionInfo, kind: str) -> None:
     """/kong, /draw or /bite alone: the event as buttons."""
+    await open_event_draft(update, context, lang, session, kind)
+
+
+async def open_event_draft(update: Update, context: TallyContext, lang: str,
+                           session: SessionInfo, kind: str) -> None:
+    """The first question of an event asked as buttons: /kong, /draw, /bite, or at an MCR
+    table /penalty (who, what for, a foul's fine), at a table the sender may act at."""
     user = update.effective_user
     if user is None:
         return
@@ -66,6 +73,7 @@ async def start_guided_event(update: Update, context: TallyContext, lang: str,
         return
     draft: Draft = guided_state.KongDraft() if kind == "kong" else \
         guided_state.BiteDraft() if kind == "bite" else \
+        guided_state.PenaltyDraft() if kind == "penalty" else \
         guided_state.new_draw(session.still_in or tuple(session.seats))
 
     def shown(made: tuple[int, int]) -> list[Outgoing]:

@@ -20,8 +20,8 @@ from bot.text import render_lookback
 from bot.text.i18n import t
 from bot.text.script import fold
 from storage.errors import LedgerError
+from storage.ledger import Scope
 from storage.models import PlayerRef
-from storage.services.lookback import Scope
 
 ALL_WORDS = ("all", "全部", "所有")
 

@@ -28,10 +28,10 @@ from bot.text import render_mcr, render_money
 from bot.text.errors_text import error_text
 from bot.text.i18n import money
 from bot.text.script import fold
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
+from storage.ledger import Payment, SettlePlan
 from storage.models import PlayerInfo
-from storage.queues.messages import Outgoing
-from storage.services.money import Payment, SettlePlan
 
 SETTLE_DATA = re.compile(r"^v1:s:([0-9a-f]{12})$")
 SETTLE_PATTERN = r"^v1:s:"

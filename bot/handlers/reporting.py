@@ -1,8 +1,10 @@
 """Reports of the hand being played: ``/hu``, ``/kong``, ``/draw`` and ``/qishou`` (read from
 their words, or, alone, asked as buttons: :mod:`bot.handlers.guided`), ``/bite``
 (``/yao``, a Singapore bite or set of bonus tiles, paid at once), ``/jifen`` (``/points``,
-a points-only hand as every player's change), ``/penalty`` (``/fa``, or ``/hu dave 诈胡``)
-and ``/adjust``. Each is recorded with its answer in one write (:func:`record_event`)."""
+a points-only hand as every player's change), ``/penalty`` (``/fa``, or ``/hu dave 诈胡``;
+at an MCR table also 错和 and a referee's fine, ``/penalty dave 错碰 5``, or ``/penalty``
+alone as buttons) and ``/adjust``. Each is recorded with its answer in one write
+(:func:`record_event`)."""
 
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ from bot.handlers.chat import (
 )
 from bot.handlers.context import TallyApp, TallyContext
 from bot.handlers.guards import at_table
-from bot.handlers.guided import start_guided, start_guided_event
+from bot.handlers.guided import open_event_draft, start_guided, start_guided_event
 from bot.ops import metrics
 from bot.text import render_mcr
 from bot.text.i18n import is_chinese
@@ -130,17 +132,26 @@ async def cmd_qishou(update: Update, context: TallyContext) -> None:
     await _parse_and_record(update, context, parse_starting)
 
 
+def _mcr(session: SessionInfo) -> bool:
+    return get_preset(session.preset).family == "mcr"
+
+
 @at_table
 async def _record(update: Update, context: TallyContext, lang: str, session: SessionInfo,
                   parser: Any, usage: str) -> None:
     tokens, actor = words_and_sender(update)
+    if not tokens and parser is parse_penalty and _mcr(session):  # MCR: as buttons
+        await open_event_draft(update, context, lang, session, "penalty")
+        return
     if not tokens:
         await refuse(update, lang, usage)
         return
     try:
         event = parser(tokens, resolver_for(session, actor))
     except GrammarError as exc:
-        await refuse(update, lang, exc.code, session=session, **exc.params)
+        code = "mcr_penalty_usage" if exc.code == "penalty_usage" and _mcr(session) \
+            else exc.code
+        await refuse(update, lang, code, session=session, **exc.params)
         return
     await record_event(update, context, lang, session, event, None)
 

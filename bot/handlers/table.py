@@ -49,9 +49,9 @@ from bot.text.words import (
 )
 from engine.errors import ReportError, clip
 from engine.rules import get_preset, presets, three_players_allowed
+from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import PlayerRef, SessionInfo
-from storage.queues.messages import Outgoing
 
 
 @speaking

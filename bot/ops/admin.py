@@ -29,7 +29,6 @@ from bot.ops import metrics
 from bot.ops.application import AnyApp
 from bot.ops.config import Settings, split_listen
 from bot.ops.side_server import SideServer, around
-from storage.sql.schema import schema_at_head
 
 log = logging.getLogger(__name__)
 CHECK_TIMEOUT = 3.0  # seconds a readiness check or a backlog read may take
@@ -48,7 +47,7 @@ async def readiness(ledger: Any, max_outbox: int) -> tuple[bool, dict[str, Any]]
         return False, {"database": "not open yet"}
     try:
         async with asyncio.timeout(CHECK_TIMEOUT):
-            if not await schema_at_head(ledger.engine):
+            if not await ledger.schema_at_head():
                 return False, {"database": "ok", "schema": "behind"}
             inbox, outbox = await ledger.pipeline.backlog()
     except Exception as exc:  # any failure means "not ready", said why

@@ -151,12 +151,15 @@ class NightLabels:
 
 
 def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font, *,
-                money: bool = False) -> bytes:
+                money: bool = False, cents: bool = False) -> bytes:
     """Each player's running total after every hand (who took a seat during the night
     has a line of their own); dashed lines where the dealer changed; a star on the
     biggest hand; a grey band over each voided hand, where the lines stay flat. The title
     counts the hands as /end does, voided ones included, and says how many were void.
-    With ``money`` the totals are money (cents; a night whose stake changed)."""
+    With ``money`` the totals are money (cents; a night whose stake changed); with
+    ``cents`` its points are cents of the table's money (Singapore, Hong Kong), drawn as
+    money, the biggest hand too."""
+    money = money or cents
 
     def shown(y: int) -> float:
         return y / 100 if money else y
@@ -187,7 +190,8 @@ def night_chart(series: NightSeries, who: NightLabels, lang: str, font: Font, *,
                     label=ui(font, lang, "biggest hand"))
             # Its label stays inside the chart: leftwards in the chart's right half.
             right = number > (xs[0] + xs[-1]) / 2
-            ax.annotate(f"{label(font, lang, who.names[pid], series.seats[pid])} +{points}",
+            won = amount(points) if cents else str(points)
+            ax.annotate(f"{label(font, lang, who.names[pid], series.seats[pid])} +{won}",
                         (number, y), textcoords="offset points",
                         xytext=(-10, 10) if right else (10, 10),
                         ha="right" if right else "left", fontsize=11, fontweight=font.bold)
@@ -252,6 +256,7 @@ class Card:
     transfers: tuple[CardTransfer, ...]
     biggest: tuple[CardNet, int, int, tuple[str, ...]] | None  # who, points, hand, patterns
     stakes: tuple[int, ...] = ()  # more than one: the stake changed during the night
+    stake_table: str = ""  # Singapore: the stake table its money follows (20/40)
 
 
 # The card is laid out from its content, in pixels from the top: the rows' steps tighten
@@ -351,6 +356,11 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
                        "its own stake ({stakes})", "Night {night} · {preset} · {hands} hands · "
                        "each hand at its own stake ({stakes})", card.hands, night=card.night,
                        preset=preset, hands=card.hands, stakes=_stakes(card.stakes, sep))
+        elif card.stake_table:  # Singapore: money in the stake table's terms
+            head = nui(font, lang, "Night {night} · {preset} · {hands} hand · stake table "
+                       "{table}", "Night {night} · {preset} · {hands} hands · stake table "
+                       "{table}", card.hands, night=card.night, preset=preset,
+                       hands=card.hands, table=card.stake_table)
         elif preset_in_cents(card.preset):  # Hong Kong: the amounts are money already
             head = nui(font, lang, "Night {night} · {preset} · {hands} hand · in dollars and "
                        "cents", "Night {night} · {preset} · {hands} hands · in dollars and "
@@ -423,7 +433,8 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
             tail.append(_Row(((0.06, ui(font, lang, "Biggest hand"), 24,
                                {"fontweight": font.bold}),), 74.25, gap=27))
             said = ui(font, lang, "{player}: +{points} (hand {number})",
-                      player=name(who), points=points, number=number)
+                      player=name(who), number=number,
+                      points=money(points) if preset_in_cents(card.preset) else points)
             tail.append(_Row(((0.08, said, fit(said, 24, width * 0.86), {}),), 67.5))
             drawn = [p for p in patterns if font.can_draw(p)][:6]
             if drawn:

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.models import HandResult, Seat
-from storage.services.hand_stats import seat_facts
-from storage.services.series import HandRow, NightNet
+from storage.ledger import HandRow, NightNet, seat_facts
 
 MAX_LINES = 8  # the standings chart draws at most this many players
 MAX_BARS = 12  # the pattern picture shows the most frequent patterns
@@ -107,6 +106,10 @@ def winning_patterns(result: Mapping[str, Any] | HandResult, seat: Seat, *,
         elif line.code == "small_win":
             name = "小胡"
         elif line.code == "given":
+            name = f"{line.params.get('fan')}番"
+        elif line.code == "mcr_fan":  # MCR: each fan by its Chinese name
+            name = str(line.params.get("zh", ""))
+        elif line.code == "mcr_total" and not names:  # a fan count that names no fan
             name = f"{line.params.get('fan')}番"
         elif extras and line.code in EXTRAS:
             name, count = str(line.params.get("name", "")), line.params.get("count")

@@ -21,6 +21,15 @@ def preset_in_cents(preset: str) -> bool:
     return preset in presets() and ruleset(preset).points_in_cents
 
 
+def stake_table_name(rules: dict[str, Any] | None) -> str:
+    """The stake table a table's money follows, by name (Singapore: ``20/40``), or "" for a
+    table without one."""
+    rules = rules or {}
+    if rules.get("family") != "singapore":
+        return ""
+    return str(rules.get("options", {}).get("stake") or "")
+
+
 def signed_points(value: int, cents: bool) -> str:
     """``+4`` points, or ``+0.04`` at a table whose points are cents."""
     if not cents:

@@ -9,8 +9,8 @@ from html import escape
 from typing import Any
 
 from bot.text import render_mcr, words
-from bot.text.amounts import amount, in_cents
-from bot.text.i18n import is_chinese, money, nt, signed, t
+from bot.text.amounts import in_cents
+from bot.text.i18n import is_chinese, money, nt, pt, signed, t
 from engine.explain import (
     HONGKONG_NOT_COUNTED,
     HONGKONG_TEMPLATES,
@@ -18,9 +18,8 @@ from engine.explain import (
     TEMPLATES,
     template_code,
 )
-from engine.families import FAMILIES
 from engine.models import PAID_BY_ONE, EventResult, HandResult, Line, Seat
-from engine.rules import get_preset
+from engine.rules import presets
 from storage.models import SessionInfo
 
 # Short fragments of a compact answer, by line code (None: left out of the short answer).
@@ -64,7 +63,7 @@ SHORT: dict[str, str | None] = {
     "mcr_fan": "{zh} {en} {fan}", "mcr_total": "{fan} fan",
     "mcr_under_gate": "{fan} fan without flowers, under the gate of {gate}: not a win but "
                       "a false win (错和), {amount} to each other player",
-    "mcr_owes": None,
+    "mcr_owes": None, "mcr_penalty": "{seat}: {foul}",
     # Hong Kong
     "limit_hand": "{name} (a limit hand)", "chicken_hand": "雞糊", "fan_total": "{fan} 番",
     "flower_fan": None, "share": None, "share_part": None, "share_part_for": None,
@@ -92,25 +91,17 @@ INSTANT = {
     "set_animals": "all four animals",
 }
 EACH = "each other player"
-# Amounts a family that counts in money of its own (Singapore: cents) says as money.
-_MONEY = ("amount", "unit", "base", "zimo")
-
-
-def own_money(preset: str) -> bool:
-    """Whether the preset's points are money of its own (a point is a cent)."""
-    try:
-        return FAMILIES[get_preset(preset).family].point_cents is not None
-    except KeyError:
-        return False
+# Amounts a family whose points are cents of its own money (Singapore, Hong Kong) says as
+# money: a payment, a share, the unit of instant payouts, a stake table's base and zimo.
+_MONEY = ("amount", "share", "unit", "base", "zimo")
 
 
 def points(session: SessionInfo, value: int) -> str:
     """A signed result: points, or the table's own money (``+0.80``)."""
-    if not own_money(session.preset):
+    if not in_cents(session.rules):
         return signed(value)
     return ("+" if value > 0 else "") + money(value) if value else "0"
 _SEATS = ("seat", "payer", "payee", "winner")
-_AMOUNTS = ("amount", "share")  # money at a table whose points are cents
 
 
 def player(session: SessionInfo, seat: str) -> str:
@@ -128,16 +119,16 @@ def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
             out[key] = t(lang, words.HOW.get(str(value), str(value)))
         elif key == "kind":
             out[key] = t(lang, words.KONG_KINDS.get(str(value), str(value)))
+        elif key == "foul":
+            out[key] = t(lang, words.FOULS.get(str(value), str(value)))
         elif key == "reason":
             out[key] = t(lang, words.REASONS.get(str(value), str(value)))
-        elif key in _AMOUNTS and isinstance(value, int) and in_cents(session.rules):
-            out[key] = amount(value, True)
+        elif key in _MONEY and isinstance(value, int) and in_cents(session.rules):
+            out[key] = money(value)
         elif key == "option":
             out[key] = t(lang, words.OPTIONS.get(str(value), str(value)))
         elif key == "what":
             out[key] = t(lang, INSTANT.get(str(value), str(value)))
-        elif key in _MONEY and isinstance(value, int) and own_money(session.preset):
-            out[key] = money(value)
         elif key == "zh":  # an MCR fan's Chinese name: its line says the English beside
             out[key] = escape(words.pattern_name(session.preset, str(value), lang))
         elif key in _NAMED:
@@ -224,8 +215,16 @@ def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) 
             if pays else ""
         payer = next((str(p.params["payer"]) for p in event.lines  # MCR: all pay 8
                       if p.code == "mcr_owes" and p.params["fan"]), payer)
+    if how == "discard" and _family(session) == "hongkong":  # 出銃, 食糊 as Hong Kong says
+        return pt(lang, "hongkong", "{seat} wins off {payer}'s discard",
+                  seat=player(session, seat), payer=player(session, payer))
     template = words.HOW_SHORT.get(how, "{seat} self-draws")
     return t(lang, template, seat=player(session, seat), payer=player(session, payer))
+
+
+def _family(session: SessionInfo) -> str:
+    known = presets().get(session.preset)
+    return known.family if known is not None else ""
 
 
 _TAIL = ("value", "doubled_value", "given", "jing", "bird",  # after the patterns
@@ -252,6 +251,11 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
                 else _how_short(lang, session, event, line))
             continue
         if line.code == "cap":
+            if segments[-1][1] and line.params.get("fan") is not None \
+                    and _family(session) == "hongkong":  # the 番 said, then the cap: 爆棚
+                segments[-1][1][-1] += t(lang, " (capped: paid as {cap})",
+                                         cap=line.params.get("cap"))
+                continue
             capped = True
             continue
         if line.code in LEFT_OUT:

@@ -83,6 +83,17 @@ MESSAGES: dict[str, str] = {
                          "{number} or /void {number}.",
     "penalty_usage": "Name who made the false win: /penalty dave 诈胡",
     "penalty_no_player": "{token} is not a player at this table. Example: /penalty dave 诈胡",
+    "penalty_false_win_points": "{token}: a false win costs what the table's rules say, "
+                                "without a number. A referee's fine names its foul: "
+                                "/penalty dave 错碰 5 (Chinese Official tables).",
+    "penalty_fine_points": "Say the fine, the points the offender pays each other player: "
+                           "/penalty dave 错碰 5",
+    "penalty_fine_range": "{token}: a fine is a whole number of points from 1 to {most}, paid "
+                          "to each other player.",
+    "mcr_penalty_usage": "Name the player and what for: /penalty dave 错和 (a false win), or a "
+                         "foul and the referee's fine, the points paid to each other player: "
+                         "/penalty dave 错碰 5. The fouls: 错吃, 错碰, 错杠, 超时, 亮牌, 犯规. "
+                         "/penalty alone gives buttons.",
     "adjust_usage": "Name each player and the points they gain or pay, adding up to zero: "
                     "/adjust alice -10 bob +10 side bet",
     "adjust_no_player": "{token} is not a player at this table. Example: "
@@ -94,6 +105,7 @@ MESSAGES: dict[str, str] = {
     # ledger
     "no_session": "No table is going in this chat; start one with /new.",
     "session_open": "A table is already going here; /end it first.",
+    "hand_over": "Hand {number} is over: nothing more can join it, so nothing was recorded.",
     "same_player_twice": "A player cannot sit twice.",
     "four_players": "A table has four players, or three; you named {count}.",
     "four_players_open": "A table has four players, or three; you named {count}. And a "
@@ -277,6 +289,9 @@ MESSAGES: dict[str, str] = {
                           "the bonus tiles are part of the count.",
     "one_winner": "截糊: one winner per hand; the first in turn after the discarder takes it. "
                   "Report one winner; nothing was recorded.",
+    "sg_one_winner": "Only one player wins each hand: when two can win on the same discard, "
+                     "the one next in turn after the discarder takes it. Report one winner; "
+                     "nothing was recorded.",
     "special_self_draw": "八仙过海 is paid as a self-draw: drop the 'from'.",
     "self_drawn_only": "{name} is a self-drawn win: it cannot be won off a discard.",
     "instant_payouts_off": "This table pays no instant payouts (instant_payouts=false): count "
@@ -342,6 +357,16 @@ MESSAGES: dict[str, str] = {
     "mcr_tiles_field": "Give an MCR hand's tiles as melds (吃234m, 碰555p@carol), standing "
                        "tiles and the winning tile (+3s).",
     "mcr_barred": "{seat} made a false win (错和) this hand and may not win in it.",
+    "mcr_false_win_points": "错和 costs what the table's false_win option says ({points} to "
+                            "each other player): leave out the number.",
+    "mcr_fine_points": "Say the fine: the points the offender pays each other player, e.g. "
+                       "/penalty dave 错碰 5.",
+    "mcr_named_over_fan": "The fans named make {named} fan, more than the {fan} counted "
+                          "without flowers: give the fan count with the flowers included, "
+                          "e.g. /hu bob from carol 12番 花2 花龙.",
+    "mcr_match_over": "This match's 16 hands are played: nothing more is recorded in it. "
+                      "/end gives the rank points; then /new mcr with the four players starts "
+                      "the next match. (/undo takes back the 16th hand.)",
     # Hong Kong
     "below_minimum": "{fan} 番 is below this table's minimum of {min} 番; nothing was "
                      "recorded. A win counts at least {min} 番, e.g. /hu bob 自摸 {min}番.",
@@ -362,6 +387,9 @@ MESSAGES: dict[str, str] = {
     "bad_fourth_feeder": "包自摸: the one who fed the fourth exposed meld is another player than "
                   "the winner, e.g. /hu bob 自摸 包 carol 4番.",
     "needs_flowers": "{word} needs the bonus tiles after it, e.g. 花 1f3g (or 花 無).",
+    "sg_stake": "A Singapore table pays from its stake table, not by a stake per point: "
+                "choose the table instead, e.g. /set stake 10/20 (10/20, 20/40, 50/1, 1/2, "
+                "3-6).",
     "hk_stake": "A Hong Kong table pays from its share table, not by a stake per point: set "
                 "its tier instead, e.g. /set stake wuyi (二五雞, 五一 or 一二蚊).",
 }

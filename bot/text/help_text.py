@@ -21,7 +21,7 @@ A misspelt preset (chengdou) is answered with the right name.
 
 
 # What a table does during a night (docs/night.md), after the main examples.
-HELP_NIGHT = """/penalty dave 诈胡 — a false win
+HELP_NIGHT = """/penalty dave 诈胡 — a false win · 国标: /penalty dave 错碰 5 — a referee's fine
 /adjust alice -10 bob +10 side bet — a correction
 /edit 2.1 alice 自摸 七对 — hand 2, event 1 only
 /seat dave erin — erin takes dave's seat"""

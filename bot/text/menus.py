@@ -16,6 +16,7 @@ GROUP_COMMANDS = [
     ("kong", "Report a kong"),
     ("draw", "The wall ran out"),
     ("qishou", "A starting-hand win (Changsha)"),
+    ("bite", "A bite or a set, paid at once (Singapore)"),
     ("table", "Seats, dealer, totals"),
     ("undo", "Undo the last event"),
     ("void", "Void a hand: /void 3"),

@@ -7,7 +7,7 @@ from html import escape
 from typing import Any
 
 from bot.text import answer, render_mcr, words
-from bot.text.amounts import in_cents, signed_points
+from bot.text.amounts import in_cents, signed_points, stake_table_name
 from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.render_money import points_at_stakes, signed_money
 from engine.families.sichuan import option_off
@@ -105,8 +105,7 @@ def table_text(lang: str, s: SessionInfo) -> str:
     if s.open_hand:
         parts.append(t(lang, "Hand {number} plays on; still in: {players}.",
                        number=s.open_hand, players=_list(lang, [name(s, x) for x in s.still_in])))
-    stake = s.rules.get("options", {}).get("stake") \
-        if s.rules.get("family") == "singapore" else None
+    stake = stake_table_name(s.rules)
     if stake:
         parts.append(t(lang, "Stake table: {table} (money in the table's own terms).",
                        table=stake))
@@ -193,12 +192,10 @@ def edit_text(lang: str, out: EditOutcome) -> str:
     return "\n".join(parts)
 
 
-def summary_text(lang: str, sm: Summary, own_money: bool = False, cents: bool = False) -> str:
-    """The night's end; ``own_money``: a table whose points are its own money (Singapore)
-    says money only; ``cents``: the table's points are cents of a share table (Hong Kong),
-    so every amount is money, said once."""
-    if own_money and not cents:
-        return _money_summary(lang, sm)
+def summary_text(lang: str, sm: Summary, cents: bool = False) -> str:
+    """The night's end; ``cents``: the table's points are cents of its own money
+    (Singapore's stake tables, Hong Kong's share table), so every amount is money, said
+    once."""
     parts = [nt(lang, "The night is over: {hands} hand.", "The night is over: {hands} hands.",
                 sm.hands, hands=sm.hands)]
     for pid, net in sorted(sm.nets.items(), key=lambda kv: -kv[1]) if not sm.mixed else ():
@@ -246,31 +243,6 @@ def summary_text(lang: str, sm: Summary, own_money: bool = False, cents: bool = 
     return "\n".join(parts)
 
 
-def _money_summary(lang: str, sm: Summary) -> str:
-    parts = [nt(lang, "The night is over: {hands} hand.", "The night is over: {hands} hands.",
-                sm.hands, hands=sm.hands)]
-    for pid, _net in sorted(sm.nets.items(), key=lambda kv: -kv[1]):
-        cents = sm.money_of(pid)
-        parts.append("  " + t(lang, "{player}: {money}", player=escape(sm.players[pid].name),
-                              money="<b>" + ("+" if cents > 0 else "") + money(cents) + "</b>"))
-    if sm.transfers:
-        parts.append(t(lang, "To settle up:"))
-        parts += ["  " + t(lang, "{payer} → {payee}: {money}", payer=escape(tr.payer.name),
-                           payee=escape(tr.payee.name), money=money(tr.cents))
-                  for tr in sm.transfers]
-    else:
-        parts.append(t(lang, "Nobody owes anybody."))
-    if sm.biggest:
-        parts.append(t(lang, "Biggest hand: {player}, {money} (hand {number}).",
-                       player=escape(sm.biggest[0].name),
-                       money=money(sm.biggest[1] * sm.stake_cents), number=sm.biggest[2]))
-    if sm.most_wins:
-        top = sm.most_winners or (sm.most_wins[0],)
-        parts.append(t(lang, "Most wins: {player} ({wins}).",
-                       player=_list(lang, [escape(p.name) for p in top]), wins=sm.most_wins[1]))
-    return "\n".join(parts)
-
-
 def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) -> str:
     """The preset's patterns and options as this chat plays them (``options``: the table's
     or the chat's house rules; the preset's defaults when None)."""
@@ -290,15 +262,16 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
     if p.family == "hongkong":
         parts += ["", _share_table(lang, opts)]
     parts += ["", t(lang, "Options:")]
-    parts += [f"  {escape(words.option_label(lang, k))}{words.colon(lang)}"
+    parts += [f"  {escape(words.option_label(lang, k, p.family))}{words.colon(lang)}"
               f"{escape(words.option_value(lang, k, v))}"
               for k, v in opts.items()
               if k in words.OPTIONS and not isinstance(v, dict | list | tuple)
               and not (opts.get("suits") == 2 and k in ("huazhu", "huazhu_fan"))  # 两房
-              and not (p.family == "hongkong" and k == "base")  # the share table says it
+              # the share table or the stake table says the money
+              and not (p.family in ("hongkong", "singapore") and k == "base")
               and all(opts.get(on) for on in ONLY_WITH.get(k, ()))
               and not (k == "huazhu_fan" and opts.get("cap_fan") is not None)]
-    parts.append(escape(words.rules_hint(lang)))
+    parts.append(escape(words.rules_hint(lang, p.family)))
     return "\n".join(parts)
 
 

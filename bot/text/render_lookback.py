@@ -8,21 +8,25 @@ from html import escape
 
 from babel.dates import format_date
 
-from bot.text.i18n import nt, signed, t
+from bot.text.amounts import in_cents, preset_in_cents, signed_points
+from bot.text.i18n import money, nt, t
 from bot.text.render import SEAT_KEYS, line_text, name
-from bot.text.render_money import points_at_stakes, signed_money
+from bot.text.render_money import at_stakes, points_at_stakes, signed_money
 from bot.text.words import colon, listing, paren, pattern_name, preset_name, said, then
-from storage.ledger import local, now, utc_offset, zone
-from storage.models import ChatInfo, PlayerStats
-from storage.services.lookback import (
+from storage.ledger import (
     AuditNote,
     HandDetail,
+    MoneyStanding,
     NightHistory,
     NightList,
     PlayerRecord,
     Scope,
+    local,
+    now,
+    utc_offset,
+    zone,
 )
-from storage.services.money import MoneyStanding
+from storage.models import ChatInfo, PlayerStats
 
 
 def _change(lang: str, note: AuditNote, player: str, time: str) -> str | None:
@@ -72,7 +76,8 @@ def history_text(lang: str, view: NightHistory, scope: Scope) -> str:
     several = view.several
     for it in view.items:
         status = " " + t(lang, "(void)") if it.status == "void" else ""
-        moves = "  ".join(f"{escape(it.seats[s])} {signed(v)}"
+        cents = preset_in_cents(view.presets.get(it.session_id, ""))  # money, to the cent
+        moves = "  ".join(f"{escape(it.seats[s])} {signed_points(v, cents)}"
                           for s, v in it.deltas.items() if v)
         where = f"{view.labels[it.session_id]} " if several else ""
         parts.append(f"{where}#{it.number}{status}{colon(lang)}"
@@ -152,6 +157,7 @@ def _next(scope: Scope, page: int) -> str:
 
 def hand_text(lang: str, d: HandDetail) -> str:
     s = d.session
+    cents = in_cents(s.rules)  # Singapore, Hong Kong: the moves are money
     head = t(lang, "Hand {number} of night {night}; dealer: {seat} {player}.",
              number=d.number, night=d.night.label,
              seat=t(lang, SEAT_KEYS[d.dealer]), player=name(s, d.dealer))
@@ -165,12 +171,14 @@ def hand_text(lang: str, d: HandDetail) -> str:
         parts.append(t(lang, "Event {index}, reported by {player}:", index=i + 1,
                        player=_who(lang, who)))
         parts += ["  • " + line_text(lang, s, line) for line in ev.lines]
-        moves = "  ".join(f"{name(s, seat)} {signed(v)}" for seat, v in ev.deltas.items() if v)
+        moves = "  ".join(f"{name(s, seat)} {signed_points(v, cents)}"
+                          for seat, v in ev.deltas.items() if v)
         parts.append("  " + then(lang, t(lang, "This event:"))
                      + (moves or t(lang, "No points moved.")))
     if len(d.result.events) > 1 and d.status != "void":
         parts.append(then(lang, t(lang, "The hand:")) + "  ".join(
-            f"{name(s, seat)} {signed(v)}" for seat, v in d.result.deltas.items() if v))
+            f"{name(s, seat)} {signed_points(v, cents)}"
+            for seat, v in d.result.deltas.items() if v))
     if len(d.result.events) > 1 and d.status != "void" and s.status == "open":
         parts.append(t(lang, "To change one event: /edit {number}.N and that event "
                              "(e.g. /edit {number}.1 …).", number=d.number))
@@ -262,16 +270,21 @@ def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) ->
         return "\n".join(parts)
     parts.append(_record_line(lang, st))
     if standing is not None:
+        # The points behind the money, by stake; none of a night whose points are cents.
+        behind = at_stakes(standing.points)
         parts.append(t(lang, "Net: {money} ({points}).", money=signed_money(standing.cents),
-                       points=points_at_stakes(lang, standing.points)))
+                       points=points_at_stakes(lang, behind)) if behind else
+                     t(lang, "Net: {money}.", money=signed_money(standing.cents)))
     if rec.best is not None:
         b = rec.best
         what = paren(lang, escape(" ".join(pattern_name("", n, lang) for n in b.names))) \
             if b.names else ""
-        parts.append(nt(lang, "Best hand: {points} point, {hand}",
-                        "Best hand: {points} points, {hand}",
-                        b.win_points, points=b.win_points,
-                        hand=hand_of_night(lang, b.number, b.night))
+        hand = hand_of_night(lang, b.number, b.night)
+        parts.append((t(lang, "Best hand: {money}, {hand}", money=money(b.win_points),
+                        hand=hand) if preset_in_cents(b.preset) else
+                      nt(lang, "Best hand: {points} point, {hand}",
+                         "Best hand: {points} points, {hand}",
+                         b.win_points, points=b.win_points, hand=hand))
                      + what)
     if rec.last:
         parts.append(t(lang, "Last hands:"))
@@ -284,5 +297,6 @@ def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) ->
             if h.dealt_in:
                 notes.append(t(lang, "dealt in"))
             extra = paren(lang, listing(lang, notes)) if notes else ""
-            parts.append(f"  {h.night} #{h.number}{colon(lang)}{signed(h.delta)}{extra}")
+            parts.append(f"  {h.night} #{h.number}{colon(lang)}"
+                         f"{signed_points(h.delta, preset_in_cents(h.preset))}{extra}")
     return "\n".join(parts)

@@ -40,10 +40,11 @@ def dealer(s: SessionInfo) -> Seat:
 
 
 def match_text(lang: str, s: SessionInfo) -> str | None:
-    """The round, the hand and the seat winds, for /table and the scoreboard."""
+    """The round, the hand and the seat winds, for /table and the scoreboard; after the
+    16th hand, that the match is played."""
     h = hand_index(s)
     if h is None:
-        return None
+        return over_text(lang, s)
     seat_winds = words.listing(lang, (f"{escape(s.seats[p].name)} {t(lang, words.SEAT_KEYS[w])}"
                                       for p, w in winds(h).items()))
     return t(lang, "Match: {round}, hand {hand} of 4 ({number} of 16). Seat winds: {winds}.",
@@ -74,7 +75,8 @@ def over_text(lang: str, s: SessionInfo) -> str | None:
     """After the 16th hand of a match: what to do next."""
     if get_preset(s.preset).family != "mcr" or s.open_hand or s.hands < match.HANDS:
         return None
-    return t(lang, "The match's 16 hands are played: /end gives the rank points.")
+    return t(lang, "The match's 16 hands are played: /end gives the rank points, then /new "
+                   "starts the next match.")
 
 
 def rank_text(lang: str, s: SessionInfo, sm: Summary) -> str:

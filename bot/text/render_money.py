@@ -7,7 +7,8 @@ from html import escape
 
 from bot.text.i18n import is_chinese, money, nt, signed, t
 from bot.text.words import colon, listing, paren
-from storage.services.money import MoneyStanding, PairBalance, Payment, SettlePlan
+from engine.families.registry import POINT_CENT
+from storage.ledger import MoneyStanding, PairBalance, Payment, SettlePlan
 
 MAX_LINES = 30
 BUDGET = 3500  # characters of listed lines: a reply stays inside Telegram's 4,096
@@ -42,19 +43,28 @@ def points_at_stakes(lang: str, points: tuple[tuple[int, int], ...]) -> str:
     return " · ".join(parts) or "0"
 
 
+def at_stakes(points: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The points behind a standing worth saying, by stake: not those of nights at a cent
+    a point (POINT_CENT: a Singapore or Hong Kong table's points are cents, which the
+    money already says)."""
+    return tuple(p for p in points if p[0] != POINT_CENT)
+
+
 def _at_stakes(lang: str, points: tuple[tuple[int, int], ...]) -> str:
-    """The points behind a standing, by stake; not those of nights at 1 cent a point (a
-    Hong Kong table's points are cents: the money says them)."""
-    staked = tuple(p for p in points if p[0] != 1)
+    staked = at_stakes(points)
     return paren(lang, points_at_stakes(lang, staked)) if staked else ""
 
 
 def standings_text(lang: str, rows: list[MoneyStanding], days: int | None = None) -> str:
     if not rows:
         return t(lang, "No hands recorded in this chat yet.")
-    head = (t(lang, "Standings, each night at its own stake:") if days is None else
-            t(lang, "Standings for the last {days} days, each night at its own stake:",
-              days=days))
+    if not any(at_stakes(r.points) for r in rows):  # money only (Singapore, Hong Kong)
+        head = (t(lang, "Standings, in money:") if days is None else
+                t(lang, "Standings for the last {days} days, in money:", days=days))
+    else:
+        head = (t(lang, "Standings, each night at its own stake:") if days is None else
+                t(lang, "Standings for the last {days} days, each night at its own stake:",
+                  days=days))
     parts = [head]
     parts += _fit(lang, [
         f"{i}. {escape(r.player.name)}{colon(lang)}<b>{signed_money(r.cents)}</b>"

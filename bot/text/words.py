@@ -68,6 +68,12 @@ HOW_SHORT = {
     "after_kong_discard": "{seat} wins off {payer}'s discard after a kong",
 }
 
+# What an MCR penalty is for (engine.models.PenaltyKind): the Chinese word and the English.
+FOULS = {"false_win": "错和 (a false win)", "wrong_chow": "错吃 (a wrong chow)",
+         "wrong_pung": "错碰 (a wrong pung)", "wrong_kong": "错杠 (a wrong kong)",
+         "slow_play": "超时 (slow play)", "shown_tiles": "亮牌 (showing tiles)",
+         "foul": "犯规 (a foul)"}
+
 KONG_KINDS = {"concealed": "concealed kong", "added": "added kong", "direct": "direct kong",
               "wild": "wildcard kong"}
 
@@ -87,6 +93,8 @@ PAYMENTS = {
     "chengbao": "{payer} → {payee} {amount} (承包: {payer} pays every share)",
     "starting_win": "{payer} → {payee} {amount} (starting-hand win)",
     "false_win": "{payer} → {payee} {amount} (诈胡: {payer}'s false win)",
+    "mcr_false_win": "{payer} → {payee} {amount} (错和: {payer}'s false win)",
+    "mcr_foul": "{payer} → {payee} {amount} ({payer}'s fine)",
     "instant": "{payer} → {payee} {amount} (paid at once)",
     "kong_robbed": "{payer} → {payee} {amount} (the robbed kong's payout back)",
     # Hong Kong
@@ -112,7 +120,8 @@ PATTERN = "said"
 TILE_WORDS = ["万", "筒", "条", "东", "南", "西", "北", "白", "发", "中"]
 SAID_WORDS = [*TILE_WORDS, "暗杠", "补杠", "直杠", "宝杠", "未听", "听", "花猪", "根", "杠",
               "无宝", "有宝", "宝吊", "飞宝", "连杠", "承包", "第四凑", "连抢", "鸟", "精", "正精",
-              "副精", "小胡", "不设", "零时区", "区"]
+              "副精", "小胡", "不设", "零时区", "区",
+              "二五鸡", "五一", "一二蚊", "半辣上", "辣辣上", "半铳", "全铳"]  # TYPED_NAMES
 
 
 def said(lang: str, word: str) -> str:
@@ -368,17 +377,31 @@ def typed_name(lang: str, key: str) -> str:
     return name if name.isalnum() and option_key(name) == key else key
 
 
-def rules_hint(lang: str) -> str:
+# An option a family reads its own way: its label in /rules there (its Chinese name, up to
+# its brackets, is still what /set takes).
+FAMILY_OPTIONS = {
+    ("singapore", "stake"): "Stake table (10/20, 20/40, 50/1, 1/2, 3-6, 3-6-half, custom)",
+}
+# /rules' examples of a change, per family: a Hong Kong table's cap and stake tier, a
+# Singapore table's stake table (neither has a stake per point).
+RULES_EXAMPLES = {
+    "hongkong": ("/set cap_fan 13", "/set stake wuyi"),
+    "singapore": ("/set cap_fan 5", "/set stake 10/20"),
+}
+
+
+def rules_hint(lang: str, family: str = "") -> str:
     """How to change an option, under /rules' options."""
+    examples = RULES_EXAMPLES.get(family, ("/set cap_fan 5", "/set stake 0.5"))
     return t(lang, "To change one (admins): /set {option} {value}, e.g. {example}.",
              option=t(lang, "<option>"), value=t(lang, "<value>"),
-             example=listing(lang, [t(lang, "/set cap_fan 5"), t(lang, "/set stake 0.5")]))
+             example=listing(lang, [t(lang, e) for e in examples]))
 
 
-def option_label(lang: str, key: str) -> str:
+def option_label(lang: str, key: str, family: str = "") -> str:
     """An option in /rules: its label, and in English the key that /set takes (in
     Chinese the label is what /set takes)."""
-    label = t(lang, OPTIONS[key])
+    label = t(lang, FAMILY_OPTIONS.get((family, key), OPTIONS[key]))
     return label if is_chinese(lang) else f"{label} ({key})"
 
 
@@ -395,8 +418,10 @@ def value_list(lang: str, key: str, valid: str) -> str:
     out = []
     for v in valid.split(", "):
         value: Any = {"true": True, "false": False}.get(v, v)
-        out.append(f"{typed_name(lang, key)}={typed_value(lang, v)}"
-                   f"（{option_value(lang, key, value)}）")
+        typed, meaning = typed_value(lang, v), option_value(lang, key, value)
+        # A value whose meaning starts with its name (二五鸡（0 番单份 0.25 元）) says it once.
+        out.append(f"{typed_name(lang, key)}=" + (meaning if meaning.startswith(typed)
+                                                   else f"{typed}（{meaning}）"))
     return "、".join(out)
 
 
@@ -453,8 +478,9 @@ def dynamic_msgids() -> list[str]:
     """Every message id used through the tables above (for the catalog extractor)."""
     return [*SEAT_KEYS.values(), *ROUNDS.values(), *PRESET_NAMES.values(),
             *PRESET_SUMMARIES.values(), *HOW.values(), *HOW_SHORT.values(),
-            *KONG_KINDS.values(), *PAYMENTS.values(), *REASONS.values(),
+            *KONG_KINDS.values(), *FOULS.values(), *PAYMENTS.values(), *REASONS.values(),
             PAYMENT_OTHER, *OPTIONS.values(), *VALUES.values(), YES, NO, NO_CAP,
             *UNITS.values(), "a whole number", ", or {key}=none (none)",
             "a whole number from {least} to {most}", "<option>", "<value>",
-            "/set cap_fan 5", "/set stake 0.5"]
+            "/set cap_fan 5", "/set stake 0.5", *FAMILY_OPTIONS.values(),
+            *(e for pair in RULES_EXAMPLES.values() for e in pair)]

@@ -35,8 +35,8 @@ from bot.webapp import access, entry, views
 from bot.webapp.auth import AuthError, InitData, chat_of, validate
 from bot.webapp.strings import strings
 from storage.errors import LedgerError
+from storage.ledger import Claimed
 from storage.models import PlayerInfo, SessionInfo
-from storage.services.app_requests import Claimed
 
 log = logging.getLogger(__name__)
 

@@ -40,8 +40,7 @@ from bot.dialogs.mcr_grammar import parse_mcr_win
 from bot.handlers.chat import resolver_for
 from bot.ops.application import AnyApp
 from bot.text import render, render_mcr
-from bot.text.amounts import in_cents, signed_points
-from bot.text.answer import own_money
+from bot.text.amounts import in_cents, preset_in_cents, signed_points
 from bot.text.errors_text import error_text
 from bot.text.i18n import is_chinese, t
 from bot.text.words import pattern_name, said
@@ -329,7 +328,7 @@ def _value_words(lang: str, facts: Offer, form: Form) -> list[str]:
 
 def money_points(session: SessionInfo) -> bool:
     """Whether the table's points are money's cents (Hong Kong; Singapore's own money)."""
-    return in_cents(session.rules) or own_money(session.preset)
+    return in_cents(session.rules) or preset_in_cents(session.preset)
 
 
 def read_report(session: SessionInfo, text: str) -> tuple[dict[str, Any], str | None]:

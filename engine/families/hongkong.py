@@ -146,6 +146,10 @@ def value(opts: HongKongOptions, state: HandState, ev: Win, w: WinnerHand
     return fan, set(names)
 
 
+# What a win's payments say they are for (each is a win's payment, as "win" elsewhere).
+WIN_REASONS = ("bao_zimo", "self_draw", "flower_rob", "rob_kong", "full_shot", "half_shot")
+
+
 def _parts(opts: HongKongOptions, ev: Win, winner: Seat, names: set[str],
            state: HandState, book: Book) -> list[Part]:
     """Each loser's shares and who pays them, with the reason."""
@@ -176,7 +180,10 @@ def on_win(opts: HongKongOptions, state: HandState, ev: Win, book: Book) -> None
     _check(state, ev)
     w = ev.winners[0]
     fan, names = value(opts, state, ev, w)
-    book.line("win", seat=w.seat, how=ev.how.value)
+    # The discarder named (as Singapore does): under 半銃 the others pay too, but only the
+    # discarder dealt in.
+    book.line("win", seat=w.seat, how=ev.how.value,
+              **({"from_seat": ev.from_seat} if ev.from_seat is not None else {}))
     for code, params in fan.lines:
         book.line(code, **params)
     exempt = fan.alone is not None  # a limit hand or 花糊 wins whatever the minimum
@@ -226,4 +233,4 @@ def on_draw(opts: HongKongOptions, state: HandState, ev: WallEnd, book: Book) ->
 FAMILY = Family("hongkong", HongKongOptions, {
     Win: lambda o, st, ev, c: on_win(o, st, ev, c.book),
     WallEnd: lambda o, st, ev, c: on_draw(o, st, ev, c.book),
-}, points_in_cents=True, point_cents=1)
+}, points_in_cents=True)

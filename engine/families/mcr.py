@@ -9,6 +9,7 @@ from engine.errors import ReportError, foreign
 from engine.families.registry import Family
 from engine.families.state import HandState
 from engine.mcr.count import Rules
+from engine.mcr.fans import value_of
 from engine.mcr.hand import GATE, Scored, score
 from engine.models import How, McrHand, Seat, WallEnd, Win, WinnerHand
 from engine.options import McrOptions
@@ -61,10 +62,30 @@ def scored(opts: McrOptions, w: WinnerHand, how: How, dealer: Seat) -> Scored:
                  how in (How.ROB_KONG, How.KONG_REPLACEMENT), rules_of(opts))
 
 
-def _explain(book: Book, seat: Seat, s: Scored) -> None:
+def _named(opts: McrOptions, w: WinnerHand, s: Scored) -> list[tuple[str, str, int]]:
+    """A fan count's named fans (Chinese, English, value), each once: what the table said
+    it counted, never more than the count without flowers."""
+    if s.from_tiles:
+        return []
+    named: list[tuple[str, str, int]] = []
+    for name in w.patterns:
+        p = FAMILY_PATTERNS["mcr"].resolve(name)
+        if all(p.name != zh for zh, _, _ in named):
+            named.append((p.name, p.english, value_of(p.name, opts.mixed_kong)))
+    said = sum(v for _, _, v in named)
+    if said > s.without_flowers:
+        raise ReportError("mcr_named_over_fan", f"the fans named make {said} fan, more than "
+                          f"the {s.without_flowers} counted without flowers", named=said,
+                          fan=s.without_flowers)
+    return named
+
+
+def _explain(book: Book, seat: Seat, s: Scored, named: list[tuple[str, str, int]]) -> None:
     for f in s.fans:
         book.line("mcr_fan", seat=seat, zh=f.zh, en=f.en, value=f.value, times=f.times,
                   fan=f.value * f.times)
+    for zh, en, fan in named:  # a fan count: the fans the table named, as it said them
+        book.line("mcr_fan", seat=seat, zh=zh, en=en, value=fan, times=1, fan=fan)
     book.line("mcr_total", seat=seat, fan=s.total, flowers=s.flowers,
               without_flowers=s.without_flowers)
 
@@ -85,15 +106,16 @@ def on_win(opts: McrOptions, state: HandState, ev: Win, book: Book) -> None:
         raise ReportError("mcr_barred", f"{w.seat} made a false win this hand and may not win "
                           "in it", seat=w.seat)
     s = scored(opts, w, ev.how, state.dealer)
+    named = _named(opts, w, s)
     book.line("win", seat=w.seat, how=ev.how.value)
-    _explain(book, w.seat, s)
+    _explain(book, w.seat, s, named)
     if not s.passes_gate:
         fine = opts.false_win * opts.base
         book.line("mcr_under_gate", seat=w.seat, fan=s.without_flowers, gate=GATE,
                   amount=fine)
         for other in state.seats:
             if other != w.seat:
-                book.pay(w.seat, other, fine, "false_win")
+                book.pay(w.seat, other, fine, "mcr_false_win")
         state.barred.append(w.seat)  # the hand goes on without them
         return
     if opts.base != 1:

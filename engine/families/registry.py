@@ -23,6 +23,8 @@ class EventContext:
 
 
 Handler = Callable[[Any, HandState, Any, EventContext], None]
+# The stake of a table whose family's points are cents (Family.points_in_cents).
+POINT_CENT = 1
 
 
 @dataclass(frozen=True)
@@ -30,9 +32,7 @@ class Family:
     name: str
     options: type[FamilyOptions]
     handlers: Mapping[type, Handler]  # event model -> handler; a missing kind is refused
-    # Money families (Singapore): points are this many cents each, whatever the stake the
-    # table was opened with; None: the table's stake prices a point.
-    point_cents: int | None = None
-    # The family pays money itself (a share table): its points are cents, and a table
-    # plays it at one cent a point, never a stake per point.
+    # The family pays money itself (Singapore's stake tables, Hong Kong's share table): its
+    # points are cents of the table's money, and a table of it plays at one cent a point
+    # (POINT_CENT), whatever stake the chat plays at; never a stake per point.
     points_in_cents: bool = False

@@ -238,7 +238,7 @@ def _capped(opts: SingaporeOptions, total: int, bonus: int, lines: Lines) -> Val
 
 def _check_win(ev: Win) -> None:
     if len(ev.winners) > 1:
-        raise ReportError("one_winner", "one player wins a hand here: the first in turn "
+        raise ReportError("sg_one_winner", "one player wins a hand here: the first in turn "
                           "after the discarder")
     if ev.birds:
         raise foreign("changsha", {"birds": ev.birds}, "birds belong to the Changsha family")
@@ -388,4 +388,4 @@ FAMILY = Family("singapore", SingaporeOptions, {
     Bite: lambda o, st, ev, c: on_bite(o, st, ev, c.book),
     BonusSet: lambda o, st, ev, c: on_set(o, st, ev, c.book),
     WallEnd: lambda o, st, ev, c: on_draw(o, st, ev, c.book),
-}, point_cents=1)
+}, points_in_cents=True)

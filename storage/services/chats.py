@@ -25,9 +25,9 @@ from storage.sql.store import Service, Store
 
 
 def own_money_presets() -> list[str]:
-    """Presets whose family counts its points in money of its own (Singapore: a point is a
-    cent): their tables keep that stake whatever the chat's stake is."""
-    return [p for p in presets() if FAMILIES[get_preset(p).family].point_cents is not None]
+    """Presets whose family counts its points in money of its own (Singapore, Hong Kong: a
+    point is a cent): their tables keep that stake whatever the chat's stake is."""
+    return [p for p in presets() if FAMILIES[get_preset(p).family].points_in_cents]
 
 
 class Chats(Service):

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.families.hongkong import WIN_REASONS as HONGKONG_WIN_REASONS
 from engine.models import HandResult, Seat
+
+# A win's payments: "win", or Hong Kong's, which say how it was paid (半銃, 自摸, 包自摸…).
+WIN_REASONS = frozenset(("win", *HONGKONG_WIN_REASONS))
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,7 @@ def seat_facts(result: HandResult) -> dict[Seat, SeatFacts]:
                 self_draws[w] += 1
         payers = set()
         for line in ev.lines:
-            if line.code == "pay" and line.params["reason"] == "win":
+            if line.code == "pay" and line.params["reason"] in WIN_REASONS:
                 win_points[line.params["payee"]] += int(line.params["amount"])
                 payers.add(str(line.params["payer"]))
         # A win that names its discarder (Singapore without the shooter rule: the two others

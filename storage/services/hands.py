@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection, Row
 
+from engine.mcr import match
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
 from storage.errors import LedgerError
@@ -48,7 +49,7 @@ class Hands(Service):
 
     async def record(self, chat_id: int, event: dict[str, Any], *, reporter: int | None = None,
                      indicator: str | None = None, draft_id: int | None = None,
-                     ask_twice: bool = True) -> RecordOutcome:
+                     ask_twice: bool = True, within: int | None = None) -> RecordOutcome:
         """Record one event: it joins the open hand, or starts the next one. Atomic.
 
         With ``draft_id`` (a guided report's Confirm) the draft is deleted in the same
@@ -56,16 +57,26 @@ class Hands(Service):
         gone (a second press of Confirm) is refused as ``stale_button``.
 
         With ``ask_twice``, a report that looks like a second report of the win that just
-        closed the previous hand, or of a kong of the open hand, is not recorded but kept
-        as a question
-        (:mod:`storage.services.twice`): the outcome's ``asked`` is its id."""
+        closed the previous hand, or of a kong, bite or set of the open hand, is not
+        recorded but kept as a question
+        (:mod:`storage.services.twice`): the outcome's ``asked`` is its id.
+
+        With ``within`` (a kong, bite or set asked about in that hand, then said to be
+        another) the event joins hand ``within`` only: once that hand is over it is
+        refused (``hand_over``), never the start of the next one."""
 
         def unit(conn: Connection) -> RecordOutcome:
             if draft_id is not None:
                 take_draft(conn, chat_id, draft_id, _TAKEN)
             srow, hrow = self._open_session_and_hand(conn, chat_id)
+            if within is not None and (hrow is None or hrow.number != within):
+                raise LedgerError("hand_over", f"hand {within} is over: nothing more joins "
+                                  "it", number=within)
             name_members(self.store, conn, chat_id, reporter)
             rules = Ruleset.from_snapshot(srow.rules)
+            if hrow is None and rules.family == "mcr" and srow.hands >= match.HANDS:
+                raise LedgerError("mcr_match_over", "the match's 16 hands are played: /end "
+                                  "it, then /new starts the next match")
             if hrow is None:
                 number, dealer, events, reporters = srow.hands + 1, srow.dealer, [], []
                 base_indicator = indicator
@@ -82,19 +93,20 @@ class Hands(Service):
             if ask_twice:
                 prev = twice.closing_twin(conn, srow, report, reporter, stamp) \
                     if hrow is None else None
-                earlier = twice.repeated_kong(conn, hrow, report, reporter, stamp) \
+                earlier = twice.repeated_event(conn, hrow, report, reporter, stamp) \
                     if hrow is not None else None
                 if prev is not None:
-                    earlier = (int(prev.reporters[-1]), prev.updated_at)
+                    earlier = ("hand", int(prev.reporters[-1]), prev.updated_at)
                 if earlier is not None:
-                    kong = prev is None
+                    about, first_by, first_at = earlier
                     asked_in = prev.number if prev is not None else number
                     asked = twice.ask(conn, chat_id, srow.id, asked_in, event, indicator,
                                       reporter, stamp)
-                    info = repo.session_info(conn, chat_id, srow.id, row=srow) if kong \
-                        else repo.session_info(conn, chat_id, srow.id, row=srow, open_hand=None)
-                    by, ago = twice.first_report(conn, chat_id, *earlier, stamp)
-                    return RecordOutcome(hand_number=asked_in, asked=asked, asked_kong=kong,
+                    info = repo.session_info(conn, chat_id, srow.id, row=srow) \
+                        if prev is None else \
+                        repo.session_info(conn, chat_id, srow.id, row=srow, open_hand=None)
+                    by, ago = twice.first_report(conn, chat_id, first_by, first_at, stamp)
+                    return RecordOutcome(hand_number=asked_in, asked=asked, asked_about=about,
                                          asked_by=by, asked_seconds=ago, session=info)
             result = settle_hand(rules, report, dealer)
             index = len(events)
@@ -143,17 +155,25 @@ class Hands(Service):
 
     async def would_ask(self, chat_id: int, event: dict[str, Any], *,
                         reporter: int | None) -> int | None:
-        """The hand whose closing win ``event`` would be asked about as a second report
-        of it (:func:`storage.services.twice.closing_twin`) were it recorded now, or None.
-        Writes nothing (the Mini App says so before the group asks)."""
+        """The hand ``event`` would be asked about in were it recorded now, or None: a
+        second report of the win that closed it
+        (:func:`storage.services.twice.closing_twin`), or of a kong, bite or set the open
+        hand holds (:func:`storage.services.twice.repeated_event`). Writes nothing (the
+        Mini App says so before the group asks)."""
 
         def unit(conn: Connection) -> int | None:
             s, h = t.sessions.c, t.hands.c
             srow = conn.execute(select(t.sessions).where(
                 s.chat_id == chat_id, s.status == "open")).first()
-            if srow is None or conn.execute(select(h.id).where(
-                    h.session_id == srow.id, h.status == "open")).first() is not None:
+            if srow is None:
                 return None
+            hrow = conn.execute(select(t.hands).where(
+                h.session_id == srow.id, h.status == "open")).first()
+            if hrow is not None:
+                joined = parse_report({"events": [*hrow.report["events"], event],
+                                       "indicator": hrow.report.get("indicator")})
+                asked = twice.repeated_event(conn, hrow, joined, reporter, now())
+                return None if asked is None else int(hrow.number)
             report = parse_report({"events": [event]})
             prev = twice.closing_twin(conn, srow, report, reporter, now())
             return None if prev is None else int(prev.number)

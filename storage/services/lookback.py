@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from itertools import groupby
 from typing import Any
 
+from pydantic import Field
 from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection, Row
 
@@ -43,6 +44,8 @@ class NightHistory(Contract):
     nights: tuple[Night, ...]  # the nights in scope, latest first (none listed for "all")
     items: tuple[HistoryItem, ...]
     labels: dict[int, str]  # session id -> its night's label, for the items shown
+    # session id -> its night's preset, for the items shown (its points may be cents)
+    presets: dict[int, str] = Field(default_factory=dict)
     several: bool  # the items may come from more than one night
     page: int
     pages: int
@@ -110,6 +113,7 @@ class RecentHand(Contract):
     dealt_in: int
     win_points: int
     names: tuple[str, ...] = ()  # the winner's patterns and extras (best hand only)
+    preset: str = ""  # the night's (its family may count points in cents)
 
 
 class PlayerRecord(Contract):
@@ -252,7 +256,7 @@ class Lookback(Service):
             order = [h.id.desc()]  # walks ix_hands_chat_id backwards
             if nights is not None:
                 if not nights:
-                    return NightHistory(nights=(), items=(), labels={}, several=False,
+                    return NightHistory(nights=(), items=(), labels={}, presets={}, several=False,
                                         page=page, pages=1, total=0)
                 if len(nights) == 1:  # walks uq_hands_session_number backwards
                     cond.append(h.session_id == nights[0].session_id)
@@ -266,11 +270,12 @@ class Lookback(Service):
                 select(t.hands).where(*cond).order_by(*order)
                 .limit(page_size).offset((page - 1) * page_size)).all()
             sids = {r.session_id for r in rows}
-            known = {n.session_id: n.label for n in nights or ()}
-            labels = known if sids <= set(known) else {
-                sid: n.label for sid, n in self._nights_by_id(conn, chat_id, sids).items()}
+            known = {n.session_id: n for n in nights or ()}
+            shown = known if sids <= set(known) else self._nights_by_id(conn, chat_id, sids)
+            labels = {sid: n.label for sid, n in shown.items()}
             items = history_items(conn, rows)
             return NightHistory(nights=tuple(nights or ()), items=items, labels=labels,
+                                presets={sid: n.preset for sid, n in shown.items()},
                                 several=nights is None or len(nights) > 1, page=page,
                                 pages=pages, total=total)
 
@@ -358,14 +363,15 @@ class Lookback(Service):
             recent = conn.execute(base.order_by(h.id.desc()).limit(last)).all()
             best = conn.execute(base.where(hp.win_points > 0).order_by(
                 hp.win_points.desc(), h.id).limit(1)).first()
-            labels = {sid: n.label for sid, n in self._nights_by_id(
-                conn, chat_id, {r.session_id for r in [*recent, *([best] if best else [])]}
-            ).items()}
+            played_in = self._nights_by_id(
+                conn, chat_id, {r.session_id for r in [*recent, *([best] if best else [])]})
 
             def hand(r: Row[Any], names: tuple[str, ...] = ()) -> RecentHand:
-                return RecentHand(night=labels[r.session_id], number=r.number,
+                night = played_in[r.session_id]
+                return RecentHand(night=night.label, number=r.number,
                                   delta=r.delta, won=r.won, self_draws=r.self_draws,
-                                  dealt_in=r.dealt_in, win_points=r.win_points, names=names)
+                                  dealt_in=r.dealt_in, win_points=r.win_points, names=names,
+                                  preset=night.preset)
 
             best_hand = None
             if best is not None:

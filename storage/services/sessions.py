@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from engine.families import FAMILIES
+from engine.families.registry import POINT_CENT
 from engine.rules import rules_for_players
 from storage.errors import LedgerError
 from storage.models import PlayerRef, SessionInfo
@@ -62,10 +63,9 @@ class Sessions(Service):
             same = preset is None or preset == chat.preset
             rules = rules_for_players(preset or chat.preset, {
                 **(chat.overrides if same else {}), **(overrides or {})}, len(seats))
-            # A family whose points are money of its own (Singapore: cents) plays at that
-            # stake, whatever the chat usually plays at.
-            own = FAMILIES[rules.family].point_cents
-            stake = own if own is not None else (
+            # A family whose points are money of its own (Singapore, Hong Kong: cents) plays
+            # at a cent a point, whatever the chat usually plays at.
+            stake = POINT_CENT if FAMILIES[rules.family].points_in_cents else (
                 chat.stake_cents if stake_cents is None else stake_cents)
             players = [repo.find_or_add_player(conn, chat_id, ref) for ref in seats]
             if len({p.id for p in players}) != len(seats):

@@ -1,14 +1,19 @@
-"""A hand or a kong reported twice: at a real table two players often report the win that
-ended a hand, and the kong-maker and a payer both report a kong. A report that would start
-a new hand with the same winners, way of winning and discarder as the event that just
-closed the previous hand, from someone else within :data:`TWICE_WINDOW`, is not recorded:
-the ledger keeps it as a question (a draft of kind ``twice``, written in the same
-transaction as the answer that asks it), and the table answers with a button: the same
-hand (dropped) or a new hand (recorded).
+"""A hand, a kong, a bite or a set reported twice: at a real table two players often report
+the win that ended a hand, and the kong-maker and a payer both report a kong. A report
+that would start a new hand with the same winners, way of winning and discarder as the
+event that just closed the previous hand, from someone else within :data:`TWICE_WINDOW`,
+is not recorded: the ledger keeps it as a question (a draft of kind ``twice``, written in
+the same transaction as the answer that asks it), and the table answers with a button:
+the same hand (dropped) or a new hand (recorded).
 
 A kong report identical to a kong of the hand being played (the same player, kind and
 discarder), recorded by someone else within the window, is kept as a question the same
-way: the same kong (dropped) or another kong (recorded)."""
+way: the same kong (dropped) or another kong (recorded).
+
+A Singapore bite or complete set of bonus tiles that the open hand already holds (the same
+player and pair, or the same player and set) is kept as a question whoever reports it and
+however long after: each bonus tile is in the wall once, so a hand holds each bite and set
+once, and a second report of one is almost always the same one."""
 
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection, Row
 
-from engine.models import HandReport, Kong, Win
+from engine.models import Bite, BonusSet, Event, HandReport, Kong, Win
 from storage.sql import tables as t
 
 # How long after a hand closes a second report of its win is taken for the same hand.
@@ -59,30 +64,56 @@ def closing_twin(conn: Connection, srow: Row[Any], report: HandReport,
     return prev
 
 
-def repeated_kong(conn: Connection, hrow: Row[Any], report: HandReport,
-                  reporter: int | None, stamp: datetime) -> tuple[int, datetime] | None:
-    """When ``report``'s last event (joining the open hand ``hrow``) is a kong that the hand
-    already holds, recorded by another player within the window: who reported it first
-    (their Telegram id) and when. None otherwise."""
+def _same_instant(old: Event, new: Event) -> bool:
+    """Whether ``old`` is the bite or set ``new`` reports again: the same player's same
+    pair (hidden or not, charged to one or to all) or the same player's same set."""
+    if isinstance(new, Bite):
+        return isinstance(old, Bite) and (old.seat, old.pair) == (new.seat, new.pair)
+    if isinstance(new, BonusSet):
+        return isinstance(old, BonusSet) and (old.seat, old.kind) == (new.seat, new.kind)
+    return False
+
+
+def _first_at(conn: Connection, hrow: Row[Any], index: int) -> datetime:
+    at = conn.execute(select(func.min(t.entries.c.created_at)).where(
+        t.entries.c.hand_id == hrow.id, t.entries.c.event_index == index)).scalar()
+    first: datetime = at or hrow.updated_at
+    return first
+
+
+def repeated_event(conn: Connection, hrow: Row[Any], report: HandReport,
+                   reporter: int | None, stamp: datetime
+                   ) -> tuple[str, int | None, datetime] | None:
+    """When ``report``'s last event (joining the open hand ``hrow``) is one the hand already
+    holds: what it is (``kong``, ``bite`` or ``bonus_set``), who reported it first (their
+    Telegram id; None if unknown) and when. A kong counts when another player recorded it
+    within the window; a bite or a set whoever reported it, at any time in the hand. None
+    otherwise."""
     new = report.events[-1] if report.events else None
+    reporters = list(hrow.reporters)
+    if isinstance(new, (Bite, BonusSet)):
+        for index, old in enumerate(report.events[:-1]):
+            if _same_instant(old, new):
+                first = reporters[index] if index < len(reporters) else None
+                return new.type, None if first is None else int(first), \
+                    _first_at(conn, hrow, index)
+        return None
     if not isinstance(new, Kong) or reporter is None:
         return None
-    reporters = list(hrow.reporters)
     for index, old in enumerate(report.events[:-1]):
         if old != new or index >= len(reporters) or reporters[index] in (None, reporter):
             continue
-        at = conn.execute(select(func.min(t.entries.c.created_at)).where(
-            t.entries.c.hand_id == hrow.id, t.entries.c.event_index == index)).scalar()
-        if _naive(stamp) - _naive(at or hrow.updated_at) <= TWICE_WINDOW:
-            return int(reporters[index]), at or hrow.updated_at
+        at = _first_at(conn, hrow, index)
+        if _naive(stamp) - _naive(at) <= TWICE_WINDOW:
+            return "kong", int(reporters[index]), at
     return None
 
 
-def first_report(conn: Connection, chat_id: int, reporter: int, at: datetime,
+def first_report(conn: Connection, chat_id: int, reporter: int | None, at: datetime,
                  stamp: datetime) -> tuple[str | None, int]:
-    """Who reported first (a player's name; None if not a player here) and how many seconds
-    before ``stamp``: what the question says."""
-    name = conn.execute(select(t.players.c.name).where(
+    """Who reported first (a player's name; None if not a player here or not known) and how
+    many seconds before ``stamp``: what the question says."""
+    name = None if reporter is None else conn.execute(select(t.players.c.name).where(
         t.players.c.chat_id == chat_id, t.players.c.telegram_id == reporter)).scalar()
     return name, max(0, int((_naive(stamp) - _naive(at)).total_seconds()))
 

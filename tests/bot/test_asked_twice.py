@@ -1,6 +1,7 @@
 """A kong reported twice, through the real bot on both backends: the kong-maker and a payer
 reporting the same kong is kept as a question (the same kong / another kong), typed or
-guided, like a win reported twice (docs/night.md)."""
+guided, like a win reported twice (docs/night.md). A Singapore bite reported twice is asked
+about the same way, whoever reports it (its cases: tests/handlers/test_bites_twice.py)."""
 
 from __future__ import annotations
 
@@ -70,4 +71,28 @@ async def test_the_kong_question_in_chinese(tmp_path: Path, backend: str) -> Non
         question = t.last_with_buttons()
         assert "同一个杠" in plain(question.text), plain(question.text)
         assert [b["text"] for b in question.buttons] == ["同一个杠", "另一个杠"]
+        assert t.api.errors == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_the_same_bite_reported_twice_is_asked_about(tmp_path: Path,
+                                                           backend: str) -> None:
+    async with table_on(backend, tmp_path, "en", "bite_twice") as t:
+        await t.say("alice", "/new sg @alice @bob @carol @dave")
+        await t.say("dave", "/bite dave cat rat")
+        once = (await t.ledger.sessions.current_session(t.chat_id)).totals
+        assert once == {"E": -20, "S": -20, "W": -20, "N": 60}, once
+        await t.say("bob", "/bite")
+        await _tap(t, "bob", "dave")
+        await _tap(t, "bob", "a bite (cat and rat)")
+        out = await _tap(t, "bob", "Each, exposed")
+        texts = [plain(m.text) for m in out]
+        assert any("Hand 1 already has this bite: dave reported it less than a minute ago."
+                   in x for x in texts), texts
+        assert (await t.ledger.sessions.current_session(t.chat_id)).totals == once
+        assert [b["text"] for b in t.last_with_buttons().buttons] == \
+            ["The same bite", "Another bite"]
+        out = await _tap(t, "carol", "The same bite")
+        assert any("The same bite" in plain(m.text) for m in out)
+        assert (await t.ledger.sessions.current_session(t.chat_id)).totals == once
         assert t.api.errors == []

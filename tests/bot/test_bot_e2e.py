@@ -255,6 +255,8 @@ async def test_command_menus_per_scope_and_language(tmp_path: Path) -> None:
         zh_group = next(v for k, v in t.api.commands.items()
                         if '"all_group_chats"' in k and k.endswith("|zh"))
         assert any(c["description"] == "报胡" for c in zh_group)
+        # a Singapore bite or set has its guided report too: /bite alone
+        assert {"command": "bite", "description": "咬或凑齐一套，当场付（新马）"} in zh_group
 
 
 async def test_language_follows_the_chat(tmp_path: Path) -> None:

@@ -407,3 +407,25 @@ def test_a_drawn_figure_is_freed_at_once(monkeypatch: pytest.MonkeyPatch) -> Non
         assert len(made) == 1 and made[0]() is None
     finally:
         gc.enable()
+
+
+async def test_an_mcr_cards_biggest_hand_names_its_fans_by_both_names(ledger: Ledger) -> None:
+    """The settle-up card of an MCR night lists the biggest hand's fans, each by its
+    Chinese and English names (as the answers do), whether counted from the tiles or
+    named with a fan count; a count that names none is its fan."""
+    await ledger.sessions.open_session(CHAT, SEATED, preset="mcr")
+    tiles = {"standing": "55m456p23789s", "winning_tile": "4s",
+             "melds": [{"tiles": "123m"}]}
+    for hand in ({"seat": "S", "mcr": tiles},  # GB1: 花龙 8, 平和 2
+                 {"seat": "E", "patterns": ["清龙", "清一色"], "mcr": {"fan": 42, "flowers": 2}},
+                 {"seat": "N", "mcr": {"fan": 9}}):
+        await ledger.hands.record(CHAT, {"type": "win", "how": "discard", "from_seat": "W",
+                                         "winners": [hand]})
+    summary = await ledger.nights.end_session(CHAT)
+    night = await ledger.series.night(CHAT)
+    wins = {row.number: row.result for row in night.hands}
+    assert winning_patterns(wins[1], "S") == ["花龙", "平和"]
+    assert winning_patterns(wins[3], "N") == ["9番"]
+    card = card_of(night, summary, "国标")
+    assert card.biggest is not None and card.biggest[2] == 2
+    assert card.biggest[3] == ("清龙 Pure Straight", "清一色 Full Flush")

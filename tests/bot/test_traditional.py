@@ -25,6 +25,7 @@ from engine.rules import presets
 from tests.bot import guided_play
 from tests.bot.guided_play import find_button, play
 from tests.bot.harness import Table, end_night, plain, table
+from tests.bot.test_hongkong_night import hong_kong_night_in_traditional
 from tests.bot.test_language import (
     _SAY,
     COMMANDS,
@@ -247,6 +248,37 @@ async def test_a_hong_kong_night_by_buttons_and_typed_in_traditional(tmp_path: P
         check_hant(await t.say("alice", "/settle"), "", "/settle")
         await _tap(t, "alice", t.last_with_buttons(), "✅ 已付")
         check_hant(t.api.outbox, "", "final messages")
+
+
+# A Hong Kong table's words (食糊, 出銃, 番, 莊家, 連莊, 雞糊, 爆棚), and the words it says
+# otherwise (胡 is 糊 there, 點炮 出銃, 槓上花 槓上開花, 封頂 爆棚, 麻將 麻雀; no 槓上炮).
+HONG_KONG_WORDS = ("食糊", "自摸", "出銃", "番", "莊家", "連莊", "雞糊", "爆棚")
+NOT_HONG_KONG = ("胡", "點炮", "放炮", "點的炮", "槓上炮", "槓上花", "封頂", "麻將")
+
+
+async def test_every_reply_of_a_hong_kong_night_in_traditional(tmp_path: Path) -> None:
+    """The whole Hong Kong night (tests/bot/test_hongkong_night.py), every reply as it
+    comes, every message a press edited and every alert: Traditional characters and
+    punctuation, no English, and Hong Kong's own words."""
+    said: list[str] = []
+
+    def heard(replies: list[SentMessage], typed: str, where: str, alerts: list[str]) -> None:
+        check_hant(replies, typed, where)
+        for text in alerts:
+            assert not english_words(text) and not ascii_punctuation(text), (where, text)
+            assert not simplified_only(text), (where, text)
+        for r in replies:
+            for text in (plain(r.text), *(b["text"] for b in r.buttons)):
+                body = text.replace(typed, " ") if typed else text
+                assert not [w for w in NOT_HONG_KONG if w in body], (where, body)
+                said.append(body)
+        said.extend(alerts)
+
+    async with table(tmp_path, lang="zh-hk") as t:
+        await hong_kong_night_in_traditional(t, heard)
+        check_hant(t.api.outbox, "", "the messages as they end")
+    everything = "\n".join(said)
+    assert [w for w in HONG_KONG_WORDS if w not in everything] == []
 
 
 BUTTON_NIGHTS = [p for p in sorted((Path(__file__).parent / "transcripts" / "buttons")

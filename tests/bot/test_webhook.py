@@ -165,7 +165,7 @@ class Backlogged:
     """A ledger whose pipeline's ``backlog()`` reports what the test says."""
 
     def __init__(self, ledger: Ledger, inbox: int, outbox: int) -> None:
-        self.engine = ledger.engine
+        self.schema_at_head = ledger.schema_at_head
         self.pipeline = self
         self.figures = (inbox, outbox)
 

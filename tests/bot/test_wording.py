@@ -135,12 +135,14 @@ async def test_help_notes_a_misspelt_preset_and_lists_a_nights_commands_a_line_e
         tmp_path: Path) -> None:
     for lang, note, lines in (
             ("en", "A misspelt preset (chengdou) is answered with the right name.",
-             ["/penalty dave 诈胡 — a false win",
+             ["/penalty dave 诈胡 — a false win · 国标: /penalty dave 错碰 5 — a referee's "
+              "fine",
               "/adjust alice -10 bob +10 side bet — a correction",
               "/edit 2.1 alice 自摸 七对 — hand 2, event 1 only",
               "/seat dave erin — erin takes dave's seat"]),
             ("zh-hans", "规则名写错（如 /new chengdou）会提示正确的名字。",
-             ["/penalty dave 诈胡 — 诈胡罚分", "/adjust alice -10 bob +10 彩头 — 手动调整分数",
+             ["/penalty dave 诈胡 — 诈胡罚分 · 国标：/penalty dave 错碰 5 — 裁判罚分",
+              "/adjust alice -10 bob +10 彩头 — 手动调整分数",
               "/edit 2.1 alice 自摸 七对 — 只改第 2 盘第 1 条",
               "/seat dave erin — erin 换下 dave"])):
         async with table(tmp_path / lang, lang=lang) as t:

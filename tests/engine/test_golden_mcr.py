@@ -159,3 +159,24 @@ def test_a_penalty_event_is_the_false_win_fine() -> None:
     assert settle_hand(ruleset("mcr"), report).deltas == d(10, 10, -30, 10)
     assert settle_hand(ruleset("mcr", ["false_win=20", "base=2"]), report).deltas == \
         d(40, 40, -120, 40)
+
+
+def _count(fan: int, patterns: list[str], flowers: int = 0) -> dict[str, Any]:
+    return {"events": [{"type": "win", "how": "discard", "from_seat": "W", "winners": [
+        {"seat": "S", "patterns": patterns, "mcr": {"fan": fan, "flowers": flowers}}]}]}
+
+
+def test_a_fan_count_lists_the_fans_it_names_by_both_names() -> None:
+    result = settle_hand(ruleset("mcr"), parse_report(_count(16, ["花龙", "all pungs"], 2)),
+                         "E")
+    fans = [(line.params["zh"], line.params["en"], line.params["fan"])
+            for line in result.events[0].lines if line.code == "mcr_fan"]
+    assert fans == [("花龙", "Mixed Straight", 8), ("碰碰和", "All Pungs", 6)]
+    assert result.deltas == {"E": -8, "S": 40, "W": -24, "N": -8}
+
+
+def test_a_fan_count_may_not_name_more_fan_than_it_counts() -> None:
+    with pytest.raises(ReportError) as err:  # 清一色 24 in a count of 12
+        settle_hand(ruleset("mcr"), parse_report(_count(12, ["清一色"])), "E")
+    assert err.value.code == "mcr_named_over_fan"
+    assert err.value.params["named"] == 24 and err.value.params["fan"] == 12

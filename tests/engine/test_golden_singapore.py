@@ -140,8 +140,8 @@ TESTED = {f"SG{n}" for n in range(1, 13)}
 # Around the golden cases: the rules they come from.
 
 def test_points_are_cents_of_the_tables_money() -> None:
-    assert FAMILIES["singapore"].point_cents == 1
-    assert FAMILIES["free"].point_cents is None and FAMILIES["sichuan"].point_cents is None
+    assert FAMILIES["singapore"].points_in_cents and FAMILIES["hongkong"].points_in_cents
+    assert not FAMILIES["free"].points_in_cents and not FAMILIES["sichuan"].points_in_cents
 
 
 def test_the_doubling_tables_double_exactly_past_five_tai() -> None:
@@ -290,7 +290,7 @@ def test_no_payout_copies_the_other_bots_mistakes() -> None:
 def test_one_winner_and_a_discard_names_its_discarder() -> None:
     two = {"type": "win", "how": "discard", "from_seat": "E",
            "winners": [{"seat": "S", "tai": 1}, {"seat": "W", "tai": 1}]}
-    assert refused([two]).code == "one_winner"
+    assert refused([two]).code == "sg_one_winner"
     assert refused([win("discard", "S", tai=1)]).code == "needs_from"
 
 

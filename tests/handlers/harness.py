@@ -26,7 +26,7 @@ from bot.app import build_application
 from bot.delivery import send
 from bot.ops.config import Settings, StorageSettings, TelegramSettings
 from storage.queues.messages import Outgoing
-from tests.databases import sqlite_copy
+from tests.databases import postgres_database, sqlite_copy
 
 GROUP = -100500
 BOT = {"id": 42, "is_bot": True, "first_name": "Tally", "username": "tally_bot"}
@@ -210,3 +210,16 @@ async def handler_table(tmp_path: Path, lang: str = "en", url: str | None = None
         await app.shutdown()
         if app.post_shutdown:
             await app.post_shutdown(app)
+
+
+@asynccontextmanager
+async def handler_table_on(backend: str, tmp_path: Path, lang: str = "en",
+                           name: str = "handlers") -> AsyncIterator[HandlerTable]:
+    """:func:`handler_table` on SQLite, or on a PostgreSQL database of its own (``name``)."""
+    if backend == "sqlite":
+        async with handler_table(tmp_path, lang=lang) as t:
+            yield t
+    else:
+        async with postgres_database(name) as url, \
+                handler_table(tmp_path, lang=lang, url=url) as t:
+            yield t

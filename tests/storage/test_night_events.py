@@ -275,3 +275,29 @@ async def test_a_night_holds_at_most_max_people(ledger: Ledger) -> None:
     assert len(names) == MAX_PEOPLE and "zoe" not in names and "xi" not in names
     assert sum(summary.nets.values()) == 0
     await assert_books_balance(ledger, [CHAT])
+
+
+async def test_a_bite_or_set_reported_again_is_asked_about(ledger: Ledger) -> None:
+    """A Singapore bite or set the open hand already holds is kept as a question, whoever
+    reports it again (the biter too); would_ask says so without writing."""
+    await ledger.sessions.open_session(CHAT, SEATED, preset="singapore")
+    bite = {"type": "bite", "seat": "N", "pair": "cat_rat", "hidden": False}
+    first = await ledger.hands.record(CHAT, bite, reporter=11)
+    assert first.asked is None and first.event is not None
+    assert await ledger.hands.would_ask(CHAT, bite, reporter=11) == 1
+    assert await ledger.hands.would_ask(CHAT, {**bite, "pair": "rooster_centipede"},
+                                        reporter=12) is None
+    again = await ledger.hands.record(CHAT, {**bite, "hidden": True}, reporter=11)
+    assert again.asked is not None and again.asked_about == "bite"
+    assert again.hand_number == 1 and again.event is None
+    flowers = {"type": "bonus_set", "seat": "E", "kind": "flowers"}
+    assert (await ledger.hands.record(CHAT, flowers, reporter=12)).asked is None
+    twice = await ledger.hands.record(CHAT, flowers, reporter=13)
+    assert twice.asked is not None and twice.asked_about == "bonus_set"
+    assert (await ledger.hands.record(CHAT, {**flowers, "kind": "seasons"},
+                                      reporter=13)).asked is None
+    session = await ledger.sessions.current_session(CHAT)
+    assert session is not None
+    assert session.totals == {"E": -20 + 120 + 120, "S": -20 - 40 - 40,
+                              "W": -20 - 40 - 40, "N": 60 - 40 - 40}
+    await assert_books_balance(ledger, [CHAT])
