@@ -79,9 +79,19 @@ class SessionInfo(Contract):
     still_in: tuple[Seat, ...] = ()
     board_message_id: int | None = None
     reseated: bool = False  # a seat changed during the night (/seat)
+    # The stake changed during the night: per seat, its points at each stake (stake in
+    # cents, points), by stake; empty when every hand was at one stake. Points
+    # at two stakes are never added: the board says their money.
+    points_at: dict[Seat, tuple[tuple[int, int], ...]] = {}
 
     def seat_of(self, player_id: int) -> Seat | None:
         return next((s for s, p in self.seats.items() if p.id == player_id), None)
+
+    def money_of(self, seat: Seat) -> int:
+        """A seat's money in cents: each hand at its own stake."""
+        if not self.points_at:
+            return self.totals.get(seat, 0) * self.stake_cents
+        return sum(stake * n for stake, n in self.points_at.get(seat, ()))
 
 
 class RecordOutcome(Contract):

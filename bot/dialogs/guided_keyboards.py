@@ -47,6 +47,7 @@ from storage.models import SessionInfo
 # Each way to win (engine.offer.WAYS) as its button says it.
 KONG_WORDS = {"concealed": "暗杠", "added": "补杠", "direct": "直杠", "wild": "宝杠"}
 WALL_WORDS = {"no": "未听", "ready": "听", "pig": "花猪"}
+TICK = " ✓"  # a state that holds, on the button that sets it
 
 Button = tuple[str, str]
 Make = Callable[..., Button]
@@ -252,8 +253,10 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
     pages = -(-len(facts.patterns) // PAGE)
     if pages > 1:
         nxt = (draft.page + 1) % pages
-        rows.append([b(t(lang, "More patterns ({page}/{pages})", page=nxt + 1, pages=pages),
-                       "pg", nxt)])
+        more = (t(lang, "More big wins ({page}/{pages})", page=nxt + 1, pages=pages)
+                if facts.family == "changsha"  # Changsha counts big wins, not 番
+                else t(lang, "More patterns ({page}/{pages})", page=nxt + 1, pages=pages))
+        rows.append([b(more, "pg", nxt)])
     if facts.counts:
         rows.append([b(f"{said(lang, '根')} {cur.gen}", "g"),
                      b(f"{said(lang, '杠')} {cur.kongs}", "k")])
@@ -261,7 +264,7 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         rows += _rows([b(("✅ " if cur.fan == n else "") + t(lang, "{n} 番", n=n), "fn", n)
                        for n in FAN_BUTTONS], 5)
     if facts.jiangxi:
-        rows.append([b(said(lang, "无宝" if cur.wild_used is False else "有宝"), "wu"),
+        rows.append([b(said(lang, "有宝") + ("" if cur.wild_used is False else TICK), "wu"),
                      b(f"{said(lang, '飞宝')} {cur.feibao}", "fb")])
     if facts.family == "mcr":
         rows.append([b(f"花 {cur.flowers}", "fl")])
@@ -276,7 +279,10 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         controls.append(b(t(lang, "More…"), "mo"))
     rows.append(controls)
     prompt = t(lang, "Patterns for {player}? None is {plain}.", player=escape(names[cur.seat]),
-               plain=facts.plain)
+               plain=escape(_shown(lang, session.preset, facts.plain)))
+    if facts.family == "changsha":  # Changsha counts big wins (大胡), not 番
+        prompt = t(lang, "Big wins for {player}? None is a small win.",
+                   player=escape(names[cur.seat]))
     if facts.amount:  # points only: the amount records the win
         prompt = t(lang, "How many points does {player} win? The amount records it (another "
                          "amount: type /hu with it).", player=escape(names[cur.seat]))
@@ -425,12 +431,17 @@ def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Ma
     rows = []
     if table.offer.wall:
         for seat, p in draft.players.items():
-            row = [b(names[seat] + colon(lang) + said(lang, WALL_WORDS[p.state]), "ds", seat)]
+            # a row of the states the table plays, the player's own ticked; a ready
+            # player's fan is one tap below, the fan ticked
+            rows.append([b((names[seat] + colon(lang) if i == 0 else "")
+                           + said(lang, WALL_WORDS[state]) + (TICK if p.state == state else ""),
+                           "dz", f"{seat}_{state}")
+                         for i, state in enumerate(table.offer.wall)])
             if p.state == "ready":
-                row.append(b(t(lang, "{fan} fan", fan=p.fan), "dn", seat))
-            rows.append(row)
-        prompt = t(lang, "The wall ran out. Press each player still in to say who is ready "
-                         "(and for how many fan) or 花猪; the rest are not ready.")
+                rows += _rows([b(t(lang, "{fan} fan", fan=n) + (TICK if p.fan == n else ""),
+                                 "df", f"{seat}_{n}") for n in range(1, table.fan_top + 1)], 4)
+        prompt = t(lang, "The wall ran out. For each player still in, tap who is ready and "
+                         "for how many fan, or 花猪; the rest are not ready.")
     else:
         prompt = t(lang, "The wall ran out: record it?")
     rows.append([b("✅ " + t(lang, "Record"), "y"), b(t(lang, "Cancel"), "x")])
@@ -443,8 +454,9 @@ def _both(name: str) -> str:
 
 
 def _shown(lang: str, preset: str, name: str) -> str:
-    """A pattern on a button as a report names it (in the chat's script); in English at an
-    English-first table (Singapore)."""
-    if preset in ENGLISH_FIRST:
-        return pattern_shown(lang, preset, name)
+    """A pattern on a button as a report names it (in the chat's script); in an English
+    chat in English with the Chinese beside, or in English alone at an English-first
+    table (Singapore)."""
+    if preset in ENGLISH_FIRST or not is_chinese(lang):
+        return pattern_shown(lang, preset, name, typed=True)
     return pattern_name("", name, lang)

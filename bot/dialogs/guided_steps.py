@@ -514,9 +514,12 @@ def _press_bite(table: Table, d: BiteDraft, action: str, arg: str | None) -> Out
 
 
 def _press_draw(table: Table, d: DrawDraft, action: str, arg: str | None) -> Outcome:
-    """y: record; ds: a player's next state; dn: a ready player's next fan."""
+    """y: record; dz: a player's state (``S_ready``); df: a ready player's fan (``S_3``);
+    ds, dn: the next state, the next fan (buttons sent before dz and df)."""
     if action == "y":
         return Record(d)
+    if action in ("dz", "df"):
+        return _draw_pick(table, d, action, arg)
     seat = _among(arg, tuple(d.players))
     if seat is None or not table.offer.wall:
         return None
@@ -527,6 +530,22 @@ def _press_draw(table: Table, d: DrawDraft, action: str, arg: str | None) -> Out
             "state": states[(states.index(player.state) + 1) % len(states)]})
     elif action == "dn" and player.state == "ready":
         player = player.model_copy(update={"fan": player.fan % table.fan_top + 1})
+    else:
+        return None
+    return d.model_copy(update={"players": {**d.players, seat: player}})
+
+
+def _draw_pick(table: Table, d: DrawDraft, action: str, arg: str | None) -> Outcome:
+    """A player's state, or a ready player's fan, set by the button naming it."""
+    seat, _, value = (arg or "").partition("_")
+    if seat not in d.players or not table.offer.wall:
+        return None
+    player = d.players[seat]
+    if action == "dz" and value in table.offer.wall:
+        player = player.model_copy(update={"state": value})
+    elif action == "df" and player.state == "ready" and value.isdigit() \
+            and 1 <= int(value) <= table.fan_top:
+        player = player.model_copy(update={"fan": int(value)})
     else:
         return None
     return d.model_copy(update={"players": {**d.players, seat: player}})

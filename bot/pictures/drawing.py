@@ -366,8 +366,8 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
                        "cents", "Night {night} · {preset} · {hands} hands · in dollars and "
                        "cents", card.hands, night=card.night, preset=preset, hands=card.hands)
         else:
-            head = nui(font, lang, "Night {night} · {preset} · {hands} hand · {stake} a point",
-                       "Night {night} · {preset} · {hands} hands · {stake} a point",
+            head = nui(font, lang, "Night {night} · {preset} · {hands} hand · stake {stake}",
+                       "Night {night} · {preset} · {hands} hands · stake {stake}",
                        card.hands, night=card.night, preset=preset, hands=card.hands,
                        stake=amount(card.stake_cents))
         if table:

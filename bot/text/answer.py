@@ -129,6 +129,8 @@ def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
             out[key] = t(lang, words.OPTIONS.get(str(value), str(value)))
         elif key == "what":
             out[key] = t(lang, INSTANT.get(str(value), str(value)))
+        elif key == "zh":  # an MCR fan's Chinese name: its line says the English beside
+            out[key] = escape(words.pattern_name(session.preset, str(value), lang))
         elif key in _NAMED:
             out[key] = escape(words.pattern_shown(lang, session.preset, str(value)))
         else:
@@ -263,8 +265,9 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if line.code == "base" and line.params.get("name") == "平胡" and any(
                 other.code == "pattern" for other in event.lines):
             continue  # additive fan: 平胡's 1 is the start, the patterns tell the hand
-        if line.code in ("extra", "big_win") and line.params.get("name") in _SAID_BY_HOW:
-            continue  # "dave wins on a kong replacement" already says 杠上花
+        if line.code in ("extra", "big_win") and line.params.get("name") in _SAID_BY_HOW \
+                and (line.code == "big_win" or not line.params.get("fan")):
+            continue  # "dave wins on a kong replacement" says it; a part worth fan is listed
         template = SHORT.get(template_code(line))
         if template is None or (line.code == "instant"
                                 and str(line.params.get("what")).startswith("kong_")):
@@ -279,8 +282,7 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if not names and not tail:
             continue
         won = any(line.code == "win" for line in event.lines)
-        apart = "、" if is_chinese(lang) else (  # the patterns one winner holds
-            ", " if session.preset in words.ENGLISH_FIRST else " ")
+        apart = "、" if is_chinese(lang) else ", "  # the patterns one winner holds
         body = (names[0] + (sep + apart.join(names[1:]) if names[1:] else "")) if won \
             else sep.join(names)
         pieces.append(sep.join([body, *tail]) if body else sep.join(tail))

@@ -64,7 +64,12 @@ WORDS: list[tuple[str, str]] = [
 # Whole messages said otherwise (the zh-Hans text, as it stands, -> the zh-Hant text): for a
 # message the word rules above would get wrong. Keyed by the zh-Hans text so that a changed
 # zh-Hans message is converted afresh instead of keeping a stale override.
-MESSAGES: dict[str, str] = {}
+MESSAGES: dict[str, str] = {
+    # /lang names the chat's language, which is the catalog's own
+    "语言：简体中文。": "語言：繁體中文（香港）。",
+    "语言：简体中文。用 /lang en、/lang zh 或 /lang 繁體 切换。":
+        "語言：繁體中文（香港）。用 /lang en、/lang zh 或 /lang 繁體 切換。",
+}
 
 
 def _opencc(config: str) -> Any:

@@ -28,6 +28,11 @@ from storage.models import (
 )
 
 SEAT_KEYS = words.SEAT_KEYS
+COUNTED = ("根", "杠")  # extras a hand may hold several of
+# Options /rules lists only while the options they refine are on (听用's scope with 听用).
+ONLY_WITH = {"tingyong_scope": ("tingyong",), "huazhu_fan": ("huazhu",),
+             "penalty_dealer": ("penalty",), "bird_mode": ("birds",),
+             "bird_origin": ("birds",)}
 _HOW = words.HOW
 
 
@@ -48,14 +53,19 @@ def _total(session: SessionInfo, value: int) -> str:
 
 
 def totals_text(lang: str, session: SessionInfo) -> str:
+    """Each seat's running total; when the stake changed during the night, its money with
+    its points at each stake (never points added across stakes), as /end says it."""
     rows = [t(lang, "Totals:")]
     for seat in session.seats:
         space = "" if is_chinese(lang) else " "
         dealer = space + t(lang, "(dealer)") if seat == render_mcr.dealer(session) else ""
+        if session.points_at:
+            shown = f"<b>{signed_money(session.money_of(seat))}</b>" + words.paren(
+                lang, points_at_stakes(lang, session.points_at.get(seat, ())))
+        else:
+            shown = f"<b>{_total(session, session.totals[seat])}</b>"
         rows.append("  " + t(lang, "{seat} {player}: {points}", seat=t(lang, SEAT_KEYS[seat]),
-                             player=name(session, seat),
-                             points=f"<b>{_total(session, session.totals[seat])}</b>")
-                    + dealer)
+                             player=name(session, seat), points=shown) + dealer)
     return "\n".join(rows)
 
 
@@ -103,6 +113,12 @@ def table_text(lang: str, s: SessionInfo) -> str:
         parts.append(t(lang, "Money from the share table, in dollars and cents."))
     else:
         parts.append(t(lang, "Stake: {money} per point.", money=money(s.stake_cents)))
+    if s.points_at:  # the totals are money: each hand at its own stake
+        stakes = sorted({at for seat in s.points_at.values() for at, _ in seat}
+                        | {s.stake_cents})
+        parts.append(t(lang, "The stake changed during the night: each hand counts at its "
+                             "own stake ({stakes}).",
+                       stakes=_list(lang, [money(x) for x in stakes])))
     parts.append(totals_text(lang, s))
     return "\n".join(parts)
 
@@ -252,7 +268,9 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
               if k in words.OPTIONS and not isinstance(v, dict | list | tuple)
               and not (opts.get("suits") == 2 and k in ("huazhu", "huazhu_fan"))  # 两房
               # the share table or the stake table says the money
-              and not (p.family in ("hongkong", "singapore") and k == "base")]
+              and not (p.family in ("hongkong", "singapore") and k == "base")
+              and all(opts.get(on) for on in ONLY_WITH.get(k, ()))
+              and not (k == "huazhu_fan" and opts.get("cap_fan") is not None)]
     parts.append(escape(words.rules_hint(lang, p.family)))
     return "\n".join(parts)
 
@@ -264,8 +282,8 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
         sichuan = SichuanOptions.model_validate(opts)
         rows += [(n, t(lang, "+{n} fan", n=f) if additive else t(lang, "{n} fan", n=f))
                  for n, f in opts.get("fan", {}).items()]
-        rows += [(n, t(lang, "+{n} fan each", n=f)) for n, f in opts.get("extras", {}).items()
-                 if f]
+        rows += [(n, t(lang, "+{n} fan each", n=f) if n in COUNTED else t(lang, "+{n} fan", n=f))
+                 for n, f in opts.get("extras", {}).items() if f]  # 根 and 杠 count each
         for i, (n, _value) in enumerate(rows):  # a pattern a house rule switches off
             off = option_off(sichuan, n)
             if off is not None:

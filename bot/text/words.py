@@ -10,7 +10,7 @@ from typing import Any
 from bot.text.i18n import is_chinese, pt, t
 from bot.text.script import simplified
 from engine.patterns import FAMILY_PATTERNS
-from engine.rules import get_preset
+from engine.rules import get_preset, presets
 
 SEAT_KEYS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 # An MCR match's rounds, by their prevalent wind.
@@ -128,6 +128,11 @@ def said(lang: str, word: str) -> str:
     """A report's word as the chat's script writes it (杠 in zh-Hans, 槓 in zh-Hant)."""
     return pt(lang, PATTERN, word)
 
+
+# The extras a hand's fan counts beside its patterns, in an English chat (with the Chinese).
+EXTRA_ENGLISH = {"根": "root", "杠": "kong", "杠上花": "kong draw", "杠上开花": "kong draw",
+                 "杠上炮": "kong discard", "抢杠": "robbed kong", "抢杠胡": "robbed kong",
+                 "自摸": "self-draw"}
 
 # Presets whose tables speak English first: an English chat sees their patterns' English
 # names (a Chinese chat the Chinese ones; both are read in reports).
@@ -432,15 +437,29 @@ def pattern_name(preset: str, name: str, lang: str = "") -> str:
                     for word in name.split(" "))
 
 
-def pattern_shown(lang: str, preset: str, name: str) -> str:
-    """A pattern as this chat sees it: in English at an English-first table (Singapore:
-    ``all pongs``), else as :func:`pattern_name` calls it."""
-    if is_chinese(lang) or preset not in ENGLISH_FIRST:
+def pattern_shown(lang: str, preset: str, name: str, typed: bool = False) -> str:
+    """A pattern as this chat sees it: a Chinese chat as :func:`pattern_name` calls it; an
+    English chat in English, with the Chinese beside (``one suit 清一色``), or in English
+    alone at an English-first table (Singapore: ``all pongs``). Several names keep their
+    spacing; a word that is no pattern (根, 杠) stays as it is typed. ``typed``: the
+    Chinese as a report types it (a button: 对对胡, not Yibin's 大对子)."""
+    own = "" if typed else preset
+    if is_chinese(lang):
         return pattern_name(preset, name, lang)
-    table = FAMILY_PATTERNS[get_preset(preset).family]
-    if table.knows(name):
-        return table.resolve(name).english
-    return " ".join(table.resolve(w).english if table.knows(w) else w for w in name.split(" "))
+    table = FAMILY_PATTERNS[get_preset(preset).family] if preset in presets() else None
+    if table is None:
+        return pattern_name(preset, name, lang)
+
+    def one(word: str) -> str:
+        if not table.knows(word):
+            extra = EXTRA_ENGLISH.get(word)
+            said_as = pattern_name(own, word, lang)
+            return said_as if extra is None else f"{extra} {said_as}"
+        english = table.resolve(word).english
+        return english if preset in ENGLISH_FIRST else \
+            f"{english} {pattern_name(own, table.resolve(word).name, lang)}"
+
+    return one(name) if table.knows(name) else " ".join(one(w) for w in name.split(" "))
 
 
 def option_value(lang: str, key: str, value: Any) -> str:

@@ -259,17 +259,46 @@ def session_info(conn: Connection, chat_id: int, session_id: int,
     still_in: tuple[Seat, ...] = ()
     if isinstance(open_hand, tuple):
         number, still_in = open_hand
+    totals = {seat: getattr(row, f"net_{seat.lower()}") + (moved or {}).get(seat, 0)
+              for seat in seats}
     return SessionInfo(
         id=row.id, chat_id=row.chat_id, preset=row.preset, rules=row.rules,
         stake_cents=row.stake_cents, seats=seats,
         dealer=dealer if dealer is not None else row.dealer,
         hands=hands if hands is not None else row.hands,
-        status=row.status, started_at=row.started_at,
-        totals={seat: getattr(row, f"net_{seat.lower()}") + (moved or {}).get(seat, 0)
-                for seat in seats},
+        status=row.status, started_at=row.started_at, totals=totals,
         open_hand=number, still_in=still_in,
         board_message_id=row.board_message_id, reseated=bool(row.reseated),
+        points_at=_points_at(conn, row, seats, totals),
     )
+
+
+def _points_at(conn: Connection, row: Row[Any], seats: dict[Seat, PlayerInfo],
+               totals: dict[Seat, int]) -> dict[Seat, tuple[tuple[int, int], ...]]:
+    """Each seat's points at each stake, when a hand was played at another stake than the
+    table's now; the rest of a seat's total is at the table's stake (the hand being
+    recorded included, whose rows are written at the transaction's end)."""
+    other = getattr(row, "other_stake", None)  # read with the session, or asked here
+    if other is None:
+        other = conn.execute(select(sql.OTHER_STAKE.where(
+            t.sessions.c.id == row.id))).scalar()
+    if not other:
+        return {}
+    h, hp = t.hands.c, t.hand_players.c
+    older: dict[int, dict[int, int]] = {}
+    for pid, at, n in conn.execute(
+            select(hp.player_id, h.stake_cents, func.sum(hp.delta))
+            .join(t.hands, h.id == hp.hand_id)
+            .where(h.session_id == row.id, h.status != "void",
+                   h.stake_cents != row.stake_cents)
+            .group_by(hp.player_id, h.stake_cents)).all():
+        older.setdefault(int(pid), {})[int(at)] = int(n or 0)
+    out: dict[Seat, tuple[tuple[int, int], ...]] = {}
+    for seat, player in seats.items():
+        by = dict(older.get(player.id, {}))
+        by[row.stake_cents] = totals[seat] - sum(by.values())
+        out[seat] = tuple(sorted((at, n) for at, n in by.items() if n))
+    return out
 
 
 # How far back an undo looks, past events recorded and undone, for the last correction.

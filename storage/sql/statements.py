@@ -8,7 +8,7 @@ plain dictionaries.
 
 from __future__ import annotations
 
-from sqlalchemy import TextClause, and_, bindparam, delete, insert, select, text, update
+from sqlalchemy import TextClause, and_, bindparam, delete, exists, insert, select, text, update
 
 from storage.sql import tables as t
 
@@ -19,10 +19,17 @@ PLAYER_FIELDS = ("id", "name", "telegram_id", "username")
 _seated = {x: t.players.alias(f"p_{x}") for x in "eswn"}
 _SEAT_COLUMNS = [_seated[x].c[f].label(f"p_{x}_{f}") for x in "eswn" for f in PLAYER_FIELDS]
 
+# Whether a hand of the table was played at another stake than the table's now (the
+# stake changed during the night): then its board says money, never points added up.
+_other = _h.alias("h_other")
+OTHER_STAKE = exists().where(_other.c.session_id == _s.c.id, _other.c.status != "void",
+                             _other.c.stake_cents != _s.c.stake_cents)
+
 # The chat's open table, locked for writing, with its players and its open hand
-# (``h_``-labelled) if any: one statement.
+# (``h_``-labelled) if any, and whether its stake changed: one statement.
 OPEN_SESSION_AND_HAND = (
-    select(_s, *_SEAT_COLUMNS, *[c.label(f"h_{c.name}") for c in _h.c])
+    select(_s, *_SEAT_COLUMNS, *[c.label(f"h_{c.name}") for c in _h.c],
+           OTHER_STAKE.label("other_stake"))
     .join_from(_s, _seated["e"], _seated["e"].c.id == _s.c.seat_e)
     .join(_seated["s"], _seated["s"].c.id == _s.c.seat_s)
     .join(_seated["w"], _seated["w"].c.id == _s.c.seat_w)

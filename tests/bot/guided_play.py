@@ -41,8 +41,22 @@ def find_button(msg: SentMessage, label: str) -> dict[str, Any]:
         for row in rows:
             if row and row[0]["text"].startswith(winner + " ") and len(row) > 1:
                 return next(b for b in row[1:] if b["text"] == "← " + source)
+    if " | " in label:  # a button of a player's rows: the row named for them, and below
+        who, wanted = label.split(" | ", 1)
+        mine: list[dict[str, Any]] = []
+        for row in rows:
+            first = row[0]["text"] if row else ""
+            if first.startswith((who + ":", who + "：")):
+                mine = list(row)
+            elif mine and (":" in first or "：" in first):
+                break  # the next player's rows
+            elif mine:
+                mine += row
+        return next(b for b in mine if b["text"].split(":")[-1].split("：")[-1].strip()
+                    .removesuffix(" ✓") == wanted)
     hit: dict[str, Any] | None = next((b for b in flat if b["text"] == label), None) or next(
-        (b for b in flat if b["text"].startswith(label)), None)
+        (b for b in flat if b["text"].startswith(label)), None) or next(
+        (b for b in flat if b["text"].endswith(" " + label)), None)  # one suit 清一色
     assert hit is not None, (label, [b["text"] for b in flat])
     return hit
 

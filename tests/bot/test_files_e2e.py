@@ -90,7 +90,7 @@ async def test_a_chinese_chat_gets_chinese_captions(tmp_path: Path) -> None:
         await _play(t)
         out = await t.say("alice", "/end")
         chart, card = _files(out, "photo")
-        assert "第 1 局" in (chart.caption or "") and "付给" not in (chart.caption or "")
+        assert "第 1 场" in (chart.caption or "") and "付给" not in (chart.caption or "")
         assert png_size(card.data) == drawing.CARD_SIZE
 
 
@@ -196,7 +196,7 @@ async def test_a_night_of_too_many_people_is_not_imported(tmp_path: Path) -> Non
         await t.say("erin", "/lang zh-hans", chat_id=OTHER)
         out = await _upload(t, "erin", OTHER, crowded(data, MAX_PEOPLE + 1), "/import")
         (refusal,) = out
-        assert f"第 1 局的人数超过了一局最多 {MAX_PEOPLE} 人" in plain(refusal.text)
+        assert f"第 1 场的人数超过了一场最多 {MAX_PEOPLE} 人" in plain(refusal.text)
         check(out, "/import", "a night of too many people")
         assert not refusal.buttons and await _count(t, OTHER) == (0, 0)
         await t.say("erin", "/lang en", chat_id=OTHER)

@@ -217,6 +217,23 @@ DRAW = guided_state.new_draw(FOUR)
     ("no fan unless ready", CHENGDU, DRAW, "dn", "E", REFUSED),
     ("record the wall", CHANGSHA, DRAW, "y", None, Record(DRAW)),
     ("nobody's state at changsha", CHANGSHA, DRAW, "ds", "E", REFUSED),
+    # the 听 screen: a state and a fan, each one tap on the button naming it
+    ("听 in one tap", CHENGDU, DRAW, "dz", "E_ready", guided_state.DrawDraft.model_validate(
+        {"players": {"E": {"state": "ready"}, "S": {}, "W": {}, "N": {}}})),
+    ("花猪 in one tap", CHENGDU, DRAW, "dz", "W_pig", guided_state.DrawDraft.model_validate(
+        {"players": {"E": {}, "S": {}, "W": {"state": "pig"}, "N": {}}})),
+    ("back to 未听", CHENGDU, guided_state.DrawDraft.model_validate(
+        {"players": {"E": {"state": "ready", "fan": 3}}}), "dz", "E_no",
+     guided_state.DrawDraft.model_validate({"players": {"E": {"state": "no", "fan": 3}}})),
+    ("a fan picked", CHENGDU, guided_state.DrawDraft.model_validate(
+        {"players": {"E": {"state": "ready"}}}), "df", "E_3",
+     guided_state.DrawDraft.model_validate({"players": {"E": {"state": "ready", "fan": 3}}})),
+    ("no fan past the top", CHENGDU, guided_state.DrawDraft.model_validate(
+        {"players": {"E": {"state": "ready"}}}), "df", f"E_{CHENGDU.fan_top + 1}", REFUSED),
+    ("no picked fan unless ready", CHENGDU, DRAW, "df", "E_2", REFUSED),
+    ("no state the table does not play", CHENGDU, DRAW, "dz", "E_maybe", REFUSED),
+    ("no player not in", CHENGDU, DRAW, "dz", "X_ready", REFUSED),
+    ("no state at changsha", CHANGSHA, DRAW, "dz", "E_ready", REFUSED),
 ], ids=lambda x: x if isinstance(x, str) else "")
 def test_kong_and_draw_presses(name: str, table_: Table, draft: Draft, action: str,
                                arg: str | None, then: Draft | Record | None) -> None:

@@ -104,7 +104,7 @@ async def test_a_hong_kong_night_is_paid_in_dollars_and_cents(
             assert "alice pays bob 30.00" in drawn and "+48.00" in drawn
             assert not any(x.endswith((" points", " a point")) for x in drawn), drawn
         else:
-            assert "第 1 局 · 港式 · 3 盘 · 以元计" in drawn, drawn
+            assert "第 1 场 · 港式 · 3 盘 · 以元计" in drawn, drawn
             assert "alice 付给 bob 30.00" in drawn and "+48.00" in drawn
             assert not any(x.endswith(" 分") for x in drawn), drawn
         debts = await _say(t, "alice", "/debts")
@@ -350,7 +350,7 @@ async def test_a_hong_kong_night_in_traditional_chinese(
         ended = await hong_kong_night_in_traditional(t, lambda *_: None)
         said = "\n".join(plain(m.text) for m in ended)
         assert "dave：+186.00" in said and "dave 付給" not in said, said
-        assert "今晚結束：共 6 盤" in said and "結賬：" in said, said
+        assert "本場結束：共 6 盤" in said and "結賬：" in said, said
         photos = [m for m in ended if m.kind == "photo"]
         assert len(photos) == 2  # the night's chart, the card
         card = photos[1]
@@ -360,7 +360,7 @@ async def test_a_hong_kong_night_in_traditional_chinese(
         drawn = [x.get_text() for x in figures[-1].findobj(Text) if x.get_text()]
         to_simplified = opencc.OpenCC("t2s")
         assert any(to_simplified.convert(x) != x for x in drawn), drawn  # Traditional
-        assert "第 1 局 · 港式 · 6 盤 · 以元計" in drawn, drawn
+        assert "第 1 場 · 港式 · 6 盤 · 以元計" in drawn, drawn
         assert "麻雀記分" in drawn or "麻將記分" in drawn, drawn
         assert "+186.00" in drawn, drawn
         font = fonts.chosen()

@@ -70,7 +70,7 @@ async def test_an_ended_tables_buttons(tmp_path: Path, backend: str, lang: str) 
         assert await drafts(t) == 2
         await t.say("alice", "/end")
         assert board.buttons == [] and board.reply_markup is None
-        assert ("今晚已结束" if lang == "zh-hans" else "the night is over") in plain(board.text)
+        assert ("本场已结束" if lang == "zh-hans" else "the night is over") in plain(board.text)
         assert await drafts(t) == 0
         recorded = await what_is_recorded(t)
 
@@ -150,7 +150,7 @@ async def test_a_night_holds_at_most_max_people(tmp_path: Path, lang: str) -> No
         out = await t.say("alice", f"/seat {leaving} zoe")
         said = plain(out[-1].text)
         if lang == "zh-hans":
-            assert said == (f"⚠️ zoe 无法加入：今晚这场最多 {MAX_PEOPLE} 人。请先用 /end 结束本场，"
+            assert said == (f"⚠️ zoe 无法加入：本场最多 {MAX_PEOPLE} 人。请先用 /end 结束本场，"
                             "再用 /new 开新的一场。"), said
         else:
             assert said == (f"⚠️ zoe cannot join: one night holds at most {MAX_PEOPLE} "

@@ -80,7 +80,7 @@ def test_every_message_has_a_traditional_form_in_hong_kong_usage() -> None:
             assert isinstance(s, str) and s, key
             assert not simplified_only(s), (key, s)
             assert "胡" not in s and "點炮" not in s, (key, s)  # 糊, 出銃 at a Hong Kong table
-    assert t("zh-Hant", "Language: {lang}.") == "語言：{lang}。"
+    assert t("zh-Hant", "Language: {lang}.") == "語言：繁體中文（香港）。"
 
 
 def test_hong_kong_words() -> None:
@@ -141,19 +141,19 @@ async def test_lang_switches_between_the_scripts(tmp_path: Path) -> None:
     async with table(tmp_path, lang="en") as t:
         t.admin("alice")
         (reply,) = await t.say("alice", "/lang 繁體")
-        assert plain(reply.text) == "語言：zh-Hant。"
+        assert plain(reply.text) == "語言：繁體中文（香港）。"
         (reply,) = await t.say("alice", "/lang")
         assert "/lang 繁體" in plain(reply.text) and "語言" in plain(reply.text)
         (reply,) = await t.say("alice", "/lang 简体")
-        assert plain(reply.text) == "语言：zh-Hans。"
+        assert plain(reply.text) == "语言：简体中文。"
         (reply,) = await t.say("alice", "/set lang 繁体")
         assert "本群規則：成都血戰" in plain(reply.text)
         (reply,) = await t.say("alice", "/lang 廣東話")
-        assert plain(reply.text) == "語言：zh-Hant。"
+        assert plain(reply.text) == "語言：繁體中文（香港）。"
         (reply,) = await t.say("alice", "/lang klingon")
         assert plain(reply.text) == "⚠️ 請選擇語言：/lang en、/lang zh 或 /lang 繁體。"
         (reply,) = await t.say("alice", "/lang en")
-        assert plain(reply.text) == "Language: en."
+        assert plain(reply.text) == "Language: English."
 
 
 def test_the_mini_app_speaks_traditional() -> None:

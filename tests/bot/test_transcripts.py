@@ -21,7 +21,9 @@ LANGUAGE = {"feibao": "zh-hans", "yibin": "zh-hans", "liangfang": "zh-hans",
             "night_penalty_zh": "zh-hans", "night_edit_zh": "zh-hans",
             "night_seat_zh": "zh-hans", "players_words_zh": "zh-hans", "hints_zh": "zh-hans",
             "singapore_zh": "zh-hans", "free_zh": "zh-hans",
-            "mcr_zh": "zh-hans", "mcr_match_zh": "zh-hans", "hongkong_zh": "zh-hans"}
+            "mcr_zh": "zh-hans", "mcr_match_zh": "zh-hans", "hongkong_zh": "zh-hans",
+            "words_zh": "zh-hans", "stake_board_zh": "zh-hans",
+            "patterns_zh": "zh-hans"}
 
 
 @pytest.mark.parametrize("path", TRANSCRIPTS, ids=[p.stem for p in TRANSCRIPTS])

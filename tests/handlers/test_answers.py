@@ -26,7 +26,8 @@ async def test_a_compact_answer_with_undo_and_details(tmp_path: Path) -> None:
         await t.say("alice", NEW)
         msg = answer_of(await t.say("bob", "/hu bob 自摸 清一色 根1"))
         lines = plain(msg.text).split("\n")
-        assert lines == ["Hand 1 recorded: bob self-draws, 清一色 根 自摸, 5 fan, 16 points",
+        assert lines == ["Hand 1 recorded: bob self-draws, one suit 清一色, root 根, "
+                         "self-draw 自摸, 5 fan, 16 points",
                          "bob +48  alice -16  carol -16  dave -16 · The hand plays on; "
                          "still in: alice, carol, dave."]
         assert [b["text"] for b in msg.buttons] == ["Undo", "Details"]

@@ -115,7 +115,7 @@ async def test_an_end_is_undone_only_right_after(tmp_path: Path, backend: str) -
         assert not any("撤销" in x and "重新" in x for x in _texts(out)), _texts(out)
         assert await t.ledger.sessions.current_session(t.chat_id) is None
         out = await t.say("alice", "/undo")
-        assert any("今晚的结束已撤销" in x for x in _texts(out)), _texts(out)
+        assert any("本场的结束已撤销" in x for x in _texts(out)), _texts(out)
         assert await t.ledger.sessions.current_session(t.chat_id) is not None
         await t.say("alice", "/end")
         async with t.ledger.read() as conn:  # its number as /debts shows it

@@ -74,7 +74,8 @@ async def _pattern_labels(t: Table) -> list[str]:
         texts = [b["text"] for b in msg.buttons]
         new = [x for x in texts if x not in seen]
         seen += new
-        more = next((x for x in texts if x.startswith(("More patterns", "更多番型"))), None)
+        more = next((x for x in texts
+                     if x.startswith(("More patterns", "更多番型", "More big wins"))), None)
         if more is None or more.endswith("1/2)") or "(1/" in more:
             return seen
         await _tap(t, "bob", more)
@@ -94,8 +95,11 @@ async def test_every_pattern_is_reachable_and_the_hint_is_true(
         await _start(t)
         await _tap(t, "bob", "bob self-draw")
         prompt = plain(t.last_with_buttons().text)
-        assert f"None is {plain_word}." in prompt
-        labels = await _pattern_labels(t)
+        # Changsha counts big wins: none of them is a small win (小胡)
+        # an English chat: the pattern in English, the Chinese beside (plain win 平胡)
+        assert (f" {plain_word}." if preset != "changsha"
+                else "Big wins for bob? None is a small win.") in prompt, prompt
+        labels = [x.split(" ")[-1] for x in await _pattern_labels(t)]
         assert must <= set(labels), must - set(labels)
         assert plain_word not in labels  # the plain win is what none means, not a button
         assert t.api.errors == []
@@ -207,8 +211,8 @@ async def test_guided_kong_and_draw(tmp_path: Path) -> None:
         session = await t.ledger.sessions.current_session(t.chat_id)
         assert session.totals == {"E": 0, "S": 2, "W": -2, "N": 0}  # 直杠: the discarder pays
         await t.say("bob", "/draw")
-        await _tap(t, "bob", "carol: 未听")
-        await _tap(t, "bob", "1 fan")
+        await _tap(t, "bob", "carol | 听")
+        await _tap(t, "bob", "carol | 2 fan")
         out = await _tap(t, "bob", "✅ Record")
         assert any("The wall ran out: carol 听 2" in plain(m.text) for m in out)
         session = await t.ledger.sessions.current_session(t.chat_id)
@@ -219,4 +223,51 @@ async def test_guided_kong_and_draw(tmp_path: Path) -> None:
         assert [b["text"] for b in t.last_with_buttons().buttons] == ["✅ Record", "Cancel"]
         await _tap(t, "bob", "✅ Record")
         assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 1
+        assert t.api.errors == []
+
+
+def _labels(t: Table) -> list[str]:
+    return [b["text"] for b in t.last_with_buttons().buttons]
+
+
+@pytest.mark.parametrize(("lang", "fan", "record", "said"), [
+    ("zh-hans", "{n} 番", "✅ 记录", "流局：carol 听 2"),
+    ("en", "{n} fan", "✅ Record", "The wall ran out: carol 听 2"),
+])
+async def test_the_ready_screen_picks_a_fan_and_ticks_states(
+        tmp_path: Path, lang: str, fan: str, record: str, said: str) -> None:
+    """Issue "The table's own words", item 2: each player still in has a button per state
+    the table plays, the one that holds ticked; a ready player's fan is one tap, ticked."""
+    colon = "：" if lang != "en" else ": "
+    async with table(tmp_path, lang=lang) as t:
+        await t.say("alice", NEW.format(preset="chengdu"))
+        await t.say("bob", "/draw")
+        labels = _labels(t)
+        assert f"carol{colon}未听 ✓" in labels and "听" in labels and "花猪" in labels, labels
+        assert fan.format(n=1) not in labels  # nobody is ready yet: no fan to pick
+        await _tap(t, "bob", "carol | 听")
+        labels = _labels(t)
+        assert f"carol{colon}未听" in labels and "听 ✓" in labels, labels
+        assert fan.format(n=1) + " ✓" in labels and fan.format(n=7) in labels, labels
+        await _tap(t, "bob", "carol | " + fan.format(n=2))
+        labels = _labels(t)
+        assert fan.format(n=2) + " ✓" in labels and fan.format(n=1) in labels, labels
+        out = await _tap(t, "bob", record)
+        assert any(said in plain(m.text) for m in out), [m.text for m in out]
+        assert t.api.errors == []
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+async def test_the_wild_label_reads_as_a_state(tmp_path: Path, lang: str) -> None:
+    """有宝 is ticked while it holds; a tap clears the tick (无宝), another sets it again."""
+    async with table(tmp_path, lang=lang) as t:
+        await t.say("alice", NEW.format(preset="feibao"))
+        await t.say("bob", "/hu")
+        await _tap(t, "bob", "bob 自摸" if lang != "en" else "bob self-draw")
+        assert "有宝 ✓" in _labels(t), _labels(t)
+        out = await _tap(t, "bob", "有宝 ✓")
+        assert "有宝" in _labels(t) and "有宝 ✓" not in _labels(t), _labels(t)
+        assert any("无宝" in plain(m.text) for m in out), [m.text for m in out]
+        await _tap(t, "bob", "有宝")
+        assert "有宝 ✓" in _labels(t), _labels(t)
         assert t.api.errors == []

@@ -557,11 +557,11 @@ async def test_one_point_is_one_point(tmp_path: Path, lang: str,
         assert "Biggest hand: bob, 1 point (hand 1)." in ended, ended
         assert "The night is over: 1 hand." in ended, ended
         assert drawn.count("1 point") == 2 and "1 points" not in drawn, drawn
-        assert any(x.endswith(" · 1 hand · 1.00 a point") for x in drawn), drawn
+        assert any(x.endswith(" · 1 hand · stake 1.00") for x in drawn), drawn
         assert "Best hand: 1 point, hand 1 on " in stats, stats
     else:
         assert "最大一手：bob，1 分（第 1 盘）。" in ended, ended
-        assert "今晚结束：共 1 盘。" in ended, ended
+        assert "本场结束：共 1 盘。" in ended, ended
         assert drawn.count("1 分") == 2, drawn
         assert "最大一手：1 分，" in stats and "日第 1 盘（平胡）" in stats, stats
 
@@ -612,11 +612,11 @@ async def test_a_new_stake_names_the_table_s_rules(tmp_path: Path, lang: str) ->
         said = await _answer(t, "alice", "/set stake 0.5")
         if zh:
             assert said.splitlines() == [
-                "正在进行的牌桌（三人三房）从第 1 盘起按每分 0.50 计；之前的各盘保持原来的底注。",
-                "本群以后新开的牌桌：成都血战（默认规则，无改动）；每分 0.50；简短回复。"], said
+                "正在进行的牌桌（三人三房）从第 1 盘起底注改为 0.50；之前的各盘保持原来的底注。",
+                "本群以后新开的牌桌：成都血战（默认规则，无改动）；底注 0.50；简短回复。"], said
         else:
             assert said.splitlines() == [
-                "The table going plays 三人三房 (three players, three suits): 0.50 per point "
+                "The table going plays 三人三房 (three players, three suits): stake 0.50 per point "
                 "from hand 1 on; the hands before keep their stake.",
                 "New tables in this chat: Chengdu blood battle (the preset's defaults, nothing "
                 "changed); stake 0.50 per point; compact answers."], said
@@ -624,8 +624,8 @@ async def test_a_new_stake_names_the_table_s_rules(tmp_path: Path, lang: str) ->
         await end_night(t, "alice")
         await t.say("alice", "/new @alice @bob @carol @dave")
         said = await _answer(t, "alice", "/set stake 2")
-        one = ("正在进行的牌桌（成都血战）从第 1 盘起按每分 2.00 计；之前的各盘保持原来的底注。"
-               if zh else "The table going plays Chengdu blood battle: 2.00 per point from "
+        one = ("正在进行的牌桌（成都血战）从第 1 盘起底注改为 2.00；之前的各盘保持原来的底注。"
+               if zh else "The table going plays Chengdu blood battle: stake 2.00 per point from "
                "hand 1 on; the hands before keep their stake.")
         assert said == one, said
         assert t.api.errors == []

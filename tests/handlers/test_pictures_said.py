@@ -157,7 +157,7 @@ async def test_standings_over_one_night_say_one_night(
         await _night_with_a_kong_bloom(t)
         await t.say("bob", "/standings chart")
         ax = figures[-1].axes[0]
-        assert ax.get_title() == ("1 局积分走势" if lang == "zh-Hans"
+        assert ax.get_title() == ("1 场积分走势" if lang == "zh-Hans"
                                   else "Standings over 1 night")
         assert t.api.errors == []
 

@@ -82,7 +82,7 @@ async def test_three_players_in_every_family_that_has_them(tmp_path: Path) -> No
         session = await t.ledger.sessions.current_session(t.chat_id)
         assert session is not None and session.totals == {"E": -4, "S": 5, "W": -1}
         out = await t.say("alice", "/end")
-        assert any("今晚结束" in x for x in _texts(out))
+        assert any("本场结束" in x for x in _texts(out))
         assert t.api.errors == []
 
 

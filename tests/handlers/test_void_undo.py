@@ -202,5 +202,5 @@ async def test_the_night_chart_counts_the_hands_end_counts(
         assert ys[0] == ys[1] == 0
     assert {p: ys[-1] for p, ys in series.totals.items()} != {
         p.id: before.totals[s] for s, p in before.seats.items()}  # hand 1 no longer counts
-    assert ("第 1 局：成都血战，3 盘（1 盘作废）" if zh else
+    assert ("第 1 场：成都血战，3 盘（1 盘作废）" if zh else
             "Night 1: Chengdu blood battle, 3 hands (1 void)") in titles, titles
