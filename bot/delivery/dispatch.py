@@ -53,7 +53,14 @@ from bot.text.help_text import NOTHING_RECORDED
 from bot.text.i18n import normalise_language, t
 from storage.errors import database_away
 from storage.ledger import Ledger
-from storage.queues.messages import DEFAULT_LEASE, AlreadyHandled, Outgoing, Pending
+from storage.queues.messages import (
+    DEFAULT_LEASE,
+    AlreadyHandled,
+    Incoming,
+    Outgoing,
+    Pending,
+)
+from storage.sql.unit_of_work import Rollback
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +118,71 @@ class Dispatcher:
             elif row.held:
                 continue
             self._start(row.chat_id)
+
+    async def inline(self, item: Incoming) -> bool | None:
+        """Several workers: take an update in, and if its chat has nothing else pending,
+        handle it at once, in one transaction: its receipt, whatever its handlers read
+        and write, its answers and "handled" commit together (its answers then go to the
+        sender). If the chat has older updates pending, only the receipt commits and the
+        update is handled in turn, as :meth:`submit` says. True: new; False: a key seen
+        before. None when it was not taken in (a run of this worker holds its chat), or
+        its handling failed: then the transaction is rolled back, nothing of it stays,
+        and the caller receives the update the usual way (claims and retries)."""
+        # PostgreSQL only: on SQLite the transaction would hold the one write lock while
+        # the handlers run (and wait on Telegram).
+        if not self.shared or self._stopping or not item.chat_id \
+                or item.chat_id in self.tasks or self.ledger.dialect != "postgresql":
+            return None
+        started = time.monotonic()
+        self._runs += 1
+        claim = f"{self.worker}:{self._runs:x}"
+        turn: send.Turn | None = None
+        try:
+            async with self.ledger.shared_transaction() as shared:
+                row, first = await self.ledger.inbox.receive_first(item, claim, self.lease)
+                if row is None:
+                    return False
+                if first:
+                    turn = await self._handle_at_once(row, claim)
+                    if turn is None:
+                        raise Rollback
+        except Exception as exc:
+            log.debug("chat %s: update %s not handled at once (%r); the usual way",
+                      item.chat_id, item.update_id, exc)
+            return None
+        if shared.failed is not None:  # rolled back
+            return None
+        if turn is None:  # the chat has older updates pending: received, handled in turn
+            self.submit([row])
+            return True
+        for q in turn.queued:
+            q.answers_since = row.received_at
+        self.sender.enqueue(turn.queued)
+        metrics.handled(kind_of(row.payload), time.monotonic() - started)
+        return True
+
+    async def _handle_at_once(self, row: Pending, claim: str) -> send.Turn | None:
+        """Handle ``row`` inside the caller's shared transaction; None if anything failed
+        (the caller rolls it all back and the update goes the usual way)."""
+        turn = send.Turn(row.id, row.chat_id, self.worker, claim, self.lease)
+        token = send.CURRENT.set(turn)
+        try:
+            update = Update.de_json(row.payload, self.app.bot)
+            await self.app.process_update(update)
+        except Exception as exc:
+            turn.error = exc
+        finally:
+            send.CURRENT.reset(token)
+        send.absorb(turn)
+        if turn.error is not None:
+            return None
+        if not turn.finished:
+            turn.queued.extend(await self.ledger.inbox.finish(
+                row.id, turn.buffer, self.worker, claim=claim, lease=self.lease))
+        elif turn.buffer:  # said after the update's write: queue it too
+            turn.queued.extend(await self.ledger.inbox.finish(
+                None, turn.buffer, self.worker, lease=self.lease))
+        return turn
 
     def _start(self, chat_id: int) -> None:
         if self._stopping or chat_id in self.tasks:

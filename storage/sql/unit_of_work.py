@@ -11,12 +11,12 @@ it costs per report); it uses nothing but the libraries' public API.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ def later(conn: Connection, statement: Any, params: dict[str, Any] | list[dict[s
         rows.append(params)
 
 
-def _flushed(conn: Connection, fn: Unit[T], *args: Any) -> T:
+def flushed(conn: Connection, fn: Unit[T], *args: Any) -> T:
     writes = Later()
     conn.info[_LATER] = (conn.get_transaction(), writes)
     try:
@@ -128,7 +128,7 @@ async def run(engine: AsyncEngine, fn: Unit[T], *args: Any, write: bool) -> T:
         trans = await aconn.begin()
         try:
             if write:
-                result = await aconn.run_sync(_flushed, fn, *args)
+                result = await aconn.run_sync(flushed, fn, *args)
             else:
                 result = await aconn.run_sync(fn, *args)
         except BaseException as exc:
@@ -147,3 +147,32 @@ async def _cleanup(step: Awaitable[None], cause: BaseException | None) -> None:
         await step
     except Exception as exc:
         log.debug("cleanup after %r failed: %r", cause, exc)
+
+
+class Rollback(Exception):
+    """Raised inside :func:`transaction` to end it without committing (and without an
+    error for the caller)."""
+
+
+@asynccontextmanager
+async def transaction(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
+    """One write transaction that several units of work share (each run on it with
+    ``conn.run_sync``, writes through :func:`flushed`): committed when the block ends,
+    rolled back if it raises (:class:`Rollback` ends it quietly). Cleanup errors after a
+    dead connection are only logged, as in :func:`run`."""
+    aconn = engine.connect()
+    try:
+        await aconn.start()
+        aconn = await aconn.execution_options(write=True)
+        trans = await aconn.begin()
+        try:
+            yield aconn
+        except Rollback:
+            await _cleanup(trans.rollback(), None)
+            return
+        except BaseException as exc:
+            await _cleanup(trans.rollback(), exc)
+            raise
+        await trans.commit()
+    finally:
+        await _cleanup(aconn.close(), None)
