@@ -18,6 +18,7 @@ import asyncio
 import re
 import sys
 import tempfile
+import traceback
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -44,8 +45,12 @@ def report(chat: int, n: int) -> tuple[str, str]:
 
 
 class Counts:
-    def __init__(self) -> None:
+    def __init__(self, trace: str | None = None) -> None:
+        self.trace = trace
+        self.callers: Counter[str] = Counter()
         self.on = False
+        self.objects: dict[str, set[int]] = {}
+        self.executed: Counter[str] = Counter()
         self.statements: Counter[str] = Counter()
         self.transactions = 0
 
@@ -54,6 +59,21 @@ class Counts:
         def _statement(conn: Any, cursor: Any, statement: str, *a: Any) -> None:
             if self.on:
                 self.statements[re.sub(r"\s+", " ", statement)[:160]] += 1
+                if self.trace and statement.startswith(self.trace):
+                    self.callers[" < ".join(
+                        f"{Path(f.filename).stem}.{f.name}:{f.lineno}"
+                        for f in traceback.extract_stack()
+                        if "/site-packages/" not in f.filename
+                        and "statements_bench" not in f.filename)] += 1
+
+        @event.listens_for(engine, "before_execute")
+        def _built(conn: Any, element: Any, *a: Any) -> None:
+            if self.on and not isinstance(element, str):
+                seen = self.objects.setdefault(type(element).__name__ + " " + re.sub(
+                    r"\s+", " ", str(element))[:100], set())
+                seen.add(id(element))
+                self.executed[type(element).__name__ + " " + re.sub(
+                    r"\s+", " ", str(element))[:100]] += 1
 
         @event.listens_for(engine, "begin")
         def _begin(conn: Any) -> None:
@@ -72,6 +92,8 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gap", type=float, default=0.3,
                         help="seconds between a chat's reports (its last handled by then)")
     parser.add_argument("--show", action="store_true")
+    parser.add_argument("--trace", default=None,
+                        help="for statements that start so, where they were run from")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="statements-bench-") as folder:
         url = args.url or f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}"
@@ -88,7 +110,7 @@ async def main(argv: list[str] | None = None) -> int:
         groups = [-300_000 - c for c in range(args.chats)]
         for chat in groups:
             api.chat(chat, type="group")
-        counts = Counts()
+        counts = Counts(args.trace)
         async with running(app, poll=False):
             pipeline = pipeline_of(app)
             counts.attach(app.bot_data["services"].ledger.engine.sync_engine)
@@ -126,6 +148,13 @@ async def main(argv: list[str] | None = None) -> int:
         if args.show:
             for text, k in counts.statements.most_common():
                 print(f"{k / n:6.2f}  {text}")
+        if args.show:
+            print("statements built anew for (nearly) every execution:")
+            for text, k in counts.executed.most_common():
+                if len(counts.objects[text]) > k / 2:
+                    print(f"{k / n:6.2f}  {text}")
+        for where, k in counts.callers.most_common():
+            print(f"{k / n:6.2f}  {where}")
     return 0
 
 

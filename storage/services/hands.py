@@ -191,7 +191,7 @@ class Hands(Service):
     def _open_session_and_hand(self, conn: Connection, chat_id: int
                                ) -> tuple[Row[Any], Row[Any] | None]:
         """The open table, locked for writing, and its open hand if any: one query."""
-        row = conn.execute(sql.OPEN_SESSION_AND_HAND, {"chat_id": chat_id}).first()
+        row = repo.open_table_row(conn, chat_id)
         if row is None:
             raise LedgerError("no_session", "no table is going in this chat; start one "
                               "with /new")
