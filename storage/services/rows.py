@@ -79,12 +79,12 @@ def upsert(conn: Connection, table: Any) -> Any:
 def ensure_chat(conn: Connection, chat_id: int, language: str = "zh-Hans"
                 ) -> ChatInfo:
     """The chat's settings, its row created on first use."""
-    row = conn.execute(select(t.chats).where(t.chats.c.id == chat_id)).first()
+    row = conn.execute(sql.SELECT_CHAT, {"chat_id": chat_id}).first()
     if row is None:
         values = {"id": chat_id, "language": language, "preset": DEFAULT_PRESET,
                   "overrides": {}, "stake_cents": 100, "created_at": now()}
         conn.execute(upsert(conn, t.chats).values(**values).on_conflict_do_nothing())
-        row = conn.execute(select(t.chats).where(t.chats.c.id == chat_id)).one()
+        row = conn.execute(sql.SELECT_CHAT, {"chat_id": chat_id}).one()
     return ChatInfo(id=row.id, language=row.language, preset=row.preset,
                     overrides=row.overrides, stake_cents=row.stake_cents,
                     verbose=bool(row.verbose), time_zone=row.time_zone)

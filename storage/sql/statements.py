@@ -39,6 +39,11 @@ def _open_table() -> Select[Any]:
 OPEN_TABLE = _open_table()
 OPEN_SESSION_AND_HAND = _open_table().with_for_update(of=_s)
 
+SELECT_CHAT = select(t.chats).where(t.chats.c.id == bindparam("chat_id"))
+# A table's hand by its number (the previous one, when a report may repeat its win).
+SELECT_HAND_NUMBER = select(_h).where(_h.c.session_id == bindparam("session_id"),
+                                      _h.c.number == bindparam("number"))
+
 INSERT_HAND = insert(_h).returning(_h.c.id)
 INSERT_ENTRIES = insert(t.entries)
 INSERT_HAND_PLAYERS = insert(t.hand_players)
