@@ -128,8 +128,12 @@ class Hands(Service):
                     moved = repo.write_hand(conn, srow, hand_id, report, result,
                                              [*reporters, reporter], stamp,
                                              only_event=index,
-                                             previous=full_result(hrow.result, hrow.report,
-                                                                  rules, dealer),
+                                             previous=full_result(
+                                                 hrow.result, hrow.report, rules, dealer,
+                                                 # settlement is sequential: the hand's
+                                                 # events so far, as just settled
+                                                 result.events[:index] if base_indicator
+                                                 == hrow.report.get("indicator") else None),
                                              session_values=session_values)
             info = repo.session_info(
                 conn, chat_id, srow.id, row=srow, dealer=changes.get("dealer", srow.dealer),
