@@ -14,10 +14,12 @@ These counts do not depend on the machine's load.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import asyncio
 import re
 import sys
 import tempfile
+import time
 import traceback
 from collections import Counter
 from pathlib import Path
@@ -45,7 +47,8 @@ def report(chat: int, n: int) -> tuple[str, str]:
 
 
 class Counts:
-    def __init__(self, trace: str | None = None) -> None:
+    def __init__(self, trace: str | None = None, built: bool = False) -> None:
+        self.built = built  # note statements built anew (compiles each one to name it)
         self.trace = trace
         self.callers: Counter[str] = Counter()
         self.on = False
@@ -68,7 +71,7 @@ class Counts:
 
         @event.listens_for(engine, "before_execute")
         def _built(conn: Any, element: Any, *a: Any) -> None:
-            if self.on and not isinstance(element, str):
+            if self.on and self.built and not isinstance(element, str):
                 seen = self.objects.setdefault(type(element).__name__ + " " + re.sub(
                     r"\s+", " ", str(element))[:100], set())
                 seen.add(id(element))
@@ -92,6 +95,8 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gap", type=float, default=0.3,
                         help="seconds between a chat's reports (its last handled by then)")
     parser.add_argument("--show", action="store_true")
+    parser.add_argument("--profile", default=None,
+                        help="write a profile (CPU time) of the measured reports here")
     parser.add_argument("--trace", default=None,
                         help="for statements that start so, where they were run from")
     args = parser.parse_args(argv)
@@ -110,7 +115,7 @@ async def main(argv: list[str] | None = None) -> int:
         groups = [-300_000 - c for c in range(args.chats)]
         for chat in groups:
             api.chat(chat, type="group")
-        counts = Counts(args.trace)
+        counts = Counts(args.trace, built=args.show)
         async with running(app, poll=False):
             pipeline = pipeline_of(app)
             counts.attach(app.bot_data["services"].ledger.engine.sync_engine)
@@ -136,15 +141,24 @@ async def main(argv: list[str] | None = None) -> int:
             await pipeline.idle()
             await asyncio.sleep(0.2)
             counts.on = True
+            cpu = time.process_time()
+            profile = cProfile.Profile(time.process_time) if args.profile else None
+            if profile is not None:
+                profile.enable()
             await asyncio.gather(*(chat_reports(c, 4, 4 + per_chat) for c in groups))
             await pipeline.idle()
+            cpu = time.process_time() - cpu
+            if profile is not None:
+                profile.disable()
+                profile.dump_stats(args.profile)
             counts.on = False
             n = per_chat * len(groups)
         calls = sum(counts.statements.values())
         print(f"{'webhook worker' if args.shared else 'polling'} on "
               f"{url.split(':')[0]}: {n} reports: {calls / n:.2f} statements and "
               f"{counts.transactions / n:.2f} transactions an update; Bot API calls "
-              f"{api.calls}")
+              f"{api.calls}; CPU a report (this process: the bot, the fake Bot API, "
+              f"this bench) {cpu / n * 1000:.1f} ms")
         if args.show:
             for text, k in counts.statements.most_common():
                 print(f"{k / n:6.2f}  {text}")
