@@ -225,18 +225,29 @@ class Dispatcher:
         would hold the takeover up); this loop only reads, so it is never held up."""
         while True:
             try:
-                ended = await self.ledger.pipeline.end_stalled_sessions(self.lease)
+                ended, waiting = await self._scan_once()
                 if ended:
                     log.warning("ended %d database session(s) stalled inside a transaction "
                                 "for more than %.0f s (a worker paused or frozen)", ended,
                                 self.lease)
-                for chat_id in await self.ledger.inbox.chats_waiting():
+                for chat_id in waiting:
                     self._start(chat_id)
                 self.outage.back()
             except Exception as exc:
                 if not self.outage.seen(exc, "the inbox scan"):
                     log.exception("scanning the inbox failed; will retry")
             await asyncio.sleep(self.scan_interval)
+
+    async def _scan_once(self) -> tuple[int, list[int]]:
+        """The stalled sessions ended and the chats waiting; on PostgreSQL in one
+        transaction (the scan runs every second, busy or not)."""
+        if self.ledger.dialect != "postgresql":
+            return (await self.ledger.pipeline.end_stalled_sessions(self.lease),
+                    await self.ledger.inbox.chats_waiting())
+        async with self.ledger.shared_transaction():
+            ended = await self.ledger.pipeline.end_stalled_sessions(self.lease)
+            waiting = await self.ledger.inbox.chats_waiting()
+        return ended, waiting
 
     # -- one chat ----------------------------------------------------------------------
 
