@@ -14,8 +14,8 @@ These counts do not depend on the machine's load.
 from __future__ import annotations
 
 import argparse
-import cProfile
 import asyncio
+import cProfile
 import re
 import sys
 import tempfile
