@@ -79,7 +79,7 @@ class Dispatcher:
                  max_in_flight: int = 64, max_attempts: int = 5, shared: bool = False,
                  lease: float = DEFAULT_LEASE, scan_interval: float = 1.0,
                  default_language: str = "zh-Hans", database_retry: float = 24 * 3600.0,
-                 outage: Outage | None = None) -> None:
+                 outage: Outage | None = None, at_once: bool = True) -> None:
         self.app = app
         self.ledger = ledger
         self.sender = sender
@@ -91,6 +91,7 @@ class Dispatcher:
         self.default_language = default_language
         self.database_retry = database_retry
         self.outage = outage or Outage()
+        self.at_once = at_once  # several workers: an uncontended update in its request
         self.worker = uuid.uuid4().hex[:16] if shared else None
         self.claims: dict[int, str] = {}  # chat -> its run's claim token (several workers)
         self._runs = 0
@@ -130,7 +131,7 @@ class Dispatcher:
         and the caller receives the update the usual way (claims and retries)."""
         # PostgreSQL only: on SQLite the transaction would hold the one write lock while
         # the handlers run (and wait on Telegram).
-        if not self.shared or self._stopping or not item.chat_id \
+        if not self.shared or not self.at_once or self._stopping or not item.chat_id \
                 or item.chat_id in self.tasks or self.ledger.dialect != "postgresql":
             return None
         started = time.monotonic()

@@ -59,7 +59,8 @@ class Pipeline:
                                      max_attempts=settings.handle_attempts, shared=shared,
                                      lease=settings.lease_seconds,
                                      database_retry=settings.database_retry_hours * 3600,
-                                     default_language=default_language, outage=self.outage)
+                                     default_language=default_language, outage=self.outage,
+                                     at_once=settings.at_once)
         self.sender.worker = self.dispatcher.worker  # None unless workers share the outbox
         self.sender.inbox_claims = lambda: list(self.dispatcher.claims.values())
         self.poller: Poller | None = None
