@@ -51,7 +51,14 @@ from bot.ops import metrics
 from bot.ops.application import AnyApp
 from bot.text.help_text import NOTHING_RECORDED
 from bot.text.i18n import normalise_language, t
-from storage.delivery import DEFAULT_LEASE, AlreadyHandled, Outgoing, Pending
+from storage.delivery import (
+    DEFAULT_LEASE,
+    AlreadyHandled,
+    Incoming,
+    Outgoing,
+    Pending,
+    Rollback,
+)
 from storage.errors import database_away
 from storage.ledger import Ledger
 
@@ -72,7 +79,7 @@ class Dispatcher:
                  max_in_flight: int = 64, max_attempts: int = 5, shared: bool = False,
                  lease: float = DEFAULT_LEASE, scan_interval: float = 1.0,
                  default_language: str = "zh-Hans", database_retry: float = 24 * 3600.0,
-                 outage: Outage | None = None) -> None:
+                 outage: Outage | None = None, at_once: bool = True) -> None:
         self.app = app
         self.ledger = ledger
         self.sender = sender
@@ -84,6 +91,7 @@ class Dispatcher:
         self.default_language = default_language
         self.database_retry = database_retry
         self.outage = outage or Outage()
+        self.at_once = at_once  # several workers: an uncontended update in its request
         self.worker = uuid.uuid4().hex[:16] if shared else None
         self.claims: dict[int, str] = {}  # chat -> its run's claim token (several workers)
         self._runs = 0
@@ -111,6 +119,71 @@ class Dispatcher:
             elif row.held:
                 continue
             self._start(row.chat_id)
+
+    async def inline(self, item: Incoming) -> bool | None:
+        """Several workers: take an update in, and if its chat has nothing else pending,
+        handle it at once, in one transaction: its receipt, whatever its handlers read
+        and write, its answers and "handled" commit together (its answers then go to the
+        sender). If the chat has older updates pending, only the receipt commits and the
+        update is handled in turn, as :meth:`submit` says. True: new; False: a key seen
+        before. None when it was not taken in (a run of this worker holds its chat), or
+        its handling failed: then the transaction is rolled back, nothing of it stays,
+        and the caller receives the update the usual way (claims and retries)."""
+        # PostgreSQL only: on SQLite the transaction would hold the one write lock while
+        # the handlers run (and wait on Telegram).
+        if not self.shared or not self.at_once or self._stopping or not item.chat_id \
+                or item.chat_id in self.tasks or self.ledger.dialect != "postgresql":
+            return None
+        started = time.monotonic()
+        self._runs += 1
+        claim = f"{self.worker}:{self._runs:x}"
+        turn: send.Turn | None = None
+        try:
+            async with self.ledger.shared_transaction() as shared:
+                row, first = await self.ledger.inbox.receive_first(item, claim, self.lease)
+                if row is None:
+                    return False
+                if first:
+                    turn = await self._handle_at_once(row, claim)
+                    if turn is None:
+                        raise Rollback
+        except Exception as exc:
+            log.debug("chat %s: update %s not handled at once (%r); the usual way",
+                      item.chat_id, item.update_id, exc)
+            return None
+        if shared.failed is not None:  # rolled back
+            return None
+        if turn is None:  # the chat has older updates pending: received, handled in turn
+            self.submit([row])
+            return True
+        for q in turn.queued:
+            q.answers_since = row.received_at
+        self.sender.enqueue(turn.queued)
+        metrics.handled(kind_of(row.payload), time.monotonic() - started)
+        return True
+
+    async def _handle_at_once(self, row: Pending, claim: str) -> send.Turn | None:
+        """Handle ``row`` inside the caller's shared transaction; None if anything failed
+        (the caller rolls it all back and the update goes the usual way)."""
+        turn = send.Turn(row.id, row.chat_id, self.worker, claim, self.lease)
+        token = send.CURRENT.set(turn)
+        try:
+            update = Update.de_json(row.payload, self.app.bot)
+            await self.app.process_update(update)
+        except Exception as exc:
+            turn.error = exc
+        finally:
+            send.CURRENT.reset(token)
+        send.absorb(turn)
+        if turn.error is not None:
+            return None
+        if not turn.finished:
+            turn.queued.extend(await self.ledger.inbox.finish(
+                row.id, turn.buffer, self.worker, claim=claim, lease=self.lease))
+        elif turn.buffer:  # said after the update's write: queue it too
+            turn.queued.extend(await self.ledger.inbox.finish(
+                None, turn.buffer, self.worker, lease=self.lease))
+        return turn
 
     def _start(self, chat_id: int) -> None:
         if self._stopping or chat_id in self.tasks:
@@ -153,18 +226,29 @@ class Dispatcher:
         would hold the takeover up); this loop only reads, so it is never held up."""
         while True:
             try:
-                ended = await self.ledger.pipeline.end_stalled_sessions(self.lease)
+                ended, waiting = await self._scan_once()
                 if ended:
                     log.warning("ended %d database session(s) stalled inside a transaction "
                                 "for more than %.0f s (a worker paused or frozen)", ended,
                                 self.lease)
-                for chat_id in await self.ledger.inbox.chats_waiting():
+                for chat_id in waiting:
                     self._start(chat_id)
                 self.outage.back()
             except Exception as exc:
                 if not self.outage.seen(exc, "the inbox scan"):
                     log.exception("scanning the inbox failed; will retry")
             await asyncio.sleep(self.scan_interval)
+
+    async def _scan_once(self) -> tuple[int, list[int]]:
+        """The stalled sessions ended and the chats waiting; on PostgreSQL in one
+        transaction (the scan runs every second, busy or not)."""
+        if self.ledger.dialect != "postgresql":
+            return (await self.ledger.pipeline.end_stalled_sessions(self.lease),
+                    await self.ledger.inbox.chats_waiting())
+        async with self.ledger.shared_transaction():
+            ended = await self.ledger.pipeline.end_stalled_sessions(self.lease)
+            waiting = await self.ledger.inbox.chats_waiting()
+        return ended, waiting
 
     # -- one chat ----------------------------------------------------------------------
 

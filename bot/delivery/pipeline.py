@@ -58,7 +58,8 @@ class Pipeline:
                                      max_attempts=settings.handle_attempts, shared=shared,
                                      lease=settings.lease_seconds,
                                      database_retry=settings.database_retry_hours * 3600,
-                                     default_language=default_language, outage=self.outage)
+                                     default_language=default_language, outage=self.outage,
+                                     at_once=settings.at_once)
         self.sender.worker = self.dispatcher.worker  # None unless workers share the outbox
         self.sender.inbox_claims = lambda: list(self.dispatcher.claims.values())
         self.poller: Poller | None = None
@@ -97,6 +98,15 @@ class Pipeline:
         items = [incoming(p) for p in payloads]
         for item in items:
             metrics.received(kind_of(item.payload))
+        if len(items) == 1 and self.dispatcher.shared:  # a webhook's update
+            done = await self.dispatcher.inline(items[0])
+            if done is not None:
+                if not done:
+                    log.warning("update %s refused by the inbox: key %s was seen before",
+                                items[0].update_id, items[0].key,
+                                extra={"update_id": items[0].update_id,
+                                       "chat_id": items[0].chat_id})
+                return int(done)
         new = await self.ledger.inbox.receive(items, leases=self.dispatcher.shared)
         if len(new) < len(items):
             fresh = {row.key for row in new}

@@ -151,6 +151,11 @@ class DeliverySettings(Section):
     # works on. It renews them every third of this while it works; a worker that stops
     # (paused, or dead) loses them this long after its last renewal, to another worker.
     lease_seconds: float = Field(30, ge=1, le=3600)
+    # Several workers on PostgreSQL: an update whose chat has nothing else pending is
+    # handled within its webhook request, its receipt, write, answers and "handled" in one
+    # transaction (bot.delivery.dispatch.Dispatcher.inline). Off: every update is
+    # received, then claimed and handled by a chat's run, as a held chat's are.
+    at_once: bool = True
     # Tries at sending an answer on 5xx, timeouts and network errors (429 waits and
     # does not count).
     send_attempts: int = Field(8, ge=1, le=100)

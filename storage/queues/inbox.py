@@ -20,7 +20,7 @@ from storage.queues.messages import (
     pending_of,
 )
 from storage.sql import tables as t
-from storage.sql.clock import now
+from storage.sql.clock import naive, now
 from storage.sql.store import Service
 
 _i, _o = t.inbox.c, t.outbox.c
@@ -52,6 +52,17 @@ _HELD = (
     select(_i.chat_id)
     .where(_i.chat_id.in_(bindparam("h_chats", expanding=True)), _i.status == "pending",
            _i.claimed_until >= bindparam("h_now"))
+)
+
+
+# A chat's receipts one at a time (PostgreSQL; SQLite's writer is one at a time anyway):
+# a transaction-level advisory lock on the chat, keyed apart from the other advisory locks.
+_CHAT_LOCK = text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))")
+
+# The chat's pending rows: how many, and until when a lease holds one of them.
+_CHAT_STATE = (
+    select(func.count(), func.max(_i.claimed_until))
+    .where(_i.chat_id == bindparam("s_chat"), _i.status == "pending")
 )
 
 
@@ -90,6 +101,38 @@ class Inbox(Service):
             return new
 
         # Urgent: the next getUpdates (or the webhook's answer to Telegram) waits for it.
+        return await self.store.run(unit, write=True, urgent=True)
+
+    async def receive_first(self, item: Incoming, claim: str, lease: float
+                            ) -> tuple[Pending | None, bool]:
+        """Make one update durable, as :meth:`receive` does; if its chat has no other
+        pending update, the new row is claimed at once by the claim token ``claim`` for
+        ``lease`` seconds (``True``: the caller handles it, within the same transaction
+        when it shares one, see :meth:`storage.sql.store.Store.shared_transaction`).
+        Otherwise it is left pending, ``held`` if a live lease holds its chat, as
+        :meth:`receive` leaves it. None for a key seen before. The chat's receipts run
+        one at a time (an advisory lock on PostgreSQL), so that two rows of one chat are
+        never both claimed at receipt."""
+
+        def unit(conn: Connection) -> tuple[Pending | None, bool]:
+            stamp = now()
+            if conn.dialect.name == "postgresql":
+                conn.execute(_CHAT_LOCK, {"k": f"inbox:{item.chat_id}"})
+            waiting, held_until = conn.execute(_CHAT_STATE, {"s_chat": item.chat_id}).one()
+            first = waiting == 0
+            rows = insert_many(conn, t.inbox, [{
+                "key": item.key, "chat_id": item.chat_id, "update_id": item.update_id,
+                "payload": item.payload, "status": "pending", "attempts": 0,
+                "received_at": stamp, "claimed_by": claim if first else None,
+                "claimed_until": stamp + timedelta(seconds=lease) if first else None}],
+                _i.key, skip_key=_i.key)
+            if not rows:
+                return None, False
+            held = held_until is not None and naive(held_until) >= naive(stamp)
+            return Pending(id=rows[0].id, key=item.key, chat_id=item.chat_id,
+                           update_id=item.update_id, payload=item.payload,
+                           received_at=stamp, held=held), first
+
         return await self.store.run(unit, write=True, urgent=True)
 
     async def pending_updates(self, limit: int = 10_000) -> list[Pending]:

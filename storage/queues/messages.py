@@ -179,6 +179,13 @@ _DONE = (update(t.inbox).where(_i.id == bindparam("b_id"), _i.status == "pending
 _DONE_BY = _DONE.where(_i.claimed_by == bindparam("b_worker"))
 
 
+# The chats (of those given) with older answers waiting that ``b_worker`` does not hold.
+_BEHIND = select(_o.chat_id).distinct().where(
+    _o.status == "pending", _o.chat_id.in_(bindparam("b_chats", expanding=True)),
+    _o.collapse.is_(None),
+    or_(_o.claimed_by.is_(None), _o.claimed_by != bindparam("b_worker")))
+
+
 def enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | None,
              stamp: datetime, worker: str | None = None, lease: float = DEFAULT_LEASE
              ) -> list[Queued]:
@@ -191,10 +198,8 @@ def enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | None
     behind: set[int] = set()
     if worker is not None:
         chats = sorted({m.chat_id for m in messages})
-        behind = set(conn.execute(
-            select(_o.chat_id).distinct().where(
-                _o.status == "pending", _o.chat_id.in_(chats), _o.collapse.is_(None),
-                or_(_o.claimed_by.is_(None), _o.claimed_by != worker))).scalars())
+        behind = set(conn.execute(_BEHIND, {"b_chats": chats, "b_worker": worker})
+                     .scalars())
     rows = insert_many(conn, t.outbox, [{
         "chat_id": m.chat_id, "inbox_id": inbox_id, "method": m.method, "params": m.params,
         "collapse": m.collapse, "status": "pending", "attempts": 0, "created_at": stamp,

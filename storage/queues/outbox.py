@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from sqlalchemy import delete, exists, or_, select, text, update
+from sqlalchemy import bindparam, delete, exists, or_, select, text, update
 from sqlalchemy.engine import Connection
 
 from storage.queues.messages import (
@@ -20,6 +20,7 @@ from storage.sql.store import Service
 _i, _o = t.inbox.c, t.outbox.c
 _h = t.outbox.alias("ahead").c  # an older answer of the same chat
 
+_DELETE = delete(t.outbox).where(_o.id.in_(bindparam("ids", expanding=True)))
 _SWEEP_LOCK = 0x7A11_0001  # the advisory lock that one sweep of the outbox holds at a time
 
 
@@ -86,7 +87,7 @@ class Outbox(Service):
             stamp = now()
             done = [*sent, *dropped]
             if done:  # no retry will need them: gone at once (a failure is kept a while)
-                conn.execute(delete(t.outbox).where(_o.id.in_(done)))
+                conn.execute(_DELETE, {"ids": done})
             for row_id, error in failed:
                 conn.execute(update(t.outbox).where(_o.id == row_id).values(
                     status="failed", sent_at=stamp, error=error[:500], claimed_by=None,

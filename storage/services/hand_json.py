@@ -24,7 +24,7 @@ lines).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import ReportError
@@ -72,15 +72,21 @@ def hand_deltas(stored: Mapping[str, Any]) -> dict[Seat, int]:
 
 
 def full_result(stored: Mapping[str, Any], report: Mapping[str, Any],
-                rules: Mapping[str, Any] | Ruleset, dealer: Seat) -> HandResult:
+                rules: Mapping[str, Any] | Ruleset, dealer: Seat,
+                settled: Sequence[EventResult] | None = None) -> HandResult:
     """The engine result of a stored hand: its amounts as recorded, its lines settled
-    again from its report at the rules of its night (``sessions.rules``) and its dealer."""
+    again from its report at the rules of its night (``sessions.rules``) and its dealer.
+    ``settled``: its events as the caller settled them already (a report that adds an
+    event to the hand settles the earlier ones first, the same way), not settled again."""
     if whole(stored):
         return HandResult.model_validate(stored)
-    ruleset = rules if isinstance(rules, Ruleset) else Ruleset.from_snapshot(rules)
-    again: tuple[EventResult, ...] = ()
-    with contextlib.suppress(ReportError):
-        again = settle_hand(ruleset, parse_report(report), dealer).events
+    again: Sequence[EventResult] = ()
+    if settled is not None:
+        again = settled
+    else:
+        ruleset = rules if isinstance(rules, Ruleset) else Ruleset.from_snapshot(rules)
+        with contextlib.suppress(ReportError):
+            again = settle_hand(ruleset, parse_report(report), dealer).events
     events = []
     for i, ev in enumerate(stored["events"]):
         deltas = {s: int(v) for s, v in ev["deltas"].items()}

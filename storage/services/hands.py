@@ -140,8 +140,12 @@ class Hands(Service):
                     moved = repo.write_hand(conn, srow, hand_id, report, result,
                                              [*reporters, reporter], stamp,
                                              only_event=index,
-                                             previous=full_result(hrow.result, hrow.report,
-                                                                  rules, dealer),
+                                             previous=full_result(
+                                                 hrow.result, hrow.report, rules, dealer,
+                                                 # settlement is sequential: the hand's
+                                                 # events so far, as just settled
+                                                 result.events[:index] if base_indicator
+                                                 == hrow.report.get("indicator") else None),
                                              session_values=session_values)
             info = repo.session_info(
                 conn, chat_id, srow.id, row=srow, dealer=changes.get("dealer", srow.dealer),
@@ -211,7 +215,7 @@ class Hands(Service):
     def _open_session_and_hand(self, conn: Connection, chat_id: int
                                ) -> tuple[Row[Any], Row[Any] | None]:
         """The open table, locked for writing, and its open hand if any: one query."""
-        row = conn.execute(sql.OPEN_SESSION_AND_HAND, {"chat_id": chat_id}).first()
+        row = repo.open_table_row(conn, chat_id)
         if row is None:
             raise LedgerError("no_session", "no table is going in this chat; start one "
                               "with /new")

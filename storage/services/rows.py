@@ -27,7 +27,7 @@ from storage.services.hand_stats import seat_facts
 from storage.sql import statements as sql
 from storage.sql import tables as t
 from storage.sql.clock import naive, now
-from storage.sql.unit_of_work import later
+from storage.sql.unit_of_work import keep, later, recall, sharing
 
 SEAT_COLUMNS: dict[Seat, str] = {"E": "seat_e", "S": "seat_s", "W": "seat_w", "N": "seat_n"}
 DEFAULT_PRESET = "chengdu"
@@ -79,12 +79,12 @@ def upsert(conn: Connection, table: Any) -> Any:
 def ensure_chat(conn: Connection, chat_id: int, language: str = "zh-Hans"
                 ) -> ChatInfo:
     """The chat's settings, its row created on first use."""
-    row = conn.execute(select(t.chats).where(t.chats.c.id == chat_id)).first()
+    row = conn.execute(sql.SELECT_CHAT, {"chat_id": chat_id}).first()
     if row is None:
         values = {"id": chat_id, "language": language, "preset": DEFAULT_PRESET,
                   "overrides": {}, "stake_cents": 100, "created_at": now()}
         conn.execute(upsert(conn, t.chats).values(**values).on_conflict_do_nothing())
-        row = conn.execute(select(t.chats).where(t.chats.c.id == chat_id)).one()
+        row = conn.execute(sql.SELECT_CHAT, {"chat_id": chat_id}).one()
     return ChatInfo(id=row.id, language=row.language, preset=row.preset,
                     overrides=row.overrides, stake_cents=row.stake_cents,
                     verbose=bool(row.verbose), time_zone=row.time_zone)
@@ -225,9 +225,31 @@ def open_session_row(conn: Connection, chat_id: int) -> Row[Any]:
 
 
 def open_table(conn: Connection, chat_id: int) -> SessionInfo | None:
-    """The chat's open table, None if there is none."""
-    row = session_row(conn, chat_id)
-    return None if row is None else session_info(conn, chat_id, row.id)
+    """The chat's open table, None if there is none: one statement (its players and
+    its open hand with it). Inside a transaction that several units share (a webhook
+    worker's update, :func:`storage.sql.unit_of_work.transaction`) the table is read
+    locked, as the update's write would read it, and kept for that write
+    (:func:`open_table_row`)."""
+    shared = sharing(conn)
+    row = conn.execute(sql.OPEN_SESSION_AND_HAND if shared else sql.OPEN_TABLE,
+                       {"chat_id": chat_id}).first()
+    if row is None:
+        return None
+    if shared:
+        keep(conn, ("open table", chat_id), row)
+    open_hand = (row.h_number, tuple(row.h_result["still_in"])) \
+        if row.h_id is not None else None
+    return session_info(conn, chat_id, row.id, row=row, open_hand=open_hand)
+
+
+def open_table_row(conn: Connection, chat_id: int) -> Row[Any] | None:
+    """The chat's open table, locked, with its players and open hand
+    (``statements.OPEN_SESSION_AND_HAND``): the row :func:`open_table` kept in this
+    transaction if no write came between, else read now."""
+    kept = recall(conn, ("open table", chat_id))
+    if kept is not None:
+        return kept  # type: ignore[no-any-return]
+    return conn.execute(sql.OPEN_SESSION_AND_HAND, {"chat_id": chat_id}).first()
 
 
 def session_info(conn: Connection, chat_id: int, session_id: int,

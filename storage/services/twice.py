@@ -24,6 +24,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import Bite, BonusSet, Event, HandReport, Kong, Win
+from storage.sql import statements as sql
 from storage.sql import tables as t
 
 # How long after a hand closes a second report of its win is taken for the same hand.
@@ -47,9 +48,8 @@ def closing_twin(conn: Connection, srow: Row[Any], report: HandReport,
     new = report.events[-1] if report.events else None
     if not isinstance(new, Win) or srow.hands < 1 or reporter is None:
         return None
-    h = t.hands.c
-    prev = conn.execute(select(t.hands).where(
-        h.session_id == srow.id, h.number == srow.hands)).first()
+    prev = conn.execute(sql.SELECT_HAND_NUMBER,
+                        {"session_id": srow.id, "number": srow.hands}).first()
     if prev is None or prev.status != "closed" or not prev.reporters:
         return None
     if prev.seats:  # a seat changed since that hand (between hands): this one is new

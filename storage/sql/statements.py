@@ -8,7 +8,20 @@ plain dictionaries.
 
 from __future__ import annotations
 
-from sqlalchemy import TextClause, and_, bindparam, delete, exists, insert, select, text, update
+from typing import Any
+
+from sqlalchemy import (
+    Select,
+    TextClause,
+    and_,
+    bindparam,
+    delete,
+    exists,
+    insert,
+    select,
+    text,
+    update,
+)
 
 from storage.sql import tables as t
 
@@ -25,19 +38,30 @@ _other = _h.alias("h_other")
 OTHER_STAKE = exists().where(_other.c.session_id == _s.c.id, _other.c.status != "void",
                              _other.c.stake_cents != _s.c.stake_cents)
 
-# The chat's open table, locked for writing, with its players and its open hand
-# (``h_``-labelled) if any, and whether its stake changed: one statement.
-OPEN_SESSION_AND_HAND = (
-    select(_s, *_SEAT_COLUMNS, *[c.label(f"h_{c.name}") for c in _h.c],
-           OTHER_STAKE.label("other_stake"))
-    .join_from(_s, _seated["e"], _seated["e"].c.id == _s.c.seat_e)
-    .join(_seated["s"], _seated["s"].c.id == _s.c.seat_s)
-    .join(_seated["w"], _seated["w"].c.id == _s.c.seat_w)
-    .outerjoin(_seated["n"], _seated["n"].c.id == _s.c.seat_n)  # empty at a table of three
-    .outerjoin(_h, and_(_h.c.session_id == _s.c.id, _h.c.status == "open"))
-    .where(_s.c.chat_id == bindparam("chat_id"), _s.c.status == "open")
-    .with_for_update(of=_s)
-)
+
+def _open_table() -> Select[Any]:
+    return (
+        select(_s, *_SEAT_COLUMNS, *[c.label(f"h_{c.name}") for c in _h.c],
+               OTHER_STAKE.label("other_stake"))
+        .join_from(_s, _seated["e"], _seated["e"].c.id == _s.c.seat_e)
+        .join(_seated["s"], _seated["s"].c.id == _s.c.seat_s)
+        .join(_seated["w"], _seated["w"].c.id == _s.c.seat_w)
+        .outerjoin(_seated["n"], _seated["n"].c.id == _s.c.seat_n)  # none at a table of 3
+        .outerjoin(_h, and_(_h.c.session_id == _s.c.id, _h.c.status == "open"))
+        .where(_s.c.chat_id == bindparam("chat_id"), _s.c.status == "open")
+    )
+
+
+# The chat's open table with its players and its open hand (``h_``-labelled) if any, and
+# whether its stake changed: one statement. Locked for writing (the session row) where a
+# write reads it.
+OPEN_TABLE = _open_table()
+OPEN_SESSION_AND_HAND = _open_table().with_for_update(of=_s)
+
+SELECT_CHAT = select(t.chats).where(t.chats.c.id == bindparam("chat_id"))
+# A table's hand by its number (the previous one, when a report may repeat its win).
+SELECT_HAND_NUMBER = select(_h).where(_h.c.session_id == bindparam("session_id"),
+                                      _h.c.number == bindparam("number"))
 
 INSERT_HAND = insert(_h).returning(_h.c.id)
 INSERT_ENTRIES = insert(t.entries)

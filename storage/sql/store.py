@@ -15,9 +15,11 @@ of work from the repository's functions (:mod:`storage.services.rows`) and runs 
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import Any, Protocol, Self
 
 from sqlalchemy.engine import Connection
@@ -36,6 +38,37 @@ class SecondWrite(RuntimeError):
 
 class ReadOnly(RuntimeError):
     """A write on a read-only store (:meth:`Store.reading`): refused before it runs."""
+
+
+class Aborted(RuntimeError):
+    """A unit of work run after another failed inside the same shared transaction
+    (:meth:`Store.shared_transaction`): that transaction is void and is rolled back."""
+
+
+class Shared:
+    """A transaction that every unit of work of one task shares (see
+    :meth:`Store.shared_transaction`). ``failed``: a unit raised inside it (its
+    statements may have run), so the transaction must not commit."""
+
+    def __init__(self, engine: AsyncEngine, conn: AsyncConnection) -> None:
+        self.engine = engine
+        self.conn = conn
+        self.task = asyncio.current_task()
+        self.failed: BaseException | None = None
+
+    async def run(self, unit: Unit[T], *args: Any, write: bool) -> T:
+        if self.failed is not None:
+            raise Aborted("an earlier unit of this transaction failed") from self.failed
+        try:
+            if write:
+                return await self.conn.run_sync(unit_of_work.flushed, unit, *args)
+            return await self.conn.run_sync(unit, *args)
+        except BaseException as exc:
+            self.failed = exc
+            raise
+
+
+_SHARED: ContextVar[Shared | None] = ContextVar("tally_shared_transaction", default=None)
 
 
 class Passenger(Protocol):
@@ -144,8 +177,30 @@ class Store:
         answer.committed = True
         return result
 
+    @asynccontextmanager
+    async def shared_transaction(self) -> AsyncIterator[Shared]:
+        """Inside the block, every unit of work this task runs on this store (or a
+        bound copy of it: the same engine) runs in one transaction, committed when the
+        block ends. A unit that raises voids it: later units raise :class:`Aborted`, and
+        the transaction is rolled back when the block ends (no error of its own: the
+        caller looks at ``failed``). Raise :class:`storage.sql.unit_of_work.Rollback` to
+        end it without a commit. Other tasks (started inside or not) run their own."""
+        async with unit_of_work.transaction(self.engine) as conn:
+            shared = Shared(self.engine, conn)
+            token = _SHARED.set(shared)
+            try:
+                yield shared
+            finally:
+                _SHARED.reset(token)
+            if shared.failed is not None:
+                raise unit_of_work.Rollback
+
     async def _run(self, unit: Unit[T], *args: Any, write: bool, batch: bool,
                    urgent: bool = False, key: Any = None) -> T:
+        shared = _SHARED.get()
+        if (shared is not None and shared.engine is self.engine
+                and shared.task is asyncio.current_task()):
+            return await shared.run(unit, *args, write=write)
         if not write:
             return await unit_of_work.run(self.engine, unit, *args, write=False)
         if urgent:

@@ -11,12 +11,12 @@ it costs per report); it uses nothing but the libraries' public API.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,56 @@ def later(conn: Connection, statement: Any, params: dict[str, Any] | list[dict[s
         rows.append(params)
 
 
-def _flushed(conn: Connection, fn: Unit[T], *args: Any) -> T:
+class Kept:
+    """What the units of one shared transaction (:func:`transaction`) pass on to the
+    next: rows a unit read (locked) that a later unit would read again. A row kept is
+    good for the next write unit only (``writes``: the write units begun so far), so a
+    write in between (which might change it) makes the next one read it again."""
+
+    def __init__(self, trans: Any) -> None:
+        self.trans = trans
+        self.writes = 0
+        self.rows: dict[Any, tuple[int, Any]] = {}
+
+
+_KEPT = "tally_kept"
+
+
+def _kept(conn: Connection) -> Kept | None:
+    held = conn.info.get(_KEPT)
+    if held is None or held.trans is not conn.get_transaction():
+        return None
+    return held  # type: ignore[no-any-return]
+
+
+def sharing(conn: Connection) -> bool:
+    """Whether ``conn`` runs a transaction that several units share (:func:`transaction`)."""
+    return _kept(conn) is not None
+
+
+def keep(conn: Connection, key: Any, row: Any) -> None:
+    """Inside a shared transaction, keep ``row`` for the next write unit (:func:`recall`)."""
+    kept = _kept(conn)
+    if kept is not None:
+        kept.rows[key] = (kept.writes, row)
+
+
+def recall(conn: Connection, key: Any) -> Any:
+    """The row kept under ``key`` if no write unit ran since (this one aside), once;
+    else None."""
+    kept = _kept(conn)
+    if kept is None:
+        return None
+    entry = kept.rows.pop(key, None)
+    if entry is None or entry[0] < kept.writes - 1:
+        return None
+    return entry[1]
+
+
+def flushed(conn: Connection, fn: Unit[T], *args: Any) -> T:
+    kept = _kept(conn)
+    if kept is not None:
+        kept.writes += 1
     writes = Later()
     conn.info[_LATER] = (conn.get_transaction(), writes)
     try:
@@ -128,7 +177,7 @@ async def run(engine: AsyncEngine, fn: Unit[T], *args: Any, write: bool) -> T:
         trans = await aconn.begin()
         try:
             if write:
-                result = await aconn.run_sync(_flushed, fn, *args)
+                result = await aconn.run_sync(flushed, fn, *args)
             else:
                 result = await aconn.run_sync(fn, *args)
         except BaseException as exc:
@@ -147,3 +196,38 @@ async def _cleanup(step: Awaitable[None], cause: BaseException | None) -> None:
         await step
     except Exception as exc:
         log.debug("cleanup after %r failed: %r", cause, exc)
+
+
+class Rollback(Exception):
+    """Raised inside :func:`transaction` to end it without committing (and without an
+    error for the caller)."""
+
+
+@asynccontextmanager
+async def transaction(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
+    """One write transaction that several units of work share (each run on it with
+    ``conn.run_sync``, writes through :func:`flushed`): committed when the block ends,
+    rolled back if it raises (:class:`Rollback` ends it quietly). Cleanup errors after a
+    dead connection are only logged, as in :func:`run`."""
+    aconn = engine.connect()
+    try:
+        await aconn.start()
+        aconn = await aconn.execution_options(write=True)
+        trans = await aconn.begin()
+        sync = aconn.sync_connection
+        assert sync is not None
+        sync.info[_KEPT] = Kept(sync.get_transaction())
+        try:
+            yield aconn
+        except Rollback:
+            await _cleanup(trans.rollback(), None)
+            return
+        except BaseException as exc:
+            await _cleanup(trans.rollback(), exc)
+            raise
+        await trans.commit()
+    finally:
+        if not aconn.closed and aconn.sync_connection is not None \
+                and not aconn.sync_connection.invalidated:
+            aconn.sync_connection.info.pop(_KEPT, None)
+        await _cleanup(aconn.close(), None)

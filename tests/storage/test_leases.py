@@ -290,3 +290,48 @@ async def test_a_worker_frozen_inside_a_statement_is_ended_and_its_row_taken_ove
         if child.returncode is None:
             os.kill(child.pid, signal.SIGKILL)
         await child.wait()
+
+
+def item(k: int, chat: int = CHAT) -> Incoming:
+    return Incoming(key=f"m:{chat}:{k}", chat_id=chat, update_id=k, payload={"update_id": k})
+
+
+async def test_an_update_of_a_chat_with_nothing_pending_is_claimed_as_it_is_received(
+        ledger: Ledger, clock: Clock) -> None:
+    row, first = await ledger.inbox.receive_first(item(1), "a:1", LEASE)
+    assert row is not None and first and not row.held
+    # held by that claim: another worker's claim finds nothing, the scan leaves the chat
+    assert await ledger.inbox.claim_chat(CHAT, "b:1", LEASE) is None
+    assert await ledger.inbox.chats_waiting() == []
+    # the chat's next update waits behind it, held, for that claim's holder
+    second, first = await ledger.inbox.receive_first(item(2), "b:2", LEASE)
+    assert second is not None and not first and second.held
+    [done] = await ledger.inbox.finish(row.id, [say(CHAT, "one")], "a", claim="a:1")
+    assert done.params["text"] == "one"
+    nxt = await ledger.inbox.claim_chat(CHAT, "a:1", LEASE)
+    assert nxt is not None and nxt.id == second.id
+    # a key seen before is refused; a dead claimer's row is taken over after its lease
+    assert await ledger.inbox.receive_first(item(2), "c:1", LEASE) == (None, False)
+    clock.advance(LEASE + 1)
+    third, first = await ledger.inbox.receive_first(item(3), "c:2", LEASE)
+    assert third is not None and not first and not third.held  # the chat's older row first
+    taken = await ledger.inbox.claim_chat(CHAT, "c:2", LEASE)
+    assert taken is not None and taken.id == second.id
+
+
+async def test_units_in_a_shared_transaction_commit_together_or_not_at_all(
+        ledger: Ledger, clock: Clock) -> None:
+    async with ledger.shared_transaction() as shared:
+        row, first = await ledger.inbox.receive_first(item(1), "a:1", LEASE)
+        assert row is not None and first
+        await ledger.inbox.finish(row.id, [say(CHAT, "one")], "a", claim="a:1")
+    assert shared.failed is None
+    assert await ledger.pipeline.backlog() == (0, 1)
+    async with ledger.shared_transaction() as shared:
+        row, _ = await ledger.inbox.receive_first(item(2), "a:2", LEASE)
+        assert row is not None
+        with pytest.raises(AlreadyHandled):  # a unit that fails voids the transaction
+            await ledger.inbox.finish(row.id, [say(CHAT, "two")], "a", claim="z:9")
+    assert shared.failed is not None
+    assert await ledger.pipeline.backlog() == (0, 1)  # the receipt is gone with it
+    assert await ledger.inbox.pending_updates() == []
