@@ -6,8 +6,6 @@ and ``pipeline``, :mod:`storage.ledger`).
 - what a handler says (:class:`Outgoing`), as the outbox holds it (:class:`Queued`);
 - the :class:`Answer` that rides on a write, with its :data:`Render`, and
   :class:`AlreadyHandled` (the update was handled meanwhile);
-- :class:`Rollback`, which ends the one transaction of an update handled at once
-  (``Ledger.shared_transaction``) without committing it;
 - the queues' bounds: the default lease, and how many rows a prune deletes a transaction
   (the queues' keys and answers, the buttons' abandoned drafts)."""
 
@@ -25,7 +23,6 @@ from storage.queues.messages import (
     Render,
 )
 from storage.services.drafts import PRUNE_BATCH as DRAFT_PRUNE_BATCH
-from storage.sql.unit_of_work import Rollback
 
 __all__ = ["DEFAULT_LEASE", "DRAFT_PRUNE_BATCH", "QUEUE_PRUNE_BATCH", "AlreadyHandled",
-           "Answer", "Incoming", "Outgoing", "Pending", "Queued", "Render", "Rollback"]
+           "Answer", "Incoming", "Outgoing", "Pending", "Queued", "Render"]

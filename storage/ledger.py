@@ -58,6 +58,7 @@ from storage.services.twice import QUESTION_KIND
 from storage.sql import db, schema
 from storage.sql.clock import local, now, utc_offset, zone, zone_name
 from storage.sql.store import Store
+from storage.sql.unit_of_work import Rollback  # ends a shared transaction uncommitted
 
 
 class Ledger(Store):
@@ -142,6 +143,6 @@ __all__ = [
     "IMPORT_KIND", "QUESTION_KIND", "SEAT_COLUMNS", "AuditNote", "Chats", "Claimed",
     "Drafts", "HandDetail", "HandRow", "ImportPreview", "Ledger", "LedgerError",
     "MoneyStanding", "Night", "NightHistory", "NightList", "NightNet", "PairBalance",
-    "Payment", "PlayerRecord", "Scope", "SettlePlan", "local", "now", "seat_facts",
+    "Payment", "PlayerRecord", "Rollback", "Scope", "SettlePlan", "local", "now", "seat_facts",
     "utc_offset", "zone", "zone_name",
 ]

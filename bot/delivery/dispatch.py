@@ -57,10 +57,9 @@ from storage.delivery import (
     Incoming,
     Outgoing,
     Pending,
-    Rollback,
 )
 from storage.errors import database_away
-from storage.ledger import Ledger
+from storage.ledger import Ledger, Rollback
 
 log = logging.getLogger(__name__)
 
