@@ -447,7 +447,27 @@ def for_family(event: dict[str, Any], family: str) -> dict[str, Any]:
         for hand in event["winners"]:
             if "feeder" in hand:
                 hand["fourth_feeder"] = hand.pop("feeder")
+            _hong_kong_bonus(hand)
     return event
+
+
+# Bonus tiles by their characters, which Hong Kong reads as its own 花 and 季.
+_HK_BONUS = set("梅兰菊竹春夏秋冬")
+
+
+def _hong_kong_bonus(hand: dict[str, Any]) -> None:
+    """梅, 兰, 无 or 无花 at a Hong Kong table, read as Singapore's bonus tiles by the
+    grammar: the bonus tiles after the tiles (花 梅 兰, or 无 for none), or 无花, the
+    pattern, in a report by names. Singapore's own words (f1, cat) stay to be refused."""
+    words = str(hand.get("bonus", "")).split()
+    if not words or not all(w in _HK_BONUS or w in NO_BONUS for w in words):
+        return
+    del hand["bonus"]
+    chars = "".join(w for w in words if w in _HK_BONUS)
+    if chars or "tiles" in hand or "melds" in hand or "flowers" in hand:
+        hand["flowers"] = " ".join(x for x in (hand.get("flowers"), chars or "無") if x)
+    else:
+        _add_pattern(hand["patterns"], "无花")
 
 
 def phrase(seg: list[Token], i: int) -> tuple[str, int]:
@@ -466,6 +486,7 @@ def _said(seg: list[Token], i: int) -> tuple[str | None, str, int]:
     """The report field the words at ``seg[i]`` set (of those one family alone counts),
     the words as typed, and how many there are."""
     low, used = phrase(seg, i)
+    low = simplified(low)  # 無寶, 雞: the words as the sets hold them
     text = " ".join(tok.text for tok in seg[i:i + used])
     if low in WILD or low in NO_WILD or wild_suffix(seg[i].text) is not None:
         return "wild_used", text, used

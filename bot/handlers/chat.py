@@ -121,6 +121,8 @@ async def refuse(update: Update, lang: str, code: str, fallback: str = "",
     seats: dict[str, str] | None = ({s: p.name for s, p in session.seats.items()}
                                      if session else None)
     metrics.refused(code)
+    if code == "wrong_family" and session is not None:  # "this table (港式) does not …"
+        params.setdefault("preset", session.preset)
     text = error_text(lang, code, fallback or code, seats, **params)
     if in_event is not None:
         text = "⚠️ " + t(lang, "Event {index}: {refusal}", index=in_event,
