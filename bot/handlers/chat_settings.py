@@ -34,9 +34,10 @@ from bot.text.i18n import normalise_language, t
 from bot.text.script import fold
 from bot.text.words import (
     preset_key,
+    set_examples,
 )
 from engine.errors import ReportError, clip
-from engine.rules import parse_overrides, presets, ruleset
+from engine.rules import get_preset, parse_overrides, presets, ruleset
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.ledger import zone_name
@@ -95,6 +96,10 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
         return
     if isinstance(change, tuple):
         code, params = change
+        if code == "set_usage":  # examples this chat's table takes (no stake 0.5 at 港式)
+            preset = session.preset if session is not None else \
+                (await context.chat_info(chat.id, lang)).preset
+            params = {"examples": set_examples(lang, get_preset(preset).family)}
         await refuse(update, lang, code, **params)
         return
     fields = change.fields

@@ -60,8 +60,7 @@ MESSAGES: dict[str, str] = {
     "preset_typo": "Unknown preset {name}; did you mean {suggestion}? /new {suggestion} "
                    "{players}",
     "number_usage": "Give the hand's number, e.g. /void 3 (see /history).",
-    "set_usage": "Examples: /set preset yibin · /set cap_fan=5 · /set stake 0.5 · "
-                 "/set verbose on · /set lang en",
+    "set_usage": "Examples: /set preset yibin · {examples} · /set verbose on · /set lang en",
     "not_player": "Only the players at this table, or a chat admin, can do that.",
     "admins_only": "Only chat admins can change house rules.",
     "group_only": "This works in a group, where the table plays.",
