@@ -34,7 +34,9 @@ from bot.text.i18n import normalise_language, t
 from bot.text.script import fold
 from bot.text.words import (
     preset_key,
+    preset_name,
     set_examples,
+    typed_name,
 )
 from engine.errors import ReportError, clip
 from engine.rules import get_preset, parse_overrides, presets, ruleset
@@ -118,6 +120,17 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
         async with context.write(answer) as tx:
             info = await tx.chats.update_chat(chat.id, **fields)
     except (LedgerError, ReportError) as exc:
+        option = str(exc.params.get("option", ""))
+        if exc.code == "unknown_option" and session is not None \
+                and option in (session.rules.get("options") or {}):
+            # /set stake wuyi at a Hong Kong table opened in a Chengdu chat
+            family = str(session.rules.get("family", ""))
+            chat_preset = (await context.chat_info(chat.id, lang)).preset
+            await refuse(update, lang, "option_of_table",
+                         option=typed_name(lang, option, family),
+                         table=preset_name(lang, session.preset),
+                         chat=preset_name(lang, chat_preset), key=session.preset)
+            return
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
     context.remember_chat(info)

@@ -171,6 +171,10 @@ MESSAGES: dict[str, str] = {
     "chow_not_allowed": "This family has no chow: {meld}.",
     "bad_report": "That report cannot be scored: {what}. Nothing was recorded.",
     "unknown_option": "Unknown option {option}; valid: {valid}.",
+    "option_of_table": "{option} is an option of {table}, but this chat's house rules (for "
+                       "its next tables) are {chat}'s. To play it at the next tables: /set "
+                       "preset {key} first, then set it. The table going keeps the rules it "
+                       "started with.",
     "bad_option_value": "Bad value for {option}; valid: {valid}.",
     "unknown_preset": "Unknown preset {name}; valid: {valid}.",
     "too_many_names": "A table seats four players, or three; you named {count}. If {name} "

@@ -61,3 +61,18 @@ async def test_the_free_tables_hint_names_an_option_set_takes(tmp_path: Path) ->
         await t.say("alice", "/set preset free")
         said = await _texts(t, "alice", "/set 诈胡=8")
         assert "8" in said and "⚠️" not in said, said
+
+
+async def test_an_option_of_the_table_going_not_the_chats_says_so(tmp_path: Path) -> None:
+    """A Hong Kong table opened in a chat whose house rules are Chengdu's: /set stake wuyi
+    is not "no such option" with Chengdu's list, but says whose option it is and how to
+    make it the chat's."""
+    async with handler_table(tmp_path, "zh-Hant") as t:
+        t.admin("alice")
+        await t.say("alice", "/lang 繁體")
+        await t.say("alice", "/new 港式 alice bob carol dave")
+        said = await _texts(t, "alice", "/set stake wuyi")
+        assert "注碼是港式的選項" in said and "成都血戰" in said, said
+        assert "/set preset hongkong" in said and "查花豬" not in said, said
+        said = await _texts(t, "alice", "/set curve full_spicy")
+        assert "辣上是港式的選項" in said, said
