@@ -274,8 +274,10 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                 discarder(seat)  # bob 七对 alice 点炮
                 i += 1
             elif _DIGITS.fullmatch(tok.text) and nxt is not None \
-                    and nxt.text.lower() in TAI_WORDS:  # 3 tai, 3 台
-                hand["tai"] = bounded(f"{tok.text} {nxt.text}", tok.text, MAX_COUNT["tai"])
+                    and nxt.text.lower() in COUNT_WORDS:  # 3 tai, 3 台, 5 番, 8 fan
+                name = COUNT_WORDS[nxt.text.lower()]
+                hand[name] = bounded(f"{tok.text} {nxt.text}", tok.text, MAX_COUNT[name],
+                                     1 if name == "fan" else 0)
                 i += 1
             elif _DIGITS.fullmatch(tok.text):  # a points-only table's amount: 8
                 if "amount" in hand:

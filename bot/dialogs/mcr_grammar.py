@@ -110,6 +110,13 @@ def parse_mcr_win(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
         elif low in ("番", "fan") and nxt is not None and nxt.text.isdigit():
             mcr["fan"] = bounded(f"{tok.text} {nxt.text}", nxt.text, MAX_MCR_FAN, 1)
             i += 1
+        elif tok.text.isdigit() and nxt is not None and nxt.text.lower() in ("番", "fan"):
+            mcr["fan"] = bounded(f"{tok.text} {nxt.text}", tok.text, MAX_MCR_FAN, 1)
+            i += 1  # 8 fan, 8 番
+        elif tok.text.isdigit() and nxt is not None \
+                and nxt.text.lower() in ("花", "flower", "flowers"):
+            mcr["flowers"] = bounded(f"{tok.text} {nxt.text}", tok.text, MAX_FLOWERS)
+            i += 1  # 2 flowers
         elif (m := _FLOWERS.match(tok.text)) is not None:
             mcr["flowers"] = bounded(tok.text, _digits(m), MAX_FLOWERS)
         elif low in ("花", "flowers") and nxt is not None and nxt.text.isdigit():
