@@ -1,6 +1,6 @@
 """What players type after /hu at a Chinese Official (MCR) table: the fan count the table
 counted (``/hu bob from carol 12番``, ``/hu bob 自摸 8番 花2``), or the tiles for the bot to
-count: ``/hu bob from carol 碰东东东@dave 吃234m 55m 456p 789s 3s +3s 花2 绝张``.
+count: ``/hu bob from carol 碰东东东@dave 吃234m 456p 55m 12s +3s 花2 绝张``.
 
 A meld is its tiles after 吃 (chow), 碰 (pung), 杠 (kong claimed), 暗杠 (concealed kong) or
 加杠 (a kong added to one's pung), with ``@player`` for whom it was claimed from (a chow's

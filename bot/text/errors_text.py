@@ -67,7 +67,7 @@ MESSAGES: dict[str, str] = {
     "stale_button": "That button is out of date.",
     "score_usage": "Example: /score 123m 456m 789p 11p 999s (13 tiles for waits, 14 to check "
                    "a win). Options: family=sichuan|changsha|jiangxi wild=2m,4m",
-    "score_mcr_usage": "Example: /score mcr 吃234m 55m 456p 789s 3s +3s 花2 (a Chinese Official "
+    "score_mcr_usage": "Example: /score mcr 吃234m 55m 456p 789s 12s +3s 花2 (a Chinese Official "
                        "hand: melds with their source, 碰东东东@W, the standing tiles, +the "
                        "winning tile, 自摸 if self-drawn).",
     "unknown_player": "{name} has not played in this chat.",
@@ -315,9 +315,9 @@ MESSAGES: dict[str, str] = {
     # Chinese Official (MCR): the fan count or the tiles, and the checks the rules make
     "mcr_needs_fan": "Give the fan count (flowers included) or the tiles: /hu bob from "
                      "carol 12番, or /hu bob 自摸 8番 花2, or /hu bob from carol 吃234m 55m "
-                     "456p 789s 3s +3s.",
+                     "456p 789s 12s +3s.",
     "mcr_needs_tiles": "Give the standing tiles and the winning tile (+3s): /hu bob from "
-                       "carol 吃234m 55m 456p 789s 3s +3s.",
+                       "carol 吃234m 55m 456p 789s 12s +3s.",
     "mcr_needs_winning_tile": "Name the winning tile with +, e.g. +3s, after the standing "
                               "tiles.",
     "mcr_one_winning_tile": "Name one winning tile, e.g. +3s.",
@@ -343,7 +343,7 @@ MESSAGES: dict[str, str] = {
     "mcr_bad_meld": "Meld {meld} is no chow, pung or kong: e.g. 吃234m, 碰555p@carol, "
                     "杠7777s@dave.",
     "mcr_tile_count": "{count} standing tiles where {expected} are expected with these "
-                      "melds (the winning tile, +3s, apart).",
+                      "melds (the winning tile, +{tile}, apart).",
     "mcr_replacement_without_kong": "杠上开花 needs a kong among the melds.",
     "mcr_replacement_from": "杠上开花 is a self-draw: every other player pays it; leave "
                             "out from.",
