@@ -303,7 +303,11 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
             elif low in FLOWER_WORDS:
                 if nxt is None:
                     raise GrammarError("needs_flowers", word=tok.text)
-                hand["flowers"] = nxt.text
+                if _DIGITS.fullmatch(nxt.text):  # 花 1: how many of the 番 are flowers
+                    hand["flower_fan"] = bounded(f"{tok.text} {nxt.text}", nxt.text,
+                                                 MAX_COUNT["flower_fan"])
+                else:
+                    hand["flowers"] = nxt.text
                 i += 1
             elif _BONUS.match(tok.text):
                 hand["flowers"] = " ".join(x for x in (hand.get("flowers"), tok.text) if x)

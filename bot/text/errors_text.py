@@ -30,6 +30,17 @@ MESSAGES: dict[str, str] = {
     "hu_no_how": "Say how they won: 自摸 (self-draw), from X, rob X, 杠上花 or 杠上炮 X. "
                  "Example: /hu bob from carol 七对",
     "needs_player": "{word} needs a player after it. Example: /hu bob from carol 七对",
+    # The same at a Hong Kong table, whose examples are its own (no 七对 there)
+    "hu_no_winner_hongkong": "{token} is not a player at this table. Example: /hu bob from "
+                             "carol 5番",
+    "hu_not_seated_hongkong": "{token} is not a player at this table. Example: /hu bob "
+                              "from carol 5番",
+    "hu_winner_first_hongkong": "Say who won first, then how: /hu bob zimo 3番, or /hu bob "
+                                "from alice 5番.",
+    "hu_no_how_hongkong": "Say how they won: zimo (self-draw), from X, rob X (搶槓) or 槓上開花 "
+                          "(on a kong's replacement). Example: /hu bob from carol 5番",
+    "needs_player_hongkong": "{word} needs a player after it. Example: /hu bob from carol "
+                             "5番",
     "needs_tile": "{word} needs a tile after it, e.g. 本金 5p",
     "unexpected_player": "{token} is a player; put each winner first, separated by commas: "
                          "/hu bob 七对, carol from alice",

@@ -50,3 +50,22 @@ async def test_a_singapore_word_is_refused_naming_the_table(tmp_path: Path) -> N
         await _hk_night(t)
         said = await _texts(t, "bob", "/hu bob 自摸 3番 雞")
         assert "雞 是新馬麻雀的" in said and "港式" in said, said
+
+
+async def test_refusals_give_hong_kong_examples(tmp_path: Path) -> None:
+    """No 七對 or 槓上炮 in a Hong Kong table's examples: it plays neither."""
+    async with handler_table(tmp_path, "zh-Hant") as t:
+        await _hk_night(t)
+        for command in ("/hu bob", "/hu bob 出銃 erin 3番", "/hu 自摸 bob 3番", "/hu bob 搶槓"):
+            said = await _texts(t, "bob", command)
+            assert "5番" in said or "3番" in said, (command, said)
+            assert "七對" not in said and "槓上炮" not in said, (command, said)
+
+
+async def test_flower_fan_written_apart(tmp_path: Path) -> None:
+    async with handler_table(tmp_path, "zh-Hant") as t:
+        await _hk_night(t)
+        said = await _texts(t, "bob", "/hu bob 自摸 3番 花 1")
+        assert "不算 1 番花番" in said and "副露" not in said, said
+        said = await _texts(t, "bob", "/hu bob 自摸 4番 花 1")
+        assert "bob +24.00" in said, said
