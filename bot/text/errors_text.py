@@ -93,6 +93,12 @@ MESSAGES: dict[str, str] = {
                          "{number} or /void {number}.",
     "penalty_usage": "Name who made the false win: /penalty dave 诈胡",
     "penalty_no_player": "{token} is not a player at this table. Example: /penalty dave 诈胡",
+    # The same at a Chinese Official table, which calls a false win 错和
+    "penalty_no_player_mcr": "{token} is not a player at this table. Example: /penalty dave "
+                             "错和",
+    "penalty_false_win_points_mcr": "{token}: 错和 costs what the table's rules say: leave "
+                                    "out the number. A referee's fine names the foul: "
+                                    "/penalty dave 错碰 5.",
     "penalty_false_win_points": "{token}: a false win costs what the table's rules say, "
                                 "without a number. A referee's fine names its foul: "
                                 "/penalty dave 错碰 5 (Chinese Official tables).",
