@@ -100,7 +100,7 @@ MAX_AMOUNT = 1_000_000
 # Words that go together (``no bao``, ``self draw``): the longest first.
 PHRASES = {w for w in SELF_DRAW | WILD | NO_WILD if " " in w}
 _PHRASE_WORDS = max(len(w.split()) for w in PHRASES)
-FEEDER = {"承包", "feeder", "fed", "包"}
+FEEDER = {"承包", "feeder", "fed", "包", "bao"}
 FOURTH = {"第四凑", "fourth", "第四"}  # 承包: who fed the fourth meld
 INDICATOR = {"本金", "翻", "精牌", "indicator", "宝牌", "flip"}
 KONG_KINDS = {

@@ -33,3 +33,12 @@ async def test_hong_kong_fan_before_its_word(tmp_path: Path) -> None:
         assert "bob +24.00  alice -6.00  dave -6.00  carol -12.00" in said, said
         said = await _texts(t, "bob", "/hu bob zimo 99 番")
         assert "from 1 to 20" in said, said
+
+
+async def test_bao_in_english_is_the_fourth_melds_feeder(tmp_path: Path) -> None:
+    async with handler_table(tmp_path, "en") as t:
+        await t.say("alice", "/lang en")
+        await t.say("alice", "/new hongkong alice bob carol dave")
+        # 包自摸: 5番 at 二五雞 is s = 6; bob alone pays 6 s.
+        said = await _texts(t, "alice", "/hu alice zimo 5 fan bao bob")
+        assert "alice +36.00  bob -36.00" in said, said
