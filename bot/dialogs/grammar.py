@@ -100,7 +100,7 @@ MAX_AMOUNT = 1_000_000
 # Words that go together (``no bao``, ``self draw``): the longest first.
 PHRASES = {w for w in SELF_DRAW | WILD | NO_WILD if " " in w}
 _PHRASE_WORDS = max(len(w.split()) for w in PHRASES)
-FEEDER = {"承包", "feeder", "fed", "包"}
+FEEDER = {"承包", "feeder", "fed", "包", "bao"}
 FOURTH = {"第四凑", "fourth", "第四"}  # 承包: who fed the fourth meld
 INDICATOR = {"本金", "翻", "精牌", "indicator", "宝牌", "flip"}
 KONG_KINDS = {
@@ -274,8 +274,10 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                 discarder(seat)  # bob 七对 alice 点炮
                 i += 1
             elif _DIGITS.fullmatch(tok.text) and nxt is not None \
-                    and nxt.text.lower() in TAI_WORDS:  # 3 tai, 3 台
-                hand["tai"] = bounded(f"{tok.text} {nxt.text}", tok.text, MAX_COUNT["tai"])
+                    and nxt.text.lower() in COUNT_WORDS:  # 3 tai, 3 台, 5 番, 8 fan
+                name = COUNT_WORDS[nxt.text.lower()]
+                hand[name] = bounded(f"{tok.text} {nxt.text}", tok.text, MAX_COUNT[name],
+                                     1 if name == "fan" else 0)
                 i += 1
             elif _DIGITS.fullmatch(tok.text):  # a points-only table's amount: 8
                 if "amount" in hand:
@@ -301,7 +303,11 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
             elif low in FLOWER_WORDS:
                 if nxt is None:
                     raise GrammarError("needs_flowers", word=tok.text)
-                hand["flowers"] = nxt.text
+                if _DIGITS.fullmatch(nxt.text):  # 花 1: how many of the 番 are flowers
+                    hand["flower_fan"] = bounded(f"{tok.text} {nxt.text}", nxt.text,
+                                                 MAX_COUNT["flower_fan"])
+                else:
+                    hand["flowers"] = nxt.text
                 i += 1
             elif _BONUS.match(tok.text):
                 hand["flowers"] = " ".join(x for x in (hand.get("flowers"), tok.text) if x)
@@ -447,7 +453,27 @@ def for_family(event: dict[str, Any], family: str) -> dict[str, Any]:
         for hand in event["winners"]:
             if "feeder" in hand:
                 hand["fourth_feeder"] = hand.pop("feeder")
+            _hong_kong_bonus(hand)
     return event
+
+
+# Bonus tiles by their characters, which Hong Kong reads as its own 花 and 季.
+_HK_BONUS = set("梅兰菊竹春夏秋冬")
+
+
+def _hong_kong_bonus(hand: dict[str, Any]) -> None:
+    """梅, 兰, 无 or 无花 at a Hong Kong table, read as Singapore's bonus tiles by the
+    grammar: the bonus tiles after the tiles (花 梅 兰, or 无 for none), or 无花, the
+    pattern, in a report by names. Singapore's own words (f1, cat) stay to be refused."""
+    words = str(hand.get("bonus", "")).split()
+    if not words or not all(w in _HK_BONUS or w in NO_BONUS for w in words):
+        return
+    del hand["bonus"]
+    chars = "".join(w for w in words if w in _HK_BONUS)
+    if chars or "tiles" in hand or "melds" in hand or "flowers" in hand:
+        hand["flowers"] = " ".join(x for x in (hand.get("flowers"), chars or "無") if x)
+    else:
+        _add_pattern(hand["patterns"], "无花")
 
 
 def phrase(seg: list[Token], i: int) -> tuple[str, int]:
@@ -466,6 +492,7 @@ def _said(seg: list[Token], i: int) -> tuple[str | None, str, int]:
     """The report field the words at ``seg[i]`` set (of those one family alone counts),
     the words as typed, and how many there are."""
     low, used = phrase(seg, i)
+    low = simplified(low)  # 無寶, 雞: the words as the sets hold them
     text = " ".join(tok.text for tok in seg[i:i + used])
     if low in WILD or low in NO_WILD or wild_suffix(seg[i].text) is not None:
         return "wild_used", text, used

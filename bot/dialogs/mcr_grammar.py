@@ -1,6 +1,6 @@
 """What players type after /hu at a Chinese Official (MCR) table: the fan count the table
 counted (``/hu bob from carol 12番``, ``/hu bob 自摸 8番 花2``), or the tiles for the bot to
-count: ``/hu bob from carol 碰东东东@dave 吃234m 55m 456p 789s 3s +3s 花2 绝张``.
+count: ``/hu bob from carol 碰东东东@dave 吃234m 456p 55m 12s +3s 花2 绝张``.
 
 A meld is its tiles after 吃 (chow), 碰 (pung), 杠 (kong claimed), 暗杠 (concealed kong) or
 加杠 (a kong added to one's pung), with ``@player`` for whom it was claimed from (a chow's
@@ -110,6 +110,13 @@ def parse_mcr_win(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
         elif low in ("番", "fan") and nxt is not None and nxt.text.isdigit():
             mcr["fan"] = bounded(f"{tok.text} {nxt.text}", nxt.text, MAX_MCR_FAN, 1)
             i += 1
+        elif tok.text.isdigit() and nxt is not None and nxt.text.lower() in ("番", "fan"):
+            mcr["fan"] = bounded(f"{tok.text} {nxt.text}", tok.text, MAX_MCR_FAN, 1)
+            i += 1  # 8 fan, 8 番
+        elif tok.text.isdigit() and nxt is not None \
+                and nxt.text.lower() in ("花", "flower", "flowers"):
+            mcr["flowers"] = bounded(f"{tok.text} {nxt.text}", tok.text, MAX_FLOWERS)
+            i += 1  # 2 flowers
         elif (m := _FLOWERS.match(tok.text)) is not None:
             mcr["flowers"] = bounded(tok.text, _digits(m), MAX_FLOWERS)
         elif low in ("花", "flowers") and nxt is not None and nxt.text.isdigit():

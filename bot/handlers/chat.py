@@ -23,7 +23,7 @@ from bot.dialogs.grammar import (
 )
 from bot.handlers.context import TallyApp, TallyContext
 from bot.ops import metrics
-from bot.text.errors_text import error_text
+from bot.text.errors_text import MESSAGES, error_text
 from bot.text.i18n import t
 from bot.text.script import fold
 from engine.errors import ReportError
@@ -121,6 +121,11 @@ async def refuse(update: Update, lang: str, code: str, fallback: str = "",
     seats: dict[str, str] | None = ({s: p.name for s, p in session.seats.items()}
                                      if session else None)
     metrics.refused(code)
+    if code == "wrong_family" and session is not None:  # "this table (港式) does not …"
+        params.setdefault("preset", session.preset)
+    family = str(session.rules.get("family", "")) if session is not None else ""
+    if f"{code}_{family}" in MESSAGES:  # the family's own examples (港式: no 七对)
+        code = f"{code}_{family}"
     text = error_text(lang, code, fallback or code, seats, **params)
     if in_event is not None:
         text = "⚠️ " + t(lang, "Event {index}: {refusal}", index=in_event,

@@ -34,9 +34,12 @@ from bot.text.i18n import normalise_language, t
 from bot.text.script import fold
 from bot.text.words import (
     preset_key,
+    preset_name,
+    set_examples,
+    typed_name,
 )
 from engine.errors import ReportError, clip
-from engine.rules import parse_overrides, presets, ruleset
+from engine.rules import get_preset, parse_overrides, presets, ruleset
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.ledger import zone_name
@@ -95,6 +98,10 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
         return
     if isinstance(change, tuple):
         code, params = change
+        if code == "set_usage":  # examples this chat's table takes (no stake 0.5 at 港式)
+            preset = session.preset if session is not None else \
+                (await context.chat_info(chat.id, lang)).preset
+            params = {"examples": set_examples(lang, get_preset(preset).family)}
         await refuse(update, lang, code, **params)
         return
     fields = change.fields
@@ -113,6 +120,17 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
         async with context.write(answer) as tx:
             info = await tx.chats.update_chat(chat.id, **fields)
     except (LedgerError, ReportError) as exc:
+        option = str(exc.params.get("option", ""))
+        if exc.code == "unknown_option" and session is not None \
+                and option in (session.rules.get("options") or {}):
+            # /set stake wuyi at a Hong Kong table opened in a Chengdu chat
+            family = str(session.rules.get("family", ""))
+            chat_preset = (await context.chat_info(chat.id, lang)).preset
+            await refuse(update, lang, "option_of_table",
+                         option=typed_name(lang, option, family),
+                         table=preset_name(lang, session.preset),
+                         chat=preset_name(lang, chat_preset), key=session.preset)
+            return
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
     context.remember_chat(info)

@@ -32,7 +32,7 @@ from bot.handlers.chat import (
 )
 from bot.handlers.context import TallyContext
 from bot.handlers.guards import at_table
-from bot.text import render
+from bot.text import render, render_mcr
 from bot.text.i18n import t
 from engine.errors import ReportError
 from engine.rules import get_preset
@@ -67,6 +67,9 @@ async def open_event_draft(update: Update, context: TallyContext, lang: str,
     user = update.effective_user
     if user is None:
         return
+    if render_mcr.played(session):  # /draw or /penalty alone: refused now, not at the end
+        await refuse(update, lang, "mcr_match_over")
+        return
     if kind == "bite" and not guided_steps.facts_of(session).bites:  # not Singapore
         await refuse(update, lang, "wrong_family", session=session, family="singapore",
                      preset=session.preset)
@@ -87,6 +90,9 @@ async def open_event_draft(update: Update, context: TallyContext, lang: str,
 async def _open_draft(update: Update, context: TallyContext, lang: str,
                       session: SessionInfo, owner: int, winner: str | None) -> None:
     """Post a guided report's first question, with what the ledger suggests."""
+    if render_mcr.played(session):  # /hu alone after the 16th hand
+        await refuse(update, lang, "mcr_match_over")
+        return
     drafts = context.drafts
     hints = await drafts.hints(session.chat_id, session.id)
     facts = guided_steps.facts_of(session)

@@ -81,7 +81,7 @@ async def _parse_and_record(update: Update, context: TallyContext, lang: str,
     try:
         result = parser(tokens, resolver_for(session, actor))
     except GrammarError as exc:
-        await refuse(update, lang, exc.code, **exc.params)
+        await refuse(update, lang, exc.code, "", session, **exc.params)
         return
     event, indicator = result if isinstance(result, tuple) else (result, None)
     event = for_family(event, str(session.rules.get("family")))

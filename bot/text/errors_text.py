@@ -30,6 +30,17 @@ MESSAGES: dict[str, str] = {
     "hu_no_how": "Say how they won: 自摸 (self-draw), from X, rob X, 杠上花 or 杠上炮 X. "
                  "Example: /hu bob from carol 七对",
     "needs_player": "{word} needs a player after it. Example: /hu bob from carol 七对",
+    # The same at a Hong Kong table, whose examples are its own (no 七对 there)
+    "hu_no_winner_hongkong": "{token} is not a player at this table. Example: /hu bob from "
+                             "carol 5番",
+    "hu_not_seated_hongkong": "{token} is not a player at this table. Example: /hu bob "
+                              "from carol 5番",
+    "hu_winner_first_hongkong": "Say who won first, then how: /hu bob zimo 3番, or /hu bob "
+                                "from alice 5番.",
+    "hu_no_how_hongkong": "Say how they won: zimo (self-draw), from X, rob X (搶槓) or 槓上開花 "
+                          "(on a kong's replacement). Example: /hu bob from carol 5番",
+    "needs_player_hongkong": "{word} needs a player after it. Example: /hu bob from carol "
+                             "5番",
     "needs_tile": "{word} needs a tile after it, e.g. 本金 5p",
     "unexpected_player": "{token} is a player; put each winner first, separated by commas: "
                          "/hu bob 七对, carol from alice",
@@ -60,15 +71,14 @@ MESSAGES: dict[str, str] = {
     "preset_typo": "Unknown preset {name}; did you mean {suggestion}? /new {suggestion} "
                    "{players}",
     "number_usage": "Give the hand's number, e.g. /void 3 (see /history).",
-    "set_usage": "Examples: /set preset yibin · /set cap_fan=5 · /set stake 0.5 · "
-                 "/set verbose on · /set lang en",
+    "set_usage": "Examples: /set preset yibin · {examples} · /set verbose on · /set lang en",
     "not_player": "Only the players at this table, or a chat admin, can do that.",
     "admins_only": "Only chat admins can change house rules.",
     "group_only": "This works in a group, where the table plays.",
     "stale_button": "That button is out of date.",
     "score_usage": "Example: /score 123m 456m 789p 11p 999s (13 tiles for waits, 14 to check "
                    "a win). Options: family=sichuan|changsha|jiangxi wild=2m,4m",
-    "score_mcr_usage": "Example: /score mcr 吃234m 55m 456p 789s 3s +3s 花2 (a Chinese Official "
+    "score_mcr_usage": "Example: /score mcr 吃234m 55m 456p 789s 12s +3s 花2 (a Chinese Official "
                        "hand: melds with their source, 碰东东东@W, the standing tiles, +the "
                        "winning tile, 自摸 if self-drawn).",
     "unknown_player": "{name} has not played in this chat.",
@@ -83,6 +93,12 @@ MESSAGES: dict[str, str] = {
                          "{number} or /void {number}.",
     "penalty_usage": "Name who made the false win: /penalty dave 诈胡",
     "penalty_no_player": "{token} is not a player at this table. Example: /penalty dave 诈胡",
+    # The same at a Chinese Official table, which calls a false win 错和
+    "penalty_no_player_mcr": "{token} is not a player at this table. Example: /penalty dave "
+                             "错和",
+    "penalty_false_win_points_mcr": "{token}: 错和 costs what the table's rules say: leave "
+                                    "out the number. A referee's fine names the foul: "
+                                    "/penalty dave 错碰 5.",
     "penalty_false_win_points": "{token}: a false win costs what the table's rules say, "
                                 "without a number. A referee's fine names its foul: "
                                 "/penalty dave 错碰 5 (Chinese Official tables).",
@@ -172,6 +188,10 @@ MESSAGES: dict[str, str] = {
     "chow_not_allowed": "This family has no chow: {meld}.",
     "bad_report": "That report cannot be scored: {what}. Nothing was recorded.",
     "unknown_option": "Unknown option {option}; valid: {valid}.",
+    "option_of_table": "{option} is an option of {table}, but this chat's house rules (for "
+                       "its next tables) are {chat}'s. To play it at the next tables: /set "
+                       "preset {key} first, then set it. The table going keeps the rules it "
+                       "started with.",
     "bad_option_value": "Bad value for {option}; valid: {valid}.",
     "unknown_preset": "Unknown preset {name}; valid: {valid}.",
     "too_many_names": "A table seats four players, or three; you named {count}. If {name} "
@@ -312,9 +332,9 @@ MESSAGES: dict[str, str] = {
     # Chinese Official (MCR): the fan count or the tiles, and the checks the rules make
     "mcr_needs_fan": "Give the fan count (flowers included) or the tiles: /hu bob from "
                      "carol 12番, or /hu bob 自摸 8番 花2, or /hu bob from carol 吃234m 55m "
-                     "456p 789s 3s +3s.",
+                     "456p 789s 12s +3s.",
     "mcr_needs_tiles": "Give the standing tiles and the winning tile (+3s): /hu bob from "
-                       "carol 吃234m 55m 456p 789s 3s +3s.",
+                       "carol 吃234m 55m 456p 789s 12s +3s.",
     "mcr_needs_winning_tile": "Name the winning tile with +, e.g. +3s, after the standing "
                               "tiles.",
     "mcr_one_winning_tile": "Name one winning tile, e.g. +3s.",
@@ -340,7 +360,7 @@ MESSAGES: dict[str, str] = {
     "mcr_bad_meld": "Meld {meld} is no chow, pung or kong: e.g. 吃234m, 碰555p@carol, "
                     "杠7777s@dave.",
     "mcr_tile_count": "{count} standing tiles where {expected} are expected with these "
-                      "melds (the winning tile, +3s, apart).",
+                      "melds (the winning tile, +{tile}, apart).",
     "mcr_replacement_without_kong": "杠上开花 needs a kong among the melds.",
     "mcr_replacement_from": "杠上开花 is a self-draw: every other player pays it; leave "
                             "out from.",

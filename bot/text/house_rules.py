@@ -11,17 +11,17 @@ from bot.text.amounts import preset_in_cents
 from bot.text.i18n import money, t
 from bot.text.words import listing, option_value, preset_name, typed_name, typed_value
 from engine.options import HongKongOptions
-from engine.rules import ruleset
+from engine.rules import get_preset, ruleset
 from storage.models import ChatInfo, SessionInfo
 
 
-def as_typed(overrides: dict[str, Any], lang: str) -> list[str]:
+def as_typed(overrides: dict[str, Any], lang: str, family: str = "") -> list[str]:
     """House rules as a player types them: cap_fan=5, menqing_zhongzhang=true, fan.清一色=4
     (in Chinese by the options' names and words: 封顶=5, 门清断幺九=是)."""
     out = []
     for key, value in overrides.items():
         items = value.items() if isinstance(value, dict) else [(None, value)]
-        name = typed_name(lang, key)
+        name = typed_name(lang, key, family)
         for sub, v in items:
             word = "none" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
             word = typed_value(lang, word)
@@ -41,7 +41,7 @@ def house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool,
     options = ruleset(info.preset, info.overrides).options
     tier = options.stake if isinstance(options, HongKongOptions) else None
     shown = {k: v for k, v in info.overrides.items() if tier is None or k != "stake"}
-    over = listing(lang, as_typed(shown, lang)) \
+    over = listing(lang, as_typed(shown, lang, get_preset(info.preset).family)) \
         or t(lang, "the preset's defaults, nothing changed")
     style = t(lang, "full answers") if info.verbose else t(lang, "compact answers")
     params = {"preset": preset_name(lang, info.preset), "overrides": escape(over),

@@ -71,9 +71,14 @@ def _points(twelfths: int) -> str:
     return str(whole) if not part else f"{twelfths / match.RANK_SCALE:.2f}".rstrip("0")
 
 
+def played(s: SessionInfo) -> bool:
+    """An MCR match whose 16 hands are played: nothing more is recorded in it."""
+    return get_preset(s.preset).family == "mcr" and not s.open_hand and s.hands >= match.HANDS
+
+
 def over_text(lang: str, s: SessionInfo) -> str | None:
     """After the 16th hand of a match: what to do next."""
-    if get_preset(s.preset).family != "mcr" or s.open_hand or s.hands < match.HANDS:
+    if not played(s):
         return None
     return t(lang, "The match's 16 hands are played: /end gives the rank points, then /new "
                    "starts the next match.")

@@ -348,7 +348,9 @@ def option_key(word: str) -> str | None:
     low = word.strip().lower()
     if low in OPTIONS:
         return low
-    for key, label in OPTIONS.items():
+    if simplified(low) in OPTION_WORDS:
+        return OPTION_WORDS[simplified(low)]
+    for key, label in [*OPTIONS.items(), *((k, v) for (_, k), v in FAMILY_OPTIONS.items())]:
         for lang in ("zh-Hans", "zh-Hant"):  # 封顶, or 爆棚 as a zh-Hant /rules says it
             name = t(lang, label)
             if word.strip() in (name, _short(name), _short(name).replace("、", "")):
@@ -369,11 +371,12 @@ def typed_value(lang: str, word: str) -> str:
     return said(lang, {"true": "是", "false": "否", "none": "不设", **TYPED_NAMES}.get(word, word))
 
 
-def typed_name(lang: str, key: str) -> str:
-    """The option as a player of ``lang`` types it after /set (``封顶``, ``cap_fan``)."""
+def typed_name(lang: str, key: str, family: str = "") -> str:
+    """The option as a player of ``lang`` types it after /set (``封顶``, ``cap_fan``), at a
+    table of ``family`` when given (错和…, not 诈胡…, at a Chinese Official table)."""
     if not is_chinese(lang) or key not in OPTIONS or key in BY_NAME:
         return key
-    name = _short(t(lang, OPTIONS[key])).replace("、", "")
+    name = _short(t(lang, FAMILY_OPTIONS.get((family, key), OPTIONS[key]))).replace("、", "")
     return name if name.isalnum() and option_key(name) == key else key
 
 
@@ -381,12 +384,19 @@ def typed_name(lang: str, key: str) -> str:
 # its brackets, is still what /set takes).
 FAMILY_OPTIONS = {
     ("singapore", "stake"): "Stake table (10/20, 20/40, 50/1, 1/2, 3-6, 3-6-half, custom)",
+    # The Chinese Official rules call a false win 错和, not 诈胡.
+    ("mcr", "false_win"): "错和 (a false win): points to each other player",
 }
-# /rules' examples of a change, per family: a Hong Kong table's cap and stake tier, a
-# Singapore table's stake table (neither has a stake per point).
+# An option by the one word a player says for it (/set 错和 20, /set 诈胡=10).
+OPTION_WORDS = {"诈胡": "false_win", "诈糊": "false_win", "诈和": "false_win",
+                "错和": "false_win"}
+# /rules' and /set's examples of a change, per family: a Hong Kong table's cap and stake
+# tier, a Singapore table's stake table (neither has a stake per point), the Chinese
+# Official rules' own options (no cap).
 RULES_EXAMPLES = {
     "hongkong": ("/set cap_fan 13", "/set stake wuyi"),
     "singapore": ("/set cap_fan 5", "/set stake 10/20"),
+    "mcr": ("/set mixed_kong 6", "/set stake 0.5"),
 }
 
 
@@ -396,6 +406,12 @@ def rules_hint(lang: str, family: str = "") -> str:
     return t(lang, "To change one (admins): /set {option} {value}, e.g. {example}.",
              option=t(lang, "<option>"), value=t(lang, "<value>"),
              example=listing(lang, [t(lang, e) for e in examples]))
+
+
+def set_examples(lang: str, family: str = "") -> str:
+    """Two changes /set takes at a table of ``family``, as ``lang`` types them."""
+    examples = RULES_EXAMPLES.get(family, ("/set cap_fan 5", "/set stake 0.5"))
+    return " · ".join(t(lang, e) for e in examples)
 
 
 def option_label(lang: str, key: str, family: str = "") -> str:

@@ -127,7 +127,7 @@ def tiles_of(hand: McrHand, winner: Seat, dealer: Seat, self_drawn: bool, kong: 
     if len(standing) != want:
         raise ReportError("mcr_tile_count", f"{len(standing)} standing tiles where {want} are "
                           f"expected with {len(hand.melds)} meld(s)", count=len(standing),
-                          expected=want)
+                          expected=want, tile=hand.winning_tile)
     for k in [*standing, win[0]]:
         held[k] += 1
     over = next((k for k in range(34) if held[k] > 4), None)
