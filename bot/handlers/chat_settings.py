@@ -34,9 +34,10 @@ from bot.text.i18n import normalise_language, t
 from bot.text.script import fold
 from bot.text.words import (
     preset_key,
+    preset_name,
 )
 from engine.errors import ReportError, clip
-from engine.rules import parse_overrides, presets, ruleset
+from engine.rules import options_model, parse_overrides, presets, ruleset
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.ledger import zone_name
@@ -113,6 +114,17 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
         async with context.write(answer) as tx:
             info = await tx.chats.update_chat(chat.id, **fields)
     except (LedgerError, ReportError) as exc:
+        if exc.code == "unknown_option" and session is not None:
+            current = await context.chat_info(chat.id, lang)
+            if _table_option(session.preset, current.preset, str(exc.params.get("option"))):
+                # /new sg at a Chengdu chat, then /set shooter=false: the table's option,
+                # not the chat's; say how to make it the chat's.
+                await refuse(update, lang, "set_other_preset",
+                             option=str(exc.params.get("option")),
+                             table=preset_name(lang, session.preset),
+                             preset=preset_name(lang, current.preset),
+                             key=session.preset, typed=" ".join(words))
+                return
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
     context.remember_chat(info)
@@ -157,6 +169,13 @@ def _parse_set(words: list[str], *, stake: bool, zone: bool
     if words and all("=" in w for w in words):
         return _SetChange({"overrides": parse_overrides(words)}, merge=True)
     return "set_usage", {}
+
+
+def _table_option(table: str, chat: str, option: str) -> bool:
+    """Whether ``option``, unknown to the chat's preset, is one of the table going's
+    (whose preset is another)."""
+    return table != chat and table in presets() and \
+        option in options_model(presets()[table].family).model_fields
 
 
 def _merged(current: dict[str, Any], added: dict[str, Any]) -> dict[str, Any]:

@@ -378,10 +378,12 @@ FAMILY_OPTIONS = {
     ("singapore", "stake"): "Stake table (10/20, 20/40, 50/1, 1/2, 3-6, 3-6-half, custom)",
 }
 # /rules' examples of a change, per family: a Hong Kong table's cap and stake tier, a
-# Singapore table's stake table (neither has a stake per point).
+# Singapore table's tai cap and stake table (neither has a stake per point), a points-only
+# table's dealer after a draw (it has no cap).
 RULES_EXAMPLES = {
     "hongkong": ("/set cap_fan 13", "/set stake wuyi"),
-    "singapore": ("/set cap_fan 5", "/set stake 10/20"),
+    "singapore": ("/set cap_tai 6", "/set stake 10/20"),
+    "free": ("/set draw_dealer=next", "/set stake 0.5"),
 }
 
 
