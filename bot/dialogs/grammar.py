@@ -100,7 +100,7 @@ MAX_AMOUNT = 1_000_000
 # Words that go together (``no bao``, ``self draw``): the longest first.
 PHRASES = {w for w in SELF_DRAW | WILD | NO_WILD if " " in w}
 _PHRASE_WORDS = max(len(w.split()) for w in PHRASES)
-FEEDER = {"承包", "feeder", "fed", "包"}
+FEEDER = {"承包", "feeder", "fed", "包", "bao"}
 FOURTH = {"第四凑", "fourth", "第四"}  # 承包: who fed the fourth meld
 INDICATOR = {"本金", "翻", "精牌", "indicator", "宝牌", "flip"}
 KONG_KINDS = {
@@ -109,6 +109,7 @@ KONG_KINDS = {
     "巴杠": "added", "弯杠": "added", "面下杠": "added", "bagang": "added", "wangang": "added",
     "补": "added", "点杠": "direct", "diangang": "direct",
     "直杠": "direct", "明杠": "direct", "direct": "direct", "ming": "direct",
+    "exposed": "direct",
     "宝杠": "wild", "wild": "wild",
 }
 HUAZHU = {"花猪", "huazhu", "pig", "三门"}
@@ -440,13 +441,20 @@ def _wind_text(text: str) -> str | None:
 
 def for_family(event: dict[str, Any], family: str) -> dict[str, Any]:
     """A report as the table's family reads it: 包 X is Jiangxi's 承包 (fed three melds)
-    but Hong Kong's 包自摸 (fed the fourth exposed meld, 十二張)."""
+    but Hong Kong's 包自摸 (fed the fourth exposed meld, 十二張); the bonus tiles after
+    ``bonus`` or ``flowers`` are Hong Kong's 花 but Singapore's ``bonus``."""
     if family == "hongkong" and event.get("type") == "win":
         if "prevailing" in event:  # prevailing S, 圈 南: Hong Kong's 圈風
             event["wind"] = event.pop("prevailing")
         for hand in event["winners"]:
             if "feeder" in hand:
                 hand["fourth_feeder"] = hand.pop("feeder")
+    if family == "singapore" and event.get("type") == "win":
+        for hand in event["winners"]:  # bonus none, flowers f1 s2: Singapore's bonus tiles
+            if "flowers" in hand:
+                said = str(hand.pop("flowers"))
+                said = "none" if said.lower() in NO_BONUS else said
+                hand["bonus"] = " ".join(x for x in (said, hand.get("bonus")) if x)
     return event
 
 
