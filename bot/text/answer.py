@@ -151,13 +151,30 @@ def line_text(lang: str, session: SessionInfo, line: Line) -> str:
     """One line of the full explanation."""
     params = _params(lang, session, line)
     if line.code == "pay":
-        template = words.PAYMENTS.get(str(line.params.get("reason")), words.PAYMENT_OTHER)
+        reason = str(line.params.get("reason"))
+        if in_cents(session.rules) and (money_line := _money_payment(lang, reason, params)):
+            return money_line
+        template = words.PAYMENTS.get(reason, words.PAYMENT_OTHER)
         return t(lang, template, **params)
     code = template_code(line)
     known = TEMPLATES.get(code) or HONGKONG_TEMPLATES.get(code)
     if known is None:
         return escape(line.code)
     return _say(lang, known, line, params)
+
+
+def _money_payment(lang: str, reason: str, params: dict[str, Any]) -> str | None:
+    """A payment of a table whose points are its money (Singapore, Hong Kong), where a
+    points table's line counts points (in Chinese 0.80 分 would read as points): the win,
+    a false win and any other (an adjustment)."""
+    if reason == "win":
+        return pt(lang, "money", "{payer} → {payee} {amount} (the win)", **params)
+    if reason == "false_win":
+        return pt(lang, "money", "{payer} → {payee} {amount} (诈胡: {payer}'s false win)",
+                  **params)
+    if reason not in words.PAYMENTS:
+        return pt(lang, "money", "{payer} → {payee} {amount}", **params)
+    return None
 
 
 def _merged_pays(lines: tuple[Line, ...]) -> list[Line]:

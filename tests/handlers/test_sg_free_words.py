@@ -134,3 +134,21 @@ async def test_a_points_only_hand_refused_in_its_own_words(tmp_path: Path) -> No
             in text, text
         text = await _said(t, "bob", "/kong bob 暗杠")
         assert "本桌只记分：杠不当场算分，算进胡牌的分数里（/hu bob 自摸 8）。" in text, text
+
+
+async def test_a_singapore_hands_payments_in_chinese_are_money(tmp_path: Path) -> None:
+    """/hand at a Singapore table in Chinese: the win's payment is money (0.80), not
+    points (0.80 分), as the instant payouts' lines already were; a points table keeps 分."""
+    async with handler_table(tmp_path, lang="zh-Hans") as t:
+        await t.say("alice", SG)
+        await t.say("bob", "/kong bob 暗杠")
+        await t.say("carol", "/hu carol 抢杠 bob 1台")  # bob pays as the shooter: 0.80
+        text = await _said(t, "alice", "/hand 1")
+        assert "bob → carol 0.80（胡牌）" in text, text
+        assert "alice → bob 0.40（当场付）" in text, text
+        assert " 分" not in text, text
+        await t.say("alice", "/end")
+        await t.say("alice", FREE)
+        await t.say("bob", "/hu bob 点炮 carol 8")
+        text = await _said(t, "alice", "/hand 1")
+        assert "carol → bob 8 分（胡牌）" in text, text
