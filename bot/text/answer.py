@@ -51,7 +51,7 @@ SHORT: dict[str, str | None] = {
     "tai": "{name}", "tai_instead": None, "tai_given": None,
     "tai_total": "{tai} tai", "tai_cap": "capped at {cap} tai", "limit": "{name} (limit)",
     "special_win": "{name} (limit)", "stake_value": None, "liable": "包: {seat} pays for all",
-    "pays_as_shooter": None, "instant": "{seat}: {what}", "bite_hidden": "hidden",
+    "pays_as_shooter": None, "instant": "{seat}: {what}", "bite_hidden": None,
     "instant_kept": "the instant payouts stand",
     "not_counted_tai_given": "{name} not counted (tai given)",
     "amounts": "each player's change",
@@ -89,6 +89,10 @@ INSTANT = {
     "bite_seat_flowers": "a bite (seat flower and season)",
     "set_flowers": "all four flowers", "set_seasons": "all four seasons",
     "set_animals": "all four animals",
+    # A hidden bite in the answer's headline (both tiles in the starting hand).
+    "bite_cat_rat_hidden": "a hidden bite (cat and rat)",
+    "bite_rooster_centipede_hidden": "a hidden bite (rooster and centipede)",
+    "bite_seat_flowers_hidden": "a hidden bite (seat flower and season)",
 }
 EACH = "each other player"
 # Amounts a family whose points are cents of its own money (Singapore, Hong Kong) says as
@@ -286,6 +290,10 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if template is None or (line.code == "instant"
                                 and str(line.params.get("what")).startswith("kong_")):
             continue  # a kong's payout: the kong line says it
+        if line.code == "instant" and any(x.code == "bite_hidden" for x in event.lines):
+            # dave: a hidden bite (cat and rat), not "hidden, dave: a bite …"
+            line = Line(code=line.code, params={**line.params,
+                                                "what": f"{line.params.get('what')}_hidden"})
         text = _say(lang, template, line, _params(lang, session, line))
         if line.code in _TAIL and capped:
             text += t(lang, " (capped)")

@@ -152,3 +152,17 @@ async def test_a_singapore_hands_payments_in_chinese_are_money(tmp_path: Path) -
         await t.say("bob", "/hu bob 点炮 carol 8")
         text = await _said(t, "alice", "/hand 1")
         assert "carol → bob 8 分（胡牌）" in text, text
+
+
+async def test_a_hidden_bite_is_said_as_one(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        await t.say("alice", SG)
+        text = await _said(t, "dave", "/bite dave cat rat hidden")
+        assert "Hand 1 recorded: dave: a hidden bite (cat and rat)" in text, text
+        assert "dave +1.20  alice -0.40  bob -0.40  carol -0.40" in text, text
+        assert "hidden, dave" not in text, text
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        await t.say("alice", SG)
+        text = await _said(t, "bob", "/yao bob 花 暗")
+        assert "第 1 盘：bob：暗咬（本位花和季）" in text, text
+        assert "暗，" not in text, text
