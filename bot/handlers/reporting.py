@@ -80,8 +80,9 @@ async def _parse_and_record(update: Update, context: TallyContext, lang: str,
     tokens, actor = words_and_sender(update)
     try:
         result = parser(tokens, resolver_for(session, actor))
-    except GrammarError as exc:
-        await refuse(update, lang, exc.code, **exc.params)
+    except GrammarError as exc:  # its example as this table takes it (table_family)
+        await refuse(update, lang, exc.code,
+                     table_family=str(session.rules.get("family")), **exc.params)
         return
     event, indicator = result if isinstance(result, tuple) else (result, None)
     event = for_family(event, str(session.rules.get("family")))

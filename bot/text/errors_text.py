@@ -501,11 +501,21 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         params["how"] = t(lang, HOW.get(str(params["how"]), str(params["how"])))
     if "expected" in params:  # a tile count: "13 or 14"
         params["expected"] = str(params["expected"]).replace(" or ", t(lang, " or "))
+    family = str(params.pop("table_family", ""))
     # A pattern's name in a refusal (七小对 和 碰碰胡 不能同时成立) in the chat's script.
     clean = {k: escape(_seat(lang, str(v), seats) if k == "seat"
                        else pattern_name("", str(v), lang))
              for k, v in params.items()}
-    return "⚠️ " + t(lang, template, **clean)
+    text = t(lang, template, **clean)
+    if family in HU_EXAMPLES:  # an example the table takes: /hu bob from carol 8, not 七对
+        text = text.replace(t(lang, HU_EXAMPLE), t(lang, HU_EXAMPLES[family]))
+    return "⚠️ " + text
+
+
+# A report's example in the refusals of /hu's words, and what it is at a table that counts
+# no patterns (points only) or counts tai (Singapore).
+HU_EXAMPLE = "/hu bob from carol 七对"
+HU_EXAMPLES = {"free": "/hu bob from carol 8", "singapore": "/hu bob from carol 3 tai"}
 
 
 def _seat(lang: str, value: str, seats: dict[str, str] | None) -> str:

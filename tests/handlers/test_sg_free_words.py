@@ -166,3 +166,20 @@ async def test_a_hidden_bite_is_said_as_one(tmp_path: Path) -> None:
         text = await _said(t, "bob", "/yao bob 花 暗")
         assert "第 1 盘：bob：暗咬（本位花和季）" in text, text
         assert "暗，" not in text, text
+
+
+async def test_a_reports_refusal_gives_an_example_the_table_takes(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        await t.say("alice", FREE)
+        text = await _said(t, "alice", "/hu bbo from carol 8")
+        assert "bbo is not a player at this table. Example: /hu bob from carol 8" in text
+        assert "七对" not in text, text
+        text = await _said(t, "alice", "/hu bob form carol 8")
+        assert text.endswith("Example: /hu bob from carol 8"), text
+        # The example itself is a report this table takes.
+        assert "bob +8  carol -8" in await _said(t, "alice", "/hu bob from carol 8")
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        await t.say("alice", SG)
+        text = await _said(t, "alice", "/hu bob 点炮")
+        assert "例如：/hu bob 点炮 carol 3台" in text and "七对" not in text, text
+        assert "bob +3.20  carol -3.20" in await _said(t, "alice", "/hu bob 点炮 carol 3台")
