@@ -183,3 +183,20 @@ async def test_a_reports_refusal_gives_an_example_the_table_takes(tmp_path: Path
         text = await _said(t, "alice", "/hu bob 点炮")
         assert "例如：/hu bob 点炮 carol 3台" in text and "七对" not in text, text
         assert "bob +3.20  carol -3.20" in await _said(t, "alice", "/hu bob 点炮 carol 3台")
+
+
+async def test_standings_of_a_points_night_and_a_singapore_night_add_up(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        t.admin("alice")
+        await t.say("alice", FREE)
+        await t.say("alice", "/set stake 0.5")
+        await t.say("bob", "/hu bob from carol 8")  # bob +4.00
+        await t.say("alice", "/end")
+        await t.say("alice", SG)
+        await t.say("bob", "/hu bob from carol 2 tai")  # bob +1.60
+        await t.say("alice", "/end")
+        text = await _said(t, "alice", "/standings")
+        assert "bob: +5.60 (+1.60 as money · +8 at 0.50)" in text, text
+        assert "carol: -5.60 (-1.60 as money · -8 at 0.50)" in text, text
+        text = await _said(t, "alice", "/stats bob")
+        assert "Net: +5.60 (+1.60 as money · +8 at 0.50)." in text, text
