@@ -200,3 +200,13 @@ async def test_standings_of_a_points_night_and_a_singapore_night_add_up(tmp_path
         assert "carol: -5.60 (-1.60 as money · -8 at 0.50)" in text, text
         text = await _said(t, "alice", "/stats bob")
         assert "Net: +5.60 (+1.60 as money · +8 at 0.50)." in text, text
+
+
+async def test_chinese_examples_at_the_new_tables_say_dian_pao(tmp_path: Path) -> None:
+    async with handler_table(tmp_path, lang="zh-Hans") as t:
+        await t.say("alice", FREE)
+        text = await _said(t, "alice", "/hu bob 自摸")
+        assert "请说 bob 赢几分，例如 /hu bob 点炮 carol 8（carol 付 8）" in text, text
+        text = await _said(t, "alice", "/hu bob 点炮 carol 清一色")
+        assert "例如 /hu bob 点炮 carol 8 或 /hu bob 自摸 8。" in text, text
+        assert "from" not in text, text
