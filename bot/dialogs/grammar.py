@@ -186,6 +186,9 @@ def is_tiles(text: str) -> bool:
     return bool(tiles) and (len(tiles) > 1 or any(c.isdigit() for c in text))
 
 
+_THOUSANDS = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+")
+
+
 def split_segments(tokens: list[Token]) -> list[list[Token]]:
     """Split on commas/semicolons (several winners on one discard). A line of more than
     :data:`MAX_WORDS` words is refused as that, before anything reads it."""
@@ -193,6 +196,9 @@ def split_segments(tokens: list[Token]) -> list[list[Token]]:
         raise GrammarError("too_many_words", most=MAX_WORDS)
     segments: list[list[Token]] = [[]]
     for tok in tokens:
+        if _THOUSANDS.fullmatch(tok.text):  # 1,000: a number, not two winners
+            segments[-1].append(Token(tok.text.replace(",", ""), tok.user_id))
+            continue
         keep = tok.user_id is not None or _JING.match(tok.text) is not None or \
             _LOSER_FEIBAO.match(tok.text) is not None or _BIRD.match(tok.text) is not None
         parts = [tok.text] if keep else _SPLIT.split(tok.text)

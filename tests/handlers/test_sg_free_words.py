@@ -210,3 +210,13 @@ async def test_chinese_examples_at_the_new_tables_say_dian_pao(tmp_path: Path) -
         text = await _said(t, "alice", "/hu bob 点炮 carol 清一色")
         assert "例如 /hu bob 点炮 carol 8 或 /hu bob 自摸 8。" in text, text
         assert "from" not in text, text
+
+
+async def test_an_amount_with_a_thousands_comma_is_one_number(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        await t.say("alice", FREE)
+        text = await _said(t, "bob", "/hu bob zimo 1,000")
+        assert "bob +3000  alice -1000  carol -1000  dave -1000" in text, text
+        # A comma between winners still parts them.
+        text = await _said(t, "bob", "/hu bob from carol 8,dave from carol 5")
+        assert "bob +8  dave +5  carol -13" in text, text
