@@ -29,7 +29,7 @@ SHORT: dict[str, str | None] = {
     "in_base": "{name}", "doubling": "{name}", "doubled_value": "{points} points",
     "plain_value": "{points} points",
     "small_win": "small win", "big_win": "{name}", "bird": "bird {rank} on {seat}",
-    "penalty": None, "starting_win": "{seat} declares {name}", "kong": "{seat} declares a {kind}",
+    "penalty": None, "starting_win": "{seat} declares {name}", "kong": "{seat} declares {kind}",
     "kong_robbed": None, "hujiao_zhuanyi": "呼叫转移 from {seat}",
     "wall_end": "the wall runs out", "huazhu": "{seat} is 花猪",
     "huazhu_not_counted": None, "chajiao": "{seat} is ready ({points})",
@@ -294,7 +294,11 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
             # dave: a hidden bite (cat and rat), not "hidden, dave: a bite …"
             line = Line(code=line.code, params={**line.params,
                                                 "what": f"{line.params.get('what')}_hidden"})
-        text = _say(lang, template, line, _params(lang, session, line))
+        params = _params(lang, session, line)
+        if line.code == "kong" and not is_chinese(lang):  # with its article: an added kong
+            kind = str(line.params.get("kind"))
+            params["kind"] = t(lang, words.KONG_DECLARED.get(kind, kind))
+        text = _say(lang, template, line, params)
         if line.code in _TAIL and capped:
             text += t(lang, " (capped)")
             capped = False

@@ -76,6 +76,9 @@ FOULS = {"false_win": "错和 (a false win)", "wrong_chow": "错吃 (a wrong cho
 
 KONG_KINDS = {"concealed": "concealed kong", "added": "added kong", "direct": "direct kong",
               "wild": "wildcard kong"}
+# A kong declared, in an answer's headline (bob declares an added kong).
+KONG_DECLARED = {"concealed": "a concealed kong", "added": "an added kong",
+                 "direct": "a direct kong", "wild": "a wildcard kong"}
 
 # One payment line per reason, saying why it is paid.
 PAYMENTS = {
@@ -461,7 +464,8 @@ def dynamic_msgids() -> list[str]:
     """Every message id used through the tables above (for the catalog extractor)."""
     return [*SEAT_KEYS.values(), *ROUNDS.values(), *PRESET_NAMES.values(),
             *PRESET_SUMMARIES.values(), *HOW.values(), *HOW_SHORT.values(),
-            *KONG_KINDS.values(), *FOULS.values(), *PAYMENTS.values(), *REASONS.values(),
+            *KONG_KINDS.values(), *KONG_DECLARED.values(), *FOULS.values(),
+            *PAYMENTS.values(), *REASONS.values(),
             PAYMENT_OTHER, *OPTIONS.values(), *VALUES.values(), YES, NO, NO_CAP,
             *UNITS.values(), "a whole number", ", or {key}=none (none)",
             "a whole number from {least} to {most}", "<option>", "<value>",

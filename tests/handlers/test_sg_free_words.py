@@ -220,3 +220,16 @@ async def test_an_amount_with_a_thousands_comma_is_one_number(tmp_path: Path) ->
         # A comma between winners still parts them.
         text = await _said(t, "bob", "/hu bob from carol 8,dave from carol 5")
         assert "bob +8  dave +5  carol -13" in text, text
+
+
+async def test_an_added_kong_has_its_article(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        await t.say("alice", SG)
+        text = await _said(t, "bob", "/kong bob added")
+        assert "Hand 1 recorded: bob declares an added kong" in text, text
+        text = await _said(t, "dave", "/kong dave concealed")
+        assert "Hand 1 recorded: dave declares a concealed kong" in text, text
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        text = await _said(t, "bob", "/kong bob 补杠")
+        assert "第 1 盘：bob 补杠" in text, text
