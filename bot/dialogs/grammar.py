@@ -152,7 +152,28 @@ COUNT_NAMES = {"gen": "根", "fan": "番", "feibao": "飞宝", "kongs": "杠", "
 JING_WORDS = {"精", "jing"}
 
 
+# A count of 台 or 番 said with a Chinese numeral (三台, 两番, 十二番): read as digits.
+_CN_COUNT = re.compile(r"^([一二两三四五六七八九十]{1,3})([台番])$")
+_CN_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2}
+
+
+def _chinese_number(numeral: str) -> int | None:
+    """一 … 九十九 (十二, 二十, 两): the number, or None for what is not one."""
+    if "十" not in numeral:
+        return _CN_DIGITS.get(numeral) if len(numeral) == 1 else None
+    tens, _, ones = numeral.partition("十")
+    if "十" in ones or len(tens) > 1 or len(ones) > 1:
+        return None
+    high = _CN_DIGITS.get(tens, 0) if tens else 1
+    low = _CN_DIGITS.get(ones, 0) if ones else 0
+    return None if (tens and tens not in _CN_DIGITS) or (ones and ones not in _CN_DIGITS) \
+        else high * 10 + low
+
+
 def _count(text: str) -> tuple[str, int] | None:
+    m = _CN_COUNT.match(text)
+    if m and (n := _chinese_number(m.group(1))) is not None:
+        text = f"{n}{m.group(2)}"
     for name, rx in _COUNTS:
         m = rx.match(text)
         if m:

@@ -233,3 +233,14 @@ async def test_an_added_kong_has_its_article(tmp_path: Path) -> None:
         await t.say("alice", "/new chengdu @alice @bob @carol @dave")
         text = await _said(t, "bob", "/kong bob 补杠")
         assert "第 1 盘：bob 补杠" in text, text
+
+
+async def test_a_tai_count_in_chinese_numerals(tmp_path: Path) -> None:
+    async with handler_table(tmp_path, lang="zh-Hans") as t:
+        await t.say("alice", SG)
+        text = await _said(t, "bob", "/hu bob 点炮 carol 三台")
+        assert "第 1 盘：carol 点炮，bob 胡，3 台" in text and "bob +3.20  carol -3.20" in text
+        text = await _said(t, "bob", "/hu bob 自摸 两台")
+        assert "bob 自摸，2 台" in text, text
+        text = await _said(t, "bob", "/hu bob 自摸 二十一台")
+        assert "21台：请给 0 到 20 之间的数。" in text, text
