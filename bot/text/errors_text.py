@@ -39,6 +39,9 @@ MESSAGES: dict[str, str] = {
                    "player, e.g. 精=alice:1/1,bob:0/2).",
     "count_usage": "{word} takes a number from {least} to {most}, written with it: {word}1 "
                    "(or {word} 1).",
+    # Singapore's tai, said after the number (3 tai, 3台)
+    "count_usage_tai": "The tai count is a number from {least} to {most}, written before "
+                       "tai: 3 tai (or 3台).",
     "no_tile_zero": "There is no tile {token}: ranks run from 1 to 9, e.g. 本金 5m.",
     "ready_takes_fan": "听 takes the fan the player is ready for (a number from 1 to {most}) "
                        "or their tiles, not {token}: /draw bob 听 3, or bob 听 "
@@ -489,6 +492,8 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
                                          str(params[key]).split(", ") if n))
     elif code == "unknown_pattern" and is_chinese(lang) and "suggestions" in params:
         params["suggestions"] = str(params["suggestions"]).replace(", ", "、")
+    if code == "count_usage" and params.get("word") == "台":
+        template = MESSAGES["count_usage_tai"]
     if code == "kongs_not_paid" and params.get("preset") == "free":
         template = MESSAGES["kongs_not_paid_free"]
     elif code == "kongs_not_paid" and params.get("instant_payouts") == "off":

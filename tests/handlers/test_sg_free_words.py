@@ -244,3 +244,16 @@ async def test_a_tai_count_in_chinese_numerals(tmp_path: Path) -> None:
         assert "bob 自摸，2 台" in text, text
         text = await _said(t, "bob", "/hu bob 自摸 二十一台")
         assert "21台：请给 0 到 20 之间的数。" in text, text
+
+
+async def test_a_tai_word_without_its_number_shows_the_count_said_first(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        await t.say("alice", SG)
+        text = await _said(t, "bob", "/hu bob from carol three tai")
+        assert "The tai count is a number from 0 to 20, written before tai: 3 tai (or 3台)." \
+            in text, text
+        assert "bob +3.20" in await _said(t, "bob", "/hu bob from carol 3 tai")
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        await t.say("alice", SG)
+        text = await _said(t, "bob", "/hu bob 点炮 carol 台")
+        assert "台数是 0 到 20 的数，写在“台”前面：3台（或 3 台）。" in text, text
