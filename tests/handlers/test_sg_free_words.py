@@ -133,7 +133,7 @@ async def test_a_points_only_hand_refused_in_its_own_words(tmp_path: Path) -> No
         assert "每人的得失合计必须为零；现在合计 +5。例如：/jifen alice +35 bob -20 carol -15" \
             in text, text
         text = await _said(t, "bob", "/kong bob 暗杠")
-        assert "本桌只记分：杠不当场算分，算进胡牌的分数里（/hu bob 自摸 8）。" in text, text
+        assert "本桌只记分：杠不当场算分，一并算进胡牌的分数（/hu bob 自摸 8）。" in text, text
 
 
 async def test_a_singapore_hands_payments_in_chinese_are_money(tmp_path: Path) -> None:
