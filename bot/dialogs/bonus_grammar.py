@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.dialogs.grammar import DISCARD, GrammarError, Resolver, Token
 from bot.dialogs.night_grammar import parse_adjust
+from engine.models import MAX_AMOUNT
 
 # Which pair a bite is, by any of its words.
 PAIRS = {
@@ -69,13 +70,13 @@ def parse_bite(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
 
 
 def parse_amounts(tokens: list[Token], resolve: Resolver) -> dict[str, Any]:
-    """``alice +35 bob -20 carol -15`` -> the hand as every player's change (zero-sum)."""
+    """``alice +35 bob -20 carol -15`` -> the hand as every player's change (zero-sum,
+    each within ±3 × the most one win pays: a self-draw's winner at four)."""
     try:
-        adjust = parse_adjust(tokens, resolve)
-    except GrammarError as exc:
-        if exc.code == "adjust_usage":
-            raise GrammarError("amounts_usage") from None
-        raise
+        adjust = parse_adjust(tokens, resolve, 3 * MAX_AMOUNT)
+    except GrammarError as exc:  # said as a hand's changes, not an adjustment's
+        code = exc.code.replace("adjust_", "amounts_", 1)
+        raise GrammarError(code, **exc.params) from None
     if adjust["reason"] is not None:  # words after the amounts: not a player's change
         raise GrammarError("amounts_usage")
     return {"type": "amounts", "deltas": adjust["deltas"]}

@@ -109,6 +109,7 @@ KONG_KINDS = {
     "巴杠": "added", "弯杠": "added", "面下杠": "added", "bagang": "added", "wangang": "added",
     "补": "added", "点杠": "direct", "diangang": "direct",
     "直杠": "direct", "明杠": "direct", "direct": "direct", "ming": "direct",
+    "exposed": "direct",
     "宝杠": "wild", "wild": "wild",
 }
 HUAZHU = {"花猪", "huazhu", "pig", "三门"}
@@ -151,7 +152,28 @@ COUNT_NAMES = {"gen": "根", "fan": "番", "feibao": "飞宝", "kongs": "杠", "
 JING_WORDS = {"精", "jing"}
 
 
+# A count of 台 or 番 said with a Chinese numeral (三台, 两番, 十二番): read as digits.
+_CN_COUNT = re.compile(r"^([一二两三四五六七八九十]{1,3})([台番])$")
+_CN_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2}
+
+
+def _chinese_number(numeral: str) -> int | None:
+    """一 … 九十九 (十二, 二十, 两): the number, or None for what is not one."""
+    if "十" not in numeral:
+        return _CN_DIGITS.get(numeral) if len(numeral) == 1 else None
+    tens, _, ones = numeral.partition("十")
+    if "十" in ones or len(tens) > 1 or len(ones) > 1:
+        return None
+    high = _CN_DIGITS.get(tens, 0) if tens else 1
+    low = _CN_DIGITS.get(ones, 0) if ones else 0
+    return None if (tens and tens not in _CN_DIGITS) or (ones and ones not in _CN_DIGITS) \
+        else high * 10 + low
+
+
 def _count(text: str) -> tuple[str, int] | None:
+    m = _CN_COUNT.match(text)
+    if m and (n := _chinese_number(m.group(1))) is not None:
+        text = f"{n}{m.group(2)}"
     for name, rx in _COUNTS:
         m = rx.match(text)
         if m:
@@ -185,6 +207,9 @@ def is_tiles(text: str) -> bool:
     return bool(tiles) and (len(tiles) > 1 or any(c.isdigit() for c in text))
 
 
+_THOUSANDS = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+")
+
+
 def split_segments(tokens: list[Token]) -> list[list[Token]]:
     """Split on commas/semicolons (several winners on one discard). A line of more than
     :data:`MAX_WORDS` words is refused as that, before anything reads it."""
@@ -192,6 +217,9 @@ def split_segments(tokens: list[Token]) -> list[list[Token]]:
         raise GrammarError("too_many_words", most=MAX_WORDS)
     segments: list[list[Token]] = [[]]
     for tok in tokens:
+        if _THOUSANDS.fullmatch(tok.text):  # 1,000: a number, not two winners
+            segments[-1].append(Token(tok.text.replace(",", ""), tok.user_id))
+            continue
         keep = tok.user_id is not None or _JING.match(tok.text) is not None or \
             _LOSER_FEIBAO.match(tok.text) is not None or _BIRD.match(tok.text) is not None
         parts = [tok.text] if keep else _SPLIT.split(tok.text)
@@ -446,7 +474,8 @@ def _wind_text(text: str) -> str | None:
 
 def for_family(event: dict[str, Any], family: str) -> dict[str, Any]:
     """A report as the table's family reads it: 包 X is Jiangxi's 承包 (fed three melds)
-    but Hong Kong's 包自摸 (fed the fourth exposed meld, 十二張)."""
+    but Hong Kong's 包自摸 (fed the fourth exposed meld, 十二張); the bonus tiles after
+    ``bonus`` or ``flowers`` are Hong Kong's 花 but Singapore's ``bonus``."""
     if family == "hongkong" and event.get("type") == "win":
         if "prevailing" in event:  # prevailing S, 圈 南: Hong Kong's 圈風
             event["wind"] = event.pop("prevailing")
@@ -454,6 +483,12 @@ def for_family(event: dict[str, Any], family: str) -> dict[str, Any]:
             if "feeder" in hand:
                 hand["fourth_feeder"] = hand.pop("feeder")
             _hong_kong_bonus(hand)
+    if family == "singapore" and event.get("type") == "win":
+        for hand in event["winners"]:  # bonus none, flowers f1 s2: Singapore's bonus tiles
+            if "flowers" in hand:
+                said = str(hand.pop("flowers"))
+                said = "none" if said.lower() in NO_BONUS else said
+                hand["bonus"] = " ".join(x for x in (said, hand.get("bonus")) if x)
     return event
 
 

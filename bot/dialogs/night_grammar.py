@@ -55,8 +55,10 @@ def parse_penalty(tokens: list[Token], resolve: Resolver) -> dict[str, object]:
     return {"type": "penalty", "seat": seat, "kind": fouls[0], "points": points}
 
 
-def parse_adjust(tokens: list[Token], resolve: Resolver) -> dict[str, object]:
-    """``alice -10 bob +10 [reason]``: players and signed points, summing to zero."""
+def parse_adjust(tokens: list[Token], resolve: Resolver, most: int = MAX_ADJUST
+                 ) -> dict[str, object]:
+    """``alice -10 bob +10 [reason]``: players and signed points (each within ``most``),
+    summing to zero."""
     deltas: dict[str, int] = {}
     i = 0
     while i + 1 < len(tokens) and _POINTS.match(tokens[i + 1].text):
@@ -66,9 +68,9 @@ def parse_adjust(tokens: list[Token], resolve: Resolver) -> dict[str, object]:
         if seat in deltas:
             raise GrammarError("adjust_twice", token=tokens[i].text)
         text = tokens[i + 1].text
-        points = int(text) if len(text.lstrip("+-")) <= 9 else MAX_ADJUST + 1
-        if abs(points) > MAX_ADJUST:
-            raise GrammarError("adjust_too_big", token=tokens[i + 1].text, most=MAX_ADJUST)
+        points = int(text) if len(text.lstrip("+-")) <= 9 else most + 1
+        if abs(points) > most:
+            raise GrammarError("adjust_too_big", token=tokens[i + 1].text, most=most)
         deltas[seat] = points
         i += 2
     if len(deltas) < 2 or not any(deltas.values()):

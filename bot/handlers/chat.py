@@ -126,6 +126,8 @@ async def refuse(update: Update, lang: str, code: str, fallback: str = "",
     family = str(session.rules.get("family", "")) if session is not None else ""
     if f"{code}_{family}" in MESSAGES:  # the family's own examples (港式: no 七对)
         code = f"{code}_{family}"
+    if family:  # /hu's example as this table takes it (points only: an amount)
+        params.setdefault("table_family", family)
     text = error_text(lang, code, fallback or code, seats, **params)
     if in_event is not None:
         text = "⚠️ " + t(lang, "Event {index}: {refusal}", index=in_event,

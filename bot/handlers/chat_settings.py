@@ -39,7 +39,7 @@ from bot.text.words import (
     typed_name,
 )
 from engine.errors import ReportError, clip
-from engine.rules import get_preset, parse_overrides, presets, ruleset
+from engine.rules import get_preset, options_model, parse_overrides, presets, ruleset
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.ledger import zone_name
@@ -120,17 +120,19 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
         async with context.write(answer) as tx:
             info = await tx.chats.update_chat(chat.id, **fields)
     except (LedgerError, ReportError) as exc:
-        option = str(exc.params.get("option", ""))
-        if exc.code == "unknown_option" and session is not None \
-                and option in (session.rules.get("options") or {}):
-            # /set stake wuyi at a Hong Kong table opened in a Chengdu chat
-            family = str(session.rules.get("family", ""))
-            chat_preset = (await context.chat_info(chat.id, lang)).preset
-            await refuse(update, lang, "option_of_table",
-                         option=typed_name(lang, option, family),
-                         table=preset_name(lang, session.preset),
-                         chat=preset_name(lang, chat_preset), key=session.preset)
-            return
+        if exc.code == "unknown_option" and session is not None:
+            current = await context.chat_info(chat.id, lang)
+            option = str(exc.params.get("option"))
+            if _table_option(session.preset, current.preset, option):
+                # /new sg at a Chengdu chat, then /set shooter=false: the table's option,
+                # not the chat's; say how to make it the chat's.
+                family = str(session.rules.get("family", ""))
+                await refuse(update, lang, "set_other_preset",
+                             option=typed_name(lang, option, family),
+                             table=preset_name(lang, session.preset),
+                             preset=preset_name(lang, current.preset),
+                             key=session.preset, typed=" ".join(words))
+                return
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
     context.remember_chat(info)
@@ -175,6 +177,13 @@ def _parse_set(words: list[str], *, stake: bool, zone: bool
     if words and all("=" in w for w in words):
         return _SetChange({"overrides": parse_overrides(words)}, merge=True)
     return "set_usage", {}
+
+
+def _table_option(table: str, chat: str, option: str) -> bool:
+    """Whether ``option``, unknown to the chat's preset, is one of the table going's
+    (whose preset is another)."""
+    return table != chat and table in presets() and \
+        option in options_model(presets()[table].family).model_fields
 
 
 def _merged(current: dict[str, Any], added: dict[str, Any]) -> dict[str, Any]:

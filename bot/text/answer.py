@@ -29,7 +29,7 @@ SHORT: dict[str, str | None] = {
     "in_base": "{name}", "doubling": "{name}", "doubled_value": "{points} points",
     "plain_value": "{points} points",
     "small_win": "small win", "big_win": "{name}", "bird": "bird {rank} on {seat}",
-    "penalty": None, "starting_win": "{seat} declares {name}", "kong": "{seat} declares a {kind}",
+    "penalty": None, "starting_win": "{seat} declares {name}", "kong": "{seat} declares {kind}",
     "kong_robbed": None, "hujiao_zhuanyi": "呼叫转移 from {seat}",
     "wall_end": "the wall runs out", "huazhu": "{seat} is 花猪",
     "huazhu_not_counted": None, "chajiao": "{seat} is ready ({points})",
@@ -51,7 +51,7 @@ SHORT: dict[str, str | None] = {
     "tai": "{name}", "tai_instead": None, "tai_given": None,
     "tai_total": "{tai} tai", "tai_cap": "capped at {cap} tai", "limit": "{name} (limit)",
     "special_win": "{name} (limit)", "stake_value": None, "liable": "包: {seat} pays for all",
-    "pays_as_shooter": None, "instant": "{seat}: {what}", "bite_hidden": "hidden",
+    "pays_as_shooter": None, "instant": "{seat}: {what}", "bite_hidden": None,
     "instant_kept": "the instant payouts stand",
     "not_counted_tai_given": "{name} not counted (tai given)",
     "amounts": "each player's change",
@@ -89,6 +89,10 @@ INSTANT = {
     "bite_seat_flowers": "a bite (seat flower and season)",
     "set_flowers": "all four flowers", "set_seasons": "all four seasons",
     "set_animals": "all four animals",
+    # A hidden bite in the answer's headline (both tiles in the starting hand).
+    "bite_cat_rat_hidden": "a hidden bite (cat and rat)",
+    "bite_rooster_centipede_hidden": "a hidden bite (rooster and centipede)",
+    "bite_seat_flowers_hidden": "a hidden bite (seat flower and season)",
 }
 EACH = "each other player"
 # Amounts a family whose points are cents of its own money (Singapore, Hong Kong) says as
@@ -153,13 +157,30 @@ def line_text(lang: str, session: SessionInfo, line: Line) -> str:
     """One line of the full explanation."""
     params = _params(lang, session, line)
     if line.code == "pay":
-        template = words.PAYMENTS.get(str(line.params.get("reason")), words.PAYMENT_OTHER)
+        reason = str(line.params.get("reason"))
+        if in_cents(session.rules) and (money_line := _money_payment(lang, reason, params)):
+            return money_line
+        template = words.PAYMENTS.get(reason, words.PAYMENT_OTHER)
         return t(lang, template, **params)
     code = template_code(line)
     known = TEMPLATES.get(code) or HONGKONG_TEMPLATES.get(code)
     if known is None:
         return escape(line.code)
     return _say(lang, known, line, params)
+
+
+def _money_payment(lang: str, reason: str, params: dict[str, Any]) -> str | None:
+    """A payment of a table whose points are its money (Singapore, Hong Kong), where a
+    points table's line counts points (in Chinese 0.80 分 would read as points): the win,
+    a false win and any other (an adjustment)."""
+    if reason == "win":
+        return pt(lang, "money", "{payer} → {payee} {amount} (the win)", **params)
+    if reason == "false_win":
+        return pt(lang, "money", "{payer} → {payee} {amount} (诈胡: {payer}'s false win)",
+                  **params)
+    if reason not in words.PAYMENTS:
+        return pt(lang, "money", "{payer} → {payee} {amount}", **params)
+    return None
 
 
 def _merged_pays(lines: tuple[Line, ...]) -> list[Line]:
@@ -272,7 +293,15 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
         if template is None or (line.code == "instant"
                                 and str(line.params.get("what")).startswith("kong_")):
             continue  # a kong's payout: the kong line says it
-        text = _say(lang, template, line, _params(lang, session, line))
+        if line.code == "instant" and any(x.code == "bite_hidden" for x in event.lines):
+            # dave: a hidden bite (cat and rat), not "hidden, dave: a bite …"
+            line = Line(code=line.code, params={**line.params,
+                                                "what": f"{line.params.get('what')}_hidden"})
+        params = _params(lang, session, line)
+        if line.code == "kong" and not is_chinese(lang):  # with its article: an added kong
+            kind = str(line.params.get("kind"))
+            params["kind"] = t(lang, words.KONG_DECLARED.get(kind, kind))
+        text = _say(lang, template, line, params)
         if line.code in _TAIL and capped:
             text += t(lang, " (capped)")
             capped = False

@@ -11,6 +11,7 @@ from bot.text.words import (
     listing,
     option_list,
     pattern_name,
+    pattern_shown,
     preset_list,
     preset_name,
     typed_name,
@@ -49,11 +50,15 @@ MESSAGES: dict[str, str] = {
                    "player, e.g. 精=alice:1/1,bob:0/2).",
     "count_usage": "{word} takes a number from {least} to {most}, written with it: {word}1 "
                    "(or {word} 1).",
+    # Singapore's tai, said after the number (3 tai, 3台)
+    "count_usage_tai": "The tai count is a number from {least} to {most}, written before "
+                       "tai: 3 tai (or 3台).",
     "no_tile_zero": "There is no tile {token}: ranks run from 1 to 9, e.g. 本金 5m.",
     "ready_takes_fan": "听 takes the fan the player is ready for (a number from 1 to {most}) "
                        "or their tiles, not {token}: /draw bob 听 3, or bob 听 "
                        "1112345678999m.",
-    "kong_usage": "Example: /kong bob 暗杠 — or 补杠, or 直杠 from carol.",
+    "kong_usage": "Example: /kong bob 暗杠 (concealed) — or 补杠 (added), or 直杠 (exposed) "
+                  "from carol.",
     "draw_usage": "{token}: example: /draw alice 花猪, bob 听 3, carol 听 1112345678999m",
     "qishou_usage": "Example: /qishou bob 板板胡",
     "bad_stake": "{token} is not an amount; write e.g. 0.5 or 2.",
@@ -174,6 +179,10 @@ MESSAGES: dict[str, str] = {
                      "up to more.",
     "kongs_not_paid": "This preset does not pay for kongs when made; count them in the win "
                       "(杠1).",
+    "kongs_not_paid_free": "This table scores points only: a kong is paid in the amount of "
+                           "the hand's win (/hu bob zimo 8), not when made.",
+    "kongs_not_paid_instant": "This table pays nothing for a kong when made: its instant "
+                              "payouts are off (/rules).",
     "wrong_family": "That does not belong to this table's rules.",
     "wrong_family_of": "That belongs to {other} tables; this table ({table}) does not count "
                        "it.",
@@ -188,10 +197,6 @@ MESSAGES: dict[str, str] = {
     "chow_not_allowed": "This family has no chow: {meld}.",
     "bad_report": "That report cannot be scored: {what}. Nothing was recorded.",
     "unknown_option": "Unknown option {option}; valid: {valid}.",
-    "option_of_table": "{option} is an option of {table}, but this chat's house rules (for "
-                       "its next tables) are {chat}'s. To play it at the next tables: /set "
-                       "preset {key} first, then set it. The table going keeps the rules it "
-                       "started with.",
     "bad_option_value": "Bad value for {option}; valid: {valid}.",
     "unknown_preset": "Unknown preset {name}; valid: {valid}.",
     "too_many_names": "A table seats four players, or three; you named {count}. If {name} "
@@ -329,6 +334,14 @@ MESSAGES: dict[str, str] = {
                        "false_win=N), or use /adjust.",
     "amounts_usage": "Give every player's change, adding up to zero: /jifen alice +35 bob "
                      "-20 carol -15.",
+    "amounts_no_player": "{token} is not a player at this table. Example: /jifen alice +35 "
+                         "bob -20 carol -15",
+    "amounts_twice": "{token} is named twice; name each player once: /jifen alice +35 bob "
+                     "-20 carol -15",
+    "amounts_too_big": "{token}: a player's change in one hand is at most {most} points either "
+                       "way.",
+    "amounts_not_zero": "A hand's changes must add up to zero; these add up to {total}. "
+                        "Example: /jifen alice +35 bob -20 carol -15",
     # Chinese Official (MCR): the fan count or the tiles, and the checks the rules make
     "mcr_needs_fan": "Give the fan count (flowers included) or the tiles: /hu bob from "
                      "carol 12番, or /hu bob 自摸 8番 花2, or /hu bob from carol 吃234m 55m "
@@ -410,6 +423,10 @@ MESSAGES: dict[str, str] = {
     "sg_stake": "A Singapore table pays from its stake table, not by a stake per point: "
                 "choose the table instead, e.g. /set stake 10/20 (10/20, 20/40, 50/1, 1/2, "
                 "3-6).",
+    "set_other_preset": "{option} is an option of {table}, the table going, not of this "
+                        "chat's house rules ({preset}); a table keeps the rules it started "
+                        "with. For the chat's next tables: /set preset {key}, then /set "
+                        "{typed}.",
     "hk_stake": "A Hong Kong table pays from its share table, not by a stake per point: set "
                 "its tier instead, e.g. /set stake wuyi (二五雞, 五一 or 一二蚊).",
 }
@@ -486,10 +503,17 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
                             else "unknown_pattern_unlike"]
         preset = str(params.pop("preset", ""))
         for key in ("suggestions", "names"):
-            params[key] = listing(lang, (pattern_name(preset, n, lang) for n in
+            # In English at an English-first table (Singapore: full flush)
+            params[key] = listing(lang, (pattern_shown(lang, preset, n) for n in
                                          str(params[key]).split(", ") if n))
     elif code == "unknown_pattern" and is_chinese(lang) and "suggestions" in params:
         params["suggestions"] = str(params["suggestions"]).replace(", ", "、")
+    if code == "count_usage" and params.get("word") == "台":
+        template = MESSAGES["count_usage_tai"]
+    if code == "kongs_not_paid" and params.get("preset") == "free":
+        template = MESSAGES["kongs_not_paid_free"]
+    elif code == "kongs_not_paid" and params.get("instant_payouts") == "off":
+        template = MESSAGES["kongs_not_paid_instant"]
     if code == "bad_feeder" and "seat" in params:  # Hong Kong's 包自摸, not Jiangxi's 承包
         template = MESSAGES["bad_fourth_feeder"]
     if code == "below_minimum" and params.get("flower_fan"):
@@ -498,11 +522,21 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         params["how"] = t(lang, HOW.get(str(params["how"]), str(params["how"])))
     if "expected" in params:  # a tile count: "13 or 14"
         params["expected"] = str(params["expected"]).replace(" or ", t(lang, " or "))
+    family = str(params.pop("table_family", ""))
     # A pattern's name in a refusal (七小对 和 碰碰胡 不能同时成立) in the chat's script.
     clean = {k: escape(_seat(lang, str(v), seats) if k == "seat"
                        else pattern_name("", str(v), lang))
              for k, v in params.items()}
-    return "⚠️ " + t(lang, template, **clean)
+    text = t(lang, template, **clean)
+    if family in HU_EXAMPLES:  # an example the table takes: /hu bob from carol 8, not 七对
+        text = text.replace(t(lang, HU_EXAMPLE), t(lang, HU_EXAMPLES[family]))
+    return "⚠️ " + text
+
+
+# A report's example in the refusals of /hu's words, and what it is at a table that counts
+# no patterns (points only) or counts tai (Singapore).
+HU_EXAMPLE = "/hu bob from carol 七对"
+HU_EXAMPLES = {"free": "/hu bob from carol 8", "singapore": "/hu bob from carol 3 tai"}
 
 
 def _seat(lang: str, value: str, seats: dict[str, str] | None) -> str:

@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po, write_po
 
 from bot.text import i18n_hant
 from bot.text.answer import EACH, INSTANT, ONE_POINT, SHORT
-from bot.text.errors_text import FIELD_OTHER, FIELDS, MESSAGES, OR
+from bot.text.errors_text import FIELD_OTHER, FIELDS, HU_EXAMPLE, HU_EXAMPLES, MESSAGES, OR
 from bot.text.help_text import (
     BANNER,
     CONSOLE_GOING,
@@ -53,7 +53,7 @@ def template() -> Catalog:
                *HOW_LABELS.values(), NOTHING_RECORDED,
                *(d for _, d in GROUP_COMMANDS), *REASONS, *dynamic_msgids(),
                *(s for s in SHORT.values() if s), *FIELDS.values(), FIELD_OTHER, OR,
-               *FORMS.values(), *INSTANT.values(), EACH]
+               *FORMS.values(), *INSTANT.values(), EACH, HU_EXAMPLE, *HU_EXAMPLES.values()]
     for text in dynamic:
         if text not in cat:
             cat.add(text, auto_comments=["dynamic"])

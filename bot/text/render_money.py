@@ -36,7 +36,9 @@ def points_at_stakes(lang: str, points: tuple[tuple[int, int], ...]) -> str:
     """``+24 at 0.50 · -2 at 2.00``: points are never added across stakes."""
     parts = []
     for stake, n in points:
-        if stake:
+        if stake == POINT_CENT:  # a Singapore or Hong Kong night's: its points are cents
+            parts.append(t(lang, "{money} as money", money=signed_money(n)))
+        elif stake:
             parts.append(t(lang, "{points} at {stake}", points=signed(n), stake=money(stake)))
         else:
             parts.append(t(lang, "{points} unstaked", points=signed(n)))
@@ -44,10 +46,11 @@ def points_at_stakes(lang: str, points: tuple[tuple[int, int], ...]) -> str:
 
 
 def at_stakes(points: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
-    """The points behind a standing worth saying, by stake: not those of nights at a cent
-    a point (POINT_CENT: a Singapore or Hong Kong table's points are cents, which the
-    money already says)."""
-    return tuple(p for p in points if p[0] != POINT_CENT)
+    """The points behind a standing worth saying, by stake: none when every night was at a
+    cent a point (POINT_CENT: a Singapore or Hong Kong table's points are cents, which the
+    money already says); beside nights at a stake, those nights' money is one of the
+    parts (said as money), so that the parts add up to the total."""
+    return points if any(p[0] != POINT_CENT for p in points) else ()
 
 
 def _at_stakes(lang: str, points: tuple[tuple[int, int], ...]) -> str:

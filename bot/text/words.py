@@ -76,6 +76,9 @@ FOULS = {"false_win": "错和 (a false win)", "wrong_chow": "错吃 (a wrong cho
 
 KONG_KINDS = {"concealed": "concealed kong", "added": "added kong", "direct": "direct kong",
               "wild": "wildcard kong"}
+# A kong declared, in an answer's headline (bob declares an added kong).
+KONG_DECLARED = {"concealed": "a concealed kong", "added": "an added kong",
+                 "direct": "a direct kong", "wild": "a wildcard kong"}
 
 # One payment line per reason, saying why it is paid.
 PAYMENTS = {
@@ -391,12 +394,14 @@ FAMILY_OPTIONS = {
 OPTION_WORDS = {"诈胡": "false_win", "诈糊": "false_win", "诈和": "false_win",
                 "错和": "false_win"}
 # /rules' and /set's examples of a change, per family: a Hong Kong table's cap and stake
-# tier, a Singapore table's stake table (neither has a stake per point), the Chinese
-# Official rules' own options (no cap).
+# tier, a Singapore table's tai cap and stake table (neither has a stake per point), the
+# Chinese Official rules' own options and a points-only table's dealer after a draw
+# (neither has a cap).
 RULES_EXAMPLES = {
     "hongkong": ("/set cap_fan 13", "/set stake wuyi"),
-    "singapore": ("/set cap_fan 5", "/set stake 10/20"),
+    "singapore": ("/set cap_tai 6", "/set stake 10/20"),
     "mcr": ("/set mixed_kong 6", "/set stake 0.5"),
+    "free": ("/set draw_dealer=next", "/set stake 0.5"),
 }
 
 
@@ -494,7 +499,8 @@ def dynamic_msgids() -> list[str]:
     """Every message id used through the tables above (for the catalog extractor)."""
     return [*SEAT_KEYS.values(), *ROUNDS.values(), *PRESET_NAMES.values(),
             *PRESET_SUMMARIES.values(), *HOW.values(), *HOW_SHORT.values(),
-            *KONG_KINDS.values(), *FOULS.values(), *PAYMENTS.values(), *REASONS.values(),
+            *KONG_KINDS.values(), *KONG_DECLARED.values(), *FOULS.values(),
+            *PAYMENTS.values(), *REASONS.values(),
             PAYMENT_OTHER, *OPTIONS.values(), *VALUES.values(), YES, NO, NO_CAP,
             *UNITS.values(), "a whole number", ", or {key}=none (none)",
             "a whole number from {least} to {most}", "<option>", "<value>",

@@ -341,7 +341,7 @@ def on_kong(opts: SingaporeOptions, state: HandState, ev: Kong, index: int, book
         raise foreign("jiangxi", {"kind": "wild"}, "宝杠 belongs to the Jiangxi family")
     if not opts.instant_payouts:
         raise ReportError("kongs_not_paid", "this table pays nothing for a kong when made "
-                          "(instant_payouts=off)")
+                          "(instant_payouts=off)", instant_payouts="off")
     if ev.kind == KongKind.DIRECT and (ev.from_seat is None or ev.from_seat == ev.seat):
         raise ReportError("kong_needs_discarder", "an exposed kong names whose discard it "
                           "took")

@@ -72,7 +72,7 @@ async def test_an_option_of_the_table_going_not_the_chats_says_so(tmp_path: Path
         await t.say("alice", "/lang 繁體")
         await t.say("alice", "/new 港式 alice bob carol dave")
         said = await _texts(t, "alice", "/set stake wuyi")
-        assert "注碼是港式的選項" in said and "成都血戰" in said, said
-        assert "/set preset hongkong" in said and "查花豬" not in said, said
+        assert "注碼 是正在進行的牌桌（港式）的選項" in said and "成都血戰" in said, said
+        assert "/set 規則 hongkong" in said and "查花豬" not in said, said
         said = await _texts(t, "alice", "/set curve full_spicy")
-        assert "辣上是港式的選項" in said, said
+        assert "辣上 是正在進行的牌桌（港式）的選項" in said, said
