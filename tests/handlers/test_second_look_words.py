@@ -1,0 +1,35 @@
+"""The table's own words, looked at again by a new Chinese-speaking user: each test one
+thing that user met, through the handlers on a real ledger and the fake Bot API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bot.harness import plain
+from tests.handlers.harness import HandlerTable as Table
+from tests.handlers.harness import handler_table as table
+
+
+async def _one(t: Table, who: str, text: str) -> str:
+    """The single answer to one line (the scoreboard's edit aside)."""
+    said = [plain(m.text) for m in await t.say(who, text) if m.edits == 0]
+    assert len(said) == 1, said
+    return said[0]
+
+
+async def test_a_stake_in_words_is_refused_as_no_amount(tmp_path: Path) -> None:
+    """`/set 底注 两块` at a table whose stake is a number is not an unknown option
+    "stake" (an English key the player never typed): it is no amount, and says how."""
+    async with table(tmp_path, lang="zh-hans") as t:
+        t.admin("alice")
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        for line in ("/set 底注 两块", "/set stake 二"):
+            out = await _one(t, "alice", line)
+            assert "不是金额" in out and "0.5" in out, out
+            assert "stake" not in out and "没有选项" not in out, out
+        out = await _one(t, "alice", "/set 底注 0.5")
+        assert "底注改为 0.50" in out, out
+    async with table(tmp_path / "en") as t:
+        t.admin("alice")
+        out = await _one(t, "alice", "/set stake two")
+        assert "is not an amount" in out and "Unknown option" not in out, out
