@@ -166,6 +166,8 @@ MESSAGES: dict[str, str] = {
     "hand_closed": "The hand is over; this starts a new one — report it again.",
     "self_draw_only": "This preset wins by self-draw (or robbing a kong) only.",
     "too_many_birds": "This table draws {birds} bird(s).",
+    "changsha_fan": "Changsha counts big wins, never fan: name them (/hu bob 自摸 清一色 "
+                    "碰碰胡), or none for a small win. Nothing was recorded.",
     "ready_needs_value": "{seat} is ready: give their fan (听 3) or their tiles.",
     "huazhu_ready": "{seat} cannot be both 花猪 and ready.",
     "needs_indicator": "With 听用/精 tiles, name the turned-up tile too: 本金 5p",

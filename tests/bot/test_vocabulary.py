@@ -63,8 +63,11 @@ def test_the_simplified_catalog_keeps_to_the_vocabulary(what: str, pattern: str,
 def test_changsha_counts_big_wins_never_fan() -> None:
     """A message about Changsha's big or small wins never counts them in 番."""
     zh = _catalog("zh_Hans")
+    says_so = {"Changsha counts big wins, never fan: name them (/hu bob 自摸 清一色 碰碰胡), "
+               "or none for a small win. Nothing was recorded."}  # 番 named to refuse it
     wrong = [(k, s) for k, shown in zh.items() for s in shown
-             if re.search(r"大胡|小胡", s) and re.search(r"(?<!番型)番(?!型)", s)]
+             if re.search(r"大胡|小胡", s) and re.search(r"(?<!番型)番(?!型)", s)
+             and k not in says_so]
     assert wrong == []
     asked = zh["Big wins for {player}? None is a small win."]
     assert asked == ["{player} 有哪些大胡？不选就是小胡。"]

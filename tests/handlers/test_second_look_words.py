@@ -33,3 +33,18 @@ async def test_a_stake_in_words_is_refused_as_no_amount(tmp_path: Path) -> None:
         t.admin("alice")
         out = await _one(t, "alice", "/set stake two")
         assert "is not an amount" in out and "Unknown option" not in out, out
+
+
+async def test_changsha_refuses_a_fan_count_instead_of_scoring_a_small_win(
+        tmp_path: Path) -> None:
+    """`/hu alice 自摸 3番` at a Changsha table was scored as a small win, the 3番 dropped
+    unsaid; Changsha counts big wins (docs/usage.md), so the count is refused with how."""
+    async with table(tmp_path, lang="zh-hans") as t:
+        await t.say("alice", "/new 长沙 @alice @bob @carol @dave")
+        for line in ("/hu alice 自摸 3番", "/hu alice 自摸 清一色 番3"):
+            out = await _one(t, "alice", line)
+            assert "不算番" in out and "清一色 碰碰胡" in out and "没有记录" in out, out
+        session = await t.ledger.sessions.current_session(t.chat_id)
+        assert session is not None and set(session.totals.values()) == {0}
+        out = await _one(t, "alice", "/hu alice 自摸 清一色")
+        assert "alice +12" in out, out
