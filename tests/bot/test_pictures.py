@@ -201,7 +201,7 @@ def test_a_cjk_font_draws_chinese_names_when_installed() -> None:
     font = fonts.pick_font()
     assert font.cjk and font.can_draw("小明 付给 大卫")
     assert drawing.label(font, "zh-Hans", "小明", "E") == "小明"
-    assert drawing.ui(font, "zh-Hans", "biggest hand") == "最大一手"
+    assert drawing.ui(font, "zh-Hans", "biggest hand") == "单盘最高"
     cjk_dir = str(Path(font.path).parent)
     assert fonts.pick_font([cjk_dir]).cjk  # pointed at the font's folder, it is found
 

@@ -41,6 +41,8 @@ ZH_HANS: list[tuple[str, str, set[str]]] = [
       "Self-draw only; 精/宝 wildcards; base values doubled by each extra; kong points; 精 "
       "reward."}),
     ("副露, a Japanese-mahjong word (吃碰杠)", r"副露", set()),
+    ("手 for a hand (最大一手, 这一手: a hand is 盘; 一手牌 is the tiles held)",
+     r"[一这]手(?!牌)", set()),
     ("放炮 for a deal-in (点炮; 放炮 is read, never written)", r"放炮", set()),
     ("两清 for square (结清)", r"两清", set()),
     ("a language code in a Chinese answer", r"zh-Hans|zh_Hans", set()),
