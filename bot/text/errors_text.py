@@ -60,6 +60,11 @@ MESSAGES: dict[str, str] = {
     "preset_typo": "Unknown preset {name}; did you mean {suggestion}? /new {suggestion} "
                    "{players}",
     "number_usage": "Give the hand's number, e.g. /void 3 (see /history).",
+    "edit_usage": "Give the hand's number and what happened in it, e.g. /edit 3 bob 自摸 七对 "
+                  "(see /history).",
+    "undo_usage": "/undo takes back the last event and takes nothing after it ({token}): to "
+                  "take back a whole hand, /void 3; to correct one, /edit 3 bob 自摸 七对. "
+                  "Nothing was undone.",
     "set_usage": "Examples: /set preset yibin · /set cap_fan=5 · /set stake 0.5 · "
                  "/set verbose on · /set lang en",
     "not_player": "Only the players at this table, or a chat admin, can do that.",

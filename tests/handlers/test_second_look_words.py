@@ -48,3 +48,24 @@ async def test_changsha_refuses_a_fan_count_instead_of_scoring_a_small_win(
         assert session is not None and set(session.totals.values()) == {0}
         out = await _one(t, "alice", "/hu alice 自摸 清一色")
         assert "alice +12" in out, out
+
+
+async def test_edit_without_a_report_shows_edit_and_undo_refuses_a_number(
+        tmp_path: Path) -> None:
+    """`/edit` alone was answered with /void's example; `/undo 5` took back the last event
+    whatever the 5 meant. Each now says what it takes, and nothing changes."""
+    async with table(tmp_path, lang="zh-hans") as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        await t.say("alice", "/hu bob 自摸 清一色")
+        for line in ("/edit", "/edit 1"):
+            out = await _one(t, "alice", line)
+            assert "/edit 3 bob 自摸 七对" in out and "/void" not in out, out
+        out = await _one(t, "alice", "/undo 5")
+        assert "（5）" in out and "/void 3" in out and "没有撤销" in out, out
+        session = await t.ledger.sessions.current_session(t.chat_id)
+        assert session is not None and session.totals["S"] == 24
+        assert "已撤销" in await _one(t, "alice", "/undo")
+    async with table(tmp_path / "en") as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        await t.say("alice", "/hu bob 自摸")
+        assert "Nothing was undone" in await _one(t, "alice", "/undo 1")
