@@ -253,10 +253,14 @@ MESSAGES: dict[str, str] = {
     "not_party_settle": "Only players with an open debt, or an admin, can confirm.",
     "standings_usage": "Examples: /standings · /standings 30d (the last 30 days, at most "
                        "{max}).",
-    "history_usage": "Examples: /history (this night) · /history 2 (its page 2) · /history "
-                     "all · /history 2026-11-20 (that day's nights).",
+    "history_usage": "{token} is neither a page nor a day. Examples: /history (this night) · "
+                     "/history 2 (its page 2) · /history all · /history 2026-11-20 (that "
+                     "day's nights).",
     "hand_usage": "Examples: /hand 3 (hand 3 of this night) · /hand 3 2026-11-20 (of that "
                   "day's night; 2026-11-20/2 for its second night, as /history shows).",
+    "hand_word": "{token} is neither a hand's number nor a day. Examples: /hand 3 (hand 3 of "
+                 "this night) · /hand 3 2026-11-20 (of that day's night; 2026-11-20/2 for its "
+                 "second night, as /history shows).",
     "stats_usage": "Example: /stats @bob (or /stats for yourself).",
     "bad_date": "{token} is not a date; write it like 2026-11-20.",
     "no_night": "No night {night} in this chat (see /history all).",

@@ -69,3 +69,22 @@ async def test_edit_without_a_report_shows_edit_and_undo_refuses_a_number(
         await t.say("alice", "/new chengdu @alice @bob @carol @dave")
         await t.say("alice", "/hu bob 自摸")
         assert "Nothing was undone" in await _one(t, "alice", "/undo 1")
+
+
+async def test_looking_back_names_the_word_it_could_not_read(tmp_path: Path) -> None:
+    """`/hand 1 昨天`, `/hand 一` and `/history 上周` were answered with examples alone; the
+    answer now says which word was not understood, then how to say it."""
+    async with table(tmp_path, lang="zh-hans") as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        await t.say("alice", "/hu bob 自摸 清一色")
+        for line, word in (("/hand 1 昨天", "昨天"), ("/hand 一", "一"),
+                           ("/hand 1 2026-12-03 再", "再")):
+            out = await _one(t, "alice", line)
+            assert out.startswith(f"⚠️ {word} 既不是盘号也不是日期。例如：/hand 3"), out
+        out = await _one(t, "alice", "/history 上周")
+        assert out.startswith("⚠️ 上周 既不是页码也不是日期。例如：/history"), out
+        assert (await _one(t, "alice", "/hand")).startswith("⚠️ 例如：/hand 3"), out
+    async with table(tmp_path / "en") as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        out = await _one(t, "alice", "/hand 1 yesterday")
+        assert "yesterday is neither a hand's number nor a day" in out, out
