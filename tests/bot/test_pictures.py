@@ -206,6 +206,16 @@ def test_a_cjk_font_draws_chinese_names_when_installed() -> None:
     assert fonts.pick_font([cjk_dir]).cjk  # pointed at the font's folder, it is found
 
 
+def test_a_pattern_chart_without_wins_draws_no_scale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player with no win yet: the words say so, and no axis of -0.045 … 0.045 counts
+    wins that are not there."""
+    figures = kept_figures(monkeypatch)
+    drawing.patterns_chart("alice", [], 0, "en", fonts.pick_font())
+    ax = figures[-1].axes[0]
+    assert len(ax.get_xticks()) == 0 and ax.get_xlabel() == ""
+    assert [x.get_text() for x in ax.texts] == ["No wins yet."]
+
+
 def fake_fc_list(folder: Path, script: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """An ``fc-list`` that runs ``script``, first on the PATH."""
     folder.mkdir()
