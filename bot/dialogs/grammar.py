@@ -149,9 +149,16 @@ COUNT_WORDS = {"根": "gen", "gen": "gen", "番": "fan", "fan": "fan", "飞宝":
 COUNT_NAMES = {"gen": "根", "fan": "番", "feibao": "飞宝", "kongs": "杠", "tai": "台",
                "bonus_tai": "bonus_tai"}
 JING_WORDS = {"精", "jing"}
+# A count with a sign or a fraction (根-1, 番2.5): refused as that count, not as a pattern.
+_ODD_COUNT = re.compile(rf"^({'|'.join(sorted(COUNT_WORDS, key=len, reverse=True))})"
+                        r"(?:[+-][0-9.]+|[0-9]*\.[0-9]+)$", re.I)
 
 
 def _count(text: str) -> tuple[str, int] | None:
+    if (odd := _ODD_COUNT.match(text)) is not None:
+        name = COUNT_WORDS[odd.group(1).lower()]
+        raise GrammarError("count_usage", word=COUNT_NAMES[name], least=1 if name == "fan"
+                           else 0, most=MAX_COUNT[name])
     for name, rx in _COUNTS:
         m = rx.match(text)
         if m:

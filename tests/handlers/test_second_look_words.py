@@ -88,3 +88,17 @@ async def test_looking_back_names_the_word_it_could_not_read(tmp_path: Path) -> 
         await t.say("alice", "/new chengdu @alice @bob @carol @dave")
         out = await _one(t, "alice", "/hand 1 yesterday")
         assert "yesterday is neither a hand's number nor a day" in out, out
+
+
+async def test_a_count_with_a_sign_or_a_fraction_is_refused_as_that_count(
+        tmp_path: Path) -> None:
+    """`根-1` was refused as no pattern of that name, with the table's pattern list; it is a
+    根 count out of its range, said so with the range."""
+    async with table(tmp_path, lang="zh-hans") as t:
+        await t.say("alice", "/new chengdu @alice @bob @carol @dave")
+        for line, word in (("/hu carol 自摸 根-1", "根"), ("/hu carol 自摸 根1.5", "根"),
+                           ("/hu carol 自摸 番2.5", "番"), ("/hu carol 自摸 杠+1", "杠")):
+            out = await _one(t, "alice", line)
+            assert out.startswith(f"⚠️ {word} 后面要跟"), out
+            assert "没有番型" not in out, out
+        assert "carol +" in await _one(t, "alice", "/hu carol 自摸 根1")
