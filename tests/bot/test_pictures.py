@@ -276,6 +276,18 @@ async def test_pictures_are_pngs_of_their_sizes(ledger: Ledger, tmp_path: Path) 
     assert sum(n.points for n in card.nets) == 0
 
 
+async def test_the_card_names_patterns_in_the_chats_words(ledger: Ledger) -> None:
+    """An English chat's card names the biggest hand's patterns in English with the Chinese
+    beside, as its answers do; a Chinese chat's, in Chinese."""
+    await _night(ledger)
+    summary = await ledger.nights.end_session(CHAT)
+    night = await ledger.series.night(CHAT)
+    english = card_of(night, summary, "Friday", "en").biggest
+    assert english is not None and english[3] == ("one suit 清一色", "self-draw 自摸")
+    chinese = card_of(night, summary, "周五麻将", "zh-Hans").biggest
+    assert chinese is not None and chinese[3] == ("清一色", "自摸")
+
+
 async def test_dollar_signs_are_drawn_as_written(ledger: Ledger,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """A name or a chat title between two "$" is text, not a formula for matplotlib (which
