@@ -468,6 +468,8 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         params["valid"] = preset_list(lang, str(params["valid"]).split(", "))
     if code == "unknown_option" and "valid" in params:
         params["valid"] = option_list(lang, str(params["valid"]).split(", "))
+    if code == "unknown_option" and "option" in params:  # 扎鸟 as typed, not its key birds
+        params["option"] = typed_name(lang, str(params["option"]))
     if code == "bad_option_value" and "valid" in params:
         params["valid"] = value_list(lang, str(params.get("option")), str(params["valid"]))
     if code == "bad_option_value" and "option" in params:  # 封顶, as /set takes it

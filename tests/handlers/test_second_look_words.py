@@ -102,3 +102,13 @@ async def test_a_count_with_a_sign_or_a_fraction_is_refused_as_that_count(
             assert out.startswith(f"⚠️ {word} 后面要跟"), out
             assert "没有番型" not in out, out
         assert "carol +" in await _one(t, "alice", "/hu carol 自摸 根1")
+
+
+async def test_an_option_another_preset_has_is_named_as_typed(tmp_path: Path) -> None:
+    """`/set 扎鸟 2` in a chat playing 成都血战 was refused as no option "birds", a key the
+    player never typed; it names 扎鸟."""
+    async with table(tmp_path, lang="zh-hans") as t:
+        t.admin("alice")
+        out = await _one(t, "alice", "/set 扎鸟 2")
+        assert out.startswith("⚠️ 没有选项 扎鸟。"), out
+        assert "birds" not in out, out
