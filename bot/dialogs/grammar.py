@@ -365,8 +365,11 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                 raise GrammarError("jing_joined", token=tok.text,
                                    example=f"{tok.text}={nxt.text}" if nxt is not None
                                    else f"{tok.text}=alice:1/0")
-            elif (m := _BIRD.match(tok.text)) is not None:
-                d.birds += [bounded(tok.text, x, BIRD_RANKS[1], BIRD_RANKS[0])
+            elif (m := _BIRD.match(tok.text) or _BIRD.match(
+                    tok.text + (nxt.text if nxt is not None else ""))) is not None:
+                said = m.group(0)  # 鸟3, or 鸟 3 said apart as 根 1 may be
+                i += 0 if said == tok.text else 1
+                d.birds += [bounded(said, x, BIRD_RANKS[1], BIRD_RANKS[0])
                             for x in re.split(r"[,，、/]", m.group(1))]
                 if len(d.birds) > MAX_BIRDS:
                     raise GrammarError("too_many_birds_said", token=tok.text, most=MAX_BIRDS)

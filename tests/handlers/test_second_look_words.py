@@ -112,3 +112,14 @@ async def test_an_option_another_preset_has_is_named_as_typed(tmp_path: Path) ->
         out = await _one(t, "alice", "/set 扎鸟 2")
         assert out.startswith("⚠️ 没有选项 扎鸟。"), out
         assert "birds" not in out, out
+
+
+async def test_a_bird_said_apart_is_a_bird(tmp_path: Path) -> None:
+    """`鸟 3` (apart, as `根 1` may be said) was refused as a free-scoring amount; it is the
+    bird 3, as `鸟3` is."""
+    async with table(tmp_path, lang="zh-hans") as t:
+        await t.say("alice", "/new 长沙 @alice @bob @carol @dave")
+        out = await _one(t, "alice", "/hu carol 自摸 鸟 3")
+        assert "鸟 3 中 carol" in out and "carol +8  bob -2  dave -2  alice -4" in out, out
+        out = await _one(t, "alice", "/hu carol 自摸 鸟 0")
+        assert out.startswith("⚠️ 鸟0：请给 1 到 9 之间的数"), out
