@@ -33,6 +33,7 @@ from bot.text.house_rules import house_rules_text
 from bot.text.i18n import normalise_language, t
 from bot.text.script import fold
 from bot.text.words import (
+    option_key,
     preset_key,
 )
 from engine.errors import ReportError, clip
@@ -167,6 +168,8 @@ def _parse_set(words: list[str], *, stake: bool, zone: bool
         return _SetChange({"verbose": VERBOSE_WORDS[fold(words[1])]})
     if words == ["reset"]:
         return _SetChange({"overrides": {}})
+    if len(words) == 1 and "=" not in words[0] and option_key(words[0]) is not None:
+        return "set_needs_value", {"option": escape(clip(words[0]))}  # /set 封顶
     if words and all("=" in w for w in words):
         return _SetChange({"overrides": parse_overrides(words)}, merge=True)
     return "set_usage", {}

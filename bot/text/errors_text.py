@@ -65,6 +65,8 @@ MESSAGES: dict[str, str] = {
     "undo_usage": "/undo takes back the last event and takes nothing after it ({token}): to "
                   "take back a whole hand, /void 3; to correct one, /edit 3 bob 自摸 七对. "
                   "Nothing was undone.",
+    "set_needs_value": "{option} needs its value after it: /set {option} and the value, as "
+                       "/rules shows it (/set 封顶 5, /set 退税 否).",
     "set_usage": "Examples: /set preset yibin · /set cap_fan=5 · /set stake 0.5 · "
                  "/set verbose on · /set lang en",
     "not_player": "Only the players at this table, or a chat admin, can do that.",

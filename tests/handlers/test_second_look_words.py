@@ -123,3 +123,13 @@ async def test_a_bird_said_apart_is_a_bird(tmp_path: Path) -> None:
         assert "鸟 3 中 carol" in out and "carol +8  bob -2  dave -2  alice -4" in out, out
         out = await _one(t, "alice", "/hu carol 自摸 鸟 0")
         assert out.startswith("⚠️ 鸟0：请给 1 到 9 之间的数"), out
+
+
+async def test_an_option_without_its_value_is_asked_for_it(tmp_path: Path) -> None:
+    """`/set 封顶` alone was answered with /set's general examples (cap_fan=5); it names the
+    option typed and asks for its value."""
+    async with table(tmp_path, lang="zh-hans") as t:
+        t.admin("alice")
+        out = await _one(t, "alice", "/set 封顶")
+        assert out.startswith("⚠️ 封顶 后面要写值：/set 封顶 再加上值"), out
+        assert "cap_fan" not in out, out
