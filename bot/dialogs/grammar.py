@@ -150,6 +150,9 @@ COUNT_WORDS = {"根": "gen", "gen": "gen", "番": "fan", "fan": "fan", "飞宝":
 COUNT_NAMES = {"gen": "根", "fan": "番", "feibao": "飞宝", "kongs": "杠", "tai": "台",
                "bonus_tai": "bonus_tai"}
 JING_WORDS = {"精", "jing"}
+# A count with a sign or a fraction (根-1, 番2.5): refused as that count, not as a pattern.
+_ODD_COUNT = re.compile(rf"^({'|'.join(sorted(COUNT_WORDS, key=len, reverse=True))})"
+                        r"(?:[+-][0-9.]+|[0-9]*\.[0-9]+)$", re.I)
 
 
 # A count of 台 or 番 said with a Chinese numeral (三台, 两番, 十二番): read as digits.
@@ -174,6 +177,10 @@ def _count(text: str) -> tuple[str, int] | None:
     m = _CN_COUNT.match(text)
     if m and (n := _chinese_number(m.group(1))) is not None:
         text = f"{n}{m.group(2)}"
+    if (odd := _ODD_COUNT.match(text)) is not None:
+        name = COUNT_WORDS[odd.group(1).lower()]
+        raise GrammarError("count_usage", word=COUNT_NAMES[name], least=1 if name == "fan"
+                           else 0, most=MAX_COUNT[name])
     for name, rx in _COUNTS:
         m = rx.match(text)
         if m:
@@ -392,8 +399,11 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                 raise GrammarError("jing_joined", token=tok.text,
                                    example=f"{tok.text}={nxt.text}" if nxt is not None
                                    else f"{tok.text}=alice:1/0")
-            elif (m := _BIRD.match(tok.text)) is not None:
-                d.birds += [bounded(tok.text, x, BIRD_RANKS[1], BIRD_RANKS[0])
+            elif (m := _BIRD.match(tok.text) or _BIRD.match(
+                    tok.text + (nxt.text if nxt is not None else ""))) is not None:
+                said = m.group(0)  # 鸟3, or 鸟 3 said apart as 根 1 may be
+                i += 0 if said == tok.text else 1
+                d.birds += [bounded(said, x, BIRD_RANKS[1], BIRD_RANKS[0])
                             for x in re.split(r"[,，、/]", m.group(1))]
                 if len(d.birds) > MAX_BIRDS:
                     raise GrammarError("too_many_birds_said", token=tok.text, most=MAX_BIRDS)

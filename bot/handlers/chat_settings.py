@@ -28,11 +28,12 @@ from bot.handlers.chat import (
 from bot.handlers.context import TallyApp, TallyContext
 from bot.handlers.guards import speaking
 from bot.text import render, render_lookback
-from bot.text.amounts import in_cents, stake_table_name
+from bot.text.amounts import in_cents, preset_in_cents, stake_table_name
 from bot.text.house_rules import house_rules_text
 from bot.text.i18n import normalise_language, t
 from bot.text.script import fold
 from bot.text.words import (
+    option_key,
     preset_key,
     preset_name,
     set_examples,
@@ -96,6 +97,10 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
         params: dict[str, Any] = dict(exc.params)
         await refuse(update, lang, exc.code, str(exc), **params)
         return
+    if (said := _stake_in_words(words)) is not None and \
+            not preset_in_cents((await context.chat_info(chat.id, lang)).preset):
+        await refuse(update, lang, "bad_stake", token=escape(clip(said)))
+        return
     if isinstance(change, tuple):
         code, params = change
         if code == "set_usage":  # examples this chat's table takes (no stake 0.5 at 港式)
@@ -141,6 +146,15 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
                  session.model_copy(update={"stake_cents": info.stake_cents}))
 
 
+def _stake_in_words(words: list[str]) -> str | None:
+    """What was said for the stake when it is no number (``/set 底注 两块`` is
+    ``stake=两块``): a word names a stake only where the chat's preset counts in cents
+    (Hong Kong's tier, Singapore's stake table); elsewhere it is no amount."""
+    if len(words) == 1 and words[0].startswith("stake="):
+        return words[0].partition("=")[2]
+    return None
+
+
 @dataclass(frozen=True)
 class _SetChange:
     """What ``/set`` changes: the chat's settings by name (``update_chat``'s keywords);
@@ -174,6 +188,8 @@ def _parse_set(words: list[str], *, stake: bool, zone: bool
         return _SetChange({"verbose": VERBOSE_WORDS[fold(words[1])]})
     if words == ["reset"]:
         return _SetChange({"overrides": {}})
+    if len(words) == 1 and "=" not in words[0] and option_key(words[0]) is not None:
+        return "set_needs_value", {"option": escape(clip(words[0]))}  # /set 封顶
     if words and all("=" in w for w in words):
         return _SetChange({"overrides": parse_overrides(words)}, merge=True)
     return "set_usage", {}

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 from typing import Any
 
 from telegram import Update
@@ -38,7 +39,7 @@ from bot.handlers.guards import at_table
 from bot.text import render
 from bot.text.errors_text import error_text
 from bot.text.i18n import t
-from engine.errors import ReportError
+from engine.errors import ReportError, clip
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.models import SessionInfo
@@ -78,6 +79,11 @@ async def cmd_undo(update: Update, context: TallyContext) -> None:
 @at_table
 async def _undo(update: Update, context: TallyContext, lang: str,
                 session: SessionInfo) -> None:
+    msg = update.effective_message
+    said = tokens_of(msg) if msg is not None else []
+    if said:  # /undo 5 would take back the last event, whatever the 5 meant
+        await refuse(update, lang, "undo_usage", token=escape(clip(said[0].text)))
+        return
     await undo_last(update, context, lang, session)
 
 
@@ -198,7 +204,7 @@ async def cmd_edit(update: Update, context: TallyContext, lang: str,
         await refuse(update, lang, exc.code, **exc.params)
         return
     if number is None or not rest:
-        await refuse(update, lang, "number_usage")
+        await refuse(update, lang, "edit_usage")
         return
     # Names are read against who played that hand (a seat may have changed since).
     played = await context.ledger.sessions.hand_table(session, number)

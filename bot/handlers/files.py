@@ -45,7 +45,7 @@ from bot.pictures.picture_data import (
 )
 from bot.text.amounts import in_cents, preset_in_cents, stake_table_name
 from bot.text.i18n import money, t
-from bot.text.words import colon
+from bot.text.words import colon, pattern_shown
 from engine.families.registry import POINT_CENT
 from engine.pattern_table import pattern_rows
 from engine.patterns import FAMILY_PATTERNS
@@ -93,7 +93,9 @@ def draw_night(night: Night, lang: str, font: fonts.Font) -> bytes:
                                cents=in_cents(night.session.rules))
 
 
-def card_of(night: Night, summary: Summary, table: str) -> drawing.Card:
+def card_of(night: Night, summary: Summary, table: str, lang: str = "") -> drawing.Card:
+    """The settle-up card of a night; ``lang``: the chat's, whose words name the biggest
+    hand's patterns (an English chat: ``one suit 清一色``)."""
     seat_of = {p.id: seat for seat, p in night.session.seats.items()}
 
     def net(p: PlayerInfo, points: int, cents: int = 0) -> drawing.CardNet:
@@ -120,6 +122,8 @@ def card_of(night: Night, summary: Summary, table: str) -> drawing.Card:
             fans = FAMILY_PATTERNS["mcr"]
             names = tuple(f"{n} {fans.resolve(n).english}" if fans.knows(n) else n
                           for n in names)
+        elif lang:
+            names = tuple(pattern_shown(lang, night.session.preset, n) for n in names)
         biggest = (net(player, 0), points, number, names)
     return drawing.Card(
         date=night.session.started_at, table=table, night=night.number,
@@ -146,7 +150,7 @@ async def send_end_pictures(update: Update, context: TallyContext, lang: str,
     if night.session.id != summary.session_id or not summary.hands:
         return  # a night without a hand has nothing to draw nor to settle
     await _send_night_chart(context, chat.id, lang, night)
-    card = card_of(night, summary, chat.title or "")
+    card = card_of(night, summary, chat.title or "", lang)
     png = await asyncio.to_thread(drawing.settle_card, card, lang, await _font())
     lines = [f"{html.escape(tr.payer.name)} → {html.escape(tr.payee.name)}"
              f"{colon(lang)}{money(tr.cents)}"

@@ -19,6 +19,7 @@ from bot.handlers.guards import speaking
 from bot.text import render_lookback
 from bot.text.i18n import t
 from bot.text.script import fold
+from engine.errors import clip
 from storage.errors import LedgerError
 from storage.ledger import Scope
 from storage.models import PlayerRef
@@ -45,8 +46,9 @@ async def cmd_history(update: Update, context: TallyContext, lang: str) -> None:
         return
     if words:
         number = numbers.count(words[0], numbers.MAX_PAGE)
-        if number is None or len(words) > 1:
-            await refuse(update, lang, "history_usage")
+        if number is None or len(words) > 1:  # the word not understood, then how
+            unread = words[0] if number is None else words[1]
+            await refuse(update, lang, "history_usage", token=escape(clip(unread)))
             return
         page = number
     if scope == "all":
@@ -78,18 +80,24 @@ async def cmd_hand(update: Update, context: TallyContext, lang: str) -> None:
     assert chat is not None and msg is not None
     words = [w.text for w in tokens_of(msg)]
     number = numbers.count(words[0], numbers.MAX_HAND) if words else None
+    unread = words[0] if words and number is None else None  # /hand 一
     scope: Scope = "current"
     try:
-        if len(words) == 2:
+        if len(words) == 2 and number is not None:
             day = numbers.night(words[1])
-            if day is None:
-                number = None
+            if day is None:  # /hand 3 昨天
+                number, unread = None, words[1]
             else:
                 scope = day
     except GrammarError as exc:
         await refuse(update, lang, exc.code, **exc.params)
         return
-    if number is None or len(words) > 2:
+    if len(words) > 2 and unread is None:
+        unread = words[2]
+    if unread is not None:  # the word not understood, then how
+        await refuse(update, lang, "hand_word", token=escape(clip(unread)))
+        return
+    if number is None:
         await refuse(update, lang, "hand_usage")
         return
     try:

@@ -560,10 +560,12 @@ def patterns_chart(player: str, counts: Sequence[tuple[str, int]], wins: int, la
         ax.set_yticks(ys, names, fontsize=13)
         for y, v in zip(ys, values, strict=True):
             ax.text(v, y, f" {v}", va="center", fontsize=12)
-        ax.set_xlabel(ui(font, lang, "Wins"))
-        _counts(ax.xaxis)
-        ax.grid(axis="x", alpha=0.3)
-        if not counts:
+        if counts:
+            ax.set_xlabel(ui(font, lang, "Wins"))
+            _counts(ax.xaxis)
+            ax.grid(axis="x", alpha=0.3)
+        else:  # no scale to read (it drew -0.045 … 0.045): the words alone
+            ax.set_xticks([])
             ax.text(0.5, 0.5, ui(font, lang, "No wins yet."), transform=ax.transAxes,
                     ha="center", fontsize=16)
         who = label(font, lang, player, None)

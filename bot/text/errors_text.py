@@ -77,6 +77,13 @@ MESSAGES: dict[str, str] = {
                    "{players}",
     "number_usage": "Give the hand's number, e.g. /void 3 (see /history).",
     "set_usage": "Examples: /set preset yibin · {examples} · /set verbose on · /set lang en",
+    "edit_usage": "Give the hand's number and what happened in it, e.g. /edit 3 bob 自摸 七对 "
+                  "(see /history).",
+    "undo_usage": "/undo takes back the last event and takes nothing after it ({token}): to "
+                  "take back a whole hand, /void 3; to correct one, /edit 3 bob 自摸 七对. "
+                  "Nothing was undone.",
+    "set_needs_value": "{option} needs its value after it: /set {option} and the value, as "
+                       "/rules shows it (/set 封顶 5, /set 退税 否).",
     "not_player": "Only the players at this table, or a chat admin, can do that.",
     "admins_only": "Only chat admins can change house rules.",
     "group_only": "This works in a group, where the table plays.",
@@ -191,6 +198,8 @@ MESSAGES: dict[str, str] = {
     "hand_closed": "The hand is over; this starts a new one — report it again.",
     "self_draw_only": "This preset wins by self-draw (or robbing a kong) only.",
     "too_many_birds": "This table draws {birds} bird(s).",
+    "changsha_fan": "Changsha counts big wins, never fan: name them (/hu bob 自摸 清一色 "
+                    "碰碰胡), or none for a small win. Nothing was recorded.",
     "ready_needs_value": "{seat} is ready: give their fan (听 3) or their tiles.",
     "huazhu_ready": "{seat} cannot be both 花猪 and ready.",
     "needs_indicator": "With 听用/精 tiles, name the turned-up tile too: 本金 5p",
@@ -271,10 +280,14 @@ MESSAGES: dict[str, str] = {
     "not_party_settle": "Only players with an open debt, or an admin, can confirm.",
     "standings_usage": "Examples: /standings · /standings 30d (the last 30 days, at most "
                        "{max}).",
-    "history_usage": "Examples: /history (this night) · /history 2 (its page 2) · /history "
-                     "all · /history 2026-11-20 (that day's nights).",
+    "history_usage": "{token} is neither a page nor a day. Examples: /history (this night) · "
+                     "/history 2 (its page 2) · /history all · /history 2026-11-20 (that "
+                     "day's nights).",
     "hand_usage": "Examples: /hand 3 (hand 3 of this night) · /hand 3 2026-11-20 (of that "
                   "day's night; 2026-11-20/2 for its second night, as /history shows).",
+    "hand_word": "{token} is neither a hand's number nor a day. Examples: /hand 3 (hand 3 of "
+                 "this night) · /hand 3 2026-11-20 (of that day's night; 2026-11-20/2 for its "
+                 "second night, as /history shows).",
     "stats_usage": "Example: /stats @bob (or /stats for yourself).",
     "bad_date": "{token} is not a date; write it like 2026-11-20.",
     "no_night": "No night {night} in this chat (see /history all).",
@@ -494,6 +507,8 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
         params["valid"] = preset_list(lang, str(params["valid"]).split(", "))
     if code == "unknown_option" and "valid" in params:
         params["valid"] = option_list(lang, str(params["valid"]).split(", "))
+    if code == "unknown_option" and "option" in params:  # 扎鸟 as typed, not its key birds
+        params["option"] = typed_name(lang, str(params["option"]))
     if code == "bad_option_value" and "valid" in params:
         params["valid"] = value_list(lang, str(params.get("option")), str(params["valid"]))
     if code == "bad_option_value" and "option" in params:  # 封顶, as /set takes it

@@ -159,6 +159,8 @@ def on_win(opts: ChangshaOptions, state: HandState, ev: Win, book: Book) -> None
         # Kongs (杠1) may be named, as the bot advises after /kong; they change nothing here.
         if w.gen:
             raise foreign("sichuan", {"gen": w.gen}, "根 is not counted here")
+        if w.fan is not None:  # 番3: a count this family never makes, not a small win
+            raise ReportError("changsha_fan", "a Changsha win counts big wins, never fan")
         if w.feibao or w.kong_chain or w.feeder or w.wild_used is not None:
             raise foreign("jiangxi", {"wild_used": w.wild_used is not None or None,
                                       "feibao": w.feibao, "kong_chain": w.kong_chain,

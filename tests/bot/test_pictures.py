@@ -201,9 +201,19 @@ def test_a_cjk_font_draws_chinese_names_when_installed() -> None:
     font = fonts.pick_font()
     assert font.cjk and font.can_draw("小明 付给 大卫")
     assert drawing.label(font, "zh-Hans", "小明", "E") == "小明"
-    assert drawing.ui(font, "zh-Hans", "biggest hand") == "最大一手"
+    assert drawing.ui(font, "zh-Hans", "biggest hand") == "单盘最高"
     cjk_dir = str(Path(font.path).parent)
     assert fonts.pick_font([cjk_dir]).cjk  # pointed at the font's folder, it is found
+
+
+def test_a_pattern_chart_without_wins_draws_no_scale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player with no win yet: the words say so, and no axis of -0.045 … 0.045 counts
+    wins that are not there."""
+    figures = kept_figures(monkeypatch)
+    drawing.patterns_chart("alice", [], 0, "en", fonts.pick_font())
+    ax = figures[-1].axes[0]
+    assert len(ax.get_xticks()) == 0 and ax.get_xlabel() == ""
+    assert [x.get_text() for x in ax.texts] == ["No wins yet."]
 
 
 def fake_fc_list(folder: Path, script: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -264,6 +274,18 @@ async def test_pictures_are_pngs_of_their_sizes(ledger: Ledger, tmp_path: Path) 
     assert card.biggest is not None and card.biggest[3] == ("清一色", "自摸")
     assert [n.points for n in card.nets] == sorted(summary.nets.values(), reverse=True)
     assert sum(n.points for n in card.nets) == 0
+
+
+async def test_the_card_names_patterns_in_the_chats_words(ledger: Ledger) -> None:
+    """An English chat's card names the biggest hand's patterns in English with the Chinese
+    beside, as its answers do; a Chinese chat's, in Chinese."""
+    await _night(ledger)
+    summary = await ledger.nights.end_session(CHAT)
+    night = await ledger.series.night(CHAT)
+    english = card_of(night, summary, "Friday", "en").biggest
+    assert english is not None and english[3] == ("one suit 清一色", "self-draw 自摸")
+    chinese = card_of(night, summary, "周五麻将", "zh-Hans").biggest
+    assert chinese is not None and chinese[3] == ("清一色", "自摸")
 
 
 async def test_dollar_signs_are_drawn_as_written(ledger: Ledger,

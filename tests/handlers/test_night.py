@@ -560,10 +560,10 @@ async def test_one_point_is_one_point(tmp_path: Path, lang: str,
         assert any(x.endswith(" · 1 hand · stake 1.00") for x in drawn), drawn
         assert "Best hand: 1 point, hand 1 on " in stats, stats
     else:
-        assert "最大一手：bob，1 分（第 1 盘）。" in ended, ended
+        assert "单盘最高：bob，1 分（第 1 盘）。" in ended, ended
         assert "本场结束：共 1 盘。" in ended, ended
         assert drawn.count("1 分") == 2, drawn
-        assert "最大一手：1 分，" in stats and "日第 1 盘（平胡）" in stats, stats
+        assert "单盘最高：1 分，" in stats and "日第 1 盘（平胡）" in stats, stats
 
 
 @pytest.mark.pictures  # drawn, to measure where each text lands
@@ -590,7 +590,7 @@ async def test_the_card_of_five_players_and_four_transfers_fits(
     assert layout_problems(card, footer) == []
     drawn = [x.get_text() for x in card.texts]
     if lang == "zh-hans":
-        assert "最大一手" in drawn and "dave：+96（第 1 盘）" in drawn, drawn
+        assert "单盘最高" in drawn and "dave：+96（第 1 盘）" in drawn, drawn
         assert "carol 付给 erin 4.00" in drawn, drawn
     else:
         assert "dave: +96 (hand 1)" in drawn, drawn
