@@ -7,6 +7,7 @@ follow from its number. At the match's end each player's table points give rank 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from typing import Any
 
@@ -100,7 +101,7 @@ def rank_text(lang: str, s: SessionInfo, sm: Summary) -> str:
     return "\n" + "\n".join(rows)
 
 
-def standings_text(lang: str, games: list[dict[str, int]]) -> str:
+def standings_text(lang: str, games: Sequence[Sequence[match.MatchSeat]]) -> str:
     """The chat's MCR matches, players by rank points, then table points (empty: none)."""
     if not games:
         return ""

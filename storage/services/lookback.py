@@ -220,7 +220,7 @@ class Lookback(Service):
                 return []
             names = {r.id: r.name for r in conn.execute(
                 select(p.id, p.name).where(p.chat_id == chat_id)).all()}
-            games = []
+            games: list[list[MatchSeat]] = []
             for srow in srows:
                 seats = seat_points(conn, srow)
                 games.append([(names[next(iter(by))], {names[pid]: n for pid, n in by.items()})

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from storage.errors import LedgerError
 from engine.mcr import match
+from storage.errors import LedgerError
 from storage.ledger import Ledger
 from storage.models import PlayerRef
 from tests.storage.helpers import SEATED, assert_books_balance, going
