@@ -44,7 +44,7 @@ from bot.pictures.picture_data import (
     winning_patterns,
 )
 from bot.text.amounts import in_cents, preset_in_cents, stake_table_name
-from bot.text.i18n import money, t
+from bot.text.i18n import is_chinese, money, t
 from bot.text.words import colon
 from engine.families.registry import POINT_CENT
 from engine.pattern_table import pattern_rows
@@ -93,7 +93,7 @@ def draw_night(night: Night, lang: str, font: fonts.Font) -> bytes:
                                cents=in_cents(night.session.rules))
 
 
-def card_of(night: Night, summary: Summary, table: str) -> drawing.Card:
+def card_of(night: Night, summary: Summary, table: str, lang: str) -> drawing.Card:
     seat_of = {p.id: seat for seat, p in night.session.seats.items()}
 
     def net(p: PlayerInfo, points: int, cents: int = 0) -> drawing.CardNet:
@@ -116,8 +116,8 @@ def card_of(night: Night, summary: Summary, table: str) -> drawing.Card:
         row = next((h for h in night.hands if h.number == number), None)
         seat = next((s for s, p in row.players.items() if p == player.id), None) if row else None
         names = tuple(winning_patterns(row.result, seat, extras=True)) if row and seat else ()
-        if get_preset(night.session.preset).family == "mcr":  # each fan by both its names
-            fans = FAMILY_PATTERNS["mcr"]
+        if get_preset(night.session.preset).family == "mcr" and not is_chinese(lang):
+            fans = FAMILY_PATTERNS["mcr"]  # an English chat: each fan by both its names
             names = tuple(f"{n} {fans.resolve(n).english}" if fans.knows(n) else n
                           for n in names)
         biggest = (net(player, 0), points, number, names)
@@ -146,7 +146,7 @@ async def send_end_pictures(update: Update, context: TallyContext, lang: str,
     if night.session.id != summary.session_id or not summary.hands:
         return  # a night without a hand has nothing to draw nor to settle
     await _send_night_chart(context, chat.id, lang, night)
-    card = card_of(night, summary, chat.title or "")
+    card = card_of(night, summary, chat.title or "", lang)
     png = await asyncio.to_thread(drawing.settle_card, card, lang, await _font())
     lines = [f"{html.escape(tr.payer.name)} → {html.escape(tr.payee.name)}"
              f"{colon(lang)}{money(tr.cents)}"
