@@ -180,6 +180,9 @@ class Summary(Contract):
     biggest: tuple[PlayerInfo, int, int] | None = None  # player, points, hand number
     most_wins: tuple[PlayerInfo, int] | None = None
     most_winners: tuple[PlayerInfo, ...] = ()  # everyone tied for the most wins
+    # Per seat, who played it and their points there, its first player first (a seat
+    # changed hands when a substitute came in): an MCR match ranks seats, not players.
+    seat_points: dict[Seat, dict[int, int]] = {}
 
 
     @property

@@ -44,7 +44,7 @@ from bot.pictures.picture_data import (
     winning_patterns,
 )
 from bot.text.amounts import in_cents, preset_in_cents, stake_table_name
-from bot.text.i18n import money, t
+from bot.text.i18n import is_chinese, money, t
 from bot.text.words import colon, pattern_shown
 from engine.families.registry import POINT_CENT
 from engine.pattern_table import pattern_rows
@@ -118,8 +118,8 @@ def card_of(night: Night, summary: Summary, table: str, lang: str = "") -> drawi
         row = next((h for h in night.hands if h.number == number), None)
         seat = next((s for s, p in row.players.items() if p == player.id), None) if row else None
         names = tuple(winning_patterns(row.result, seat, extras=True)) if row and seat else ()
-        if get_preset(night.session.preset).family == "mcr":  # each fan by both its names
-            fans = FAMILY_PATTERNS["mcr"]
+        if get_preset(night.session.preset).family == "mcr" and not is_chinese(lang):
+            fans = FAMILY_PATTERNS["mcr"]  # an English chat: each fan by both its names
             names = tuple(f"{n} {fans.resolve(n).english}" if fans.knows(n) else n
                           for n in names)
         elif lang:

@@ -295,11 +295,12 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
                  for n in LIMITS]
     elif family == "free":
         rows.append(("—", t(lang, "none: each report says its amount")))
-    elif family == "mcr":  # the 81 fans by value, each by both its names
+    elif family == "mcr":  # the 81 fans by value (English chats: the Chinese beside)
         fans = sorted(FANS.values(), key=lambda f: -f.value)
         for v in sorted({f.value for f in fans}, reverse=True):
             rows.append((t(lang, "{n} fan", n=v), words.listing(
-                lang, (f"{words.said(lang, f.zh)} {f.en}" for f in fans if f.value == v))))
+                lang, (words.said(lang, f.zh) if is_chinese(lang)
+                       else f"{words.said(lang, f.zh)} {f.en}" for f in fans if f.value == v))))
     elif family == "hongkong":
         rows += [(n, t(lang, "a limit hand") if fan == LIMIT else t(lang, "{n} 番", n=fan))
                  for n, fan in FAN.items()]

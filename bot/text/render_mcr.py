@@ -7,6 +7,7 @@ follow from its number. At the match's end each player's table points give rank 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from typing import Any
 
@@ -85,21 +86,22 @@ def over_text(lang: str, s: SessionInfo) -> str | None:
 
 
 def rank_text(lang: str, s: SessionInfo, sm: Summary) -> str:
-    """Each player's table points and rank points, at the end of an MCR match (empty for
-    any other table)."""
-    if get_preset(s.preset).family != "mcr" or len(sm.nets) != 4:
+    """Each player's rank points and table points, at the end of an MCR match (empty for
+    any other table). Places go by seat: a substitute plays for the seat, whose rank points
+    go to the player whose seat it is; each player keeps the table points they earned."""
+    if get_preset(s.preset).family != "mcr" or len(sm.seat_points) != 4:
         return ""
-    ids = list(sm.nets)
-    ranks = match.rank_points([sm.nets[i] for i in ids])
-    order = sorted(range(4), key=lambda i: (-ranks[i], -sm.nets[ids[i]]))
+    names = {pid: p.name for pid, p in sm.players.items()}
+    game = [(names[next(iter(by))], {names[pid]: n for pid, n in by.items()})
+            for by in sm.seat_points.values()]
     rows = [t(lang, "Rank points (4 2 1 0, ties shared), then table points:")]
-    rows += ["  " + t(lang, "{player}: {rank} rank, {points} table",
-                      player=escape(sm.players[ids[i]].name), rank=_points(ranks[i]),
-                      points=sm.nets[ids[i]]) for i in order]
+    rows += ["  " + t(lang, "{player}: {rank} rank, {points} table", player=escape(name),
+                      rank=_points(rank), points=points)
+             for name, rank, points in match.standings([game])]
     return "\n" + "\n".join(rows)
 
 
-def standings_text(lang: str, games: list[dict[str, int]]) -> str:
+def standings_text(lang: str, games: Sequence[Sequence[match.MatchSeat]]) -> str:
     """The chat's MCR matches, players by rank points, then table points (empty: none)."""
     if not games:
         return ""

@@ -70,14 +70,24 @@ def rank_points(table_points: Sequence[int]) -> list[int]:
     return out
 
 
-def standings(games: Sequence[Mapping[str, int]]) -> list[tuple[str, int, int]]:
-    """Players over several games, each game a player -> table points mapping: (player,
-    rank points in twelfths, table points), by rank points, then table points."""
+# One seat of a game: the player whose seat it is, and each player who played it with the
+# table points they earned there (a substitute plays for the seat).
+MatchSeat = tuple[str, Mapping[str, int]]
+
+
+def standings(games: Sequence[Sequence[MatchSeat]]) -> list[tuple[str, int, int]]:
+    """Players over several games, each game its four seats: (player, rank points in
+    twelfths, table points), by rank points, then table points. A seat's places come from
+    the table points earned in it by whoever played it; its rank points go to the player
+    whose seat it is, and each player keeps the table points they earned."""
     rank: dict[str, int] = {}
     table: dict[str, int] = {}
     for game in games:
-        names = list(game)
-        for name, points in zip(names, rank_points([game[n] for n in names]), strict=True):
-            rank[name] = rank.get(name, 0) + points
-            table[name] = table.get(name, 0) + game[name]
-    return sorted(((n, rank[n], table[n]) for n in rank), key=lambda r: (-r[1], -r[2], r[0]))
+        ranks = rank_points([sum(by.values()) for _, by in game])
+        for (owner, by), points in zip(game, ranks, strict=True):
+            rank[owner] = rank.get(owner, 0) + points
+            for name, n in by.items():
+                rank.setdefault(name, 0)
+                table[name] = table.get(name, 0) + n
+    return sorted(((n, rank[n], table.get(n, 0)) for n in rank),
+                  key=lambda r: (-r[1], -r[2], r[0]))

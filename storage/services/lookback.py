@@ -15,11 +15,13 @@ from pydantic import Field
 from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection, Row
 
+from engine.mcr.match import MatchSeat
 from engine.models import HandResult, Seat
 from storage.errors import LedgerError
 from storage.models import Contract, HistoryItem, PlayerInfo, PlayerStats, SessionInfo, Standing
 from storage.services import rows as repo
 from storage.services.hand_json import full_report, full_result
+from storage.services.match_seats import seat_points
 from storage.services.nights import history_items
 from storage.sql import tables as t
 from storage.sql.clock import local, zone
@@ -204,27 +206,26 @@ class Lookback(Service):
         return await self.store.run(unit, write=False)
 
     async def match_games(self, chat_id: int, presets: tuple[str, ...]
-                          ) -> list[dict[str, int]]:
+                          ) -> list[list[MatchSeat]]:
         """Each ended table of four at one of ``presets`` (an MCR match), oldest first: its
-        players' table points, by name."""
+        four seats, each with the name of the player whose seat it is and the table points
+        of everyone who played it, by name."""
 
-        def unit(conn: Connection) -> list[dict[str, int]]:
-            sc, e, p = t.sessions.c, t.entries.c, t.players.c
-            games: dict[int, dict[int, int]] = {
-                r.id: {pid: 0 for pid in (r.seat_e, r.seat_s, r.seat_w, r.seat_n)}
-                for r in conn.execute(select(t.sessions).where(
-                    sc.chat_id == chat_id, sc.status == "ended", sc.preset.in_(presets),
-                    sc.seat_n.is_not(None)).order_by(sc.id)).all()}
-            if not games:
+        def unit(conn: Connection) -> list[list[MatchSeat]]:
+            sc, p = t.sessions.c, t.players.c
+            srows = conn.execute(select(t.sessions).where(
+                sc.chat_id == chat_id, sc.status == "ended", sc.preset.in_(presets),
+                sc.seat_n.is_not(None)).order_by(sc.id)).all()
+            if not srows:
                 return []
-            for sid, pid, net in conn.execute(
-                    select(e.session_id, e.player_id, func.sum(e.delta))
-                    .where(e.session_id.in_(list(games))).group_by(e.session_id, e.player_id)):
-                if pid in games[sid]:
-                    games[sid][pid] = int(net or 0)
             names = {r.id: r.name for r in conn.execute(
                 select(p.id, p.name).where(p.chat_id == chat_id)).all()}
-            return [{names[pid]: net for pid, net in game.items()} for game in games.values()]
+            games: list[list[MatchSeat]] = []
+            for srow in srows:
+                seats = seat_points(conn, srow)
+                games.append([(names[next(iter(by))], {names[pid]: n for pid, n in by.items()})
+                              for by in seats.values()])
+            return games
 
         return await self.store.run(unit, write=False)
 

@@ -22,6 +22,7 @@ from storage.services import rows as repo
 from storage.services.chats import name_members
 from storage.services.drafts import drop_table_drafts
 from storage.services.hand_json import full_report, full_result, hand_deltas
+from storage.services.match_seats import seat_points
 from storage.services.money import debt_list
 from storage.services.transfers import fewest_transfers
 from storage.sql import tables as t
@@ -251,6 +252,10 @@ class Nights(Service):
             .order_by(func.sum(hp.won).desc(), hp.player_id)).all()
         wins = tally[0] if tally else None
         top = tuple(players[r.player_id] for r in tally if wins and wins.w and r.w == wins.w)
+        seats = seat_points(conn, srow) if len(info.seats) == 4 else {}
+        missing = {pid for by in seats.values() for pid in by} - set(players)
+        players |= {r.id: repo.player_info(r) for r in conn.execute(
+            select(t.players).where(t.players.c.id.in_(missing))).all()} if missing else {}
         return Summary(
             session_id=srow.id, hands=info.hands,
             stake_cents=stakes[0] if len(stakes) == 1 else srow.stake_cents, nets=nets,
@@ -259,4 +264,5 @@ class Nights(Service):
             biggest=(players[best.player_id], best.win_points, best.number) if best else None,
             most_wins=(players[wins.player_id], int(wins.w)) if wins and wins.w else None,
             most_winners=top,
+            seat_points=seats,
         )

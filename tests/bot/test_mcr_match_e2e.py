@@ -29,9 +29,11 @@ async def test_a_whole_match_on_each_backend(tmp_path: Path, backend: str, name:
         games = await t.ledger.lookback.match_games(t.chat_id, mcr_presets())
         # The first match: 16 hands, the fines inside its table points, two ties.
         first, second = games
-        assert first == {"alice": -62, "bob": 62, "carol": 62, "dave": -62}
-        assert match.rank_points(list(first.values())) == [6, 36, 36, 6]  # 0.5 3 3 0.5
-        assert second == {"alice": -8, "bob": -8, "carol": -16, "dave": 32}
+        assert first == [("alice", {"alice": -62}), ("bob", {"bob": 62}),
+                         ("carol", {"carol": 62}), ("dave", {"dave": -62})]
+        assert match.rank_points([-62, 62, 62, -62]) == [6, 36, 36, 6]  # 0.5 3 3 0.5
+        assert second == [("alice", {"alice": -8}), ("bob", {"bob": -8}),
+                          ("carol", {"carol": -16}), ("dave", {"dave": 32})]
         assert match.standings(games) == [("bob", 54, 54), ("dave", 54, -30),
                                           ("carol", 36, 46), ("alice", 24, -70)]
         ended = await t.ledger.lookback.standings(t.chat_id)

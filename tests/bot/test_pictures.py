@@ -264,7 +264,7 @@ async def test_pictures_are_pngs_of_their_sizes(ledger: Ledger, tmp_path: Path) 
     for font in (fonts.pick_font(), fonts.pick_font([str(tmp_path)])):
         for lang in ("zh-Hans", "en"):
             assert png_size(draw_night(night, lang, font)) == drawing.CHART_SIZE
-            card = card_of(night, summary, "周五麻将")
+            card = card_of(night, summary, "周五麻将", lang)
             assert png_size(drawing.settle_card(card, lang, font)) == drawing.CARD_SIZE
             assert png_size(drawing.standings_chart(standings_series(nights, names), lang,
                                                     font)) == drawing.CHART_SIZE
@@ -301,7 +301,7 @@ async def test_dollar_signs_are_drawn_as_written(ledger: Ledger,
     figures = kept_figures(monkeypatch)
     font = fonts.pick_font()
     draw_night(night, "en", font)
-    drawing.settle_card(card_of(night, summary, "Friday $\\sqrt{$ game"), "en", font)
+    drawing.settle_card(card_of(night, summary, "Friday $\\sqrt{$ game", "en"), "en", font)
     drawing.standings_chart(standings_series(nights, who), "en", font)
     drawing.patterns_chart("$x^$", [("清一色", 3)], 3, "en", font, {"清一色": "one suit"})
     drawn = [[x.get_text() for x in fig.findobj(Text)] for fig in figures]
@@ -448,6 +448,9 @@ async def test_an_mcr_cards_biggest_hand_names_its_fans_by_both_names(ledger: Le
     wins = {row.number: row.result for row in night.hands}
     assert winning_patterns(wins[1], "S") == ["花龙", "平和"]
     assert winning_patterns(wins[3], "N") == ["9番"]
-    card = card_of(night, summary, "国标")
+    card = card_of(night, summary, "国标", "en")
     assert card.biggest is not None and card.biggest[2] == 2
     assert card.biggest[3] == ("清龙 Pure Straight", "清一色 Full Flush")
+    # A Chinese chat: the Chinese names alone.
+    zh = card_of(night, summary, "国标", "zh-Hans").biggest
+    assert zh is not None and zh[3] == ("清龙", "清一色")

@@ -49,8 +49,21 @@ def test_rank_points_share_ties(points: list[int], ranks: list[int]) -> None:
 
 
 def test_standings_rank_by_rank_points_then_table_points() -> None:
-    games = [{"ann": 30, "bob": 10, "cat": -5, "dan": -35},
-             {"ann": -35, "bob": 40, "cat": -5, "dan": 0}]
+    games = [[(n, {n: v}) for n, v in game.items()]
+             for game in ({"ann": 30, "bob": 10, "cat": -5, "dan": -35},
+                          {"ann": -35, "bob": 40, "cat": -5, "dan": 0})]
     # ann 4 + 0, bob 2 + 4, cat 1 + 1, dan 0 + 2: cat and dan tie on rank points
     assert match.standings(games) == [("bob", 72, 50), ("ann", 48, -5), ("cat", 24, -10),
                                       ("dan", 24, -35)]
+
+
+def test_a_substitute_plays_for_the_seat() -> None:
+    # dan's seat: dan -20, then eve +334 (the seat +314, first); eve keeps her table points,
+    # the seat's rank points are dan's.
+    game = [("ann", {"ann": -100}), ("bob", {"bob": -100}), ("cat", {"cat": -114}),
+            ("dan", {"dan": -20, "eve": 334})]
+    rows = match.standings([game])
+    assert sum(r[2] for r in rows) == 0 and sum(r[1] for r in rows) == 84
+    assert dict((n, (r, p)) for n, r, p in rows) == {
+        "dan": (48, -20), "eve": (0, 334), "ann": (18, -100), "bob": (18, -100),
+        "cat": (0, -114)}

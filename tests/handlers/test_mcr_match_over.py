@@ -17,5 +17,5 @@ async def test_buttons_are_not_offered_after_the_sixteenth_hand(tmp_path: Path) 
         for command in ("/draw", "/hu", "/penalty"):
             said = await t.say("alice", command)
             text = "\n".join(plain(m.text) for m in said)
-            assert "本局 16 盘已打完，不能再记" in text, (command, text)
+            assert "本场比赛 16 盘已打完，不能再记" in text, (command, text)
             assert not any(m.buttons for m in said), (command, text)
