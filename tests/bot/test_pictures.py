@@ -271,7 +271,9 @@ async def test_pictures_are_pngs_of_their_sizes(ledger: Ledger, tmp_path: Path) 
             counts = [("清一色", 3), ("七对", 1)]
             assert png_size(drawing.patterns_chart("小明", counts, 4, lang, font,
                                                    {"清一色": "one suit"})) == drawing.CHART_SIZE
-    assert card.biggest is not None and card.biggest[3] == ("清一色", "自摸")
+    zh = card_of(night, summary, "周五麻将", "zh-Hans")
+    assert zh.biggest is not None and zh.biggest[3] == ("清一色", "自摸")
+    assert card.biggest is not None and card.biggest[3] == ("one suit 清一色", "self-draw 自摸")
     assert [n.points for n in card.nets] == sorted(summary.nets.values(), reverse=True)
     assert sum(n.points for n in card.nets) == 0
 
