@@ -10,9 +10,11 @@ session (the connection dropped, or after a lease: ``idle_in_transaction_session
 and the live worker's scan of stalled sessions), which frees the chat; Telegram posts the
 update again, to the live worker, which handles it. Meanwhile the other chats are
 answered. Every report is recorded once, in order, and answered exactly once, in order
-(the stopped worker sent nothing: answers leave after its commit), within the lease and
-a bounded time; the inbox and outbox are empty and no advisory lock is left held; the
-log has no ERROR. Both on one bot of their own, with a lease of 2 s.
+(the earlier answers are marked sent before the worker stops, so it has no send in
+flight, which the promise would let go twice; and the report's answers leave only after
+its commit), within the lease and a bounded time; the inbox and outbox are empty, no
+advisory lock is left held and no session in a transaction; the log has no ERROR. Both on
+one bot of their own, with a lease of 2 s.
 """
 
 from __future__ import annotations
@@ -125,6 +127,10 @@ async def stopped_inside(rig: Rig, scenario: str, chats: list[int]) -> None:
             await until(load.tables_open, "the tables", 40)
             await load.run(rounds=2, pause=0.2)
             await until(load.answered, "the first reports answered", 40)
+            # Their answers marked sent too: the stopped worker has no send in flight
+            # (one would go again after its lease, the at-least-once the promise allows),
+            # so each answer must go exactly once.
+            await drained(url)
             await nothing_held(watcher)
 
             # The moment: the test holds the stalled chat's table row, and a report
