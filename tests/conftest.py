@@ -38,6 +38,7 @@ LONGEST_FIRST = (
     "tests/handlers/test_chinese_words.py",
     "tests/bot/test_faults.py",
     "tests/bot/test_webhook_workers.py",
+    "tests/bot/test_at_once_stalls.py",
     "tests/storage/test_undo_stack.py",
     "tests/bot/test_db_outages.py",
     "tests/engine/test_properties.py",
@@ -51,7 +52,7 @@ LONGEST_FIRST = (
 
 # The tests marked `exclusive` (they time worker processes against a lease) live here:
 # `make test` runs this module alone after the rest, naming it so as not to collect the
-# whole suite again to find four tests.
+# whole suite again to find its few tests.
 EXCLUSIVE_MODULE = "tests/bot/test_stalled_workers.py"
 
 

@@ -139,6 +139,7 @@ class Rig:
     bot: BotProcess
     url: str
     workers: int = 2
+    at_once: bool = True
 
 
 async def live_workers(bot: BotProcess) -> dict[str, int]:
@@ -179,7 +180,7 @@ async def running(tmp_path: Path, lease: float | None, workers: int = 2,
                                  "TALLY_STORAGE__URL": url,
                              }, start_seconds=60, stop_seconds=30)
             async with bot:
-                yield Rig(api, bot, url, workers)
+                yield Rig(api, bot, url, workers, at_once)
             # Stopped with SIGTERM, every worker had its say: nothing went wrong after
             # the last scenario looked.
             assert errors_logged(bot.log) == [], bot.log.read_text()[-3000:]
@@ -188,12 +189,15 @@ async def running(tmp_path: Path, lease: float | None, workers: int = 2,
         await fake.wait_closed()
 
 
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def rig(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Rig]:
-    # These scenarios pause or kill a worker while it holds claims on the inbox (the way
-    # of a held chat or a retry). An update handled at once has its claim seen by no one
-    # outside its transaction, so with it on that moment hardly ever comes.
-    async with running(tmp_path_factory.mktemp("stalled"), LEASE, at_once=False) as shared:
+@pytest_asyncio.fixture(loop_scope="module", scope="module", params=[False, True],
+                        ids=["at_once_off", "at_once_on"])
+async def rig(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+              ) -> AsyncIterator[Rig]:
+    # Each scenario with ``delivery.at_once`` off (updates claimed and handled by their
+    # chat's run, the way of a held chat or a retry) and on (handled in their request's
+    # one transaction; a worker stopped inside it: tests/bot/test_at_once_stalls.py).
+    async with running(tmp_path_factory.mktemp("stalled"), LEASE,
+                       at_once=request.param) as shared:
         yield shared
 
 
@@ -323,6 +327,12 @@ async def pause_holding(url: str, victim: str, pid: int) -> None:
 
 async def test_a_worker_paused_past_its_lease_then_woken_sends_nothing_twice(
         rig: Rig) -> None:
+    if rig.at_once:
+        # The pause must catch the worker holding inbox claims: with at_once on, an update
+        # is claimed inside its request's uncommitted transaction, seen by no one, and only
+        # a held chat's or a retry's claims are visible, which this load hardly ever makes.
+        pytest.skip("with at_once on: tests/bot/test_at_once_stalls.py pauses a worker "
+                    "inside its transaction instead")
     await two_workers(rig, "sigstop", [-100920, -100921, -100922, -100923])
 
 
