@@ -97,8 +97,11 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
         params: dict[str, Any] = dict(exc.params)
         await refuse(update, lang, exc.code, str(exc), **params)
         return
+    # A word for the stake (两块) is no amount, unless the chat's preset or the table going
+    # names its stake by a word (a Hong Kong tier, a Singapore stake table: said below).
     if (said := _stake_in_words(words)) is not None and \
-            not preset_in_cents((await context.chat_info(chat.id, lang)).preset):
+            not preset_in_cents((await context.chat_info(chat.id, lang)).preset) and \
+            not (session is not None and preset_in_cents(session.preset)):
         await refuse(update, lang, "bad_stake", token=escape(clip(said)))
         return
     if isinstance(change, tuple):

@@ -218,7 +218,7 @@ async def test_bad_input_answers_with_an_example_and_records_nothing(tmp_path: P
         for text, expected in [
             ("/hu bob", "Say how they won"),
             ("/hu bob from", "needs a player"),
-            ("/hu bob 自摸 清一吃", "did you mean: 清一色"),
+            ("/hu bob 自摸 清一吃", "did you mean: one suit 清一色"),
             ("/hu bob from bob", "cannot win off their own discard"),
             ("/hu bob 自摸 七对 对对胡", "cannot both hold"),
             ("/kong bob", "Example: /kong"),

@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 
 from bot.console.fake_api import SentMessage
 from bot.pictures import drawing
+from bot.text.words import pattern_shown
 from tests.bot.guided_play import find_button
 from tests.bot.harness import carol_leaves, end_night, plain
 from tests.bot.layout import kept_figures, layout_problems
@@ -279,12 +280,15 @@ CHENGDU = ("平胡", "对对胡", "清一色", "带幺九", "七对", "将对", 
 async def test_an_unknown_pattern_lists_the_tables_patterns_whole(tmp_path: Path,
                                                                   lang: str) -> None:
     zh = lang != "en"
-    every = ("、" if zh else ", ").join(CHENGDU)
+    # An English chat names each pattern in English with the Chinese beside (issue 31).
+    every = "、".join(CHENGDU) if zh else ", ".join(
+        pattern_shown("en", "chengdu", n) for n in CHENGDU)
     async with table(tmp_path, lang=lang) as t:
         await t.say("alice", "/new chengdu @alice @bob @carol @dave")
         text = await _answer(t, "bob", "/hu bob 自摸 清一吃")
         assert (f"没有番型 清一吃；你是说：清一色？本桌算的有：{every}。" if zh else
-                f"Unknown pattern 清一吃; did you mean: 清一色? This table counts: {every}."
+                "Unknown pattern 清一吃; did you mean: one suit 清一色? This table counts: "
+                f"{every}."
                 ) in text, text
         text = await _answer(t, "bob", "/hu bob 自摸 xyzzy")
         assert (f"没有番型 xyzzy。本桌算的有：{every}。" if zh else
