@@ -131,8 +131,8 @@ MESSAGES: dict[str, str] = {
     "adjust_not_zero": "An adjustment must add up to zero; these add up to {total}. Example: "
                        "/adjust alice -10 bob +10",
     # ledger
-    "no_session": "No table is going in this chat; start one with /new.",
-    "session_open": "A table is already going here; /end it first.",
+    "no_night_going": "No table is going in this chat; start one with /new.",
+    "night_open": "A table is already going here; /end it first.",
     "hand_over": "Hand {number} is over: nothing more can join it, so nothing was recorded.",
     "same_player_twice": "A player cannot sit twice.",
     "four_players": "A table has four players, or three; you named {count}.",
@@ -436,7 +436,7 @@ MESSAGES: dict[str, str] = {
     "sg_stake": "A Singapore table pays from its stake table, not by a stake per point: "
                 "choose the table instead, e.g. /set stake 10/20 (10/20, 20/40, 50/1, 1/2, "
                 "3-6).",
-    "set_other_preset": "{option} is an option of {table}, the table going, not of this "
+    "set_other_preset": "{option} is an option of {table}, the night going, not of this "
                         "chat's house rules ({preset}); a table keeps the rules it started "
                         "with. For the chat's next tables: /set preset {key}, then /set "
                         "{typed}.",
