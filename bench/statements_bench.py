@@ -27,23 +27,12 @@ from typing import Any
 
 from sqlalchemy import event
 
+from bench.webhook_bench import NEW, PLAYERS, report
 from bot.app import build_application, running
 from bot.console.fake_api import FakeBotAPI, FakeRequest, FakeUser
 from bot.delivery.pipeline import pipeline_of
 from bot.ops.config import Settings, StorageSettings, TelegramSettings
 from storage.ledger import Ledger
-
-PLAYERS = ["alice", "bob", "carol", "dave"]
-NEW = "/new chengdu @alice @bob @carol @dave"
-PATTERNS = ["清一色", "七对", "对对胡", "平胡"]
-
-
-def report(chat: int, n: int) -> tuple[str, str]:
-    """The n-th report of a chat: self-drawn wins, three to a hand, winners rotating."""
-    hand, i = divmod(n, 3)
-    turn = (hand + chat) % 4
-    who = (PLAYERS[turn:] + PLAYERS[:turn])[i]
-    return who, f"/hu {who} 自摸 {PATTERNS[(hand + i) % 4]}"
 
 
 class Counts:
