@@ -436,7 +436,7 @@ MESSAGES: dict[str, str] = {
     "sg_stake": "A Singapore table pays from its stake table, not by a stake per point: "
                 "choose the table instead, e.g. /set stake 10/20 (10/20, 20/40, 50/1, 1/2, "
                 "3-6).",
-    "set_other_preset": "{option} is an option of {table}, the night going, not of this "
+    "set_other_preset": "{option} is an option of {table}, the table going, not of this "
                         "chat's house rules ({preset}); a table keeps the rules it started "
                         "with. For the chat's next tables: /set preset {key}, then /set "
                         "{typed}.",

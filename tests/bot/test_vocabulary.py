@@ -86,7 +86,7 @@ def test_the_hong_kong_catalog_says_its_own_words() -> None:
 
 
 ENGLISH: list[tuple[str, str, set[str]]] = [
-    ("session or game for a night", r"(?i)\b(nights?|games?)\b", set()),
+    ("session or game for a night", r"(?i)\b(sessions?|games?)\b", set()),
     ("a stake said as 'N a point' or a rate", r"(?i)\{stake\} a point|\brate\b", set()),
     ("round for a night (an MCR match's round is its own word)", r"(?i)\brounds?\b",
      {"Match: {round}, hand {hand} of 4 ({number} of 16). Seat winds: {winds}.",
