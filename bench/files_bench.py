@@ -64,7 +64,7 @@ async def _forty_hands(tmp: Path) -> None:
     ledger = await Ledger.open(f"sqlite+aiosqlite:///{tmp}/draw.sqlite3")
     try:
         seats = [PlayerRef(name=n) for n in ("小明", "bob", "carol", "大卫")]
-        await ledger.sessions.open_session(CHAT, seats, preset="chengdu",
+        await ledger.open_nights.open_night(CHAT, seats, preset="chengdu",
                                            overrides={"blood_battle": False})
         rng = random.Random(5)
         for _ in range(40):
@@ -73,12 +73,12 @@ async def _forty_hands(tmp: Path) -> None:
             await ledger.hands.record(CHAT, {"type": "win", "how": "discard", "winner": winner,
                                              "from_seat": loser,
                                              "patterns": rng.choice([[], ["清一色"], ["七对"]])})
-        summary = await ledger.nights.end_session(CHAT)
-        night = await ledger.series.night(CHAT)
+        summary = await ledger.nights.end_night(CHAT)
+        night_chart = await ledger.series.night_chart(CHAT)
         font = fonts.chosen()
-        card = card_of(night, summary, "周五麻将")
+        card = card_of(night_chart, summary, "周五麻将")
         anchor = _best(_empty_png, 10)
-        chart = _best(lambda: draw_night(night, "zh-Hans", font), 10)
+        chart = _best(lambda: draw_night(night_chart, "zh-Hans", font), 10)
         settle = _best(lambda: drawing.settle_card(card, "zh-Hans", font), 10)
         print(f"font: {font.family} (CJK: {font.cjk})")
         print(f"anchor, an empty {drawing.CHART_SIZE[0]}x{drawing.CHART_SIZE[1]} PNG: "
@@ -96,11 +96,11 @@ async def _fill(ledger: Ledger, chat_id: int, hands: int, per_night: int) -> Non
     done = 0
     while done < hands:
         n = min(per_night, hands - done)
-        s = await ledger.sessions.open_session(chat_id, seats, preset="chengdu",
+        s = await ledger.open_nights.open_night(chat_id, seats, preset="chengdu",
                                                overrides={"blood_battle": False})
         pids: dict[str, int] = {seat: p.id for seat, p in s.seats.items()}
         await _bulk(ledger, chat_id, s.id, pids, 0, n, templates, rng, {})
-        await ledger.nights.end_session(chat_id)
+        await ledger.nights.end_night(chat_id)
         done += n
 
 

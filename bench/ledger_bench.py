@@ -55,12 +55,12 @@ def _templates(n: int = 64) -> list[tuple[dict[str, Any], dict[str, Any], Any]]:
 
 async def _setup_chat(ledger: Ledger, chat_id: int) -> tuple[int, dict[str, int]]:
     seats = [PlayerRef(name=f"p{chat_id}_{i}") for i in range(4)]
-    s = await ledger.sessions.open_session(chat_id, seats, preset="chengdu",
+    s = await ledger.open_nights.open_night(chat_id, seats, preset="chengdu",
                                            overrides={"blood_battle": False})
     return s.id, {seat: p.id for seat, p in s.seats.items()}
 
 
-async def _bulk(ledger: Ledger, chat_id: int, session_id: int, pids: dict[str, int],
+async def _bulk(ledger: Ledger, chat_id: int, night_id: int, pids: dict[str, int],
                 start: int, count: int, templates: list[Any], rng: random.Random,
                 totals: dict[int, list[int]]) -> None:
     stamp = datetime.now(UTC)
@@ -68,7 +68,7 @@ async def _bulk(ledger: Ledger, chat_id: int, session_id: int, pids: dict[str, i
         for first in range(start, start + count, BATCH):
             n = min(BATCH, start + count - first)
             picks = [rng.choice(templates) for _ in range(n)]
-            hand_rows = [{"chat_id": chat_id, "session_id": session_id, "number": first + i + 1,
+            hand_rows = [{"chat_id": chat_id, "night_id": night_id, "number": first + i + 1,
                           "dealer": "E", "report": rep, "result": res, "status": "closed",
                           "next_dealer": res["next_dealer"], "reporters": [None],
                           "created_at": stamp, "updated_at": stamp}
@@ -81,7 +81,7 @@ async def _bulk(ledger: Ledger, chat_id: int, session_id: int, pids: dict[str, i
                 for seat in SEATS:
                     f = facts[seat]
                     pid = pids[seat]
-                    entry_rows.append({"chat_id": chat_id, "session_id": session_id,
+                    entry_rows.append({"chat_id": chat_id, "night_id": night_id,
                                        "hand_id": hid, "event_index": 0, "player_id": pid,
                                        "delta": f.delta, "created_at": stamp})
                     fact_rows.append({"hand_id": hid, "player_id": pid, "chat_id": chat_id,
@@ -94,7 +94,7 @@ async def _bulk(ledger: Ledger, chat_id: int, session_id: int, pids: dict[str, i
                         tot[k] += v
             await conn.execute(insert(t.entries), entry_rows)
             await conn.execute(insert(t.hand_players), fact_rows)
-        await conn.execute(update(t.sessions).where(t.sessions.c.id == session_id)
+        await conn.execute(update(t.nights).where(t.nights.c.id == night_id)
                            .values(hands=start + count))
 
 

@@ -267,7 +267,7 @@ async def load(bot: str, url: str, seconds: float, delay: float = 0.05) -> dict[
 async def same_order(app: Any, sent: dict[int, list[str]]) -> bool:
     ledger = app.bot_data["services"].ledger
     for chat, names in sent.items():
-        session = await ledger.sessions.current_session(chat)
+        night = await ledger.open_nights.current_night(chat)
 
         def unit(conn: Any, chat: int = chat) -> list[Any]:
             return [r.report for r in conn.execute(
@@ -275,7 +275,7 @@ async def same_order(app: Any, sent: dict[int, list[str]]) -> bool:
                 .order_by(t.hands.c.number))]
 
         reports = await ledger.run(unit, write=False)
-        recorded = [session.seats[e["winners"][0]["seat"]].name
+        recorded = [night.seats[e["winners"][0]["seat"]].name
                     for r in reports for e in r["events"]]
         if recorded != names:
             return False

@@ -146,16 +146,16 @@ async def report_delay(t: Table, b: Any, base: str, reports: int) -> list[float]
     page, _, _ = await open_page(b, launch_url(base, init_data(t, "bob")))
     delays = []
     for i in range(reports):
-        session = await t.ledger.sessions.current_session(t.chat_id)
+        night = await t.ledger.open_nights.current_night(t.chat_id)
         seat = ("E", "S", "W", "N")[i % 4]
-        name = session.seats[seat].name
+        name = night.seats[seat].name
         started = time.perf_counter()
         t.api.say(t.user(name), t.chat_id, f"/hu {name} 自摸")
         selector = f'#board tr[data-seat="{seat}"] td[data-total]'
         await page.wait_for_function(
             "([sel, old]) => { const c = document.querySelector(sel);"
             " return c && Number(c.dataset.total) !== old; }",
-            arg=[selector, session.totals[seat]])
+            arg=[selector, night.totals[seat]])
         delays.append(time.perf_counter() - started)
         await t.app.bot_data["pipeline"].idle()
     await page.close()

@@ -30,7 +30,7 @@ from bot.console.fake_api import FakeBotAPI
 from bot.delivery.pipeline import pipeline_of
 
 PIPELINE = ("inbox", "outbox")
-LEDGER = ("chats", "players", "totals", "sessions", "hands", "hand_players", "entries", "audit",
+LEDGER = ("chats", "players", "totals", "nights", "hands", "hand_players", "entries", "audit",
           "debts", "drafts")
 
 

@@ -54,7 +54,7 @@ class Ruleset:
         return FAMILIES[self.family].points_in_cents
 
     def snapshot(self) -> dict[str, Any]:
-        """Everything needed to score again later, exactly as now (a session keeps this)."""
+        """Everything needed to score again later, exactly as now (a night keeps this)."""
         return {"preset": self.preset, "family": self.family,
                 "options": self.options.model_dump(mode="json")}
 

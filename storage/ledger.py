@@ -2,8 +2,8 @@
 services that build them, each a small class in its own module:
 
 - ``ledger.chats``: a chat's settings and its players (:mod:`storage.services.chats`);
-- ``ledger.sessions``: the table going, its scoreboard message, seat changes
-  (:mod:`storage.services.sessions`);
+- ``ledger.open_nights``: the night going, its scoreboard message, seat changes
+  (:mod:`storage.services.open_nights`);
 - ``ledger.hands``: recording events, and reports kept as a question
   (:mod:`storage.services.hands`);
 - ``ledger.corrections``: undo, void, amend, the audit trail (:mod:`storage.services.corrections`);
@@ -51,9 +51,9 @@ from storage.services.lookback import (
 )
 from storage.services.money import Money, MoneyStanding, PairBalance, Payment, SettlePlan
 from storage.services.nights import Nights
+from storage.services.open_nights import OpenNights
 from storage.services.rows import SEAT_COLUMNS
-from storage.services.series import HandRow, Night, NightNet, Series
-from storage.services.sessions import Sessions
+from storage.services.series import HandRow, NightChart, NightNet, Series
 from storage.services.twice import QUESTION_KIND
 from storage.sql import db, schema
 from storage.sql.clock import local, now, utc_offset, zone, zone_name
@@ -84,8 +84,8 @@ class Ledger(Store):
         return Chats(self)
 
     @cached_property
-    def sessions(self) -> Sessions:
-        return Sessions(self)
+    def open_nights(self) -> OpenNights:
+        return OpenNights(self)
 
     @cached_property
     def hands(self) -> Hands:
@@ -142,7 +142,7 @@ class Ledger(Store):
 __all__ = [
     "IMPORT_KIND", "QUESTION_KIND", "SEAT_COLUMNS", "AuditNote", "Chats", "Claimed",
     "Drafts", "HandDetail", "HandRow", "ImportPreview", "Ledger", "LedgerError",
-    "MoneyStanding", "Night", "NightHistory", "NightList", "NightNet", "PairBalance",
+    "MoneyStanding", "NightChart", "NightHistory", "NightList", "NightNet", "PairBalance",
     "Payment", "PlayerRecord", "Rollback", "Scope", "SettlePlan", "local", "now", "seat_facts",
     "utc_offset", "zone", "zone_name",
 ]

@@ -63,7 +63,7 @@ class PlayerRef(Contract):
     username: str | None = None
 
 
-class SessionInfo(Contract):
+class NightInfo(Contract):
     id: int
     chat_id: int
     preset: str
@@ -102,7 +102,7 @@ class RecordOutcome(Contract):
     hand: HandResult | None = None
     closed: bool = False
     next_dealer: Seat | None = None
-    session: SessionInfo | None = None
+    night: NightInfo | None = None
     # Nothing was recorded: the report looks like a second report of hand ``hand_number``
     # and is kept as this question (storage.services.twice) until a player answers it.
     asked: int | None = None
@@ -127,7 +127,7 @@ class EditOutcome(Contract):
     action: str
     hand_number: int
     changes: tuple[HandChange, ...]
-    session: SessionInfo
+    night: NightInfo
 
 
 class UndoOutcome(Contract):
@@ -137,7 +137,7 @@ class UndoOutcome(Contract):
     event_index: int | None
     removed: dict[str, Any]
     deltas: dict[Seat, int]  # how the table's seats' totals moved (who sits there now)
-    session: SessionInfo
+    night: NightInfo
     correction: bool = False  # a correction (/edit, /void) was taken back, not an event
     # Everyone whose result moved and by how much, who left the table (/seat) included:
     # the hand's players in seat order first.
@@ -153,7 +153,7 @@ class Transfer(Contract):
 
 class Debt(Contract):
     id: int
-    session_id: int
+    night_id: int
     payer: PlayerInfo
     payee: PlayerInfo
     points: int
@@ -162,7 +162,7 @@ class Debt(Contract):
 
 
 class Summary(Contract):
-    session_id: int
+    night_id: int
     hands: int
     stake_cents: int
     nets: dict[int, int]  # player id -> points
@@ -216,7 +216,7 @@ class PlayerStats(Contract):
 
 
 class HistoryItem(Contract):
-    session_id: int
+    night_id: int
     number: int
     dealer: Seat
     status: str

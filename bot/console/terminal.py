@@ -274,10 +274,10 @@ class Console:
         self.out.flush()
 
     async def banner(self, app) -> str:  # type: ignore[no-untyped-def]
-        """The banner, its first suggestion fitting the moment: a table going or not."""
+        """The banner, its first suggestion fitting the moment: a night going or not."""
         ledger = app.bot_data["services"].ledger
-        session = await ledger.sessions.current_session(GROUP_ID)
-        tip = t(self.lang, CONSOLE_NEW) if session is None else \
+        night = await ledger.open_nights.current_night(GROUP_ID)
+        tip = t(self.lang, CONSOLE_NEW) if night is None else \
             t(self.lang, CONSOLE_GOING)
         return t(self.lang, BANNER, who=self.speaker.first_name, next=tip)
 

@@ -125,10 +125,10 @@ class Sender:
         self.max_attempts = max_attempts
         self.slots = asyncio.Semaphore(max_in_flight)
         self.streams: dict[int, ChatStream] = {}
-        # session id -> its board's message id and the text it shows (the newest few)
+        # night id -> its board's message id and the text it shows (the newest few)
         self.boards: dict[int, tuple[int, str | None]] = {}
         # chat id -> time.monotonic() before which its board is not edited again, and the
-        # table (session id) that board showed: another table's first board goes at once
+        # table (night id) that board showed: another table's first board goes at once
         self.board_due: dict[int, tuple[float, Any]] = {}
         self._sent: list[int] = []
         self._dropped: list[int] = []
@@ -148,7 +148,7 @@ class Sender:
             stream = self.streams.setdefault(row.chat_id, ChatStream())
             old = stream.board
             if row.collapse is not None and old is not None and \
-                    old.params.get("session_id") != row.params.get("session_id"):
+                    old.params.get("night_id") != row.params.get("night_id"):
                 # Another table's board (the one that ended: its last edit drops its
                 # buttons) is not replaced by this one's: it goes first, in order.
                 earlier, stream.board = sorted((old, row), key=lambda r: r.id)
@@ -349,7 +349,7 @@ class Sender:
                 due, shown = self.board_due.get(chat_id, (0.0, None))
                 wait = due - time.monotonic()
                 if wait > 0 and not self._closing and not stream.board.params.get("now") \
-                        and stream.board.params.get("session_id") == shown:
+                        and stream.board.params.get("night_id") == shown:
                     stream.waiting = True
                     self._check_idle()
                     with contextlib.suppress(TimeoutError):
@@ -362,7 +362,7 @@ class Sender:
                 stream.board = None
                 await self._deliver(row)
                 self.board_due[chat_id] = (time.monotonic() + self.board_interval,
-                                           row.params.get("session_id"))
+                                           row.params.get("night_id"))
         finally:
             stream.task = None
             stream.waiting = False
@@ -474,10 +474,10 @@ class Sender:
     async def _board(self, row: Queued) -> None:
         """Show the table on its scoreboard: edit it, or post and pin it."""
         params = row.params
-        session_id, text = int(params["session_id"]), params["text"]
-        message_id, shown = self.boards.get(session_id, (None, None))
+        night_id, text = int(params["night_id"]), params["text"]
+        message_id, shown = self.boards.get(night_id, (None, None))
         if message_id is None:
-            message_id = await self.ledger.sessions.board_message(row.chat_id, session_id)
+            message_id = await self.ledger.open_nights.board_message(row.chat_id, night_id)
         if message_id is not None and text == shown and self.worker is None:
             return  # it shows that already (with several workers, another may have edited)
         markup = _raw({"reply_markup": params.get("reply_markup")})
@@ -485,28 +485,28 @@ class Sender:
             try:
                 await self.bot.edit_message_text(text, row.chat_id, message_id,
                                                  parse_mode="HTML", api_kwargs=markup)
-                self._shown(session_id, message_id, text)
+                self._shown(night_id, message_id, text)
                 return
             except BadRequest as exc:
                 if "not modified" in str(exc).lower():
-                    self._shown(session_id, message_id, text)
+                    self._shown(night_id, message_id, text)
                     return
                 if "not found" not in str(exc).lower():
                     raise
                 log.info("scoreboard %s in chat %s is gone; posting a new one", message_id,
                          row.chat_id)
         msg: Message = await deliver_now(self.bot, row)
-        await self.ledger.sessions.set_board_message(row.chat_id, session_id, msg.message_id)
-        self._shown(session_id, msg.message_id, text)
+        await self.ledger.open_nights.set_board_message(row.chat_id, night_id, msg.message_id)
+        self._shown(night_id, msg.message_id, text)
         try:  # the bot may not pin here; the board works all the same
             await self.bot.pin_chat_message(row.chat_id, msg.message_id,
                                             disable_notification=True)
         except TelegramError as exc:
             log.info("cannot pin the scoreboard in chat %s: %s", row.chat_id, exc)
 
-    def _shown(self, session_id: int, message_id: int, text: str) -> None:
-        self.boards.pop(session_id, None)
-        self.boards[session_id] = (message_id, text)
+    def _shown(self, night_id: int, message_id: int, text: str) -> None:
+        self.boards.pop(night_id, None)
+        self.boards[night_id] = (message_id, text)
         while len(self.boards) > 10_000:  # remember the newest boards only
             del self.boards[next(iter(self.boards))]
 

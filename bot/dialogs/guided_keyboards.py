@@ -42,7 +42,7 @@ from engine.explain import TEMPLATES
 from engine.offer import FROM_ANOTHER, WAYS, Offer
 from engine.patterns import FAMILY_PATTERNS
 from engine.rules import get_preset
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 # Each way to win (engine.offer.WAYS) as its button says it.
 KONG_WORDS = {"concealed": "暗杠", "added": "补杠", "direct": "直杠", "wild": "宝杠"}
@@ -53,31 +53,31 @@ Button = tuple[str, str]
 Make = Callable[..., Button]
 
 
-def message(lang: str, session: SessionInfo, draft_id: int, version: int, draft: Draft
+def message(lang: str, night: NightInfo, draft_id: int, version: int, draft: Draft
             ) -> tuple[str, InlineKeyboardMarkup]:
     """The message (HTML) and buttons for the draft as it stands."""
-    table = Table.of(session)
+    table = Table.of(night)
 
     def b(label: str, action: str, arg: str | int | None = None) -> Button:
         return label, draft_data(draft_id, version, action, arg)
 
     if isinstance(draft, HuDraft):
-        text, rows = _hu(lang, session, table, draft, b)
+        text, rows = _hu(lang, night, table, draft, b)
     elif isinstance(draft, KongDraft):
-        text, rows = _kong(lang, session, table, draft, b)
+        text, rows = _kong(lang, night, table, draft, b)
     elif isinstance(draft, BiteDraft):
-        text, rows = _bite(lang, session, table, draft, b)
+        text, rows = _bite(lang, night, table, draft, b)
     elif isinstance(draft, PenaltyDraft):
-        text, rows = _penalty(lang, session, table, draft, b)
+        text, rows = _penalty(lang, night, table, draft, b)
     else:
-        text, rows = _draw(lang, session, table, draft, b)
+        text, rows = _draw(lang, night, table, draft, b)
     return text, InlineKeyboardMarkup(_markup(rows))
 
 
-def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
+def describe(lang: str, night: NightInfo, draft: Draft) -> str:
     """What the draft says (plain text): for a win one line per winner (who, how, patterns
     and counts), then the hand's shared facts (birds, 精, losers' 飞宝, 本金)."""
-    names = _names(session)
+    names = _names(night)
     if isinstance(draft, KongDraft):
         return f"{names[draft.seat or '']} {said(lang, KONG_WORDS[draft.kind or ''])}" + (
             f" ← {names[draft.from_seat]}" if draft.from_seat else "")
@@ -87,7 +87,7 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
             f" ← {names[draft.from_seat]}" if draft.from_seat else "") + (
             " · " + t(lang, "hidden") if draft.hidden else "")
     if isinstance(draft, PenaltyDraft):
-        options = session.rules.get("options", {})
+        options = night.rules.get("options", {})
         amount = draft.points if draft.points is not None else \
             int(options.get("false_win", 10))
         return t(lang, TEMPLATES["mcr_penalty"], seat=names[draft.seat or ""],
@@ -99,15 +99,15 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
                  for s, p in draft.players.items() if p.state != "no"]
         return t(lang, "The wall ran out") + (colon(lang) + listing(lang, parts) if parts
                                               else "")
-    hongkong = Table.of(session).offer.family == "hongkong"
+    hongkong = Table.of(night).offer.family == "hongkong"
     how = how_label(lang, draft.how, hongkong) if draft.how in HOW_LABELS else ""
     lines = []
     for w in draft.winners:
         text = names[w.seat] + (colon(lang) + how if how else "")
         if draft.from_seat:
             text += f" ← {names[draft.from_seat]}"
-        both = get_preset(session.preset).family == "mcr" and not is_chinese(lang)
-        bits = [_both(n) if both else _shown(lang, session.preset, n) for n in w.patterns]
+        both = get_preset(night.preset).family == "mcr" and not is_chinese(lang)
+        bits = [_both(n) if both else _shown(lang, night.preset, n) for n in w.patterns]
         bits += [f"{said(lang, '根')}{w.gen}"] if w.gen else []
         bits += [f"{w.fan}{said(lang, '番')}"] if w.fan else []
         bits += [f"{said(lang, '杠')}{w.kongs}"] if w.kongs else []
@@ -134,7 +134,7 @@ def describe(lang: str, session: SessionInfo, draft: Draft) -> str:
         shared.append(said(lang, "精") + " " + listing(lang, (f"{names[s]} {z}/{f}" for s, (z, f) in
                                              draft.jing.items())))
     if draft.indicator:
-        shared.append(f"{Table.of(session).offer.indicator or ''} {draft.indicator}")
+        shared.append(f"{Table.of(night).offer.indicator or ''} {draft.indicator}")
     if shared:
         lines.append(" · ".join(shared))
     return "\n".join(lines)
@@ -148,8 +148,8 @@ def how_label(lang: str, how: str | None, hongkong: bool) -> str:
     return t(lang, HOW_LABELS[how or ""])
 
 
-def _names(session: SessionInfo) -> dict[str, str]:
-    return {seat: p.name for seat, p in session.seats.items()}
+def _names(night: NightInfo) -> dict[str, str]:
+    return {seat: p.name for seat, p in night.seats.items()}
 
 
 def _rows(buttons: list[Button], width: int) -> list[list[Button]]:
@@ -163,14 +163,14 @@ def _markup(rows: list[list[Button]]) -> list[list[InlineKeyboardButton]]:
 
 # -- /hu -----------------------------------------------------------------------------------
 
-def _hu(lang: str, session: SessionInfo, table: Table, draft: HuDraft, b: Make
+def _hu(lang: str, night: NightInfo, table: Table, draft: HuDraft, b: Make
         ) -> tuple[str, list[list[Button]]]:
     facts = table.offer
-    names = _names(session)
+    names = _names(night)
     cancel = b(t(lang, "Cancel"), "x")
     back = b(t(lang, "Back"), "bk")
     rows: list[list[Button]] = []
-    summary = escape(describe(lang, session, draft)) if draft.winners else ""
+    summary = escape(describe(lang, night, draft)) if draft.winners else ""
     winners = draft.seats_won
     inside = table.inside
     if draft.step == "start":
@@ -225,19 +225,19 @@ def _hu(lang: str, session: SessionInfo, table: Table, draft: HuDraft, b: Make
         return (summary + "\n" + t(lang, "Who else won on the same tile?"),
                 [buttons, [back, cancel]])
     if draft.step == "main":
-        return _main(lang, session, facts, draft, b, summary, cancel)
+        return _main(lang, night, facts, draft, b, summary, cancel)
     if draft.step == "bao":  # Hong Kong: who fed the fourth exposed meld
         seat = draft.winners[draft.cur].seat
-        buttons = [b(names[s], "zp", s) for s in session.seats if s != seat]
+        buttons = [b(names[s], "zp", s) for s in night.seats if s != seat]
         return (summary + "\n" + t(lang, "包自摸: who fed {player}'s fourth exposed meld?",
                                     player=escape(names[seat])),
                 [*_rows([*buttons, b(t(lang, "Nobody"), "zp", "0")], 4), [back]])
-    return _more(lang, session, facts, draft, b, summary, back)
+    return _more(lang, night, facts, draft, b, summary, back)
 
 
-def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make,
+def _main(lang: str, night: NightInfo, facts: Offer, draft: HuDraft, b: Make,
           summary: str, cancel: Button) -> tuple[str, list[list[Button]]]:
-    names = _names(session)
+    names = _names(night)
     rows: list[list[Button]] = []
     cur = draft.winners[draft.cur]
     if len(draft.winners) > 1:
@@ -246,7 +246,7 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
     first = draft.page * PAGE
     both = facts.family == "mcr" and not is_chinese(lang)  # MCR fans by both names
     page = [b(("✅ " if n in cur.patterns else "") + (_both(n) if both else
-                                                     _shown(lang, session.preset, n)),
+                                                     _shown(lang, night.preset, n)),
               "p", first + i)
             for i, n in enumerate(facts.patterns[first: first + PAGE])]
     rows += _rows(page, 2 if both else 3)
@@ -279,7 +279,7 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
         controls.append(b(t(lang, "More…"), "mo"))
     rows.append(controls)
     prompt = t(lang, "Patterns for {player}? None is {plain}.", player=escape(names[cur.seat]),
-               plain=escape(_shown(lang, session.preset, facts.plain)))
+               plain=escape(_shown(lang, night.preset, facts.plain)))
     if facts.family == "changsha":  # Changsha counts big wins (大胡), not 番
         prompt = t(lang, "Big wins for {player}? None is a small win.",
                    player=escape(names[cur.seat]))
@@ -304,16 +304,16 @@ def _main(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
     return summary + "\n" + prompt, rows
 
 
-def _more(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make,
+def _more(lang: str, night: NightInfo, facts: Offer, draft: HuDraft, b: Make,
           summary: str, back: Button) -> tuple[str, list[list[Button]]]:
-    names = _names(session)
+    names = _names(night)
     step = draft.step
     winners = draft.seats_won
     cur = draft.winners[draft.cur]
     rows: list[list[Button]] = []
-    others = [s for s in session.seats if s not in winners]
+    others = [s for s in night.seats if s not in winners]
     if step == "jing":
-        for seat in session.seats:
+        for seat in night.seats:
             z, f = draft.jing.get(seat, (0, 0))
             rows.append([b(f"{names[seat]} {said(lang, '正精')} {z}", "jz", seat),
                          b(f"{names[seat]} {said(lang, '副精')} {f}", "jf", seat)])
@@ -371,9 +371,9 @@ def _more(lang: str, session: SessionInfo, facts: Offer, draft: HuDraft, b: Make
 
 # -- /kong and /draw ---------------------------------------------------------------------
 
-def _kong(lang: str, session: SessionInfo, table: Table, draft: KongDraft, b: Make
+def _kong(lang: str, night: NightInfo, table: Table, draft: KongDraft, b: Make
           ) -> tuple[str, list[list[Button]]]:
-    names = _names(session)
+    names = _names(night)
     cancel = b(t(lang, "Cancel"), "x")
     if draft.seat is None:
         return t(lang, "Who made a kong?"), [[b(names[s], "ks", s) for s in table.inside],
@@ -391,9 +391,9 @@ def _instant_key(what: str) -> str:
     return what if what.startswith("set_") else "bite_" + what
 
 
-def _bite(lang: str, session: SessionInfo, table: Table, draft: BiteDraft, b: Make
+def _bite(lang: str, night: NightInfo, table: Table, draft: BiteDraft, b: Make
           ) -> tuple[str, list[list[Button]]]:
-    names = _names(session)
+    names = _names(night)
     cancel = b(t(lang, "Cancel"), "x")
     if draft.seat is None:
         return t(lang, "Who bit, or completed a set?"), [
@@ -408,9 +408,9 @@ def _bite(lang: str, session: SessionInfo, table: Table, draft: BiteDraft, b: Ma
         [b(f"← {names[s]}", "bf", s) for s in table.seats if s != draft.seat], [cancel]])
 
 
-def _penalty(lang: str, session: SessionInfo, table: Table, draft: PenaltyDraft, b: Make
+def _penalty(lang: str, night: NightInfo, table: Table, draft: PenaltyDraft, b: Make
              ) -> tuple[str, list[list[Button]]]:
-    names = _names(session)
+    names = _names(night)
     cancel = b(t(lang, "Cancel"), "x")
     if draft.seat is None:
         return t(lang, "Who is penalised?"), [[b(names[s], "ps", s) for s in table.seats],
@@ -425,9 +425,9 @@ def _penalty(lang: str, session: SessionInfo, table: Table, draft: PenaltyDraft,
             [[b(str(n), "pp", n) for n in FINES], [cancel]])
 
 
-def _draw(lang: str, session: SessionInfo, table: Table, draft: DrawDraft, b: Make
+def _draw(lang: str, night: NightInfo, table: Table, draft: DrawDraft, b: Make
           ) -> tuple[str, list[list[Button]]]:
-    names = _names(session)
+    names = _names(night)
     rows = []
     if table.offer.wall:
         for seat, p in draft.players.items():

@@ -37,7 +37,7 @@ from engine.errors import ReportError
 from engine.offer import FROM_ANOTHER, WAYS, Offer, offer
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 PAGE = 9  # pattern buttons per page, three rows of three
 MAX_WINNERS = 3
@@ -58,24 +58,24 @@ FINES = (1, 2, 5, 10, 20, 30)
 SELF_DRAWN = ("self_draw", "kong_replacement")
 
 
-def facts_of(session: SessionInfo) -> Offer:
+def facts_of(night: NightInfo) -> Offer:
     """What a report at the table may say (the rules the table started with)."""
-    return offer(Ruleset.from_snapshot(session.rules))
+    return offer(Ruleset.from_snapshot(night.rules))
 
 
-def still_in_before(session: SessionInfo, report: Mapping[str, Any], index: int
+def still_in_before(night: NightInfo, report: Mapping[str, Any], index: int
                     ) -> tuple[str, ...]:
     """Who is still in a hand before its event ``index`` (0-based): what the engine leaves
     in after settling the events before it (a blood battle's earlier winners are out).
-    ``session``: the table as it sat for that hand. Every seat when those events do not
+    ``night``: the table as it sat for that hand. Every seat when those events do not
     settle again (a hand imported as it was)."""
-    seats = tuple(session.seats)
+    seats = tuple(night.seats)
     if index <= 0:
         return seats
     try:
         parsed = parse_report(report)
         before = parsed.model_copy(update={"events": parsed.events[:index]})
-        result = settle_hand(Ruleset.from_snapshot(session.rules), before, session.dealer)
+        result = settle_hand(Ruleset.from_snapshot(night.rules), before, night.dealer)
     except (ReportError, ValueError):
         return seats
     return tuple(result.still_in) or seats
@@ -91,9 +91,9 @@ class Table:
     inside: tuple[str, ...]
 
     @classmethod
-    def of(cls, session: SessionInfo) -> Table:
-        return cls(facts_of(session), tuple(session.seats),
-                   tuple(session.still_in or session.seats))
+    def of(cls, night: NightInfo) -> Table:
+        return cls(facts_of(night), tuple(night.seats),
+                   tuple(night.still_in or night.seats))
 
     @property
     def kong_letters(self) -> tuple[str, ...]:

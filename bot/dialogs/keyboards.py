@@ -1,12 +1,12 @@
 """Inline keyboards and their compact, versioned callback data (at most 64 bytes).
 
-``v1:u:<session>:<hand>:<event>`` undoes an event; ``v1:d:<draft>:<version>:<action>``
+``v1:u:<night>:<hand>:<event>`` undoes an event; ``v1:d:<draft>:<version>:<action>``
 drives a guided report stored as a draft in the database, so buttons survive a restart;
-``v1:x:<session>:<hand>:<event>:<check>`` shows an event's full explanation, where
+``v1:x:<night>:<hand>:<event>:<check>`` shows an event's full explanation, where
 ``check`` is a checksum of the event's result, so a press after an undo or correction
 changed that event is refused instead of showing another event.
-``v1:b:<session>:<seat>`` on the scoreboard starts a guided report with the winner chosen.
-``v1:e:<session>:<hand>:<event>`` under /hand N starts a guided report that replaces that
+``v1:b:<night>:<seat>`` on the scoreboard starts a guided report with the winner chosen.
+``v1:e:<night>:<hand>:<event>`` under /hand N starts a guided report that replaces that
 event (a guided edit).
 """
 
@@ -22,7 +22,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.text.i18n import pt, t
 from engine.models import SEATS, EventResult
 from engine.rules import get_preset, presets
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 VERSION = "v1"
 # Ids are ASCII digits that fit the ledger's 32-bit columns: forged data is no crash.
@@ -36,7 +36,7 @@ _DRAFT = re.compile(rf"^v1:d:{_ID}:{_ID}:([a-z]{{1,3}})(?::([A-Za-z0-9_]{{1,24}}
 
 @dataclass(frozen=True)
 class UndoData:
-    session_id: int
+    night_id: int
     hand: int
     event: int
 
@@ -51,23 +51,23 @@ class DraftData:
 
 @dataclass(frozen=True)
 class BoardData:
-    session_id: int
+    night_id: int
     seat: str
 
 
 @dataclass(frozen=True)
 class EditData:
-    session_id: int
+    night_id: int
     hand: int
     event: int  # 0-based
 
 
-def edit_data(session_id: int, hand: int, event: int) -> str:
-    return f"{VERSION}:e:{session_id}:{hand}:{event}"
+def edit_data(night_id: int, hand: int, event: int) -> str:
+    return f"{VERSION}:e:{night_id}:{hand}:{event}"
 
 
-def undo_data(session_id: int, hand: int, event: int) -> str:
-    return f"{VERSION}:u:{session_id}:{hand}:{event}"
+def undo_data(night_id: int, hand: int, event: int) -> str:
+    return f"{VERSION}:u:{night_id}:{hand}:{event}"
 
 
 def draft_data(draft_id: int, version: int, action: str, arg: str | int | None = None) -> str:
@@ -76,8 +76,8 @@ def draft_data(draft_id: int, version: int, action: str, arg: str | int | None =
     return data
 
 
-def board_data(session_id: int, seat: str) -> str:
-    return f"{VERSION}:b:{session_id}:{seat}"
+def board_data(night_id: int, seat: str) -> str:
+    return f"{VERSION}:b:{night_id}:{seat}"
 
 
 def parse_callback(data: str | None) -> UndoData | DraftData | BoardData | EditData | None:
@@ -101,7 +101,7 @@ def parse_callback(data: str | None) -> UndoData | DraftData | BoardData | EditD
 
 @dataclass(frozen=True)
 class DetailsData:
-    session_id: int
+    night_id: int
     hand: int
     event: int
     check: str
@@ -113,8 +113,8 @@ def event_check(event: EventResult) -> str:
     return f"{zlib.crc32(blob.encode()):08x}"
 
 
-def details_data(session_id: int, hand: int, event: EventResult) -> str:
-    data = f"{VERSION}:x:{session_id}:{hand}:{event.index}:{event_check(event)}"
+def details_data(night_id: int, hand: int, event: EventResult) -> str:
+    data = f"{VERSION}:x:{night_id}:{hand}:{event.index}:{event_check(event)}"
     assert len(data.encode()) <= 64, data
     return data
 
@@ -129,28 +129,28 @@ def parse_details(data: str | None) -> DetailsData | None:
     return DetailsData(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4))
 
 
-def answer_keyboard(lang: str, session_id: int, hand: int, event: EventResult,
+def answer_keyboard(lang: str, night_id: int, hand: int, event: EventResult,
                     details: bool = True) -> InlineKeyboardMarkup:
     """Undo, and Details when the answer is the compact one."""
     row = [InlineKeyboardButton(t(lang, "Undo"), callback_data=undo_data(
-        session_id, hand, event.index))]
+        night_id, hand, event.index))]
     if details:
         row.append(InlineKeyboardButton(t(lang, "Details"), callback_data=details_data(
-            session_id, hand, event)))
+            night_id, hand, event)))
     return InlineKeyboardMarkup([row])
-def board_keyboard(lang: str, session: SessionInfo) -> InlineKeyboardMarkup:
+def board_keyboard(lang: str, night: NightInfo) -> InlineKeyboardMarkup:
     """The scoreboard's quick report: one button per player still in the hand; a press
     starts a guided report with that player as the winner."""
-    seats = [s for s in SEATS if s in (session.still_in or SEATS) and s in session.seats]
-    hongkong = session.preset in presets() and get_preset(session.preset).family == "hongkong"
-    return grid([(pt(lang, "hongkong", "{player} won…", player=session.seats[s].name)
-                  if hongkong else t(lang, "{player} won…", player=session.seats[s].name),
-                  board_data(session.id, s)) for s in seats], 2)
+    seats = [s for s in SEATS if s in (night.still_in or SEATS) and s in night.seats]
+    hongkong = night.preset in presets() and get_preset(night.preset).family == "hongkong"
+    return grid([(pt(lang, "hongkong", "{player} won…", player=night.seats[s].name)
+                  if hongkong else t(lang, "{player} won…", player=night.seats[s].name),
+                  board_data(night.id, s)) for s in seats], 2)
 
 
-def undo_keyboard(label: str, session_id: int, hand: int, event: int) -> InlineKeyboardMarkup:
+def undo_keyboard(label: str, night_id: int, hand: int, event: int) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=undo_data(
-        session_id, hand, event))]])
+        night_id, hand, event))]])
 
 
 def grid(buttons: list[tuple[str, str]], width: int = 3) -> InlineKeyboardMarkup:

@@ -22,7 +22,7 @@ SAME, NEW = "sm", "nw"
 def question(update: Update, lang: str, out: RecordOutcome) -> list[Outgoing]:
     """The answer to a report kept as a question: who reported it first and how long ago,
     two buttons, and nothing recorded."""
-    assert out.session is not None and out.asked is not None
+    assert out.night is not None and out.asked is not None
     who = escape(out.asked_by) if out.asked_by else t(lang, "another player")
     seconds = out.asked_seconds or 0
     ago = t(lang, "less than a minute ago") if seconds < 60 else \
@@ -77,7 +77,7 @@ def announcement(update: Update, lang: str, out: RecordOutcome, verbose: bool = 
     a question (a hand, kong, bite or set reported twice) is answered with the question."""
     if out.asked is not None:
         return question(update, lang, out)
-    assert out.session is not None
+    assert out.night is not None
     text, keyboard = details.answer(lang, out, verbose)
     return [send.replying(update, text, reply_markup=keyboard),
-            board.item(lang, out.session)]
+            board.item(lang, out.night)]

@@ -17,27 +17,27 @@ from bot.handlers.chat import remember
 from bot.handlers.context import TallyContext
 from bot.text import render
 from storage.delivery import Outgoing
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 
-def item(lang: str, session: SessionInfo, *, now: bool = False) -> Outgoing:
-    """The scoreboard row showing ``session``; ``now``: without waiting for the
+def item(lang: str, night: NightInfo, *, now: bool = False) -> Outgoing:
+    """The scoreboard row showing ``night``; ``now``: without waiting for the
     interval (the night's last). An open table's board carries its quick reports (a
     "… won" button per player still in); an ended one's loses them (the edit that shows
     the night's end drops them), keeping only the Mini App's link, if any."""
-    quick = board_keyboard(lang, session) if session.status == "open" else None
-    markup = links.keyboard(lang, session.chat_id, quick)
-    params: dict[str, Any] = {"session_id": session.id,
-                              "text": render.board_text(lang, session),
+    quick = board_keyboard(lang, night) if night.status == "open" else None
+    markup = links.keyboard(lang, night.chat_id, quick)
+    params: dict[str, Any] = {"night_id": night.id,
+                              "text": render.board_text(lang, night),
                               "reply_markup": markup.to_dict() if markup else None}
     if now:
         params["now"] = True
-    return Outgoing(chat_id=session.chat_id, method="board", params=params,
-                    collapse=f"board:{session.chat_id}")
+    return Outgoing(chat_id=night.chat_id, method="board", params=params,
+                    collapse=f"board:{night.chat_id}")
 
 
-async def update_board(context: TallyContext, lang: str, session: SessionInfo
+async def update_board(context: TallyContext, lang: str, night: NightInfo
                        ) -> None:
-    """Show ``session`` on the chat's scoreboard (queued with the update's answer)."""
-    remember(context, session.chat_id, session)
-    await send.say(context.bot, item(lang, session))
+    """Show ``night`` on the chat's scoreboard (queued with the update's answer)."""
+    remember(context, night.chat_id, night)
+    await send.say(context.bot, item(lang, night))

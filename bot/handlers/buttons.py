@@ -26,13 +26,13 @@ from bot.handlers import corrections, guided, table
 from bot.handlers.chat import (
     admitted,
     error_text_plain,
+    night_of,
     stale_press,
-    table_of,
 )
 from bot.handlers.context import TallyApp, TallyContext
 from bot.handlers.guards import speaking
 from bot.text.i18n import t
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 
 @speaking
@@ -53,37 +53,37 @@ async def on_button(update: Update, context: TallyContext, lang: str) -> None:
                 return
             await table.press_join(update, context, lang, data, found[2])
             return
-    session = await table_of(context, chat.id)
-    if isinstance(data, DraftData) and session is None:
+    night = await night_of(context, chat.id)
+    if isinstance(data, DraftData) and night is None:
         await stale_press(update, lang)  # a table's drafts went when it ended
         return
-    if await _of_ended_table(context, chat.id, session, data):
+    if await _of_ended_night(context, chat.id, night, data):
         await send.answer(update, t(lang, "This table has ended; its buttons no longer "
                                           "work."), alert=True)  # nothing else
         return
-    acting = None if session is None else await admitted(update, context, session)
-    if session is None or acting is None:
+    acting = None if night is None else await admitted(update, context, night)
+    if night is None or acting is None:
         await send.answer(update, t(lang, error_text_plain(
-            "not_player" if session else "no_session")), alert=True)
+            "not_player" if night else "no_night_going")), alert=True)
         return
-    session = acting
+    night = acting
     if isinstance(data, EditData):
-        await guided.press_edit(update, context, lang, session, data)
+        await guided.press_edit(update, context, lang, night, data)
     elif isinstance(data, UndoData):
-        await corrections.press_undo(update, context, lang, session, data)
+        await corrections.press_undo(update, context, lang, night, data)
     elif isinstance(data, BoardData):
-        await guided.press_board(update, context, lang, session, data)
+        await guided.press_board(update, context, lang, night, data)
     else:
-        await guided.press_draft(update, context, lang, session, data)
+        await guided.press_draft(update, context, lang, night, data)
 
 
-async def _of_ended_table(context: TallyContext, chat_id: int, session: SessionInfo | None,
+async def _of_ended_night(context: TallyContext, chat_id: int, night: NightInfo | None,
                           data: UndoData | DraftData | BoardData | EditData) -> bool:
     """Whether ``data`` is a scoreboard, Undo or ✏️ button of a table of this chat that
     has ended (kept from before its scoreboard lost its buttons, or on an answer)."""
-    if isinstance(data, DraftData) or (session is not None and data.session_id == session.id):
+    if isinstance(data, DraftData) or (night is not None and data.night_id == night.id):
         return False
-    return await context.ledger.sessions.has_ended(chat_id, data.session_id)
+    return await context.ledger.open_nights.has_ended(chat_id, data.night_id)
 
 
 def register(app: TallyApp) -> None:

@@ -28,7 +28,7 @@ from bot.text.i18n import t
 from bot.text.script import fold
 from engine.errors import ReportError
 from storage.errors import LedgerError
-from storage.models import SessionInfo, is_named_as
+from storage.models import NightInfo, is_named_as
 
 log = logging.getLogger(__name__)
 
@@ -43,16 +43,16 @@ def add_commands(app: TallyApp, commands: Mapping[str, Callback]) -> None:
     app.add_handlers([CommandHandler(name, callback) for name, callback in commands.items()])
 
 
-async def table_of(context: TallyContext, chat_id: int) -> SessionInfo | None:
+async def night_of(context: TallyContext, chat_id: int) -> NightInfo | None:
     """The chat's open table (None: no table), read once while it is kept."""
     kept = context.kept("tables")
     if chat_id not in kept:
-        kept[chat_id] = await context.ledger.sessions.current_session(chat_id)
+        kept[chat_id] = await context.ledger.open_nights.current_night(chat_id)
     return kept[chat_id]  # type: ignore[no-any-return]
 
 
-def remember(context: TallyContext, chat_id: int, session: SessionInfo | None) -> None:
-    context.kept("tables")[chat_id] = session
+def remember(context: TallyContext, chat_id: int, night: NightInfo | None) -> None:
+    context.kept("tables")[chat_id] = night
 
 
 def tokens_of(message: Message) -> list[Token]:
@@ -74,10 +74,10 @@ def words_and_sender(update: Update) -> tuple[list[Token], int | None]:
     return tokens_of(msg), user.id if user else None
 
 
-def resolver_for(session: SessionInfo, me: int | None) -> Resolver:
+def resolver_for(night: NightInfo, me: int | None) -> Resolver:
     names: dict[str, str] = {}
     ids: dict[int, str] = {}
-    for seat, p in session.seats.items():
+    for seat, p in night.seats.items():
         names[fold(p.name)] = seat
         if p.username:
             names[fold(p.username)] = seat
@@ -113,17 +113,17 @@ async def reply(update: Update, text: str, *, reply_markup: Any = None) -> None:
 
 
 async def refuse(update: Update, lang: str, code: str, fallback: str = "",
-                 session: SessionInfo | None = None, *, in_event: int | None = None,
+                 seated_at: NightInfo | None = None, *, in_event: int | None = None,
                  **params: Any) -> None:
     """Say why ``update`` was refused, in the chat's words; ``in_event``: the place of
     the refused event in an /edit of several (``Event 2: dave has already won this
     hand.``)."""
-    seats: dict[str, str] | None = ({s: p.name for s, p in session.seats.items()}
-                                     if session else None)
+    seats: dict[str, str] | None = ({s: p.name for s, p in seated_at.seats.items()}
+                                     if seated_at else None)
     metrics.refused(code)
-    if code == "wrong_family" and session is not None:  # "this table (港式) does not …"
-        params.setdefault("preset", session.preset)
-    family = str(session.rules.get("family", "")) if session is not None else ""
+    if code == "wrong_family" and seated_at is not None:  # "this table (港式) does not …"
+        params.setdefault("preset", seated_at.preset)
+    family = str(seated_at.rules.get("family", "")) if seated_at is not None else ""
     if f"{code}_{family}" in MESSAGES:  # the family's own examples (港式: no 七对)
         code = f"{code}_{family}"
     if family:  # /hu's example as this table takes it (points only: an amount)
@@ -141,77 +141,77 @@ async def stale_press(update: Update, lang: str) -> None:
 
 
 async def refuse_press(update: Update, lang: str, exc: LedgerError | ReportError,
-                       session: SessionInfo | None) -> None:
+                       night: NightInfo | None) -> None:
     """A press whose write was refused: an out-of-date button is an alert, anything else
     is answered in the chat."""
     if exc.code == "stale_button":
         await stale_press(update, lang)
     else:
-        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        await refuse(update, lang, exc.code, str(exc), night, **exc.params)
 
 
-async def session_for_action(update: Update, context: TallyContext, lang: str
-                              ) -> SessionInfo | None:
+async def night_for_action(update: Update, context: TallyContext, lang: str
+                              ) -> NightInfo | None:
     """The open table, if the sender may act on it (a player there, or an admin)."""
     chat = update.effective_chat
     assert chat is not None
     if chat.type == ChatType.PRIVATE:
         await refuse(update, lang, "group_only")
         return None
-    session = await table_of(context, chat.id)
-    if session is None:
-        await refuse(update, lang, "no_session")
+    night = await night_of(context, chat.id)
+    if night is None:
+        await refuse(update, lang, "no_night_going")
         return None
-    acting = await admitted(update, context, session)
+    acting = await admitted(update, context, night)
     if acting is None:
         await refuse(update, lang, "not_player")
     return acting
 
 
-async def admitted(update: Update, context: TallyContext, session: SessionInfo
-                   ) -> SessionInfo | None:
+async def admitted(update: Update, context: TallyContext, night: NightInfo
+                   ) -> NightInfo | None:
     """The table as the sender acts at it (linked to their account if they were seated by
     @username), or None when they are neither a player there nor an admin."""
     user = update.effective_user
-    session = await link_sender(context, session, user)
-    seated = {p.telegram_id for p in session.seats.values()}
+    night = await link_sender(context, night, user)
+    seated = {p.telegram_id for p in night.seats.values()}
     if user is None or (user.id not in seated and not await is_admin(update, context)):
         return None
-    remember_member(context, session, user)
-    return session
+    remember_member(context, night, user)
+    return night
 
 
-async def link_sender(context: TallyContext, session: SessionInfo,
-                      user: Any) -> SessionInfo:
+async def link_sender(context: TallyContext, night: NightInfo,
+                      user: Any) -> NightInfo:
     """A player seated by @username, or a guest whose name is the sender's username,
     becomes linked to the sender's account when they first act (never a seat that has
     an account already); when the account already has a row under another name, the
     guest's is merged into it (:meth:`storage.services.chats.Chats.link_member`)."""
     if user is None or not user.username:
-        return session
-    seated = {p.telegram_id for p in session.seats.values()}
+        return night
+    seated = {p.telegram_id for p in night.seats.values()}
     if user.id in seated:
-        return session
+        return night
     if not any(is_named_as(user.username, p.telegram_id, p.username, p.name)
-               for p in session.seats.values()):
-        return session
-    await context.registry.link_member(session.chat_id, user.id, user.username)
+               for p in night.seats.values()):
+        return night
+    await context.registry.link_member(night.chat_id, user.id, user.username)
     # Read again whether or not this call linked: the table in hand may be older than
     # the ledger (an earlier try of this update linked the account, then the database
     # went away before its answer).
-    fresh = await context.ledger.sessions.current_session(session.chat_id)
-    remember(context, session.chat_id, fresh)
-    return fresh or session
+    fresh = await context.ledger.open_nights.current_night(night.chat_id)
+    remember(context, night.chat_id, fresh)
+    return fresh or night
 
 
-def remember_member(context: TallyContext, session: SessionInfo,
+def remember_member(context: TallyContext, night: NightInfo,
                           user: Any) -> None:
     """A member allowed to act without a seat (an admin keeping score): the ledger keeps
     their name with what they change, so that /hand names who reported or changed what."""
-    if user is None or user.id in {p.telegram_id for p in session.seats.values()}:
+    if user is None or user.id in {p.telegram_id for p in night.seats.values()}:
         return
     context.ledger.chats.note_member(
-        session.chat_id, user.id, user.username or user.first_name or "", user.username)
+        night.chat_id, user.id, user.username or user.first_name or "", user.username)
 
 
 def error_text_plain(code: str) -> str:

@@ -61,9 +61,9 @@ async def cmd_rules(update: Update, context: TallyContext, lang: str) -> None:
         preset = found
         options = None
     else:  # the rules this chat actually plays: the table's, or the chat's house rules
-        session = await context.ledger.sessions.current_session(chat.id)
-        if session is not None:
-            preset, options = session.preset, session.rules.get("options")
+        night = await context.ledger.open_nights.current_night(chat.id)
+        if night is not None:
+            preset, options = night.preset, night.rules.get("options")
         else:
             info = await context.chat_info(chat.id, lang)
             preset = info.preset
@@ -81,11 +81,11 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
     words = set_words([w.text for w in tokens_of(msg)])  # 封顶 5 -> cap_fan=5
     stake = len(words) == 2 and fold(words[0]) == "stake"
     zone = len(words) == 2 and fold(words[0]) in ZONE_WORDS
-    # A new stake: the table going plays it from its next hand (the write sets it there).
-    session = await context.ledger.sessions.current_session(chat.id)
-    if stake and session is not None and in_cents(session.rules):
+    # A new stake: the night going plays it from its next hand (the write sets it there).
+    night = await context.ledger.open_nights.current_night(chat.id)
+    if stake and night is not None and in_cents(night.rules):
         # Its points are cents: a Singapore table's stake table, or Hong Kong's tier
-        await refuse(update, lang, "sg_stake" if stake_table_name(session.rules)
+        await refuse(update, lang, "sg_stake" if stake_table_name(night.rules)
                      else "hk_stake")
         return
     try:
@@ -97,17 +97,17 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
         params: dict[str, Any] = dict(exc.params)
         await refuse(update, lang, exc.code, str(exc), **params)
         return
-    # A word for the stake (两块) is no amount, unless the chat's preset or the table going
+    # A word for the stake (两块) is no amount, unless the chat's preset or the night going
     # names its stake by a word (a Hong Kong tier, a Singapore stake table: said below).
     if (said := _stake_in_words(words)) is not None and \
             not preset_in_cents((await context.chat_info(chat.id, lang)).preset) and \
-            not (session is not None and preset_in_cents(session.preset)):
+            not (night is not None and preset_in_cents(night.preset)):
         await refuse(update, lang, "bad_stake", token=escape(clip(said)))
         return
     if isinstance(change, tuple):
         code, params = change
         if code == "set_usage":  # examples this chat's table takes (no stake 0.5 at 港式)
-            preset = session.preset if session is not None else \
+            preset = night.preset if night is not None else \
                 (await context.chat_info(chat.id, lang)).preset
             params = {"examples": set_examples(lang, get_preset(preset).family)}
         await refuse(update, lang, code, **params)
@@ -120,33 +120,33 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
     def answer(info: ChatInfo) -> list[Outgoing]:
         if zone:
             return [send.replying(update, render_lookback.zone_text(info))]
-        return [send.replying(update, house_rules_text(info, session if stake else None,
-                                                        going=session is not None,
+        return [send.replying(update, house_rules_text(info, night if stake else None,
+                                                        going=night is not None,
                                                         said_stake=stake))]
 
     try:
         async with context.write(answer) as tx:
             info = await tx.chats.update_chat(chat.id, **fields)
     except (LedgerError, ReportError) as exc:
-        if exc.code == "unknown_option" and session is not None:
+        if exc.code == "unknown_option" and night is not None:
             current = await context.chat_info(chat.id, lang)
             option = str(exc.params.get("option"))
-            if _table_option(session.preset, current.preset, option):
+            if _table_option(night.preset, current.preset, option):
                 # /new sg at a Chengdu chat, then /set shooter=false: the table's option,
                 # not the chat's; say how to make it the chat's.
-                family = str(session.rules.get("family", ""))
+                family = str(night.rules.get("family", ""))
                 await refuse(update, lang, "set_other_preset",
                              option=typed_name(lang, option, family),
-                             table=preset_name(lang, session.preset),
+                             table=preset_name(lang, night.preset),
                              preset=preset_name(lang, current.preset),
-                             key=session.preset, typed=" ".join(words))
+                             key=night.preset, typed=" ".join(words))
                 return
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
     context.remember_chat(info)
     if stake:
-        remember(context, chat.id, None if session is None else
-                 session.model_copy(update={"stake_cents": info.stake_cents}))
+        remember(context, chat.id, None if night is None else
+                 night.model_copy(update={"stake_cents": info.stake_cents}))
 
 
 def _stake_in_words(words: list[str]) -> str | None:
@@ -199,7 +199,7 @@ def _parse_set(words: list[str], *, stake: bool, zone: bool
 
 
 def _table_option(table: str, chat: str, option: str) -> bool:
-    """Whether ``option``, unknown to the chat's preset, is one of the table going's
+    """Whether ``option``, unknown to the chat's preset, is one of the night going's
     (whose preset is another)."""
     return table != chat and table in presets() and \
         option in options_model(presets()[table].family).model_fields

@@ -32,7 +32,7 @@ from bot.delivery import send
 from bot.text.i18n import normalise_language
 from storage.delivery import Render
 from storage.ledger import Chats, Drafts, Ledger
-from storage.models import ChatInfo, SessionInfo
+from storage.models import ChatInfo, NightInfo
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -69,7 +69,7 @@ class Services:
     # nothing is kept: every update reads them from the ledger.
     cache: bool = True
     chats: Recent[int, ChatInfo] = field(default_factory=Recent)  # language, answer style
-    tables: Recent[int, SessionInfo | None] = field(default_factory=Recent)  # None: no table
+    tables: Recent[int, NightInfo | None] = field(default_factory=Recent)  # None: no table
 
     def __post_init__(self) -> None:
         # What the handlers read through: a write on it is refused before it runs.
@@ -153,7 +153,7 @@ class TallyContext(CallbackContext[TallyBot, Data, Data, Data]):
             if not self.services.cache and chat_id not in tables:
                 # Nothing is kept between updates (several workers): the chat's table,
                 # which most updates read next, comes in the same transaction.
-                kept[chat_id], tables[chat_id] = await self.registry.chat_and_table(
+                kept[chat_id], tables[chat_id] = await self.registry.chat_and_night(
                     chat_id, first_language)
             else:
                 kept[chat_id] = await self.registry.chat(chat_id, first_language)

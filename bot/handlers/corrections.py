@@ -27,11 +27,11 @@ from bot.handlers import board, ending
 from bot.handlers.chat import (
     add_commands,
     is_admin,
+    night_of,
     refuse,
     remember,
     reply,
     resolver_for,
-    table_of,
     tokens_of,
 )
 from bot.handlers.context import TallyApp, TallyContext
@@ -42,35 +42,35 @@ from bot.text.i18n import t
 from engine.errors import ReportError, clip
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 
 async def undo_last(update: Update, context: TallyContext, lang: str,
-                session: SessionInfo, also: Sequence[Outgoing] = ()) -> bool:
+                night: NightInfo, also: Sequence[Outgoing] = ()) -> bool:
     """Undo the last event; ``also``: more to say with the undo's answer (the Undo
     button's removal), only if it happens."""
     user = update.effective_user
     admin = await is_admin(update, context)
 
     def answer(out: Any) -> list[Outgoing]:
-        return [*also, send.to_chat(session.chat_id, render.undo_text(lang, out)),
-                board.item(lang, out.session)]
+        return [*also, send.to_chat(night.chat_id, render.undo_text(lang, out)),
+                board.item(lang, out.night)]
 
     try:
         async with context.write(answer) as tx:
-            out = await tx.corrections.undo(session.chat_id, actor=user.id if user else None,
+            out = await tx.corrections.undo(night.chat_id, actor=user.id if user else None,
                                             allow_others=admin)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return False
-    remember(context, session.chat_id, out.session)
+    remember(context, night.chat_id, out.night)
     return True
 
 
 async def cmd_undo(update: Update, context: TallyContext) -> None:
     chat = update.effective_chat
     if chat is not None and chat.type != ChatType.PRIVATE \
-            and await table_of(context, chat.id) is None:
+            and await night_of(context, chat.id) is None:
         await ending.undo_end(update, context)  # right after /end
         return
     await _undo(update, context)
@@ -78,34 +78,34 @@ async def cmd_undo(update: Update, context: TallyContext) -> None:
 
 @at_table
 async def _undo(update: Update, context: TallyContext, lang: str,
-                session: SessionInfo) -> None:
+                night: NightInfo) -> None:
     msg = update.effective_message
     said = tokens_of(msg) if msg is not None else []
     if said:  # /undo 5 would take back the last event, whatever the 5 meant
         await refuse(update, lang, "undo_usage", token=escape(clip(said[0].text)))
         return
-    await undo_last(update, context, lang, session)
+    await undo_last(update, context, lang, night)
 
 
 async def press_undo(update: Update, context: TallyContext, lang: str,
-                      session: SessionInfo, data: UndoData) -> None:
+                      night: NightInfo, data: UndoData) -> None:
     query = update.callback_query
     assert query is not None
-    last = await context.ledger.sessions.last_event(session.chat_id)
-    if last != (data.session_id, data.hand, data.event, last[3] if last else None):
-        await send.answer(update, await _why_not_undone(context, lang, session), alert=True)
+    last = await context.ledger.open_nights.last_event(night.chat_id)
+    if last != (data.night_id, data.hand, data.event, last[3] if last else None):
+        await send.answer(update, await _why_not_undone(context, lang, night), alert=True)
         return
     await send.answer(update)  # queued with the undo's answer, as the Undo's removal
     message = query.message
     also = [] if message is None else [send.edit_of(message.chat.id, message.message_id,
                                                     reply_markup=None)]
-    await undo_last(update, context, lang, session, also)
+    await undo_last(update, context, lang, night, also)
 
 
-async def _why_not_undone(context: TallyContext, lang: str, session: SessionInfo) -> str:
+async def _why_not_undone(context: TallyContext, lang: str, night: NightInfo) -> str:
     """Why an Undo button does nothing: a correction (/edit, /void) made since is the
     latest change, which /undo takes back first; else a later event was recorded."""
-    correction = await context.ledger.sessions.correction_to_undo(session.chat_id)
+    correction = await context.ledger.open_nights.correction_to_undo(night.chat_id)
     if correction is None:
         return t(lang, "Only the latest event can be undone.")
     action, number = correction
@@ -150,7 +150,7 @@ def _hand_and_event(update: Update) -> tuple[int | None, int | None, list[Token]
 
 @at_table
 async def cmd_void(update: Update, context: TallyContext, lang: str,
-                   session: SessionInfo) -> None:
+                   night: NightInfo) -> None:
     try:
         number, _ = _number(update)
     except GrammarError as exc:
@@ -163,13 +163,13 @@ async def cmd_void(update: Update, context: TallyContext, lang: str,
     admin = await is_admin(update, context)
     try:
         async with context.write(_corrected(update, lang)) as tx:
-            out = await tx.corrections.void(session.chat_id, number,
+            out = await tx.corrections.void(night.chat_id, number,
                                             actor=user.id if user else None,
                                             allow_others=admin)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
-    remember(context, session.chat_id, out.session)
+    remember(context, night.chat_id, out.night)
 
 
 def _corrected(update: Update, lang: str) -> Any:
@@ -177,12 +177,12 @@ def _corrected(update: Update, lang: str) -> Any:
 
     def answer(out: Any) -> list[Outgoing]:
         return [send.replying(update, render.edit_text(lang, out)),
-                board.item(lang, out.session)]
+                board.item(lang, out.night)]
 
     return answer
 
 
-def _not_in_hand(words: list[Token], now: SessionInfo, played: SessionInfo,
+def _not_in_hand(words: list[Token], now: NightInfo, played: NightInfo,
                  me: int | None) -> str | None:
     """The first name in an edit that sits at the table now but did not play the hand
     (a seat changed after it), if any."""
@@ -195,7 +195,7 @@ def _not_in_hand(words: list[Token], now: SessionInfo, played: SessionInfo,
 
 @at_table
 async def cmd_edit(update: Update, context: TallyContext, lang: str,
-                   session: SessionInfo) -> None:
+                   night: NightInfo) -> None:
     user = update.effective_user
     me = user.id if user else None
     try:
@@ -207,13 +207,13 @@ async def cmd_edit(update: Update, context: TallyContext, lang: str,
         await refuse(update, lang, "edit_usage")
         return
     # Names are read against who played that hand (a seat may have changed since).
-    played = await context.ledger.sessions.hand_table(session, number)
+    played = await context.ledger.open_nights.night_at_hand(night, number)
     count = len([c for c in " ".join(tok.text for tok in rest).split("|") if c.strip()])
     try:
         events, indicator = _parse_events(rest, resolver_for(played, me),
-                                          str(session.rules.get("family")))
+                                          str(night.rules.get("family")))
     except _Unread as bad:
-        absent = _not_in_hand(rest, session, played, me)
+        absent = _not_in_hand(rest, night, played, me)
         if absent is not None:  # at the table now, but that hand was played before them
             await refuse(update, lang, "edit_not_in_hand", token=absent, number=number)
         else:
@@ -226,13 +226,13 @@ async def cmd_edit(update: Update, context: TallyContext, lang: str,
     admin = await is_admin(update, context)
     try:
         async with context.write(_corrected(update, lang)) as tx:
-            out = await tx.corrections.amend(session.chat_id, number, events,
+            out = await tx.corrections.amend(night.chat_id, number, events,
                                              actor=me, indicator=indicator,
                                              allow_others=admin, event_index=event_index)
     except (LedgerError, ReportError) as exc:
         await _edit_refused(update, lang, exc, number, event_index, played, count)
         return
-    remember(context, session.chat_id, out.session)
+    remember(context, night.chat_id, out.night)
 
 
 class _Unread(Exception):
@@ -268,7 +268,7 @@ def _parse_events(words: list[Token], resolve: Resolver, family: str
 
 
 async def _edit_refused(update: Update, lang: str, exc: LedgerError | ReportError,
-                        number: int, event_index: int | None, played: SessionInfo,
+                        number: int, event_index: int | None, played: NightInfo,
                         count: int) -> None:
     """Why the ledger refused an edit; one that would reopen a hand already played past
     says how to change a single event instead."""

@@ -1,6 +1,6 @@
 """The answer to a recorded event (compact by default, full in a chat that set
 ``/set verbose on``) and its Details button, which edits the message to the full
-explanation. Details data is ``v1:x:<session>:<hand>:<event>:<check>`` (see keyboards)."""
+explanation. Details data is ``v1:x:<night>:<hand>:<event>:<check>`` (see keyboards)."""
 
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ async def is_verbose(context: TallyContext, chat_id: int) -> bool:
 
 def answer(lang: str, out: RecordOutcome, verbose: bool) -> tuple[str, InlineKeyboardMarkup]:
     """The text and buttons that answer a recorded event in the chat's style."""
-    assert out.session is not None and out.event is not None
-    keyboard = answer_keyboard(lang, out.session.id, out.hand_number, out.event,
+    assert out.night is not None and out.event is not None
+    keyboard = answer_keyboard(lang, out.night.id, out.hand_number, out.event,
                                details=not verbose)
     return render.outcome_text(lang, out, verbose=verbose), keyboard
 
@@ -47,7 +47,7 @@ async def on_details(update: Update, context: TallyContext, lang: str) -> None:
         await send.answer(update, stale, alert=True)
         return
     try:
-        session, hand = await context.ledger.nights.hand_view(chat.id, data.session_id,
+        night, hand = await context.ledger.nights.hand_view(chat.id, data.night_id,
                                                                  data.hand)
     except LedgerError:
         await send.answer(update, stale, alert=True)
@@ -55,10 +55,10 @@ async def on_details(update: Update, context: TallyContext, lang: str) -> None:
     if data.event >= len(hand.events) or event_check(hand.events[data.event]) != data.check:
         await send.answer(update, stale, alert=True)  # undone or corrected since
         return
-    text = render.details_text(lang, session, data.hand, hand, data.event)
+    text = render.details_text(lang, night, data.hand, hand, data.event)
     # Undo only while the table is open: after /end it would only say the table ended.
-    keyboard = (undo_keyboard(t(lang, "Undo"), data.session_id, data.hand, data.event)
-                if session.status == "open" else None)
+    keyboard = (undo_keyboard(t(lang, "Undo"), data.night_id, data.hand, data.event)
+                if night.status == "open" else None)
     await send.edit(context, chat.id, message.message_id, text, reply_markup=keyboard)
     await send.answer(update)
 

@@ -21,22 +21,22 @@ from bot.text.amounts import in_cents
 from bot.text.i18n import t
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 END_KIND = "end"  # the question asked by /end while a hand is being played
 END_HERE, GO_ON = "eh", "go"
 
 
 async def end_or_ask(update: Update, context: TallyContext, lang: str,
-                     session: SessionInfo) -> None:
+                     night: NightInfo) -> None:
     """``/end``: the night ends now, or, while a hand is being played, the table is asked
     first (nothing changes until a player answers)."""
-    if session.open_hand is None:
-        await _end(update, context, lang, session)
+    if night.open_hand is None:
+        await _end(update, context, lang, night)
         return
     user = update.effective_user
     text = t(lang, "Hand {number} is still being played. End the night here (the hand "
-             "counts as it stands), or go on playing it?", number=session.open_hand)
+             "counts as it stands), or go on playing it?", number=night.open_hand)
 
     def asked(made: tuple[int, int]) -> list[Outgoing]:
         keyboard = grid([(t(lang, "End the night here"), draft_data(made[0], made[1],
@@ -45,19 +45,19 @@ async def end_or_ask(update: Update, context: TallyContext, lang: str,
         return [send.replying(update, text, reply_markup=keyboard)]
 
     async with context.write(asked) as tx:
-        await tx.drafts.create(session.chat_id, user.id if user else 0, END_KIND,
-                               {"session": session.id, "hand": session.open_hand})
+        await tx.drafts.create(night.chat_id, user.id if user else 0, END_KIND,
+                               {"session": night.id, "hand": night.open_hand})
 
 
-async def press(update: Update, context: TallyContext, lang: str, session: SessionInfo,
+async def press(update: Update, context: TallyContext, lang: str, night: NightInfo,
                 data: DraftData, kept: dict[str, Any]) -> None:
     """A press on the question: end the night here, or let the hand go on."""
     query = update.callback_query
     assert query is not None and query.message is not None
-    chat_id, message_id = session.chat_id, query.message.message_id
-    if kept.get("session") != session.id or data.action not in (END_HERE, GO_ON):
+    chat_id, message_id = night.chat_id, query.message.message_id
+    if kept.get("session") != night.id or data.action not in (END_HERE, GO_ON):
         await refuse_press(update, lang, LedgerError("stale_button", "not this table's"),
-                           session)
+                           night)
         return
     await send.answer(update)
     if data.action == GO_ON:
@@ -69,67 +69,67 @@ async def press(update: Update, context: TallyContext, lang: str, session: Sessi
             async with context.write(going) as tx:
                 await tx.drafts.delete(chat_id, data.draft_id)
         except LedgerError as exc:
-            await refuse_press(update, lang, exc, session)
+            await refuse_press(update, lang, exc, night)
         return
     done = send.edit_of(chat_id, message_id, t(lang, "The night ends here."),
                         reply_markup=None)
-    await _end(update, context, lang, session, also=[done])
+    await _end(update, context, lang, night, also=[done])
 
 
-async def _end(update: Update, context: TallyContext, lang: str, session: SessionInfo,
+async def _end(update: Update, context: TallyContext, lang: str, night: NightInfo,
                also: list[Outgoing] | None = None) -> None:
     user = update.effective_user
 
     def answer(summary: Any) -> list[Outgoing]:  # the board shows the night is over
-        return [*(also or []), board.item(lang, render.ended(session, summary), now=True),
+        return [*(also or []), board.item(lang, render.ended(night, summary), now=True),
                 send.replying(update, render.summary_text(
-                    lang, summary, cents=in_cents(session.rules))
-                    + render_mcr.rank_text(lang, session, summary))]
+                    lang, summary, cents=in_cents(night.rules))
+                    + render_mcr.rank_text(lang, night, summary))]
 
-    remember(context, session.chat_id, None)
+    remember(context, night.chat_id, None)
     try:
         async with context.write(answer) as tx:
-            summary = await tx.nights.end_session(session.chat_id,
+            summary = await tx.nights.end_night(night.chat_id,
                                                   actor=user.id if user else None)
     except LedgerError as exc:  # a second press, after the night ended
         if update.callback_query is None:
             raise
-        await refuse_press(update, lang, exc, session)
+        await refuse_press(update, lang, exc, night)
         return
     await files.send_end_pictures(update, context, lang, summary)
 
 
 @speaking
 async def undo_end(update: Update, context: TallyContext, lang: str) -> None:
-    """``/undo`` with no table going: the chat's last ``/end``, if nothing happened since,
+    """``/undo`` with no night going: the chat's last ``/end``, if nothing happened since,
     is taken back (the night, its open hand and its board as they were; its debts gone).
     Refused as before ("no table") otherwise."""
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None
     admin = await is_admin(update, context)
 
-    def answer(session: SessionInfo) -> list[Outgoing]:
+    def answer(night: NightInfo) -> list[Outgoing]:
         head = t(lang, "Undone: the end of the night; the table is open again.")
-        if session.open_hand is not None:
+        if night.open_hand is not None:
             head += ("" if lang == "zh-Hans" else " ") + t(
-                lang, "Hand {number} is still being played.", number=session.open_hand)
-        return [send.replying(update, head + "\n\n" + render.totals_text(lang, session)),
-                board.item(lang, session)]
+                lang, "Hand {number} is still being played.", number=night.open_hand)
+        return [send.replying(update, head + "\n\n" + render.totals_text(lang, night)),
+                board.item(lang, night)]
 
     try:
         async with context.write(answer) as tx:
-            session = await tx.nights.reopen(chat.id, actor=user.id if user else None,
+            night = await tx.nights.reopen(chat.id, actor=user.id if user else None,
                                              allow_others=admin)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
-    remember(context, chat.id, session)
+    remember(context, chat.id, night)
 
 
 @at_table
 async def cmd_end(update: Update, context: TallyContext, lang: str,
-                  session: SessionInfo) -> None:
-    await end_or_ask(update, context, lang, session)
+                  night: NightInfo) -> None:
+    await end_or_ask(update, context, lang, night)
 
 
 COMMANDS = {"end": cmd_end}

@@ -52,7 +52,7 @@ from engine.patterns import FAMILY_PATTERNS
 from engine.rules import get_preset, presets
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
-from storage.ledger import IMPORT_KIND, ImportPreview, Night
+from storage.ledger import IMPORT_KIND, ImportPreview, NightChart
 from storage.models import PlayerInfo, Summary
 
 CHART_WORDS = ("chart", "图", "图表")  # /standings chart, /stats chart @bob
@@ -79,24 +79,24 @@ async def _font() -> fonts.Font:
     return await asyncio.to_thread(fonts.chosen)
 
 
-def _night_labels(night: Night) -> drawing.NightLabels:
-    return drawing.NightLabels(names=night.names, night=night.number,
-                               preset=night.session.preset)
+def _night_labels(chart: NightChart) -> drawing.NightLabels:
+    return drawing.NightLabels(names=chart.names, night=chart.number,
+                               preset=chart.night.preset)
 
 
-def draw_night(night: Night, lang: str, font: fonts.Font) -> bytes:
+def draw_night(chart: NightChart, lang: str, font: fonts.Font) -> bytes:
     """The night's chart (synchronous: run it in a thread)."""
-    table = {seat: p.id for seat, p in night.session.seats.items()}
-    mixed = len(night.stakes) > 1  # points at two stakes do not add up: the money does
-    data = night_series(night.hands, table, night.money if mixed else night.nets, money=mixed)
-    return drawing.night_chart(data, _night_labels(night), lang, font, money=mixed,
-                               cents=in_cents(night.session.rules))
+    table = {seat: p.id for seat, p in chart.night.seats.items()}
+    mixed = len(chart.stakes) > 1  # points at two stakes do not add up: the money does
+    data = night_series(chart.hands, table, chart.money if mixed else chart.nets, money=mixed)
+    return drawing.night_chart(data, _night_labels(chart), lang, font, money=mixed,
+                               cents=in_cents(chart.night.rules))
 
 
-def card_of(night: Night, summary: Summary, table: str, lang: str = "") -> drawing.Card:
+def card_of(chart: NightChart, summary: Summary, table: str, lang: str = "") -> drawing.Card:
     """The settle-up card of a night; ``lang``: the chat's, whose words name the biggest
     hand's patterns (an English chat: ``one suit 清一色``)."""
-    seat_of = {p.id: seat for seat, p in night.session.seats.items()}
+    seat_of = {p.id: seat for seat, p in chart.night.seats.items()}
 
     def net(p: PlayerInfo, points: int, cents: int = 0) -> drawing.CardNet:
         return drawing.CardNet(p.name, seat_of.get(p.id), points, cents,
@@ -108,36 +108,36 @@ def card_of(night: Night, summary: Summary, table: str, lang: str = "") -> drawi
                         key=lambda kv: (-summary.money_of(kv[0]), -kv[1], kv[0])))
     # A night whose stake changed settles in money: its transfers have no points; nor has
     # a table whose points are cents of its own money (Singapore, Hong Kong).
-    in_money = summary.mixed or preset_in_cents(night.session.preset)
+    in_money = summary.mixed or preset_in_cents(chart.night.preset)
     transfers = tuple(drawing.CardTransfer(net(tr.payer, 0), net(tr.payee, 0),
                                            None if in_money else tr.points, tr.cents)
                       for tr in summary.transfers)
     biggest = None
     if summary.biggest is not None:
         player, points, number = summary.biggest
-        row = next((h for h in night.hands if h.number == number), None)
+        row = next((h for h in chart.hands if h.number == number), None)
         seat = next((s for s, p in row.players.items() if p == player.id), None) if row else None
         names = tuple(winning_patterns(row.result, seat, extras=True)) if row and seat else ()
-        if get_preset(night.session.preset).family == "mcr" and not is_chinese(lang):
+        if get_preset(chart.night.preset).family == "mcr" and not is_chinese(lang):
             fans = FAMILY_PATTERNS["mcr"]  # an English chat: each fan by both its names
             names = tuple(f"{n} {fans.resolve(n).english}" if fans.knows(n) else n
                           for n in names)
         elif lang:
-            names = tuple(pattern_shown(lang, night.session.preset, n) for n in names)
+            names = tuple(pattern_shown(lang, chart.night.preset, n) for n in names)
         biggest = (net(player, 0), points, number, names)
     return drawing.Card(
-        date=night.session.started_at, table=table, night=night.number,
-        preset=night.session.preset, stake_cents=summary.stake_cents, hands=summary.hands,
+        date=chart.night.started_at, table=table, night=chart.number,
+        preset=chart.night.preset, stake_cents=summary.stake_cents, hands=summary.hands,
         nets=nets, transfers=transfers, biggest=biggest, stakes=summary.stakes,
-        stake_table=stake_table_name(night.session.rules))
+        stake_table=stake_table_name(chart.night.rules))
 
 
 async def _send_night_chart(context: TallyContext, chat_id: int, lang: str,
-                            night: Night) -> None:
-    png = await asyncio.to_thread(draw_night, night, lang, await _font())
-    await send.photo(context, chat_id, png, filename=f"night-{night.number}.png",
+                            chart: NightChart) -> None:
+    png = await asyncio.to_thread(draw_night, chart, lang, await _font())
+    await send.photo(context, chat_id, png, filename=f"night-{chart.number}.png",
                      caption=t(lang, "Night {night}: each player's running total.",
-                               night=night.number))
+                               night=chart.number))
 
 
 async def send_end_pictures(update: Update, context: TallyContext, lang: str,
@@ -146,16 +146,16 @@ async def send_end_pictures(update: Update, context: TallyContext, lang: str,
     chat = update.effective_chat
     assert chat is not None
     ledger = context.ledger
-    night = await ledger.series.night(chat.id)
-    if night.session.id != summary.session_id or not summary.hands:
+    chart = await ledger.series.night_chart(chat.id)
+    if chart.night.id != summary.night_id or not summary.hands:
         return  # a night without a hand has nothing to draw nor to settle
-    await _send_night_chart(context, chat.id, lang, night)
-    card = card_of(night, summary, chat.title or "", lang)
+    await _send_night_chart(context, chat.id, lang, chart)
+    card = card_of(chart, summary, chat.title or "", lang)
     png = await asyncio.to_thread(drawing.settle_card, card, lang, await _font())
     lines = [f"{html.escape(tr.payer.name)} → {html.escape(tr.payee.name)}"
              f"{colon(lang)}{money(tr.cents)}"
              for tr in summary.transfers]
-    await send.photo(context, chat.id, png, filename=f"settle-up-{night.number}.png",
+    await send.photo(context, chat.id, png, filename=f"settle-up-{chart.number}.png",
                      caption=t(lang, "Settle-up card: forward it to the players.")
                      if not lines else "\n".join(lines)[:1000])
 
@@ -182,11 +182,11 @@ async def cmd_chart(update: Update, context: TallyContext, lang: str) -> None:
     if not ok:
         return
     try:
-        night = await context.ledger.series.night(chat.id, number)
+        chart = await context.ledger.series.night_chart(chat.id, number)
     except LedgerError as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
-    await _send_night_chart(context, chat.id, lang, night)
+    await _send_night_chart(context, chat.id, lang, chart)
 
 
 async def standings_picture(update: Update, context: TallyContext, lang: str

@@ -4,15 +4,15 @@
   :meth:`bot.handlers.context.TallyContext.lang`).
 - :func:`at_table`: whether the sender may act at the chat's open table: in a group, a
   table open, and the sender a player there or an admin
-  (:func:`bot.handlers.chat.session_for_action`, which says why not in the chat). The
+  (:func:`bot.handlers.chat.night_for_action`, which says why not in the chat). The
   handler is given the language and the table, and does not run when the answer is no.
 
-A guarded handler takes ``(update, context, lang[, session], …)`` and becomes one that
+A guarded handler takes ``(update, context, lang[, night], …)`` and becomes one that
 python-telegram-bot calls with ``(update, context, …)``::
 
     @at_table
     async def cmd_void(update: Update, context: TallyContext, lang: str,
-                       session: SessionInfo) -> None: ..."""
+                       night: NightInfo) -> None: ..."""
 
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ from typing import Any, Concatenate, ParamSpec
 
 from telegram import Update
 
-from bot.handlers.chat import session_for_action
+from bot.handlers.chat import night_for_action
 from bot.handlers.context import TallyContext
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 P = ParamSpec("P")
 
@@ -41,7 +41,7 @@ def speaking(handler: Callable[Concatenate[Update, TallyContext, str, P], Awaita
     return guarded
 
 
-def at_table(handler: Callable[Concatenate[Update, TallyContext, str, SessionInfo, P],
+def at_table(handler: Callable[Concatenate[Update, TallyContext, str, NightInfo, P],
                                Awaitable[object]]
              ) -> Callable[Concatenate[Update, TallyContext, P], Coroutine[Any, Any, None]]:
     """``handler`` given the chat's language and its open table, run only when the sender
@@ -51,8 +51,8 @@ def at_table(handler: Callable[Concatenate[Update, TallyContext, str, SessionInf
     async def guarded(update: Update, context: TallyContext, /, *args: P.args,
                       **kwargs: P.kwargs) -> None:
         lang = await context.lang()
-        session = await session_for_action(update, context, lang)
-        if session is not None:
-            await handler(update, context, lang, session, *args, **kwargs)
+        night = await night_for_action(update, context, lang)
+        if night is not None:
+            await handler(update, context, lang, night, *args, **kwargs)
 
     return guarded

@@ -39,97 +39,97 @@ from engine.rules import get_preset
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
 from storage.ledger import QUESTION_KIND
-from storage.models import EditOutcome, RecordOutcome, SessionInfo
+from storage.models import EditOutcome, NightInfo, RecordOutcome
 
 log = logging.getLogger(__name__)
 
 
 @at_table
 async def start_guided(update: Update, context: TallyContext, lang: str,
-                       session: SessionInfo) -> None:
+                       night: NightInfo) -> None:
     user = update.effective_user
     if user is None:
         return
-    await _open_draft(update, context, lang, session, user.id, None)
+    await _open_draft(update, context, lang, night, user.id, None)
 
 
 @at_table
 async def start_guided_event(update: Update, context: TallyContext, lang: str,
-                             session: SessionInfo, kind: str) -> None:
+                             night: NightInfo, kind: str) -> None:
     """/kong, /draw or /bite alone: the event as buttons."""
-    await open_event_draft(update, context, lang, session, kind)
+    await open_event_draft(update, context, lang, night, kind)
 
 
 async def open_event_draft(update: Update, context: TallyContext, lang: str,
-                           session: SessionInfo, kind: str) -> None:
+                           night: NightInfo, kind: str) -> None:
     """The first question of an event asked as buttons: /kong, /draw, /bite, or at an MCR
     table /penalty (who, what for, a foul's fine), at a table the sender may act at."""
     user = update.effective_user
     if user is None:
         return
-    if render_mcr.played(session):  # /draw or /penalty alone: refused now, not at the end
+    if render_mcr.played(night):  # /draw or /penalty alone: refused now, not at the end
         await refuse(update, lang, "mcr_match_over")
         return
-    if kind == "bite" and not guided_steps.facts_of(session).bites:  # not Singapore
-        await refuse(update, lang, "wrong_family", session=session, family="singapore",
-                     preset=session.preset)
+    if kind == "bite" and not guided_steps.facts_of(night).bites:  # not Singapore
+        await refuse(update, lang, "wrong_family", seated_at=night, family="singapore",
+                     preset=night.preset)
         return
     draft: Draft = guided_state.KongDraft() if kind == "kong" else \
         guided_state.BiteDraft() if kind == "bite" else \
         guided_state.PenaltyDraft() if kind == "penalty" else \
-        guided_state.new_draw(session.still_in or tuple(session.seats))
+        guided_state.new_draw(night.still_in or tuple(night.seats))
 
     def shown(made: tuple[int, int]) -> list[Outgoing]:
-        text, keyboard = guided_keyboards.message(lang, session, made[0], made[1], draft)
+        text, keyboard = guided_keyboards.message(lang, night, made[0], made[1], draft)
         return [send.replying(update, text, reply_markup=keyboard)]
 
     async with context.write(shown) as tx:
-        await tx.drafts.create(session.chat_id, user.id, kind, guided_state.dump(draft))
+        await tx.drafts.create(night.chat_id, user.id, kind, guided_state.dump(draft))
 
 
 async def _open_draft(update: Update, context: TallyContext, lang: str,
-                      session: SessionInfo, owner: int, winner: str | None) -> None:
+                      night: NightInfo, owner: int, winner: str | None) -> None:
     """Post a guided report's first question, with what the ledger suggests."""
-    if render_mcr.played(session):  # /hu alone after the 16th hand
+    if render_mcr.played(night):  # /hu alone after the 16th hand
         await refuse(update, lang, "mcr_match_over")
         return
     drafts = context.drafts
-    hints = await drafts.hints(session.chat_id, session.id)
-    facts = guided_steps.facts_of(session)
+    hints = await drafts.hints(night.chat_id, night.id)
+    facts = guided_steps.facts_of(night)
     kongs = hints.kongs if facts.counts else {}  # they add fan
     draft = guided_state.new_hu(hints.recent_winners, kongs, winner, kong_makers=tuple(
         hints.kongs) if facts.kong_events else None)
 
     def shown(made: tuple[int, int]) -> list[Outgoing]:  # (a press: a message in the chat)
-        text, keyboard = guided_keyboards.message(lang, session, made[0], made[1], draft)
+        text, keyboard = guided_keyboards.message(lang, night, made[0], made[1], draft)
         return [send.replying(update, text, reply_markup=keyboard)]
 
     async with context.write(shown) as tx:
-        await tx.drafts.create(session.chat_id, owner, "hu", guided_state.dump(draft))
+        await tx.drafts.create(night.chat_id, owner, "hu", guided_state.dump(draft))
 
 
 async def press_board(update: Update, context: TallyContext, lang: str,
-                       session: SessionInfo, data: BoardData) -> None:
+                       night: NightInfo, data: BoardData) -> None:
     """A player's button on the scoreboard: a guided report with that winner."""
     query = update.callback_query
     assert query is not None
-    if data.session_id != session.id or data.seat not in (session.still_in or session.seats):
+    if data.night_id != night.id or data.seat not in (night.still_in or night.seats):
         await stale_press(update, lang)
         return
     await send.answer(update)
-    await _open_draft(update, context, lang, session, query.from_user.id, data.seat)
+    await _open_draft(update, context, lang, night, query.from_user.id, data.seat)
 
 
-async def _edit_table(context: TallyContext, session: SessionInfo, number: int,
-                      index: int) -> SessionInfo:
+async def _edit_table(context: TallyContext, night: NightInfo, number: int,
+                      index: int) -> NightInfo:
     """The table a guided edit of hand ``number``'s event ``index`` offers: who played that
     hand, and as still in only who was still in before that event (in a blood battle an
     earlier event's winner cannot win or deal in again)."""
-    played = await context.ledger.sessions.hand_table(session, number)
+    played = await context.ledger.open_nights.night_at_hand(night, number)
     report: dict[str, Any] = {}
     if index > 0:  # (the hand being played: its seats still in now are not event 1's)
         try:
-            report, _result = await context.ledger.nights.hand(session.chat_id, number, session.id)
+            report, _result = await context.ledger.nights.hand(night.chat_id, number, night.id)
         except LedgerError:
             return played.model_copy(update={"still_in": ()})
     return played.model_copy(update={
@@ -137,39 +137,39 @@ async def _edit_table(context: TallyContext, session: SessionInfo, number: int,
 
 
 async def press_edit(update: Update, context: TallyContext, lang: str,
-                      session: SessionInfo, data: EditData) -> None:
+                      night: NightInfo, data: EditData) -> None:
     """✏️ under /hand N: a guided report that replaces that event when recorded."""
     query = update.callback_query
     assert query is not None
-    if data.session_id != session.id or data.hand > session.hands:
+    if data.night_id != night.id or data.hand > night.hands:
         await stale_press(update, lang)
         return
     await send.answer(update)
-    session = await _edit_table(context, session, data.hand, data.event)
+    night = await _edit_table(context, night, data.hand, data.event)
     draft = guided_state.new_hu(edit=(data.hand, data.event))
     head = t(lang, "Editing hand {number}, event {index}:", number=data.hand,
              index=data.event + 1)
 
     def shown(made: tuple[int, int]) -> list[Outgoing]:
-        text, keyboard = guided_keyboards.message(lang, session, made[0], made[1], draft)
-        return [send.to_chat(session.chat_id, head + "\n" + text, reply_markup=keyboard)]
+        text, keyboard = guided_keyboards.message(lang, night, made[0], made[1], draft)
+        return [send.to_chat(night.chat_id, head + "\n" + text, reply_markup=keyboard)]
 
     async with context.write(shown) as tx:
-        await tx.drafts.create(session.chat_id, query.from_user.id, "hu",
+        await tx.drafts.create(night.chat_id, query.from_user.id, "hu",
                                guided_state.dump(draft))
 
 
 async def press_draft(update: Update, context: TallyContext, lang: str,
-                       session: SessionInfo, data: DraftData) -> None:
+                       night: NightInfo, data: DraftData) -> None:
     query = update.callback_query
     assert query is not None and query.message is not None
     drafts = context.drafts
-    found = await drafts.get(session.chat_id, data.draft_id)
+    found = await drafts.get(night.chat_id, data.draft_id)
     if found is not None and found[1] == QUESTION_KIND and found[0] == data.version:
-        await twice.press(update, context, lang, session, data, found[2])
+        await twice.press(update, context, lang, night, data, found[2])
         return
     if found is not None and found[1] == ending.END_KIND and found[0] == data.version:
-        await ending.press(update, context, lang, session, data, found[2])
+        await ending.press(update, context, lang, night, data, found[2])
         return
     if found is None or found[0] != data.version or found[1] not in guided_state.KINDS:
         await stale_press(update, lang)
@@ -184,58 +184,58 @@ async def press_draft(update: Update, context: TallyContext, lang: str,
         await send.answer(update)
 
         def cancelled(_: None) -> list[Outgoing]:
-            return [send.edit_of(session.chat_id, message_id, t(lang, "Cancelled."),
+            return [send.edit_of(night.chat_id, message_id, t(lang, "Cancelled."),
                                  reply_markup=None)]
 
         async with context.write(cancelled) as tx:
-            await tx.drafts.delete(session.chat_id, data.draft_id)
+            await tx.drafts.delete(night.chat_id, data.draft_id)
         return
     try:
         draft = guided_state.load(kind, stored)
     except ValueError:  # not a draft this version reads: the press is refused as stale
-        log.warning("draft %s of chat %s unreadable", data.draft_id, session.chat_id)
+        log.warning("draft %s of chat %s unreadable", data.draft_id, night.chat_id)
         await stale_press(update, lang)
         return
     if isinstance(draft, guided_state.HuDraft) and draft.edit:
-        session = await _edit_table(context, session, *draft.edit)
-    new = guided_steps.press(guided_steps.Table.of(session), draft, data.action, data.arg)
+        night = await _edit_table(context, night, *draft.edit)
+    new = guided_steps.press(guided_steps.Table.of(night), draft, data.action, data.arg)
     if new is None:
         await stale_press(update, lang)
         return
     if isinstance(new, Record):
-        await _record(update, context, lang, session, data, new.draft)
+        await _record(update, context, lang, night, data, new.draft)
         return
     await send.answer(update)
 
     def shown(version: int) -> list[Outgoing]:
-        text, keyboard = guided_keyboards.message(lang, session, data.draft_id, version, new)
-        return [send.edit_of(session.chat_id, message_id, text, reply_markup=keyboard)]
+        text, keyboard = guided_keyboards.message(lang, night, data.draft_id, version, new)
+        return [send.edit_of(night.chat_id, message_id, text, reply_markup=keyboard)]
 
     try:
         async with context.write(shown) as tx:
-            await tx.drafts.advance(session.chat_id, data.draft_id, data.version,
+            await tx.drafts.advance(night.chat_id, data.draft_id, data.version,
                                     guided_state.dump(new))
     except LedgerError:
         await stale_press(update, lang)
 
 
 async def _record(update: Update, context: TallyContext, lang: str,
-                  session: SessionInfo, data: DraftData, draft: Draft) -> None:
+                  night: NightInfo, data: DraftData, draft: Draft) -> None:
     """Confirm: the event is recorded and its draft deleted in one ledger transaction."""
     query = update.callback_query
     assert query is not None and query.message is not None
     indicator = None
     if isinstance(draft, guided_state.HuDraft):
-        mcr = get_preset(session.preset).family == "mcr"  # its fans' values, by mixed_kong
-        event, indicator = draft.event(int(session.rules.get("options", {}).get(
+        mcr = get_preset(night.preset).family == "mcr"  # its fans' values, by mixed_kong
+        event, indicator = draft.event(int(night.rules.get("options", {}).get(
             "mixed_kong", 5)) if mcr else None)
     else:
         event = draft.event()
-    summary = guided_keyboards.describe(lang, session, draft)
+    summary = guided_keyboards.describe(lang, night, draft)
     user = update.effective_user
-    chat_id, message_id = session.chat_id, query.message.message_id
+    chat_id, message_id = night.chat_id, query.message.message_id
     if isinstance(draft, guided_state.HuDraft) and draft.edit:
-        await _record_edit(update, context, lang, session, data, draft.edit, event, indicator,
+        await _record_edit(update, context, lang, night, data, draft.edit, event, indicator,
                            summary)
         return
 
@@ -251,25 +251,25 @@ async def _record(update: Update, context: TallyContext, lang: str,
             out = await tx.hands.record(chat_id, event, reporter=user.id if user else None,
                                         indicator=indicator, draft_id=data.draft_id)
     except (LedgerError, ReportError) as exc:
-        await refuse_press(update, lang, exc, session)
+        await refuse_press(update, lang, exc, night)
         return
-    remember(context, chat_id, out.session)
+    remember(context, chat_id, out.night)
 
 
 async def _record_edit(update: Update, context: TallyContext, lang: str,
-                       session: SessionInfo, data: DraftData, edit: tuple[int, int],
+                       night: NightInfo, data: DraftData, edit: tuple[int, int],
                        event: dict[str, Any], indicator: str | None, summary: str) -> None:
     """A guided edit's Confirm: the event replaced and the draft deleted, in one write."""
     query, user = update.callback_query, update.effective_user
     assert query is not None and query.message is not None
-    chat_id, message_id = session.chat_id, query.message.message_id
+    chat_id, message_id = night.chat_id, query.message.message_id
     number, index = edit
 
     def answer(out: EditOutcome) -> list[Outgoing]:
         done = send.edit_of(chat_id, message_id, t(lang, "Corrected:") + "\n" + escape(summary),
                             reply_markup=None)
         return [done, send.to_chat(chat_id, render.edit_text(lang, out)),
-                board.item(lang, out.session)]
+                board.item(lang, out.night)]
 
     allow_others = await is_admin(update, context)
     await send.answer(update)
@@ -280,6 +280,6 @@ async def _record_edit(update: Update, context: TallyContext, lang: str,
                                              indicator=indicator, allow_others=allow_others,
                                              event_index=index, draft_id=data.draft_id)
     except (LedgerError, ReportError) as exc:
-        await refuse_press(update, lang, exc, session)
+        await refuse_press(update, lang, exc, night)
         return
-    remember(context, chat_id, out.session)
+    remember(context, chat_id, out.night)

@@ -112,13 +112,13 @@ async def cmd_hand(update: Update, context: TallyContext, lang: str) -> None:
 
 def edit_keyboard(lang: str, d: Any) -> InlineKeyboardMarkup | None:
     """Under /hand N of the night being played: a guided edit of each win, one button."""
-    if d.session.status != "open" or d.status == "void":
+    if d.night.status != "open" or d.status == "void":
         return None
     wins = [i for i, ev in enumerate(d.report.get("events", [])) if ev.get("type") == "win"]
     if not wins:
         return None
     return grid([(t(lang, "✏️ Event {index}", index=i + 1),
-                  edit_data(d.session.id, d.number, i)) for i in wins], 3)
+                  edit_data(d.night.id, d.number, i)) for i in wins], 3)
 
 
 @speaking

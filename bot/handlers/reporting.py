@@ -29,10 +29,10 @@ from bot.handlers import details
 from bot.handlers.answers import announcement
 from bot.handlers.chat import (
     add_commands,
+    night_of,
     refuse,
     remember,
     resolver_for,
-    table_of,
     tokens_of,
     words_and_sender,
 )
@@ -45,47 +45,47 @@ from bot.text.i18n import is_chinese
 from engine.errors import ReportError
 from engine.rules import get_preset
 from storage.errors import LedgerError
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 
 async def record_event(update: Update, context: TallyContext, lang: str,
-                       session: SessionInfo, event: dict[str, Any], indicator: str | None,
+                       night: NightInfo, event: dict[str, Any], indicator: str | None,
                        tokens: list[Token] | None = None) -> None:
     """Record the event; its answer is written in the same transaction. With the
     ``tokens`` it was read from, a refusal of another family's words names them."""
     user = update.effective_user
-    verbose = await details.is_verbose(context, session.chat_id)
+    verbose = await details.is_verbose(context, night.chat_id)
     try:
         async with context.write(lambda out: announcement(update, lang, out, verbose)) as tx:
-            out = await tx.hands.record(session.chat_id, event,
+            out = await tx.hands.record(night.chat_id, event,
                                         reporter=user.id if user else None, indicator=indicator)
     except (LedgerError, ReportError) as exc:
         words = words_for(tokens, str(exc.params.get("field"))) \
             if tokens and exc.code == "wrong_family" else []
         if words:  # 无宝 at a Chengdu table: say which words, and whose they are
-            await refuse(update, lang, "foreign_words", session=session,
+            await refuse(update, lang, "foreign_words", seated_at=night,
                          words=("、" if is_chinese(lang) else ", ").join(words),
-                         family=str(exc.params.get("family")), table=session.preset)
+                         family=str(exc.params.get("family")), table=night.preset)
             return
-        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        await refuse(update, lang, exc.code, str(exc), night, **exc.params)
         return
     if out.asked is None:
         metrics.recorded(str(event.get("type", "event")))
-    remember(context, session.chat_id, out.session)
+    remember(context, night.chat_id, out.night)
 
 
 @at_table
 async def _parse_and_record(update: Update, context: TallyContext, lang: str,
-                            session: SessionInfo, parser: Any) -> None:
+                            night: NightInfo, parser: Any) -> None:
     tokens, actor = words_and_sender(update)
     try:
-        result = parser(tokens, resolver_for(session, actor))
+        result = parser(tokens, resolver_for(night, actor))
     except GrammarError as exc:
-        await refuse(update, lang, exc.code, "", session, **exc.params)
+        await refuse(update, lang, exc.code, "", night, **exc.params)
         return
     event, indicator = result if isinstance(result, tuple) else (result, None)
-    event = for_family(event, str(session.rules.get("family")))
-    await record_event(update, context, lang, session, event, indicator, tokens)
+    event = for_family(event, str(night.rules.get("family")))
+    await record_event(update, context, lang, night, event, indicator, tokens)
 
 
 async def cmd_hu(update: Update, context: TallyContext) -> None:
@@ -98,9 +98,9 @@ async def cmd_hu(update: Update, context: TallyContext) -> None:
         return
     chat = update.effective_chat
     await context.lang()  # the chat and its table, read together where nothing is kept
-    session = await table_of(context, chat.id) if chat is not None else None
-    if session is not None and get_preset(session.preset).family == "mcr":
-        at = session  # a match's hand: its round's wind and the winner's seat wind
+    night = await night_of(context, chat.id) if chat is not None else None
+    if night is not None and get_preset(night.preset).family == "mcr":
+        at = night  # a match's hand: its round's wind and the winner's seat wind
 
         def parse_mcr(tokens: list[Token], resolve: Any) -> dict[str, Any]:
             return render_mcr.report_winds(at, parse_mcr_win(tokens, resolve))
@@ -132,28 +132,28 @@ async def cmd_qishou(update: Update, context: TallyContext) -> None:
     await _parse_and_record(update, context, parse_starting)
 
 
-def _mcr(session: SessionInfo) -> bool:
-    return get_preset(session.preset).family == "mcr"
+def _mcr(night: NightInfo) -> bool:
+    return get_preset(night.preset).family == "mcr"
 
 
 @at_table
-async def _record(update: Update, context: TallyContext, lang: str, session: SessionInfo,
+async def _record(update: Update, context: TallyContext, lang: str, night: NightInfo,
                   parser: Any, usage: str) -> None:
     tokens, actor = words_and_sender(update)
-    if not tokens and parser is parse_penalty and _mcr(session):  # MCR: as buttons
-        await open_event_draft(update, context, lang, session, "penalty")
+    if not tokens and parser is parse_penalty and _mcr(night):  # MCR: as buttons
+        await open_event_draft(update, context, lang, night, "penalty")
         return
     if not tokens:
         await refuse(update, lang, usage)
         return
     try:
-        event = parser(tokens, resolver_for(session, actor))
+        event = parser(tokens, resolver_for(night, actor))
     except GrammarError as exc:
-        code = "mcr_penalty_usage" if exc.code == "penalty_usage" and _mcr(session) \
+        code = "mcr_penalty_usage" if exc.code == "penalty_usage" and _mcr(night) \
             else exc.code
-        await refuse(update, lang, code, session=session, **exc.params)
+        await refuse(update, lang, code, seated_at=night, **exc.params)
         return
-    await record_event(update, context, lang, session, event, None)
+    await record_event(update, context, lang, night, event, None)
 
 
 async def cmd_penalty(update: Update, context: TallyContext) -> None:

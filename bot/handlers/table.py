@@ -28,10 +28,10 @@ from bot.handlers.chat import (
     SEAT_ORDER,
     add_commands,
     error_text_plain,
+    night_of,
     refuse,
     remember,
     reply,
-    table_of,
     tokens_of,
     words_and_sender,
 )
@@ -51,7 +51,7 @@ from engine.errors import ReportError, clip
 from engine.rules import get_preset, presets, three_players_allowed
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
-from storage.models import PlayerRef, SessionInfo
+from storage.models import NightInfo, PlayerRef
 
 
 @speaking
@@ -76,17 +76,17 @@ async def cmd_new(update: Update, context: TallyContext, lang: str) -> None:
         return
     refs = _players(asked.names, update.effective_user)
 
-    def answer(session: Any) -> list[Outgoing]:
-        return [send.replying(update, _opened_text(lang, session)), board.item(lang, session)]
+    def answer(night: Any) -> list[Outgoing]:
+        return [send.replying(update, _opened_text(lang, night)), board.item(lang, night)]
 
     try:
         async with context.write(answer) as tx:
-            session = await tx.sessions.open_session(chat.id, refs, preset=asked.preset,
+            night = await tx.open_nights.open_night(chat.id, refs, preset=asked.preset,
                                                      stake_cents=asked.stake)
     except (LedgerError, ReportError) as exc:
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
-    remember(context, chat.id, session)
+    remember(context, chat.id, night)
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,7 @@ async def _seating_refusal(context: TallyContext, chat_id: int, asked: _NewAsked
         if mistyped is not None:
             return mistyped
     if len(words) > 4:  # five names: say so, and that a table is going if one is
-        going = await table_of(context, chat_id) is not None
+        going = await night_of(context, chat_id) is not None
         return ("four_players_open" if going else "four_players"), {"count": len(words)}
     if len(words) not in (3, 4):  # four players in seat order, or three (东南西)
         return "new_usage", {}
@@ -149,11 +149,11 @@ def _players(words: list[Token], user: User | None) -> list[PlayerRef]:
     return refs
 
 
-def _opened_text(lang: str, session: SessionInfo) -> str:
+def _opened_text(lang: str, night: NightInfo) -> str:
     """The answer to a table opened (by /new, or by its last seat taken)."""
     return t(lang, "New table: {preset}. Seats: {seats}. {dealer} deals first.",
-             preset=preset_name(lang, session.preset),
-             seats=render.seats_text(session, lang), dealer=render.name(session, "E"))
+             preset=preset_name(lang, night.preset),
+             seats=render.seats_text(night, lang), dealer=render.name(night, "E"))
 
 
 async def _mistyped_preset(context: TallyContext, chat_id: int, words: list[Token],
@@ -217,8 +217,8 @@ async def start_join(update: Update, context: TallyContext, lang: str,
     to sit opens the table, or "Start with three" once East, South and West sit."""
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
-    if await context.ledger.sessions.current_session(chat.id) is not None:
-        await refuse(update, lang, "session_open")
+    if await context.ledger.open_nights.current_night(chat.id) is not None:
+        await refuse(update, lang, "night_open")
         return
     count, may_three = join_shape(preset or (await context.chat_info(chat.id, lang)).preset)
     data: dict[str, Any] = {"preset": preset, "stake": stake, "seats": {}, "count": count,
@@ -281,16 +281,16 @@ async def press_join(update: Update, context: TallyContext, lang: str,
     refs = [PlayerRef(name=seats[s]["name"], telegram_id=seats[s]["id"],
                       username=seats[s]["username"]) for s in SEAT_ORDER if s in seats]
 
-    def opened(session: SessionInfo) -> list[Outgoing]:
+    def opened(night: NightInfo) -> list[Outgoing]:
         said: list[Outgoing] = []
         if message is not None:
             said.append(send.edit_of(chat.id, message.message_id,
-                                     _opened_text(lang, session), reply_markup=None))
-        return [*said, board.item(lang, session)]
+                                     _opened_text(lang, night), reply_markup=None))
+        return [*said, board.item(lang, night)]
 
     try:
         async with context.write(opened) as tx:
-            session = await tx.sessions.open_session(
+            night = await tx.open_nights.open_night(
                 chat.id, refs, preset=draft.get("preset"), stake_cents=draft.get("stake"),
                 draft=(data.draft_id, data.version))
     except (LedgerError, ReportError) as exc:
@@ -299,18 +299,18 @@ async def press_join(update: Update, context: TallyContext, lang: str,
             return
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
-    remember(context, chat.id, session)
+    remember(context, chat.id, night)
 
 
 @speaking
 async def cmd_table(update: Update, context: TallyContext, lang: str) -> None:
     chat = update.effective_chat
     assert chat is not None
-    session = await table_of(context, chat.id)
-    if session is None:
-        await refuse(update, lang, "no_session")
+    night = await night_of(context, chat.id)
+    if night is None:
+        await refuse(update, lang, "no_night_going")
         return
-    await reply(update, render.table_text(lang, session),
+    await reply(update, render.table_text(lang, night),
                 reply_markup=links.keyboard(lang, chat.id))
 
 
@@ -320,7 +320,7 @@ SEAT_FILLERS = {"换", "换人", "换成", "->", "→", "for", "with", "by"}
 
 @at_table
 async def cmd_seat(update: Update, context: TallyContext, lang: str,
-                   session: SessionInfo) -> None:
+                   night: NightInfo) -> None:
     """``/seat dave erin``: erin takes dave's seat between hands."""
     tokens, actor = words_and_sender(update)
     words = [w for w in tokens if fold(w.text) not in SEAT_FILLERS]
@@ -334,9 +334,9 @@ async def cmd_seat(update: Update, context: TallyContext, lang: str,
         ref = PlayerRef(name=joining.text[1:], username=joining.text[1:])
     else:
         ref = PlayerRef(name=joining.text)
-    before = session
+    before = night
 
-    def answer(after: SessionInfo) -> list[Outgoing]:
+    def answer(after: NightInfo) -> list[Outgoing]:
         seat = next(s for s in after.seats if after.seats[s].id != before.seats[s].id)
         text = t(lang, "{joining} takes {leaving}'s seat ({seat}); {leaving}'s results stay "
                  "theirs and count at /end.", joining=escape(after.seats[seat].name),
@@ -345,12 +345,12 @@ async def cmd_seat(update: Update, context: TallyContext, lang: str,
 
     try:
         async with context.write(answer) as tx:
-            after = await tx.sessions.change_seat(session.chat_id, leaving.text, ref,
+            after = await tx.open_nights.change_seat(night.chat_id, leaving.text, ref,
                                                   actor=actor)
     except LedgerError as exc:
-        await refuse(update, lang, exc.code, str(exc), session, **exc.params)
+        await refuse(update, lang, exc.code, str(exc), night, **exc.params)
         return
-    remember(context, session.chat_id, after)
+    remember(context, night.chat_id, after)
 
 
 COMMANDS = {"new": cmd_new, "table": cmd_table, "seat": cmd_seat, "huanren": cmd_seat}

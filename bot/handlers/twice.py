@@ -20,7 +20,7 @@ from bot.text.i18n import t
 from engine.errors import ReportError
 from storage.delivery import Outgoing
 from storage.errors import LedgerError
-from storage.models import RecordOutcome, SessionInfo
+from storage.models import NightInfo, RecordOutcome
 
 
 def _about(kept: dict[str, Any]) -> str:
@@ -55,13 +55,13 @@ def _recorded(lang: str, about: str) -> str:
 
 
 async def press(update: Update, context: TallyContext, lang: str,
-                session: SessionInfo, data: DraftData, kept: dict[str, Any]) -> None:
+                night: NightInfo, data: DraftData, kept: dict[str, Any]) -> None:
     """A press on the question: drop the second report, or record it as a new hand. The
     answer and the question's end commit together."""
 
     query = update.callback_query
     assert query is not None and query.message is not None
-    chat_id, message_id = session.chat_id, query.message.message_id
+    chat_id, message_id = night.chat_id, query.message.message_id
     await send.answer(update)  # with the write (a refusal's alert replaces it)
     about = _about(kept)
     try:
@@ -92,7 +92,7 @@ async def press(update: Update, context: TallyContext, lang: str,
                 indicator=kept.get("indicator"), draft_id=data.draft_id, ask_twice=False,
                 within=within)
     except (LedgerError, ReportError) as exc:
-        await refuse_press(update, lang, exc, session)
+        await refuse_press(update, lang, exc, night)
         return
-    remember(context, chat_id, out.session)
+    remember(context, chat_id, out.night)
 

@@ -41,7 +41,7 @@ SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
           "#17becf")
 # Past the colours a line takes them again in another style: dashed with square marks,
-# then dash-dotted with triangles (a night holds up to storage.services.sessions.MAX_PEOPLE people,
+# then dash-dotted with triangles (a night holds up to open_nights.MAX_PEOPLE people,
 # each with a line of their own; no two look alike up to 24).
 STYLES = (("-", "o"), ("--", "s"), ("-.", "^"))
 MAX_NAME = 16  # characters of a name drawn

@@ -11,7 +11,7 @@ from engine.rules import presets, ruleset
 
 
 def in_cents(rules: dict[str, Any] | None) -> bool:
-    """Whether a table of these rules (a session's snapshot) counts its points in cents."""
+    """Whether a table of these rules (a night's snapshot) counts its points in cents."""
     family = FAMILIES.get(str((rules or {}).get("family")))
     return family is not None and family.points_in_cents
 

@@ -20,7 +20,7 @@ from engine.explain import (
 )
 from engine.models import PAID_BY_ONE, EventResult, HandResult, Line, Seat
 from engine.rules import presets
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 # Short fragments of a compact answer, by line code (None: left out of the short answer).
 SHORT: dict[str, str | None] = {
@@ -100,25 +100,25 @@ EACH = "each other player"
 _MONEY = ("amount", "share", "unit", "base", "zimo")
 
 
-def points(session: SessionInfo, value: int) -> str:
+def points(night: NightInfo, value: int) -> str:
     """A signed result: points, or the table's own money (``+0.80``)."""
-    if not in_cents(session.rules):
+    if not in_cents(night.rules):
         return signed(value)
     return ("+" if value > 0 else "") + money(value) if value else "0"
 _SEATS = ("seat", "payer", "payee", "winner")
 
 
-def player(session: SessionInfo, seat: str) -> str:
-    return escape(session.seats[seat].name) if seat in session.seats else seat
+def player(night: NightInfo, seat: str) -> str:
+    return escape(night.seats[seat].name) if seat in night.seats else seat
 
 
-def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
+def _params(lang: str, night: NightInfo, line: Line) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in line.params.items():
         if key == "payer" and value == "each":
             out[key] = t(lang, EACH)
         elif key in _SEATS and isinstance(value, str):
-            out[key] = player(session, value)
+            out[key] = player(night, value)
         elif key == "how":
             out[key] = t(lang, words.HOW.get(str(value), str(value)))
         elif key == "kind":
@@ -127,16 +127,16 @@ def _params(lang: str, session: SessionInfo, line: Line) -> dict[str, Any]:
             out[key] = t(lang, words.FOULS.get(str(value), str(value)))
         elif key == "reason":
             out[key] = t(lang, words.REASONS.get(str(value), str(value)))
-        elif key in _MONEY and isinstance(value, int) and in_cents(session.rules):
+        elif key in _MONEY and isinstance(value, int) and in_cents(night.rules):
             out[key] = money(value)
         elif key == "option":
             out[key] = t(lang, words.OPTIONS.get(str(value), str(value)))
         elif key == "what":
             out[key] = t(lang, INSTANT.get(str(value), str(value)))
         elif key == "zh":  # an MCR fan's Chinese name: its line says the English beside
-            out[key] = escape(words.pattern_name(session.preset, str(value), lang))
+            out[key] = escape(words.pattern_name(night.preset, str(value), lang))
         elif key in _NAMED:
-            out[key] = escape(words.pattern_shown(lang, session.preset, str(value)))
+            out[key] = escape(words.pattern_shown(lang, night.preset, str(value)))
         else:
             out[key] = escape(str(value))
     count = line.params.get("count")
@@ -153,12 +153,12 @@ def _say(lang: str, template: str, line: Line, params: dict[str, Any]) -> str:
     return t(lang, template, **params)
 
 
-def line_text(lang: str, session: SessionInfo, line: Line) -> str:
+def line_text(lang: str, night: NightInfo, line: Line) -> str:
     """One line of the full explanation."""
-    params = _params(lang, session, line)
+    params = _params(lang, night, line)
     if line.code == "pay":
         reason = str(line.params.get("reason"))
-        if in_cents(session.rules) and (money_line := _money_payment(lang, reason, params)):
+        if in_cents(night.rules) and (money_line := _money_payment(lang, reason, params)):
             return money_line
         template = words.PAYMENTS.get(reason, words.PAYMENT_OTHER)
         return t(lang, template, **params)
@@ -194,40 +194,40 @@ def _merged_pays(lines: tuple[Line, ...]) -> list[Line]:
             for (a, b, r), n in merged.items()]
 
 
-def moves_text(lang: str, session: SessionInfo, deltas: Mapping[Seat, int]) -> str:
+def moves_text(lang: str, night: NightInfo, deltas: Mapping[Seat, int]) -> str:
     moved = sorted(((s, v) for s, v in deltas.items() if v), key=lambda sv: -sv[1])
     if not moved:
         return t(lang, "No points moved.")
-    return "  ".join(f"{player(session, s)} <b>{points(session, v)}</b>" for s, v in moved)
+    return "  ".join(f"{player(night, s)} <b>{points(night, v)}</b>" for s, v in moved)
 
 
-def state_text(lang: str, session: SessionInfo, hand: HandResult | None, closed: bool
+def state_text(lang: str, night: NightInfo, hand: HandResult | None, closed: bool
                ) -> str:
     if not closed and hand is not None:
-        still = "、".join(player(session, s) for s in hand.still_in) if is_chinese(lang) \
-            else ", ".join(player(session, s) for s in hand.still_in)
+        still = "、".join(player(night, s) for s in hand.still_in) if is_chinese(lang) \
+            else ", ".join(player(night, s) for s in hand.still_in)
         return t(lang, "The hand plays on; still in: {players}.", players=still)
-    over = render_mcr.over_text(lang, session)  # an MCR match's 16 hands are played
+    over = render_mcr.over_text(lang, night)  # an MCR match's 16 hands are played
     if over is not None:
         return over
-    return t(lang, "Next dealer: {player}.", player=player(session, render_mcr.dealer(session)))
+    return t(lang, "Next dealer: {player}.", player=player(night, render_mcr.dealer(night)))
 
 
-def full_text(lang: str, session: SessionInfo, number: int, event: EventResult) -> str:
+def full_text(lang: str, night: NightInfo, number: int, event: EventResult) -> str:
     """Every line of the event's account, then its payments, one line each."""
     parts = [t(lang, "Hand {number}, the details:", number=number)]
-    parts += ["• " + line_text(lang, session, line) for line in event.lines
+    parts += ["• " + line_text(lang, night, line) for line in event.lines
               if line.code != "pay"]
     pays = _merged_pays(event.lines)
     if pays:
         parts.append(t(lang, "Payments:"))
-        parts += ["  " + line_text(lang, session, p) for p in pays]
-    parts.append(words.then(lang, t(lang, "This event:")) + moves_text(lang, session,
+        parts += ["  " + line_text(lang, night, p) for p in pays]
+    parts.append(words.then(lang, t(lang, "This event:")) + moves_text(lang, night,
                                                                         event.deltas))
     return "\n".join(parts)
 
 
-def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) -> str:
+def _how_short(lang: str, night: NightInfo, event: EventResult, line: Line) -> str:
     seat, how = str(line.params["seat"]), str(line.params.get("how"))
     payer = ""
     if how in PAID_BY_ONE:  # the discarder pays the most (半銃: the others pay too)
@@ -236,15 +236,15 @@ def _how_short(lang: str, session: SessionInfo, event: EventResult, line: Line) 
             if pays else ""
         payer = next((str(p.params["payer"]) for p in event.lines  # MCR: all pay 8
                       if p.code == "mcr_owes" and p.params["fan"]), payer)
-    if how == "discard" and _family(session) == "hongkong":  # 出銃, 食糊 as Hong Kong says
+    if how == "discard" and _family(night) == "hongkong":  # 出銃, 食糊 as Hong Kong says
         return pt(lang, "hongkong", "{seat} wins off {payer}'s discard",
-                  seat=player(session, seat), payer=player(session, payer))
+                  seat=player(night, seat), payer=player(night, payer))
     template = words.HOW_SHORT.get(how, "{seat} self-draws")
-    return t(lang, template, seat=player(session, seat), payer=player(session, payer))
+    return t(lang, template, seat=player(night, seat), payer=player(night, payer))
 
 
-def _family(session: SessionInfo) -> str:
-    known = presets().get(session.preset)
+def _family(night: NightInfo) -> str:
+    known = presets().get(night.preset)
     return known.family if known is not None else ""
 
 
@@ -254,7 +254,7 @@ _TAIL = ("value", "doubled_value", "given", "jing", "bird",  # after the pattern
 _SAID_BY_HOW = {"杠上花", "杠上炮", "抢杠", "杠上开花", "抢杠胡"}
 
 
-def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
+def headline(lang: str, night: NightInfo, event: EventResult) -> str:
     """Who won what and its value, or what happened, in one line."""
     sep = "，" if is_chinese(lang) else ", "
     segments: list[tuple[list[str], list[str]]] = [([], [])]
@@ -268,12 +268,12 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
             # a claim the 8-fan gate turns into a false win (错和) is no win
             refused = any(x.code == "mcr_under_gate" for x in event.lines)
             segments[-1][0].append(t(lang, "{seat} claims a win", seat=player(
-                session, str(line.params["seat"]))) if refused
-                else _how_short(lang, session, event, line))
+                night, str(line.params["seat"]))) if refused
+                else _how_short(lang, night, event, line))
             continue
         if line.code == "cap":
             if segments[-1][1] and line.params.get("fan") is not None \
-                    and _family(session) == "hongkong":  # the 番 said, then the cap: 爆棚
+                    and _family(night) == "hongkong":  # the 番 said, then the cap: 爆棚
                 segments[-1][1][-1] += t(lang, " (capped: paid as {cap})",
                                          cap=line.params.get("cap"))
                 continue
@@ -297,7 +297,7 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
             # dave: a hidden bite (cat and rat), not "hidden, dave: a bite …"
             line = Line(code=line.code, params={**line.params,
                                                 "what": f"{line.params.get('what')}_hidden"})
-        params = _params(lang, session, line)
+        params = _params(lang, night, line)
         if line.code == "kong" and not is_chinese(lang):  # with its article: an added kong
             kind = str(line.params.get("kind"))
             params["kind"] = t(lang, words.KONG_DECLARED.get(kind, kind))
@@ -318,17 +318,17 @@ def headline(lang: str, session: SessionInfo, event: EventResult) -> str:
     return ("；" if is_chinese(lang) else "; ").join(pieces)
 
 
-def compact_text(lang: str, session: SessionInfo, number: int, event: EventResult,
+def compact_text(lang: str, night: NightInfo, number: int, event: EventResult,
                  hand: HandResult | None, closed: bool) -> str:
     """Two lines: the hand and what happened; who moved how much and what comes next."""
     head = words.then(lang, t(lang, "Hand {number} recorded:", number=number)) + headline(
-        lang, session, event)
-    moves = moves_text(lang, session, event.deltas)
+        lang, night, event)
+    moves = moves_text(lang, night, event.deltas)
     if not any(event.deltas.values()) and any(line.code == "kong" for line in event.lines):
         moves = t(lang, "Kong points are paid when the hand ends.")  # Jiangxi
     if is_chinese(lang):
         moves = moves.removesuffix("。")  # the middle dot ends it: no 。 before it
-    tail = moves + " · " + state_text(lang, session, hand, closed)
-    notes = [_say(lang, str(SHORT[line.code]), line, _params(lang, session, line))
+    tail = moves + " · " + state_text(lang, night, hand, closed)
+    notes = [_say(lang, str(SHORT[line.code]), line, _params(lang, night, line))
              for line in event.lines if line.code in LEFT_OUT]
     return "\n".join([head, *notes, tail])

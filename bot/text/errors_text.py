@@ -131,8 +131,8 @@ MESSAGES: dict[str, str] = {
     "adjust_not_zero": "An adjustment must add up to zero; these add up to {total}. Example: "
                        "/adjust alice -10 bob +10",
     # ledger
-    "no_session": "No table is going in this chat; start one with /new.",
-    "session_open": "A table is already going here; /end it first.",
+    "no_night_going": "No table is going in this chat; start one with /new.",
+    "night_open": "A table is already going here; /end it first.",
     "hand_over": "Hand {number} is over: nothing more can join it, so nothing was recorded.",
     "same_player_twice": "A player cannot sit twice.",
     "four_players": "A table has four players, or three; you named {count}.",

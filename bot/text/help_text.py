@@ -33,7 +33,7 @@ HELP_SINGAPORE = """/hu bob from carol 3 tai · /hu bob zimo full flush cat — 
 /jifen alice +35 bob -20 carol -15 — points only: every player's change"""
 
 # The console's banner (bot/console/terminal.py); {who} is the speaker, {next} what to try
-# next: CONSOLE_NEW with no table going, CONSOLE_GOING with one.
+# next: CONSOLE_NEW with no night going, CONSOLE_GOING with one.
 BANNER = """Mahjong Tally — console mode (no Telegram token configured).
 You are in a simulated group with alice, bob, carol and dave; you speak as {who}.
 {next}

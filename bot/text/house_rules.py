@@ -1,5 +1,5 @@
 """The answer to /set: a chat's house rules as a player types them, its stake, and how a
-table going takes a change. A Hong Kong chat's stake is its tier (二五雞, 五一, 一二蚊),
+night going takes a change. A Hong Kong chat's stake is its tier (二五雞, 五一, 一二蚊),
 never a stake per point: its hands are paid from the share table."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from bot.text.i18n import money, t
 from bot.text.words import listing, option_value, preset_name, typed_name, typed_value
 from engine.options import HongKongOptions
 from engine.rules import get_preset, ruleset
-from storage.models import ChatInfo, SessionInfo
+from storage.models import ChatInfo, NightInfo
 
 
 def as_typed(overrides: dict[str, Any], lang: str, family: str = "") -> list[str]:
@@ -29,10 +29,10 @@ def as_typed(overrides: dict[str, Any], lang: str, family: str = "") -> list[str
     return out
 
 
-def house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool,
+def house_rules_text(info: ChatInfo, night: NightInfo | None, going: bool,
                      said_stake: bool = False) -> str:
     """The answer to /set: the chat's house rules now (and, with a table ``going``, that
-    it keeps its rules); after a new stake with a table going (``session``, read before
+    it keeps its rules); after a new stake with a night going (``night``, read before
     the change), that table's rules and from which hand it plays the stake, then the
     chat's rules for new tables only where they differ. A chat whose preset pays in its
     own money (a Singapore stake table, a Hong Kong tier) is not told a stake per point,
@@ -49,16 +49,16 @@ def house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool,
     if tier is not None:  # the stake tier in force, said once (not among the changes)
         params["tier"] = escape(option_value(lang, "stake", tier))
     own = tier is None and preset_in_cents(info.preset) and not said_stake
-    if own and session is None:
+    if own and night is None:
         return t(lang, "House rules: {preset} ({overrides}); {style}.", **params) \
             if not going else t(lang, "House rules: {preset} ({overrides}); {style}. A "
                                       "table already going keeps its rules.", **params)
-    if session is None and not going:
+    if night is None and not going:
         return t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
                        "{style}.", **params) if tier is None else \
             t(lang, "House rules: {preset} ({overrides}); stake tier {tier}; {style}.",
               **params)
-    if session is None:
+    if night is None:
         return t(lang, "House rules: {preset} ({overrides}); stake {stake} per point; "
                        "{style}. A table already going keeps its rules.", **params) \
             if tier is None else \
@@ -67,11 +67,11 @@ def house_rules_text(info: ChatInfo, session: SessionInfo | None, going: bool,
     # Every hand keeps the stake it was played at.
     text = t(lang, "The table going plays {preset}: {stake} per point from hand {number} "
                    "on; the hands before keep their stake.",
-             preset=preset_name(lang, session.preset), stake=money(info.stake_cents),
-             number=session.hands + 1 if session.open_hand is None
-             else session.open_hand + 1)
+             preset=preset_name(lang, night.preset), stake=money(info.stake_cents),
+             number=night.hands + 1 if night.open_hand is None
+             else night.open_hand + 1)
     chat_rules = options.model_dump(mode="json")
-    if info.preset != session.preset or chat_rules != session.rules.get("options"):
+    if info.preset != night.preset or chat_rules != night.rules.get("options"):
         text += "\n" + (t(lang, "New tables in this chat: {preset} ({overrides}); stake "
                                 "tier {tier}; {style}.", **params) if tier is not None else
                         t(lang, "New tables in this chat: {preset} ({overrides}); {style}.",

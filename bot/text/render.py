@@ -21,8 +21,8 @@ from engine.rules import get_preset, ruleset
 from engine.share_table import CURVE_NAMES, TIER_NAMES, share_rows
 from storage.models import (
     EditOutcome,
+    NightInfo,
     RecordOutcome,
-    SessionInfo,
     Summary,
     UndoOutcome,
 )
@@ -36,44 +36,44 @@ ONLY_WITH = {"tingyong_scope": ("tingyong",), "huazhu_fan": ("huazhu",),
 _HOW = words.HOW
 
 
-def name(session: SessionInfo, seat: str) -> str:
-    return answer.player(session, seat)
+def name(night: NightInfo, seat: str) -> str:
+    return answer.player(night, seat)
 
 
-def line_text(lang: str, session: SessionInfo, line: Line) -> str:
-    return answer.line_text(lang, session, line)
+def line_text(lang: str, night: NightInfo, line: Line) -> str:
+    return answer.line_text(lang, night, line)
 
 
-def _total(session: SessionInfo, value: int) -> str:
+def _total(night: NightInfo, value: int) -> str:
     """A running total: Hong Kong's cents as money (``0.00``), Singapore's own money, or
     points."""
-    if in_cents(session.rules):
+    if in_cents(night.rules):
         return signed_points(value, True)
-    return answer.points(session, value)
+    return answer.points(night, value)
 
 
-def totals_text(lang: str, session: SessionInfo) -> str:
+def totals_text(lang: str, night: NightInfo) -> str:
     """Each seat's running total; when the stake changed during the night, its money with
     its points at each stake (never points added across stakes), as /end says it."""
     rows = [t(lang, "Totals:")]
-    for seat in session.seats:
+    for seat in night.seats:
         space = "" if is_chinese(lang) else " "
-        dealer = space + t(lang, "(dealer)") if seat == render_mcr.dealer(session) else ""
-        if session.points_at:
-            shown = f"<b>{signed_money(session.money_of(seat))}</b>" + words.paren(
-                lang, points_at_stakes(lang, session.points_at.get(seat, ())))
+        dealer = space + t(lang, "(dealer)") if seat == render_mcr.dealer(night) else ""
+        if night.points_at:
+            shown = f"<b>{signed_money(night.money_of(seat))}</b>" + words.paren(
+                lang, points_at_stakes(lang, night.points_at.get(seat, ())))
         else:
-            shown = f"<b>{_total(session, session.totals[seat])}</b>"
+            shown = f"<b>{_total(night, night.totals[seat])}</b>"
         rows.append("  " + t(lang, "{seat} {player}: {points}", seat=t(lang, SEAT_KEYS[seat]),
-                             player=name(session, seat), points=shown) + dealer)
+                             player=name(night, seat), points=shown) + dealer)
     return "\n".join(rows)
 
 
 def outcome_text(lang: str, out: RecordOutcome, verbose: bool = True) -> str:
     """The answer to a recorded event: the full explanation with the running totals, or
     (``verbose=False``) the compact two lines; the board carries the totals then."""
-    assert out.session is not None and out.event is not None and out.hand is not None
-    s = out.session
+    assert out.night is not None and out.event is not None and out.hand is not None
+    s = out.night
     if not verbose:
         return answer.compact_text(lang, s, out.hand_number, out.event, out.hand, out.closed)
     return "\n".join([
@@ -82,7 +82,7 @@ def outcome_text(lang: str, out: RecordOutcome, verbose: bool = True) -> str:
         "", totals_text(lang, s), answer.state_text(lang, s, out.hand, out.closed)])
 
 
-def details_text(lang: str, s: SessionInfo, number: int, hand: HandResult, index: int
+def details_text(lang: str, s: NightInfo, number: int, hand: HandResult, index: int
                  ) -> str:
     """What the Details button shows: the event's full explanation and the hand's state
     (none once the night has ended: no hand plays on, nobody deals next)."""
@@ -97,7 +97,7 @@ def details_text(lang: str, s: SessionInfo, number: int, hand: HandResult, index
     return text
 
 
-def table_text(lang: str, s: SessionInfo) -> str:
+def table_text(lang: str, s: NightInfo) -> str:
     parts = [t(lang, "Table: {preset}, hand {number}.", preset=words.preset_name(lang, s.preset),
                number=s.hands + (0 if s.open_hand else 1))]
     if (at_match := render_mcr.match_text(lang, s)) is not None:
@@ -123,7 +123,7 @@ def table_text(lang: str, s: SessionInfo) -> str:
     return "\n".join(parts)
 
 
-def board_text(lang: str, s: SessionInfo) -> str:
+def board_text(lang: str, s: NightInfo) -> str:
     if s.status != "open":  # the night is over: the final nets, no hand in progress
         return "\n".join(["📋 " + t(lang, "Scoreboard"),
                           nt(lang, "{preset}: the night is over after {hands} hand.",
@@ -133,7 +133,7 @@ def board_text(lang: str, s: SessionInfo) -> str:
     return "📋 " + t(lang, "Scoreboard") + "\n" + table_text(lang, s)
 
 
-def ended(s: SessionInfo, sm: Summary) -> SessionInfo:
+def ended(s: NightInfo, sm: Summary) -> NightInfo:
     """The table as the night ended: its final nets, no hand in progress."""
     return s.model_copy(update={
         "status": "ended", "hands": sm.hands, "open_hand": None, "still_in": (),
@@ -158,7 +158,7 @@ def _undone(lang: str, out: UndoOutcome) -> str:
 
 
 def undo_text(lang: str, out: UndoOutcome) -> str:
-    s = out.session
+    s = out.night
     return "\n".join([
         _undone(lang, out),
         # Everyone whose result moved, who left the table (/seat) included.
@@ -169,7 +169,7 @@ def undo_text(lang: str, out: UndoOutcome) -> str:
 
 
 def edit_text(lang: str, out: EditOutcome) -> str:
-    s = out.session
+    s = out.night
     head = (t(lang, "Hand {number} voided.", number=out.hand_number) if out.action == "void"
             else t(lang, "Hand {number} corrected.", number=out.hand_number))
     parts = [head]
@@ -336,6 +336,6 @@ def _share_table(lang: str, opts: dict[str, Any]) -> str:
               "discarder 2 and the others 1 each; 全銃, the discarder all 4.")])
 
 
-def seats_text(s: SessionInfo, lang: str = "en") -> str:
+def seats_text(s: NightInfo, lang: str = "en") -> str:
     return _list(lang, [f"{t(lang, SEAT_KEYS[seat])} {name(s, seat)}" for seat in s.seats])
 

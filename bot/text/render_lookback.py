@@ -76,10 +76,10 @@ def history_text(lang: str, view: NightHistory, scope: Scope) -> str:
     several = view.several
     for it in view.items:
         status = " " + t(lang, "(void)") if it.status == "void" else ""
-        cents = preset_in_cents(view.presets.get(it.session_id, ""))  # money, to the cent
+        cents = preset_in_cents(view.presets.get(it.night_id, ""))  # money, to the cent
         moves = "  ".join(f"{escape(it.seats[s])} {signed_points(v, cents)}"
                           for s, v in it.deltas.items() if v)
-        where = f"{view.labels[it.session_id]} " if several else ""
+        where = f"{view.labels[it.night_id]} " if several else ""
         parts.append(f"{where}#{it.number}{status}{colon(lang)}"
                      f"{moves or t(lang, 'No points moved.')}")
     if not view.items:
@@ -156,10 +156,10 @@ def _next(scope: Scope, page: int) -> str:
 
 
 def hand_text(lang: str, d: HandDetail) -> str:
-    s = d.session
+    s = d.night
     cents = in_cents(s.rules)  # Singapore, Hong Kong: the moves are money
     head = t(lang, "Hand {number} of night {night}; dealer: {seat} {player}.",
-             number=d.number, night=d.night.label,
+             number=d.number, night=d.entry.label,
              seat=t(lang, SEAT_KEYS[d.dealer]), player=name(s, d.dealer))
     parts = [head]
     if d.status == "void":

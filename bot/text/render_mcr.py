@@ -16,10 +16,10 @@ from bot.text.i18n import t
 from engine.mcr import match
 from engine.models import SEATS, Seat
 from engine.rules import get_preset, presets
-from storage.models import SessionInfo, Summary
+from storage.models import NightInfo, Summary
 
 
-def hand_index(s: SessionInfo) -> int | None:
+def hand_index(s: NightInfo) -> int | None:
     """The match hand (0-15) being played at an MCR table of four, or None."""
     if get_preset(s.preset).family != "mcr" or len(s.seats) != 4:
         return None
@@ -32,7 +32,7 @@ def winds(h: int) -> dict[Seat, Seat]:
     return {p: match.seat_wind(h, SEATS.index(p)) for p in SEATS}
 
 
-def dealer(s: SessionInfo) -> Seat:
+def dealer(s: NightInfo) -> Seat:
     """Who deals the hand being played: at a match, the player whose seat wind is East."""
     h = hand_index(s)
     if h is None:
@@ -40,7 +40,7 @@ def dealer(s: SessionInfo) -> Seat:
     return next(p for p, w in winds(h).items() if w == "E")
 
 
-def match_text(lang: str, s: SessionInfo) -> str | None:
+def match_text(lang: str, s: NightInfo) -> str | None:
     """The round, the hand and the seat winds, for /table and the scoreboard; after the
     16th hand, that the match is played."""
     h = hand_index(s)
@@ -53,7 +53,7 @@ def match_text(lang: str, s: SessionInfo) -> str | None:
              winds=seat_winds)
 
 
-def report_winds(s: SessionInfo, event: dict[str, Any]) -> dict[str, Any]:
+def report_winds(s: NightInfo, event: dict[str, Any]) -> dict[str, Any]:
     """A win reported as tiles at a match: the round's wind and the winner's seat wind,
     where the report does not name them (圈东, 门南)."""
     h = hand_index(s)
@@ -72,12 +72,12 @@ def _points(twelfths: int) -> str:
     return str(whole) if not part else f"{twelfths / match.RANK_SCALE:.2f}".rstrip("0")
 
 
-def played(s: SessionInfo) -> bool:
+def played(s: NightInfo) -> bool:
     """An MCR match whose 16 hands are played: nothing more is recorded in it."""
     return get_preset(s.preset).family == "mcr" and not s.open_hand and s.hands >= match.HANDS
 
 
-def over_text(lang: str, s: SessionInfo) -> str | None:
+def over_text(lang: str, s: NightInfo) -> str | None:
     """After the 16th hand of a match: what to do next."""
     if not played(s):
         return None
@@ -85,7 +85,7 @@ def over_text(lang: str, s: SessionInfo) -> str | None:
                    "starts the next match.")
 
 
-def rank_text(lang: str, s: SessionInfo, sm: Summary) -> str:
+def rank_text(lang: str, s: NightInfo, sm: Summary) -> str:
     """Each player's rank points and table points, at the end of an MCR match (empty for
     any other table). Places go by seat: a substitute plays for the seat, whose rank points
     go to the player whose seat it is; each player keeps the table points they earned."""

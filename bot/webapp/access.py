@@ -15,7 +15,7 @@ from telegram import Bot
 from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError
 
 from bot.webapp.auth import AuthError, InitData
-from storage.models import PlayerInfo, SessionInfo
+from storage.models import NightInfo, PlayerInfo
 
 MEMBER_SECONDS = 30.0
 MAX_ENTRIES = 10_000
@@ -71,21 +71,21 @@ class Members:
                       admin=status in ADMINS or init.user_id in self.admins)
 
 
-def seat_of(session: SessionInfo, init: InitData) -> str | None:
+def seat_of(night: NightInfo, init: InitData) -> str | None:
     """The user's seat at the table: by account, or by the @username they were seated by."""
     name = str(init.user.get("username") or "").lower()
-    for seat, p in session.seats.items():
+    for seat, p in night.seats.items():
         if p.telegram_id == init.user_id:
             return seat
-    for seat, p in session.seats.items():
+    for seat, p in night.seats.items():
         if p.telegram_id is None and name and (p.username or "").lower() == name:
             return seat
     return None
 
 
-def may_record(member: Member, session: SessionInfo | None, init: InitData) -> bool:
-    return session is not None and session.status == "open" and (
-        member.admin or seat_of(session, init) is not None)
+def may_record(member: Member, night: NightInfo | None, init: InitData) -> bool:
+    return night is not None and night.status == "open" and (
+        member.admin or seat_of(night, init) is not None)
 
 
 def is_party(init: InitData, players: tuple[PlayerInfo, ...]) -> bool:

@@ -36,7 +36,7 @@ from bot.webapp.auth import AuthError, InitData, chat_of, validate
 from bot.webapp.strings import strings
 from storage.errors import LedgerError
 from storage.ledger import Claimed
-from storage.models import PlayerInfo, SessionInfo
+from storage.models import NightInfo, PlayerInfo
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +74,8 @@ class Caller:
     def ledger(self) -> Any:
         return self.application.bot_data["services"].ledger
 
-    async def session(self) -> SessionInfo | None:
-        return await self.ledger.sessions.current_session(self.chat_id)  # type: ignore[no-any-return]
+    async def night(self) -> NightInfo | None:
+        return await self.ledger.open_nights.current_night(self.chat_id)  # type: ignore[no-any-return]
 
 
 def _guess_language(header: str, default: str) -> str:
@@ -168,20 +168,20 @@ def routes(application: AnyApp, settings: Settings,
             raise _Refused(400, "bad_json", strings(lang)["bad_json"])
         return value
 
-    async def recorder(c: Caller) -> SessionInfo:
-        session = await c.session()
-        if session is None:
+    async def recorder(c: Caller) -> NightInfo:
+        night = await c.night()
+        if night is None:
             raise _Refused(409, "no_table", strings(c.lang)["no_table"])
-        if not access.may_record(c.member, session, c.init):
+        if not access.may_record(c.member, night, c.init):
             raise _Refused(403, "not_player", strings(c.lang)["not_player"])
-        return session
+        return night
 
     async def form(data: dict[str, Any], c: Caller
-                   ) -> tuple[SessionInfo, str, entry.Form]:
-        session = await recorder(c)
+                   ) -> tuple[NightInfo, str, entry.Form]:
+        night = await recorder(c)
         try:
             f = entry.Form.model_validate(data)
-            return session, entry.report_text(c.lang, session, f), f
+            return night, entry.report_text(c.lang, night, f), f
         except ValidationError:
             raise _Refused(400, "bad_form", strings(c.lang)["failed"]) from None
         except entry.EntryError as exc:
@@ -197,14 +197,14 @@ def routes(application: AnyApp, settings: Settings,
         return data, key, await c.ledger.app_requests.seen(c.chat_id, key)
 
     async def once(c: Caller, key: str, action: str, text: str,
-                   session: SessionInfo | None = None, hand: int | None = None
+                   night: NightInfo | None = None, hand: int | None = None
                    ) -> dict[str, Any]:
         """Send ``text`` to the group as the user's command, once for ``key``: a request
         that finds its key claimed (the same request sent again, or two at once) is
         answered "already recorded", and nothing is written or said."""
         requests = c.ledger.app_requests
         first = await requests.claim(c.chat_id, key, user_id=c.init.user_id, action=action,
-                                     text=text, session_id=session.id if session else None,
+                                     text=text, night_id=night.id if night else None,
                                      hand_number=hand)
         if first is not None:
             return already(c, first)
@@ -221,33 +221,33 @@ def routes(application: AnyApp, settings: Settings,
                 "message": strings(c.lang)["already"]}
 
     async def me(request: Request, c: Caller) -> Any:
-        session = await c.session()
+        night = await c.night()
         return {"lang": c.lang, "strings": strings(c.lang), "user": c.init.name,
-                "admin": c.member.admin, "seat": access.seat_of(session, c.init)
-                if session else None,
-                "can_record": access.may_record(c.member, session, c.init)}
+                "admin": c.member.admin, "seat": access.seat_of(night, c.init)
+                if night else None,
+                "can_record": access.may_record(c.member, night, c.init)}
 
-    async def undo_refused(c: Caller, session: SessionInfo | None) -> _Refused | None:
+    async def undo_refused(c: Caller, night: NightInfo | None) -> _Refused | None:
         """Why the chat would refuse this user's /undo now (the chat's own rule and words:
         only who reported the last event, or an admin), or None."""
-        if session is None:
+        if night is None:
             return _Refused(409, "no_table", strings(c.lang)["no_table"])
-        if not access.may_record(c.member, session, c.init):
+        if not access.may_record(c.member, night, c.init):
             return _Refused(403, "not_player", strings(c.lang)["not_player"])
         try:
             await c.ledger.corrections.check_undo(c.chat_id, actor=c.init.user_id,
                                                   allow_others=c.member.admin)
         except LedgerError as exc:
-            seats: dict[str, str] = {s: p.name for s, p in session.seats.items()}
+            seats: dict[str, str] = {s: p.name for s, p in night.seats.items()}
             return _Refused(403 if exc.code == "not_reporter" else 409, exc.code,
                             entry.refusal(c.lang, exc.code, str(exc), seats, **exc.params))
         return None
 
     async def board(request: Request, c: Caller) -> Any:
-        session = await c.session()
-        return {**await views.board(c.ledger, c.lang, session),
-                "can_record": access.may_record(c.member, session, c.init),
-                "can_undo": await undo_refused(c, session) is None}
+        night = await c.night()
+        return {**await views.board(c.ledger, c.lang, night),
+                "can_record": access.may_record(c.member, night, c.init),
+                "can_undo": await undo_refused(c, night) is None}
 
     async def night(request: Request, c: Caller) -> Any:
         return await views.night(c.ledger, c.lang, c.chat_id)
@@ -274,15 +274,15 @@ def routes(application: AnyApp, settings: Settings,
         return rows
 
     async def entry_form(request: Request, c: Caller) -> Any:
-        session = await recorder(c)
-        return views.entry(c.lang, session)
+        night = await recorder(c)
+        return views.entry(c.lang, night)
 
     async def preview(request: Request, c: Caller) -> Any:
         data = await body(request, c.lang)
         data.pop("key", None)
-        session, text, _ = await form(data, c)
+        night, text, _ = await form(data, c)
         try:
-            return await entry.preview(c.ledger, c.lang, session, text, c.init.user_id)
+            return await entry.preview(c.ledger, c.lang, night, text, c.init.user_id)
         except entry.EntryError as exc:
             raise _Refused(422, "bad_form", exc.message) from None
 
@@ -290,27 +290,27 @@ def routes(application: AnyApp, settings: Settings,
         data, key, first = await keyed(request, c)
         if first is not None:  # sent before: whatever the form or the table says now
             return already(c, first)
-        session, text, f = await form(data, c)
+        night, text, f = await form(data, c)
         try:  # refused here, not in the chat
-            seen = await entry.preview(c.ledger, c.lang, session, text, c.init.user_id)
+            seen = await entry.preview(c.ledger, c.lang, night, text, c.init.user_id)
         except entry.EntryError as exc:
             raise _Refused(422, "bad_form", exc.message) from None
         if seen["false_win"] and not (f.mcr and f.mcr.false_win):
             # MCR: under the 8-fan gate the claim is a false win (错和), recorded only as one
             raise _Refused(422, "under_gate", strings(c.lang)["under_gate"])
         # the group will ask "the same hand?": the app says so rather than "sent"
-        return {**await once(c, key, "record", text, session, seen["hand"]),
+        return {**await once(c, key, "record", text, night, seen["hand"]),
                 "asks": seen["asks"]}
 
     async def undo(request: Request, c: Caller) -> Any:
         _, key, first = await keyed(request, c)
         if first is not None:
             return already(c, first)
-        session = await c.session()
-        refused = await undo_refused(c, session)
+        night = await c.night()
+        refused = await undo_refused(c, night)
         if refused is not None:
             raise refused
-        return await once(c, key, "undo", "/undo", session)
+        return await once(c, key, "undo", "/undo", night)
 
     async def paid(request: Request, c: Caller) -> Any:
         data, key, first = await keyed(request, c)

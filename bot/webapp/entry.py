@@ -57,7 +57,7 @@ from engine.settle import parse_report, settle_hand
 from engine.tiles import TileError
 from storage.errors import LedgerError
 from storage.ledger import Ledger
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 TILE = re.compile(r"^(?:[1-9][mps]|[1-7]z)$")
 # Singapore's bonus tiles as the form sends them (flowers, seasons, animals).
@@ -191,80 +191,80 @@ def compact(tiles: list[str]) -> str:
     return " ".join("".join(ranks) + suit for suit, ranks in suits.items())
 
 
-def _who(session: SessionInfo, seat: str) -> str:
+def _who(night: NightInfo, seat: str) -> str:
     """How the report names a seat: the player's name when it is one word that reads back
     as that seat, else the seat letter."""
-    name = session.seats[seat].name  # type: ignore[index]
-    resolve = resolver_for(session, None)
+    name = night.seats[seat].name  # type: ignore[index]
+    resolve = resolver_for(night, None)
     if re.fullmatch(r"[^\s,，;；/]{1,32}", name) and resolve(Token(name)) == seat \
             and name.upper() not in SEATS:
         return name
     return seat
 
 
-def kong_text(lang: str, session: SessionInfo, form: Form) -> str:
+def kong_text(lang: str, night: NightInfo, form: Form) -> str:
     """``/kong bob 直杠 carol``: the kinds the guided kong offers this table."""
-    if form.winner not in session.seats:
+    if form.winner not in night.seats:
         raise EntryError(t(lang, "Choose who won."))
-    if form.kong is None or form.kong not in kong_kinds(session):
+    if form.kong is None or form.kong not in kong_kinds(night):
         raise EntryError(t(lang, "Choose the kind of kong."))
-    parts = ["/kong", _who(session, form.winner), said(lang, KONG_WORDS[form.kong])]
+    parts = ["/kong", _who(night, form.winner), said(lang, KONG_WORDS[form.kong])]
     if form.kong == "direct":
         if form.from_seat is None or form.from_seat == form.winner \
-                or form.from_seat not in session.seats:
+                or form.from_seat not in night.seats:
             raise EntryError(t(lang, "Choose whose discard or kong it was."))
-        parts.append(_who(session, form.from_seat))
+        parts.append(_who(night, form.from_seat))
     return " ".join(parts)
 
 
-def kong_kinds(session: SessionInfo) -> list[str]:
+def kong_kinds(night: NightInfo) -> list[str]:
     """The kongs a player may declare at this table, as the guided /kong offers them."""
-    return list(facts_of(session).kongs)
+    return list(facts_of(night).kongs)
 
 
-def has_draw(session: SessionInfo) -> bool:
+def has_draw(night: NightInfo) -> bool:
     """Whether the players' states at the wall's end count (Sichuan's 查叫, 查花猪)."""
-    return bool(facts_of(session).wall)
+    return bool(facts_of(night).wall)
 
 
-def draw_text(lang: str, session: SessionInfo, form: Form) -> str:
+def draw_text(lang: str, night: NightInfo, form: Form) -> str:
     """``/draw alice 花猪, bob 听 3, carol 未听``: every player still in, said."""
-    if not has_draw(session):
+    if not has_draw(night):
         raise EntryError(t(lang, "Here the wall's end is said only at Sichuan tables; say it "
                                  "in the chat with /draw."))
     words = {"no": "未听", "ready": "听", "pig": "花猪"}
     parts = []
-    for seat in (session.still_in if session.open_hand
-                 else [x for x in SEATS if x in session.seats]):
+    for seat in (night.still_in if night.open_hand
+                 else [x for x in SEATS if x in night.seats]):
         p = form.players.get(seat) or DrawState()
-        parts.append(f"{_who(session, seat)} {said(lang, words[p.state])}"
+        parts.append(f"{_who(night, seat)} {said(lang, words[p.state])}"
                      + (f" {p.fan}" if p.state == "ready" else ""))
     return "/draw " + ", ".join(parts)
 
 
-def report_text(lang: str, session: SessionInfo, form: Form) -> str:
+def report_text(lang: str, night: NightInfo, form: Form) -> str:
     if form.kind == "kong":
-        return kong_text(lang, session, form)
+        return kong_text(lang, night, form)
     if form.kind == "draw":
-        return draw_text(lang, session, form)
+        return draw_text(lang, night, form)
     if form.kind == "bite":
-        return bite_text(lang, session, form, _who, EntryError)
-    facts = facts_of(session)
+        return bite_text(lang, night, form, _who, EntryError)
+    facts = facts_of(night)
     words = HOW_WORDS.get(lang, HOW_WORDS["en"])
     if form.how not in facts.hows:
         raise EntryError(t(lang, "That way of winning is not played at this table."))
     if facts.family == "mcr":
-        return mcr_text(lang, session, form, _who, EntryError, compact, words[form.how])
+        return mcr_text(lang, night, form, _who, EntryError, compact, words[form.how])
     if form.mcr is not None:
         raise EntryError(t(lang, "Melds with their sources are entered at MCR tables only."))
-    if form.winner not in session.seats:
+    if form.winner not in night.seats:
         raise EntryError(t(lang, "Choose who won."))
-    parts = ["/hu", _who(session, form.winner), words[form.how]]
+    parts = ["/hu", _who(night, form.winner), words[form.how]]
     if form.how in FROM_ANOTHER:
         if form.from_seat is None or form.from_seat == form.winner \
-                or form.from_seat not in session.seats:
+                or form.from_seat not in night.seats:
             raise EntryError(t(lang, "Choose whose discard or kong it was."))
-        parts.append(_who(session, form.from_seat))
+        parts.append(_who(night, form.from_seat))
     counts = Counter(form.tiles + [x for m in form.melds for x in m])
     if any(n > 4 for n in counts.values()):
         raise EntryError(t(lang, "More than four of one tile."))
@@ -277,7 +277,7 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
         parts.append(pattern_name("", name, lang))  # 七對 in zh-Hant: read in either script
     said = _value_words(lang, facts, form)
     if facts.family == "hongkong":
-        said += hk_words(lang, session, form, _who, EntryError)
+        said += hk_words(lang, night, form, _who, EntryError)
     parts += said
     if not form.tiles and not form.patterns and not said:
         parts.append(pattern_name("", facts.plain, lang))
@@ -286,12 +286,12 @@ def report_text(lang: str, session: SessionInfo, form: Form) -> str:
     seen = {form.winner, form.from_seat}
     for other in form.others:  # ", dave 清一色": another winner off the same discard
         if form.how not in FROM_ANOTHER or other.winner in seen \
-                or other.winner not in session.seats:
+                or other.winner not in night.seats:
             raise EntryError(t(lang, "Only another player than the discarder and the winners "
                                      "can also win off the same tile."))
         seen.add(other.winner)
         parts[-1] += ","
-        parts.append(_who(session, other.winner))
+        parts.append(_who(night, other.winner))
         if other.tiles:
             parts.append(compact(other.tiles))
         for name in other.patterns:
@@ -326,17 +326,17 @@ def _value_words(lang: str, facts: Offer, form: Form) -> list[str]:
     return words
 
 
-def money_points(session: SessionInfo) -> bool:
+def money_points(night: NightInfo) -> bool:
     """Whether the table's points are money's cents (Hong Kong; Singapore's own money)."""
-    return in_cents(session.rules) or preset_in_cents(session.preset)
+    return in_cents(night.rules) or preset_in_cents(night.preset)
 
 
-def read_report(session: SessionInfo, text: str) -> tuple[dict[str, Any], str | None]:
+def read_report(night: NightInfo, text: str) -> tuple[dict[str, Any], str | None]:
     """``text`` read as the chat reads it at this table (:mod:`bot.handlers.commands`):
     /kong, /draw, /bite (/yao), and /hu by the MCR grammar at an MCR table (with the
     match's winds) or the common one; as the table's family reads the report."""
     words = [Token(w) for w in text.split()[1:]]
-    resolve = resolver_for(session, None)
+    resolve = resolver_for(night, None)
     command = text.split(maxsplit=1)[0]
     indicator = None
     if command == "/kong":
@@ -345,47 +345,47 @@ def read_report(session: SessionInfo, text: str) -> tuple[dict[str, Any], str | 
         event = parse_draw(words, resolve)
     elif command in ("/bite", "/yao"):
         event = parse_bite(words, resolve)
-    elif facts_of(session).family == "mcr":
-        event = render_mcr.report_winds(session, parse_mcr_win(words, resolve))
+    elif facts_of(night).family == "mcr":
+        event = render_mcr.report_winds(night, parse_mcr_win(words, resolve))
     else:
         event, indicator = parse_win(words, resolve)
-    return for_family(event, str(session.rules.get("family"))), indicator
+    return for_family(event, str(night.rules.get("family"))), indicator
 
 
-async def preview(ledger: Ledger, lang: str, session: SessionInfo, text: str,
+async def preview(ledger: Ledger, lang: str, night: NightInfo, text: str,
                   reporter: int | None = None) -> dict[str, Any]:
     """What recording ``text`` would do now, with nothing written: the hand's number, each
     seat's points, the explanation's lines, and ``asks``: the hand the chat would ask
     about ("the same hand?") were ``reporter`` to report it now, or None."""
-    seats: dict[str, str] = {s: p.name for s, p in session.seats.items()}
+    seats: dict[str, str] = {s: p.name for s, p in night.seats.items()}
     try:
-        event, indicator = read_report(session, text)
+        event, indicator = read_report(night, text)
         events: list[dict[str, Any]] = []
-        number, dealer = session.hands + 1, session.dealer
-        if session.open_hand:
-            report, _ = await ledger.nights.hand(session.chat_id, session.open_hand, session.id)
-            events, number = list(report["events"]), session.open_hand
+        number, dealer = night.hands + 1, night.dealer
+        if night.open_hand:
+            report, _ = await ledger.nights.hand(night.chat_id, night.open_hand, night.id)
+            events, number = list(report["events"]), night.open_hand
             indicator = indicator or report.get("indicator")
-            dealer = session.dealer
-        rules = Ruleset.from_snapshot(session.rules)
+            dealer = night.dealer
+        rules = Ruleset.from_snapshot(night.rules)
         result: HandResult = settle_hand(rules, parse_report(
             {"events": [*events, event], "indicator": indicator}), dealer)
     except GrammarError as exc:
         raise EntryError(refusal(lang, exc.code, exc.code, seats, **exc.params)) from None
     except (ReportError, LedgerError, TileError) as exc:
         if getattr(exc, "code", None) == "needs_indicator":  # the chat's says "本金 5p"
-            label = t(lang, "Turned-up tile ({word})", word=facts_of(session).indicator)
+            label = t(lang, "Turned-up tile ({word})", word=facts_of(night).indicator)
             raise EntryError(t(lang, "Tap “{label}”, then the tile that was turned up.",
                                label=label)) from None
         params = {k: v for k, v in getattr(exc, "params", {}).items()}
         raise EntryError(refusal(lang, getattr(exc, "code", "bad_report"), str(exc), seats,
                                  **params)) from None
     index = len(result.events) - 1
-    lines = plain(render.details_text(lang, session, number, result, index)).split("\n")
-    asks = None if session.open_hand or reporter is None else \
-        await ledger.hands.would_ask(session.chat_id, event, reporter=reporter)
-    deltas = {s: result.events[index].deltas[s] for s in SEATS if s in session.seats}
-    cents = money_points(session)
+    lines = plain(render.details_text(lang, night, number, result, index)).split("\n")
+    asks = None if night.open_hand or reporter is None else \
+        await ledger.hands.would_ask(night.chat_id, event, reporter=reporter)
+    deltas = {s: result.events[index].deltas[s] for s in SEATS if s in night.seats}
+    cents = money_points(night)
     return {"text": text, "hand": number, "asks": asks, "deltas": deltas,
             # as the answer says them: dollars and cents where the points are cents
             "shown": {s: signed_points(d, cents) for s, d in deltas.items()},

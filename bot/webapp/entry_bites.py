@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from bot.dialogs.guided_steps import facts_of
 from bot.text.answer import INSTANT
 from bot.text.i18n import is_chinese, t
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 if TYPE_CHECKING:
     from bot.webapp.entry import Form
 
-Who = Callable[[SessionInfo, str], str]  # a seat as a report names it
+Who = Callable[[NightInfo, str], str]  # a seat as a report names it
 Refuse = Callable[[str], Exception]  # the form's error, in the user's words
 Compact = Callable[[list[str]], str]  # tiles as the report's words
 
@@ -36,38 +36,38 @@ WORDS = {
 }
 
 
-def offered(session: SessionInfo) -> list[str]:
+def offered(night: NightInfo) -> list[str]:
     """The bites and sets a player may report at this table, as the form sends them."""
-    facts = facts_of(session)
+    facts = facts_of(night)
     return [*facts.bites, *("set_" + k for k in facts.sets)]
 
 
-def labels(lang: str, session: SessionInfo) -> list[dict[str, str]]:
+def labels(lang: str, night: NightInfo) -> list[dict[str, str]]:
     """Each bite or set the table pays at once, with its name (the answer's own words)."""
     return [{"bite": k, "label": t(lang, INSTANT[k if k.startswith("set_") else "bite_" + k])}
-            for k in offered(session)]
+            for k in offered(night)]
 
 
-def bite_text(lang: str, session: SessionInfo, form: Form,
+def bite_text(lang: str, night: NightInfo, form: Form,
               who: Who, refuse: Refuse) -> str:
     """``/bite bob cat rat hidden from carol``, ``/yao bob 齐 花``: the chat's command.
     ``who`` names a seat as the report does; ``refuse`` makes the form's error."""
-    if not offered(session):
+    if not offered(night):
         raise refuse(t(lang, "Bites and sets are paid at once only at Singapore tables "
                              "with instant payouts."))
-    if form.winner not in session.seats:
+    if form.winner not in night.seats:
         raise refuse(t(lang, "Choose who bit, or completed a set."))
-    if form.bite is None or form.bite not in offered(session):
+    if form.bite is None or form.bite not in offered(night):
         raise refuse(t(lang, "Choose the bite or the set."))
     words = WORDS["zh" if is_chinese(lang) else "en"]
-    parts = ["/yao" if is_chinese(lang) else "/bite", who(session, form.winner),
+    parts = ["/yao" if is_chinese(lang) else "/bite", who(night, form.winner),
              words[form.bite]]
     if form.bite in SETS:
         return " ".join(parts)  # a set is paid by every other player, never hidden
     if form.hidden:
         parts.append(words["hidden"])
     if form.from_seat is not None:
-        if form.from_seat == form.winner or form.from_seat not in session.seats:
+        if form.from_seat == form.winner or form.from_seat not in night.seats:
             raise refuse(t(lang, "Choose who pays the bite."))
-        parts += [words["from"], who(session, form.from_seat)]
+        parts += [words["from"], who(night, form.from_seat)]
     return " ".join(parts)

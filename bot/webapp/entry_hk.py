@@ -13,12 +13,12 @@ from bot.text import words
 from bot.text.i18n import is_chinese, money, t
 from engine.models import SEATS
 from engine.share_table import CURVE_NAMES, TIER_NAMES, share_rows
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 if TYPE_CHECKING:
     from bot.webapp.entry import Form
 
-Who = Callable[[SessionInfo, str], str]  # a seat as a report names it
+Who = Callable[[NightInfo, str], str]  # a seat as a report names it
 Refuse = Callable[[str], Exception]  # the form's error, in the user's words
 Compact = Callable[[list[str]], str]  # tiles as the report's words
 
@@ -29,7 +29,7 @@ WINDS = {"E": "东", "S": "南", "W": "西", "N": "北"}
 ROUND_WORD = {"zh-Hans": "圈风", "zh-Hant": "圈風"}  # the prevailing wind, said before it
 
 
-def hk_words(lang: str, session: SessionInfo, form: Form, who: Who, refuse: Refuse) -> list[str]:
+def hk_words(lang: str, night: NightInfo, form: Form, who: Who, refuse: Refuse) -> list[str]:
     """What a Hong Kong form says beside tiles and patterns: ``3番`` (``花1``), the bonus
     tiles (``花 1f3g``), the prevailing wind (``圈風 南``) and 包自摸 (``包 carol``)."""
     zh = is_chinese(lang)
@@ -47,10 +47,10 @@ def hk_words(lang: str, session: SessionInfo, form: Form, who: Who, refuse: Refu
                 words.said(lang, WINDS[form.wind]) if zh else form.wind]
     if form.feeder is not None:
         if form.how != "self_draw" or form.feeder == form.winner \
-                or form.feeder not in session.seats:
+                or form.feeder not in night.seats:
             raise refuse(t(lang, "包自摸 is a self-draw paid by another player who fed the "
                                  "fourth exposed meld."))
-        out += ["包" if zh else "feeder", who(session, form.feeder)]
+        out += ["包" if zh else "feeder", who(night, form.feeder)]
     return out
 
 
@@ -67,8 +67,8 @@ def share_view(lang: str, options: dict[str, Any]) -> dict[str, Any]:
             "cap": options["cap_fan"]}
 
 
-def seat_winds(lang: str, session: SessionInfo) -> dict[str, str]:
+def seat_winds(lang: str, night: NightInfo) -> dict[str, str]:
     """Each player's seat wind: the dealer sits East, the next seat in turn South."""
-    return {x: t(lang, words.SEAT_KEYS[SEATS[(SEATS.index(x) - SEATS.index(session.dealer))
+    return {x: t(lang, words.SEAT_KEYS[SEATS[(SEATS.index(x) - SEATS.index(night.dealer))
                                               % 4]])
-            for x in SEATS if x in session.seats}
+            for x in SEATS if x in night.seats}

@@ -20,12 +20,12 @@ from engine.mcr import match
 from engine.mcr.hand import GATE
 from engine.models import MAX_MCR_FAN
 from engine.offer import FROM_ANOTHER
-from storage.models import SessionInfo
+from storage.models import NightInfo
 
 if TYPE_CHECKING:
     from bot.webapp.entry import Form
 
-Who = Callable[[SessionInfo, str], str]  # a seat as a report names it
+Who = Callable[[NightInfo, str], str]  # a seat as a report names it
 Refuse = Callable[[str], Exception]  # the form's error, in the user's words
 Compact = Callable[[list[str]], str]  # tiles as the report's words
 
@@ -74,20 +74,20 @@ def _said(lang: str, word: str) -> str:
     return words.said(lang, word) if is_chinese(lang) else word
 
 
-def mcr_text(lang: str, session: SessionInfo, form: Form, who: Who, refuse: Refuse,
+def mcr_text(lang: str, night: NightInfo, form: Form, who: Who, refuse: Refuse,
              compact: Compact, how_word: str) -> str:
     """The chat's ``/hu`` for the form's MCR hand. ``who`` names a seat as a report does,
     ``refuse`` makes the form's error, ``compact`` writes tiles as words."""
     m = form.mcr or McrForm()
     zh = "zh" if is_chinese(lang) else "en"
-    if form.winner not in session.seats:
+    if form.winner not in night.seats:
         raise refuse(t(lang, "Choose who won."))
-    parts = ["/hu", who(session, form.winner), how_word]
+    parts = ["/hu", who(night, form.winner), how_word]
     if form.how in FROM_ANOTHER:
         if form.from_seat is None or form.from_seat == form.winner \
-                or form.from_seat not in session.seats:
+                or form.from_seat not in night.seats:
             raise refuse(t(lang, "Choose whose discard or kong it was."))
-        parts.append(who(session, form.from_seat))
+        parts.append(who(night, form.from_seat))
     has_tiles = bool(form.tiles or m.melds or m.winning_tile)
     if has_tiles:
         counts = Counter(form.tiles + [x for meld in m.melds for x in meld.tiles]
@@ -97,7 +97,7 @@ def mcr_text(lang: str, session: SessionInfo, form: Form, who: Who, refuse: Refu
         if m.winning_tile is None:
             raise refuse(t(lang, "Tap the winning tile."))
         for meld in m.melds:
-            parts.append(_meld(lang, session, form, meld, who, refuse, compact))
+            parts.append(_meld(lang, night, form, meld, who, refuse, compact))
         if form.tiles:
             parts.append(compact(form.tiles))
         parts.append("+" + m.winning_tile)
@@ -117,7 +117,7 @@ def mcr_text(lang: str, session: SessionInfo, form: Form, who: Who, refuse: Refu
     return " ".join(parts)
 
 
-def _meld(lang: str, session: SessionInfo, form: Form, meld: Meld, who: Who, refuse: Refuse,
+def _meld(lang: str, night: NightInfo, form: Form, meld: Meld, who: Who, refuse: Refuse,
           compact: Compact) -> str:
     zh = "zh" if is_chinese(lang) else "en"
     size = 3 if meld.kind in ("chow", "pung") else 4
@@ -132,9 +132,9 @@ def _meld(lang: str, session: SessionInfo, form: Form, meld: Meld, who: Who, ref
     text = _said(lang, MELD_WORDS[zh][meld.kind]) + compact(tiles).replace(" ", "")
     if meld.kind in ("pung", "kong", "added"):
         if meld.from_seat is None or meld.from_seat == form.winner \
-                or meld.from_seat not in session.seats:
+                or meld.from_seat not in night.seats:
             raise refuse(t(lang, "Choose whom each pung or kong was claimed from."))
-        text += "@" + who(session, meld.from_seat)
+        text += "@" + who(night, meld.from_seat)
     return text
 
 
@@ -143,14 +143,14 @@ def under_gate(result_lines: list[Any]) -> bool:
     return any(line.code == "mcr_under_gate" for line in result_lines)
 
 
-def match_view(lang: str, session: SessionInfo) -> dict[str, Any] | None:
+def match_view(lang: str, night: NightInfo) -> dict[str, Any] | None:
     """The match's round, hand and each player's seat wind, for the form and the board."""
-    h = render_mcr.hand_index(session)
+    h = render_mcr.hand_index(night)
     if h is None:
         return None
     winds = render_mcr.winds(h)
     return {"round": t(lang, words.ROUNDS[match.prevalent_wind(h)]), "hand": h % 4 + 1,
             "number": h + 1, "gate": GATE,
             "winds": {seat: t(lang, words.SEAT_KEYS[w]) for seat, w in winds.items()
-                      if seat in session.seats},
-            "dealer": render_mcr.dealer(session)}
+                      if seat in night.seats},
+            "dealer": render_mcr.dealer(night)}

@@ -18,10 +18,10 @@ from bot.webapp.entry import BONUS_CODES, has_draw, kong_kinds, money_points, pl
 from engine.models import SEATS, HandResult
 from storage.errors import LedgerError
 from storage.ledger import Ledger
-from storage.models import PlayerInfo, SessionInfo
+from storage.models import NightInfo, PlayerInfo
 
 
-async def board(ledger: Ledger, lang: str, s: SessionInfo | None) -> dict[str, Any]:
+async def board(ledger: Ledger, lang: str, s: NightInfo | None) -> dict[str, Any]:
     """The table now: each seat's player and their points tonight; and who played tonight
     and left (/seat), with theirs."""
     if s is None:
@@ -52,10 +52,10 @@ async def night(ledger: Ledger, lang: str, chat_id: int) -> dict[str, Any]:
     and who joined included), each their running total from before the first hand shown to
     after each hand, None where they were not at the table."""
     try:
-        n = await ledger.series.night(chat_id)
+        n = await ledger.series.night_chart(chat_id)
     except LedgerError:
         return {"hands": [], "lines": []}
-    s = n.session
+    s = n.night
     hands = []
     moves: list[dict[int, int]] = []  # each hand's points by player (a void hand: 0)
     for h in n.hands:
@@ -130,7 +130,7 @@ async def debts(ledger: Ledger, chat_id: int) -> list[dict[str, Any]]:
             for b in await ledger.money.open_balances(chat_id) if b.cents > 0]
 
 
-def entry(lang: str, s: SessionInfo) -> dict[str, Any]:
+def entry(lang: str, s: NightInfo) -> dict[str, Any]:
     """What the form offers: the seats, the ways of winning this table plays, its
     patterns by name, and its tiles."""
     facts = facts_of(s)

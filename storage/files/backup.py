@@ -15,6 +15,9 @@ from storage.errors import LedgerError
 from storage.sql import tables as t
 from storage.sql.store import Store
 
+# Backups written before revision 0012 name the nights and their ids the old way.
+OLD_NAMES = {"nights.csv": "sessions.csv", "session_id": "night_id"}
+
 # The ledger's tables, in the order their foreign keys allow inserting them (not the
 # buttons' drafts, nor the delivery pipeline's inbox and outbox).
 TABLES = [tbl for tbl in t.metadata.sorted_tables
@@ -77,13 +80,14 @@ async def import_csv(ledger: Store, files: dict[str, str]) -> dict[str, int]:
                 raise LedgerError("not_empty", f"table {table.name} is not empty; restore "
                                   "into an empty database", table=table.name)
         for table in TABLES:
-            data = files.get(f"{table.name}.csv")
+            file = f"{table.name}.csv"
+            data = files.get(file, files.get(OLD_NAMES.get(file, "")))
             if data is None:
                 raise LedgerError("missing_file", f"{table.name}.csv is missing",
                                   table=table.name)
             reader = csv.reader(io.StringIO(data))
             header = next(reader)
-            cols = [table.c[name] for name in header]
+            cols = [table.c[OLD_NAMES.get(name, name)] for name in header]
             rows = [{c.name: _decode(c, v) for c, v in zip(cols, row, strict=True)}
                     for row in reader]
             if rows:

@@ -54,7 +54,7 @@ from storage.services import rows as repo
 from storage.services.drafts import take_draft
 from storage.services.hand_json import full_report, full_result_json, pack_report, packed_or_whole
 from storage.services.hand_stats import seat_facts
-from storage.services.sessions import MAX_PEOPLE
+from storage.services.open_nights import MAX_PEOPLE
 from storage.sql import tables as t
 from storage.sql.store import Service
 
@@ -71,7 +71,7 @@ SEAT_COLS = ("seat_e", "seat_s", "seat_w", "seat_n")
 
 # Each file's columns: (name, the table column whose type decodes it, or None for text
 # references such as a player's key or a night's number).
-_p, _s, _h, _e, _d, _a = (t.players.c, t.sessions.c, t.hands.c, t.entries.c, t.debts.c,
+_p, _s, _h, _e, _d, _a = (t.players.c, t.nights.c, t.hands.c, t.entries.c, t.debts.c,
                           t.audit.c)
 # Columns added later, at the end of their file: a file written before them is read
 # without them (their values are None).
@@ -133,7 +133,7 @@ def _zip_info(name: str) -> zipfile.ZipInfo:
 
 
 def _nights(conn: Connection, chat_id: int) -> list[int]:
-    """The chat's session ids in order: night n is element n - 1."""
+    """The chat's night ids in order: night n is element n - 1."""
     return list(conn.execute(select(_s.id).where(_s.chat_id == chat_id)
                              .order_by(_s.id)).scalars())
 
@@ -151,7 +151,7 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
                           number=night, nights=len(ids))
     chosen = ids if night is None else [ids[night - 1]]
     number = {sid: i + 1 for i, sid in enumerate(chosen)}  # one night alone is night 1
-    srows = {r.id: r for r in conn.execute(select(t.sessions).where(_s.id.in_(chosen)))}
+    srows = {r.id: r for r in conn.execute(select(t.nights).where(_s.id.in_(chosen)))}
     rules = {sid: Ruleset.from_snapshot(r.rules) for sid, r in srows.items()}
     pq = select(t.players).where(_p.chat_id == chat_id)
     if night is not None:
@@ -184,7 +184,7 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
             yield [r.name_key, r.name, enc(_p.telegram_id, r.telegram_id),
                    enc(_p.username, r.username), enc(_p.created_at, r.created_at)]
 
-    def sessions() -> Iterator[list[str]]:
+    def nights() -> Iterator[list[str]]:
         for sid in chosen:
             r = srows[sid]
             yield [str(number[sid]), r.preset, enc(_s.rules, r.rules), str(r.stake_cents),
@@ -192,18 +192,18 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
                    str(r.hands), enc(_s.started_at, r.started_at),
                    enc(_s.ended_at, r.ended_at)]
 
-    hand_order = (_h.session_id, _h.number)
+    hand_order = (_h.night_id, _h.number)
 
     def hands() -> Iterator[list[str]]:
-        q = (select(_h.session_id, _h.number, _h.dealer,
+        q = (select(_h.night_id, _h.number, _h.dealer,
                     _h.report["indicator"].as_string().label("indicator"), _h.status,
                     _h.next_dealer, _h.result, _h.report, _h.created_at, _h.updated_at,
                     _h.stake_cents, _h.seats)
-             .where(_h.session_id.in_(chosen)).order_by(*hand_order))
+             .where(_h.night_id.in_(chosen)).order_by(*hand_order))
         for r in _stream(conn, q):
-            yield [str(number[r.session_id]), str(r.number), r.dealer,
+            yield [str(number[r.night_id]), str(r.number), r.dealer,
                    r.indicator or "", r.status, r.next_dealer or "",
-                   enc(_h.result, full_result_json(r.result, r.report, rules[r.session_id],
+                   enc(_h.result, full_result_json(r.result, r.report, rules[r.night_id],
                                                    r.dealer)),
                    enc(_h.created_at, r.created_at),
                    enc(_h.updated_at, r.updated_at), enc(_h.stake_cents, r.stake_cents),
@@ -211,43 +211,43 @@ def _write_zip(conn: Connection, chat_id: int, night: int | None, out: IO[bytes]
                        if r.seats else None)]
 
     def events() -> Iterator[list[str]]:
-        q = (select(_h.session_id, _h.number, _h.report, _h.reporters)
-             .where(_h.session_id.in_(chosen)).order_by(*hand_order))
+        q = (select(_h.night_id, _h.number, _h.report, _h.reporters)
+             .where(_h.night_id.in_(chosen)).order_by(*hand_order))
         for r in _stream(conn, q):
             reporters = list(r.reporters)
             for i, ev in enumerate(full_report(r.report)["events"]):
                 who = reporters[i] if i < len(reporters) else None
-                yield [str(number[r.session_id]), str(r.number), str(i),
+                yield [str(number[r.night_id]), str(r.number), str(i),
                        enc(_p.telegram_id, who), enc(_h.result, ev),
                        enc(_p.name, member.get(who) if who is not None else None)]
 
     def entries() -> Iterator[list[str]]:
-        q = (select(_e.session_id, _h.number, _e.event_index, _e.player_id, _e.delta,
+        q = (select(_e.night_id, _h.number, _e.event_index, _e.player_id, _e.delta,
                     _e.created_at).join(t.hands, _h.id == _e.hand_id)
-             .where(_e.session_id.in_(chosen))
-             .order_by(_e.session_id, _h.number, _e.event_index, _e.id))
+             .where(_e.night_id.in_(chosen))
+             .order_by(_e.night_id, _h.number, _e.event_index, _e.id))
         for r in _stream(conn, q):
-            yield [str(number[r.session_id]), str(r.number), str(r.event_index),
+            yield [str(number[r.night_id]), str(r.number), str(r.event_index),
                    key[r.player_id], str(r.delta), enc(_e.created_at, r.created_at)]
 
     def debts() -> Iterator[list[str]]:
-        q = select(t.debts).where(_d.session_id.in_(chosen)).order_by(_d.session_id, _d.id)
+        q = select(t.debts).where(_d.night_id.in_(chosen)).order_by(_d.night_id, _d.id)
         for r in _stream(conn, q):
             # The ledger keeps 0 points for a transfer in money only (a transfer in points
             # always moves some): written as empty, not as a false 0.
-            yield [str(number[r.session_id]), key[r.payer_id], key[r.payee_id],
+            yield [str(number[r.night_id]), key[r.payer_id], key[r.payee_id],
                    str(r.points) if r.points else "", str(r.cents), enc(_d.paid, r.paid)]
 
     def audit() -> Iterator[list[str]]:
-        q = select(t.audit).where(_a.chat_id == chat_id, _a.session_id.in_(chosen)
+        q = select(t.audit).where(_a.chat_id == chat_id, _a.night_id.in_(chosen)
                                   ).order_by(_a.id)
         for r in _stream(conn, q):
-            yield [str(number[r.session_id]), enc(_a.hand_number, r.hand_number), r.action,
+            yield [str(number[r.night_id]), enc(_a.hand_number, r.hand_number), r.action,
                    enc(_a.actor, r.actor), enc(_a.at, r.at), enc(_a.before, r.before),
                    enc(_a.after, r.after)]
 
     with zipfile.ZipFile(out, "w") as zf:
-        for name, rows in zip(FILES, (players(), sessions(), hands(), events(), entries(),
+        for name, rows in zip(FILES, (players(), nights(), hands(), events(), entries(),
                                       debts(), audit()), strict=True):
             write(name, rows)
     return len(chosen)
@@ -409,7 +409,7 @@ class _Loader:
 
     def _people(self, where: str, night: int, keys: Iterable[str]) -> None:
         """A night holds at most ``MAX_PEOPLE`` people, as the ledger keeps it
-        (:func:`storage.services.sessions.people`): one that holds more is refused."""
+        (:func:`storage.services.open_nights.people`): one that holds more is refused."""
         people = self.people.setdefault(night, set())
         people.update(keys)
         if len(people) > MAX_PEOPLE:
@@ -418,7 +418,7 @@ class _Loader:
 
     def load(self) -> ImportPreview:
         self._players()
-        self._sessions()
+        self._nights()
         self._hands()
         self._reporters()
         self._entries()
@@ -464,7 +464,7 @@ class _Loader:
             self.totals[key] = [0] * 6
             self.members.add(telegram_id)
 
-    def _sessions(self) -> None:
+    def _nights(self) -> None:
         for line, v in _rows(self.zf, "sessions.csv"):
             where = f"sessions.csv:{line}"
             if v["night"] != len(self.nights) + 1:
@@ -491,7 +491,7 @@ class _Loader:
             ids = [self._player(where, k) for k in seats.values()]
             if len(set(seats.values())) != len(seats):
                 raise _bad(where, "a player sits twice")
-            (sid,) = self._insert(t.sessions, [{
+            (sid,) = self._insert(t.nights, [{
                 "chat_id": self.chat_id, "preset": v["preset"], "rules": v["rules"],
                 "stake_cents": v["stake_cents"],
                 **dict(zip(SEAT_COLS, [*ids, None], strict=False)),
@@ -560,7 +560,7 @@ class _Loader:
             self.events[hk] = len(evs)
             self.played[hk] = _keys(seats)
             batch.append((hk, seats, result, {
-                "chat_id": self.chat_id, "session_id": sid, "number": v["hand"],
+                "chat_id": self.chat_id, "night_id": sid, "number": v["hand"],
                 "dealer": v["dealer"], "report": pack_report(parsed),
                 "result": packed_or_whole(result, parsed, self.rules[v["night"]], v["dealer"]),
                 "status": v["status"], "next_dealer": v["next_dealer"],
@@ -622,7 +622,7 @@ class _Loader:
             if status == "void":
                 raise _bad(where, "an entry of a voided hand")
             self.preview.entries += 1
-            return {"chat_id": self.chat_id, "session_id": sid, "hand_id": hid,
+            return {"chat_id": self.chat_id, "night_id": sid, "hand_id": hid,
                     "event_index": v["event"], "player_id": self._player(where, v["player"]),
                     "delta": v["delta"], "created_at": v["created_at"]}
 
@@ -633,7 +633,7 @@ class _Loader:
         points = v["points"] or 0  # empty: in money only
         if v["payer"] == v["payee"] or points < 0 or v["cents"] < 0:
             raise _bad(where, "a debt to oneself, or a negative amount")
-        return {"chat_id": self.chat_id, "session_id": sid,
+        return {"chat_id": self.chat_id, "night_id": sid,
                 "payer_id": self._player(where, v["payer"]),
                 "payee_id": self._player(where, v["payee"]), "points": points,
                 "cents": v["cents"], "paid": v["paid"]}
@@ -642,7 +642,7 @@ class _Loader:
         sid, _ = self._night(where, v["night"])
         if v["action"] not in ("undo", "void", "amend", "seat", "end"):
             raise _bad(where, "action is not undo, void, amend, seat or end")
-        return {"chat_id": self.chat_id, "session_id": sid, "hand_number": v["hand"],
+        return {"chat_id": self.chat_id, "night_id": sid, "hand_number": v["hand"],
                 "action": v["action"], "actor": v["actor"], "at": v["at"],
                 "before": v["before"], "after": v["after"]}
 
@@ -653,13 +653,13 @@ class _Loader:
              "hands": a[1], "wins": a[2], "self_draws": a[3], "dealt_in": a[4],
              "win_points": a[5]} for k, a in self.totals.items()])
         for night, nets in self.nets.items():
-            self.conn.execute(update(t.sessions).where(_s.id == self.nights[night][0]).values(
+            self.conn.execute(update(t.nights).where(_s.id == self.nights[night][0]).values(
                 reseated=night in self.reseated,
                 **{f"net_{s.lower()}": v for s, v in nets.items()}))
 
 
 def _chat_is_empty(conn: Connection, chat_id: int) -> bool:
-    for table in (t.players, t.sessions, t.hands, t.debts):
+    for table in (t.players, t.nights, t.hands, t.debts):
         if conn.execute(select(table.c.chat_id).where(table.c.chat_id == chat_id)
                         .limit(1)).first() is not None:
             return False
@@ -689,7 +689,7 @@ class ChatFiles(Service):
 
     async def night_count(self, chat_id: int) -> int:
         def unit(conn: Connection) -> int:
-            return int(conn.execute(select(func.count()).select_from(t.sessions)
+            return int(conn.execute(select(func.count()).select_from(t.nights)
                                     .where(_s.chat_id == chat_id)).scalar_one())
 
         return await self.store.run(unit, write=False)

@@ -53,7 +53,7 @@ class AppRequests(Service):
         return await self.store.run(unit, write=False)
 
     async def claim(self, chat_id: int, key: str, *, user_id: int, action: str, text: str,
-                    session_id: int | None = None, hand_number: int | None = None
+                    night_id: int | None = None, hand_number: int | None = None
                     ) -> Claimed | None:
         """Claim ``key`` for this request: None when it is new (go on and send it), else
         what the first request with it sent (answer "already recorded", send nothing)."""
@@ -62,7 +62,7 @@ class AppRequests(Service):
             stamp = now()
             made = conn.execute(upsert(conn, t.app_requests).values(
                 chat_id=chat_id, key=key, user_id=user_id, action=action, text=text,
-                session_id=session_id, hand_number=hand_number, created_at=stamp,
+                night_id=night_id, hand_number=hand_number, created_at=stamp,
             ).on_conflict_do_nothing(index_elements=["chat_id", "key"])
                 .returning(_r.id)).scalar_one_or_none()
             if made is not None:
@@ -70,7 +70,7 @@ class AppRequests(Service):
             taken_over = conn.execute(update(t.app_requests).where(
                 _r.chat_id == chat_id, _r.key == key, _r.message_id.is_(None),
                 _r.created_at < stamp - ABANDONED).values(
-                user_id=user_id, action=action, text=text, session_id=session_id,
+                user_id=user_id, action=action, text=text, night_id=night_id,
                 hand_number=hand_number, created_at=stamp)).rowcount
             if taken_over:
                 return None

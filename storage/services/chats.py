@@ -13,9 +13,9 @@ from storage.errors import LedgerError
 from storage.models import (
     MAX_STAKE_CENTS,
     ChatInfo,
+    NightInfo,
     PlayerInfo,
     PlayerRef,
-    SessionInfo,
     is_named_as,
 )
 from storage.services import rows as repo
@@ -42,14 +42,14 @@ class Chats(Service):
 
         return await self.store.run(unit, write=True, batch=True)
 
-    async def chat_and_table(self, chat_id: int, language: str = "zh-Hans"
-                             ) -> tuple[ChatInfo, SessionInfo | None]:
+    async def chat_and_night(self, chat_id: int, language: str = "zh-Hans"
+                             ) -> tuple[ChatInfo, NightInfo | None]:
         """The chat's settings (created on first use) and its open table (None: no
         table), in one transaction: what an update's handling reads first when nothing
         of the chat is kept in memory (several workers)."""
 
-        def unit(conn: Connection) -> tuple[ChatInfo, SessionInfo | None]:
-            return repo.ensure_chat(conn, chat_id, language), repo.open_table(conn, chat_id)
+        def unit(conn: Connection) -> tuple[ChatInfo, NightInfo | None]:
+            return repo.ensure_chat(conn, chat_id, language), repo.open_night_info(conn, chat_id)
 
         return await self.store.run(unit, write=True, batch=True)
 
@@ -84,10 +84,10 @@ class Chats(Service):
             if values:
                 conn.execute(update(t.chats).where(t.chats.c.id == chat_id)
                              .values(**values))
-            if stake_cents is not None:  # a table going plays it from its next hand
-                s = t.sessions.c
+            if stake_cents is not None:  # a night going plays it from its next hand
+                s = t.nights.c
                 # (not a table that pays money itself: its points are cents, 1 a point)
-                conn.execute(update(t.sessions).where(s.chat_id == chat_id,
+                conn.execute(update(t.nights).where(s.chat_id == chat_id,
                                                       s.status == "open",
                                                       s.preset.notin_(own_money_presets()))
                              .values(stake_cents=stake_cents))
@@ -147,7 +147,7 @@ class Chats(Service):
         p = t.players.c
 
         def unit(conn: Connection) -> PlayerInfo | None:
-            srow = repo.session_row(conn, chat_id, lock=True)
+            srow = repo.night_row(conn, chat_id, lock=True)
             if srow is None:
                 return None
             rows = conn.execute(select(t.players).where(

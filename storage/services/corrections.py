@@ -43,13 +43,13 @@ class Corrections(Service):
 
     async def undo(self, chat_id: int, *, actor: int | None = None,
                    allow_others: bool = False) -> UndoOutcome:
-        """Take back the session's last change not taken back yet: the newest correction
+        """Take back the night's last change not taken back yet: the newest correction
         (/edit, /void) still standing when no event was recorded after it, else the last
         event; each undo restores the table as it was before what it takes back. Only its
         reporter (or whoever corrected), unless ``allow_others``."""
 
         def unit(conn: Connection) -> UndoOutcome:
-            srow = repo.open_session_row(conn, chat_id)
+            srow = repo.open_night_row(conn, chat_id)
             edit, hrow = self._undo_target(conn, srow, actor, allow_others)
             if edit is not None:
                 return self._undo_edit(conn, chat_id, srow, edit, actor, allow_others)
@@ -74,8 +74,8 @@ class Corrections(Service):
                 # A voided hand numbered after this one keeps its number: the next hand
                 # follows the highest number still there, so numbers are never reused.
                 last = conn.execute(select(func.coalesce(func.max(h.number), 0)).where(
-                    h.session_id == srow.id)).scalar_one()
-                conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
+                    h.night_id == srow.id)).scalar_one()
+                conn.execute(update(t.nights).where(t.nights.c.id == srow.id)
                              .values(hands=last, dealer=hrow.dealer))
             else:
                 rules = Ruleset.from_snapshot(srow.rules)
@@ -87,13 +87,13 @@ class Corrections(Service):
                     next_dealer=None,
                     reporters=reporters[:-1], updated_at=stamp))
                 repo.set_hand_facts(conn, srow, hrow.id, result)
-                conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
+                conn.execute(update(t.nights).where(t.nights.c.id == srow.id)
                              .values(dealer=hrow.dealer))
             self._audit(conn, chat_id, srow.id, hrow.number, "undo", actor,
                         {"event": removed}, None)
-            info = repo.session_info(conn, chat_id, srow.id)
+            info = repo.night_info(conn, chat_id, srow.id)
             return UndoOutcome(hand_number=hrow.number, event_index=index, removed=removed,
-                               deltas=deltas, session=info,
+                               deltas=deltas, night=info,
                                moved=tuple((info.seats[x], d) for x, d in deltas.items()
                                            if d and x in info.seats))
 
@@ -105,9 +105,9 @@ class Corrections(Service):
         caller that must know before it says anything (the Mini App)."""
 
         def unit(conn: Connection) -> None:
-            srow = repo.session_row(conn, chat_id)  # not locked: nothing is written
+            srow = repo.night_row(conn, chat_id)  # not locked: nothing is written
             if srow is None:
-                raise LedgerError("no_session", "no table is going in this chat")
+                raise LedgerError("no_night_going", "no table is going in this chat")
             self._undo_target(conn, srow, actor, allow_others)
 
         await self.store.run(unit, write=False)
@@ -123,12 +123,12 @@ class Corrections(Service):
             return edit, None
         h = t.hands.c
         hrow = conn.execute(select(t.hands).where(
-            h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
+            h.night_id == srow.id, h.status != "void").order_by(h.number.desc())
             .limit(1)).first()
         if hrow is None:
             a = t.audit.c
             undone = conn.execute(select(a.id).where(
-                a.session_id == srow.id, a.action == "undo").limit(1)).first()
+                a.night_id == srow.id, a.action == "undo").limit(1)).first()
             if undone is not None:  # things were recorded, and all taken back
                 raise LedgerError("nothing_left_to_undo", "everything was undone already")
             raise LedgerError("nothing_to_undo", "nothing has been recorded at this table")
@@ -172,11 +172,11 @@ class Corrections(Service):
         def unit(conn: Connection) -> EditOutcome:
             if draft_id is not None:
                 take_draft(conn, chat_id, draft_id, "that edit was already made or cancelled")
-            srow = repo.open_session_row(conn, chat_id)
+            srow = repo.open_night_row(conn, chat_id)
             todo = events
             h = t.hands.c
             target = conn.execute(select(t.hands).where(
-                h.session_id == srow.id, h.number == number)).first()
+                h.night_id == srow.id, h.number == number)).first()
             # A void hand is not there to void again; an /edit of it counts it again.
             if target is None or (target.status == "void" and todo is None):
                 raise LedgerError("no_hand", f"there is no hand {number} to change",
@@ -233,7 +233,7 @@ class Corrections(Service):
                 players=self._players_of(conn, target.seats)))
             self._audit(conn, chat_id, srow.id, number, action, actor, before, after)
             return EditOutcome(action=action, hand_number=number, changes=tuple(changes),
-                               session=repo.session_info(conn, chat_id, srow.id))
+                               night=repo.night_info(conn, chat_id, srow.id))
 
         return await self.store.run(unit, write=True)
 
@@ -247,7 +247,7 @@ class Corrections(Service):
         may_change([edit.actor], actor, allow_others, "not_reporter")
         h = t.hands.c
         target = conn.execute(select(t.hands).where(
-            h.session_id == srow.id, h.number == edit.hand_number)).one()
+            h.night_id == srow.id, h.number == edit.hand_number)).one()
         rules = Ruleset.from_snapshot(srow.rules)
         seats = repo.seated(srow)
         before_totals = {s: getattr(srow, f"net_{s.lower()}") for s in seats}
@@ -272,7 +272,7 @@ class Corrections(Service):
         self._replay_dealers(conn, srow, rules, seats, target.number, stamp)
         self._audit(conn, chat_id, srow.id, target.number, "undo", actor,
                     edit.after, edit.before)
-        info = repo.session_info(conn, chat_id, srow.id)
+        info = repo.night_info(conn, chat_id, srow.id)
         event = edit.after.get("event") if isinstance(edit.after, dict) else None
         # Everyone whose result moved, who left the table since included: the corrected
         # hand's players first (later hands may move too, when the dealer changed).
@@ -287,24 +287,24 @@ class Corrections(Service):
                            event_index=event if isinstance(event, int) else None,
                            removed={"type": edit.action, "hand": target.number},
                            deltas={s: info.totals[s] - before_totals[s] for s in seats},
-                           session=info, correction=True,
+                           night=info, correction=True,
                            moved=tuple((people[pid], moved[pid]) for pid in ids))
 
-    def _night_nets(self, conn: Connection, session_id: int) -> dict[int, int]:
-        """Each player's points in the session so far, who left the table included."""
+    def _night_nets(self, conn: Connection, night_id: int) -> dict[int, int]:
+        """Each player's points in the night so far, who left the table included."""
         h, hp = t.hands.c, t.hand_players.c
         return {int(pid): int(net) for pid, net in conn.execute(
             select(hp.player_id, func.sum(hp.delta)).join(t.hands, h.id == hp.hand_id)
-            .where(h.session_id == session_id).group_by(hp.player_id)).all()}
+            .where(h.night_id == night_id).group_by(hp.player_id)).all()}
 
     def _replay_dealers(self, conn: Connection, srow: Row[Any], rules: Ruleset,
                         seats: dict[Seat, int], from_number: int, stamp: datetime
                         ) -> list[HandChange]:
-        """Walk the session's hands in order, giving each the dealer its predecessor left,
-        and re-score those whose dealer changed. Sets the session's current dealer."""
+        """Walk the night's hands in order, giving each the dealer its predecessor left,
+        and re-score those whose dealer changed. Sets the night's current dealer."""
         h = t.hands.c
         rows = conn.execute(select(t.hands).where(
-            h.session_id == srow.id, h.status != "void").order_by(h.number)).all()
+            h.night_id == srow.id, h.status != "void").order_by(h.number)).all()
         dealer: Seat = "E"
         changes: list[HandChange] = []
         for row in rows:
@@ -324,7 +324,7 @@ class Corrections(Service):
             if row.status == "open" or nxt is None:
                 break
             dealer = nxt
-        conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id)
+        conn.execute(update(t.nights).where(t.nights.c.id == srow.id)
                      .values(dealer=dealer))
         return [c for c in changes if c.number > from_number]
 
@@ -337,16 +337,16 @@ class Corrections(Service):
             t.players.c.id.in_([int(p) for p in seats.values()]))).all()}
         return {seat: rows[int(pid)] for seat, pid in seats.items()}  # type: ignore[misc]
 
-    def _audit(self, conn: Connection, chat_id: int, session_id: int | None,
+    def _audit(self, conn: Connection, chat_id: int, night_id: int | None,
                number: int | None, action: str, actor: int | None,
                before: Any, after: Any) -> None:
         name_members(self.store, conn, chat_id, actor)
         conn.execute(insert(t.audit).values(
-            chat_id=chat_id, session_id=session_id, hand_number=number, action=action,
+            chat_id=chat_id, night_id=night_id, hand_number=number, action=action,
             actor=actor, at=now(), before=before, after=after))
 
 
-def amend_reopens(conn: Connection, session_id: int, target: Row[Any], stays_open: bool
+def amend_reopens(conn: Connection, night_id: int, target: Row[Any], stays_open: bool
                   ) -> None:
     """Refuse (``amend_reopens``) an amend that would leave a hand unfinished where play
     went on past it: one that reopens a closed or void hand after which hands were played,
@@ -359,12 +359,12 @@ def amend_reopens(conn: Connection, session_id: int, target: Row[Any], stays_ope
             raise LedgerError("amend_reopens", "that correction leaves the hand unfinished, "
                               "but a seat changed after it")
         later = conn.execute(select(h.id).where(
-            h.session_id == session_id, h.number > target.number, h.status != "void")).first()
+            h.night_id == night_id, h.number > target.number, h.status != "void")).first()
         if later is not None:
             raise LedgerError("amend_reopens", "that correction leaves the hand "
                               "unfinished, but later hands were played")
     earlier_open = conn.execute(select(h.number).where(
-        h.session_id == session_id, h.status == "open", h.number < target.number)).first()
+        h.night_id == night_id, h.status == "open", h.number < target.number)).first()
     if earlier_open is not None:
         raise LedgerError("amend_reopens", f"hand {earlier_open.number} is unfinished: "
                           f"hand {target.number} cannot be counted before it")

@@ -1,7 +1,7 @@
 """Drafts behind inline buttons, kept in the database so buttons survive a restart.
 
 Drafts are short-lived: each goes when its dialog ends (recorded, cancelled, confirmed);
-the ones a table's dialogs left go when the table ends (:func:`drop_table_drafts`), and
+the ones a table's dialogs left go when the table ends (:func:`drop_night_drafts`), and
 any left untouched for long (abandoned) are pruned in small batches (:meth:`Drafts.prune`,
 run by the delivery pipeline's pruner)."""
 
@@ -41,7 +41,7 @@ PRUNE_BATCH = 500
 _d = t.drafts.c
 
 
-def drop_table_drafts(conn: Connection, chat_id: int) -> int:
+def drop_night_drafts(conn: Connection, chat_id: int) -> int:
     """The end of the chat's table: every draft its dialogs left (guided reports, seat
     buttons, reports kept as a question) goes, so a press on one is out of date; a pending
     /import stays. How many went."""
@@ -168,13 +168,13 @@ class Drafts(Service):
 
         return await self.store.run(unit, write=True)
 
-    async def hints(self, chat_id: int, session_id: int) -> Hints:
+    async def hints(self, chat_id: int, night_id: int) -> Hints:
         """Recent winners and the open hand's kongs, from the table's last few hands."""
         h = t.hands.c
 
         def unit(conn: Connection) -> Hints:
             rows = conn.execute(select(h.status, h.report).where(
-                h.chat_id == chat_id, h.session_id == session_id)
+                h.chat_id == chat_id, h.night_id == night_id)
                 .order_by(h.number.desc()).limit(RECENT_HANDS)).all()
             recent: list[str] = []
             kongs: Counter[str] = Counter()

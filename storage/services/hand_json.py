@@ -7,7 +7,7 @@ A hand row keeps what the engine cannot give back, and no more:
   same report.
 - ``result``: the amounts recorded (each event's ``deltas``), whether the hand is still in
   play (``open``), who is still in and the next dealer. Not the explanation: its lines are
-  the engine's from the report, the rules of the hand's night (``sessions.rules``, frozen
+  the engine's from the report, the rules of the hand's night (``nights.rules``, frozen
   when the night started) and the hand's dealer, and are settled again when read
   (:func:`full_result`).
 
@@ -75,7 +75,7 @@ def full_result(stored: Mapping[str, Any], report: Mapping[str, Any],
                 rules: Mapping[str, Any] | Ruleset, dealer: Seat,
                 settled: Sequence[EventResult] | None = None) -> HandResult:
     """The engine result of a stored hand: its amounts as recorded, its lines settled
-    again from its report at the rules of its night (``sessions.rules``) and its dealer.
+    again from its report at the rules of its night (``nights.rules``) and its dealer.
     ``settled``: its events as the caller settled them already (a report that adds an
     event to the hand settles the earlier ones first, the same way), not settled again."""
     if whole(stored):

@@ -31,12 +31,12 @@ _TAKEN = "that report was already recorded or cancelled"
 WINDS = ("E", "S", "W", "N")
 
 
-def prevailing_wind(conn: Connection, session_id: int) -> str:
+def prevailing_wind(conn: Connection, night_id: int) -> str:
     """The round's wind (圈風) at a four-player table: East until the deal has gone round
     all four seats and comes back to the first dealer, then South, and so on."""
     h = t.hands.c
     rounds = conn.execute(select(h.id).where(
-        h.session_id == session_id, h.status == "closed", h.dealer == "N",
+        h.night_id == night_id, h.status == "closed", h.dealer == "N",
         h.next_dealer == "E")).all()
     return WINDS[len(rounds) % 4]
 
@@ -68,7 +68,7 @@ class Hands(Service):
         def unit(conn: Connection) -> RecordOutcome:
             if draft_id is not None:
                 take_draft(conn, chat_id, draft_id, _TAKEN)
-            srow, hrow = self._open_session_and_hand(conn, chat_id)
+            srow, hrow = self._open_night_and_hand(conn, chat_id)
             if within is not None and (hrow is None or hrow.number != within):
                 raise LedgerError("hand_over", f"hand {within} is over: nothing more joins "
                                   "it", number=within)
@@ -102,18 +102,18 @@ class Hands(Service):
                     asked_in = prev.number if prev is not None else number
                     asked = twice.ask(conn, chat_id, srow.id, asked_in, event, indicator,
                                       reporter, stamp)
-                    info = repo.session_info(conn, chat_id, srow.id, row=srow) \
+                    info = repo.night_info(conn, chat_id, srow.id, row=srow) \
                         if prev is None else \
-                        repo.session_info(conn, chat_id, srow.id, row=srow, open_hand=None)
+                        repo.night_info(conn, chat_id, srow.id, row=srow, open_hand=None)
                     by, ago = twice.first_report(conn, chat_id, first_by, first_at, stamp)
                     return RecordOutcome(hand_number=asked_in, asked=asked, asked_about=about,
-                                         asked_by=by, asked_seconds=ago, session=info)
+                                         asked_by=by, asked_seconds=ago, night=info)
             result = settle_hand(rules, report, dealer)
             index = len(events)
             closed = not result.open
             if hrow is None:  # the hand's first event: insert it whole
                 hand_id = conn.execute(sql.INSERT_HAND, {
-                    "chat_id": chat_id, "session_id": srow.id, "number": number,
+                    "chat_id": chat_id, "night_id": srow.id, "number": number,
                     "dealer": dealer, "report": pack_report(report),
                     "result": pack_result(result),
                     "status": "closed" if closed else "open",
@@ -126,7 +126,7 @@ class Hands(Service):
                 changes["hands"] = number
             if closed:
                 changes["dealer"] = result.next_dealer
-            session_values = {"b_hands": changes.get("hands", srow.hands),
+            night_values = {"b_hands": changes.get("hands", srow.hands),
                               "b_dealer": changes.get("dealer", srow.dealer)} if changes else None
             # The hand's rows and the totals are not read again in this transaction:
             # they are written with the other chats' at its end (unit_of_work.later).
@@ -134,7 +134,7 @@ class Hands(Service):
                 if hrow is None:
                     moved = repo.write_hand(conn, srow, hand_id, report, result, [reporter],
                                              stamp, only_event=index, previous=None,
-                                             stored=True, session_values=session_values)
+                                             stored=True, night_values=night_values)
                 else:
                     hand_id = hrow.id
                     moved = repo.write_hand(conn, srow, hand_id, report, result,
@@ -146,14 +146,14 @@ class Hands(Service):
                                                  # events so far, as just settled
                                                  result.events[:index] if base_indicator
                                                  == hrow.report.get("indicator") else None),
-                                             session_values=session_values)
-            info = repo.session_info(
+                                             night_values=night_values)
+            info = repo.night_info(
                 conn, chat_id, srow.id, row=srow, dealer=changes.get("dealer", srow.dealer),
                 hands=changes.get("hands", srow.hands),
                 open_hand=None if closed else (number, tuple(result.still_in)), moved=moved)
             return RecordOutcome(hand_number=number, event_index=index,
                                  event=result.events[index], hand=result, closed=closed,
-                                 next_dealer=result.next_dealer, session=info)
+                                 next_dealer=result.next_dealer, night=info)
 
         return await self.store.run(unit, write=True, batch=True, key=chat_id)
 
@@ -166,13 +166,13 @@ class Hands(Service):
         Mini App says so before the group asks)."""
 
         def unit(conn: Connection) -> int | None:
-            s, h = t.sessions.c, t.hands.c
-            srow = conn.execute(select(t.sessions).where(
+            s, h = t.nights.c, t.hands.c
+            srow = conn.execute(select(t.nights).where(
                 s.chat_id == chat_id, s.status == "open")).first()
             if srow is None:
                 return None
             hrow = conn.execute(select(t.hands).where(
-                h.session_id == srow.id, h.status == "open")).first()
+                h.night_id == srow.id, h.status == "open")).first()
             if hrow is not None:
                 joined = parse_report({"events": [*hrow.report["events"], event],
                                        "indicator": hrow.report.get("indicator")})
@@ -212,12 +212,12 @@ class Hands(Service):
 
         return await self.store.run(unit, write=True)
 
-    def _open_session_and_hand(self, conn: Connection, chat_id: int
+    def _open_night_and_hand(self, conn: Connection, chat_id: int
                                ) -> tuple[Row[Any], Row[Any] | None]:
         """The open table, locked for writing, and its open hand if any: one query."""
         row = repo.open_table_row(conn, chat_id)
         if row is None:
-            raise LedgerError("no_session", "no table is going in this chat; start one "
+            raise LedgerError("no_night_going", "no table is going in this chat; start one "
                               "with /new")
         if row.h_id is None:
             return row, None

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection, Row
 from engine.mcr.match import MatchSeat
 from engine.models import HandResult, Seat
 from storage.errors import LedgerError
-from storage.models import Contract, HistoryItem, PlayerInfo, PlayerStats, SessionInfo, Standing
+from storage.models import Contract, HistoryItem, NightInfo, PlayerInfo, PlayerStats, Standing
 from storage.services import rows as repo
 from storage.services.hand_json import full_report, full_result
 from storage.services.match_seats import seat_points
@@ -27,13 +27,13 @@ from storage.sql import tables as t
 from storage.sql.clock import local, zone
 from storage.sql.store import Service
 
-# Which nights: "current" (the table going, else the latest night), "all", a day, or one
+# Which nights: "current" (the night going, else the latest night), "all", a day, or one
 # night by its label (a day and which night of it, from 1).
 Scope = str | date | tuple[date, int]
 
 
 class Night(Contract):
-    session_id: int
+    night_id: int
     label: str
     started_at: datetime
     preset: str
@@ -45,8 +45,8 @@ class Night(Contract):
 class NightHistory(Contract):
     nights: tuple[Night, ...]  # the nights in scope, latest first (none listed for "all")
     items: tuple[HistoryItem, ...]
-    labels: dict[int, str]  # session id -> its night's label, for the items shown
-    # session id -> its night's preset, for the items shown (its points may be cents)
+    labels: dict[int, str]  # night id -> its night's label, for the items shown
+    # night id -> its night's preset, for the items shown (its points may be cents)
     presets: dict[int, str] = Field(default_factory=dict)
     several: bool  # the items may come from more than one night
     page: int
@@ -93,8 +93,8 @@ def undone(before: Any, after: Any) -> tuple[str, int | None]:
 
 
 class HandDetail(Contract):
-    night: Night
-    session: SessionInfo
+    entry: Night  # its line in the list of nights: its label
+    night: NightInfo
     number: int
     dealer: Seat
     status: str
@@ -136,7 +136,7 @@ def _zone_of(conn: Connection, chat_id: int) -> tzinfo:
 
 
 def _night(row: Row[Any], label: str) -> Night:
-    return Night(session_id=row.id, label=label, started_at=row.started_at,
+    return Night(night_id=row.id, label=label, started_at=row.started_at,
                  preset=row.preset, stake_cents=row.stake_cents, hands=row.hands,
                  status=row.status)
 
@@ -145,7 +145,7 @@ def _label(day: date, k: int) -> str:
     return day.isoformat() + ("" if k == 1 else f"/{k}")
 
 
-_s = t.sessions.c
+_s = t.nights.c
 _NIGHT = select(_s.id, _s.started_at, _s.preset, _s.stake_cents, _s.hands, _s.status)
 
 
@@ -212,8 +212,8 @@ class Lookback(Service):
         of everyone who played it, by name."""
 
         def unit(conn: Connection) -> list[list[MatchSeat]]:
-            sc, p = t.sessions.c, t.players.c
-            srows = conn.execute(select(t.sessions).where(
+            sc, p = t.nights.c, t.players.c
+            srows = conn.execute(select(t.nights).where(
                 sc.chat_id == chat_id, sc.status == "ended", sc.preset.in_(presets),
                 sc.seat_n.is_not(None)).order_by(sc.id)).all()
             if not srows:
@@ -259,19 +259,19 @@ class Lookback(Service):
                 if not nights:
                     return NightHistory(nights=(), items=(), labels={}, presets={}, several=False,
                                         page=page, pages=1, total=0)
-                if len(nights) == 1:  # walks uq_hands_session_number backwards
-                    cond.append(h.session_id == nights[0].session_id)
+                if len(nights) == 1:  # walks uq_hands_night_number backwards
+                    cond.append(h.night_id == nights[0].night_id)
                     order = [h.number.desc()]
                 else:
-                    cond.append(h.session_id.in_([n.session_id for n in nights]))
+                    cond.append(h.night_id.in_([n.night_id for n in nights]))
             total = conn.execute(select(func.count()).select_from(t.hands)
                                  .where(*cond)).scalar_one()
             pages = max(1, -(-total // page_size))
             rows = [] if page > pages else conn.execute(
                 select(t.hands).where(*cond).order_by(*order)
                 .limit(page_size).offset((page - 1) * page_size)).all()
-            sids = {r.session_id for r in rows}
-            known = {n.session_id: n for n in nights or ()}
+            sids = {r.night_id for r in rows}
+            known = {n.night_id: n for n in nights or ()}
             shown = known if sids <= set(known) else self._nights_by_id(conn, chat_id, sids)
             labels = {sid: n.label for sid, n in shown.items()}
             items = history_items(conn, rows)
@@ -298,11 +298,11 @@ class Lookback(Service):
             pages = max(1, -(-total // page_size))
             shown = labelled[::-1][(page - 1) * page_size:page * page_size]
             void = dict(conn.execute(
-                select(h.session_id, func.count()).where(
+                select(h.night_id, func.count()).where(
                     h.chat_id == chat_id, h.status == "void",
-                    h.session_id.in_([n.session_id for n in shown]))
-                .group_by(h.session_id)).tuples().all()) if shown else {}
-            return NightList(lines=tuple(NightLine(night=n, void=int(void.get(n.session_id, 0)))
+                    h.night_id.in_([n.night_id for n in shown]))
+                .group_by(h.night_id)).tuples().all()) if shown else {}
+            return NightList(lines=tuple(NightLine(night=n, void=int(void.get(n.night_id, 0)))
                                          for n in shown),
                              page=page, pages=pages, total=total)
 
@@ -319,15 +319,15 @@ class Lookback(Service):
             nights = self._scope(conn, chat_id, named) or []
             if not nights:
                 raise LedgerError("no_night", "no such night in this chat")
-            night = nights[0]
+            entry = nights[0]
             h = t.hands.c
             row = conn.execute(select(t.hands).where(
-                h.session_id == night.session_id, h.number == number)).first()
+                h.night_id == entry.night_id, h.number == number)).first()
             if row is None:
                 raise LedgerError("no_hand_here", f"there is no hand {number}", number=number,
-                                  night=night.label)
-            session = repo.session_info(conn, chat_id, night.session_id)
-            session = repo.as_played(conn, session, row.seats)
+                                  night=entry.label)
+            night = repo.night_info(conn, chat_id, entry.night_id)
+            night = repo.as_played(conn, night, row.seats)
             p = t.players.c
             who = dict(conn.execute(select(p.telegram_id, p.name).where(
                 p.chat_id == chat_id, p.telegram_id.is_not(None))).tuples().all())
@@ -337,12 +337,12 @@ class Lookback(Service):
                           **(dict(zip(("undid", "undid_event"), undone(r.before, r.after),
                                       strict=True)) if r.action == "undo" else {}))
                 for r in conn.execute(select(a.action, a.actor, a.at, a.before, a.after).where(
-                    a.chat_id == chat_id, a.session_id == night.session_id,
+                    a.chat_id == chat_id, a.night_id == entry.night_id,
                     a.hand_number == number).order_by(a.id)).all())
             return HandDetail(
-                night=night, session=session, number=row.number, dealer=row.dealer,
+                entry=entry, night=night, number=row.number, dealer=row.dealer,
                 status=row.status, report=full_report(row.report),
-                result=full_result(row.result, row.report, session.rules, row.dealer),
+                result=full_result(row.result, row.report, night.rules, row.dealer),
                 reporters=tuple(who.get(r) if r is not None else None for r in row.reporters),
                 changes=notes, created_at=row.created_at,
                 time_zone=conn.execute(select(t.chats.c.time_zone).where(
@@ -358,17 +358,17 @@ class Lookback(Service):
             prow, tot = _player_and_totals(conn, chat_id, player_id)
             hp, h = t.hand_players.c, t.hands.c
             cols = (hp.delta, hp.won, hp.self_draws, hp.dealt_in, hp.win_points, h.number,
-                    h.session_id, h.id)  # not the result: a sort would carry it along
+                    h.night_id, h.id)  # not the result: a sort would carry it along
             base = select(*cols).join(t.hands, h.id == hp.hand_id).where(
                 hp.chat_id == chat_id, hp.player_id == player_id)
             recent = conn.execute(base.order_by(h.id.desc()).limit(last)).all()
             best = conn.execute(base.where(hp.win_points > 0).order_by(
                 hp.win_points.desc(), h.id).limit(1)).first()
             played_in = self._nights_by_id(
-                conn, chat_id, {r.session_id for r in [*recent, *([best] if best else [])]})
+                conn, chat_id, {r.night_id for r in [*recent, *([best] if best else [])]})
 
             def hand(r: Row[Any], names: tuple[str, ...] = ()) -> RecentHand:
-                night = played_in[r.session_id]
+                night = played_in[r.night_id]
                 return RecentHand(night=night.label, number=r.number,
                                   delta=r.delta, won=r.won, self_draws=r.self_draws,
                                   dealt_in=r.dealt_in, win_points=r.win_points, names=names,
@@ -376,7 +376,7 @@ class Lookback(Service):
 
             best_hand = None
             if best is not None:
-                srow = repo.session_row(conn, chat_id, best.session_id)
+                srow = repo.night_row(conn, chat_id, best.night_id)
                 assert srow is not None
                 found = conn.execute(select(h.result, h.report, h.dealer, h.seats).where(
                     h.id == best.id)).one()
@@ -420,21 +420,21 @@ class Lookback(Service):
         out: dict[int, Night] = {}
         where = _zone_of(conn, chat_id)
         for day in {_day_of(r.started_at, where) for r in rows}:
-            out |= {n.session_id: n for n in self._nights_of_day(conn, chat_id, day)}
+            out |= {n.night_id: n for n in self._nights_of_day(conn, chat_id, day)}
         return {sid: out[sid] for sid in ids if sid in out}
 
     def _scope(self, conn: Connection, chat_id: int, scope: Scope) -> list[Night] | None:
         """The nights in ``scope``, latest first; None for every night."""
         if scope == "all":
             return None
-        if scope == "current":  # the table going, else the latest night
+        if scope == "current":  # the night going, else the latest night
             row = conn.execute(_NIGHT.where(_s.chat_id == chat_id).order_by(
                 (_s.status == "open").desc(), _s.id.desc()).limit(1)).first()
             if row is None:
                 return []
             day = _day_of(row.started_at, _zone_of(conn, chat_id))
             return [n for n in self._nights_of_day(conn, chat_id, day)
-                    if n.session_id == row.id]
+                    if n.night_id == row.id]
         if isinstance(scope, tuple):
             day, k = scope
             nights = self._nights_of_day(conn, chat_id, day)

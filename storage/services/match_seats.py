@@ -18,7 +18,7 @@ def seat_points(conn: Connection, srow: Row[Any]) -> dict[Seat, dict[int, int]]:
     (whose seat it is) first; every hand read against the seats it was played with."""
     h, hp = t.hands.c, t.hand_players.c
     hands = conn.execute(select(t.hands.c.id, h.number, h.seats).where(
-        h.session_id == srow.id).order_by(h.number)).all()
+        h.night_id == srow.id).order_by(h.number)).all()
     first = repo.hand_seats(srow, hands[0]) if hands else repo.seated(srow)
     out: dict[Seat, dict[int, int]] = {seat: {pid: 0} for seat, pid in first.items()}
     at = {r.id: {pid: seat for seat, pid in repo.hand_seats(srow, r).items()} for r in hands}

@@ -11,8 +11,8 @@ moved onto the member's row and the guest's row goes, so that /standings, /stats
 Never when the two rows ever sat at the same table (by its seats now, by an entry, or by
 the seats a hand keeps, a voided hand's included), nor when a debt runs between them:
 then they are two people. A member acting at such a table asks again with each message,
-so the refusal reads only the chat's rows, through indexes (``ix_sessions_chat_status``,
-``ix_entries_session_player``, ``ix_hands_chat_id``, ``ix_debts_chat``).
+so the refusal reads only the chat's rows, through indexes (``ix_nights_chat_status``,
+``ix_entries_night_player``, ``ix_hands_chat_id``, ``ix_debts_chat``).
 """
 
 from __future__ import annotations
@@ -31,23 +31,23 @@ from storage.sql.statements import TOTAL_FIELDS
 
 def sittings(conn: Connection, chat_id: int, player_ids: Iterable[int]
              ) -> tuple[dict[int, set[int]], list[tuple[int, dict[str, Any]]]]:
-    """The sessions of the chat each player sat at: by its seats now, by an entry of
+    """The nights of the chat each player sat at: by its seats now, by an entry of
     theirs, or by the seats one of its hands keeps (``hands.seats``: a voided hand has
     no entries); and the chat's hands that keep seats, as (hand id, seats)."""
     ids = list(player_ids)
     out: dict[int, set[int]] = {pid: set() for pid in ids}
-    s, e, h = t.sessions.c, t.entries.c, t.hands.c
+    s, e, h = t.nights.c, t.entries.c, t.hands.c
     for row in conn.execute(select(s.id, s.seat_e, s.seat_s, s.seat_w, s.seat_n)
                             .where(s.chat_id == chat_id)).all():
         for pid in row[1:]:
             if pid in out:
                 out[pid].add(int(row.id))
-    chat_sessions = select(s.id).where(s.chat_id == chat_id).scalar_subquery()
-    for sid, pid in conn.execute(select(e.session_id, e.player_id).distinct().where(
-            e.session_id.in_(chat_sessions), e.player_id.in_(ids))).all():
+    chat_nights = select(s.id).where(s.chat_id == chat_id).scalar_subquery()
+    for sid, pid in conn.execute(select(e.night_id, e.player_id).distinct().where(
+            e.night_id.in_(chat_nights), e.player_id.in_(ids))).all():
         out[int(pid)].add(int(sid))
     kept: list[tuple[int, dict[str, Any]]] = []
-    for hid, sid, seats in conn.execute(select(h.id, h.session_id, h.seats).where(
+    for hid, sid, seats in conn.execute(select(h.id, h.night_id, h.seats).where(
             h.chat_id == chat_id, h.seats.is_not(None))).all():
         if not seats:
             continue
@@ -64,8 +64,8 @@ def merge_guest(conn: Connection, chat_id: int, guest_id: int, member_id: int,
     the merge in the audit (action ``merge``; ``actor``: the member's Telegram id); False
     (nothing written) when the two ever sat at one table or a debt runs between them."""
     sat, kept = sittings(conn, chat_id, (guest_id, member_id))
-    sessions = sat[guest_id]
-    if sessions & sat[member_id]:
+    nights = sat[guest_id]
+    if nights & sat[member_id]:
         return False
     e, hp, d, h = t.entries.c, t.hand_players.c, t.debts.c, t.hands.c
     if conn.execute(select(d.id).where(
@@ -73,8 +73,8 @@ def merge_guest(conn: Connection, chat_id: int, guest_id: int, member_id: int,
             or_(and_(d.payer_id == guest_id, d.payee_id == member_id),
                 and_(d.payer_id == member_id, d.payee_id == guest_id))).limit(1)).first():
         return False
-    if sessions:
-        conn.execute(update(t.entries).where(e.session_id.in_(sessions),
+    if nights:
+        conn.execute(update(t.entries).where(e.night_id.in_(nights),
                                              e.player_id == guest_id)
                      .values(player_id=member_id))
     conn.execute(update(t.hand_players).where(hp.chat_id == chat_id, hp.player_id == guest_id)
@@ -84,8 +84,8 @@ def merge_guest(conn: Connection, chat_id: int, guest_id: int, member_id: int,
     conn.execute(update(t.debts).where(d.chat_id == chat_id, d.payee_id == guest_id)
                  .values(payee_id=member_id))
     for column in repo.SEAT_COLUMNS.values():
-        conn.execute(update(t.sessions).where(t.sessions.c.chat_id == chat_id,
-                                              t.sessions.c[column] == guest_id)
+        conn.execute(update(t.nights).where(t.nights.c.chat_id == chat_id,
+                                              t.nights.c[column] == guest_id)
                      .values({column: member_id}))
     for hid, seats in kept:  # hands that keep their own seats, voided ones included
         moved = {seat: member_id if int(pid) == guest_id else pid
@@ -104,7 +104,7 @@ def merge_guest(conn: Connection, chat_id: int, guest_id: int, member_id: int,
                          .values(player_id=member_id))
     conn.execute(delete(t.players).where(t.players.c.id == guest_id))
     conn.execute(insert(t.audit).values(
-        chat_id=chat_id, session_id=None, hand_number=None, action="merge", actor=actor,
+        chat_id=chat_id, night_id=None, hand_number=None, action="merge", actor=actor,
         at=now(), before={"guest": guest_id, "member": member_id},
         after={"player": member_id}))
     return True

@@ -85,19 +85,19 @@ def plan_token(rows: Iterable[Row[Any]]) -> str:
 
 
 
-def debt_list(conn: Connection, chat_id: int, session_id: int | None = None,
+def debt_list(conn: Connection, chat_id: int, night_id: int | None = None,
         unpaid_only: bool = False) -> list[Debt]:
     d = t.debts.c
     q = select(t.debts).where(d.chat_id == chat_id)
-    if session_id is not None:
-        q = q.where(d.session_id == session_id)
+    if night_id is not None:
+        q = q.where(d.night_id == night_id)
     if unpaid_only:
         q = q.where(d.paid.is_(False))
     rows = conn.execute(q.order_by(d.id)).all()
     ids = {r.payer_id for r in rows} | {r.payee_id for r in rows}
     players = {r.id: repo.player_info(r) for r in conn.execute(
         select(t.players).where(t.players.c.id.in_(ids))).all()} if ids else {}
-    return [Debt(id=r.id, session_id=r.session_id, payer=players[r.payer_id],
+    return [Debt(id=r.id, night_id=r.night_id, payer=players[r.payer_id],
                  payee=players[r.payee_id], points=r.points, cents=r.cents, paid=r.paid)
             for r in rows]
 
@@ -132,7 +132,7 @@ class Money(Service):
             hands: dict[int, int] = {}
             wins: dict[int, int] = {}
             if since is None:
-                s = t.sessions.c
+                s = t.nights.c
                 parts = [select(getattr(s, f"seat_{x}").label("pid"),
                                 s.stake_cents.label("stake"), getattr(s, f"net_{x}").label("net"))
                          .where(s.chat_id == chat_id, getattr(s, f"seat_{x}").is_not(None),
@@ -148,7 +148,7 @@ class Money(Service):
                 for pid, stake, n in conn.execute(
                         select(hp.player_id, at, func.sum(hp.delta))
                         .select_from(t.hand_players.join(t.hands, h.id == hp.hand_id)
-                                     .join(t.sessions, s.id == h.session_id))
+                                     .join(t.nights, s.id == h.night_id))
                         .where(s.chat_id == chat_id, s.reseated.is_(True))
                         .group_by(hp.player_id, at)).all():
                     mine = by.setdefault(pid, {})
@@ -158,7 +158,7 @@ class Money(Service):
                 for pid, night, own, n in conn.execute(
                         select(hp.player_id, s.stake_cents, h.stake_cents, func.sum(hp.delta))
                         .select_from(t.hand_players.join(t.hands, h.id == hp.hand_id)
-                                     .join(t.sessions, s.id == h.session_id))
+                                     .join(t.nights, s.id == h.night_id))
                         .where(h.chat_id == chat_id, h.stake_cents != s.stake_cents,
                                s.reseated.is_(False))
                         .group_by(hp.player_id, s.stake_cents, h.stake_cents)).all():
@@ -170,13 +170,13 @@ class Money(Service):
                                       .where(tc.chat_id == chat_id)).all():
                     hands[r.player_id], wins[r.player_id] = r.hands, r.wins
             else:
-                hp, h, s = t.hand_players.c, t.hands.c, t.sessions.c
+                hp, h, s = t.hand_players.c, t.hands.c, t.nights.c
                 stake = func.coalesce(h.stake_cents, s.stake_cents).label("stake")
                 rows = conn.execute(
                     select(hp.player_id, stake, func.sum(hp.delta), func.count(),
                            func.sum(hp.won))
                     .select_from(t.hand_players.join(t.hands, h.id == hp.hand_id)
-                                 .join(t.sessions, s.id == h.session_id))
+                                 .join(t.nights, s.id == h.night_id))
                     .where(hp.chat_id == chat_id, h.created_at >= since)
                     .group_by(hp.player_id, stake)).all()
                 for pid, at, net, n, won in rows:
@@ -348,5 +348,5 @@ class Money(Service):
     def _log(self, conn: Connection, chat_id: int, action: str, actor: int | None,
              before: Any, after: Any) -> None:
         conn.execute(insert(t.audit).values(
-            chat_id=chat_id, session_id=None, hand_number=None, action=action, actor=actor,
+            chat_id=chat_id, night_id=None, hand_number=None, action=action, actor=actor,
             at=now(), before=before, after=after))

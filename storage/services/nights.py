@@ -14,13 +14,13 @@ from storage.errors import LedgerError
 from storage.models import (
     HistoryItem,
     HistoryPage,
-    SessionInfo,
+    NightInfo,
     Summary,
     Transfer,
 )
 from storage.services import rows as repo
 from storage.services.chats import name_members
-from storage.services.drafts import drop_table_drafts
+from storage.services.drafts import drop_night_drafts
 from storage.services.hand_json import full_report, full_result, hand_deltas
 from storage.services.match_seats import seat_points
 from storage.services.money import debt_list
@@ -32,20 +32,20 @@ from storage.sql.store import Service
 
 def history_items(conn: Connection, rows: Sequence[Row[Any]]) -> tuple[HistoryItem, ...]:
     """History lines for hand rows: each hand's moves, with its table's seat names."""
-    sids = {r.session_id for r in rows}
-    srows = {r.id: r for r in conn.execute(select(t.sessions).where(
-        t.sessions.c.id.in_(sids))).all()} if sids else {}
+    sids = {r.night_id for r in rows}
+    srows = {r.id: r for r in conn.execute(select(t.nights).where(
+        t.nights.c.id.in_(sids))).all()} if sids else {}
     def played(r: Row[Any]) -> dict[Seat, int]:  # who sat where for the hand
         seats = getattr(r, "seats", None)
         if seats:
             return {s: int(pid) for s, pid in seats.items()}
-        return repo.seated(srows[r.session_id])
+        return repo.seated(srows[r.night_id])
 
     pids = {pid for r in rows for pid in played(r).values()}
     names = dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
         t.players.c.id.in_(pids))).tuples().all()) if pids else {}
     return tuple(HistoryItem(
-        session_id=r.session_id, number=r.number, dealer=r.dealer, status=r.status,
+        night_id=r.night_id, number=r.number, dealer=r.dealer, status=r.status,
         deltas=hand_deltas(r.result) if r.status != "void" else dict.fromkeys(played(r), 0),
         seats={s: names[pid] for s, pid in played(r).items()},
         events=len(r.report["events"]), created_at=r.created_at) for r in rows)
@@ -59,32 +59,32 @@ class Nights(Service):
     """A night's end (its summary and debts), its summary again later, the hands
     played (paged), and one hand's report and result."""
 
-    async def end_session(self, chat_id: int, *, actor: int | None = None) -> Summary:
+    async def end_night(self, chat_id: int, *, actor: int | None = None) -> Summary:
         """End the chat's table: its open hand closes, the debts of its transfers are
         written, and the drafts its dialogs left are dropped. The audit keeps the end
         (``end``, with the hand it closed) so that :meth:`reopen` can take it back."""
 
         def unit(conn: Connection) -> Summary:
-            srow = repo.open_session_row(conn, chat_id)
+            srow = repo.open_night_row(conn, chat_id)
             h = t.hands.c
             stamp = now()
             closed = conn.execute(select(h.id, h.number).where(
-                h.session_id == srow.id, h.status == "open")).first()
-            conn.execute(update(t.hands).where(h.session_id == srow.id,
+                h.night_id == srow.id, h.status == "open")).first()
+            conn.execute(update(t.hands).where(h.night_id == srow.id,
                                                h.status == "open")
                          .values(status="closed", updated_at=stamp))
             name_members(self.store, conn, chat_id, actor)
             conn.execute(insert(t.audit).values(
-                chat_id=chat_id, session_id=srow.id, hand_number=None, action=END,
+                chat_id=chat_id, night_id=srow.id, hand_number=None, action=END,
                 actor=actor, at=stamp, after=None,
                 before={"open_hand": None if closed is None else closed.number}))
-            conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id).values(
+            conn.execute(update(t.nights).where(t.nights.c.id == srow.id).values(
                 status="ended", ended_at=now()))
-            drop_table_drafts(conn, chat_id)  # its dialogs' buttons are out of date now
+            drop_night_drafts(conn, chat_id)  # its dialogs' buttons are out of date now
             summary = self._summary(conn, chat_id, srow)
             for tr in summary.transfers:
                 conn.execute(insert(t.debts).values(
-                    chat_id=chat_id, session_id=srow.id, payer_id=tr.payer.id,
+                    chat_id=chat_id, night_id=srow.id, payer_id=tr.payer.id,
                     payee_id=tr.payee.id, points=tr.points, cents=tr.cents, paid=False))
             debts = debt_list(conn, chat_id, srow.id)
             return summary.model_copy(update={"debts": tuple(debts)})
@@ -92,52 +92,52 @@ class Nights(Service):
         return await self.store.run(unit, write=True)
 
     async def reopen(self, chat_id: int, *, actor: int | None = None,
-                     allow_others: bool = False) -> SessionInfo:
+                     allow_others: bool = False) -> NightInfo:
         """Take back the chat's last ``/end`` when no table opened since and no debt of
         the night was paid: the night is open again, the hand it closed is open again, its
         debts are gone; audited as an ``undo``. Only who ended it, unless
-        ``allow_others``. ``no_session`` when there is no such end to take back."""
+        ``allow_others``. ``no_night_going`` when there is no such end to take back."""
 
-        def unit(conn: Connection) -> SessionInfo:
-            s, a = t.sessions.c, t.audit.c
-            srow = conn.execute(select(t.sessions).where(s.chat_id == chat_id)
+        def unit(conn: Connection) -> NightInfo:
+            s, a = t.nights.c, t.audit.c
+            srow = conn.execute(select(t.nights).where(s.chat_id == chat_id)
                                 .order_by(s.id.desc()).limit(1).with_for_update()).first()
             last = None if srow is None else conn.execute(
-                select(t.audit).where(a.chat_id == chat_id, a.session_id == srow.id)
+                select(t.audit).where(a.chat_id == chat_id, a.night_id == srow.id)
                 .order_by(a.id.desc()).limit(1)).first()
             if srow is None or srow.status != "ended" or last is None or last.action != END:
-                raise LedgerError("no_session", "no table is going in this chat; start one "
+                raise LedgerError("no_night_going", "no table is going in this chat; start one "
                                   "with /new")
             if not allow_others and last.actor is not None and last.actor != actor:
                 raise LedgerError("not_reporter", "only the player who ended the night, or "
                                   "an admin, can take it back")
             d = t.debts.c
-            if conn.execute(select(d.id).where(d.session_id == srow.id, (d.paid.is_(True)) | (
+            if conn.execute(select(d.id).where(d.night_id == srow.id, (d.paid.is_(True)) | (
                     d.paid_cents != 0)).limit(1)).first() is not None:
                 raise LedgerError("undo_end_paid", "a debt of that night was paid already")
-            conn.execute(delete(t.debts).where(d.session_id == srow.id))
-            conn.execute(update(t.sessions).where(s.id == srow.id).values(
+            conn.execute(delete(t.debts).where(d.night_id == srow.id))
+            conn.execute(update(t.nights).where(s.id == srow.id).values(
                 status="open", ended_at=None))
             number = (last.before or {}).get("open_hand")
             stamp = now()
             if isinstance(number, int):
                 h = t.hands.c
                 conn.execute(update(t.hands).where(
-                    h.session_id == srow.id, h.number == number, h.status == "closed")
+                    h.night_id == srow.id, h.number == number, h.status == "closed")
                     .values(status="open", updated_at=stamp))
             name_members(self.store, conn, chat_id, actor)
             conn.execute(insert(t.audit).values(
-                chat_id=chat_id, session_id=srow.id, hand_number=None, action="undo",
+                chat_id=chat_id, night_id=srow.id, hand_number=None, action="undo",
                 actor=actor, at=stamp, before={"end": last.before}, after=None))
-            return repo.session_info(conn, chat_id, srow.id)
+            return repo.night_info(conn, chat_id, srow.id)
 
         return await self.store.run(unit, write=True)
 
-    async def summary(self, chat_id: int, session_id: int | None = None) -> Summary:
+    async def summary(self, chat_id: int, night_id: int | None = None) -> Summary:
         def unit(conn: Connection) -> Summary:
-            srow = repo.session_row(conn, chat_id, session_id)
+            srow = repo.night_row(conn, chat_id, night_id)
             if srow is None:
-                raise LedgerError("no_session", "no such table in this chat")
+                raise LedgerError("no_night_going", "no such table in this chat")
             summary = self._summary(conn, chat_id, srow)
             return summary.model_copy(update={
                 "debts": tuple(debt_list(conn, chat_id, srow.id))})
@@ -145,12 +145,12 @@ class Nights(Service):
         return await self.store.run(unit, write=False)
 
     async def history(self, chat_id: int, page: int = 1, page_size: int = 10,
-                      session_id: int | None = None) -> HistoryPage:
+                      night_id: int | None = None) -> HistoryPage:
         page = max(1, page)
         h = t.hands.c
         cond = [h.chat_id == chat_id]
-        if session_id is not None:
-            cond.append(h.session_id == session_id)
+        if night_id is not None:
+            cond.append(h.night_id == night_id)
 
         def unit(conn: Connection) -> HistoryPage:
             total = conn.execute(select(func.count()).select_from(t.hands)
@@ -164,17 +164,17 @@ class Nights(Service):
 
         return await self.store.run(unit, write=False)
 
-    async def hand(self, chat_id: int, number: int, session_id: int | None = None
+    async def hand(self, chat_id: int, number: int, night_id: int | None = None
                    ) -> tuple[dict[str, Any], HandResult]:
-        """A hand's report and result, in the open session unless ``session_id``."""
+        """A hand's report and result, in the open night unless ``night_id``."""
 
         def unit(conn: Connection) -> tuple[dict[str, Any], HandResult]:
-            srow = repo.session_row(conn, chat_id, session_id)
+            srow = repo.night_row(conn, chat_id, night_id)
             if srow is None:
-                raise LedgerError("no_session", "no table is going in this chat")
+                raise LedgerError("no_night_going", "no table is going in this chat")
             h = t.hands.c
             row = conn.execute(select(t.hands).where(
-                h.session_id == srow.id, h.number == number)).first()
+                h.night_id == srow.id, h.number == number)).first()
             if row is None:
                 raise LedgerError("no_hand", f"there is no hand {number}", number=number)
             return full_report(row.report), full_result(row.result, row.report, srow.rules,
@@ -182,16 +182,16 @@ class Nights(Service):
 
         return await self.store.run(unit, write=False)
 
-    async def hand_view(self, chat_id: int, session_id: int, number: int
-                        ) -> tuple[SessionInfo, HandResult]:
-        """A hand's result with its table (names, preset), in any session of the chat:
+    async def hand_view(self, chat_id: int, night_id: int, number: int
+                        ) -> tuple[NightInfo, HandResult]:
+        """A hand's result with its table (names, preset), in any night of the chat:
         what a "Details" button shows after the night has moved on or ended."""
 
-        def unit(conn: Connection) -> tuple[SessionInfo, HandResult]:
-            info = repo.session_info(conn, chat_id, session_id)
+        def unit(conn: Connection) -> tuple[NightInfo, HandResult]:
+            info = repo.night_info(conn, chat_id, night_id)
             h = t.hands.c
             row = conn.execute(select(h.result, h.report, h.dealer, h.seats).where(
-                h.session_id == session_id, h.number == number)).first()
+                h.night_id == night_id, h.number == number)).first()
             if row is None:
                 raise LedgerError("no_hand", f"there is no hand {number}", number=number)
             return repo.as_played(conn, info, row.seats), full_result(
@@ -200,14 +200,14 @@ class Nights(Service):
         return await self.store.run(unit, write=False)
 
     def _summary(self, conn: Connection, chat_id: int, srow: Row[Any]) -> Summary:
-        info = repo.session_info(conn, chat_id, srow.id)
+        info = repo.night_info(conn, chat_id, srow.id)
         players = {p.id: p for p in info.seats.values()}
         nets = {info.seats[s].id: v for s, v in info.totals.items()}
         hp, h = t.hand_players.c, t.hands.c
         if srow.reseated:  # everyone who played, who left included, with their own hands
             nets = dict.fromkeys(nets, 0) | {int(pid): int(n) for pid, n in conn.execute(
                 select(hp.player_id, func.sum(hp.delta)).join(t.hands, h.id == hp.hand_id)
-                .where(h.session_id == srow.id).group_by(hp.player_id)).all()}
+                .where(h.night_id == srow.id).group_by(hp.player_id)).all()}
             gone = set(nets) - set(players)
             players |= {r.id: repo.player_info(r) for r in conn.execute(
                 select(t.players).where(t.players.c.id.in_(gone))).all()} if gone else {}
@@ -215,18 +215,18 @@ class Nights(Service):
         money = dict.fromkeys(nets, 0)
         for pid, cents in conn.execute(
                 select(hp.player_id, func.sum(cast(hp.delta, BigInteger) * stake))
-                .join(t.hands, h.id == hp.hand_id).where(h.session_id == srow.id)
+                .join(t.hands, h.id == hp.hand_id).where(h.night_id == srow.id)
                 .group_by(hp.player_id)).all():
             money[pid] = int(cents or 0)
         stakes = tuple(sorted(int(x) for x in conn.execute(
-            select(stake).where(h.session_id == srow.id, h.status != "void")
+            select(stake).where(h.night_id == srow.id, h.status != "void")
             .distinct()).scalars()))
         points_at: dict[int, tuple[tuple[int, int], ...]] = {}
         if len(stakes) > 1:  # the stake changed during the night: settle the money
             at_stake: dict[int, dict[int, int]] = {}
             for pid, at, n in conn.execute(  # a hand without a stake of its own: the night's
                     select(hp.player_id, h.stake_cents, func.sum(hp.delta))
-                    .join(t.hands, h.id == hp.hand_id).where(h.session_id == srow.id)
+                    .join(t.hands, h.id == hp.hand_id).where(h.night_id == srow.id)
                     .group_by(hp.player_id, h.stake_cents)).all():
                 by = at_stake.setdefault(int(pid), {})
                 key = srow.stake_cents if at is None else int(at)
@@ -244,11 +244,11 @@ class Nights(Service):
                 for a, b, n in fewest_transfers(nets))
         best = conn.execute(
             select(hp.player_id, hp.win_points, h.number).join(t.hands, h.id == hp.hand_id)
-            .where(h.session_id == srow.id, hp.win_points > 0)
+            .where(h.night_id == srow.id, hp.win_points > 0)
             .order_by(hp.win_points.desc(), h.number).limit(1)).first()
         tally = conn.execute(
             select(hp.player_id, func.sum(hp.won).label("w")).join(t.hands, h.id == hp.hand_id)
-            .where(h.session_id == srow.id).group_by(hp.player_id)
+            .where(h.night_id == srow.id).group_by(hp.player_id)
             .order_by(func.sum(hp.won).desc(), hp.player_id)).all()
         wins = tally[0] if tally else None
         top = tuple(players[r.player_id] for r in tally if wins and wins.w and r.w == wins.w)
@@ -257,7 +257,7 @@ class Nights(Service):
         players |= {r.id: repo.player_info(r) for r in conn.execute(
             select(t.players).where(t.players.c.id.in_(missing))).all()} if missing else {}
         return Summary(
-            session_id=srow.id, hands=info.hands,
+            night_id=srow.id, hands=info.hands,
             stake_cents=stakes[0] if len(stakes) == 1 else srow.stake_cents, nets=nets,
             players=players, transfers=transfers, money=money, stakes=stakes,
             points_at=points_at,

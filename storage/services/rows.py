@@ -1,6 +1,6 @@
 """The repository: reading and writing the ledger's rows on a Connection, inside a unit of
 work. The functions several services share: a chat's settings, finding or adding a
-player, the session (table) row and how players see it, and writing a hand (its
+player, the night (table) row and how players see it, and writing a hand (its
 entries, per-player facts and the running totals). Each takes the unit's Connection;
 none starts a transaction (:class:`storage.sql.store.Store` runs them)."""
 
@@ -17,9 +17,9 @@ from storage.errors import LedgerError
 from storage.models import (
     MAX_TOTAL,
     ChatInfo,
+    NightInfo,
     PlayerInfo,
     PlayerRef,
-    SessionInfo,
     is_named_as,
 )
 from storage.services.hand_json import pack_report, pack_result
@@ -35,7 +35,7 @@ UNKNOWN = object()  # "the caller does not know": look it up
 
 
 def seated(row: Any) -> dict[Seat, int]:
-    """A session row's seats and their players: E S W N, or E S W at a table of three
+    """A night row's seats and their players: E S W N, or E S W at a table of three
     (``seat_n`` empty)."""
     return {seat: getattr(row, col) for seat, col in SEAT_COLUMNS.items()
             if getattr(row, col) is not None}
@@ -202,36 +202,36 @@ def known_member(conn: Connection, chat_id: int, telegram_id: int, name: str,
             dealt_in=0, win_points=0))
 
 
-def session_row(conn: Connection, chat_id: int,
-                session_id: int | None = None, lock: bool = False
+def night_row(conn: Connection, chat_id: int,
+                night_id: int | None = None, lock: bool = False
                 ) -> Row[Any] | None:
-    """The chat's session row: ``session_id``, else the open one; ``lock``: FOR UPDATE."""
-    s = t.sessions.c
-    q = select(t.sessions).where(s.chat_id == chat_id)
-    q = q.where(s.id == session_id) if session_id is not None else q.where(
+    """The chat's night row: ``night_id``, else the open one; ``lock``: FOR UPDATE."""
+    s = t.nights.c
+    q = select(t.nights).where(s.chat_id == chat_id)
+    q = q.where(s.id == night_id) if night_id is not None else q.where(
         s.status == "open")
     if lock:
         q = q.with_for_update()
     return conn.execute(q).first()
 
 
-def open_session_row(conn: Connection, chat_id: int) -> Row[Any]:
-    """The open session row, locked for writing; ``no_session`` if none."""
-    row = session_row(conn, chat_id, lock=True)
+def open_night_row(conn: Connection, chat_id: int) -> Row[Any]:
+    """The open night row, locked for writing; ``no_night_going`` if none."""
+    row = night_row(conn, chat_id, lock=True)
     if row is None:
-        raise LedgerError("no_session", "no table is going in this chat; start one "
+        raise LedgerError("no_night_going", "no table is going in this chat; start one "
                           "with /new")
     return row
 
 
-def open_table(conn: Connection, chat_id: int) -> SessionInfo | None:
+def open_night_info(conn: Connection, chat_id: int) -> NightInfo | None:
     """The chat's open table, None if there is none: one statement (its players and
     its open hand with it). Inside a transaction that several units share (a webhook
     worker's update, :func:`storage.sql.unit_of_work.transaction`) the table is read
     locked, as the update's write would read it, and kept for that write
     (:func:`open_table_row`)."""
     shared = sharing(conn)
-    row = conn.execute(sql.OPEN_SESSION_AND_HAND if shared else sql.OPEN_TABLE,
+    row = conn.execute(sql.OPEN_NIGHT_AND_HAND if shared else sql.OPEN_TABLE,
                        {"chat_id": chat_id}).first()
     if row is None:
         return None
@@ -239,32 +239,32 @@ def open_table(conn: Connection, chat_id: int) -> SessionInfo | None:
         keep(conn, ("open table", chat_id), row)
     open_hand = (row.h_number, tuple(row.h_result["still_in"])) \
         if row.h_id is not None else None
-    return session_info(conn, chat_id, row.id, row=row, open_hand=open_hand)
+    return night_info(conn, chat_id, row.id, row=row, open_hand=open_hand)
 
 
 def open_table_row(conn: Connection, chat_id: int) -> Row[Any] | None:
     """The chat's open table, locked, with its players and open hand
-    (``statements.OPEN_SESSION_AND_HAND``): the row :func:`open_table` kept in this
+    (``statements.OPEN_NIGHT_AND_HAND``): the row :func:`open_night_info` kept in this
     transaction if no write came between, else read now."""
     kept = recall(conn, ("open table", chat_id))
     if kept is not None:
         return kept  # type: ignore[no-any-return]
-    return conn.execute(sql.OPEN_SESSION_AND_HAND, {"chat_id": chat_id}).first()
+    return conn.execute(sql.OPEN_NIGHT_AND_HAND, {"chat_id": chat_id}).first()
 
 
-def session_info(conn: Connection, chat_id: int, session_id: int,
+def night_info(conn: Connection, chat_id: int, night_id: int,
                  row: Row[Any] | None = None, dealer: str | None = None,
                  hands: int | None = None,
                  open_hand: tuple[int, tuple[Seat, ...]] | object | None = UNKNOWN,
-                 moved: dict[Seat, int] | None = None) -> SessionInfo:
-    """The table as players see it. A caller that already holds the session row and
+                 moved: dict[Seat, int] | None = None) -> NightInfo:
+    """The table as players see it. A caller that already holds the night row and
     knows the dealer, hand count and open hand passes them to spare queries, and how
     far the nets moved since that row was read."""
     if row is None:
-        row = session_row(conn, chat_id, session_id)
+        row = night_row(conn, chat_id, night_id)
     if row is None:
-        raise LedgerError("no_session", "no such table in this chat")
-    if hasattr(row, "p_e_id"):  # read with the session (statements.OPEN_SESSION_AND_HAND)
+        raise LedgerError("no_night_going", "no such table in this chat")
+    if hasattr(row, "p_e_id"):  # read with the night (statements.OPEN_NIGHT_AND_HAND)
         seats = {seat: PlayerInfo(**{f: getattr(row, f"p_{seat.lower()}_{f}")
                                      for f in sql.PLAYER_FIELDS}) for seat in seated(row)}
     else:
@@ -275,7 +275,7 @@ def session_info(conn: Connection, chat_id: int, session_id: int,
     if open_hand is UNKNOWN:
         h = t.hands.c
         found = conn.execute(select(h.number, h.result).where(
-            h.session_id == session_id, h.status == "open")).first()
+            h.night_id == night_id, h.status == "open")).first()
         open_hand = (found.number, tuple(found.result["still_in"])) if found else None
     number: int | None = None
     still_in: tuple[Seat, ...] = ()
@@ -283,7 +283,7 @@ def session_info(conn: Connection, chat_id: int, session_id: int,
         number, still_in = open_hand
     totals = {seat: getattr(row, f"net_{seat.lower()}") + (moved or {}).get(seat, 0)
               for seat in seats}
-    return SessionInfo(
+    return NightInfo(
         id=row.id, chat_id=row.chat_id, preset=row.preset, rules=row.rules,
         stake_cents=row.stake_cents, seats=seats,
         dealer=dealer if dealer is not None else row.dealer,
@@ -300,10 +300,10 @@ def _points_at(conn: Connection, row: Row[Any], seats: dict[Seat, PlayerInfo],
     """Each seat's points at each stake, when a hand was played at another stake than the
     table's now; the rest of a seat's total is at the table's stake (the hand being
     recorded included, whose rows are written at the transaction's end)."""
-    other = getattr(row, "other_stake", None)  # read with the session, or asked here
+    other = getattr(row, "other_stake", None)  # read with the night, or asked here
     if other is None:
         other = conn.execute(select(sql.OTHER_STAKE.where(
-            t.sessions.c.id == row.id))).scalar()
+            t.nights.c.id == row.id))).scalar()
     if not other:
         return {}
     h, hp = t.hands.c, t.hand_players.c
@@ -311,7 +311,7 @@ def _points_at(conn: Connection, row: Row[Any], seats: dict[Seat, PlayerInfo],
     for pid, at, n in conn.execute(
             select(hp.player_id, h.stake_cents, func.sum(hp.delta))
             .join(t.hands, h.id == hp.hand_id)
-            .where(h.session_id == row.id, h.status != "void",
+            .where(h.night_id == row.id, h.status != "void",
                    h.stake_cents != row.stake_cents)
             .group_by(hp.player_id, h.stake_cents)).all():
         older.setdefault(int(pid), {})[int(at)] = int(n or 0)
@@ -327,19 +327,19 @@ def _points_at(conn: Connection, row: Row[Any], seats: dict[Seat, PlayerInfo],
 UNDO_LOOKBACK = 100
 
 
-def standing_events(conn: Connection, session_id: int) -> int:
-    """How many events stand in the session: those of its hands not void (every event has
+def standing_events(conn: Connection, night_id: int) -> int:
+    """How many events stand in the night: those of its hands not void (every event has
     an entry per seat; a void hand's and an undone event's are gone)."""
     e = t.entries.c
     events = select(e.hand_id, e.event_index).where(
-        e.session_id == session_id).distinct().subquery()
+        e.night_id == night_id).distinct().subquery()
     return int(conn.execute(select(func.count()).select_from(events)).scalar_one())
 
 
 def latest_edit(conn: Connection, srow: Row[Any]) -> Row[Any] | None:
     """The correction (an ``amend`` or a ``void``) an undo takes back now, if any.
 
-    Corrections are taken back newest first, as a stack: walking the session's audit back,
+    Corrections are taken back newest first, as a stack: walking the night's audit back,
     each correction's undo cancels the newest correction before it not cancelled yet, and
     events' undos are passed over (their event came and went). The first correction left
     is the one, unless an event recorded after it still stands (the undo takes that event
@@ -347,7 +347,7 @@ def latest_edit(conn: Connection, srow: Row[Any]) -> Row[Any] | None:
     the events."""
     a = t.audit.c
     cancelled = 0
-    for row in conn.execute(select(t.audit).where(a.session_id == srow.id)
+    for row in conn.execute(select(t.audit).where(a.night_id == srow.id)
                             .order_by(a.id.desc()).limit(UNDO_LOOKBACK)).all():
         if row.action == "end" or (row.action == "undo" and isinstance(row.before, dict)
                                    and "end" in row.before):
@@ -375,7 +375,7 @@ def _recorded_since(conn: Connection, srow: Row[Any], edit: Row[Any]) -> bool:
     # than its audit row, an event recorded since has newer ones.
     e = t.entries.c
     newest = conn.execute(select(func.max(e.created_at)).where(
-        e.session_id == srow.id)).scalar_one()
+        e.night_id == srow.id)).scalar_one()
     return newest is not None and naive(newest) > naive(edit.at)
 
 
@@ -383,11 +383,11 @@ def write_hand(conn: Connection, srow: Row[Any], hand_id: int,
                report: HandReport, result: HandResult, reporters: list[Any],
                stamp: datetime, only_event: int | None = None,
                previous: HandResult | object | None = UNKNOWN,
-               stored: bool = False, session_values: dict[str, Any] | None = None,
+               stored: bool = False, night_values: dict[str, Any] | None = None,
                seats: dict[Seat, int] | None = None) -> dict[Seat, int]:
     """Store a hand's report, result, entries, per-player facts and running totals;
-    return how far each seat's session net moved. ``session_values`` (``b_hands``,
-    ``b_dealer``) are set on the session in the same statement as its nets.
+    return how far each seat's night net moved. ``night_values`` (``b_hands``,
+    ``b_dealer``) are set on the night in the same statement as its nets.
 
     ``only_event`` adds the entries of that event alone (earlier ones are unchanged,
     since settlement is sequential); otherwise all entries are rewritten. ``previous``
@@ -403,7 +403,7 @@ def write_hand(conn: Connection, srow: Row[Any], hand_id: int,
     else:
         todo = [(only_event, result.events[only_event])]
     rows = [
-        {"chat_id": srow.chat_id, "session_id": srow.id, "hand_id": hand_id,
+        {"chat_id": srow.chat_id, "night_id": srow.id, "hand_id": hand_id,
          "event_index": i, "player_id": seats[seat], "delta": ev.deltas[seat],
          "created_at": stamp}
         for i, ev in todo for seat in seats
@@ -417,7 +417,7 @@ def write_hand(conn: Connection, srow: Row[Any], hand_id: int,
             "b_status": "open" if result.open else "closed",
             "b_next_dealer": result.next_dealer if not result.open else None,
             "b_reporters": reporters, "b_updated_at": stamp})
-    return set_hand_facts(conn, srow, hand_id, result, previous, session_values,
+    return set_hand_facts(conn, srow, hand_id, result, previous, night_values,
                                 seats)
 
 
@@ -432,10 +432,10 @@ def hand_seats(srow: Row[Any], hrow: Any = None) -> dict[Seat, int]:
 def set_hand_facts(conn: Connection, srow: Row[Any], hand_id: int,
                    result: HandResult | None,
                    previous: HandResult | object | None = UNKNOWN,
-                   session_values: dict[str, Any] | None = None,
+                   night_values: dict[str, Any] | None = None,
                    seats: dict[Seat, int] | None = None) -> dict[Seat, int]:
     """Replace the hand's per-player facts and move the running totals (the players'
-    and the session's) by the change, which it returns per seat. ``previous`` (the
+    and the night's) by the change, which it returns per seat. ``previous`` (the
     hand's former result, or None for a new hand) spares a query."""
     chat_id = srow.chat_id
     seats = seats or hand_seats(srow)
@@ -476,28 +476,28 @@ def set_hand_facts(conn: Connection, srow: Row[Any], hand_id: int,
         if any(diff.values()):
             changes.append({"pid": pid, **diff})
         by_player[pid] = diff["d_net"]
-    # The session's nets are per seat, of who sits there now (a player who left keeps
+    # The night's nets are per seat, of who sits there now (a player who left keeps
     # their results in the entries, not in the table's nets).
     moved = {seat: by_player.get(pid, 0) for seat, pid in sitting.items()}
     if changes:  # one statement for every player whose totals moved
         later(conn, sql.MOVE_TOTALS, changes)
-    if any(moved.values()) or session_values:
+    if any(moved.values()) or night_values:
         for seat, d in moved.items():
             net = getattr(srow, f"net_{seat.lower()}", 0) or 0
             if abs(net + d) > MAX_TOTAL:
                 raise LedgerError("totals_too_large", "the table's totals would overflow "
                                   "the ledger's columns")
-        params = {"session_id": srow.id, **{f"d_{x.lower()}": moved.get(x, 0)
+        params = {"night_id": srow.id, **{f"d_{x.lower()}": moved.get(x, 0)
                                             for x in SEATS}}
-        if session_values:
-            later(conn, sql.MOVE_SESSION, {**params, **session_values})
+        if night_values:
+            later(conn, sql.MOVE_NIGHT, {**params, **night_values})
         else:
-            later(conn, sql.MOVE_SESSION_NETS, params)
+            later(conn, sql.MOVE_NIGHT_NETS, params)
     return moved
 
 
-def as_played(conn: Connection, info: SessionInfo,
-              seats: dict[str, int] | None) -> SessionInfo:
+def as_played(conn: Connection, info: NightInfo,
+              seats: dict[str, int] | None) -> NightInfo:
     """The table as it sat for a hand (a seat may have changed since)."""
     if not seats:
         return info

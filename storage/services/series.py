@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 from engine.models import Seat
 from engine.rules import Ruleset
 from storage.errors import LedgerError
-from storage.models import SessionInfo
+from storage.models import NightInfo
 from storage.services import rows as repo
 from storage.services.hand_json import full_result_json
 from storage.services.rows import SEAT_COLUMNS
@@ -25,7 +25,7 @@ MAX_NIGHT_HANDS = 1000  # a chart shows a night's last 1,000 hands at most
 MAX_NIGHTS = 200  # the standings chart: the last 200 nights
 MAX_WINS = 2000  # the pattern picture: a player's last 2,000 wins
 
-_s, _h, _hp = t.sessions.c, t.hands.c, t.hand_players.c
+_s, _h, _hp = t.nights.c, t.hands.c, t.hand_players.c
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,10 @@ class HandRow:
 
 
 @dataclass(frozen=True)
-class Night:
+class NightChart:
     number: int  # 1 = the chat's first night
     of: int  # nights in the chat
-    session: SessionInfo
+    night: NightInfo
     hands: tuple[HandRow, ...]  # in order; at most MAX_NIGHT_HANDS, the last ones
     ended_at: datetime | None
     # Everyone who played the night or sits at its table, who left included: player id ->
@@ -75,10 +75,10 @@ class NightNet:
 class Series(Service):
     """The pictures' rows (``ledger.series``)."""
 
-    async def night(self, chat_id: int, number: int | None = None) -> Night:
+    async def night_chart(self, chat_id: int, number: int | None = None) -> NightChart:
         """Night ``number`` (1 = the first), or the open one, or else the last one."""
 
-        def unit(conn: Connection) -> Night:
+        def unit(conn: Connection) -> NightChart:
             ids = list(conn.execute(select(_s.id, _s.status).where(_s.chat_id == chat_id)
                                     .order_by(_s.id)).all())
             if not ids:
@@ -91,58 +91,58 @@ class Series(Service):
                 raise LedgerError("night_out_of_range", f"there is no night {number} in this chat",
                                   number=number, nights=len(ids))
             sid = ids[index].id
-            session = repo.session_info(conn, chat_id, sid)
-            rules = Ruleset.from_snapshot(session.rules)
+            night = repo.night_info(conn, chat_id, sid)
+            rules = Ruleset.from_snapshot(night.rules)
             rows = conn.execute(select(_h.number, _h.dealer, _h.status, _h.result, _h.report,
                                        _h.seats, _h.stake_cents)
-                                .where(_h.session_id == sid).order_by(_h.number.desc())
+                                .where(_h.night_id == sid).order_by(_h.number.desc())
                                 .limit(MAX_NIGHT_HANDS)).all()
             ended = conn.execute(select(_s.ended_at).where(_s.id == sid)).scalar_one()
-            seated = {seat: p.id for seat, p in session.seats.items()}
+            seated = {seat: p.id for seat, p in night.seats.items()}
             nets = dict.fromkeys(seated.values(), 0) | {
                 int(pid): int(net) for pid, net in conn.execute(
                     select(_hp.player_id, func.sum(_hp.delta)).join(t.hands, _h.id == _hp.hand_id)
-                    .where(_h.session_id == sid).group_by(_hp.player_id)).all()}
-            stake = func.coalesce(_h.stake_cents, session.stake_cents)
+                    .where(_h.night_id == sid).group_by(_hp.player_id)).all()}
+            stake = func.coalesce(_h.stake_cents, night.stake_cents)
             money = dict.fromkeys(nets, 0) | {
                 int(pid): int(cents or 0) for pid, cents in conn.execute(
                     select(_hp.player_id, func.sum(cast(_hp.delta, BigInteger) * stake))
                     .join(t.hands, _h.id == _hp.hand_id)
-                    .where(_h.session_id == sid).group_by(_hp.player_id)).all()}
+                    .where(_h.night_id == sid).group_by(_hp.player_id)).all()}
             stakes = tuple(sorted(int(x) for x in conn.execute(
-                select(stake).where(_h.session_id == sid, _h.status != "void")
+                select(stake).where(_h.night_id == sid, _h.status != "void")
                 .distinct()).scalars()))
-            names = {p.id: p.name for p in session.seats.values()}
+            names = {p.id: p.name for p in night.seats.values()}
             played = {int(p) for r in rows if r.seats for p in r.seats.values()}
             gone = (set(nets) | played) - set(names)
             if gone:  # who left the table during the night (/seat), void hands' players too
                 names |= dict(conn.execute(select(t.players.c.id, t.players.c.name).where(
                     t.players.c.id.in_(gone))).tuples().all())
-            return Night(number=index + 1, of=len(ids), session=session,
+            return NightChart(number=index + 1, of=len(ids), night=night,
                          hands=tuple(HandRow(r.number, r.dealer, r.status, full_result_json(
                              r.result, r.report, rules, r.dealer),
                              {s: int(p) for s, p in r.seats.items()} if r.seats else seated,
-                             session.stake_cents if r.stake_cents is None
+                             night.stake_cents if r.stake_cents is None
                              else int(r.stake_cents))
                              for r in reversed(rows)),
                          ended_at=ended, nets=nets, names=names, money=money, stakes=stakes)
 
         return await self.store.run(unit, write=False)
 
-    async def left_table(self, session: SessionInfo) -> list[Left]:
+    async def left_table(self, night: NightInfo) -> list[Left]:
         """Who played the night and no longer sits at its table, with their points that night,
         in the order they first played. None unless a seat changed, without a query (the Mini
         App's board asks every second); else one, on an index."""
         e, p = t.entries.c, t.players.c
-        if not session.reseated:
+        if not night.reseated:
             return []
 
         def unit(conn: Connection) -> list[Left]:
             rows = conn.execute(
                 select(e.player_id, p.name, func.sum(e.delta))
                 .join(t.players, p.id == e.player_id)
-                .where(e.session_id == session.id,
-                       e.player_id.not_in([x.id for x in session.seats.values()]))
+                .where(e.night_id == night.id,
+                       e.player_id.not_in([x.id for x in night.seats.values()]))
                 .group_by(e.player_id, p.name).order_by(func.min(e.id))).all()
             return [Left(int(pid), name, int(net)) for pid, name, net in rows]
 
@@ -153,29 +153,29 @@ class Series(Service):
         names."""
 
         def unit(conn: Connection) -> tuple[list[NightNet], dict[int, str]]:
-            sessions = list(conn.execute(select(_s.id, _s.started_at).where(
+            nights = list(conn.execute(select(_s.id, _s.started_at).where(
                 _s.chat_id == chat_id).order_by(_s.id)).all())
-            first = max(0, len(sessions) - MAX_NIGHTS)
-            shown = sessions[first:]
+            first = max(0, len(nights) - MAX_NIGHTS)
+            shown = nights[first:]
             nets: dict[int, dict[int, int]] = {r.id: {} for r in shown}
             money: dict[int, dict[int, int]] = {r.id: {} for r in shown}
             stakes: dict[int, set[int]] = {r.id: set() for r in shown}
             if shown:
                 stake = func.coalesce(_h.stake_cents, _s.stake_cents)
                 rows = conn.execute(
-                    select(_h.session_id, _hp.player_id, func.sum(_hp.delta),
+                    select(_h.night_id, _hp.player_id, func.sum(_hp.delta),
                            func.sum(cast(_hp.delta, BigInteger) * stake))
                     .join(t.hands, _h.id == _hp.hand_id)
-                    .join(t.sessions, _s.id == _h.session_id)
-                    .where(_hp.chat_id == chat_id, _h.session_id >= shown[0].id)
-                    .group_by(_h.session_id, _hp.player_id)).all()
+                    .join(t.nights, _s.id == _h.night_id)
+                    .where(_hp.chat_id == chat_id, _h.night_id >= shown[0].id)
+                    .group_by(_h.night_id, _hp.player_id)).all()
                 for sid, pid, net, cents in rows:
                     if sid in nets:
                         nets[sid][pid] = int(net)
                         money[sid][pid] = int(cents or 0)
                 for sid, at in conn.execute(
-                        select(_h.session_id, stake).join(t.sessions, _s.id == _h.session_id)
-                        .where(_h.chat_id == chat_id, _h.session_id >= shown[0].id,
+                        select(_h.night_id, stake).join(t.nights, _s.id == _h.night_id)
+                        .where(_h.chat_id == chat_id, _h.night_id >= shown[0].id,
                                _h.status != "void").distinct()).all():
                     if sid in stakes:
                         stakes[sid].add(int(at))
@@ -197,7 +197,7 @@ class Series(Service):
                 select(_h.result, _h.report, _h.dealer, _h.seats, _s.id.label("sid"), _s.rules,
                        *(c for c, _ in seat_of))
                 .join(t.hand_players, _hp.hand_id == _h.id)
-                .join(t.sessions, _s.id == _h.session_id)
+                .join(t.nights, _s.id == _h.night_id)
                 .where(_hp.chat_id == chat_id, _hp.player_id == player_id, _hp.won > 0)
                 .order_by(_h.id.desc()).limit(MAX_WINS)).all()
             out: list[tuple[Seat, dict[str, Any]]] = []

@@ -49,7 +49,7 @@ def closing_twin(conn: Connection, srow: Row[Any], report: HandReport,
     if not isinstance(new, Win) or srow.hands < 1 or reporter is None:
         return None
     prev = conn.execute(sql.SELECT_HAND_NUMBER,
-                        {"session_id": srow.id, "number": srow.hands}).first()
+                        {"night_id": srow.id, "number": srow.hands}).first()
     if prev is None or prev.status != "closed" or not prev.reporters:
         return None
     if prev.seats:  # a seat changed since that hand (between hands): this one is new
@@ -118,11 +118,11 @@ def first_report(conn: Connection, chat_id: int, reporter: int | None, at: datet
     return name, max(0, int((_naive(stamp) - _naive(at)).total_seconds()))
 
 
-def ask(conn: Connection, chat_id: int, session_id: int, hand_number: int,
+def ask(conn: Connection, chat_id: int, night_id: int, hand_number: int,
         event: dict[str, Any], indicator: str | None, reporter: int | None,
         stamp: datetime) -> int:
     """Keep the report as a question; its draft id (the buttons carry it)."""
-    data = {"session": session_id, "hand": hand_number, "event": event,
+    data = {"session": night_id, "hand": hand_number, "event": event,
             "indicator": indicator, "reporter": reporter}
     return int(conn.execute(insert(t.drafts).values(
         chat_id=chat_id, user_id=reporter or 0, kind=QUESTION_KIND, version=1, data=data,

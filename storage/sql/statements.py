@@ -25,9 +25,9 @@ from sqlalchemy import (
 
 from storage.sql import tables as t
 
-_s, _h, _hp, _tc = t.sessions, t.hands, t.hand_players.c, t.totals.c
+_s, _h, _hp, _tc = t.nights, t.hands, t.hand_players.c, t.totals.c
 
-# The players at the four seats, ``p_<seat>_``-labelled, for a statement over sessions.
+# The players at the four seats, ``p_<seat>_``-labelled, for a statement over nights.
 PLAYER_FIELDS = ("id", "name", "telegram_id", "username")
 _seated = {x: t.players.alias(f"p_{x}") for x in "eswn"}
 _SEAT_COLUMNS = [_seated[x].c[f].label(f"p_{x}_{f}") for x in "eswn" for f in PLAYER_FIELDS]
@@ -35,7 +35,7 @@ _SEAT_COLUMNS = [_seated[x].c[f].label(f"p_{x}_{f}") for x in "eswn" for f in PL
 # Whether a hand of the table was played at another stake than the table's now (the
 # stake changed during the night): then its board says money, never points added up.
 _other = _h.alias("h_other")
-OTHER_STAKE = exists().where(_other.c.session_id == _s.c.id, _other.c.status != "void",
+OTHER_STAKE = exists().where(_other.c.night_id == _s.c.id, _other.c.status != "void",
                              _other.c.stake_cents != _s.c.stake_cents)
 
 
@@ -47,20 +47,20 @@ def _open_table() -> Select[Any]:
         .join(_seated["s"], _seated["s"].c.id == _s.c.seat_s)
         .join(_seated["w"], _seated["w"].c.id == _s.c.seat_w)
         .outerjoin(_seated["n"], _seated["n"].c.id == _s.c.seat_n)  # none at a table of 3
-        .outerjoin(_h, and_(_h.c.session_id == _s.c.id, _h.c.status == "open"))
+        .outerjoin(_h, and_(_h.c.night_id == _s.c.id, _h.c.status == "open"))
         .where(_s.c.chat_id == bindparam("chat_id"), _s.c.status == "open")
     )
 
 
 # The chat's open table with its players and its open hand (``h_``-labelled) if any, and
-# whether its stake changed: one statement. Locked for writing (the session row) where a
+# whether its stake changed: one statement. Locked for writing (the night row) where a
 # write reads it.
 OPEN_TABLE = _open_table()
-OPEN_SESSION_AND_HAND = _open_table().with_for_update(of=_s)
+OPEN_NIGHT_AND_HAND = _open_table().with_for_update(of=_s)
 
 SELECT_CHAT = select(t.chats).where(t.chats.c.id == bindparam("chat_id"))
 # A table's hand by its number (the previous one, when a report may repeat its win).
-SELECT_HAND_NUMBER = select(_h).where(_h.c.session_id == bindparam("session_id"),
+SELECT_HAND_NUMBER = select(_h).where(_h.c.night_id == bindparam("night_id"),
                                       _h.c.number == bindparam("number"))
 
 INSERT_HAND = insert(_h).returning(_h.c.id)
@@ -97,9 +97,9 @@ TOTAL_FIELDS = ("net", "hands", "wins", "self_draws", "dealt_in", "win_points")
 MOVE_TOTALS = update(t.totals).where(_tc.player_id == bindparam("pid")).values(
     **{k: getattr(_tc, k) + bindparam("d_" + k) for k in TOTAL_FIELDS})
 
-MOVE_SESSION_NETS = update(_s).where(_s.c.id == bindparam("session_id")).values(
+MOVE_NIGHT_NETS = update(_s).where(_s.c.id == bindparam("night_id")).values(
     **{f"net_{x}": _s.c[f"net_{x}"] + bindparam(f"d_{x}") for x in "eswn"})
 # The same, with the hand count and the dealer: a report moves all three in one statement.
-MOVE_SESSION = update(_s).where(_s.c.id == bindparam("session_id")).values(
+MOVE_NIGHT = update(_s).where(_s.c.id == bindparam("night_id")).values(
     hands=bindparam("b_hands"), dealer=bindparam("b_dealer"),
     **{f"net_{x}": _s.c[f"net_{x}"] + bindparam(f"d_{x}") for x in "eswn"})

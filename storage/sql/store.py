@@ -2,7 +2,7 @@
 
 A unit of work is a function of a Connection run as one transaction
 (:mod:`storage.sql.unit_of_work`): on SQLite it starts with BEGIN IMMEDIATE, on PostgreSQL it
-locks the session row first, so two writers on one table queue instead of interleaving.
+locks the night row first, so two writers on one table queue instead of interleaving.
 :meth:`Store.run` sends writes through the batching writer (:mod:`storage.sql.writer`) or
 runs them alone. A store bound to an answer (:meth:`Store.answering`) makes one write,
 which carries the answer in its own transaction: any :class:`Passenger`, in practice

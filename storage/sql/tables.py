@@ -62,8 +62,8 @@ players = Table(
     UniqueConstraint("chat_id", "telegram_id", name="uq_players_chat_telegram"),
 )
 
-sessions = Table(
-    "sessions",
+nights = Table(
+    "nights",
     metadata,
     Column("id", Integer, primary_key=True),
     Column("chat_id", BigInteger, ForeignKey("chats.id", ondelete="CASCADE"), nullable=False),
@@ -82,12 +82,12 @@ sessions = Table(
     Column("board_message_id", BigInteger, nullable=True),
     # A player left or joined during the night (/seat): its hands keep their own seats.
     Column("reseated", Boolean, nullable=False, server_default=false()),
-    # Each seat's net this session: the sum of its entries, kept as they are written.
+    # Each seat's net this night: the sum of its entries, kept as they are written.
     *(Column(f"net_{seat}", Integer, nullable=False, server_default="0") for seat in "eswn"),
     CheckConstraint("status in ('open', 'ended')", name="status"),
-    Index("ix_sessions_chat_status", "chat_id", "status"),
-    # At most one table going per chat, even with two writers on PostgreSQL.
-    Index("uq_sessions_one_open", "chat_id", unique=True,
+    Index("ix_nights_chat_status", "chat_id", "status"),
+    # At most one night going per chat, even with two writers on PostgreSQL.
+    Index("uq_nights_one_open", "chat_id", unique=True,
           sqlite_where=text("status = 'open'"), postgresql_where=text("status = 'open'")),
 )
 
@@ -96,7 +96,7 @@ hands = Table(
     metadata,
     Column("id", Integer, primary_key=True),
     Column("chat_id", BigInteger, nullable=False),
-    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"),
+    Column("night_id", Integer, ForeignKey("nights.id", ondelete="CASCADE"),
            nullable=False),
     Column("number", Integer, nullable=False),
     Column("dealer", SEAT, nullable=False),
@@ -115,12 +115,12 @@ hands = Table(
     Column("seats", JSON, nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
-    UniqueConstraint("session_id", "number", name="uq_hands_session_number"),
+    UniqueConstraint("night_id", "number", name="uq_hands_night_number"),
     CheckConstraint("status in ('open', 'closed', 'void')", name="status"),
     Index("ix_hands_chat_id", "chat_id", "id"),
     # The open hand of a table (at most one): only open hands are in it, so it costs a
-    # report nothing once the hand closes. Other reads by table use uq_hands_session_number.
-    Index("ix_hands_open", "session_id", sqlite_where=text("status = 'open'"),
+    # report nothing once the hand closes. Other reads by table use uq_hands_night_number.
+    Index("ix_hands_open", "night_id", sqlite_where=text("status = 'open'"),
           postgresql_where=text("status = 'open'")),
 )
 
@@ -129,7 +129,7 @@ entries = Table(
     metadata,
     Column("id", Integer, primary_key=True),
     Column("chat_id", BigInteger, nullable=False),
-    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"),
+    Column("night_id", Integer, ForeignKey("nights.id", ondelete="CASCADE"),
            nullable=False),
     Column("hand_id", Integer, ForeignKey("hands.id", ondelete="CASCADE"), nullable=False),
     Column("event_index", Integer, nullable=False),
@@ -137,7 +137,7 @@ entries = Table(
     Column("delta", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Index("ix_entries_hand", "hand_id", "event_index"),
-    Index("ix_entries_session_player", "session_id", "player_id"),
+    Index("ix_entries_night_player", "night_id", "player_id"),
     Index("ix_entries_chat_created", "chat_id", "created_at"),
 )
 
@@ -178,7 +178,7 @@ audit = Table(
     metadata,
     Column("id", Integer, primary_key=True),
     Column("chat_id", BigInteger, nullable=False),
-    Column("session_id", Integer, nullable=True),
+    Column("night_id", Integer, nullable=True),
     Column("hand_number", Integer, nullable=True),
     Column("action", String(16), nullable=False),  # undo | void | amend | seat | merge | ...
     Column("actor", BigInteger, nullable=True),
@@ -193,7 +193,7 @@ debts = Table(
     metadata,
     Column("id", Integer, primary_key=True),
     Column("chat_id", BigInteger, nullable=False),
-    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"),
+    Column("night_id", Integer, ForeignKey("nights.id", ondelete="CASCADE"),
            nullable=False),
     Column("payer_id", Integer, ForeignKey("players.id"), nullable=False),
     Column("payee_id", Integer, ForeignKey("players.id"), nullable=False),
@@ -274,7 +274,7 @@ drafts = Table(
 # The Mini App's writes (a report, an undo, a debt paid), each under the idempotency key the
 # app made when its form was opened: a key seen before in the chat is the same report sent
 # again (a double click, a retry) and is answered "already recorded", with nothing written
-# or said. Kept with the hand it reported to (``session_id``, ``hand_number``) and the
+# or said. Kept with the hand it reported to (``night_id``, ``hand_number``) and the
 # report's line in the group (``message_id``: its inbox key; the answer replies to it).
 app_requests = Table(
     "app_requests",
@@ -285,7 +285,7 @@ app_requests = Table(
     Column("user_id", BigInteger, nullable=False),
     Column("action", String(8), nullable=False),  # record | undo | paid
     Column("text", Text, nullable=False),  # the command it sent
-    Column("session_id", Integer, nullable=True),
+    Column("night_id", Integer, nullable=True),
     Column("hand_number", Integer, nullable=True),
     Column("message_id", BigInteger, nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),

@@ -90,13 +90,13 @@ async def check(url: str, load: Load, *, exactly_once: bool = False) -> None:
     try:
         assert await ledger.pipeline.backlog() == (0, 0)
         for chat, sent in load.sent.items():
-            session = await ledger.sessions.current_session(chat)
-            assert session is not None
+            night = await ledger.open_nights.current_night(chat)
+            assert night is not None
             recorded = []
-            for number in range(1, session.hands + 1):
+            for number in range(1, night.hands + 1):
                 report, _result = await ledger.nights.hand(chat, number)
                 [event] = report["events"]
-                recorded.append(session.seats[event["winners"][0]["seat"]].name)
+                recorded.append(night.seats[event["winners"][0]["seat"]].name)
             # once each, in order
             assert recorded == [w for w, _ in sent], (chat, recorded, sent, [
                 [m.text[:150] for m in api.outbox if m.reply_to == mid] for _w, mid in sent])

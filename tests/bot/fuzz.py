@@ -40,7 +40,7 @@ COMMANDS = tuple(sorted(HANDLED))  # every command the bot answers
 READ_ONLY = {"table", "history", "standings", "rules", "score", "help", "start", "debts",
              "chart", "export"}
 # The tables a refusal must leave as they were (not the update-id or draft bookkeeping).
-LEDGER = (tb.chats, tb.players, tb.sessions, tb.hands, tb.entries, tb.hand_players,
+LEDGER = (tb.chats, tb.players, tb.nights, tb.hands, tb.entries, tb.hand_players,
           tb.totals, tb.audit, tb.debts)
 CRASH = ("something went wrong", "出了点问题")
 
@@ -198,9 +198,9 @@ class World:
         await self.cm.__aexit__(None, None, None)
 
     async def tables(self) -> None:
-        """Every preset's chat has a table going, its players linked (setup, unchecked)."""
+        """Every preset's chat has a night going, its players linked (setup, unchecked)."""
         for preset, chat_id in CHATS.items():
-            if await self.t.ledger.sessions.current_session(chat_id) is None:
+            if await self.t.ledger.open_nights.current_night(chat_id) is None:
                 await self.t.say("root", f"/new {preset} @alice @bob @carol @dave",
                                  chat_id=chat_id)
                 for name in PLAYERS:  # each acts once, which links their account

@@ -77,8 +77,8 @@ async def play(t: Chat, path: Path, *, typed: bool, fill: bool = False) -> Playe
             if typed:
                 continue
             if m.group(2) == "board":
-                session = await t.ledger.sessions.current_session(t.chat_id)
-                msg = t.api.messages[(t.chat_id, session.board_message_id)]
+                night = await t.ledger.open_nights.current_night(t.chat_id)
+                msg = t.api.messages[(t.chat_id, night.board_message_id)]
                 taps = 0
             else:
                 msg = t.last_with_buttons()
@@ -109,11 +109,11 @@ async def play(t: Chat, path: Path, *, typed: bool, fill: bool = False) -> Playe
         elif line.startswith("="):
             words = line[1:].split()
             expected = {words[i]: int(words[i + 1]) for i in range(0, len(words), 2)}
-            session = await t.ledger.sessions.current_session(t.chat_id)
-            assert session is not None, where
-            assert session.totals == expected or fill, (
-                where, "typed" if typed else "buttons", session.totals)
-            out.totals.append(dict(session.totals))
+            night = await t.ledger.open_nights.current_night(t.chat_id)
+            assert night is not None, where
+            assert night.totals == expected or fill, (
+                where, "typed" if typed else "buttons", night.totals)
+            out.totals.append(dict(night.totals))
             out.checks += 1
         else:
             raise AssertionError(f"{where}: cannot read {line!r}")

@@ -164,9 +164,9 @@ async def play_transcript(t: Chat, path: Path) -> int:
 
 async def _check_totals(t: Chat, words: list[str], where: str) -> None:
     expected = {words[i]: int(words[i + 1]) for i in range(0, len(words), 2)}
-    session = await t.ledger.sessions.current_session(t.chat_id)
-    if session is not None and set(expected) <= {"E", "S", "W", "N"}:
-        assert session.totals == expected, (where, session.totals)
+    night = await t.ledger.open_nights.current_night(t.chat_id)
+    if night is not None and set(expected) <= {"E", "S", "W", "N"}:
+        assert night.totals == expected, (where, night.totals)
         return
     standings = {s.player.name: s.net for s in await t.ledger.lookback.standings(t.chat_id)}
     got = {k: standings.get(k, 0) for k in expected}

@@ -28,26 +28,26 @@ async def test_the_same_kong_reported_by_a_payer_is_asked_about(tmp_path: Path,
     async with table_on(backend, tmp_path, "en", "kong_twice") as t:
         await t.say("alice", THREE)
         await t.say("carol", "/kong carol 暗杠")
-        once = (await t.ledger.sessions.current_session(t.chat_id)).totals
+        once = (await t.ledger.open_nights.current_night(t.chat_id)).totals
         assert once == {"E": -2, "S": -2, "W": 4}, once
         out = await t.say("alice", "/kong carol 暗杠")
         texts = [plain(m.text) for m in out]
         assert any("Hand 1 already has this kong: carol reported it less than a minute ago."
                    in x for x in texts), texts
         assert not any("Recorded" in x for x in texts), texts
-        assert (await t.ledger.sessions.current_session(t.chat_id)).totals == once
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).totals == once
         question = t.last_with_buttons()
         assert [b["text"] for b in question.buttons] == ["The same kong", "Another kong"]
         out = await _tap(t, "bob", "The same kong")
         assert any("The same kong" in plain(m.text) for m in out)
-        assert (await t.ledger.sessions.current_session(t.chat_id)).totals == once
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).totals == once
         # The same player again is a second kong of theirs: recorded at once.
         await t.say("carol", "/kong carol 暗杠")
-        twice = (await t.ledger.sessions.current_session(t.chat_id)).totals
+        twice = (await t.ledger.open_nights.current_night(t.chat_id)).totals
         assert twice == {"E": -4, "S": -4, "W": 8}, twice
         # Another kind, or another maker, is another kong.
         await t.say("alice", "/kong carol 补杠")
-        assert (await t.ledger.sessions.current_session(t.chat_id)).totals["W"] == 10
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).totals["W"] == 10
         # The guided /kong asks the same; "another kong" records it.
         await t.say("bob", "/kong")
         await _tap(t, "bob", "carol")
@@ -55,10 +55,10 @@ async def test_the_same_kong_reported_by_a_payer_is_asked_about(tmp_path: Path,
         texts = [plain(m.text) for m in out]
         assert any("Hand 1 already has this kong: carol reported it less than a minute ago."
                    in x for x in texts), texts
-        assert (await t.ledger.sessions.current_session(t.chat_id)).totals["W"] == 10
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).totals["W"] == 10
         out = await _tap(t, "alice", "Another kong")
         assert any("Another kong." in plain(m.text) for m in out)
-        assert (await t.ledger.sessions.current_session(t.chat_id)).totals["W"] == 14
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).totals["W"] == 14
         assert t.api.errors == []
 
 
@@ -80,7 +80,7 @@ async def test_the_same_bite_reported_twice_is_asked_about(tmp_path: Path,
     async with table_on(backend, tmp_path, "en", "bite_twice") as t:
         await t.say("alice", "/new sg @alice @bob @carol @dave")
         await t.say("dave", "/bite dave cat rat")
-        once = (await t.ledger.sessions.current_session(t.chat_id)).totals
+        once = (await t.ledger.open_nights.current_night(t.chat_id)).totals
         assert once == {"E": -20, "S": -20, "W": -20, "N": 60}, once
         await t.say("bob", "/bite")
         await _tap(t, "bob", "dave")
@@ -89,10 +89,10 @@ async def test_the_same_bite_reported_twice_is_asked_about(tmp_path: Path,
         texts = [plain(m.text) for m in out]
         assert any("Hand 1 already has this bite: dave reported it less than a minute ago."
                    in x for x in texts), texts
-        assert (await t.ledger.sessions.current_session(t.chat_id)).totals == once
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).totals == once
         assert [b["text"] for b in t.last_with_buttons().buttons] == \
             ["The same bite", "Another bite"]
         out = await _tap(t, "carol", "The same bite")
         assert any("The same bite" in plain(m.text) for m in out)
-        assert (await t.ledger.sessions.current_session(t.chat_id)).totals == once
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).totals == once
         assert t.api.errors == []

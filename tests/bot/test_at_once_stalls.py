@@ -48,7 +48,7 @@ LEASE = 2.0  # seconds: the server ends a session idle in its transaction after 
 BOUND = 20.0  # seconds beyond the lease for the report to be answered (a loaded machine)
 
 # The table's row of an open table of the chat, as the handler reads it (FOR UPDATE).
-_LOCK_TABLE = "SELECT id FROM sessions WHERE chat_id = $1 AND status = 'open' FOR UPDATE"
+_LOCK_TABLE = "SELECT id FROM nights WHERE chat_id = $1 AND status = 'open' FOR UPDATE"
 
 
 def _pg(url: str) -> str:
@@ -167,7 +167,7 @@ async def stopped_inside(rig: Rig, scenario: str, chats: list[int]) -> None:
                             LEASE + BOUND)
             except AssertionError as exc:
                 raise AssertionError(f"{exc}: {load.unanswered()}; {await leftovers(url)}; "
-                                     f"sessions: {await sessions(watcher)}") from None
+                                     f"sessions: {await db_sessions(watcher)}") from None
             await rest
             await until(load.answered, "the other chats answered", 40)
             # Its session was ended (the server, or the live worker's scan, ended it; or
@@ -175,7 +175,7 @@ async def stopped_inside(rig: Rig, scenario: str, chats: list[int]) -> None:
             deadline = loop.time() + 20
             while await watcher.fetchval(
                     "SELECT count(*) FROM pg_stat_activity WHERE pid = $1", inside["pid"]):
-                assert loop.time() < deadline, await sessions(watcher)
+                assert loop.time() < deadline, await db_sessions(watcher)
                 await asyncio.sleep(0.05)
             assert [s for u, s in sender.failures if u == update_id], sender.failures
             if scenario == "sigstop":
@@ -218,7 +218,7 @@ async def run_on(load: Load, chats: list[int], rounds: int, pause: float) -> Non
         await asyncio.sleep(pause)
 
 
-async def sessions(conn: asyncpg.Connection) -> list[dict[str, object]]:
+async def db_sessions(conn: asyncpg.Connection) -> list[dict[str, object]]:
     rows = await conn.fetch(
         "SELECT pid, state, wait_event_type, wait_event, xact_start, left(query, 120) AS q"
         " FROM pg_stat_activity WHERE application_name = $1", APPLICATION_NAME)

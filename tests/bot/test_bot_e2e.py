@@ -34,8 +34,8 @@ async def test_a_redelivered_report_is_recorded_once(tmp_path: Path) -> None:
         await t.settle(t.api.redeliver(uid, new_id=False))  # the same one again
         assert any("Hand 1 recorded" in plain(m.text) for m in first)
         assert len(t.api.outbox) == before  # recorded and answered once
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
 
 
 async def test_outsiders_cannot_report_but_admins_can(tmp_path: Path) -> None:
@@ -60,15 +60,15 @@ async def test_undo_button_and_stale_buttons(tmp_path: Path) -> None:
         assert answer.get("show_alert") and "latest" in answer["text"]
         latest = t.last_with_buttons()
         await t.press("carol", latest, latest.buttons[0]["callback_data"])
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
         # Forged data is refused with a popup; nothing changes.
         await t.press("bob", latest, "v1:u:999:1:0")
         await t.press("bob", latest, "garbage")
         answers = list(t.api.answered.values())[-2:]
         assert all(a.get("show_alert") for a in answers)
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
         assert t.api.errors == []
 
 
@@ -93,8 +93,8 @@ async def test_guided_report_with_buttons(tmp_path: Path) -> None:
         assert list(t.api.answered.values())[-1].get("show_alert")
         await press("根 0")  # one 根: in chengdu 七对 with a four is 龙七对, 5 fan = 16
         await press("✅ Record")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.totals == {"E": 0, "S": 0, "W": 16, "N": -16}
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.totals == {"E": 0, "S": 0, "W": 16, "N": -16}
         assert "Recorded:" in t.api.messages[(prompt.chat_id, prompt.message_id)].text
         assert t.api.errors == []
 
@@ -148,11 +148,11 @@ async def test_scoreboard_edits_in_a_burst_merge_into_one(tmp_path: Path) -> Non
         await shows_the_ledger(t, board)
         await t.say("carol", "/hu carol 自摸")
         assert board.edits == 2
-        session = await t.ledger.sessions.current_session(t.chat_id)
+        night = await t.ledger.open_nights.current_night(t.chat_id)
         await end_night(t, "alice")  # one edit, at once: the night is over (no hand in
         # progress), with the final nets
         assert board.edits == 3 and "the night is over" in board.text
-        assert render.board_text("en", session).split("\n")[-4:] == board.text.split("\n")[-4:]
+        assert render.board_text("en", night).split("\n")[-4:] == board.text.split("\n")[-4:]
         _interval_passes(t)  # carol's edit was replaced by the night's last: nothing left
         await pipeline_of(t.app).idle()
         assert board.edits == 3 and t.api.errors == []
@@ -192,9 +192,9 @@ async def test_a_pending_scoreboard_edit_is_shown_at_shutdown(tmp_path: Path) ->
 
 
 async def shows_the_ledger(t: Table, board: SentMessage) -> None:
-    session = await t.ledger.sessions.current_session(t.chat_id)
-    assert board.text == render.board_text("en", session)
-    assert f"{session.seats['S'].name}: {session.totals['S']:+d}" in plain(board.text)
+    night = await t.ledger.open_nights.current_night(t.chat_id)
+    assert board.text == render.board_text("en", night)
+    assert f"{night.seats['S'].name}: {night.totals['S']:+d}" in plain(board.text)
 
 
 async def test_private_chat_calculator_and_no_ledger(tmp_path: Path) -> None:
@@ -209,7 +209,7 @@ async def test_private_chat_calculator_and_no_ledger(tmp_path: Path) -> None:
         assert "12x" in plain(out[0].text) and "Example" in plain(out[0].text)
         out = await t.say("alice", NEW, chat_id=dm)
         assert "works in a group" in plain(out[0].text)
-        assert await t.ledger.sessions.current_session(dm) is None
+        assert await t.ledger.open_nights.current_night(dm) is None
 
 
 async def test_bad_input_answers_with_an_example_and_records_nothing(tmp_path: Path) -> None:
@@ -230,8 +230,8 @@ async def test_bad_input_answers_with_an_example_and_records_nothing(tmp_path: P
         ]:
             out = await t.say("bob", text)
             assert out and expected in plain(out[0].text), (text, [m.text for m in out])
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.hands == 0 and set(session.totals.values()) == {0}
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.hands == 0 and set(night.totals.values()) == {0}
         assert t.api.errors == []
 
 
@@ -361,10 +361,10 @@ async def test_join_buttons_open_a_table(tmp_path: Path) -> None:
         await t.press("mallory", msg, msg.buttons[0]["callback_data"])  # taken
         assert list(t.api.answered.values())[-1].get("show_alert")
         await t.press("dave", msg, msg.buttons[3]["callback_data"])
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None and session.preset == "changsha"
-        assert [p.name for p in session.seats.values()] == ["alice", "bob", "carol", "dave"]
-        assert session.seats["E"].telegram_id == t.user("alice").id
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None and night.preset == "changsha"
+        assert [p.name for p in night.seats.values()] == ["alice", "bob", "carol", "dave"]
+        assert night.seats["E"].telegram_id == t.user("alice").id
         out = await t.say("bob", "/hu bob 自摸")
         assert any("Hand 1 recorded" in plain(m.text) for m in out)
 
@@ -373,9 +373,9 @@ async def test_text_mentions_seat_members_without_usernames(tmp_path: Path) -> N
     async with table(tmp_path) as t:
         erin = FakeUser(901, "Erin")  # no @username: only a text mention identifies her
         await t.say("alice", "/new chengdu @alice Erin carol dave", mentions={"Erin": erin})
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.seats["S"].telegram_id == 901
-        assert session.seats["W"].is_guest  # carol: a plain name is a guest
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.seats["S"].telegram_id == 901
+        assert night.seats["W"].is_guest  # carol: a plain name is a guest
         before = len(t.api.outbox)
         uid = t.api.say(erin, t.chat_id, "/hu Erin 自摸", mentions={"Erin": erin})
         await t.settle(uid)
@@ -392,8 +392,8 @@ async def test_names_with_markup_are_shown_safely(tmp_path: Path) -> None:
         prompt = t.api.messages[(out[0].chat_id, out[0].message_id)]
         assert "&lt;b&gt;bo&lt;/b&gt;" in prompt.text
         assert t.api.errors == []
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.seats["S"].name == "<b>bo</b>"
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.seats["S"].name == "<b>bo</b>"
 
 
 async def test_debts_carry_over_and_are_marked_paid(tmp_path: Path) -> None:

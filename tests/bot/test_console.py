@@ -51,11 +51,11 @@ async def test_a_restart_on_the_same_database_answers_every_line(tmp_path: Path)
         assert "[bot #" in chunk, (line, chunk)
     ledger = await Ledger.open(settings(db).storage.url)
     try:
-        session = await ledger.sessions.current_session(-100123)
-        assert session is not None
+        night = await ledger.open_nights.current_night(-100123)
+        assert night is not None
         # bob's and carol's wins stand; dave's was undone.
-        assert sum(session.totals.values()) == 0
-        assert session.totals["S"] > 0 and session.totals["W"] > 0, session.totals
+        assert sum(night.totals.values()) == 0
+        assert night.totals["S"] > 0 and night.totals["W"] > 0, night.totals
     finally:
         await ledger.close()
 
@@ -133,8 +133,8 @@ async def test_buttons_of_an_earlier_run_can_be_pressed(tmp_path: Path) -> None:
     assert "How did bob win?" in board[0], board[0]
     ledger = await Ledger.open(settings(db).storage.url)
     try:
-        session = await ledger.sessions.current_session(-100123)
-        assert session is not None and session.hands == 2
+        night = await ledger.open_nights.current_night(-100123)
+        assert night is not None and night.hands == 2
     finally:
         await ledger.close()
     # Only the last messages with buttons are kept.
@@ -193,7 +193,7 @@ async def test_the_console_s_labels_are_in_the_chat_s_language(tmp_path: Path) -
 
 async def test_the_console_shows_what_the_group_sees(tmp_path: Path) -> None:
     """A seat taken shows at once; the pinned scoreboard is one word away; after a
-    restart the banner suggests what fits the moment (a table going: the next win)."""
+    restart the banner suggests what fits the moment (a night going: the next win)."""
     db = tmp_path / "tally.sqlite3"
     out = io.StringIO()
     lines = ["/new chengdu", "press 1", "/as bob", "press 2", "board"]

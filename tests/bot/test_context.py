@@ -32,12 +32,12 @@ async def test_without_memory_an_update_reads_its_chat_and_table_in_one_transact
         services = t.app.bot_data["services"]
         services.cache = False  # as a webhook worker's
         calls: list[str] = []
-        for name in ("chat", "chat_and_table"):
+        for name in ("chat", "chat_and_night"):
             spy(calls, services.ledger.chats, name)
-        spy(calls, services.ledger.sessions, "current_session")
+        spy(calls, services.ledger.open_nights, "current_night")
         said = await t.say("carol", "/hu bob 自摸")
         assert "bob" in plain(said[0].text)
-        assert calls == ["chat_and_table"]
+        assert calls == ["chat_and_night"]
 
 
 def spy(calls: list[str], service: Any, name: str) -> None:

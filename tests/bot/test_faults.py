@@ -210,13 +210,13 @@ async def test_sigkill_at_chosen_moments_loses_and_doubles_nothing(
         # Recorded exactly once, in the order sent.
         ledger = await Ledger.open(url)
         try:
-            session = await ledger.sessions.current_session(CHAT)
-            assert session is not None
+            night = await ledger.open_nights.current_night(CHAT)
+            assert night is not None
             winners_recorded = []
-            for number in range(1, session.hands + 1):
+            for number in range(1, night.hands + 1):
                 hand_report, _result = await ledger.nights.hand(CHAT, number)
                 [event] = hand_report["events"]
-                winners_recorded.append(session.seats[event["winners"][0]["seat"]].name)
+                winners_recorded.append(night.seats[event["winners"][0]["seat"]].name)
             assert winners_recorded == [w for w, _ in sent]
             assert await ledger.pipeline.backlog() == (0, 0)
         finally:

@@ -20,7 +20,7 @@ from bot.console.fake_api import (
     Upload,
 )
 from bot.pictures import drawing
-from storage.services.sessions import MAX_PEOPLE
+from storage.services.open_nights import MAX_PEOPLE
 from tests.bot.harness import Chat, Table, plain, table
 from tests.bot.test_language import check
 from tests.bot.test_pictures import png_size

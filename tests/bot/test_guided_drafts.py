@@ -88,10 +88,10 @@ def test_what_is_not_a_draft_is_refused() -> None:
 
 def _table(press: dict[str, Any]) -> Table:
     rules = Ruleset.from_snapshot(CAPTURED["rules"][press["preset"]])
-    session = SimpleNamespace(rules=CAPTURED["rules"][press["preset"]],
+    night = SimpleNamespace(rules=CAPTURED["rules"][press["preset"]],
                               seats=dict.fromkeys(press["seats"]),
                               still_in=tuple(press["still_in"]))
-    table = Table.of(session)  # type: ignore[arg-type]  # only what Table.of reads
+    table = Table.of(night)  # type: ignore[arg-type]  # only what Table.of reads
     assert table.offer.family == rules.family
     return table
 

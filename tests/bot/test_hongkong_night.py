@@ -45,9 +45,9 @@ async def _say(t: Table, who: str, text: str) -> str:
 
 
 async def _totals(t: Table) -> dict[str, int]:
-    session = await t.ledger.sessions.current_session(t.chat_id)
-    assert session is not None
-    return dict(session.totals)
+    night = await t.ledger.open_nights.current_night(t.chat_id)
+    assert night is not None
+    return dict(night.totals)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -56,8 +56,8 @@ async def test_a_hong_kong_night_is_paid_in_dollars_and_cents(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, backend: str) -> None:
     async with table_on(backend, tmp_path, lang, "hongkong") as t:
         opened = await _say(t, "alice", NEW if lang == "en" else NEW.replace("hongkong", "港式"))
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None and session.stake_cents == 1 and session.preset == "hongkong"
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None and night.stake_cents == 1 and night.preset == "hongkong"
         assert "0.00" in opened
         # 5番 off carol (半銃, s = 6.00): carol 2 shares, alice and dave 1 each.
         said = await _say(t, "bob", "/hu bob 出銃 carol 5番")
@@ -156,8 +156,8 @@ async def test_the_prevailing_wind_follows_the_deal_round_the_table(tmp_path: Pa
         assert "圈風" not in await _say(t, "carol", hand)  # East's round; S, W, N deal next
         for who, source in (("dave", "alice"), ("alice", "bob"), ("bob", "carol")):
             await t.say(who, f"/hu {who} 出銃 {source} 5番")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None and session.dealer == "E"
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None and night.dealer == "E"
         assert "圈風" in await _say(t, "carol", hand)  # South's round
         # A report that names the wind keeps it.
         assert "圈風" not in await _say(t, "dave", "/hu dave 自摸 圈風 東 222z 777z 234m 345m 55m")

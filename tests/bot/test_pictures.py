@@ -34,7 +34,7 @@ from bot.pictures.picture_data import (
 from engine.models import SEATS
 from storage.ledger import Ledger
 from storage.models import PlayerRef
-from storage.services.sessions import MAX_PEOPLE
+from storage.services.open_nights import MAX_PEOPLE
 from tests.bot.layout import kept_figures, layout_problems
 from tests.storage.helpers import win
 
@@ -61,7 +61,7 @@ async def _night(ledger: Ledger, hands: int = 5, seated: list[PlayerRef] = SEATE
                  ) -> list[dict[str, int]]:
     """Play a night of blood-battle hands, each won by three players in turn; the table's
     totals after each hand."""
-    await ledger.sessions.open_session(CHAT, seated, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, seated, preset="chengdu")
     after: list[dict[str, int]] = [dict.fromkeys("ESWN", 0)]
     patterns = {(0, 0): ["清一色"], (2, 2): ["七对"]}
     for h in range(hands):
@@ -71,16 +71,16 @@ async def _night(ledger: Ledger, hands: int = 5, seated: list[PlayerRef] = SEATE
             report = (win("discard", seat, order[3], **extra) if k == 1
                       else win("self_draw", seat, **extra))
             out = await ledger.hands.record(CHAT, report)
-        assert out.closed and out.session is not None
-        after.append({s: v for s, v in out.session.totals.items()})
+        assert out.closed and out.night is not None
+        after.append({s: v for s, v in out.night.totals.items()})
     return after
 
 
 async def test_the_night_series_is_the_ledgers_running_totals(ledger: Ledger) -> None:
     after = await _night(ledger)
     await ledger.corrections.void(CHAT, 2)
-    night = await ledger.series.night(CHAT)
-    table = {seat: p.id for seat, p in night.session.seats.items()}
+    night = await ledger.series.night_chart(CHAT)
+    table = {seat: p.id for seat, p in night.night.seats.items()}
     data = night_series(night.hands, table, night.nets)
     history = {h.number: h for h in (await ledger.nights.history(CHAT, page_size=100)).items}
     counted = [n for n in sorted(history) if history[n].status != "void"]
@@ -91,7 +91,7 @@ async def test_the_night_series_is_the_ledgers_running_totals(ledger: Ledger) ->
         for seat in SEATS:
             expected = sum(history[n].deltas[seat] for n in counted if n <= number)
             assert data.totals[table[seat]][i] == expected
-    assert {s: data.totals[p][-1] for s, p in table.items()} == night.session.totals
+    assert {s: data.totals[p][-1] for s, p in table.items()} == night.night.totals
     assert len(after) > 2  # the night had several closed hands
     # Dealers: every change is a hand whose dealer differs from the one before.
     dealers = {h.number: h.dealer for h in night.hands}
@@ -104,19 +104,19 @@ async def test_the_night_series_is_the_ledgers_running_totals(ledger: Ledger) ->
 
 async def test_a_chart_of_the_last_hands_starts_where_they_start(ledger: Ledger) -> None:
     await _night(ledger)
-    night = await ledger.series.night(CHAT)
-    table = {seat: p.id for seat, p in night.session.seats.items()}
+    night = await ledger.series.night_chart(CHAT)
+    table = {seat: p.id for seat, p in night.night.seats.items()}
     whole = night_series(night.hands, table, night.nets)
     tail = night_series(night.hands[3:], table, night.nets)
     assert {p: v[0] for p, v in tail.totals.items()} == {p: v[3] for p, v in
                                                           whole.totals.items()}
-    assert {s: tail.totals[p][-1] for s, p in table.items()} == night.session.totals
+    assert {s: tail.totals[p][-1] for s, p in table.items()} == night.night.totals
 
 
 async def test_standings_series_ends_at_the_standings(ledger: Ledger) -> None:
     await _night(ledger)
-    await ledger.nights.end_session(CHAT)
-    await ledger.sessions.open_session(CHAT, [SEATED[1], SEATED[0], PlayerRef(name="eve"),
+    await ledger.nights.end_night(CHAT)
+    await ledger.open_nights.open_night(CHAT, [SEATED[1], SEATED[0], PlayerRef(name="eve"),
                                               SEATED[3]],
                                        preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "W"))
@@ -258,8 +258,8 @@ def test_fontconfig_missing_failing_or_hanging_gives_no_files(
 
 async def test_pictures_are_pngs_of_their_sizes(ledger: Ledger, tmp_path: Path) -> None:
     await _night(ledger)
-    summary = await ledger.nights.end_session(CHAT)
-    night = await ledger.series.night(CHAT)
+    summary = await ledger.nights.end_night(CHAT)
+    night = await ledger.series.night_chart(CHAT)
     nights, names = await ledger.series.night_nets(CHAT)
     for font in (fonts.pick_font(), fonts.pick_font([str(tmp_path)])):
         for lang in ("zh-Hans", "en"):
@@ -282,8 +282,8 @@ async def test_the_card_names_patterns_in_the_chats_words(ledger: Ledger) -> Non
     """An English chat's card names the biggest hand's patterns in English with the Chinese
     beside, as its answers do; a Chinese chat's, in Chinese."""
     await _night(ledger)
-    summary = await ledger.nights.end_session(CHAT)
-    night = await ledger.series.night(CHAT)
+    summary = await ledger.nights.end_night(CHAT)
+    night = await ledger.series.night_chart(CHAT)
     english = card_of(night, summary, "Friday", "en").biggest
     assert english is not None and english[3] == ("one suit 清一色", "self-draw 自摸")
     chinese = card_of(night, summary, "周五麻将", "zh-Hans").biggest
@@ -297,8 +297,8 @@ async def test_dollar_signs_are_drawn_as_written(ledger: Ledger,
     names = ["$x^$", "$\\frac{a$", "$5 or $10", "dave"]
     await _night(ledger, seated=[PlayerRef(name=n, telegram_id=i + 1)
                                  for i, n in enumerate(names)])
-    summary = await ledger.nights.end_session(CHAT)
-    night = await ledger.series.night(CHAT)
+    summary = await ledger.nights.end_night(CHAT)
+    night = await ledger.series.night_chart(CHAT)
     nights, who = await ledger.series.night_nets(CHAT)
     figures = kept_figures(monkeypatch)
     font = fonts.pick_font()
@@ -319,18 +319,18 @@ NEWCOMERS = ["alice", "grace", "heidi", "张三丰", "ivan", "judy", "李四", "
 async def test_a_night_of_max_people_draws_each_line_its_own_look(
         ledger: Ledger, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
     """Seat changes bring the night up to the most people it may hold
-    (storage.services.sessions.MAX_PEOPLE), each with a line of their own: no two lines share a
+    (storage.services.open_nights.MAX_PEOPLE), each with a line of their own: no two lines share a
     colour and a line style (the colours run out at eight; a colour came back for a
     second person, and the legend could not tell them apart), and the legend names
     everyone, beside the chart and inside the picture."""
     assert 4 + len(NEWCOMERS) == MAX_PEOPLE
     assert len(drawing.COLORS) * len(drawing.STYLES) >= MAX_PEOPLE
-    await ledger.sessions.open_session(CHAT, SEATED, preset="changsha")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="changsha")
     await ledger.hands.record(CHAT, win("self_draw", "S", birds=[2]))
     for n, name in enumerate(NEWCOMERS):
-        await ledger.sessions.change_seat(CHAT, "ESWN"[n % 4], PlayerRef(name=name))
+        await ledger.open_nights.change_seat(CHAT, "ESWN"[n % 4], PlayerRef(name=name))
         await ledger.hands.record(CHAT, win("self_draw", "ESWN"[(n + 1) % 4], birds=[2]))
-    night = await ledger.series.night(CHAT)
+    night = await ledger.series.night_chart(CHAT)
     figures = kept_figures(monkeypatch)
     font = fonts.pick_font()
     png = draw_night(night, lang, font)
@@ -390,7 +390,7 @@ def _crowded_card(players: int) -> drawing.Card:
 def test_a_crowded_card_fits(monkeypatch: pytest.MonkeyPatch, players: int,
                              lang: str) -> None:
     """Up to 12 players (the fewest transfers are exact up to 12: 11 of them), and up to
-    the most people a night may hold (storage.services.sessions.MAX_PEOPLE, every one owing or
+    the most people a night may hold (storage.services.open_nights.MAX_PEOPLE, every one owing or
     owed), the card grows and tightens to show everyone and every transfer. No text leaves
     the card or runs into another or into the footer."""
     figures = kept_figures(monkeypatch)
@@ -437,7 +437,7 @@ async def test_an_mcr_cards_biggest_hand_names_its_fans_by_both_names(ledger: Le
     """The settle-up card of an MCR night lists the biggest hand's fans, each by its
     Chinese and English names (as the answers do), whether counted from the tiles or
     named with a fan count; a count that names none is its fan."""
-    await ledger.sessions.open_session(CHAT, SEATED, preset="mcr")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="mcr")
     tiles = {"standing": "55m456p23789s", "winning_tile": "4s",
              "melds": [{"tiles": "123m"}]}
     for hand in ({"seat": "S", "mcr": tiles},  # GB1: 花龙 8, 平和 2
@@ -445,8 +445,8 @@ async def test_an_mcr_cards_biggest_hand_names_its_fans_by_both_names(ledger: Le
                  {"seat": "N", "mcr": {"fan": 9}}):
         await ledger.hands.record(CHAT, {"type": "win", "how": "discard", "from_seat": "W",
                                          "winners": [hand]})
-    summary = await ledger.nights.end_session(CHAT)
-    night = await ledger.series.night(CHAT)
+    summary = await ledger.nights.end_night(CHAT)
+    night = await ledger.series.night_chart(CHAT)
     wins = {row.number: row.result for row in night.hands}
     assert winning_patterns(wins[1], "S") == ["花龙", "平和"]
     assert winning_patterns(wins[3], "N") == ["9番"]

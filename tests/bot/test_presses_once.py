@@ -77,8 +77,8 @@ async def test_seat_presses_tried_again_are_handled_once(tmp_path: Path,
             await t.press(who, seats(), seats().buttons[index]["callback_data"])
         # The last seat opens the table: once, with the draft gone in the same write.
         await press_failing_once(t, fail, "dave", seats(), seats().buttons[3]["callback_data"])
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert [p.name for p in session.seats.values()] == ["alice", "bob", "carol", "dave"]
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert [p.name for p in night.seats.values()] == ["alice", "bob", "carol", "dave"]
         assert "New table: Changsha" in plain(seats().text) and not seats().buttons
         texts = [plain(m.text) for m in t.api.outbox]
         assert not any("already has a table" in x or "out of date" in x for x in texts)
@@ -107,8 +107,8 @@ async def test_a_guided_step_tried_again_is_handled_once(tmp_path: Path,
         await t.press("carol", draft(), find_button(draft(), "根 0")["callback_data"])
         await press_failing_once(t, fail, "carol", draft(),
                                  find_button(draft(), "✅ Record")["callback_data"])
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.hands == 1 and session.totals == {"E": 0, "S": 0, "W": 16, "N": -16}
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.hands == 1 and night.totals == {"E": 0, "S": 0, "W": 16, "N": -16}
         assert "Recorded:" in plain(draft().text)
         assert not any("out of date" in str(p.get("text")) for m, p in t.api.log
                        if m == "answerCallbackQuery")

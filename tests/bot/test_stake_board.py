@@ -16,9 +16,9 @@ CREW = "@alice @bob @carol @dave"
 
 
 async def board_of(t: Table) -> SentMessage:
-    session = await t.ledger.sessions.current_session(t.chat_id)
-    assert session is not None and session.board_message_id is not None
-    return t.api.messages[(t.chat_id, session.board_message_id)]
+    night = await t.ledger.open_nights.current_night(t.chat_id)
+    assert night is not None and night.board_message_id is not None
+    return t.api.messages[(t.chat_id, night.board_message_id)]
 
 
 @pytest.mark.parametrize(("lang", "one_stake", "changed", "bob", "summed"), [

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from bot.console.fake_api import SentMessage
 from bot.delivery.pipeline import pipeline_of
-from storage.services.sessions import MAX_PEOPLE
+from storage.services.open_nights import MAX_PEOPLE
 from storage.sql import tables as t_
 from tests.bot.guided_play import find_button
 from tests.bot.harness import Table, plain, table, table_on
@@ -31,9 +31,9 @@ def last_answer(t: Table) -> dict[str, Any]:
 
 
 async def board_of(t: Table) -> SentMessage:
-    session = await t.ledger.sessions.current_session(t.chat_id)
-    assert session is not None and session.board_message_id is not None
-    return t.api.messages[(t.chat_id, session.board_message_id)]
+    night = await t.ledger.open_nights.current_night(t.chat_id)
+    assert night is not None and night.board_message_id is not None
+    return t.api.messages[(t.chat_id, night.board_message_id)]
 
 
 async def drafts(t: Table) -> int:
@@ -45,7 +45,7 @@ async def drafts(t: Table) -> int:
 async def what_is_recorded(t: Table) -> tuple[Any, ...]:
     async with t.ledger.read() as conn:
         return tuple([(await conn.execute(select(func.count()).select_from(table_)))
-                      .scalar_one() for table_ in (t_.hands, t_.entries, t_.sessions,
+                      .scalar_one() for table_ in (t_.hands, t_.entries, t_.nights,
                                                    t_.audit)])
 
 
@@ -93,8 +93,8 @@ async def test_an_ended_tables_buttons(tmp_path: Path, backend: str, lang: str) 
         await stale_presses()
         assert await what_is_recorded(t) == recorded and await drafts(t) == 0
         assert board.buttons == []
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None and session.hands == 0
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None and night.hands == 0
         assert t.api.errors == []
 
 
@@ -122,7 +122,7 @@ async def test_an_ended_board_is_edited_though_the_next_tables_comes_first(
                 break
             await asyncio.sleep(0.005)
         await pipeline_of(t.app).dispatcher.idle()  # /new handled, its board queued
-        assert await t.ledger.sessions.current_session(t.chat_id) is not None
+        assert await t.ledger.open_nights.current_night(t.chat_id) is not None
         assert len(board.buttons) == 4  # not edited yet: the summary goes first
         go.set()
         await t.settle(opened)
@@ -146,7 +146,7 @@ async def test_a_night_holds_at_most_max_people(tmp_path: Path, lang: str) -> No
             await t.say("alice", f"/seat {leaving} p{n}")
             await t.say("alice", f"/hu p{n} 自摸 鸟1")
             leaving = f"p{n}"
-        before = await t.ledger.sessions.current_session(t.chat_id)
+        before = await t.ledger.open_nights.current_night(t.chat_id)
         out = await t.say("alice", f"/seat {leaving} zoe")
         said = plain(out[-1].text)
         if lang == "zh-hans":
@@ -156,13 +156,13 @@ async def test_a_night_holds_at_most_max_people(tmp_path: Path, lang: str) -> No
             assert said == (f"⚠️ zoe cannot join: one night holds at most {MAX_PEOPLE} "
                             "people. End this night with /end, then start a new one with "
                             "/new."), said
-        assert await t.ledger.sessions.current_session(t.chat_id) == before
+        assert await t.ledger.open_nights.current_night(t.chat_id) == before
         await t.say("alice", f"/seat {leaving} dave")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None and session.seats["N"].name == "dave"
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None and night.seats["N"].name == "dave"
         out = await t.say("alice", "/end")
         assert [m.kind for m in out].count("photo") == 2
-        summary = await t.ledger.nights.summary(t.chat_id, session.id)
+        summary = await t.ledger.nights.summary(t.chat_id, night.id)
         assert len(summary.nets) == MAX_PEOPLE
         assert t.api.errors == []
 
@@ -171,7 +171,7 @@ async def test_abandoned_drafts_are_pruned_and_their_buttons_are_out_of_date(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The pipeline's pruner deletes drafts untouched for draft_retention_hours, a batch
     a transaction and a bounded number of batches a round; one in use stays. A press on a
-    pruned draft's button, with the table going, is out of date: an alert, no error."""
+    pruned draft's button, with the night going, is out of date: an alert, no error."""
     from datetime import timedelta
 
     from sqlalchemy import update
@@ -210,6 +210,6 @@ async def test_abandoned_drafts_are_pruned_and_their_buttons_are_out_of_date(
         assert going.message_id == in_use.message_id
         out = await t.press("carol", going, find_button(going, "No bird")["callback_data"])
         assert any("Recorded:" in plain(m.text) for m in out), [m.text for m in out]
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None and session.hands == 1 and await drafts(t) == 0
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None and night.hands == 1 and await drafts(t) == 0
         assert t.api.errors == []

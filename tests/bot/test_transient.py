@@ -39,7 +39,7 @@ def test_passing_failures_are_tried_again_and_refusals_are_not() -> None:
     assert transient(busy) and transient(TimedOut()) and transient(RetryAfter(1))
     assert transient(ConnectionResetError())
     assert not transient(BadRequest("message is too long"))
-    assert not transient(LedgerError("no_session", "no table"))
+    assert not transient(LedgerError("no_night_going", "no table"))
     assert not transient(RuntimeError("a bug"))
 
 
@@ -87,7 +87,7 @@ def test_a_cleanup_error_does_not_hide_the_disconnect_behind_it() -> None:
     wrapped(DBAPIError, driver(asyncpg.exceptions.InterfaceError(
         "cannot perform operation: another operation is in progress"))),
     wrapped(OperationalError, sqlite3.OperationalError("no such table: hands")),
-    LedgerError("no_session", "no table"),
+    LedgerError("no_night_going", "no table"),
     RuntimeError("a bug"),
 ], ids=lambda e: type(e).__name__ + ":" + str(getattr(e, "orig", e))[:30])
 def test_a_bug_or_a_refusal_is_not_the_database_away(exc: BaseException) -> None:
@@ -110,8 +110,8 @@ async def test_an_undo_press_whose_answer_telegram_throttles_is_no_error(
         t.api.faults.append(throttle)
         with caplog.at_level(logging.INFO):
             await t.press("bob", recorded, recorded.buttons[0]["callback_data"])
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None and not any(session.totals.values())  # undone
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None and not any(night.totals.values())  # undone
         assert recorded.buttons == []  # its Undo button went with it
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
@@ -139,8 +139,8 @@ async def test_a_report_while_the_database_is_away_is_recorded_once_it_is_back(
         assert away["left"] == 0
         [answer] = [m for m in out if m.reply_to is not None]
         assert "bob" in answer.text and "nothing was recorded" not in answer.text
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None and any(session.totals.values())
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None and any(night.totals.values())
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         ended = [r.getMessage() for r in caplog.records
                  if r.getMessage().startswith("the database was away for")]

@@ -37,8 +37,8 @@ WIN = {"winner": "S", "how": "self_draw",
 
 async def counts(t: Any) -> tuple[int, int]:
     """Recorded hands and sent messages: what a refused request must leave alone."""
-    session = await t.ledger.sessions.current_session(t.chat_id)
-    return (session.hands if session else -1, len(t.api.outbox))
+    night = await t.ledger.open_nights.current_night(t.chat_id)
+    return (night.hands if night else -1, len(t.api.outbox))
 
 
 async def test_app_command_and_buttons(tmp_path: Path) -> None:
@@ -74,7 +74,7 @@ async def test_board_follows_the_chat(tmp_path: Path) -> None:
         await t.say("bob", "/hu bob 自摸 清一色")
         board = (await c.get("/app/api/board", headers=h)).json()
         totals = {s["seat"]: s["total"] for s in board["seats"]}
-        assert totals == (await t.ledger.sessions.current_session(GROUP)).totals
+        assert totals == (await t.ledger.open_nights.current_night(GROUP)).totals
         assert totals["S"] > 0 and board["open_hand"] == 1
         assert [s["in_hand"] for s in board["seats"]] == [True, False, True, True]
         night = (await c.get("/app/api/night", headers=h)).json()
@@ -145,7 +145,7 @@ async def test_hand_by_tiles_goes_through_the_chat_and_undoes(tmp_path: Path) ->
         assert preview["deltas"] == {"E": -8, "S": 24, "W": -8, "N": -8}
         assert any("清一色" in line for line in preview["lines"])
         # a preview writes nothing
-        assert (await t.ledger.sessions.current_session(GROUP)).hands == 0
+        assert (await t.ledger.open_nights.current_night(GROUP)).hands == 0
         r = await c.post("/app/api/record", headers=h, json=keyed(WIN))
         assert r.status_code == 200, r.text
         await pipeline(t.app).idle()
@@ -153,19 +153,19 @@ async def test_hand_by_tiles_goes_through_the_chat_and_undoes(tmp_path: Path) ->
         assert plain(echo.text) == "📱 alice: " + r.json()["sent"]
         answer = next(m for m in t.api.outbox if m.reply_to == echo.message_id)
         assert "Hand 1 recorded" in plain(answer.text)
-        session = await t.ledger.sessions.current_session(GROUP)
-        assert session.totals == {"E": -8, "S": 24, "W": -8, "N": -8}
+        night = await t.ledger.open_nights.current_night(GROUP)
+        assert night.totals == {"E": -8, "S": 24, "W": -8, "N": -8}
         assert "Undo" in [b["text"] for b in answer.buttons]
         # the same hand typed in the chat gives the same answer
         replies = await t.press("alice", answer, answer.buttons[0]["callback_data"])
         assert any("Undone" in plain(m.text) or "undone" in plain(m.text) for m in replies)
-        assert (await t.ledger.sessions.current_session(GROUP)).totals == dict.fromkeys("ESWN", 0)
+        assert (await t.ledger.open_nights.current_night(GROUP)).totals == dict.fromkeys("ESWN", 0)
         typed = await t.say("alice", r.json()["sent"])
         assert plain(typed[0].text) == plain(answer.text)
         # and Undo from the app is the chat's /undo
         assert (await c.post("/app/api/undo", headers=h, json=keyed())).status_code == 200
         await pipeline(t.app).idle()
-        assert (await t.ledger.sessions.current_session(GROUP)).totals == dict.fromkeys("ESWN", 0)
+        assert (await t.ledger.open_nights.current_night(GROUP)).totals == dict.fromkeys("ESWN", 0)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -186,12 +186,12 @@ async def test_undo_only_by_the_reporter_or_an_admin(tmp_path: Path, backend: st
             "error": "nothing_to_undo", "message": "这桌还没有记录。"}
         assert not (await c.get("/app/api/board", headers=carol)).json()["can_undo"]
         await t.say("bob", "/hu bob 自摸 清一色")
-        first = (await t.ledger.sessions.current_session(GROUP)).totals
+        first = (await t.ledger.open_nights.current_night(GROUP)).totals
         await t.say("dave", "/hu dave 自摸")
-        second = (await t.ledger.sessions.current_session(GROUP)).totals
+        second = (await t.ledger.open_nights.current_night(GROUP)).totals
         await t.say("bob", "/hu carol 自摸 七对")  # bob reported the last event
         await pipeline(t.app).idle()
-        totals = (await t.ledger.sessions.current_session(GROUP)).totals
+        totals = (await t.ledger.open_nights.current_night(GROUP)).totals
         typed = await t.say("carol", "/undo")  # the chat's refusal, for the same words
         chat_words = plain(typed[-1].text)
         assert chat_words == "⚠️ 只有报牌的人或管理员可以撤销。"
@@ -206,21 +206,21 @@ async def test_undo_only_by_the_reporter_or_an_admin(tmp_path: Path, backend: st
                                                          "message": words}
         await pipeline(t.app).idle()
         assert await counts(t) == before  # nothing written, nothing said in the group
-        assert (await t.ledger.sessions.current_session(GROUP)).totals == totals
+        assert (await t.ledger.open_nights.current_night(GROUP)).totals == totals
         # bob, who reported it, undoes it from the app
         bob = auth(init_data(t, "bob"))
         assert (await c.get("/app/api/board", headers=bob)).json()["can_undo"]
         r = await c.post("/app/api/undo", headers=bob, json=keyed())
         assert r.status_code == 200 and r.json()["sent"] == "/undo"
         await pipeline(t.app).idle()
-        assert (await t.ledger.sessions.current_session(GROUP)).totals == second
+        assert (await t.ledger.open_nights.current_night(GROUP)).totals == second
         # dave's report is next: neither carol nor alice reported it, but alice is an admin
         assert (await c.post("/app/api/undo", headers=carol, json=keyed())).status_code == 403
         alice = auth(init_data(t, "alice"))
         assert (await c.get("/app/api/board", headers=alice)).json()["can_undo"]
         assert (await c.post("/app/api/undo", headers=alice, json=keyed())).status_code == 200
         await pipeline(t.app).idle()
-        assert (await t.ledger.sessions.current_session(GROUP)).totals == first
+        assert (await t.ledger.open_nights.current_night(GROUP)).totals == first
         assert not any("⚠️" in m.text for m in t.api.outbox[before[1]:])  # no refusal
 
 
@@ -238,7 +238,7 @@ async def test_form_mistakes_are_explained_in_the_users_language(tmp_path: Path)
                          json={"winner": "S", "how": "discard", "from_seat": "W",
                                "patterns": ["七对"]})
         assert r.status_code == 200 and "点炮" in r.json()["text"]
-        assert (await t.ledger.sessions.current_session(GROUP)).hands == 0
+        assert (await t.ledger.open_nights.current_night(GROUP)).hands == 0
 
 
 async def test_debts_paid_from_the_app(tmp_path: Path) -> None:
@@ -478,7 +478,7 @@ async def test_a_kong_from_the_app(tmp_path: Path) -> None:
         r = await c.post("/app/api/record", headers=h, json=keyed({**form, "from_seat": "W"}))
         assert r.status_code == 200
         await pipeline(t.app).idle()
-        assert (await t.ledger.sessions.current_session(GROUP)).totals == deltas
+        assert (await t.ledger.open_nights.current_night(GROUP)).totals == deltas
 
 
 async def test_the_wall_runs_out_in_the_app(tmp_path: Path) -> None:
@@ -496,13 +496,13 @@ async def test_the_wall_runs_out_in_the_app(tmp_path: Path) -> None:
         assert deltas["E"] < 0 < deltas["W"] and sum(deltas.values()) == 0
         bad = {"kind": "draw", "players": {"E": {"state": "ready", "fan": 99}}}
         assert (await c.post("/app/api/preview", headers=h, json=bad)).status_code == 400
-        before = (await t.ledger.sessions.current_session(GROUP)).totals
+        before = (await t.ledger.open_nights.current_night(GROUP)).totals
         assert (await c.post("/app/api/record", headers=h, json=keyed(form))).status_code == 200
         await pipeline(t.app).idle()
-        after = (await t.ledger.sessions.current_session(GROUP)).totals
+        after = (await t.ledger.open_nights.current_night(GROUP)).totals
         assert {s: after[s] - before[s] for s in after} == deltas
         # the hand is over
-        assert (await t.ledger.sessions.current_session(GROUP)).open_hand is None
+        assert (await t.ledger.open_nights.current_night(GROUP)).open_hand is None
 
 
 async def test_two_winners_off_one_discard(tmp_path: Path) -> None:
@@ -523,7 +523,7 @@ async def test_two_winners_off_one_discard(tmp_path: Path) -> None:
         assert (await c.post("/app/api/preview", headers=h, json=self_draw)).status_code == 422
         assert (await c.post("/app/api/record", headers=h, json=keyed(form))).status_code == 200
         await pipeline(t.app).idle()
-        assert (await t.ledger.sessions.current_session(GROUP)).totals == deltas
+        assert (await t.ledger.open_nights.current_night(GROUP)).totals == deltas
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -547,8 +547,8 @@ async def test_a_report_sent_twice_at_once_is_recorded_once(tmp_path: Path,
         first, second = await asyncio.gather(*(c.post("/app/api/record", headers=h, json=body)
                                                for _ in range(2)))
         await pipeline(t.app).idle()
-        session = await t.ledger.sessions.current_session(GROUP)
-        assert session.hands == 1 and session.totals == deltas and deltas["S"] > 0
+        night = await t.ledger.open_nights.current_night(GROUP)
+        assert night.hands == 1 and night.totals == deltas and deltas["S"] > 0
         said = [plain(m.text) for m in t.api.outbox[before:]]
         assert [s for s in said if s.startswith("📱")] == ["📱 bob: /hu bob self 小胡"], said
         assert sum("Hand 1" in s for s in said) == 1 and not any("⚠️" in s for s in said)
@@ -566,12 +566,12 @@ async def test_a_report_sent_twice_at_once_is_recorded_once(tmp_path: Path,
                                 "message": "已经记过了：这条已经发到群里一次，不会再发。"}
         await pipeline(t.app).idle()
         assert len(t.api.outbox) == before + len(said)
-        assert (await t.ledger.sessions.current_session(GROUP)).hands == 1
+        assert (await t.ledger.open_nights.current_night(GROUP)).hands == 1
         # a new form (a new key) is a new report
         r = await c.post("/app/api/record", headers=h, json=keyed(form))
         assert r.status_code == 200 and "already" not in r.json()
         await pipeline(t.app).idle()
-        assert (await t.ledger.sessions.current_session(GROUP)).hands == 2
+        assert (await t.ledger.open_nights.current_night(GROUP)).hands == 2
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -584,7 +584,7 @@ async def test_an_undo_and_a_payment_sent_twice_go_through_once(tmp_path: Path,
         c = await stack.enter_async_context(client(t))
         await seated(t, stake="1")
         await t.say("bob", "/hu bob 自摸 清一色")
-        first = (await t.ledger.sessions.current_session(GROUP)).totals
+        first = (await t.ledger.open_nights.current_night(GROUP)).totals
         await t.say("bob", "/hu dave 自摸")
         h = auth(init_data(t, "bob"))
         before = len(t.api.outbox)
@@ -592,7 +592,7 @@ async def test_an_undo_and_a_payment_sent_twice_go_through_once(tmp_path: Path,
         answers = await asyncio.gather(*(c.post("/app/api/undo", headers=h, json=body)
                                          for _ in range(2)))
         await pipeline(t.app).idle()
-        assert (await t.ledger.sessions.current_session(GROUP)).totals == first  # one undone
+        assert (await t.ledger.open_nights.current_night(GROUP)).totals == first  # one undone
         said = [plain(m.text) for m in t.api.outbox[before:]]
         assert [s for s in said if s.startswith("📱")] == ["📱 bob: /undo"], said
         assert sorted("already" in r.json() for r in answers) == [False, True]
@@ -644,7 +644,7 @@ async def test_a_win_the_group_will_question_is_said_in_the_app(tmp_path: Path) 
         await pipeline(t.app).idle()
         asked = t.api.outbox[-1]
         assert "Is this the same hand, or a new one?" in plain(asked.text)
-        assert (await t.ledger.sessions.current_session(GROUP)).hands == 1
+        assert (await t.ledger.open_nights.current_night(GROUP)).hands == 1
         zh = await c.get("/app/api/me", headers=auth(init_data(t, "alice", lang="zh-hans")))
         assert zh.json()["strings"]["asks"].startswith("第 {n} 盘刚以这一胡结束")
 

@@ -84,7 +84,7 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
         await page.click("#preview-button")
         await page.wait_for_selector("#preview-lines")
         assert "七对" in await page.inner_text("#preview-lines")
-        assert (await t.ledger.sessions.current_session(GROUP)).hands == 1  # nothing written yet
+        assert (await t.ledger.open_nights.current_night(GROUP)).hands == 1  # nothing written yet
         before = len(t.api.outbox)
         await page.click("#record-button")
         await page.wait_for_selector("#board")  # back on the board once sent
@@ -92,15 +92,15 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
         said = [plain(m.text) for m in t.api.outbox[before:]]
         assert any(s.startswith("📱 alice: /hu bob 点炮 alice") for s in said), said
         assert any(s.startswith("第 1 盘：alice 点炮，bob 胡，七对") for s in said), said
-        session = await t.ledger.sessions.current_session(GROUP)
-        assert session.totals["S"] == -8 + 4
+        night = await t.ledger.open_nights.current_night(GROUP)
+        assert night.totals["S"] == -8 + 4
         await page.wait_for_selector('#board tr[data-seat="S"] td[data-total="-4"]')
 
         # Undo from the app: the chat's /undo; the board comes back
         await page.click("#undo")
         await page.wait_for_selector('#board tr[data-seat="S"] td[data-total="-8"]')
         await pipeline(t.app).idle()
-        assert (await t.ledger.sessions.current_session(GROUP)).totals["S"] == -8
+        assert (await t.ledger.open_nights.current_night(GROUP)).totals["S"] == -8
 
         # the night's hands, each with its explanation
         await page.click('nav button[data-tab="hands"]')
@@ -156,7 +156,7 @@ async def test_two_winners_a_kong_and_the_walls_end_by_taps(tmp_path: Path) -> N
         await page.click('[data-draw-seat="W"] button[data-state="pig"]')
         await preview("/draw alice 未听, bob 听 1, carol 花猪, dave 未听")
         assert errors == [] and "null" not in await page.inner_text("main")
-        assert (await t.ledger.sessions.current_session(GROUP)).hands == 0  # previews write nothing
+        assert (await t.ledger.open_nights.current_night(GROUP)).hands == 0  # previews write none
 
 
 async def test_a_seat_change_on_the_board_hands_and_chart(tmp_path: Path) -> None:
@@ -240,7 +240,7 @@ async def test_a_double_click_on_record_records_once(tmp_path: Path, backend: st
         await page.click('#patterns button[data-pattern="清一色"]')
         await page.click("#preview-button")
         await page.wait_for_selector("#preview-lines")
-        before = await t.ledger.sessions.current_session(GROUP)
+        before = await t.ledger.open_nights.current_night(GROUP)
         assert before.open_hand == 2 and before.still_in == ("E", "W")
         outbox = len(t.api.outbox)
         await page.dblclick("#record-button")
@@ -250,7 +250,7 @@ async def test_a_double_click_on_record_records_once(tmp_path: Path, backend: st
         await page.wait_for_selector("#board")  # back on the board once sent
         await pipeline(t.app).idle()
         assert len(posted) == 1, posted
-        after = await t.ledger.sessions.current_session(GROUP)
+        after = await t.ledger.open_nights.current_night(GROUP)
         assert (after.hands, after.open_hand) == (2, None)  # hand 2 ended; no hand 3
         assert after.totals["W"] - before.totals["W"] == 8  # 清一色, off alice alone
         echoes = [plain(m.text) for m in t.api.outbox[outbox:] if m.text.startswith("📱")]
@@ -281,7 +281,7 @@ async def test_a_double_click_on_record_records_once(tmp_path: Path, backend: st
         await expect(page.locator("#toast")).to_have_text(
             "Already recorded: this was sent to the group once, and is not sent again.")
         await pipeline(t.app).idle()
-        third = await t.ledger.sessions.current_session(GROUP)
+        third = await t.ledger.open_nights.current_night(GROUP)
         assert (third.hands, third.open_hand) == (3, 3)
         echoes = [plain(m.text) for m in t.api.outbox if m.text.startswith("📱")]
         assert len(echoes) == 2 and echoes[1].startswith("📱 carol: /hu carol self"), echoes

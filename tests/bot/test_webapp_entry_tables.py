@@ -36,8 +36,8 @@ async def test_a_singapore_win_by_its_tai_count(tmp_path: Path) -> None:
                                      "tai": 2}))
         assert r.status_code == 200, r.text
         await pipeline(t.app).idle()
-        session = await t.ledger.sessions.current_session(GROUP)
-        assert session.totals == {"E": 0, "S": 160, "W": -160, "N": 0}
+        night = await t.ledger.open_nights.current_night(GROUP)
+        assert night.totals == {"E": 0, "S": 160, "W": -160, "N": 0}
 
 
 async def test_a_points_only_win_by_its_amount(tmp_path: Path) -> None:

@@ -70,7 +70,7 @@ async def test_each_way_of_saying_a_win_in_a_hong_kong_chat(tmp_path: Path) -> N
         r = await c.post("/app/api/preview", headers=h, json={
             "winner": "W", "how": "discard", "from_seat": "N", "fan": 3, "feeder": "S"})
         assert r.status_code == 422 and "包自摸" in r.json()["message"]
-        assert (await t.ledger.sessions.current_session(GROUP)).hands == 0
+        assert (await t.ledger.open_nights.current_night(GROUP)).hands == 0
     async with app_table(tmp_path / "en") as t, client(t) as c:
         await seated(t, "hongkong")
         h = auth(init_data(t, "bob"))
@@ -103,8 +103,8 @@ async def test_a_hong_kong_win_recorded_as_the_chat_records_it(tmp_path: Path,
         again = await c.post("/app/api/record", headers=h, json=body)
         assert again.json()["already"] is True
         await pipeline(t.app).idle()
-        session = await t.ledger.sessions.current_session(GROUP)
-        assert session.hands == 1 and session.totals == deltas
+        night = await t.ledger.open_nights.current_night(GROUP)
+        assert night.hands == 1 and night.totals == deltas
         said = t.api.outbox[before:]
         echo = next(m for m in said if m.text.startswith("📱"))
         assert plain(echo.text) == "📱 carol: " + text
@@ -165,6 +165,6 @@ async def test_a_hong_kong_win_by_taps_in_traditional_chinese(tmp_path: Path) ->
         assert any(s.startswith("第 1 盤：bob 自摸，對對糊、混一色、自摸、正花，8 番")
                    and "bob +96.00" in s for s in said[1:]), said
         assert "+96.00" in await page.inner_text('#board tr[data-seat="S"]')
-        session = await t.ledger.sessions.current_session(GROUP)
-        assert session.totals == {"E": -3200, "S": 9600, "W": -3200, "N": -3200}
+        night = await t.ledger.open_nights.current_night(GROUP)
+        assert night.totals == {"E": -3200, "S": 9600, "W": -3200, "N": -3200}
         assert errors == []

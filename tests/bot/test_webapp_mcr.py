@@ -76,7 +76,7 @@ async def test_the_form_offers_the_match_and_counts_as_the_chat(tmp_path: Path) 
         for form in bad:
             r = await c.post("/app/api/preview", headers=h, json=form)
             assert r.status_code == 422 and r.json()["message"], form
-        assert (await t.ledger.sessions.current_session(GROUP)).hands == 0
+        assert (await t.ledger.open_nights.current_night(GROUP)).hands == 0
 
 
 async def test_the_form_in_chinese(tmp_path: Path) -> None:
@@ -113,7 +113,7 @@ async def test_under_the_gate_a_false_win_never_a_win(tmp_path: Path, backend: s
         assert r.status_code == 422 and r.json()["error"] == "under_gate"
         await pipeline(t.app).idle()
         assert len(t.api.outbox) == before
-        assert (await t.ledger.sessions.current_session(GROUP)).totals == dict.fromkeys("ESWN", 0)
+        assert (await t.ledger.open_nights.current_night(GROUP)).totals == dict.fromkeys("ESWN", 0)
         confirmed = {**GB8, "mcr": {**GB8["mcr"], "false_win": True}}
         r = await c.post("/app/api/record", headers=h, json=keyed(confirmed))
         assert r.status_code == 200, r.text
@@ -121,9 +121,9 @@ async def test_under_the_gate_a_false_win_never_a_win(tmp_path: Path, backend: s
         said = [plain(m.text) for m in t.api.outbox[before:]]
         assert said[0] == "📱 alice: /hu alice from bob chow234m 567m 456p 2267s +5s flowers 4"
         assert "false win (错和)" in said[1] and "claims a win" in said[1], said
-        session = await t.ledger.sessions.current_session(GROUP)
-        assert session.open_hand == 1 and session.hands == 1  # the hand goes on
-        assert session.totals == {"E": -30, "S": 10, "W": 10, "N": 10}
+        night = await t.ledger.open_nights.current_night(GROUP)
+        assert night.open_hand == 1 and night.hands == 1  # the hand goes on
+        assert night.totals == {"E": -30, "S": 10, "W": 10, "N": 10}
         # alice may not win in this hand: the chat's refusal, in the app
         r = await c.post("/app/api/preview", headers=h, json={
             "winner": "E", "how": "self_draw", "mcr": {"fan": 20}})
@@ -131,9 +131,9 @@ async def test_under_the_gate_a_false_win_never_a_win(tmp_path: Path, backend: s
         r = await c.post("/app/api/record", headers=auth(init_data(t, "bob")), json=keyed(GB1))
         assert r.status_code == 200
         await pipeline(t.app).idle()
-        session = await t.ledger.sessions.current_session(GROUP)
-        assert not session.open_hand and session.hands == 1
-        assert session.totals == {"E": -38, "S": 44, "W": -8, "N": 2}
+        night = await t.ledger.open_nights.current_night(GROUP)
+        assert not night.open_hand and night.hands == 1
+        assert night.totals == {"E": -38, "S": 44, "W": -8, "N": 2}
 
 
 @pytest.mark.skipif(missing() is not None, reason=str(missing()))
@@ -154,8 +154,8 @@ async def test_a_match_played_partly_from_the_app(tmp_path: Path) -> None:
         await page.goto(launch_url(base, init_data(t, "alice")))
         await page.wait_for_selector("#board")
         assert "hand 2 of 4 (2 of 16)" in await page.inner_text("#match")
-        session = await t.ledger.sessions.current_session(GROUP)
-        match = entry_mcr.match_view("en", session)
+        night = await t.ledger.open_nights.current_night(GROUP)
+        match = entry_mcr.match_view("en", night)
         assert match is not None
         dealer = next(s for s, w in match["winds"].items() if w == "East")
         assert dealer != "E"  # the deal has moved on: the board's badge follows the match
@@ -194,8 +194,8 @@ async def test_a_match_played_partly_from_the_app(tmp_path: Path) -> None:
         said = [plain(m.text) for m in t.api.outbox[before:]]
         assert said[0].startswith("📱 alice: /hu alice from bob"), said
         assert any("alice claims a win" in s and "错和" in s for s in said[1:]), said
-        session = await t.ledger.sessions.current_session(GROUP)
-        assert session.open_hand == 2 and session.totals == {"E": -38, "S": 46, "W": -10,
+        night = await t.ledger.open_nights.current_night(GROUP)
+        assert night.open_hand == 2 and night.totals == {"E": -38, "S": 46, "W": -10,
                                                              "N": 2}
         # bob's win in the same hand, by taps: chow 123m, 55m 456p 23789s + 4s off carol
         await tap('nav button[data-tab="enter"]', 'button[data-winner="S"]',
@@ -211,9 +211,9 @@ async def test_a_match_played_partly_from_the_app(tmp_path: Path) -> None:
         await page.click("#record-button")
         await page.wait_for_selector('#board tr[data-seat="S"] td[data-total="80"]')
         await pipeline(t.app).idle()
-        session = await t.ledger.sessions.current_session(GROUP)
-        assert session.hands == 2 and not session.open_hand
-        assert session.totals == {"E": -46, "S": 80, "W": -28, "N": -6}
+        night = await t.ledger.open_nights.current_night(GROUP)
+        assert night.hands == 2 and not night.open_hand
+        assert night.totals == {"E": -46, "S": 80, "W": -28, "N": -6}
         await expect(page.locator("#match")).to_contain_text("hand 3 of 4 (3 of 16)")
         await t.say("dave", "/hu dave 自摸 8番")  # and the chat goes on
         await expect(page.locator("#match")).to_contain_text("hand 4 of 4 (4 of 16)")

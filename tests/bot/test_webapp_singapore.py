@@ -69,7 +69,7 @@ async def test_each_bite_set_and_kong_previewed_as_the_chat_reads_it(tmp_path: P
         r = await c.post("/app/api/preview", headers=h,
                          json={"kind": "bite", "winner": "S", "bite": "dog"})
         assert r.status_code == 400
-        assert (await t.ledger.sessions.current_session(GROUP)).hands == 0
+        assert (await t.ledger.open_nights.current_night(GROUP)).hands == 0
 
 
 async def test_chinese_bites_and_none_at_other_tables(tmp_path: Path) -> None:
@@ -112,8 +112,8 @@ async def test_bites_recorded_once_as_the_chat_records_them(tmp_path: Path,
                                          for _ in range(2)))
         await pipeline(t.app).idle()
         assert sorted("already" in r.json() for r in answers) == [False, True]
-        session = await t.ledger.sessions.current_session(GROUP)
-        assert session.open_hand == 1 and session.totals == {"E": -40, "S": 120, "W": -40,
+        night = await t.ledger.open_nights.current_night(GROUP)
+        assert night.open_hand == 1 and night.totals == {"E": -40, "S": 120, "W": -40,
                                                              "N": -40}
         said = t.api.outbox[before:]
         echo = next(m for m in said if m.text.startswith("📱"))
@@ -132,10 +132,10 @@ async def test_bites_recorded_once_as_the_chat_records_them(tmp_path: Path,
             r = await c.post("/app/api/record", headers=h, json=keyed(form))
             assert r.status_code == 200, r.text
             await pipeline(t.app).idle()
-        session = await t.ledger.sessions.current_session(GROUP)
+        night = await t.ledger.open_nights.current_night(GROUP)
         # bite 40×3; set 40×3; added kong 20×3; E wins 1 tai off S: 80
-        assert session.hands == 1 and not session.open_hand
-        assert session.totals == {"E": -40 - 40 - 20 + 80, "S": 120 - 40 - 20 - 80,
+        assert night.hands == 1 and not night.open_hand
+        assert night.totals == {"E": -40 - 40 - 20 + 80, "S": 120 - 40 - 20 - 80,
                                   "W": -40 - 40 + 60, "N": -40 + 120 - 20}
 
 
@@ -182,6 +182,6 @@ async def test_a_hidden_bite_and_a_set_by_taps(tmp_path: Path) -> None:
         await page.click("#record-button")
         await page.wait_for_selector('#board tr[data-seat="N"] td[data-total="120"]')
         await pipeline(t.app).idle()
-        session = await t.ledger.sessions.current_session(GROUP)
-        assert session.totals == {"E": -40, "S": 0, "W": -80, "N": 120}
+        night = await t.ledger.open_nights.current_night(GROUP)
+        assert night.totals == {"E": -40, "S": 0, "W": -80, "N": 120}
         assert errors == []

@@ -74,9 +74,9 @@ async def expected(tmp_path: Path) -> dict[int, Any]:
 
 async def state(ledger: Ledger, chat: int) -> Any:
     page = await ledger.nights.history(chat, page=1, page_size=100)
-    session = await ledger.sessions.current_session(chat)
+    night = await ledger.open_nights.current_night(chat)
     hands = sorted((h.number, h.dealer, h.status, h.deltas, h.events) for h in page.items)
-    return hands, session.totals if session else None
+    return hands, night.totals if night else None
 
 
 async def run(tmp_path: Path, kill_after: int | None) -> None:

@@ -26,7 +26,7 @@ CHAT = -1001
 @pytest.fixture(params=BACKENDS)
 async def ledger(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Ledger]:
     async with ledger_on(request.param, tmp_path) as led:
-        await led.sessions.open_session(CHAT, SEATED, preset="chengdu")
+        await led.open_nights.open_night(CHAT, SEATED, preset="chengdu")
         yield led
 
 
@@ -141,8 +141,8 @@ async def test_a_second_write_is_refused_before_it_runs(
     assert turn.finished  # the first write committed, with its answer
     assert [q.params["text"] for q in turn.queued] == ["hand 1"]
     assert await _hands(ledger) == 1
-    session = await ledger.sessions.current_session(CHAT)
-    assert session is not None and session.hands == 1
+    night = await ledger.open_nights.current_night(CHAT)
+    assert night is not None and night.hands == 1
     assert await _outbox(ledger) == ["hand 1"]
 
 
@@ -154,7 +154,7 @@ async def test_a_failed_write_does_not_free_a_second(
             await tx.corrections.void(CHAT, 7)
         with pytest.raises(SecondWrite):
             await tx.hands.record(CHAT, win("self_draw", "S"))
-        assert (await tx.sessions.current_session(CHAT)) is not None  # reads go on
+        assert (await tx.open_nights.current_night(CHAT)) is not None  # reads go on
     assert await _hands(ledger) == 0
 
 
@@ -163,9 +163,9 @@ async def test_outside_a_turn_the_answer_is_still_written_with_the_change(
     assert send.CURRENT.get() is None
     async with send.write(ledger, announce) as tx:
         await tx.hands.record(CHAT, win("self_draw", "S"))
-    assert await ledger.sessions.last_event(CHAT) is not None
+    assert await ledger.open_nights.last_event(CHAT) is not None
     # No update: nothing to enter twice.
     async with send.write(ledger, lambda out: [said("undone")]) as tx:
         await tx.corrections.undo(CHAT)
     assert await _outbox(ledger) == ["hand 1", "undone"]
-    assert await ledger.sessions.last_event(CHAT) is None
+    assert await ledger.open_nights.last_event(CHAT) is None

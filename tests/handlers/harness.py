@@ -40,7 +40,7 @@ class HandlerTable:
         self.lang = lang
         self.users: dict[str, FakeUser] = {}
         self.chat_id = GROUP
-        self.boards: dict[int, tuple[int, str]] = {}  # session -> its board and its text
+        self.boards: dict[int, tuple[int, str]] = {}  # night -> its board and its text
         api.chat(GROUP)
 
     def user(self, name: str) -> FakeUser:
@@ -100,7 +100,7 @@ class HandlerTable:
             if item.collapse is None:
                 fifo.append(item)
             elif board is not None and \
-                    board.params.get("session_id") != item.params.get("session_id"):
+                    board.params.get("night_id") != item.params.get("night_id"):
                 fifo.append(board)
                 board = item
             else:
@@ -120,10 +120,10 @@ class HandlerTable:
             pass
 
     async def _board(self, item: Outgoing) -> None:
-        session_id, text = int(item.params["session_id"]), str(item.params["text"])
-        message_id, shown = self.boards.get(session_id, (None, None))
+        night_id, text = int(item.params["night_id"]), str(item.params["text"])
+        message_id, shown = self.boards.get(night_id, (None, None))
         if message_id is None:
-            message_id = await self.ledger.sessions.board_message(item.chat_id, session_id)
+            message_id = await self.ledger.open_nights.board_message(item.chat_id, night_id)
         if message_id is not None and text == shown:
             return
         if message_id is not None:
@@ -132,14 +132,14 @@ class HandlerTable:
                     text, item.chat_id, message_id, parse_mode="HTML",
                     api_kwargs={"reply_markup": item.params.get("reply_markup")}
                     if item.params.get("reply_markup") else None)
-                self.boards[session_id] = (message_id, text)
+                self.boards[night_id] = (message_id, text)
                 return
             except BadRequest as exc:
                 if "not found" not in str(exc).lower():
                     raise
         msg = await deliver_now(self.app.bot, item)
-        await self.ledger.sessions.set_board_message(item.chat_id, session_id, msg.message_id)
-        self.boards[session_id] = (msg.message_id, text)
+        await self.ledger.open_nights.set_board_message(item.chat_id, night_id, msg.message_id)
+        self.boards[night_id] = (msg.message_id, text)
         await self.app.bot.pin_chat_message(item.chat_id, msg.message_id,
                                             disable_notification=True)
 

@@ -27,8 +27,8 @@ def one(out: list[SentMessage]) -> str:
 
 
 async def totals(t: Table) -> dict[str, int] | None:
-    session = await t.ledger.sessions.current_session(t.chat_id)
-    return None if session is None else dict(session.totals)
+    night = await t.ledger.open_nights.current_night(t.chat_id)
+    return None if night is None else dict(night.totals)
 
 
 async def test_lang_in_every_form_answers_and_changes_only_when_valid(tmp_path: Path) -> None:
@@ -134,8 +134,8 @@ async def test_new_keeps_the_chats_house_rules(tmp_path: Path) -> None:
         t.admin("alice")
         await t.say("alice", "/set cap_fan=6")
         await t.say("alice", f"/new chengdu {CREW}")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.rules["options"]["cap_fan"] == 6
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.rules["options"]["cap_fan"] == 6
         reply = one(await t.say("bob", "/hu bob 自摸 清十八罗汉"))
         assert "6 fan, 32 points (capped)" in reply, reply
         assert await totals(t) == {"E": -32, "S": 96, "W": -32, "N": -32}

@@ -24,7 +24,7 @@ def _table(backend: str, tmp_path: Path, lang: str = "en"
 
 
 async def _totals(t: HandlerTable) -> dict[str, int]:
-    return dict((await t.ledger.sessions.current_session(t.chat_id)).totals)
+    return dict((await t.ledger.open_nights.current_night(t.chat_id)).totals)
 
 
 async def _tap(t: HandlerTable, who: str, label: str, msg: SentMessage | None = None
@@ -160,7 +160,7 @@ async def test_another_bite_said_after_its_hand_ended_is_refused(tmp_path: Path,
         out = await _tap(t, "carol", "Another bite", question)
         assert any("Hand 1 is over: nothing more can join it, so nothing was recorded."
                    in x for x in _texts(out)), _texts(out)
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.totals == after and session.hands == 1 and not session.open_hand
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.totals == after and night.hands == 1 and not night.open_hand
         out = await _tap(t, "carol", "The same bite", question)
         assert any("The same bite" in x for x in _texts(out)), _texts(out)

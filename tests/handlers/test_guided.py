@@ -109,14 +109,14 @@ async def test_quick_report_from_the_scoreboard(tmp_path: Path) -> None:
     async with table(tmp_path) as t:
         await t.say("alice", NEW.format(preset="chengdu"))
         await t.say("bob", "/hu bob 自摸")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        board = t.api.messages[(t.chat_id, session.board_message_id)]
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        board = t.api.messages[(t.chat_id, night.board_message_id)]
         labels = [b["text"] for b in board.buttons]
         # bob has won this blood-battle hand: only the players still in are offered.
         assert labels == ["alice won…", "carol won…", "dave won…"]
         assert all(len(b["callback_data"].encode()) <= 64 for b in board.buttons)
-        bob_button = f"v1:b:{session.id}:S"
-        for forged in (bob_button, f"v1:b:{session.id + 1}:W", "v1:b:x:W", "v2:b:1:W"):
+        bob_button = f"v1:b:{night.id}:S"
+        for forged in (bob_button, f"v1:b:{night.id + 1}:W", "v1:b:x:W", "v2:b:1:W"):
             await t.press("carol", board, forged)
             assert list(t.api.answered.values())[-1].get("show_alert"), forged
         await t.press("mallory", board, board.buttons[1]["callback_data"])
@@ -126,9 +126,9 @@ async def test_quick_report_from_the_scoreboard(tmp_path: Path) -> None:
         await _tap(t, "carol", "← alice")
         await _tap(t, "carol", "七对")
         await _tap(t, "carol", "✅ Record")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.still_in == ("E", "N")
-        board = t.api.messages[(t.chat_id, session.board_message_id)]
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.still_in == ("E", "N")
+        board = t.api.messages[(t.chat_id, night.board_message_id)]
         assert [b["text"] for b in board.buttons] == ["alice won…", "dave won…"]
         kept = board.buttons[0]["callback_data"]
         await end_night(t, "alice")
@@ -149,15 +149,15 @@ async def test_refused_record_keeps_the_draft_and_confirm_counts_once(tmp_path: 
             await _tap(t, "bob", label)  # 根 4 in seven pairs: the engine refuses it
         out = await _tap(t, "bob", "✅ Record")
         assert any("根" in plain(m.text) and "⚠️" in m.text for m in out)
-        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 0
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).hands == 0
         await _tap(t, "bob", "根 4")  # back to 0: the same draft, fixed
         msg = t.last_with_buttons()
         record = find_button(msg, "✅ Record")["callback_data"]
         await t.press("bob", msg, record)
         await t.press("bob", msg, record)  # a second press of the same Confirm
         assert list(t.api.answered.values())[-1].get("show_alert")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.hands == 1 and session.totals["S"] == 24
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.hands == 1 and night.totals["S"] == 24
         assert t.api.errors == []
 
 
@@ -187,8 +187,8 @@ async def test_recent_winners_first_and_kongs_filled_in(tmp_path: Path) -> None:
         labels = [b["text"] for b in t.last_with_buttons().buttons]
         assert "杠 1" in labels and "根 0" in labels  # carol's kong is already counted
         await _tap(t, "carol", "✅ Record")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        report, _result = await t.ledger.nights.hand(t.chat_id, session.open_hand)
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        report, _result = await t.ledger.nights.hand(t.chat_id, night.open_hand)
         assert report["events"][-1]["winners"][0]["kongs"] == 1
 
 
@@ -208,21 +208,21 @@ async def test_guided_kong_and_draw(tmp_path: Path) -> None:
         await _tap(t, "bob", "直杠…")
         out = await _tap(t, "bob", "carol")
         assert any("Recorded:\nbob 直杠 ← carol" in plain(m.text) for m in out)
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.totals == {"E": 0, "S": 2, "W": -2, "N": 0}  # 直杠: the discarder pays
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.totals == {"E": 0, "S": 2, "W": -2, "N": 0}  # 直杠: the discarder pays
         await t.say("bob", "/draw")
         await _tap(t, "bob", "carol | 听")
         await _tap(t, "bob", "carol | 2 fan")
         out = await _tap(t, "bob", "✅ Record")
         assert any("The wall ran out: carol 听 2" in plain(m.text) for m in out)
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.open_hand is None and session.hands == 1
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.open_hand is None and night.hands == 1
     async with table(tmp_path / "changsha") as t:
         await t.say("alice", NEW.format(preset="changsha"))
         await t.say("bob", "/draw")
         assert [b["text"] for b in t.last_with_buttons().buttons] == ["✅ Record", "Cancel"]
         await _tap(t, "bob", "✅ Record")
-        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 1
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).hands == 1
         assert t.api.errors == []
 
 

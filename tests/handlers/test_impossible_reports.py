@@ -19,11 +19,11 @@ NEW = "/new chengdu @alice @bob @carol @dave"
 
 
 async def _refused(t: Table, who: str, text: str, reason: str) -> None:
-    before = await t.ledger.sessions.current_session(t.chat_id)
+    before = await t.ledger.open_nights.current_night(t.chat_id)
     out = await t.say(who, text)
     texts = [plain(m.text) for m in out]
     assert any(reason in x for x in texts), (text, texts)
-    after = await t.ledger.sessions.current_session(t.chat_id)
+    after = await t.ledger.open_nights.current_night(t.chat_id)
     assert (after.totals, after.hands, after.open_hand) == (
         before.totals, before.hands, before.open_hand), text
 
@@ -46,8 +46,8 @@ async def test_impossible_reports_are_refused_with_the_reason(tmp_path: Path,
         # Possible: alice's kong, then her discard.
         await t.say("alice", "/kong alice 暗杠")
         await t.say("bob", "/hu bob 杠上炮 alice 平胡")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.still_in == ("E", "W", "N"), session.still_in
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.still_in == ("E", "W", "N"), night.still_in
         assert t.api.errors == []
 
 
@@ -85,5 +85,5 @@ async def test_the_guided_kong_discard_offers_who_made_a_kong(tmp_path: Path,
         await _tap(t, "bob", "alice")
         out = await _tap(t, "bob", "✅ Record")
         assert any("Recorded:" in plain(m.text) for m in out), [plain(m.text) for m in out]
-        assert (await t.ledger.sessions.current_session(t.chat_id)).still_in == ("E", "W", "N")
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).still_in == ("E", "W", "N")
         assert t.api.errors == []

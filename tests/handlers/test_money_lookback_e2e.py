@@ -114,7 +114,7 @@ async def test_settle_proposes_the_fewest_transfers_and_a_party_confirms(tmp_pat
 
 async def _backdate_first_night(t: Table) -> None:
     async with t.ledger.write() as conn:
-        await conn.execute(update(t_.sessions).where(t_.sessions.c.chat_id == t.chat_id)
+        await conn.execute(update(t_.nights).where(t_.nights.c.chat_id == t.chat_id)
                            .values(started_at=datetime(2026, 11, 20, 12, tzinfo=UTC)))
 
 

@@ -117,7 +117,7 @@ async def test_a_singapore_chat_names_its_stake_table(tmp_path: Path) -> None:
             in rules, rules
         assert "Stake tier" not in rules and "Points per unit" not in rules, rules
         assert "e.g. /set cap_tai 6, /set stake 10/20." in rules, rules
-        # At a table going, a stake per point is refused in the table's own words.
+        # At a night going, a stake per point is refused in the table's own words.
         await t.say("alice", "/new @alice @bob @carol @dave")
         said = await _texts(t, "alice", "/set stake 0.5")
         assert "A Singapore table pays from its stake table, not by a stake per point" \

@@ -43,17 +43,17 @@ async def test_guided_report_of_a_closed_win_asks_too(tmp_path: Path) -> None:
         texts = [plain(m.text) for m in out]
         assert any("Hand 1 just ended with this win" in x for x in texts), texts
         assert not any("Recorded:" in x for x in texts), texts
-        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 1
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).hands == 1
         question = t.last_with_buttons()
         assert [b["text"] for b in question.buttons] == ["The same hand", "A new hand"]
         same = question.buttons[0]["callback_data"]
         await _tap(t, "dave", "A new hand")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.hands == 2
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.hands == 2
         # A second press of the answered question changes nothing.
         await t.press("alice", question, same)
         assert list(t.api.answered.values())[-1].get("show_alert")
-        assert (await t.ledger.sessions.current_session(t.chat_id)).totals == session.totals
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).totals == night.totals
         # Someone not at the table cannot answer.
         await t.say("carol", "/hu bob 自摸 鸟2")
         question = t.last_with_buttons()
@@ -74,7 +74,7 @@ async def test_the_question_survives_a_restart(tmp_path: Path) -> None:
     async with table(tmp_path, lang="zh-hans") as t:  # the same database, a new process
         out = await t.press("dave", question, new)
         assert any("第 2 盘" in plain(m.text) for m in out), [plain(m.text) for m in out]
-        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 2
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).hands == 2
         # (The new fake Telegram never saw the question nor the scoreboard: only their
         # edits are refused.)
         assert {e[0] for e in t.api.errors} <= {"editMessageText"}
@@ -98,12 +98,12 @@ async def test_guided_edit_of_one_event_from_hand(tmp_path: Path) -> None:
         out = await t.press("carol", msg, record)
         texts = [plain(m.text) for m in out]
         assert any("Hand 1 corrected." in x for x in texts), texts
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.totals == {"E": -12, "S": 6, "W": 14, "N": -8}
-        assert session.hands == 1
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.totals == {"E": -12, "S": 6, "W": 14, "N": -8}
+        assert night.hands == 1
         await t.press("carol", msg, record)  # a second Confirm changes nothing
         assert list(t.api.answered.values())[-1].get("show_alert")
-        assert (await t.ledger.sessions.current_session(t.chat_id)).totals == session.totals
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).totals == night.totals
         # Another player's event (bob reported event 1) is not carol's to change.
         await t.say("carol", "/hand 1")
         await _tap(t, "carol", "✏️ Event 1")
@@ -111,7 +111,7 @@ async def test_guided_edit_of_one_event_from_hand(tmp_path: Path) -> None:
         msg = t.last_with_buttons()
         out = await t.press("carol", msg, find_button(msg, "✅ Record")["callback_data"])
         assert any("Only the player who reported" in plain(m.text) for m in out)
-        assert (await t.ledger.sessions.current_session(t.chat_id)).totals == session.totals
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).totals == night.totals
         assert t.api.errors == []
 
 
@@ -258,7 +258,7 @@ async def test_numbers_in_a_report_are_refused_as_out_of_range(tmp_path: Path,
         text = await _answer(t, "bob", "/hu bob 自摸 鸟1 鸟2 鸟3 鸟4 鸟5 鸟6 鸟7")
         assert ("鸟7：一次胡牌最多扎 6 只鸟。" if zh else
                 "鸟7: one win draws at most 6 birds.") in text, text
-        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 0
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).hands == 0
         await end_night(t, "alice")
         await t.say("alice", "/new feibao @alice @bob @carol @dave")
         for word, token, least, most in (("连抢9", "连抢9", 1, 4), ("连杠9", "连杠9", 0, 4),
@@ -266,7 +266,7 @@ async def test_numbers_in_a_report_are_refused_as_out_of_range(tmp_path: Path,
                                          ("精:alice:5/1", "alice:5/1", 0, 4)):
             text = await _answer(t, "bob", f"/hu bob 自摸 {word}")
             assert said.format(token=token, least=least, most=most) in text, text
-        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 0
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).hands == 0
         assert t.api.errors == []
 
 
@@ -340,10 +340,10 @@ async def test_a_guest_s_name_later_used_as_an_at_mention_lets_that_member_play(
         out = await t.say("dave", "/hu dave 自摸")
         assert any("Hand 1 recorded: dave self-draws" in plain(m.text) for m in out), \
             [plain(m.text) for m in out]
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.seats["N"].telegram_id == t.user("dave").id
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.seats["N"].telegram_id == t.user("dave").id
         # His guest hand of the first night is his now: one player, not two.
-        assert (await t.ledger.chats.find_player(t.chat_id, "@dave")).id == session.seats["N"].id
+        assert (await t.ledger.chats.find_player(t.chat_id, "@dave")).id == night.seats["N"].id
         # A guest seated by name is linked to the member of that username when they act...
         await end_night(t, "alice")
         await t.say("alice", "/new chengdu @alice @bob @carol erin")
@@ -362,7 +362,7 @@ async def test_a_mistyped_preset_is_refused_not_seated(tmp_path: Path) -> None:
         text = plain(out[-1].text)
         assert "Unknown preset 麻麻; choose one of: changsha, chengdu" in text, text
         assert "/new chengdu 麻麻 @alice @bob @carol" in text, text
-        assert await t.ledger.sessions.current_session(t.chat_id) is None
+        assert await t.ledger.open_nights.current_night(t.chat_id) is None
         # A bare guest among @mentions after a preset, and only bare names, still seat.
         out = await t.say("alice", "/new chengdu @alice @bob @carol dave")
         assert "North dave" in plain(out[0].text)
@@ -377,7 +377,7 @@ async def test_a_mistyped_preset_is_refused_not_seated(tmp_path: Path) -> None:
         out = await t.say("alice", "/new 麻麻 @alice @bob @carol")
         text = plain(out[-1].text)
         assert "没有规则 麻麻；可选：" in text and "成都血战" in text, text
-        assert await t.ledger.sessions.current_session(t.chat_id) is None
+        assert await t.ledger.open_nights.current_night(t.chat_id) is None
 
 
 async def test_new_reads_its_first_word_as_a_preset_only_when_it_names_one(
@@ -386,16 +386,16 @@ async def test_new_reads_its_first_word_as_a_preset_only_when_it_names_one(
     with it; any other word is a player, at the chat's preset; a known name always is."""
     async def opened(t: Table, line: str) -> str:
         text = "\n".join(await _texts(t, "alice", line))
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None, (line, text)
-        seats = " ".join(p.name for p in session.seats.values())
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None, (line, text)
+        seats = " ".join(p.name for p in night.seats.values())
         await end_night(t, "alice")
-        return f"{session.preset}: {seats}"
+        return f"{night.preset}: {seats}"
 
     async def refused(t: Table, line: str) -> str:
         text = "\n".join(await _texts(t, "alice", line))
         assert text.startswith("⚠️"), (line, text)
-        assert await t.ledger.sessions.current_session(t.chat_id) is None, line
+        assert await t.ledger.open_nights.current_night(t.chat_id) is None, line
         return text
 
     async with table(tmp_path) as t:
@@ -449,7 +449,7 @@ async def test_new_reads_its_first_word_as_a_preset_only_when_it_names_one(
         text = await refused(t, "/new zed bob carol dave erin")
         assert "一桌四个人或三个人；你写了 5 个名字。若 zed 是规则名，可选：长沙、成都血战" \
             in text, text
-        assert await t.ledger.sessions.current_session(t.chat_id) is None
+        assert await t.ledger.open_nights.current_night(t.chat_id) is None
         help_text = "\n".join(await _texts(t, "alice", "/help"))
         assert "按本群的规则开桌（/rules），每个词都是玩家" in help_text, help_text
         assert "规则名写错（如 /new chengdou）会提示正确的名字。" in help_text, help_text
@@ -488,8 +488,8 @@ async def test_a_hand_before_a_seat_change_is_corrected_as_it_was_played(
         assert any("第 1 盘：alice -9→-10  carol -7→-6" in x for x in texts), texts
         texts = await _texts(t, "alice", "/edit 2.1 alice 自摸 对对胡")
         assert any("第 2 盘：alice +16→+8  bob -10→-6  carol -6→-2" in x for x in texts), texts
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.seats["W"].name == "dave" and session.totals["W"] == 0
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.seats["W"].name == "dave" and night.totals["W"] == 0
         # The guided edit of hand 2 offers its players: carol, not dave.
         await t.say("alice", "/hand 2")
         await _tap(t, "alice", "✏️ 第 2 条")
@@ -538,8 +538,8 @@ async def test_undoing_a_correction_names_who_left(tmp_path: Path, backend: str,
         undone = ("已撤销对第 1 盘第 2 条的修改。\nalice +1  carol -1" if lang == "zh-hans"
                   else "Undone: the correction of event 2 of hand 1.\nalice +1  carol -1")
         assert any(undone in x for x in texts), texts
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert [p.name for p in session.seats.values()] == ["alice", "bob", "dave"]
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert [p.name for p in night.seats.values()] == ["alice", "bob", "dave"]
         assert t.api.errors == []
 
 

@@ -47,9 +47,9 @@ async def test_a_night_whose_stake_changed_is_summed_in_money_only(
         await t.say("alice", "/set stake 2")  # from hand 2
         for report in ("/hu alice 自摸 七对", "/hu dave from bob", "/hu carol from bob"):
             await t.say("alice", report)
-        night = await t.ledger.series.night(t.chat_id)
+        night = await t.ledger.series.night_chart(t.chat_id)
         out = await t.say("alice", "/end")
-        summary = await t.ledger.nights.summary(t.chat_id, night.session.id)
+        summary = await t.ledger.nights.summary(t.chat_id, night.night.id)
         assert summary.mixed and summary.stakes == (100, 200)
         names = {p.name: pid for pid, p in summary.players.items()}
         at = " 分×" if lang == "zh-Hans" else " at "

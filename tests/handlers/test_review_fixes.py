@@ -39,12 +39,12 @@ async def test_undo_after_edit_names_the_corrected_event(tmp_path: Path) -> None
     async with table(tmp_path, lang="zh-hans") as t:
         t.admin("alice")
         await _three_wins(t)
-        before = (await t.ledger.sessions.current_session(t.chat_id)).totals
+        before = (await t.ledger.open_nights.current_night(t.chat_id)).totals
         await t.say("alice", "/edit 1.2 carol 自摸 清一色")
         out = await _say(t, "alice", "/undo")
         assert "已撤销对第 1 盘第 2 条的修改。" in out, out
         assert "第 3 条" not in out, out
-        assert (await t.ledger.sessions.current_session(t.chat_id)).totals == before
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).totals == before
         # The next undo takes back the last event itself.
         out = await _say(t, "alice", "/undo")
         assert "已撤销：第 1 盘的第 3 条记录。" in out, out
@@ -91,7 +91,7 @@ async def test_a_long_line_says_what_is_wrong(tmp_path: Path) -> None:
         assert "清一色 写了不止一次" in out, out
         out = await _say(t, "bob", "/hu bob 自摸 清一色 qingyise")
         assert "qingyise 写了不止一次" in out, out
-        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 0
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).hands == 0
         assert t.api.errors == []
     async with table(tmp_path / "en") as t:
         await t.say("alice", "/new chengdu @alice @bob @carol @dave")
@@ -110,7 +110,7 @@ async def test_another_presets_word_is_named(tmp_path: Path) -> None:
         assert "wubao 是上饶飞宝的说法，成都血战不算。" in out, out
         out = await _say(t, "dave", "/hu dave from bob 鸟3")
         assert "鸟3 是长沙的说法，成都血战不算。" in out, out
-        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 0
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).hands == 0
         assert t.api.errors == []
     async with table(tmp_path / "en") as t:
         await t.say("alice", "/new changsha @alice @bob @carol @dave")
@@ -130,7 +130,7 @@ async def test_adjust_names_its_limit_and_no_one_deals_into_their_own_win(
         assert "alice 不能点自己的炮。" in out and "付钱" not in out, out
         out = await _say(t, "alice", "/hu alice rob alice 平胡")
         assert "alice 不能抢自己的杠。" in out, out
-        assert (await t.ledger.sessions.current_session(t.chat_id)).hands == 0
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).hands == 0
         assert t.api.errors == []
     async with table(tmp_path / "en") as t:
         await t.say("alice", "/new chengdu @alice @bob @carol @dave")

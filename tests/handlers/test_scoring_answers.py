@@ -48,8 +48,8 @@ async def test_a_pattern_the_house_rules_do_not_count_is_named(
         assert short in plain(answer_of(replies).text)
         no_english(lang, replies, "/hu dave 自摸 断幺九")
         assert full in await details(t, replies)
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.totals == {"E": -2, "S": -2, "W": -2, "N": 6}  # 平胡 + 自摸, as before
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.totals == {"E": -2, "S": -2, "W": -2, "N": 6}  # 平胡 + 自摸, as before
         rules = plain((await t.say("alice", "/rules"))[-1].text)
         assert ("断幺九: not counted" in rules) if lang == "en" else ("断幺九：不计" in rules)
         assert t.api.errors == []
@@ -64,8 +64,8 @@ async def test_tuishui_after_hujiao_zhuanyi_charges_the_kong_money_once(
         await t.say("alice", "/hu alice 杠上炮 dave")
         replies = await t.say("bob", "/draw bob 听 1")  # dave is not ready
         no_english(lang, replies, "/draw bob 听 1")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.totals == {"E": 6, "S": 0, "W": -3, "N": -3}
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.totals == {"E": 6, "S": 0, "W": -3, "N": -3}
         text = await details(t, replies)
         assert ("退税: dave's kong money (6) went to the winner by 呼叫转移" in text
                 if lang == "en" else "退税：dave 的杠钱（6）已因呼叫转移转给胡牌者" in text)
@@ -79,14 +79,14 @@ async def test_the_names_players_use_are_understood(tmp_path: Path, lang: str) -
         for word in ("巴杠", "弯杠", "面下杠"):
             replies = await t.say("bob", f"/kong bob {word}")
             no_english(lang, replies, word)
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.totals == {"E": -3, "S": 9, "W": -3, "N": -3}  # three 补杠, 1 each
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.totals == {"E": -3, "S": 9, "W": -3, "N": -3}  # three 补杠, 1 each
         await end_night(t, "alice")
         await t.say("alice", NEW.format(preset="changsha"))
         # 海底炮 <who>, like 杠上炮 <who>: bob took the last tile and discarded it (10).
         await t.say("carol", "/hu carol 海底炮 bob")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.totals == {"E": 0, "S": -10, "W": 10, "N": 0}
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.totals == {"E": 0, "S": -10, "W": 10, "N": 0}
         await end_night(t, "alice")
         await t.say("alice", NEW.format(preset="feibao"))
         for text in ("/hu bob 自摸 seven pairs no bao", "/hu carol 自摸 wubao 碰对",
@@ -94,8 +94,8 @@ async def test_the_names_players_use_are_understood(tmp_path: Path, lang: str) -
             replies = await t.say("alice", text)
             no_english(lang, replies, text)
         # 七对 and 碰对 without 宝 are worth 10 from each; no 精 named, so no reward.
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session.totals == {"E": -30, "S": 10, "W": 10, "N": 10}
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night.totals == {"E": -30, "S": 10, "W": 10, "N": 10}
         assert t.api.errors == []
 
 

@@ -44,8 +44,8 @@ async def test_changsha_refuses_a_fan_count_instead_of_scoring_a_small_win(
         for line in ("/hu alice 自摸 3番", "/hu alice 自摸 清一色 番3"):
             out = await _one(t, "alice", line)
             assert "不算番" in out and "清一色 碰碰胡" in out and "没有记录" in out, out
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None and set(session.totals.values()) == {0}
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None and set(night.totals.values()) == {0}
         out = await _one(t, "alice", "/hu alice 自摸 清一色")
         assert "alice +12" in out, out
 
@@ -62,8 +62,8 @@ async def test_edit_without_a_report_shows_edit_and_undo_refuses_a_number(
             assert "/edit 3 bob 自摸 七对" in out and "/void" not in out, out
         out = await _one(t, "alice", "/undo 5")
         assert "（5）" in out and "/void 3" in out and "没有撤销" in out, out
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None and session.totals["S"] == 24
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None and night.totals["S"] == 24
         assert "已撤销" in await _one(t, "alice", "/undo")
     async with table(tmp_path / "en") as t:
         await t.say("alice", "/new chengdu @alice @bob @carol @dave")

@@ -20,9 +20,9 @@ async def _said(t: HandlerTable, who: str, command: str) -> str:
 
 
 async def _totals(t: HandlerTable) -> dict[str, int]:
-    session = await t.ledger.sessions.current_session(t.chat_id)
-    assert session is not None
-    return dict(session.totals)
+    night = await t.ledger.open_nights.current_night(t.chat_id)
+    assert night is not None
+    return dict(night.totals)
 
 
 async def test_set_of_the_table_options_in_a_chat_of_another_preset(tmp_path: Path) -> None:
@@ -30,7 +30,7 @@ async def test_set_of_the_table_options_in_a_chat_of_another_preset(tmp_path: Pa
         t.admin("alice")
         await t.say("alice", SG)  # the chat's own preset is still Chengdu
         text = await _said(t, "alice", "/set stake=10/20")
-        assert "stake is an option of Singapore/Malaysia, the table going, not of this " \
+        assert "stake is an option of Singapore/Malaysia, the night going, not of this " \
                "chat's house rules (Chengdu blood battle)" in text, text
         assert "/set preset singapore, then /set stake=10/20." in text, text
         assert "Unknown option" not in text and "cap_fan" not in text, text

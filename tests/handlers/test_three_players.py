@@ -40,9 +40,9 @@ async def test_start_with_three_at_a_four_seat_preset(tmp_path: Path) -> None:
         await _tap(t, "carol", "West")
         assert "Start with three" in [b["text"] for b in t.last_with_buttons().buttons]
         out = await _tap(t, "carol", "Start with three")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None and list(session.seats) == ["E", "S", "W"]
-        assert session.preset == "chengdu" and session.rules["options"]["players"] == 3
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None and list(night.seats) == ["E", "S", "W"]
+        assert night.preset == "chengdu" and night.rules["options"]["players"] == 3
         edited = [m.text for m in t.api.messages.values() if "New table" in (m.text or "")]
         assert any("Seats: East alice, South bob, West carol." in plain(x) for x in edited), out
         out = await t.say("bob", "/hu bob 自摸")
@@ -71,16 +71,16 @@ async def test_three_players_in_every_family_that_has_them(tmp_path: Path) -> No
         assert any("上饶飞宝没有三人玩法，要四个人打。" in x for x in _texts(out))
         out = await t.say("alice", "/new 三人两房 @alice @bob @carol @dave")
         assert any("三人两房是三个人打的" in x for x in _texts(out))
-        assert await t.ledger.sessions.current_session(t.chat_id) is None
+        assert await t.ledger.open_nights.current_night(t.chat_id) is None
         out = await t.say("alice", "/new 长沙 @alice @bob @carol 0.5")  # with its stake
         assert any("座位：东 alice、南 bob、西 carol。" in x for x in _texts(out))
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None and session.stake_cents == 50
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None and night.stake_cents == 50
         # Changsha at three: a bird of rank 4 counts round three seats back to the dealer
         # (at four it would land on North): alice, the dealer, pays (1 + 1) doubled.
         out = await t.say("bob", "/hu bob 自摸 鸟4")
-        session = await t.ledger.sessions.current_session(t.chat_id)
-        assert session is not None and session.totals == {"E": -4, "S": 5, "W": -1}
+        night = await t.ledger.open_nights.current_night(t.chat_id)
+        assert night is not None and night.totals == {"E": -4, "S": 5, "W": -1}
         out = await t.say("alice", "/end")
         assert any("本场结束" in x for x in _texts(out))
         assert t.api.errors == []
@@ -102,9 +102,9 @@ async def test_pictures_and_files_of_a_night_of_three(tmp_path: Path) -> None:
         await t.say("alice", "/hu dave 自摸")
         doc = _files(await t.say("alice", "/export"), "document")[0]
         with zipfile.ZipFile(io.BytesIO(doc.data)) as zf:
-            sessions = list(csv.reader(io.StringIO(zf.read("sessions.csv").decode())))
-        assert sessions[1][4:8] == ["alice", "bob", "carol", ""]
-        assert sessions[2][4:8] == ["alice", "bob", "carol", "dave"]
+            nights = list(csv.reader(io.StringIO(zf.read("sessions.csv").decode())))
+        assert nights[1][4:8] == ["alice", "bob", "carol", ""]
+        assert nights[2][4:8] == ["alice", "bob", "carol", "dave"]
         t.api.chat(OTHER).admins.add(t.user("erin").id)
         (preview,) = await _upload(t, "erin", OTHER, doc.data, "/import")
         await t.press("erin", preview, preview.buttons[0]["callback_data"])

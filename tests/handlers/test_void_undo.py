@@ -34,9 +34,9 @@ async def _night(t: Table) -> Any:
     t.admin("alice")
     for who, text in NIGHT:
         await t.say(who, text)
-    session = await t.ledger.sessions.current_session(t.chat_id)
-    assert session.hands == 3 and session.open_hand is None, session
-    return session
+    night = await t.ledger.open_nights.current_night(t.chat_id)
+    assert night.hands == 3 and night.open_hand is None, night
+    return night
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -50,13 +50,13 @@ async def test_undo_right_after_a_void_counts_the_hand_again(tmp_path: Path, lan
         # The dealer line reads naturally: no stray "-" when no points moved.
         assert ("第 2 盘：庄家 bob→alice" if zh else "Hand 2: dealer bob→alice") in text, text
         assert "- " not in text.replace("→-", ""), text
-        voided = await t.ledger.sessions.current_session(t.chat_id)
+        voided = await t.ledger.open_nights.current_night(t.chat_id)
         assert voided.totals != before.totals
         text = await _answer(t, "alice", "/undo")
         assert ("已撤销作废：第 1 盘重新计入。" if zh else
                 "Undone: the void of hand 1; it counts again.") in text, text
         assert "alice +54  bob +12  carol +64  dave -130" in text, text
-        after = await t.ledger.sessions.current_session(t.chat_id)
+        after = await t.ledger.open_nights.current_night(t.chat_id)
         # As before the void: hand 3 still finished by its draw, the same dealer.
         assert (after.totals, after.dealer, after.hands, after.open_hand) == (
             before.totals, before.dealer, 3, None)
@@ -73,7 +73,7 @@ async def test_undo_right_after_a_void_counts_the_hand_again(tmp_path: Path, lan
         text = await _answer(t, "alice", "/undo")
         assert ("已撤销作废：第 1 盘重新计入。" if zh else
                 "Undone: the void of hand 1; it counts again.") in text, text
-        assert (await t.ledger.sessions.current_session(t.chat_id)).totals == before.totals
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).totals == before.totals
         # The next /undo takes back what came before the void: hand 3's draw.
         text = await _answer(t, "alice", "/undo")
         assert ("已撤销：第 3 盘的第 2 条记录。" if zh else
@@ -91,16 +91,16 @@ async def test_edit_with_the_whole_report_counts_a_void_hand_again(
     async with table_on(backend, tmp_path, lang, "void") as t:
         before = await _night(t)
         await t.say("alice", "/void 1")
-        voided = await t.ledger.sessions.current_session(t.chat_id)
+        voided = await t.ledger.open_nights.current_night(t.chat_id)
         text = await _answer(t, "alice", f"/edit 1 {HAND_1}")
         assert ("第 1 盘已更正。" if zh else "Hand 1 corrected.") in text, text
         assert "alice 0→+54  bob 0→+12  carol 0→+64  dave 0→-130" in text, text
-        after = await t.ledger.sessions.current_session(t.chat_id)
+        after = await t.ledger.open_nights.current_night(t.chat_id)
         assert (after.totals, after.dealer) == (before.totals, before.dealer)
         text = await _answer(t, "alice", "/undo")
         assert ("已撤销对第 1 盘的修改。" if zh else "Undone: the correction of hand 1.") \
             in text, text
-        again = await t.ledger.sessions.current_session(t.chat_id)
+        again = await t.ledger.open_nights.current_night(t.chat_id)
         assert (again.totals, again.dealer) == (voided.totals, voided.dealer)
         text = await _answer(t, "bob", "/hand 1")
         assert ("这一盘已作废" if zh else "void") in text, text
@@ -108,7 +108,7 @@ async def test_edit_with_the_whole_report_counts_a_void_hand_again(
         text = await _answer(t, "alice", "/edit 1 kong alice 暗杠 | bob 杠上炮 alice 对对胡 "
                              "根1 | /draw carol 听 2, dave 花猪")
         assert "alice 0→+54" in text, text
-        assert (await t.ledger.sessions.current_session(t.chat_id)).totals == before.totals
+        assert (await t.ledger.open_nights.current_night(t.chat_id)).totals == before.totals
         # One event alone: the kong, as /kong says it.
         text = await _answer(t, "alice", "/edit 1.1 alice 补杠")
         assert ("第 1 盘已更正。" if zh else "Hand 1 corrected.") in text, text
@@ -121,7 +121,7 @@ def _board(t: Table) -> str:
 
 
 async def _table_now(t: Table) -> tuple[Any, ...]:
-    s = await t.ledger.sessions.current_session(t.chat_id)
+    s = await t.ledger.open_nights.current_night(t.chat_id)
     return s.totals, s.dealer, s.hands, s.open_hand, _board(t)
 
 

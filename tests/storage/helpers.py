@@ -13,7 +13,7 @@ from hypothesis.stateful import RuleBasedStateMachine
 from sqlalchemy import func, select
 
 from storage.ledger import Ledger, now
-from storage.models import PlayerRef, SessionInfo
+from storage.models import NightInfo, PlayerRef
 from storage.queues import inbox, outbox
 from storage.queues import leases as pipeline
 from storage.queues import messages as delivery
@@ -53,18 +53,18 @@ def win(how: str, winner: str, from_seat: str | None = None, **kw: Any) -> dict[
     return ev
 
 
-async def going(ledger: Ledger, chat_id: int) -> SessionInfo:
+async def going(ledger: Ledger, chat_id: int) -> NightInfo:
     """The chat's open table (the test fails when there is none)."""
-    session = await ledger.sessions.current_session(chat_id)
-    assert session is not None, "no table is going"
-    return session
+    night = await ledger.open_nights.current_night(chat_id)
+    assert night is not None, "no table is going"
+    return night
 
 
 async def assert_books_balance(ledger: Ledger, chat_ids: list[int]) -> None:
-    """Zero per event, hand, session and chat; totals equal the entries they summarise."""
+    """Zero per event, hand, night and chat; totals equal the entries they summarise."""
     e, tc = t.entries.c, t.totals.c
     async with ledger.read() as conn:
-        for group in ([e.hand_id, e.event_index], [e.hand_id], [e.session_id], [e.chat_id]):
+        for group in ([e.hand_id, e.event_index], [e.hand_id], [e.night_id], [e.chat_id]):
             bad = (await conn.execute(select(*group, func.sum(e.delta)).group_by(*group)
                                       .having(func.sum(e.delta) != 0))).all()
             assert not bad, (group, bad)
@@ -72,12 +72,12 @@ async def assert_books_balance(ledger: Ledger, chat_ids: list[int]) -> None:
                                          .group_by(e.player_id))).tuples().all())
         for row in (await conn.execute(select(t.totals))).all():
             assert row.net == sums.get(row.player_id, 0), row
-        by_session = {(sid, pid): net for sid, pid, net in (await conn.execute(
-            select(e.session_id, e.player_id, func.sum(e.delta))
-            .group_by(e.session_id, e.player_id))).all()}
-        for s in (await conn.execute(select(t.sessions))).all():
-            for seat in "eswn":  # the session's running nets equal its entries
-                expected = by_session.get((s.id, getattr(s, f"seat_{seat}")), 0)
+        by_night = {(sid, pid): net for sid, pid, net in (await conn.execute(
+            select(e.night_id, e.player_id, func.sum(e.delta))
+            .group_by(e.night_id, e.player_id))).all()}
+        for s in (await conn.execute(select(t.nights))).all():
+            for seat in "eswn":  # the night's running nets equal its entries
+                expected = by_night.get((s.id, getattr(s, f"seat_{seat}")), 0)
                 assert getattr(s, f"net_{seat}") == expected, (s.id, seat)
         hp = t.hand_players.c
         counts = dict((await conn.execute(select(hp.player_id, func.count())

@@ -15,7 +15,7 @@ from storage.errors import LedgerError
 from storage.files.chat_files import FILES, FORMULA_STARTS, _as_text, _from_text
 from storage.ledger import Ledger
 from storage.models import PlayerRef, Standing
-from storage.services.sessions import MAX_PEOPLE
+from storage.services.open_nights import MAX_PEOPLE
 from storage.sql import tables as t
 from tests.storage.helpers import SEATED, assert_books_balance, win
 
@@ -23,7 +23,7 @@ CHAT, OTHER, THIRD = -1001, -2002, -3003
 
 
 async def _play(ledger: Ledger, chat: int = CHAT) -> None:
-    await ledger.sessions.open_session(chat, SEATED, preset="chengdu", stake_cents=50)
+    await ledger.open_nights.open_night(chat, SEATED, preset="chengdu", stake_cents=50)
     await ledger.hands.record(chat, win("self_draw", "S", patterns=["清一色"]), reporter=2)
     await ledger.hands.record(chat, win("discard", "W", "E"), reporter=1)
     await ledger.hands.record(chat, win("self_draw", "N"))
@@ -32,9 +32,9 @@ async def _play(ledger: Ledger, chat: int = CHAT) -> None:
     await ledger.hands.record(chat, win("discard", "N", "W"))
     await ledger.hands.record(chat, win("discard", "W", "N"))
     await ledger.corrections.void(chat, 2, actor=1)
-    await ledger.nights.end_session(chat)
+    await ledger.nights.end_night(chat)
     seated = [PlayerRef(name="小明"), *SEATED[1:]]
-    await ledger.sessions.open_session(chat, seated, preset="chengdu")
+    await ledger.open_nights.open_night(chat, seated, preset="chengdu")
     await ledger.hands.record(chat, {"type": "kong", "seat": "E", "kind": "concealed"})
     await ledger.hands.record(chat, win("self_draw", "E"))
     await ledger.corrections.amend(chat, 1, [win("self_draw", "E", patterns=["七对"])], actor=4)
@@ -48,7 +48,7 @@ async def _zip_bytes(ledger: Ledger, chat: int, night: int | None = None) -> byt
 async def _rows_in(ledger: Ledger, chat: int) -> dict[str, int]:
     out = {}
     async with ledger.read() as conn:
-        for table in (t.players, t.sessions, t.hands, t.entries, t.debts, t.hand_players,
+        for table in (t.players, t.nights, t.hands, t.entries, t.debts, t.hand_players,
                       t.totals, t.audit):
             out[table.name] = (await conn.execute(select(func.count()).select_from(table)
                                                   .where(table.c.chat_id == chat))).scalar_one()
@@ -98,7 +98,7 @@ async def test_export_import_export_is_identical(ledger: Ledger) -> None:
     await assert_books_balance(ledger, [CHAT, OTHER])
     # The imported ledger goes on as any other: its open night takes the next report.
     out = await ledger.hands.record(OTHER, win("self_draw", "S"))
-    assert out.hand_number == 1 and out.session is not None and out.session.totals != {}
+    assert out.hand_number == 1 and out.night is not None and out.night.totals != {}
     await assert_books_balance(ledger, [CHAT, OTHER])
 
 
@@ -106,10 +106,10 @@ async def test_names_a_spreadsheet_would_run_are_exported_as_text(ledger: Ledger
     """A name that starts like a formula is written after an apostrophe (a spreadsheet
     shows it as text), and imported as it was."""
     names = ['=HYPERLINK("http://x.example","pay me")', "-bob", "'quoted", "@carol+1"]
-    await ledger.sessions.open_session(CHAT, [PlayerRef(name=n) for n in names],
+    await ledger.open_nights.open_night(CHAT, [PlayerRef(name=n) for n in names],
                                        preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "S"))
-    await ledger.nights.end_session(CHAT)
+    await ledger.nights.end_night(CHAT)
     first = await _zip_bytes(ledger, CHAT)
     written = {row[1] for row in _files(first)["players.csv"][1:]}
     assert written == {"'" + n for n in names}
@@ -236,9 +236,9 @@ def crowded(export: bytes, people: int, void_last: bool = False) -> bytes:
 
 
 async def test_a_night_of_more_people_than_a_night_holds_is_refused(ledger: Ledger) -> None:
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"]))
-    await ledger.nights.end_session(CHAT)
+    await ledger.nights.end_night(CHAT)
     export = await _zip_bytes(ledger, CHAT)
     full = await ledger.files.preview_import(OTHER, io.BytesIO(crowded(export, MAX_PEOPLE)))
     assert (full.nights, full.players) == (1, MAX_PEOPLE)

@@ -15,13 +15,13 @@ BOB, DAVE = 2, 4  # telegram ids of seated players (see SEATED)
 
 
 async def test_undo_after_amend_restores_the_hand(ledger: Ledger) -> None:
-    await ledger.sessions.open_session(CHAT, SEATED, preset="sichuan")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="sichuan")
     await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"]), reporter=BOB)
     before = (await going(ledger, CHAT)).totals
     await ledger.corrections.amend(CHAT, 1, [win("self_draw", "S", patterns=["清一色"], gen=2)],
                                    actor=BOB)
     assert (await going(ledger, CHAT)).totals != before
-    assert await ledger.sessions.last_event(CHAT) is None  # the events' Undo buttons are stale
+    assert await ledger.open_nights.last_event(CHAT) is None  # the events' Undo buttons are stale
     fix = ledger.corrections
     for refused in (fix.check_undo(CHAT, actor=DAVE), fix.undo(CHAT, actor=DAVE)):
         with pytest.raises(LedgerError) as err:  # asked first (the Mini App), or done
@@ -30,9 +30,9 @@ async def test_undo_after_amend_restores_the_hand(ledger: Ledger) -> None:
     await ledger.corrections.check_undo(CHAT, actor=BOB)  # who made the correction, or an admin
     await ledger.corrections.check_undo(CHAT, actor=DAVE, allow_others=True)
     out = await ledger.corrections.undo(CHAT, actor=BOB)
-    assert out.session.totals == before
+    assert out.night.totals == before
     assert sum(out.deltas.values()) == 0 and any(out.deltas.values())
-    assert await ledger.sessions.last_event(CHAT) is not None
+    assert await ledger.open_nights.last_event(CHAT) is not None
     await ledger.corrections.undo(CHAT, actor=BOB)  # now the report itself
     assert (await going(ledger, CHAT)).totals == dict.fromkeys("ESWN", 0)
     with pytest.raises(LedgerError) as err:
@@ -42,7 +42,7 @@ async def test_undo_after_amend_restores_the_hand(ledger: Ledger) -> None:
 
 
 async def test_void_and_amend_are_for_the_reporter_or_an_admin(ledger: Ledger) -> None:
-    await ledger.sessions.open_session(CHAT, SEATED, preset="sichuan")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="sichuan")
     await ledger.hands.record(CHAT, win("self_draw", "S"), reporter=BOB)
     for change in (ledger.corrections.void(CHAT, 1, actor=DAVE),
                    ledger.corrections.amend(CHAT, 1, [win("self_draw", "N")], actor=DAVE)):

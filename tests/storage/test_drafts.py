@@ -15,7 +15,7 @@ CHAT = -1002
 
 async def test_record_with_its_draft_is_one_transaction(ledger: Ledger) -> None:
     drafts = ledger.drafts
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     draft_id, _ = await drafts.create(CHAT, 1, "hu", {"x": 1})
     # The engine refuses the report: nothing recorded, and the draft is still there to fix.
     with pytest.raises(ReportError):
@@ -31,9 +31,9 @@ async def test_record_with_its_draft_is_one_transaction(ledger: Ledger) -> None:
         await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"]),
                                   draft_id=draft_id)
     assert err.value.code == "stale_button"
-    session = await ledger.sessions.current_session(CHAT)
-    assert session is not None and session.hands == 1
-    assert session.totals == {"E": -8, "S": 24, "W": -8, "N": -8}  # 清一色 + 自摸: 4 fan
+    night = await ledger.open_nights.current_night(CHAT)
+    assert night is not None and night.hands == 1
+    assert night.totals == {"E": -8, "S": 24, "W": -8, "N": -8}  # 清一色 + 自摸: 4 fan
 
 
 
@@ -41,7 +41,7 @@ async def test_an_edit_with_its_draft_takes_it_whatever_its_version(ledger: Ledg
     """A guided edit's Confirm names its draft by id alone: the edit takes the draft at
     any version, in its own transaction; a second Confirm changes nothing."""
     drafts = ledger.drafts
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"]))
     draft_id, version = await drafts.create(CHAT, 1, "edit", {"x": 1})
     await drafts.advance(CHAT, draft_id, version, {"x": 2})
@@ -56,19 +56,19 @@ async def test_an_edit_with_its_draft_takes_it_whatever_its_version(ledger: Ledg
         await ledger.corrections.amend(CHAT, 1, [win("self_draw", "N")], allow_others=True,
                                        draft_id=draft_id)
     assert err.value.code == "stale_button"
-    session = await ledger.sessions.current_session(CHAT)
-    assert session is not None and session.totals["W"] > 0 and session.totals["N"] < 0
+    night = await ledger.open_nights.current_night(CHAT)
+    assert night is not None and night.totals["W"] > 0 and night.totals["N"] < 0
 
 async def test_hints_recent_winners_and_open_kongs(ledger: Ledger) -> None:
     drafts = ledger.drafts
-    session = await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
-    assert (await drafts.hints(CHAT, session.id)).recent_winners == ()
+    night = await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
+    assert (await drafts.hints(CHAT, night.id)).recent_winners == ()
     await ledger.hands.record(CHAT, win("self_draw", "W"))
     await ledger.hands.record(CHAT, win("discard", "N", "E"))
     await ledger.hands.record(CHAT, win("self_draw", "S"))  # the blood battle's last win
     await ledger.hands.record(CHAT, {"type": "kong", "seat": "E", "kind": "concealed"})
     await ledger.hands.record(CHAT, {"type": "kong", "seat": "E", "kind": "added"})
-    hints = await drafts.hints(CHAT, session.id)
+    hints = await drafts.hints(CHAT, night.id)
     assert hints.recent_winners == ("S", "N", "W")
     assert hints.kongs == {"E": 2}
 
@@ -84,9 +84,9 @@ async def test_a_draft_changes_with_its_answer_or_not_at_all(ledger: Ledger) -> 
         await drafts.advance(CHAT, draft_id, version, {"seats": {"E": 1}})
     assert err.value.code == "stale_button"
     with pytest.raises(LedgerError) as err:
-        await ledger.sessions.open_session(CHAT, SEATED, draft=(draft_id, version))
-    assert err.value.code == "stale_button" and await ledger.sessions.current_session(CHAT) is None
-    await ledger.sessions.open_session(CHAT, SEATED, draft=(draft_id, 2))
+        await ledger.open_nights.open_night(CHAT, SEATED, draft=(draft_id, version))
+    assert err.value.code == "stale_button" and await ledger.open_nights.current_night(CHAT) is None
+    await ledger.open_nights.open_night(CHAT, SEATED, draft=(draft_id, 2))
     assert await drafts.get(CHAT, draft_id) is None
 
 
@@ -126,7 +126,7 @@ async def test_a_tables_drafts_go_when_it_ends(ledger: Ledger) -> None:
     from storage.services.drafts import IMPORT_KIND
 
     drafts = ledger.drafts
-    await ledger.sessions.open_session(CHAT, SEATED, preset="changsha")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="changsha")
     hu, _ = await drafts.create(CHAT, 1, "hu", {"x": 1})
     await drafts.create(CHAT, 1, "kong", {})
     await drafts.create(CHAT, 2, "join", {"seats": {}})
@@ -137,7 +137,7 @@ async def test_a_tables_drafts_go_when_it_ends(ledger: Ledger) -> None:
                                              ttl=timedelta(minutes=15))
     other, _ = await drafts.create(CHAT - 1, 1, "hu", {})
     assert len(await _drafts_of(ledger)) == 6
-    await ledger.nights.end_session(CHAT)
+    await ledger.nights.end_night(CHAT)
     assert await _drafts_of(ledger) == [(CHAT, IMPORT_KIND), (CHAT - 1, "hu")]
     assert await drafts.get(CHAT, hu) is None and await ledger.hands.question(CHAT, asked) is None
     with pytest.raises(LedgerError) as err:  # its Confirm is out of date

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from sqlalchemy import inspect, select, update
+from sqlalchemy import JSON, column, inspect, select, table, update
 from sqlalchemy.engine import Connection
 
 from engine.rules import Ruleset
@@ -28,15 +28,15 @@ CHAT, OTHER = -7001, -7002
 async def _play(ledger: Ledger, chat: int = CHAT) -> None:
     """A night of every kind of hand: patterns, a void, a correction, a Changsha night
     with birds, and a blood battle left open."""
-    await ledger.sessions.open_session(chat, SEATED, preset="changsha", stake_cents=50)
+    await ledger.open_nights.open_night(chat, SEATED, preset="changsha", stake_cents=50)
     await ledger.hands.record(chat, win("self_draw", "S", birds=[5]), reporter=2)
     await ledger.hands.record(chat, {"type": "starting_win", "seat": "E", "kinds": ["四喜"]},
                               reporter=1)
     await ledger.hands.record(chat, win("discard", "E", "W", patterns=["清一色"]), reporter=1)
     await ledger.hands.record(chat, win("self_draw", "N"), reporter=4)
     await ledger.corrections.void(chat, 3, actor=4)
-    await ledger.nights.end_session(chat)
-    await ledger.sessions.open_session(chat, SEATED, preset="chengdu")
+    await ledger.nights.end_night(chat)
+    await ledger.open_nights.open_night(chat, SEATED, preset="chengdu")
     await ledger.hands.record(chat, win("self_draw", "S", patterns=["清一色"], gen=1), reporter=2)
     await ledger.hands.record(chat, {"type": "kong", "seat": "W", "kind": "direct",
                                      "from_seat": "E"}, reporter=1)
@@ -56,15 +56,15 @@ async def _views(ledger: Ledger, chat: int = CHAT) -> dict[str, Any]:
     out["history"] = [i.model_dump() for i in page.items]
     for item in page.items:
         detail = await ledger.lookback.hand_detail(chat, item.number, _scope(page.labels[
-            item.session_id]))
-        out[f"detail {item.session_id}.{item.number}"] = detail.model_dump()
-        view = await ledger.nights.hand_view(chat, item.session_id, item.number)
-        out[f"view {item.session_id}.{item.number}"] = (view[0].model_dump(),
+            item.night_id]))
+        out[f"detail {item.night_id}.{item.number}"] = detail.model_dump()
+        view = await ledger.nights.hand_view(chat, item.night_id, item.number)
+        out[f"view {item.night_id}.{item.number}"] = (view[0].model_dump(),
                                                        view[1].model_dump())
     report, result = await ledger.nights.hand(chat, 2)
     out["hand"] = (report, result.model_dump())
     for n in (1, 2):
-        night = await ledger.series.night(chat, n)
+        night = await ledger.series.night_chart(chat, n)
         out[f"night {n}"] = [h.result for h in night.hands]
     for player in (await ledger.lookback.standings(chat)):
         out[f"wins {player.player.id}"] = await ledger.series.player_wins(chat,
@@ -81,17 +81,22 @@ def _scope(label: str) -> tuple[date, int]:
     return date.fromisoformat(day), int(k or 1)
 
 
-async def _write_whole(ledger: Ledger) -> int:
+async def _write_whole(ledger: Ledger, before_nights: bool = False) -> int:
     """Rewrite every hand as the code before wrote it: the report and the engine's
-    result dumped whole (lines and all), with json.dumps's spaces."""
-    h, s = t.hands.c, t.sessions.c
+    result dumped whole (lines and all), with json.dumps's spaces. ``before_nights``: the
+    schema is older than revision 0012 (its nights under their old names)."""
+    name, key = ("sessions", "session_id") if before_nights else ("nights", "night_id")
+    nights = table(name, column("id"), column("rules", JSON()))
+    hands = table("hands", column("id"), column(key), column("report", JSON()),
+                  column("dealer"), column("result", JSON()))
+    h, s = hands.c, nights.c
     async with ledger.write() as conn:
         rows = (await conn.execute(select(h.id, h.report, h.dealer, s.rules).join(
-            t.sessions, s.id == h.session_id))).all()
+            nights, s.id == h[key]))).all()
         for r in rows:
             report = parse_report(r.report)
             result = settle_hand(Ruleset.from_snapshot(r.rules), report, r.dealer)
-            await conn.execute(update(t.hands).where(h.id == r.id).values(
+            await conn.execute(update(hands).where(h.id == r.id).values(
                 report=json.loads(json.dumps(report.model_dump(mode="json"))),
                 result=result.model_dump(mode="json")))
     return len(rows)
@@ -148,7 +153,7 @@ async def test_migration_0008_keeps_the_hands_written_before(ledger: Ledger) -> 
     async with ledger.read() as conn:
         before = await conn.run_sync(indexes)
     assert "ix_hands_session_status" in before and "ix_hands_open" not in before
-    await _write_whole(ledger)  # as 0007's code wrote them
+    await _write_whole(ledger, before_nights=True)  # as 0007's code wrote them
     async with ledger.write() as conn:
         await conn.run_sync(migrate_to("head"))
     async with ledger.read() as conn:
@@ -157,9 +162,9 @@ async def test_migration_0008_keeps_the_hands_written_before(ledger: Ledger) -> 
     assert await _forms(ledger) == {True}
     assert await _views(ledger) == compact
     out = await ledger.hands.record(CHAT, win("discard", "N", "S"), reporter=4)
-    assert out.session is not None and out.session.still_in == ("S", "W")
+    assert out.night is not None and out.night.still_in == ("S", "W")
     out = await ledger.hands.record(CHAT, win("discard", "W", "S"), reporter=1)
-    assert out.closed and out.session is not None and out.session.open_hand is None
+    assert out.closed and out.night is not None and out.night.open_hand is None
     await assert_books_balance(ledger, [CHAT])
 
 

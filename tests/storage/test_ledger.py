@@ -59,16 +59,16 @@ async def test_migration_0002_fills_session_nets_from_the_entries(fresh_ledger: 
                 command.upgrade(cfg, revision)
         return step
 
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "S"))
     await ledger.hands.record(CHAT, win("discard", "W", "E"))
-    before = await ledger.sessions.current_session(CHAT)
+    before = await ledger.open_nights.current_night(CHAT)
     assert before is not None and before.totals == {"E": -3, "S": 6, "W": -1, "N": -2}
     async with ledger.write() as conn:
         await conn.run_sync(migrate_to("0001"))
     async with ledger.write() as conn:
         await conn.run_sync(migrate_to("head"))
-    after = await ledger.sessions.current_session(CHAT)
+    after = await ledger.open_nights.current_night(CHAT)
     assert after is not None and after.totals == before.totals
     await assert_books_balance(ledger, [CHAT])
 
@@ -135,7 +135,7 @@ async def test_a_start_brings_an_older_schema_to_head_and_leaves_one_at_head(
 
 
 async def test_record_a_night(ledger: Ledger) -> None:
-    s = await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    s = await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     assert s.dealer == "E" and s.seats["W"].name == "carol" and s.seats["W"].is_guest
     out = await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"], gen=1),
                                     reporter=2)
@@ -143,19 +143,19 @@ async def test_record_a_night(ledger: Ledger) -> None:
     assert out.event is not None and out.event.deltas["S"] == 48
     out = await ledger.hands.record(CHAT, win("discard", "W", "E"), reporter=1)
     out = await ledger.hands.record(CHAT, win("discard", "N", "E"), reporter=1)
-    assert out.closed and out.session is not None and out.session.dealer == "S"
+    assert out.closed and out.night is not None and out.night.dealer == "S"
     out = await ledger.hands.record(CHAT, win("self_draw", "E"))
-    assert out.hand_number == 2 and out.session is not None
-    assert out.session.totals == {"E": -16 - 1 - 1 + 6, "S": 48 - 2, "W": -16 + 1 - 2,
+    assert out.hand_number == 2 and out.night is not None
+    assert out.night.totals == {"E": -16 - 1 - 1 + 6, "S": 48 - 2, "W": -16 + 1 - 2,
                                   "N": -16 + 1 - 2}
     await assert_books_balance(ledger, [CHAT])
 
 
 async def test_failed_write_leaves_nothing(ledger: Ledger) -> None:
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     with pytest.raises(ReportError):
         await ledger.hands.record(CHAT, win("discard", "S", "S"))
-    s = await ledger.sessions.current_session(CHAT)
+    s = await ledger.open_nights.current_night(CHAT)
     assert s is not None and s.hands == 0 and s.totals == dict.fromkeys("ESWN", 0)
     async with ledger.read() as conn:
         assert (await conn.execute(select(func.count()).select_from(t.entries))).scalar() == 0
@@ -163,7 +163,7 @@ async def test_failed_write_leaves_nothing(ledger: Ledger) -> None:
 
 
 async def test_crash_mid_transaction_loses_only_that_transaction(ledger: Ledger) -> None:
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "S"))
     with pytest.raises(RuntimeError):
         async with ledger.write() as conn:
@@ -172,7 +172,7 @@ async def test_crash_mid_transaction_loses_only_that_transaction(ledger: Ledger)
             raise RuntimeError("power cut")
     async with ledger.read() as conn:
         assert (await conn.execute(select(func.count()).select_from(t.audit))).scalar() == 0
-    s = await ledger.sessions.current_session(CHAT)
+    s = await ledger.open_nights.current_night(CHAT)
     assert s is not None and s.totals["S"] == 6
 
 
@@ -187,7 +187,7 @@ async def test_redelivered_update_is_received_once(ledger: Ledger) -> None:
 
 
 async def test_an_answer_is_written_with_its_change_or_not_at_all(ledger: Ledger) -> None:
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     [pending] = await ledger.inbox.receive([Incoming(
         key="m:1:1", chat_id=CHAT, update_id=1,
         payload={"update_id": 1, "message": {"message_id": 1, "text": "/hu bob 自摸"}})])
@@ -204,7 +204,7 @@ async def test_an_answer_is_written_with_its_change_or_not_at_all(ledger: Ledger
     # The same update cannot be answered twice: the second write rolls back whole.
     with pytest.raises(AlreadyHandled):
         await ledger.answering(Answer(pending.id, render)).hands.record(CHAT, win("self_draw", "W"))
-    s = await ledger.sessions.current_session(CHAT)
+    s = await ledger.open_nights.current_night(CHAT)
     assert s is not None and s.hands == 1 and len(await ledger.outbox.pending_messages()) == 1
     await ledger.outbox.settle_messages(sent=[answer.queued[0].id])
     assert await ledger.pipeline.backlog() == (0, 0)
@@ -218,7 +218,7 @@ async def test_an_answer_is_written_with_its_change_or_not_at_all(ledger: Ledger
 
 
 async def test_undo(ledger: Ledger) -> None:
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "S"), reporter=2)
     await ledger.hands.record(CHAT, win("discard", "W", "E"), reporter=2)
     with pytest.raises(LedgerError) as err:
@@ -226,9 +226,9 @@ async def test_undo(ledger: Ledger) -> None:
     assert err.value.code == "not_reporter"
     out = await ledger.corrections.undo(CHAT, actor=2)
     assert out.hand_number == 1 and out.event_index == 1
-    assert out.session.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
+    assert out.night.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
     out = await ledger.corrections.undo(CHAT, actor=1, allow_others=True)
-    assert out.session.hands == 0 and out.session.dealer == "E"
+    assert out.night.hands == 0 and out.night.dealer == "E"
     with pytest.raises(LedgerError):
         await ledger.corrections.undo(CHAT, actor=2)
     await assert_books_balance(ledger, [CHAT])
@@ -236,7 +236,7 @@ async def test_undo(ledger: Ledger) -> None:
 
 async def test_undo_past_a_voided_hand_never_reuses_its_number(ledger: Ledger) -> None:
     # Found by the stateful test: record, record, void 2, undo, record, record.
-    await ledger.sessions.open_session(CHAT, SEATED, preset="changsha", overrides={"birds": 0})
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="changsha", overrides={"birds": 0})
     await ledger.hands.record(CHAT, win("self_draw", "S"))
     await ledger.hands.record(CHAT, win("self_draw", "W"))
     await ledger.corrections.void(CHAT, 2)
@@ -254,7 +254,7 @@ async def test_undo_past_a_voided_hand_never_reuses_its_number(ledger: Ledger) -
     # A hand recorded after the void hand 2 and undone: the next is hand 3 again, never 2.
     third = await ledger.hands.record(CHAT, win("self_draw", "E"))
     out = await ledger.corrections.undo(CHAT, allow_others=True)
-    assert out.hand_number == 3 and not out.correction and out.session.hands == 2
+    assert out.hand_number == 3 and not out.correction and out.night.hands == 2
     third = await ledger.hands.record(CHAT, win("self_draw", "N"))
     fourth = await ledger.hands.record(CHAT, win("self_draw", "E"))
     assert (third.hand_number, fourth.hand_number) == (3, 4)
@@ -265,28 +265,28 @@ async def test_undo_past_a_voided_hand_never_reuses_its_number(ledger: Ledger) -
 
 
 async def test_void_and_amend_recompute_later_dealers(ledger: Ledger) -> None:
-    await ledger.sessions.open_session(CHAT, SEATED, preset="changsha", overrides={"birds": 0})
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="changsha", overrides={"birds": 0})
     await ledger.hands.record(CHAT, win("self_draw", "S"))  # hand 1: E deals, S wins -> S deals
     await ledger.hands.record(CHAT, win("discard", "W", "S"))  # hand 2: S deals; W +2 (premium)
-    s = await ledger.sessions.current_session(CHAT)
+    s = await ledger.open_nights.current_night(CHAT)
     assert s is not None and s.dealer == "W"
     out = await ledger.corrections.amend(CHAT, 1, [win("self_draw", "N")], actor=1)
     # hand 1 now won by N -> N deals hand 2: S and W are both not dealers: W +1.
     assert [c.number for c in out.changes] == [1, 2]
     assert out.changes[1].dealer_before == "S" and out.changes[1].dealer_after == "N"
     assert out.changes[1].deltas_after == {"E": 0, "S": -1, "W": 1, "N": 0}
-    assert out.session.dealer == "W"
+    assert out.night.dealer == "W"
     out = await ledger.corrections.void(CHAT, 1, actor=1)
     assert out.changes[1].dealer_after == "E"  # hand 2 is dealt by E again
-    assert out.session.totals == {"E": 0, "S": -1, "W": 1, "N": 0}
+    assert out.night.totals == {"E": 0, "S": -1, "W": 1, "N": 0}
     await assert_books_balance(ledger, [CHAT])
     trail = await ledger.corrections.audit_trail(CHAT)
     assert [a["action"] for a in trail] == ["void", "amend"]
 
 
-async def test_a_session_keeps_its_options(ledger: Ledger) -> None:
+async def test_a_night_keeps_its_options(ledger: Ledger) -> None:
     await ledger.chats.update_chat(CHAT, preset="chengdu", overrides={"cap_fan": 3})
-    await ledger.sessions.open_session(CHAT, SEATED)
+    await ledger.open_nights.open_night(CHAT, SEATED)
     await ledger.chats.update_chat(CHAT, overrides={"cap_fan": 7})
     out = await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"], gen=1))
     assert out.event is not None and out.event.deltas["S"] == 3 * 4  # capped at 3 fan
@@ -294,11 +294,11 @@ async def test_a_session_keeps_its_options(ledger: Ledger) -> None:
 
 async def test_end_of_night_summary_and_debts(ledger: Ledger) -> None:
     await ledger.chats.update_chat(CHAT, stake_cents=50)
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"]))
     await ledger.hands.record(CHAT, win("discard", "W", "E"))
     await ledger.hands.record(CHAT, win("discard", "N", "E"))
-    summary = await ledger.nights.end_session(CHAT)
+    summary = await ledger.nights.end_night(CHAT)
     names = {p.id: p.name for p in summary.players.values()}
     by_name = {names[pid]: n for pid, n in summary.nets.items()}
     assert by_name == {"alice": -10, "bob": 24, "carol": -7, "dave": -7}
@@ -308,7 +308,7 @@ async def test_end_of_night_summary_and_debts(ledger: Ledger) -> None:
     assert summary.biggest is not None and summary.biggest[0].name == "bob"
     assert summary.biggest[1] == 24
     assert summary.most_wins is not None
-    assert await ledger.sessions.current_session(CHAT) is None
+    assert await ledger.open_nights.current_night(CHAT) is None
     debts = await ledger.money.debts(CHAT)
     assert len(debts) == 3
     paid = await ledger.money.mark_paid(CHAT, debts[0].id)
@@ -318,7 +318,7 @@ async def test_end_of_night_summary_and_debts(ledger: Ledger) -> None:
 
 
 async def test_standings_stats_history(ledger: Ledger) -> None:
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "S"))
     await ledger.hands.record(CHAT, win("discard", "W", "E", patterns=["七对"]))
     await ledger.hands.record(CHAT, win("discard", "N", "E"))
@@ -341,7 +341,7 @@ async def test_standings_stats_history(ledger: Ledger) -> None:
 
 async def test_chats_are_isolated(ledger: Ledger) -> None:
     other = CHAT - 1
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "S"))
     a_player = (await ledger.lookback.standings(CHAT))[0].player
     with pytest.raises(LedgerError):
@@ -354,11 +354,11 @@ async def test_chats_are_isolated(ledger: Ledger) -> None:
         await ledger.corrections.undo(other, allow_others=True)
     assert await ledger.lookback.standings(other) == []
     assert (await ledger.nights.history(other)).total == 0
-    await ledger.sessions.open_session(other, SEATED, preset="changsha")
-    s = await ledger.sessions.current_session(CHAT)
+    await ledger.open_nights.open_night(other, SEATED, preset="changsha")
+    s = await ledger.open_nights.current_night(CHAT)
     assert s is not None and s.totals["S"] == 6
     # The same people are different players in another chat.
-    s2 = await ledger.sessions.current_session(other)
+    s2 = await ledger.open_nights.current_night(other)
     assert s2 is not None and s2.seats["E"].id != s.seats["E"].id
 
 
@@ -393,7 +393,7 @@ async def test_an_at_mention_seats_the_account_of_that_username(ledger: Ledger) 
 
 
 async def test_two_writers_never_interleave(ledger: Ledger) -> None:
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu",
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu",
                                        overrides={"blood_battle": False})
 
     async def writer(seat: str, n: int) -> None:
@@ -401,7 +401,7 @@ async def test_two_writers_never_interleave(ledger: Ledger) -> None:
             await ledger.hands.record(CHAT, win("self_draw", seat))
 
     await asyncio.gather(writer("S", 6), writer("W", 6))
-    s = await ledger.sessions.current_session(CHAT)
+    s = await ledger.open_nights.current_night(CHAT)
     assert s is not None and s.hands == 12
     page = await ledger.nights.history(CHAT, page_size=20)
     numbers = sorted(i.number for i in page.items)
@@ -415,10 +415,10 @@ async def test_two_writers_never_interleave(ledger: Ledger) -> None:
 
 
 async def test_backup_and_restore(ledger: Ledger, tmp_path: Path) -> None:
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"]))
     await ledger.hands.record(CHAT, win("discard", "W", "E"))
-    await ledger.nights.end_session(CHAT)
+    await ledger.nights.end_night(CHAT)
     files = await export_csv(ledger)
     assert files["entries.csv"].count("\n") == 1 + 8
     backend = "postgres" if ledger.dialect == "postgresql" else "sqlite"
@@ -430,9 +430,27 @@ async def test_backup_and_restore(ledger: Ledger, tmp_path: Path) -> None:
         assert [s.net for s in await target.lookback.standings(CHAT)] == \
             [s.net for s in await ledger.lookback.standings(CHAT)]
         # Ids continue after the restored ones.
-        await target.sessions.open_session(CHAT, SEATED, preset="chengdu")
+        await target.open_nights.open_night(CHAT, SEATED, preset="chengdu")
         with pytest.raises(LedgerError):
             await import_csv(target, files)
+    finally:
+        await target.close()
+        await drop_schema(schema)
+
+
+async def test_a_backup_written_before_revision_0012_restores(ledger: Ledger,
+                                                                 tmp_path: Path) -> None:
+    """Its nights and their ids are under their old names."""
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
+    await ledger.hands.record(CHAT, win("discard", "W", "E"))
+    files = await export_csv(ledger)
+    old = {("sessions.csv" if name == "nights.csv" else name):
+           text.replace("night_id", "session_id") for name, text in files.items()}  # the old names
+    backend = "postgres" if ledger.dialect == "postgresql" else "sqlite"
+    target, schema = await make_ledger(backend, tmp_path / "restore")
+    try:
+        await import_csv(target, old)
+        assert await export_csv(target) == files
     finally:
         await target.close()
         await drop_schema(schema)
@@ -442,12 +460,12 @@ async def test_two_tables_cannot_open_at_once(ledger: Ledger) -> None:
     for chat in range(CHAT, CHAT - 5, -1):  # new players each time: they race too
         await ledger.chats.chat(chat)  # an existing chat: nothing else makes the writers queue
         results = await asyncio.gather(
-            *(ledger.sessions.open_session(chat, SEATED, preset="chengdu") for _ in range(3)),
+            *(ledger.open_nights.open_night(chat, SEATED, preset="chengdu") for _ in range(3)),
             return_exceptions=True)
         opened = [r for r in results if not isinstance(r, BaseException)]
         refused = [r for r in results if isinstance(r, LedgerError)]
         assert len(opened) == 1 and len(refused) == 2, results
-        assert all(r.code == "session_open" for r in refused)
+        assert all(r.code == "night_open" for r in refused)
 
 
 async def test_pruning_the_queues_goes_a_batch_at_a_time_oldest_first(

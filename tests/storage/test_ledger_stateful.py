@@ -35,8 +35,8 @@ class TwoTables(LedgerMachine):
 
     @initialize()
     def open_tables(self) -> None:
-        self.run(self.ledger.sessions.open_session(CHATS[0], SEATED, preset="chengdu"))
-        self.run(self.ledger.sessions.open_session(CHATS[1], SEATED, preset="changsha"))
+        self.run(self.ledger.open_nights.open_night(CHATS[0], SEATED, preset="chengdu"))
+        self.run(self.ledger.open_nights.open_night(CHATS[1], SEATED, preset="changsha"))
 
     @rule(chat=st.sampled_from(CHATS), seed=st.integers(0, 10**6))
     def record(self, chat: int, seed: int) -> None:
@@ -64,9 +64,9 @@ class TwoTables(LedgerMachine):
         self.run(assert_books_balance(self.ledger, CHATS))
 
     @invariant()
-    def session_totals_are_zero_sum(self) -> None:
+    def night_totals_are_zero_sum(self) -> None:
         for chat in CHATS:
-            s = self.run(self.ledger.sessions.current_session(chat))
+            s = self.run(self.ledger.open_nights.current_night(chat))
             if s is not None:
                 assert sum(s.totals.values()) == 0
 

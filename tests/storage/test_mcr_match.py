@@ -26,7 +26,7 @@ LATE: list[dict[str, Any]] = [
 
 
 async def test_no_hand_after_the_sixteenth(ledger: Ledger) -> None:
-    await ledger.sessions.open_session(CHAT, SEATED, preset="mcr")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="mcr")
     await ledger.hands.record(CHAT, LATE[0], reporter=2)
     for _ in range(15):
         await ledger.hands.record(CHAT, DRAW, reporter=1)
@@ -50,14 +50,14 @@ async def test_no_hand_after_the_sixteenth(ledger: Ledger) -> None:
 async def test_a_substitute_plays_for_the_seat(ledger: Ledger) -> None:
     """/seat dave erin in a match: the seat's table points (dave's and erin's) give its
     place, whose rank points are dave's (his seat); each keeps their own table points."""
-    await ledger.sessions.open_session(CHAT, SEATED, preset="mcr")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="mcr")
     await ledger.hands.record(CHAT, {"type": "win", "how": "self_draw", "winners": [
         {"seat": "N", "mcr": {"fan": 80}}]}, reporter=4)  # dave +264, the others -88
-    await ledger.sessions.change_seat(CHAT, "dave", PlayerRef(name="erin"), actor=1)
+    await ledger.open_nights.change_seat(CHAT, "dave", PlayerRef(name="erin"), actor=1)
     await ledger.hands.record(CHAT, {"type": "win", "how": "discard", "from_seat": "E",
                                      "winners": [{"seat": "N", "mcr": {"fan": 8}}]},
                               reporter=1)  # erin +32: alice -16, bob and carol -8
-    summary = await ledger.nights.end_session(CHAT, actor=1)
+    summary = await ledger.nights.end_night(CHAT, actor=1)
     ids = {p.name: pid for pid, p in summary.players.items()}
     assert summary.seat_points == {
         "E": {ids["alice"]: -104}, "S": {ids["bob"]: -96}, "W": {ids["carol"]: -96},
@@ -65,11 +65,11 @@ async def test_a_substitute_plays_for_the_seat(ledger: Ledger) -> None:
     assert list(summary.seat_points["N"]) == [ids["dave"], ids["erin"]]  # his seat first
     assert sum(summary.nets.values()) == 0 and summary.nets[ids["dave"]] == 264
     # A second match without a change: alice wins 8 off bob.
-    await ledger.sessions.open_session(CHAT, SEATED, preset="mcr")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="mcr")
     await ledger.hands.record(CHAT, {"type": "win", "how": "discard", "from_seat": "S",
                                      "winners": [{"seat": "E", "mcr": {"fan": 8}}]},
                               reporter=1)
-    await ledger.nights.end_session(CHAT, actor=1)
+    await ledger.nights.end_night(CHAT, actor=1)
     games = await ledger.lookback.match_games(CHAT, ("mcr",))
     assert games == [
         [("alice", {"alice": -104}), ("bob", {"bob": -96}), ("carol", {"carol": -96}),

@@ -18,17 +18,17 @@ CHAT = -2001
 
 
 async def _night(ledger: Ledger, stake: int, *events: dict[str, Any]) -> int:
-    session = await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu", stake_cents=stake)
+    night = await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu", stake_cents=stake)
     for ev in events:
         await ledger.hands.record(CHAT, ev)
-    await ledger.nights.end_session(CHAT)
-    return session.id
+    await ledger.nights.end_night(CHAT)
+    return night.id
 
 
-async def _debt_ids(ledger: Ledger, session_id: int) -> dict[tuple[str, str], int]:
+async def _debt_ids(ledger: Ledger, night_id: int) -> dict[tuple[str, str], int]:
     async with ledger.read() as conn:
         rows = (await conn.execute(select(t.debts).where(
-            t.debts.c.session_id == session_id))).all()
+            t.debts.c.night_id == night_id))).all()
         names = dict((await conn.execute(select(t.players.c.id, t.players.c.name))).tuples().all())
     return {(names[r.payer_id], names[r.payee_id]): r.id for r in rows}
 
@@ -110,9 +110,9 @@ async def test_settle_clears_every_open_debt_with_the_fewest_transfers(ledger: L
 async def test_history_by_night_and_one_hand_with_its_changes(ledger: Ledger) -> None:
     first = await _night(ledger, 100, win("self_draw", "S"), win("discard", "W", "E"))
     async with ledger.write() as conn:  # the first night was played on an earlier day
-        await conn.execute(update(t.sessions).where(t.sessions.c.id == first).values(
+        await conn.execute(update(t.nights).where(t.nights.c.id == first).values(
             started_at=datetime(2026, 11, 20, 12, tzinfo=UTC)))
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "N"), reporter=4)
     await ledger.corrections.amend(CHAT, 1, [win("self_draw", "N", patterns=["清一色"])], actor=1,
                                    allow_others=True)  # an admin corrects it
@@ -120,10 +120,10 @@ async def test_history_by_night_and_one_hand_with_its_changes(ledger: Ledger) ->
     assert current.total == 1 and current.items[0].deltas["N"] == 24
     every = await ledger.lookback.night_history(CHAT, "all", page=1, page_size=1)
     assert every.total == 2 and every.pages == 2 and every.several
-    assert list(every.labels.values()) == [every.labels[every.items[0].session_id]]
-    assert every.items[0].session_id != first  # latest first
+    assert list(every.labels.values()) == [every.labels[every.items[0].night_id]]
+    assert every.items[0].night_id != first  # latest first
     day = await ledger.lookback.night_history(CHAT, date(2026, 11, 20))
-    assert day.total == 1 and day.items[0].session_id == first
+    assert day.total == 1 and day.items[0].night_id == first
     assert day.items[0].events == 2  # 血战: one hand, two wins so far
     assert (await ledger.lookback.night_history(CHAT, (date(2026, 11, 20), 2))).total == 0
     beyond = await ledger.lookback.night_history(CHAT, "all", page=99)
@@ -133,7 +133,7 @@ async def test_history_by_night_and_one_hand_with_its_changes(ledger: Ledger) ->
     assert [(c.action, c.actor) for c in detail.changes] == [("amend", "alice")]
     assert detail.result.deltas["N"] == 24
     old = await ledger.lookback.hand_detail(CHAT, 1, date(2026, 11, 20))
-    assert old.night.label == "2026-11-20" and old.result.events[1].deltas["W"] > 0
+    assert old.entry.label == "2026-11-20" and old.result.events[1].deltas["W"] > 0
     assert len(old.result.events) == 2 and old.status == "closed"
     with pytest.raises(LedgerError) as exc:
         await ledger.lookback.hand_detail(CHAT, 2, date(2026, 11, 20))
@@ -144,7 +144,7 @@ async def test_history_by_night_and_one_hand_with_its_changes(ledger: Ledger) ->
 
 
 async def test_player_record(ledger: Ledger) -> None:
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "S", patterns=["清一色"], gen=1))
     await ledger.hands.record(CHAT, win("discard", "W", "E"))
     await ledger.hands.record(CHAT, win("discard", "N", "E"))  # three have won: hand 1 is over
@@ -176,14 +176,14 @@ async def test_two_nights_on_one_day_are_told_apart(ledger: Ledger) -> None:
     second = await _night(ledger, 100, win("self_draw", "W"))
     async with ledger.write() as conn:
         for sid, hour in ((first, 12), (second, 15)):
-            await conn.execute(update(t.sessions).where(t.sessions.c.id == sid).values(
+            await conn.execute(update(t.nights).where(t.nights.c.id == sid).values(
                 started_at=datetime(2026, 11, 20, hour, tzinfo=UTC)))
     day = date(2026, 11, 20)
     both = await ledger.lookback.night_history(CHAT, day)
     assert [n.label for n in both.nights] == ["2026-11-20/2", "2026-11-20"]
     assert both.several and both.labels == {first: "2026-11-20", second: "2026-11-20/2"}
     # A day names its first night, as /history labels it (2026-11-20, then 2026-11-20/2).
-    assert (await ledger.lookback.hand_detail(CHAT, 1, day)).night.label == "2026-11-20"
+    assert (await ledger.lookback.hand_detail(CHAT, 1, day)).entry.label == "2026-11-20"
     listed = await ledger.lookback.night_list(CHAT)
     assert [(x.night.label, x.night.hands, x.void) for x in listed.lines] == [
         ("2026-11-20/2", 1, 0), ("2026-11-20", 1, 0)]
@@ -191,12 +191,12 @@ async def test_two_nights_on_one_day_are_told_apart(ledger: Ledger) -> None:
     assert (await ledger.lookback.hand_detail(CHAT, 1, (day, 2))).result.deltas["W"] > 0
     assert (await ledger.lookback.hand_detail(CHAT, 1, (day, 1))).result.deltas["S"] > 0
     assert (await ledger.lookback.night_history(CHAT, (day, 3))).nights == ()
-    latest = await ledger.lookback.night_history(CHAT)  # no table going: the latest night
+    latest = await ledger.lookback.night_history(CHAT)  # no night going: the latest night
     assert latest.nights[0].label == "2026-11-20/2"
     bob = await ledger.chats.player(CHAT, SEATED[1])
     rec = await ledger.lookback.player_record(CHAT, bob.id)
     assert [h.night for h in rec.last] == ["2026-11-20/2", "2026-11-20"]
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "N"))
     await ledger.corrections.void(CHAT, 1, allow_others=True)
     tonight = (await ledger.lookback.night_list(CHAT, page_size=1)).lines
@@ -209,7 +209,7 @@ async def test_a_night_is_named_by_the_day_in_the_chat_s_time_zone(ledger: Ledge
     await ledger.chats.chat(CHAT, "zh-Hans")
     night = await _night(ledger, 100, win("self_draw", "S"))
     async with ledger.write() as conn:
-        await conn.execute(update(t.sessions).where(t.sessions.c.id == night).values(
+        await conn.execute(update(t.nights).where(t.nights.c.id == night).values(
             started_at=datetime(2026, 11, 20, 17, 30, tzinfo=UTC)))
     for time_zone, language, label in ((None, "zh-Hans", "2026-11-21"),
                                        (None, "en", "2026-11-20"),
@@ -222,4 +222,4 @@ async def test_a_night_is_named_by_the_day_in_the_chat_s_time_zone(ledger: Ledge
         assert [x.night.label for x in listed.lines] == [label], (time_zone, language)
         day = date.fromisoformat(label)
         detail = await ledger.lookback.hand_detail(CHAT, 1, day)
-        assert detail.night.label == label and detail.time_zone == time_zone
+        assert detail.entry.label == label and detail.time_zone == time_zone

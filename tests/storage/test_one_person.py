@@ -41,11 +41,11 @@ def test_who_a_guest_named_as_a_username_is(handle: str, telegram_id: int | None
 
 async def _night(ledger: Ledger, fourth: PlayerRef, seat: str = "N") -> None:
     """A Chengdu night of one hand, which the fourth player (North) wins first."""
-    await ledger.sessions.open_session(CHAT, [*FOUR, fourth], preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, [*FOUR, fourth], preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", seat, patterns=["清一色"]))
     await ledger.hands.record(CHAT, win("discard", "S", "E"))
     await ledger.hands.record(CHAT, win("self_draw", "W"))
-    await ledger.nights.end_session(CHAT)
+    await ledger.nights.end_night(CHAT)
 
 
 async def _all_rows(ledger: Ledger) -> list[tuple[str, int | None, str | None]]:
@@ -66,15 +66,15 @@ async def test_a_member_with_a_row_of_their_own_takes_the_guest_s_results(
     member = await ledger.chats.player(CHAT, PlayerRef(name="x", telegram_id=ERIN))
     # Another night she is seated as @erin, before her account was seen with that
     # username: a row of its own, until she acts.
-    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin", username="erin")],
+    await ledger.open_nights.open_night(CHAT, [*FOUR, PlayerRef(name="erin", username="erin")],
                                        preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "N"))
     before = {s.player.name: s.net for s in await ledger.lookback.standings(CHAT)}
     assert {"Erin Li", "erin"} <= set(before)
     linked = await ledger.chats.link_member(CHAT, ERIN, "erin")
     assert linked is not None and linked.id == member.id and linked.name == "Erin Li"
-    session = await going(ledger, CHAT)
-    assert session.seats["N"].id == member.id and session.seats["N"].telegram_id == ERIN
+    night = await going(ledger, CHAT)
+    assert night.seats["N"].id == member.id and night.seats["N"].telegram_id == ERIN
     standings = {s.player.name: s.net for s in await ledger.lookback.standings(CHAT)}
     assert "erin" not in standings
     assert standings["Erin Li"] == before["Erin Li"] + before["erin"]
@@ -83,7 +83,7 @@ async def test_a_member_with_a_row_of_their_own_takes_the_guest_s_results(
     # The night goes on with her seat; its end owes and is owed by one Erin.
     await ledger.hands.record(CHAT, win("discard", "S", "E"))
     await ledger.hands.record(CHAT, win("self_draw", "W"))
-    await ledger.nights.end_session(CHAT)
+    await ledger.nights.end_night(CHAT)
     names = {d.payer.name for d in await ledger.money.debts(CHAT)} | {
         d.payee.name for d in await ledger.money.debts(CHAT)}
     assert "erin" not in names and "Erin Li" in names
@@ -96,17 +96,17 @@ async def test_a_guest_s_earlier_nights_and_a_changed_seat_follow_the_merge(
         ledger: Ledger) -> None:
     await _night(ledger, PlayerRef(name="Erin Li", telegram_id=ERIN))
     # A guest "erin" plays a night, then leaves her seat to dave mid-night.
-    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+    await ledger.open_nights.open_night(CHAT, [*FOUR, PlayerRef(name="erin")],
                                        preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "N"))
     await ledger.hands.record(CHAT, win("self_draw", "S"))
     await ledger.hands.record(CHAT, win("self_draw", "W"))
-    await ledger.sessions.change_seat(CHAT, "erin", PlayerRef(name="dave"))
-    await ledger.nights.end_session(CHAT)
+    await ledger.open_nights.change_seat(CHAT, "erin", PlayerRef(name="dave"))
+    await ledger.nights.end_night(CHAT)
     guest = await ledger.chats.find_player(CHAT, "erin")
     assert guest is not None and guest.telegram_id is None
     # She comes back as a guest again, and acts from her account (username erin).
-    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+    await ledger.open_nights.open_night(CHAT, [*FOUR, PlayerRef(name="erin")],
                                        preset="chengdu")
     assert (await going(ledger, CHAT)).seats["N"].id == guest.id
     linked = await ledger.chats.link_member(CHAT, ERIN, "erin")
@@ -124,13 +124,13 @@ async def test_a_guest_s_earlier_nights_and_a_changed_seat_follow_the_merge(
 
 async def test_two_rows_that_sat_at_one_table_are_two_people(ledger: Ledger) -> None:
     # "Erin Li" (the account with username erin) and a guest "erin" at one table.
-    await ledger.sessions.open_session(
+    await ledger.open_nights.open_night(
         CHAT, [PlayerRef(name="alice", telegram_id=1), PlayerRef(name="bob"),
                PlayerRef(name="Erin Li", telegram_id=ERIN), PlayerRef(name="erin")],
         preset="chengdu")
     await ledger.hands.record(CHAT, win("self_draw", "N"))
-    await ledger.nights.end_session(CHAT)
-    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+    await ledger.nights.end_night(CHAT)
+    await ledger.open_nights.open_night(CHAT, [*FOUR, PlayerRef(name="erin")],
                                        preset="chengdu")
     assert await ledger.chats.link_member(CHAT, ERIN, "erin") is None
     assert {"Erin Li", "erin"} <= set(await _rows(ledger))
@@ -140,7 +140,7 @@ async def test_two_rows_that_sat_at_one_table_are_two_people(ledger: Ledger) -> 
 
 async def test_an_account_seen_first_takes_the_seat_of_its_username(ledger: Ledger) -> None:
     # No row for the account: the seated guest's row gets it (as before).
-    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+    await ledger.open_nights.open_night(CHAT, [*FOUR, PlayerRef(name="erin")],
                                        preset="chengdu")
     guest = (await going(ledger, CHAT)).seats["N"]
     linked = await ledger.chats.link_member(CHAT, ERIN, "erin")
@@ -148,7 +148,7 @@ async def test_an_account_seen_first_takes_the_seat_of_its_username(ledger: Ledg
     # Already hers: nothing more to link; nor for an account that no guest is named as.
     assert await ledger.chats.link_member(CHAT, ERIN, "erin") is None
     assert await ledger.chats.link_member(CHAT, 77, "frank") is None
-    await ledger.nights.end_session(CHAT)
+    await ledger.nights.end_night(CHAT)
     # A plain name that is a member's username seats that member.
     await ledger.chats.player(CHAT, PlayerRef(name="Frank Wu", telegram_id=77,
                                               username="frank"))
@@ -167,7 +167,7 @@ async def test_a_scorekeeper_takes_over_the_guest_named_as_their_username(
     assert [r for r in rows if r[0].lower() == "erin"] == [("erin", ERIN, "erin")]
     # Gus the scorekeeper is not taken for the guest Gus on a display name alone.
     assert [r for r in rows if r[0] == "Gus"] == [("Gus", None, None), ("Gus", 88, "gus_w")]
-    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin", username="erin")],
+    await ledger.open_nights.open_night(CHAT, [*FOUR, PlayerRef(name="erin", username="erin")],
                                        preset="chengdu")
     seated = (await going(ledger, CHAT)).seats["N"]
     assert seated.telegram_id == ERIN
@@ -190,26 +190,26 @@ async def test_a_guest_who_played_only_a_voided_hand_and_left_is_merged_everywhe
     member = await _erin_li(ledger)
     # A guest "erin" plays hand 1, which is voided, and leaves for dave: no entry of hers
     # stands, only the seats hand 1 keeps.
-    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+    await ledger.open_nights.open_night(CHAT, [*FOUR, PlayerRef(name="erin")],
                                        preset="chengdu")
     night = (await going(ledger, CHAT)).id
     guest = (await going(ledger, CHAT)).seats["N"].id
     await _three_wins(ledger)
     await ledger.corrections.void(CHAT, 1, allow_others=True)
-    await ledger.sessions.change_seat(CHAT, "erin", PlayerRef(name="dave"))
+    await ledger.open_nights.change_seat(CHAT, "erin", PlayerRef(name="dave"))
     await _three_wins(ledger)
-    await ledger.nights.end_session(CHAT)
-    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+    await ledger.nights.end_night(CHAT)
+    await ledger.open_nights.open_night(CHAT, [*FOUR, PlayerRef(name="erin")],
                                        preset="chengdu")
     linked = await ledger.chats.link_member(CHAT, ERIN, "erin")
     assert linked is not None and linked.id == member
     async with ledger.read() as conn:
         h = t.hands.c
         seats = (await conn.execute(select(h.seats).where(
-            h.session_id == night, h.number == 1))).scalar_one()
+            h.night_id == night, h.number == 1))).scalar_one()
     assert seats is not None and int(seats["N"]) == member
     assert guest not in {int(p) for p in seats.values()}
-    history = await ledger.nights.history(CHAT, session_id=night)  # no dangling id
+    history = await ledger.nights.history(CHAT, night_id=night)  # no dangling id
     assert history is not None
     await assert_books_balance(ledger, [CHAT])
 
@@ -218,13 +218,13 @@ async def _together_then_voided(ledger: Ledger) -> None:
     """Erin Li (the account) and a guest "erin" at one table: their only hand is voided,
     then Erin Li leaves for dave."""
     await _erin_li(ledger)
-    await ledger.sessions.open_session(
+    await ledger.open_nights.open_night(
         CHAT, [PlayerRef(name="alice", telegram_id=1), PlayerRef(name="bob"),
                PlayerRef(name="Erin Li", telegram_id=ERIN), PlayerRef(name="erin")],
         preset="chengdu")
     await _three_wins(ledger)
     await ledger.corrections.void(CHAT, 1, allow_others=True)
-    await ledger.sessions.change_seat(CHAT, "W", PlayerRef(name="dave"))
+    await ledger.open_nights.change_seat(CHAT, "W", PlayerRef(name="dave"))
 
 
 async def test_two_rows_whose_shared_hands_were_voided_are_still_two_people(
@@ -240,13 +240,13 @@ async def test_two_rows_whose_shared_hands_were_voided_are_still_two_people(
 
 async def test_two_rows_with_a_debt_between_them_are_two_people(ledger: Ledger) -> None:
     member = await _erin_li(ledger)
-    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+    await ledger.open_nights.open_night(CHAT, [*FOUR, PlayerRef(name="erin")],
                                        preset="chengdu")
     night = await going(ledger, CHAT)
     guest = night.seats["N"].id
     async with ledger.write() as conn:  # (no table of theirs leaves one; a repair might)
         await conn.execute(t.debts.insert().values(
-            chat_id=CHAT, session_id=night.id, payer_id=guest, payee_id=member,
+            chat_id=CHAT, night_id=night.id, payer_id=guest, payee_id=member,
             points=1, cents=100, paid=False))
     assert await ledger.chats.link_member(CHAT, ERIN, "erin") is None
     assert {"Erin Li", "erin"} <= set(await _rows(ledger))
@@ -254,7 +254,7 @@ async def test_two_rows_with_a_debt_between_them_are_two_people(ledger: Ledger) 
 
 async def test_a_merge_is_noted_in_the_audit_and_a_refusal_is_not(ledger: Ledger) -> None:
     member = await _erin_li(ledger)
-    await ledger.sessions.open_session(CHAT, [*FOUR, PlayerRef(name="erin")],
+    await ledger.open_nights.open_night(CHAT, [*FOUR, PlayerRef(name="erin")],
                                        preset="chengdu")
     guest = (await going(ledger, CHAT)).seats["N"].id
     await ledger.hands.record(CHAT, win("self_draw", "N"))

@@ -18,10 +18,10 @@ async def test_a_ledger_for_reads_reads_and_refuses_writes(ledger: Ledger) -> No
     with pytest.raises(ReadOnly):
         await reader.chats.player(CHAT, PlayerRef(name="alice"))
     with pytest.raises(ReadOnly):
-        await reader.sessions.open_session(CHAT, [PlayerRef(name=n) for n in "abcd"],
+        await reader.open_nights.open_night(CHAT, [PlayerRef(name=n) for n in "abcd"],
                                            preset="chengdu")
     assert (await ledger.chats.find_player(CHAT, "alice")) is None  # nothing was written
-    assert await ledger.sessions.current_session(CHAT) is None
+    assert await ledger.open_nights.current_night(CHAT) is None
     # The ledger it came from still writes, and the reader sees what it wrote.
     await ledger.chats.player(CHAT, PlayerRef(name="alice"))
     assert (await reader.chats.find_player(CHAT, "alice")) is not None

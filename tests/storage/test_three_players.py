@@ -22,14 +22,14 @@ THREE = SEATED[:3]  # alice (E), bob (S), carol (W)
 
 
 async def _night(ledger: Ledger, chat: int = CHAT) -> None:
-    s = await ledger.sessions.open_session(chat, THREE, preset="liangfang", stake_cents=100)
+    s = await ledger.open_nights.open_night(chat, THREE, preset="liangfang", stake_cents=100)
     assert list(s.seats) == ["E", "S", "W"] and s.totals == {"E": 0, "S": 0, "W": 0}
     # hand 1: bob self-draws 清一色 (T1: 8 from each), carol wins off alice: it ends
     await ledger.hands.record(chat, win("self_draw", "S", patterns=["清一色"]), reporter=2)
     out = await ledger.hands.record(chat, win("discard", "W", "E", patterns=["平胡"]), reporter=1)
     assert out.closed and out.next_dealer == "S"
-    assert out.session is not None
-    assert out.session.dealer == "S" and out.session.totals == {"E": -9, "S": 16, "W": -7}
+    assert out.night is not None
+    assert out.night.dealer == "S" and out.night.totals == {"E": -9, "S": 16, "W": -7}
     # hand 2: a kong, then a draw with alice ready (查叫 and 退税 at three)
     await ledger.hands.record(chat, {"type": "kong", "seat": "W", "kind": "concealed"})
     out = await ledger.hands.record(chat, {"type": "wall_end", "players": {
@@ -40,7 +40,7 @@ async def _night(ledger: Ledger, chat: int = CHAT) -> None:
 
 async def test_a_night_of_three(ledger: Ledger) -> None:
     await _night(ledger)
-    s = await ledger.sessions.current_session(CHAT)
+    s = await ledger.open_nights.current_night(CHAT)
     assert s is not None and s.totals == {"E": -7, "S": 15, "W": -8}
     # corrections keep three seats
     await ledger.corrections.amend(CHAT, 2, [{"type": "wall_end", "players": {}}], actor=1)
@@ -48,7 +48,7 @@ async def test_a_night_of_three(ledger: Ledger) -> None:
     assert set(undone.deltas) == {"E", "S", "W"}
     history = await ledger.nights.history(CHAT)
     assert all(set(item.seats) == {"E", "S", "W"} for item in history.items)
-    summary = await ledger.nights.end_session(CHAT)
+    summary = await ledger.nights.end_night(CHAT)
     assert sum(summary.nets.values()) == 0 and len(summary.nets) == 3
     names = {p.name: summary.nets[pid] for pid, p in summary.players.items()}
     assert names == {"alice": -7, "bob": 15, "carol": -8}
@@ -62,14 +62,14 @@ async def test_a_night_of_three(ledger: Ledger) -> None:
     assert stats.hands == 2
     await assert_books_balance(ledger, [CHAT])
     async with ledger.read() as conn:
-        row = (await conn.execute(select(t.sessions).where(t.sessions.c.chat_id == CHAT))).one()
+        row = (await conn.execute(select(t.nights).where(t.nights.c.chat_id == CHAT))).one()
     assert row.seat_n is None and row.net_n == 0
 
 
 async def test_three_players_export_and_import(ledger: Ledger) -> None:
     await _night(ledger)
-    await ledger.nights.end_session(CHAT)
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")  # a night of four after it
+    await ledger.nights.end_night(CHAT)
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")  # a night of four after it
     await ledger.hands.record(CHAT, win("self_draw", "N"))
     with await ledger.files.export_zip(CHAT) as fh:
         data = fh.read()
@@ -91,13 +91,13 @@ async def test_who_cannot_sit_three(ledger: Ledger, preset: str, players: int,
                                     code: str) -> None:
     refs = [*SEATED, PlayerRef(name="erin")][:players]
     with pytest.raises((LedgerError, ReportError)) as err:
-        await ledger.sessions.open_session(CHAT, refs, preset=preset)
+        await ledger.open_nights.open_night(CHAT, refs, preset=preset)
     assert isinstance(err.value, (LedgerError, ReportError)) and err.value.code == code
-    assert await ledger.sessions.current_session(CHAT) is None
+    assert await ledger.open_nights.current_night(CHAT) is None
 
 
 async def test_a_four_player_preset_seats_three(ledger: Ledger) -> None:
-    s = await ledger.sessions.open_session(CHAT, THREE, preset="chengdu")
+    s = await ledger.open_nights.open_night(CHAT, THREE, preset="chengdu")
     assert s.rules["options"]["players"] == 3 and list(s.seats) == ["E", "S", "W"]
     with pytest.raises(ReportError) as err:
         await ledger.hands.record(CHAT, win("self_draw", "N"))
@@ -107,7 +107,7 @@ async def test_a_four_player_preset_seats_three(ledger: Ledger) -> None:
 
 
 async def test_migration_0006_keeps_every_hand(ledger: Ledger) -> None:
-    """Up from 0005 drops seat_n's NOT NULL without rebuilding sessions (a rebuild would
+    """Up from 0005 drops seat_n's NOT NULL without rebuilding nights (a rebuild would
     cascade-delete the hands); down is refused while a table of three is kept."""
     from alembic import command
 
@@ -120,21 +120,21 @@ async def test_migration_0006_keeps_every_hand(ledger: Ledger) -> None:
             (command.downgrade if revision == "0005" else command.upgrade)(cfg, revision)
         return step
 
-    await ledger.sessions.open_session(OTHER, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(OTHER, SEATED, preset="chengdu")
     await ledger.hands.record(OTHER, win("self_draw", "S"))
     async with ledger.write() as conn:
         await conn.run_sync(migrate_to("0005"))
     async with ledger.write() as conn:
         await conn.run_sync(migrate_to("head"))
-    four = await ledger.sessions.current_session(OTHER)
+    four = await ledger.open_nights.current_night(OTHER)
     assert four is not None and four.totals == {"E": -2, "S": 6, "W": -2, "N": -2}
     async with ledger.read() as conn:
         hands = (await conn.execute(select(t.hands.c.id))).all()
     assert len(hands) == 1
-    await ledger.sessions.open_session(CHAT, THREE, preset="sanfang")
+    await ledger.open_nights.open_night(CHAT, THREE, preset="sanfang")
     await ledger.hands.record(CHAT, win("self_draw", "S"))
     with pytest.raises(RuntimeError, match="three-player"):
         async with ledger.write() as conn:
             await conn.run_sync(migrate_to("0005"))
-    assert await ledger.sessions.current_session(CHAT) is not None
+    assert await ledger.open_nights.current_night(CHAT) is not None
     await assert_books_balance(ledger, [OTHER, CHAT])

@@ -32,23 +32,23 @@ async def state(ledger: Ledger, chat_id: int = CHAT) -> State:
     """What an undo must restore: every hand (status, dealer, report, points, reporters)
     and the table (hands, dealer, totals, the hand being played)."""
     async with ledger.read() as conn:
-        srow = (await conn.execute(select(t.sessions).where(
-            t.sessions.c.chat_id == chat_id, t.sessions.c.status == "open"))).one()
+        srow = (await conn.execute(select(t.nights).where(
+            t.nights.c.chat_id == chat_id, t.nights.c.status == "open"))).one()
         h = t.hands.c
         hands = tuple(
             (r.number, r.status, r.dealer, r.next_dealer, full_report(r.report),
              hand_deltas(r.result), tuple(r.reporters))
             for r in (await conn.execute(select(t.hands).where(
-                h.session_id == srow.id).order_by(h.number))).all())
-    session = await ledger.sessions.current_session(chat_id)
-    assert session is not None
-    return (hands, session.hands, session.dealer, session.totals, session.open_hand,
-            session.still_in)
+                h.night_id == srow.id).order_by(h.number))).all())
+    night = await ledger.open_nights.current_night(chat_id)
+    assert night is not None
+    return (hands, night.hands, night.dealer, night.totals, night.open_hand,
+            night.still_in)
 
 
 async def three_hands(ledger: Ledger) -> list[State]:
     """Chengdu, three hands of three wins each; the state after each event."""
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     states = [await state(ledger)]
     for hand in (("S", "W", "N"), ("W", "E", "S"), ("N", "E", "S")):
         for i, seat in enumerate(hand):
@@ -199,9 +199,9 @@ class UndoMachine(LedgerMachine):
         self.stack: list[State] = []
 
     @initialize(preset=st.sampled_from(["chengdu", "changsha"]))
-    def open_table(self, preset: str) -> None:
+    def open_night_info(self, preset: str) -> None:
         overrides = {"birds": 0} if preset == "changsha" else None
-        self.run(self.ledger.sessions.open_session(CHAT, SEATED, preset=preset,
+        self.run(self.ledger.open_nights.open_night(CHAT, SEATED, preset=preset,
                                                    overrides=overrides))
 
     def change(self, coro: Any) -> None:
@@ -220,8 +220,8 @@ class UndoMachine(LedgerMachine):
     def number(self, back: int) -> int:
         """A hand ``back`` hands before the last (0 for the last; hand 1 at most, and
         sometimes one not there, to be refused)."""
-        session = self.run(self.ledger.sessions.current_session(CHAT))
-        return max(1, int(session.hands) - back)
+        night = self.run(self.ledger.open_nights.current_night(CHAT))
+        return max(1, int(night.hands) - back)
 
     @rule(back=st.integers(0, 2))
     def void(self, back: int) -> None:
@@ -266,10 +266,10 @@ TestUndoStackPostgres.settings = settings(max_examples=10, stateful_step_count=1
 async def test_an_edit_may_not_reopen_a_hand_played_before_a_seat_changed(
         ledger: Ledger) -> None:
     from storage.models import PlayerRef
-    await ledger.sessions.open_session(CHAT, SEATED, preset="chengdu")
+    await ledger.open_nights.open_night(CHAT, SEATED, preset="chengdu")
     for event in (win("self_draw", "S"), win("discard", "W", "N"), win("self_draw", "N")):
         await ledger.hands.record(CHAT, event, reporter=1)
-    await ledger.sessions.change_seat(CHAT, "carol", PlayerRef(name="erin"))
+    await ledger.open_nights.change_seat(CHAT, "carol", PlayerRef(name="erin"))
     before = await state(ledger)
     with pytest.raises(LedgerError) as err:  # one win of a blood battle: open again
         await ledger.corrections.amend(CHAT, 1, [win("self_draw", "S")], actor=1)

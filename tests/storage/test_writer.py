@@ -31,7 +31,7 @@ def _actions(conn: Connection) -> list[str]:
 async def test_several_chats_reports_share_a_transaction_and_keep_their_results(
         ledger: Ledger) -> None:
     for chat in CHATS:
-        await ledger.sessions.open_session(chat, SEATED, preset="chengdu")
+        await ledger.open_nights.open_night(chat, SEATED, preset="chengdu")
     writer = ledger._writer
     assert len(CHATS) > writer.batch_from
     before = writer.batches, writer.units
@@ -41,7 +41,7 @@ async def test_several_chats_reports_share_a_transaction_and_keep_their_results(
     assert units == len(CHATS)
     assert batches < units  # they queued behind the first and went in together
     # Each its own outcome.
-    assert [o.session.chat_id if o.session else None for o in outcomes] == CHATS
+    assert [o.night.chat_id if o.night else None for o in outcomes] == CHATS
     assert all(o.hand_number == 1 for o in outcomes)
     async with ledger.read() as conn:
         hands = (await conn.execute(select(func.count()).select_from(t.hands))).scalar_one()
@@ -113,7 +113,7 @@ def _later_audit(conn: Connection, action: str | None) -> str | None:
 async def test_writes_left_for_later_are_one_statement_for_the_whole_batch(
         ledger: Ledger) -> None:
     for chat in CHATS:
-        await ledger.sessions.open_session(chat, SEATED, preset="chengdu")
+        await ledger.open_nights.open_night(chat, SEATED, preset="chengdu")
     ledger._writer.batch_from = 2
     seen: list[str] = []
 
@@ -132,10 +132,10 @@ async def test_writes_left_for_later_are_one_statement_for_the_whole_batch(
     async with ledger.read() as conn:
         entries = (await conn.execute(select(func.count()).select_from(t.entries))
                    ).scalar_one()
-        nets = (await conn.execute(select(t.sessions.c.net_s).where(
-            t.sessions.c.chat_id.in_(CHATS)))).scalars().all()
+        nets = (await conn.execute(select(t.nights.c.net_s).where(
+            t.nights.c.chat_id.in_(CHATS)))).scalars().all()
     assert entries == 4 * len(CHATS)
-    assert nets == [o.session.totals["S"] if o.session else None for o in outcomes]
+    assert nets == [o.night.totals["S"] if o.night else None for o in outcomes]
     assert all(n > 0 for n in nets)
 
 
@@ -156,7 +156,7 @@ async def test_a_batch_holds_one_report_of_a_chat(ledger: Ledger) -> None:
     caller may)."""
     chat, other = -555, -556
     for c in (chat, other):  # blood battle: a hand stays open until three have won
-        await ledger.sessions.open_session(c, SEATED, preset="chengdu")
+        await ledger.open_nights.open_night(c, SEATED, preset="chengdu")
     first = await ledger.hands.record(chat, win("self_draw", "S"))
     assert not first.closed
     writer = ledger._writer

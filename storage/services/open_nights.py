@@ -1,4 +1,4 @@
-"""The table going (a session): opening it, reading it as players see it, its scoreboard
+"""The table going (a night): opening it, reading it as players see it, its scoreboard
 message, and seat changes during a night (/seat): a player leaves and another takes the
 seat between hands; the dealer and the night go on, and every result stays with who
 earned it."""
@@ -16,7 +16,7 @@ from engine.families import FAMILIES
 from engine.families.registry import POINT_CENT
 from engine.rules import rules_for_players
 from storage.errors import LedgerError
-from storage.models import PlayerRef, SessionInfo
+from storage.models import NightInfo, PlayerRef
 from storage.services import rows as repo
 from storage.services.drafts import take_draft
 from storage.sql import tables as t
@@ -29,35 +29,35 @@ from storage.sql.store import Service
 MAX_PEOPLE = 16
 
 
-def people(conn: Connection, session_id: int) -> set[int]:
+def people(conn: Connection, night_id: int) -> set[int]:
     """Who played a hand of the night (the ids its summary names, beside the seats)."""
     hp, h = t.hand_players.c, t.hands.c
     return set(conn.execute(select(hp.player_id).distinct().join(
-        t.hands, h.id == hp.hand_id).where(h.session_id == session_id)).scalars())
+        t.hands, h.id == hp.hand_id).where(h.night_id == night_id)).scalars())
 
 
-class Sessions(Service):
+class OpenNights(Service):
     """The table going in a chat: open it, read it, find its last event and scoreboard
     message, change a seat, and see it as it sat for an earlier hand."""
 
-    async def open_session(self, chat_id: int, seats: Sequence[PlayerRef], *,
+    async def open_night(self, chat_id: int, seats: Sequence[PlayerRef], *,
                            preset: str | None = None, overrides: dict[str, Any] | None = None,
                            stake_cents: int | None = None,
-                           draft: tuple[int, int] | None = None) -> SessionInfo:
+                           draft: tuple[int, int] | None = None) -> NightInfo:
         """``draft``: the id and version of the seat buttons' draft that opens the table,
         taken in the same transaction (a press on an older version is ``stale_button``)."""
         if len(seats) not in (3, 4):
             raise LedgerError("four_players", "a table has four players, or three",
                               count=len(seats))
 
-        def unit(conn: Connection) -> SessionInfo:
+        def unit(conn: Connection) -> NightInfo:
             if draft is not None:
                 take_draft(conn, chat_id, draft, "those seats changed meanwhile")
             chat = repo.ensure_chat(conn, chat_id)
-            s = t.sessions.c
+            s = t.nights.c
             if conn.execute(select(s.id).where(
                     s.chat_id == chat_id, s.status == "open")).first() is not None:
-                raise LedgerError("session_open", "this chat already has a table going; "
+                raise LedgerError("night_open", "this chat already has a table going; "
                                   "end it first")
             # The chat's house rules are for its preset: a table of that preset keeps them.
             same = preset is None or preset == chat.preset
@@ -71,36 +71,36 @@ class Sessions(Service):
             if len({p.id for p in players}) != len(seats):
                 raise LedgerError("same_player_twice", "a player cannot sit twice")
             try:
-                result = conn.execute(insert(t.sessions).values(
+                result = conn.execute(insert(t.nights).values(
                     chat_id=chat_id, preset=rules.preset, rules=rules.snapshot(),
                     stake_cents=stake,
                     seat_e=players[0].id, seat_s=players[1].id, seat_w=players[2].id,
                     seat_n=players[3].id if len(players) == 4 else None,  # three: none
                     dealer="E", status="open", hands=0, started_at=now()).returning(s.id))
             except IntegrityError:  # another writer opened a table a moment ago
-                raise LedgerError("session_open", "this chat already has a table going; "
+                raise LedgerError("night_open", "this chat already has a table going; "
                                   "end it first") from None
             sid = result.scalar_one()
-            return repo.session_info(conn, chat_id, sid)
+            return repo.night_info(conn, chat_id, sid)
 
         return await self.store.run(unit, write=True)
 
-    async def current_session(self, chat_id: int) -> SessionInfo | None:
-        def unit(conn: Connection) -> SessionInfo | None:
-            return repo.open_table(conn, chat_id)
+    async def current_night(self, chat_id: int) -> NightInfo | None:
+        def unit(conn: Connection) -> NightInfo | None:
+            return repo.open_night_info(conn, chat_id)
 
         return await self.store.run(unit, write=False)
 
     async def last_event(self, chat_id: int) -> tuple[int, int, int, int | None] | None:
-        """(session id, hand number, event index, reporter) of the open table's last event."""
+        """(night id, hand number, event index, reporter) of the open table's last event."""
 
         def unit(conn: Connection) -> tuple[int, int, int, int | None] | None:
-            srow = repo.session_row(conn, chat_id)
+            srow = repo.night_row(conn, chat_id)
             if srow is None:
                 return None
             h = t.hands.c
             row = conn.execute(select(h.number, h.reporters).where(
-                h.session_id == srow.id, h.status != "void").order_by(h.number.desc())
+                h.night_id == srow.id, h.status != "void").order_by(h.number.desc())
                 .limit(1)).first()
             if row is None or not row.reporters or repo.latest_edit(conn, srow) is not None:
                 return None  # after a correction, the events' Undo buttons are out of date
@@ -113,50 +113,50 @@ class Sessions(Service):
         at the open table, if one does (its events' Undo buttons wait until then)."""
 
         def unit(conn: Connection) -> tuple[str, int] | None:
-            srow = repo.session_row(conn, chat_id)
+            srow = repo.night_row(conn, chat_id)
             edit = None if srow is None else repo.latest_edit(conn, srow)
             return None if edit is None else (str(edit.action), int(edit.hand_number))
 
         return await self.store.run(unit, write=False)
 
-    async def board_message(self, chat_id: int, session_id: int) -> int | None:
+    async def board_message(self, chat_id: int, night_id: int) -> int | None:
         """The id of the table's scoreboard message, if it was posted."""
 
         def unit(conn: Connection) -> int | None:
-            return conn.execute(select(t.sessions.c.board_message_id).where(
-                t.sessions.c.chat_id == chat_id, t.sessions.c.id == session_id)
+            return conn.execute(select(t.nights.c.board_message_id).where(
+                t.nights.c.chat_id == chat_id, t.nights.c.id == night_id)
             ).scalar_one_or_none()
 
         return await self.store.run(unit, write=False)
 
-    async def has_ended(self, chat_id: int, session_id: int) -> bool:
-        """Whether ``session_id`` is a table of this chat that has ended (a press on one of
+    async def has_ended(self, chat_id: int, night_id: int) -> bool:
+        """Whether ``night_id`` is a table of this chat that has ended (a press on one of
         its buttons is answered so)."""
 
         def unit(conn: Connection) -> bool:
-            s = t.sessions.c
+            s = t.nights.c
             return conn.execute(select(s.status).where(
-                s.chat_id == chat_id, s.id == session_id)).scalar_one_or_none() == "ended"
+                s.chat_id == chat_id, s.id == night_id)).scalar_one_or_none() == "ended"
 
         return await self.store.run(unit, write=False)
 
-    async def set_board_message(self, chat_id: int, session_id: int, message_id: int) -> None:
+    async def set_board_message(self, chat_id: int, night_id: int, message_id: int) -> None:
         def unit(conn: Connection) -> None:
-            conn.execute(update(t.sessions).where(
-                t.sessions.c.chat_id == chat_id, t.sessions.c.id == session_id)
+            conn.execute(update(t.nights).where(
+                t.nights.c.chat_id == chat_id, t.nights.c.id == night_id)
                 .values(board_message_id=message_id))
 
         return await self.store.run(unit, write=True)
 
     async def change_seat(self, chat_id: int, leaving: str, joining: PlayerRef, *,
-                          actor: int | None = None) -> SessionInfo:
+                          actor: int | None = None) -> NightInfo:
         """``joining`` takes ``leaving``'s seat (a seated player's name, @username or seat
         letter). Refused while a hand is being played, when the joining player sits, or
         when the night would hold more than ``MAX_PEOPLE`` people (``night_full``)."""
 
-        def unit(conn: Connection) -> SessionInfo:
-            srow = repo.open_session_row(conn, chat_id)
-            info = repo.session_info(conn, chat_id, srow.id, row=srow)
+        def unit(conn: Connection) -> NightInfo:
+            srow = repo.open_night_row(conn, chat_id)
+            info = repo.night_info(conn, chat_id, srow.id, row=srow)
             if info.open_hand is not None:
                 raise LedgerError("seat_mid_hand", "a hand is being played",
                                   number=info.open_hand)
@@ -177,34 +177,34 @@ class Sessions(Service):
                                   name=player.name, limit=MAX_PEOPLE)
             h = t.hands.c
             # The hands so far keep who played them.
-            conn.execute(update(t.hands).where(h.session_id == srow.id, h.seats.is_(None))
+            conn.execute(update(t.hands).where(h.night_id == srow.id, h.seats.is_(None))
                          .values(seats={s: p.id for s, p in info.seats.items()}))
             e = t.entries.c
             earned = conn.execute(select(func.coalesce(func.sum(e.delta), 0)).where(
-                e.session_id == srow.id, e.player_id == player.id)).scalar_one()
+                e.night_id == srow.id, e.player_id == player.id)).scalar_one()
             column = repo.SEAT_COLUMNS[seat]
-            conn.execute(update(t.sessions).where(t.sessions.c.id == srow.id).values(
+            conn.execute(update(t.nights).where(t.nights.c.id == srow.id).values(
                 {column: player.id, f"net_{seat.lower()}": int(earned), "reseated": True}))
             conn.execute(t.audit.insert().values(
-                chat_id=chat_id, session_id=srow.id, hand_number=None, action="seat",
+                chat_id=chat_id, night_id=srow.id, hand_number=None, action="seat",
                 actor=actor, at=now(),
                 before={"seat": seat, "player": info.seats[seat].name},
                 after={"seat": seat, "player": player.name}))
-            return repo.session_info(conn, chat_id, srow.id)
+            return repo.night_info(conn, chat_id, srow.id)
 
         return await self.store.run(unit, write=True)
 
-    async def hand_table(self, session: SessionInfo, number: int) -> SessionInfo:
-        """``session`` as it sat for its hand ``number``, the one a correction reads: who
+    async def night_at_hand(self, night: NightInfo, number: int) -> NightInfo:
+        """``night`` as it sat for its hand ``number``, the one a correction reads: who
         played it (a seat may have changed since), and no seats still in unless it is the
         hand being played. A hand not there yet leaves the table as it is."""
-        if number == session.open_hand:
-            return session
+        if number == night.open_hand:
+            return night
 
-        def unit(conn: Connection) -> SessionInfo:
+        def unit(conn: Connection) -> NightInfo:
             h = t.hands.c
             seats = conn.execute(select(h.seats).where(
-                h.session_id == session.id, h.number == number)).scalar()
-            return repo.as_played(conn, session.model_copy(update={"still_in": ()}), seats)
+                h.night_id == night.id, h.number == number)).scalar()
+            return repo.as_played(conn, night.model_copy(update={"still_in": ()}), seats)
 
         return await self.store.run(unit, write=False)
