@@ -30,7 +30,7 @@ async def test_set_of_the_table_options_in_a_chat_of_another_preset(tmp_path: Pa
         t.admin("alice")
         await t.say("alice", SG)  # the chat's own preset is still Chengdu
         text = await _said(t, "alice", "/set stake=10/20")
-        assert "stake is an option of Singapore/Malaysia, the night going, not of this " \
+        assert "stake is an option of Singapore/Malaysia, the table going, not of this " \
                "chat's house rules (Chengdu blood battle)" in text, text
         assert "/set preset singapore, then /set stake=10/20." in text, text
         assert "Unknown option" not in text and "cap_fan" not in text, text
