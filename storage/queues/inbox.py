@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from sqlalchemy import bindparam, func, or_, select, text, update
+from sqlalchemy import TextClause, bindparam, func, or_, select, text, update
 from sqlalchemy.engine import Connection
 
 from storage.queues.messages import (
@@ -59,11 +59,30 @@ _HELD = (
 # a transaction-level advisory lock on the chat, keyed apart from the other advisory locks.
 _CHAT_LOCK = text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))")
 
-# The chat's pending rows: how many, and until when a lease holds one of them.
-_CHAT_STATE = (
-    select(func.count(), func.max(_i.claimed_until))
-    .where(_i.chat_id == bindparam("s_chat"), _i.status == "pending")
-)
+def _receipt() -> TextClause:
+    """An update stored, claimed at once (``claimed_by``) if its chat has no other pending
+    row, and until when a live lease holds one of the chat's others (``held_until``): one
+    statement, run after the chat's advisory lock so that it reads the rows committed
+    while it waited. On both backends (SQLite wants a WHERE before ON CONFLICT)."""
+    columns = ("key", "chat_id", "update_id", "payload", "received_at", "claim", "until")
+    return text(
+        "INSERT INTO inbox (key, chat_id, update_id, payload, status, attempts, "
+        "received_at, claimed_by, claimed_until) "
+        "SELECT :key, :chat_id, :update_id, :payload, 'pending', 0, :received_at, "
+        "CASE WHEN waiting.n = 0 THEN :claim END, CASE WHEN waiting.n = 0 THEN :until END "
+        "FROM (SELECT count(*) AS n FROM inbox "
+        "WHERE chat_id = :chat_id AND status = 'pending') AS waiting WHERE true "
+        "ON CONFLICT (key) DO NOTHING "
+        "RETURNING id, claimed_by, (SELECT max(other.claimed_until) FROM inbox AS other "
+        "WHERE other.chat_id = inbox.chat_id AND other.status = 'pending' "
+        "AND other.id <> inbox.id) AS held_until"
+    ).bindparams(*(bindparam(c, type_=t.inbox.c[{"claim": "claimed_by",
+                                                 "until": "claimed_until"}.get(c, c)].type)
+                   for c in columns)).columns(
+        t.inbox.c.id, t.inbox.c.claimed_by, t.inbox.c.claimed_until.label("held_until"))
+
+
+_RECEIPT = _receipt()
 
 
 class Inbox(Service):
@@ -118,20 +137,16 @@ class Inbox(Service):
             stamp = now()
             if conn.dialect.name == "postgresql":
                 conn.execute(_CHAT_LOCK, {"k": f"inbox:{item.chat_id}"})
-            waiting, held_until = conn.execute(_CHAT_STATE, {"s_chat": item.chat_id}).one()
-            first = waiting == 0
-            rows = insert_many(conn, t.inbox, [{
+            row = conn.execute(_RECEIPT, {
                 "key": item.key, "chat_id": item.chat_id, "update_id": item.update_id,
-                "payload": item.payload, "status": "pending", "attempts": 0,
-                "received_at": stamp, "claimed_by": claim if first else None,
-                "claimed_until": stamp + timedelta(seconds=lease) if first else None}],
-                _i.key, skip_key=_i.key)
-            if not rows:
+                "payload": item.payload, "received_at": stamp, "claim": claim,
+                "until": stamp + timedelta(seconds=lease)}).one_or_none()
+            if row is None:
                 return None, False
-            held = held_until is not None and naive(held_until) >= naive(stamp)
-            return Pending(id=rows[0].id, key=item.key, chat_id=item.chat_id,
+            held = row.held_until is not None and naive(row.held_until) >= naive(stamp)
+            return Pending(id=row.id, key=item.key, chat_id=item.chat_id,
                            update_id=item.update_id, payload=item.payload,
-                           received_at=stamp, held=held), first
+                           received_at=stamp, held=held), row.claimed_by is not None
 
         return await self.store.run(unit, write=True, urgent=True)
 

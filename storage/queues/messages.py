@@ -42,7 +42,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import bindparam, or_, select, text, update
+from sqlalchemy import bindparam, text, update
 from sqlalchemy.engine import Connection
 
 from storage.sql import tables as t
@@ -143,32 +143,45 @@ class Answer:
 
 
 def insert_many(conn: Connection, table: Any, rows: list[dict[str, Any]],
-                 *returning: Any, skip_key: Any = None) -> list[Any]:
+                 *returning: Any, skip_key: Any = None, behind: str | None = None
+                 ) -> list[Any]:
     """One multi-row ``INSERT ... RETURNING`` (one statement, one round trip, on both
     backends), its rows in insertion order; with ``skip_key``, rows whose key exists are
     skipped (``ON CONFLICT DO NOTHING``). Ids grow in insertion order (SQLite's integer
-    primary key, a PostgreSQL sequence), so sorting by id restores the order given."""
+    primary key, a PostgreSQL sequence), so sorting by id restores the order given. With
+    ``behind`` (outbox rows held by that worker), each row also says whether an older answer
+    of its chat waits that the worker does not hold (``behind``), in the same statement."""
     columns = tuple(rows[0])
     stmt = _rows_statement(conn.dialect.name, table, columns, len(rows),
                            tuple(c.name for c in returning),
-                           None if skip_key is None else skip_key.name)
+                           None if skip_key is None else skip_key.name, behind is not None)
     flat = {f"{c}_{n}": row[c] for n, row in enumerate(rows) for c in columns}
+    if behind is not None:
+        flat["b_worker"] = behind
     return sorted(conn.execute(stmt, flat).all(), key=lambda r: r.id)
 
 
 @functools.lru_cache(maxsize=256)
 def _rows_statement(dialect: str, table: Any, columns: tuple[str, ...], n: int,
-                    returning: tuple[str, ...], skip_key: str | None) -> Any:
+                    returning: tuple[str, ...], skip_key: str | None, behind: bool) -> Any:
     """The statement for :func:`insert_many`, built once for each shape. It is SQL text
     with typed parameters: SQLAlchemy compiles a Core multi-row ``values()`` anew on every
     execution (it has no cache key), which costs more than the round trip it saves."""
     rows = ", ".join("(" + ", ".join(f":{c}_{i}" for c in columns) + ")" for i in range(n))
     conflict = f" ON CONFLICT ({skip_key}) DO NOTHING" if skip_key is not None else ""
-    back = ", ".join(("id", *returning))
+    back = ", ".join(("id", *returning, *([_BEHIND] if behind else [])))
     stmt = text(f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES {rows}{conflict} "
                 f"RETURNING {back}")
     return stmt.bindparams(*(bindparam(f"{c}_{i}", type_=table.c[c].type)
-                             for i in range(n) for c in columns))
+                             for i in range(n) for c in columns),
+                           *([bindparam("b_worker", type_=_o.claimed_by.type)] if behind else []))
+
+
+# An answer's chat has older answers waiting (pending, not a board edit) that the worker
+# writing it does not hold; its own rows, held by it, are not among them.
+_BEHIND = ("EXISTS (SELECT 1 FROM outbox AS older WHERE older.chat_id = outbox.chat_id "
+           "AND older.status = 'pending' AND older.collapse IS NULL "
+           "AND (older.claimed_by IS NULL OR older.claimed_by <> :b_worker)) AS behind")
 
 
 # Handled: only the key (and the status) is kept, for as long as Telegram may deliver the
@@ -177,13 +190,6 @@ _DONE = (update(t.inbox).where(_i.id == bindparam("b_id"), _i.status == "pending
          .values(status="done", done_at=bindparam("b_at"), claimed_by=None, claimed_until=None,
                  payload=HANDLED))
 _DONE_BY = _DONE.where(_i.claimed_by == bindparam("b_worker"))
-
-
-# The chats (of those given) with older answers waiting that ``b_worker`` does not hold.
-_BEHIND = select(_o.chat_id).distinct().where(
-    _o.status == "pending", _o.chat_id.in_(bindparam("b_chats", expanding=True)),
-    _o.collapse.is_(None),
-    or_(_o.claimed_by.is_(None), _o.claimed_by != bindparam("b_worker")))
 
 
 def enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | None,
@@ -195,19 +201,17 @@ def enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | None
     if not messages:
         return []
     until = stamp + timedelta(seconds=lease) if worker is not None else None
-    behind: set[int] = set()
-    if worker is not None:
-        chats = sorted({m.chat_id for m in messages})
-        behind = set(conn.execute(_BEHIND, {"b_chats": chats, "b_worker": worker})
-                     .scalars())
-    rows = insert_many(conn, t.outbox, [{
-        "chat_id": m.chat_id, "inbox_id": inbox_id, "method": m.method, "params": m.params,
-        "collapse": m.collapse, "status": "pending", "attempts": 0, "created_at": stamp,
-        "claimed_by": worker, "claimed_until": until}
-        for m in messages])
+    values = [{"chat_id": m.chat_id, "inbox_id": inbox_id, "method": m.method,
+               "params": m.params, "collapse": m.collapse, "status": "pending",
+               "attempts": 0, "created_at": stamp, "claimed_by": worker,
+               "claimed_until": until} for m in messages]
+    if worker is None:
+        rows = insert_many(conn, t.outbox, values)
+    else:  # whether older answers of its chat wait that this worker does not hold
+        rows = insert_many(conn, t.outbox, values, behind=worker)
     return [Queued(id=row.id, chat_id=m.chat_id, method=m.method, params=m.params,
                    collapse=m.collapse, created_at=stamp, held_until=until,
-                   behind=m.chat_id in behind and m.collapse is None)
+                   behind=bool(getattr(row, "behind", False)) and m.collapse is None)
             for row, m in zip(rows, messages, strict=True)]
 
 
