@@ -86,10 +86,12 @@ class TelegramSettings(Section):
     # Seconds to wait for Telegram to connect and answer one call (polling's long wait
     # comes on top); a call that takes longer is retried.
     request_timeout: float = Field(10, gt=0, le=300)
-    # Connections kept open to the Bot API for calls other than getUpdates (python-telegram-
-    # bot's own default is 256). A call finding all of them busy waits for one, up to
-    # request_timeout. See docs/performance.md, "The road to Telegram".
-    connection_pool_size: int = Field(256, ge=1, le=1024)
+    # Connections kept open to the Bot API for calls other than getUpdates. A call finding
+    # all of them busy waits for one, up to request_timeout. 16 carry more than a bot
+    # token's 30 messages a second at half a second a call; python-telegram-bot's own
+    # default, 256, costs CPU on every call (its HTTP client looks over every open
+    # connection to pick one). See docs/performance.md, "The road to Telegram".
+    connection_pool_size: int = Field(16, ge=1, le=1024)
     # polling (the default) or webhook: Telegram posts updates to webhook_url, which a
     # reverse proxy with TLS forwards to listen; the URL's path is the path served.
     mode: Literal["polling", "webhook"] = "polling"
