@@ -33,6 +33,7 @@ from bot.ops.config import Settings
 from bot.text.i18n import is_chinese, normalise_language
 from bot.webapp import access, entry, views
 from bot.webapp.auth import AuthError, InitData, chat_of, validate
+from bot.webapp.form import Form
 from bot.webapp.strings import strings
 from storage.errors import LedgerError
 from storage.ledger import Claimed
@@ -177,10 +178,10 @@ def routes(application: AnyApp, settings: Settings,
         return night
 
     async def form(data: dict[str, Any], c: Caller
-                   ) -> tuple[NightInfo, str, entry.Form]:
+                   ) -> tuple[NightInfo, str, Form]:
         night = await recorder(c)
         try:
-            f = entry.Form.model_validate(data)
+            f = Form.model_validate(data)
             return night, entry.report_text(c.lang, night, f), f
         except ValidationError:
             raise _Refused(400, "bad_form", strings(c.lang)["failed"]) from None

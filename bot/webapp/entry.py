@@ -18,9 +18,8 @@ import re
 import time
 from collections import Counter
 from html import escape, unescape
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, Field, field_validator
 from telegram import Message
 from telegram.constants import ParseMode
 
@@ -46,12 +45,12 @@ from bot.text.i18n import is_chinese, t
 from bot.text.words import pattern_name, said
 from bot.webapp.auth import InitData
 from bot.webapp.entry_bites import bite_text
-from bot.webapp.entry_hk import FLOWERS, hk_words
-from bot.webapp.entry_hk import MAX_FAN as HK_MAX_FAN
-from bot.webapp.entry_mcr import McrForm, mcr_text, under_gate
+from bot.webapp.entry_hk import hk_words
+from bot.webapp.entry_mcr import mcr_text, under_gate
+from bot.webapp.form import DrawState, Form
 from engine.errors import ReportError
-from engine.models import MAX_FAN, SEATS, HandResult
-from engine.offer import FROM_ANOTHER, WAYS, Offer
+from engine.models import SEATS, HandResult
+from engine.offer import FROM_ANOTHER, Offer
 from engine.rules import Ruleset
 from engine.settle import parse_report, settle_hand
 from engine.tiles import TileError
@@ -59,11 +58,6 @@ from storage.errors import LedgerError
 from storage.ledger import Ledger
 from storage.models import NightInfo
 
-TILE = re.compile(r"^(?:[1-9][mps]|[1-7]z)$")
-# Singapore's bonus tiles as the form sends them (flowers, seasons, animals).
-BONUS_CODES = ("f1", "f2", "f3", "f4", "s1", "s2", "s3", "s4", "cat", "rat", "rooster",
-               "centipede")
-MAX_AMOUNT = 1_000_000
 # The words /hu reads for each way of winning, in the chat's language.
 HOW_WORDS = {
     "zh-Hans": {"self_draw": "自摸", "discard": "点炮", "rob_kong": "抢杠",
@@ -73,96 +67,6 @@ HOW_WORDS = {
     "en": {"self_draw": "self", "discard": "from", "rob_kong": "rob",
            "kong_replacement": "kongdraw", "after_kong_discard": "kongdiscard"},
 }
-
-
-def _all_tiles(value: list[str]) -> list[str]:
-    """A form's ``tiles``: each one a tile (5m, 7z)."""
-    if not all(isinstance(x, str) and TILE.match(x) for x in value):
-        raise ValueError("not a tile")
-    return value
-
-
-class DrawState(BaseModel):
-    state: Literal["no", "ready", "pig"] = "no"
-    fan: int = Field(1, ge=1, le=MAX_FAN)
-
-
-class Other(BaseModel):
-    """Another winner off the same discard (一炮多响): by patterns, or tiles."""
-
-    winner: str = Field(pattern=r"^[ESWN]$")
-    tiles: list[str] = Field(default_factory=list, max_length=14)
-    patterns: list[str] = Field(default_factory=list, max_length=8)
-
-    _tiles = field_validator("tiles")(_all_tiles)
-
-
-class Form(BaseModel):
-    """A win (``winner``, ``how``, ``from_seat``, tiles, patterns) or, with ``kind`` kong,
-    a kong made by ``winner`` (``kong``: concealed, added, direct (off ``from_seat``), or
-    wild)."""
-
-    kind: Literal["win", "kong", "draw", "bite"] = "win"
-    winner: str | None = Field(None, pattern=r"^[ESWN]$")
-    how: str = "self_draw"
-    kong: Literal["concealed", "added", "direct", "wild"] | None = None
-    from_seat: str | None = Field(None, pattern=r"^[ESWN]$")
-    tiles: list[str] = Field(default_factory=list, max_length=14)
-    melds: list[list[str]] = Field(default_factory=list, max_length=4)
-    patterns: list[str] = Field(default_factory=list, max_length=8)
-    indicator: str | None = Field(None, pattern=r"^(?:[1-9][mps]|[1-7]z)$")  # 本金, 精牌
-    others: list[Other] = Field(default_factory=list, max_length=2)
-    # Singapore: the tai counted in (instead of patterns or tiles), and the bonus tiles;
-    # points only: the amount the win is worth.
-    tai: int | None = Field(None, ge=0, le=MAX_FAN)
-    amount: int | None = Field(None, ge=1, le=MAX_AMOUNT)
-    bonus: list[str] = Field(default_factory=list, max_length=12)
-    # Singapore's bites and sets (``kind`` bite): which, hidden, and ``from_seat`` to charge
-    # one player.
-    bite: Literal["cat_rat", "rooster_centipede", "seat_flowers", "set_flowers",
-                  "set_seasons", "set_animals"] | None = None
-    hidden: bool = False
-    # MCR: the melds with their sources, the winning tile, flags, flowers, or the fan count.
-    mcr: McrForm | None = None
-    # Hong Kong: the 番 count (and its flower 番), bonus tiles, prevailing wind, 包自摸.
-    fan: int | None = Field(None, ge=0, le=HK_MAX_FAN)
-    flower_fan: int = Field(0, ge=0, le=8)
-    flowers: list[str] = Field(default_factory=list, max_length=8)
-    wind: str | None = Field(None, pattern=r"^[ESWN]$")
-    feeder: str | None = Field(None, pattern=r"^[ESWN]$")
-
-    @field_validator("flowers")
-    @classmethod
-    def _flowers(cls, value: list[str]) -> list[str]:
-        if not all(x in FLOWERS for x in value) or len(set(value)) != len(value):
-            raise ValueError("not a bonus tile")
-        return value
-
-    @field_validator("bonus")
-    @classmethod
-    def _bonus(cls, value: list[str]) -> list[str]:
-        if not all(x in BONUS_CODES for x in value) or len(set(value)) != len(value):
-            raise ValueError("not a bonus tile")
-        return value
-    # The wall ran out (Sichuan): each player still in, not ready, ready for some fan, or 花猪.
-    players: dict[Literal["E", "S", "W", "N"], DrawState] = Field(default_factory=dict)
-
-    @field_validator("how")
-    @classmethod
-    def _how(cls, value: str) -> str:
-        if value not in WAYS:
-            raise ValueError("unknown way of winning")
-        return value
-
-    _tiles = field_validator("tiles")(_all_tiles)
-
-    @field_validator("melds")
-    @classmethod
-    def _melds(cls, value: list[list[str]]) -> list[list[str]]:
-        for meld in value:
-            if not 3 <= len(meld) <= 4 or not all(TILE.match(x) for x in meld):
-                raise ValueError("a meld is three or four tiles")
-        return value
 
 
 class EntryError(Exception):

@@ -7,15 +7,12 @@ animals), written as the chat's ``/bite`` (``/yao`` in Chinese) and read by its 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from bot.dialogs.guided_steps import facts_of
 from bot.text.answer import INSTANT
 from bot.text.i18n import is_chinese, t
+from bot.webapp.form import Form
 from storage.models import NightInfo
-
-if TYPE_CHECKING:
-    from bot.webapp.entry import Form
 
 Who = Callable[[NightInfo, str], str]  # a seat as a report names it
 Refuse = Callable[[str], Exception]  # the form's error, in the user's words

@@ -7,24 +7,19 @@ grammar, with the share table the table plays."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.text import words
 from bot.text.i18n import is_chinese, money, t
+from bot.webapp.form import FLOWERS, Form
 from engine.models import SEATS
 from engine.share_table import CURVE_NAMES, TIER_NAMES, share_rows
 from storage.models import NightInfo
-
-if TYPE_CHECKING:
-    from bot.webapp.entry import Form
 
 Who = Callable[[NightInfo, str], str]  # a seat as a report names it
 Refuse = Callable[[str], Exception]  # the form's error, in the user's words
 Compact = Callable[[list[str]], str]  # tiles as the report's words
 
-# The bonus tiles as the form sends them: 梅蘭菊竹 1f-4f, 春夏秋冬 1g-4g.
-FLOWERS = ("1f", "2f", "3f", "4f", "1g", "2g", "3g", "4g")
-MAX_FAN = 13
 WINDS = {"E": "东", "S": "南", "W": "西", "N": "北"}
 ROUND_WORD = {"zh-Hans": "圈风", "zh-Hant": "圈風"}  # the prevailing wind, said before it
 

@@ -7,30 +7,22 @@ count; or the fan count alone. Written as the chat's ``/hu`` at an MCR table
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
-
-from pydantic import BaseModel, Field, field_validator
+from typing import Any
 
 from bot.text import render_mcr, words
 from bot.text.i18n import is_chinese, t
+from bot.webapp.form import Form, McrForm, Meld
 from engine.mcr import match
 from engine.mcr.hand import GATE
-from engine.models import MAX_MCR_FAN
 from engine.offer import FROM_ANOTHER
 from storage.models import NightInfo
-
-if TYPE_CHECKING:
-    from bot.webapp.entry import Form
 
 Who = Callable[[NightInfo, str], str]  # a seat as a report names it
 Refuse = Callable[[str], Exception]  # the form's error, in the user's words
 Compact = Callable[[list[str]], str]  # tiles as the report's words
 
-TILE = r"^(?:[1-9][mps]|[1-7]z)$"
-MAX_FLOWERS = 8
 # A meld's word in the report (the grammar's MELD_WORDS), in Chinese and in English.
 MELD_WORDS = {
     "zh": {"chow": "吃", "pung": "碰", "kong": "杠", "concealed": "暗杠", "added": "补杠"},
@@ -42,32 +34,6 @@ FLAG_WORDS = {"zh": {"last_tile": "和绝张", "last_of_wall": "海底捞月",
                      "last_of_wall_self": "妙手回春"},
               "en": {"last_tile": "last-tile", "last_of_wall": "last-of-wall",
                      "last_of_wall_self": "last-of-wall"}}
-
-
-class Meld(BaseModel):
-    """A meld: a chow (the 上家's), a pung or kong claimed off ``from_seat``, a concealed
-    kong, or a kong added to a pung claimed off ``from_seat``."""
-
-    kind: Literal["chow", "pung", "kong", "concealed", "added"]
-    tiles: list[str] = Field(min_length=3, max_length=4)
-    from_seat: str | None = Field(None, pattern=r"^[ESWN]$")
-
-    @field_validator("tiles")
-    @classmethod
-    def _tiles(cls, value: list[str]) -> list[str]:
-        if not all(isinstance(x, str) and re.match(TILE, x) for x in value):
-            raise ValueError("not a tile")
-        return value
-
-
-class McrForm(BaseModel):
-    melds: list[Meld] = Field(default_factory=list, max_length=4)
-    winning_tile: str | None = Field(None, pattern=TILE)
-    last_tile: bool = False  # 和绝张
-    last_of_wall: bool = False  # 妙手回春 (self-drawn) or 海底捞月 (claimed)
-    flowers: int = Field(0, ge=0, le=MAX_FLOWERS)
-    fan: int | None = Field(None, ge=1, le=MAX_MCR_FAN)  # the table's own count, flowers in
-    false_win: bool = False  # recorded even under the gate: as 错和
 
 
 def _said(lang: str, word: str) -> str:

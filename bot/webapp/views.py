@@ -14,7 +14,8 @@ from bot.text.amounts import signed_points
 from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import money, t
 from bot.webapp import entry_bites, entry_hk, entry_mcr
-from bot.webapp.entry import BONUS_CODES, has_draw, kong_kinds, money_points, plain
+from bot.webapp.entry import has_draw, kong_kinds, money_points, plain
+from bot.webapp.form import BONUS_CODES, FLOWERS
 from engine.models import SEATS, HandResult
 from storage.errors import LedgerError
 from storage.ledger import Ledger
@@ -158,5 +159,5 @@ def entry(lang: str, s: NightInfo) -> dict[str, Any]:
             "shares": entry_hk.share_view(lang, s.rules.get("options", {}))
             if facts.family == "hongkong" else None,
             "seat_winds": entry_hk.seat_winds(lang, s) if facts.family == "hongkong" else None,
-            "flowers": list(entry_hk.FLOWERS) if facts.family == "hongkong" else [],
+            "flowers": list(FLOWERS) if facts.family == "hongkong" else [],
             "cents": money_points(s)}
