@@ -15,7 +15,7 @@ services that build them, each a small class in its own module:
 - ``ledger.drafts``: the drafts behind inline buttons (:mod:`storage.services.drafts`);
 - ``ledger.app_requests``: the Mini App's writes by their idempotency key
   (:mod:`storage.services.app_requests`);
-- ``ledger.inbox``, ``ledger.outbox``, ``ledger.pipeline``: the delivery pipeline
+- ``ledger.inbox``, ``ledger.outbox``, ``ledger.queues``: the delivery pipeline
   (:mod:`storage.queues.inbox`, :mod:`storage.queues.outbox`,
   :mod:`storage.queues.leases`), whose answers ride on the ledger's writes
   (:mod:`storage.queues.messages`).
@@ -32,7 +32,7 @@ from functools import cached_property
 from storage.errors import LedgerError
 from storage.files.chat_files import ChatFiles, ImportPreview
 from storage.queues.inbox import Inbox
-from storage.queues.leases import Pipeline
+from storage.queues.leases import Queues
 from storage.queues.outbox import Outbox
 from storage.services.app_requests import AppRequests, Claimed
 from storage.services.chats import Chats
@@ -132,8 +132,8 @@ class Ledger(Store):
         return Outbox(self)
 
     @cached_property
-    def pipeline(self) -> Pipeline:
-        return Pipeline(self)
+    def queues(self) -> Queues:
+        return Queues(self)
 
 
 # What the bot reads besides the ledger itself: the types its services take and return

@@ -197,7 +197,7 @@ class Dispatcher:
                      os.getpid())
             self._scanner = asyncio.create_task(self._scan(), name="dispatch:scan")
         else:
-            await self.ledger.pipeline.release_claims()
+            await self.ledger.queues.release_claims()
             self.submit(await self.ledger.inbox.pending_updates())
 
     async def stop(self, timeout: float = 10.0) -> None:
@@ -242,10 +242,10 @@ class Dispatcher:
         """The stalled sessions ended and the chats waiting; on PostgreSQL in one
         transaction (the scan runs every second, busy or not)."""
         if self.ledger.dialect != "postgresql":
-            return (await self.ledger.pipeline.end_stalled_sessions(self.lease),
+            return (await self.ledger.queues.end_stalled_sessions(self.lease),
                     await self.ledger.inbox.chats_waiting())
         async with self.ledger.shared_transaction():
-            ended = await self.ledger.pipeline.end_stalled_sessions(self.lease)
+            ended = await self.ledger.queues.end_stalled_sessions(self.lease)
             waiting = await self.ledger.inbox.chats_waiting()
         return ended, waiting
 

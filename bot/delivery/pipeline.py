@@ -161,7 +161,7 @@ class Pipeline:
         handled = now() - timedelta(hours=s.inbox_retention_hours)
         sent = now() - timedelta(hours=s.outbox_retention_hours)
         inbox, outbox = await in_batches(
-            lambda: self.ledger.pipeline.prune(handled, sent, batch=QUEUE_PRUNE_BATCH),
+            lambda: self.ledger.queues.prune(handled, sent, batch=QUEUE_PRUNE_BATCH),
             QUEUE_BATCHES, QUEUE_PRUNE_BATCH)
         return inbox, outbox
 

@@ -222,7 +222,7 @@ class Sender:
         assert self.worker is not None
         async with self._renewing:
             before = self._known()  # rows queued later were written after the renewal
-            _ids, rows = await self.ledger.pipeline.renew(self.worker, self.lease,
+            _ids, rows = await self.ledger.queues.renew(self.worker, self.lease,
                                                           self.inbox_claims())
             held = {r.id: r for r in rows}
             self._lost = {i for i in self._lost if i in self._in_hand}
@@ -308,7 +308,7 @@ class Sender:
         await self._flush()
         if self.worker is not None:  # what is left goes to another worker at once
             try:
-                await self.ledger.pipeline.release(self.worker, self.inbox_claims())
+                await self.ledger.queues.release(self.worker, self.inbox_claims())
             except Exception as exc:
                 log.info("could not give up this worker's leases (they run out): %r", exc)
 

@@ -49,7 +49,7 @@ async def readiness(ledger: Any, max_outbox: int) -> tuple[bool, dict[str, Any]]
         async with asyncio.timeout(CHECK_TIMEOUT):
             if not await ledger.schema_at_head():
                 return False, {"database": "ok", "schema": "behind"}
-            inbox, outbox = await ledger.pipeline.backlog()
+            inbox, outbox = await ledger.queues.backlog()
     except Exception as exc:  # any failure means "not ready", said why
         log.warning("readiness: database unreachable: %s", type(exc).__name__)
         return False, {"database": f"unreachable ({type(exc).__name__})"}
@@ -75,7 +75,7 @@ def routes(ledger: LedgerOf, max_outbox: int) -> list[Route]:
         if current is not None:
             try:
                 async with asyncio.timeout(CHECK_TIMEOUT):
-                    metrics.refresh_backlog(*await current.pipeline.backlog())
+                    metrics.refresh_backlog(*await current.queues.backlog())
             except Exception as exc:  # the other metrics still count
                 log.warning("metrics: backlog not read: %s", type(exc).__name__)
         metrics.HTTP_REQUESTS.labels(route="metrics", status="200").inc()

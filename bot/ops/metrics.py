@@ -13,7 +13,7 @@ Who calls what (functions, so that callers need not know the metric objects):
 - the dispatcher: :func:`handled`, :func:`recorded`, :func:`refused`;
 - the sender: :func:`answered` (from an update's arrival to its answer accepted by
   Telegram), :func:`telegram_error`, ``RETRIES.inc()``;
-- ``/metrics`` and ``/readyz``: :func:`refresh_backlog`, from ``Ledger.pipeline.backlog()`` on
+- ``/metrics`` and ``/readyz``: :func:`refresh_backlog`, from ``Ledger.queues.backlog()`` on
   every scrape.
 """
 

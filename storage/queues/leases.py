@@ -1,5 +1,5 @@
-"""The delivery pipeline as a whole: workers' leases on both queues, the backlog,
-and forgetting what is done."""
+"""What spans both queues (``ledger.queues``): workers' leases on the inbox and the
+outbox, the backlog, and forgetting what is done."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ _i, _o = t.inbox.c, t.outbox.c
 
 QUEUE_PRUNE_BATCH = 2000  # inbox keys (and answers given up on) deleted a transaction
 
-# Sessions of this bot stalled inside a transaction (see Pipeline.end_stalled_sessions).
+# Sessions of this bot stalled inside a transaction (see Queues.end_stalled_sessions).
 _END_STALLED = text(
     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
     " WHERE datname = current_database() AND usename = current_user"
@@ -30,7 +30,7 @@ _END_STALLED = text(
     " AND xact_start < now() - make_interval(secs => :after)")
 
 
-class Pipeline(Service):
+class Queues(Service):
     """What spans the inbox and the outbox: a worker renews or gives up its
     leases on both, a stalled worker's database sessions are ended, the operator
     reads the backlog, and handled updates and given-up answers are pruned."""

@@ -2,7 +2,7 @@
 module holds what they exchange (:class:`Incoming`, :class:`Pending`, :class:`Outgoing`,
 :class:`Queued`, :class:`Answer`); their operations are the ledger's services
 ``ledger.inbox`` (:mod:`storage.queues.inbox`), ``ledger.outbox`` (:mod:`storage.queues.outbox`) and
-``ledger.pipeline`` (:mod:`storage.queues.leases`).
+``ledger.queues`` (:mod:`storage.queues.leases`).
 
 - ``inbox.receive`` makes updates durable (one transaction for a batch), refusing a
   re-delivered one by its key; only then may Telegram be told they arrived.
@@ -14,7 +14,7 @@ module holds what they exchange (:class:`Incoming`, :class:`Pending`, :class:`Ou
   (:class:`storage.sql.store.SecondWrite`). The
   bot reaches this only through its write scope (:func:`bot.delivery.send.write`).
 - ``inbox.finish`` does the same for an update that changed nothing.
-- The sender reads the outbox and marks what it sent; ``pipeline.prune`` forgets handled
+- The sender reads the outbox and marks what it sent; ``queues.prune`` forgets handled
   updates and sent answers after a while (never the ledger's own tables). A handled
   update keeps only its key (a re-delivery is refused by it), for as long as Telegram
   may deliver it again; a sent answer is deleted at once (only an answer given up on
@@ -23,7 +23,7 @@ module holds what they exchange (:class:`Incoming`, :class:`Pending`, :class:`Ou
   ``claimed_until``): a row is worked on by one worker at a time, and a chat's rows in order.
   ``claimed_by`` is the claim's token: an inbox claim's is new for every run of a chat's
   dispatcher (``<worker>:<n>``), an outbox row's is its sender's (``<worker>``). A worker
-  renews the leases it holds (``pipeline.renew``) while it works on them; every late
+  renews the leases it holds (``queues.renew``) while it works on them; every late
   action is fenced by the token, in the same statement: "handled" only while the claim is
   still this one's (else :class:`AlreadyHandled` rolls the whole unit back), a renewal
   only of rows still held (the sender sends a row only within a lease it renewed, and

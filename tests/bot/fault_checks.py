@@ -76,10 +76,10 @@ async def drained(url: str, seconds: float = 40.0) -> None:
     watcher = await Ledger.open(url, run_migrations=False)
     try:
         for _ in range(int(seconds / 0.05)):
-            if await watcher.pipeline.backlog() == (0, 0):
+            if await watcher.queues.backlog() == (0, 0):
                 return
             await asyncio.sleep(0.05)
-        raise AssertionError(f"inbox and outbox not empty: {await watcher.pipeline.backlog()}")
+        raise AssertionError(f"inbox and outbox not empty: {await watcher.queues.backlog()}")
     finally:
         await watcher.close()
 
@@ -88,7 +88,7 @@ async def check(url: str, load: Load, *, exactly_once: bool = False) -> None:
     api = load.api
     ledger = await Ledger.open(url, run_migrations=False)
     try:
-        assert await ledger.pipeline.backlog() == (0, 0)
+        assert await ledger.queues.backlog() == (0, 0)
         for chat, sent in load.sent.items():
             night = await ledger.open_nights.current_night(chat)
             assert night is not None

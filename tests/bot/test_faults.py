@@ -197,7 +197,7 @@ async def test_sigkill_at_chosen_moments_loses_and_doubles_nothing(
             watcher = await Ledger.open(url, run_migrations=False)
             try:
                 for _ in range(1500):
-                    if await watcher.pipeline.backlog() == (0, 0):
+                    if await watcher.queues.backlog() == (0, 0):
                         break
                     await asyncio.sleep(0.02)
             finally:
@@ -218,7 +218,7 @@ async def test_sigkill_at_chosen_moments_loses_and_doubles_nothing(
                 [event] = hand_report["events"]
                 winners_recorded.append(night.seats[event["winners"][0]["seat"]].name)
             assert winners_recorded == [w for w, _ in sent]
-            assert await ledger.pipeline.backlog() == (0, 0)
+            assert await ledger.queues.backlog() == (0, 0)
         finally:
             await ledger.close()
         # Answered, never twice with different words.

@@ -71,7 +71,7 @@ async def test_a_sender_paused_past_its_lease_sends_nothing_taken_over(
     finally:
         await a.stop()
         await b.stop()
-    assert await ledger.pipeline.backlog() == (0, 0)
+    assert await ledger.queues.backlog() == (0, 0)
 
 
 async def test_an_answer_behind_another_workers_waits_for_them(
@@ -99,7 +99,7 @@ async def test_an_answer_behind_another_workers_waits_for_them(
         assert bot.sent == ["newer"]
     finally:
         await b.stop()
-    assert await ledger.pipeline.backlog() == (0, 0)
+    assert await ledger.queues.backlog() == (0, 0)
 
 
 async def test_older_answers_taken_over_while_the_head_waits_go_first(
@@ -128,7 +128,7 @@ async def test_older_answers_taken_over_while_the_head_waits_go_first(
         assert bot.sent == ["older", "newer"]
     finally:
         await b.stop()
-    assert await ledger.pipeline.backlog() == (0, 0)
+    assert await ledger.queues.backlog() == (0, 0)
 
 
 async def test_a_lease_renewed_by_the_heartbeat_is_not_taken_over(
@@ -170,7 +170,7 @@ async def test_a_head_whose_worker_died_is_sent_first_by_a_live_one(
     finally:
         await b.stop()
         await c.stop()
-    assert await ledger.pipeline.backlog() == (0, 0)
+    assert await ledger.queues.backlog() == (0, 0)
 
 
 async def test_a_worker_that_lost_older_answers_sends_its_newer_after_them(
@@ -204,4 +204,4 @@ async def test_a_worker_that_lost_older_answers_sends_its_newer_after_them(
         assert bot.sent == ["newer"]
     finally:
         await a.stop()
-    assert await ledger.pipeline.backlog() == (0, 0)
+    assert await ledger.queues.backlog() == (0, 0)

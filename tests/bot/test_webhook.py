@@ -162,11 +162,11 @@ async def ledger(tmp_path: Path) -> AsyncIterator[Ledger]:
 
 
 class Backlogged:
-    """A ledger whose pipeline's ``backlog()`` reports what the test says."""
+    """A ledger whose queues' ``backlog()`` reports what the test says."""
 
     def __init__(self, ledger: Ledger, inbox: int, outbox: int) -> None:
         self.schema_at_head = ledger.schema_at_head
-        self.pipeline = self
+        self.queues = self
         self.figures = (inbox, outbox)
 
     async def backlog(self) -> tuple[int, int]:
@@ -257,7 +257,7 @@ async def test_a_real_update_is_stored_handled_and_answered(tmp_path: Path) -> N
         assert application.running and application.updater is None
         response = await c.post(PATH, json=update, headers={webhook.SECRET_HEADER: SECRET})
         assert response.status_code == 200
-        inbox, _ = await admin.ledger_of(application).pipeline.backlog()
+        inbox, _ = await admin.ledger_of(application).queues.backlog()
         assert inbox <= 1  # stored (and perhaps already handled)
         await pipeline_of(application).idle()
         assert [m.chat_id for m in api.outbox] == [42]  # the answer: its waits

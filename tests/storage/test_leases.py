@@ -43,7 +43,7 @@ async def test_a_claim_taken_over_cannot_mark_its_update_handled(ledger: Ledger,
     with pytest.raises(AlreadyHandled):  # a wakes: its late "handled" writes nothing
         await ledger.inbox.finish(mine.id, [say(CHAT, "late")], "a", claim="a:1")
     [queued] = await ledger.inbox.finish(theirs.id, [say(CHAT, "once")], "b", claim="b:1")
-    assert await ledger.pipeline.backlog() == (0, 1)
+    assert await ledger.queues.backlog() == (0, 1)
     assert [m.params["text"] for m in await ledger.outbox.pending_messages()] == ["once"]
     assert queued.held_until is not None
 
@@ -53,12 +53,12 @@ async def test_a_renewed_claim_is_not_taken_over(ledger: Ledger, clock: Clock) -
     assert await ledger.inbox.claim_chat(CHAT, "a:1", LEASE) is not None
     for _ in range(3):  # a slow handler whose worker's heartbeat renews it
         clock.advance(LEASE * 0.6)
-        renewed, _rows = await ledger.pipeline.renew("a", LEASE, ["a:1"])
+        renewed, _rows = await ledger.queues.renew("a", LEASE, ["a:1"])
         assert len(renewed) == 1
     assert await ledger.inbox.claim_chat(CHAT, "b:1", LEASE) is None
     clock.advance(LEASE + 1)  # the heartbeat stopped
     assert await ledger.inbox.claim_chat(CHAT, "b:1", LEASE) is not None
-    renewed, _rows = await ledger.pipeline.renew("a", LEASE, ["a:1"])
+    renewed, _rows = await ledger.queues.renew("a", LEASE, ["a:1"])
     assert renewed == set()  # fenced: a finds out it lost the row
 
 
@@ -105,14 +105,14 @@ async def test_a_chats_answers_change_hands_together_and_in_order(ledger: Ledger
     await ledger.inbox.finish(None, [say(OTHER, "x")], "a", lease=LEASE)
     assert await ledger.outbox.claim_messages("b", LEASE) == []  # a holds them all
     clock.advance(LEASE * 0.8)
-    _ids, held = await ledger.pipeline.renew("a", LEASE)  # a's heartbeat
+    _ids, held = await ledger.queues.renew("a", LEASE)  # a's heartbeat
     assert [r.id for r in held] == [r.id for r in first] + [held[-1].id]
     # a paused while its answers waited on a long retry_after: its leases run out...
     clock.advance(LEASE + 1)
     taken = await ledger.outbox.claim_messages("b", LEASE)
     assert [(r.chat_id, r.params["text"]) for r in taken] == [(CHAT, "1"), (CHAT, "2"),
                                                               (OTHER, "x")]
-    _ids, held = await ledger.pipeline.renew("a", LEASE)
+    _ids, held = await ledger.queues.renew("a", LEASE)
     assert held == []  # ...and a, awake, finds it holds nothing: it sends nothing
 
 
@@ -124,7 +124,7 @@ async def test_an_answer_written_behind_anothers_waits_for_it(ledger: Ledger,
     assert not older.behind and newer.behind and not alone.behind
     assert await ledger.outbox.ahead_of(newer, "b")
     clock.advance(LEASE + 1)  # a died; b's heartbeat keeps its own
-    await ledger.pipeline.renew("b", LEASE)
+    await ledger.queues.renew("b", LEASE)
     taken = await ledger.outbox.claim_messages("b", LEASE)  # b takes a's, older, for itself
     assert [r.id for r in taken] == [older.id]
     assert not await ledger.outbox.ahead_of(newer, "b")  # b sends both, older first
@@ -146,7 +146,7 @@ async def test_a_dead_workers_head_is_taken_over_whatever_live_workers_hold_behi
     assert second.behind and third.behind and fourth.behind
     clock.advance(LEASE * 0.8)
     for live in ("b", "c"):  # their heartbeats; the dead worker's lease runs out
-        await ledger.pipeline.renew(live, LEASE)
+        await ledger.queues.renew(live, LEASE)
     clock.advance(LEASE * 0.3)
     taken = await ledger.outbox.claim_messages("c", LEASE)
     assert [r.id for r in taken] == [head.id, other.id]
@@ -276,10 +276,10 @@ async def test_a_worker_frozen_inside_a_statement_is_ended_and_its_row_taken_ove
         claim = asyncio.create_task(ledger.inbox.claim_chat(CHAT, "b:1", LEASE))
         await asyncio.sleep(0.2)
         assert not claim.done()  # held up by the frozen worker's lock
-        assert await ledger.pipeline.end_stalled_sessions(after=3600) == 0  # not stalled that long
+        assert await ledger.queues.end_stalled_sessions(after=3600) == 0  # not stalled that long
         ended = 0
         for _ in range(200):  # its transaction began a moment ago: until it is 0.1 s old
-            ended = await ledger.pipeline.end_stalled_sessions(after=0.1)
+            ended = await ledger.queues.end_stalled_sessions(after=0.1)
             if ended:
                 break
             await asyncio.sleep(0.05)
@@ -326,12 +326,12 @@ async def test_units_in_a_shared_transaction_commit_together_or_not_at_all(
         assert row is not None and first
         await ledger.inbox.finish(row.id, [say(CHAT, "one")], "a", claim="a:1")
     assert shared.failed is None
-    assert await ledger.pipeline.backlog() == (0, 1)
+    assert await ledger.queues.backlog() == (0, 1)
     async with ledger.shared_transaction() as shared:
         row, _ = await ledger.inbox.receive_first(item(2), "a:2", LEASE)
         assert row is not None
         with pytest.raises(AlreadyHandled):  # a unit that fails voids the transaction
             await ledger.inbox.finish(row.id, [say(CHAT, "two")], "a", claim="z:9")
     assert shared.failed is not None
-    assert await ledger.pipeline.backlog() == (0, 1)  # the receipt is gone with it
+    assert await ledger.queues.backlog() == (0, 1)  # the receipt is gone with it
     assert await ledger.inbox.pending_updates() == []

@@ -207,13 +207,13 @@ async def test_an_answer_is_written_with_its_change_or_not_at_all(ledger: Ledger
     s = await ledger.open_nights.current_night(CHAT)
     assert s is not None and s.hands == 1 and len(await ledger.outbox.pending_messages()) == 1
     await ledger.outbox.settle_messages(sent=[answer.queued[0].id])
-    assert await ledger.pipeline.backlog() == (0, 0)
+    assert await ledger.queues.backlog() == (0, 0)
     async with ledger.read() as conn:  # the answer sent is gone; the update keeps its key
         assert (await conn.execute(select(func.count()).select_from(t.outbox))
                 ).scalar_one() == 0
         row = (await conn.execute(select(t.inbox))).one()
         assert row.key == "m:1:1" and row.status == "done" and row.payload == {}
-    assert await ledger.pipeline.prune(datetime.now(UTC) + timedelta(seconds=1),
+    assert await ledger.queues.prune(datetime.now(UTC) + timedelta(seconds=1),
                                        datetime.now(UTC) + timedelta(seconds=1)) == (1, 0)
 
 
@@ -480,11 +480,11 @@ async def test_pruning_the_queues_goes_a_batch_at_a_time_oldest_first(
             await conn.execute(update(t.inbox).where(t.inbox.c.update_id == n).values(
                 status="done", done_at=start + timedelta(minutes=n), payload={}))
     later = datetime.now(UTC)
-    assert await ledger.pipeline.prune(later, later, batch=2) == (2, 0)
+    assert await ledger.queues.prune(later, later, batch=2) == (2, 0)
     async with ledger.read() as conn:
         left = (await conn.execute(select(t.inbox.c.update_id)
                                    .order_by(t.inbox.c.update_id))).scalars().all()
     assert left == [3, 4, 5]
-    assert await ledger.pipeline.prune(later, later, batch=2) == (2, 0)
-    assert await ledger.pipeline.prune(later, later, batch=2) == (1, 0)
-    assert await ledger.pipeline.prune(later, later, batch=2) == (0, 0)
+    assert await ledger.queues.prune(later, later, batch=2) == (2, 0)
+    assert await ledger.queues.prune(later, later, batch=2) == (1, 0)
+    assert await ledger.queues.prune(later, later, batch=2) == (0, 0)
