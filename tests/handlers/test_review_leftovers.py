@@ -1,0 +1,45 @@
+"""What a new player typed at the table in a review, and what the bot now says back: a
+lone "false" is no false win, points with a thousands comma, a points-only hand's
+negative amount, /rules as the table plays (its options in force, its own counts), /set
+of the table's own option, 承包 and 包 in each family's words, Chinese numerals, and
+/stats' best hand within its preset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bot.harness import plain
+from tests.handlers.harness import HandlerTable, handler_table
+
+SG = "/new sg @alice @bob @carol @dave"
+FREE = "/new free @alice @bob @carol @dave"
+
+
+async def _said(t: HandlerTable, who: str, command: str) -> str:
+    return "\n".join(plain(m.text) for m in await t.say(who, command))
+
+
+async def _totals(t: HandlerTable) -> dict[str, int]:
+    night = await t.ledger.open_nights.current_night(t.chat_id)
+    assert night is not None
+    return dict(night.totals)
+
+
+async def test_a_lone_false_is_no_false_win(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        await t.say("alice", SG)
+        text = await _said(t, "bob", "/hu bob from carol shooter false")
+        assert "false win" not in text and "诈胡" not in text, text
+        assert await _totals(t) == {"E": 0, "S": 0, "W": 0, "N": 0}
+        # Said clearly, in two words or one, it is.
+        text = await _said(t, "bob", "/hu dave false win")
+        assert "dave: a false win (诈胡)" in text, text
+        text = await _said(t, "alice", "/penalty dave false")
+        assert "dave: a false win (诈胡)" in text, text
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        await t.say("alice", FREE)
+        text = await _said(t, "bob", "/hu bob 点炮 carol shooter false")
+        assert "诈胡" not in text, text
+        # 诈胡 is read as one: a points-only table asks its points first.
+        text = await _said(t, "bob", "/hu dave 诈胡")
+        assert "先设诈胡罚几分" in text, text
