@@ -23,6 +23,7 @@ FOUL_WORDS = {"错吃": "wrong_chow", "wrong_chow": "wrong_chow",
               "犯规": "foul", "foul": "foul"}
 MAX_REASON = 100
 _POINTS = re.compile(r"^[+-]?[0-9]+$")  # any length: too many digits is refused as too big
+_THOUSANDS = re.compile(r"^[+-]?[0-9]{1,3}(?:,[0-9]{3})+$")  # +1,000: the points 1000
 
 
 # English words that say a false win only as two: "false win" (a lone "false", as in
@@ -88,7 +89,9 @@ def parse_penalty(tokens: list[Token], resolve: Resolver) -> dict[str, object]:
 def parse_adjust(tokens: list[Token], resolve: Resolver, most: int = MAX_ADJUST
                  ) -> dict[str, object]:
     """``alice -10 bob +10 [reason]``: players and signed points (each within ``most``),
-    summing to zero."""
+    summing to zero. Points may be written with thousands commas (``+1,000``)."""
+    tokens = [Token(t.text.replace(",", ""), t.user_id) if _THOUSANDS.match(t.text) else t
+              for t in tokens]
     deltas: dict[str, int] = {}
     i = 0
     while i + 1 < len(tokens) and _POINTS.match(tokens[i + 1].text):

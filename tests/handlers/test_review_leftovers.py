@@ -43,3 +43,15 @@ async def test_a_lone_false_is_no_false_win(tmp_path: Path) -> None:
         # 诈胡 is read as one: a points-only table asks its points first.
         text = await _said(t, "bob", "/hu dave 诈胡")
         assert "先设诈胡罚几分" in text, text
+
+
+async def test_points_with_a_thousands_comma(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        await t.say("alice", FREE)
+        text = await _said(t, "alice", "/jifen alice +1,500 bob -500 carol -1,000")
+        assert "alice +1500  bob -500  carol -1000" in text, text
+        assert await _totals(t) == {"E": 1500, "S": -500, "W": -1000, "N": 0}
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        await t.say("alice", FREE)
+        await t.say("alice", "/jifen alice 1,000 bob -1,000")
+        assert await _totals(t) == {"E": 1000, "S": -1000, "W": 0, "N": 0}
