@@ -138,6 +138,7 @@ _COUNTS = [
 # Any number is read as a bird (鸟999), to be refused as out of range, not as a pattern.
 _BIRD = re.compile(r"^(?:鸟|bird|birds|扎鸟)([0-9]+(?:[,，、/][0-9]+)*)$", re.I)
 _DIGITS = re.compile(r"[0-9]+")
+_NEGATIVE = re.compile(r"-[0-9]+")
 _JING = re.compile(r"^(?:精|jing)[:=]?(.+)$", re.I)
 _LOSER_FEIBAO = re.compile(r"^(?:飞宝|feibao)[:=](.+)$", re.I)  # 飞宝=alice:1,bob:2
 _ROBBED = re.compile(r"^(?:连抢|robbed)([0-9]+)$", re.I)  # kongs robbed at once (连杠连抢)
@@ -314,10 +315,12 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                 hand[name] = bounded(f"{tok.text} {nxt.text}", tok.text, MAX_COUNT[name],
                                      1 if name == "fan" else 0)
                 i += 1
-            elif _DIGITS.fullmatch(tok.text):  # a points-only table's amount: 8
+            elif _DIGITS.fullmatch(tok.text.removeprefix("+")):  # an amount: 8 (or +8)
                 if "amount" in hand:
                     raise GrammarError("pattern_repeated", word=tok.text)
-                hand["amount"] = bounded(tok.text, tok.text, MAX_AMOUNT, 1)
+                hand["amount"] = bounded(tok.text, tok.text.removeprefix("+"), MAX_AMOUNT, 1)
+            elif _NEGATIVE.fullmatch(tok.text):  # -5: what the winner wins has no minus
+                raise GrammarError("amount_signed", token=tok.text)
             elif low in BONUS_TILES or low in NO_BONUS:
                 bonus = hand.get("bonus")
                 hand["bonus"] = f"{bonus} {low}" if bonus else (

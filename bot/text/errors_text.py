@@ -341,6 +341,11 @@ MESSAGES: dict[str, str] = {
     # Points only
     "free_amount_only": "This table scores points only: say who won, how and the amount, "
                         "e.g. /hu bob from carol 8 or /hu bob zimo 8.",
+    "amount_signed": "{token}: a report says what the winner wins, with no minus sign; who "
+                     "pays follows from how it was won.",
+    "amount_signed_free": "{token}: a win's amount is the points the winner gets, with no "
+                          "minus sign: /hu bob from carol 5 (carol pays 5) or /hu bob zimo 5 "
+                          "(each pays 5). Any other change: /jifen alice +5 bob -5.",
     "needs_amount": "Say how many points {seat} wins, e.g. /hu bob from carol 8 (carol pays "
                     "8) or /hu bob zimo 8 (each pays 8).",
     "false_win_unset": "This table scores points only: set what a false win costs (/set "

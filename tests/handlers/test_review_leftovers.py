@@ -55,3 +55,19 @@ async def test_points_with_a_thousands_comma(tmp_path: Path) -> None:
         await t.say("alice", FREE)
         await t.say("alice", "/jifen alice 1,000 bob -1,000")
         assert await _totals(t) == {"E": 1000, "S": -1000, "W": 0, "N": 0}
+
+
+async def test_a_negative_amount_at_a_points_only_table(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        await t.say("alice", FREE)
+        text = await _said(t, "bob", "/hu bob from carol -5")
+        assert "-5: a win's amount is the points the winner gets, with no minus sign: " \
+               "/hu bob from carol 5 (carol pays 5)" in text, text
+        assert await _totals(t) == {"E": 0, "S": 0, "W": 0, "N": 0}
+        await t.say("bob", "/hu bob from carol +5")  # a plus sign is the amount itself
+        assert await _totals(t) == {"E": 0, "S": 5, "W": -5, "N": 0}
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        await t.say("alice", FREE)
+        text = await _said(t, "bob", "/hu bob 点炮 carol -5")
+        assert "-5：胡牌的分数是赢家得的分，不带负号：/hu bob 点炮 carol 5（carol 付 5）" \
+            in text, text
