@@ -251,9 +251,13 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
     head = words.preset_name(lang, preset)
     summary = words.PRESET_SUMMARIES.get(preset)
     parts = [f"<b>{escape(head)}</b>" + ("" if is_chinese(lang) else f" — {escape(p.title)}"),
-             t(lang, summary) if summary else escape(p.summary), "", t(lang, "Patterns:")]
-    parts += [f"  {escape(words.pattern_shown(lang, preset, n))}{words.colon(lang)}{v}"
-              for n, v in _pattern_values(lang, p.family, opts)]
+             t(lang, summary) if summary else escape(p.summary), ""]
+    if p.family == "free":  # nothing is scored from patterns
+        parts.append(t(lang, "Patterns: none; each report says its amount."))
+    else:
+        parts.append(t(lang, "Patterns:"))
+        parts += [f"  {escape(words.pattern_shown(lang, preset, n))}{words.colon(lang)}{v}"
+                  for n, v in _pattern_values(lang, p.family, opts)]
     if p.family == "singapore":
         sg = SingaporeOptions.model_validate(opts)
         parts += ["", t(lang, "Stake table {table} (base / zimo per tai):", table=sg.stake)]
@@ -293,8 +297,6 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
         rows += [(n, t(lang, "{n} tai", n=v)) for n, v in opts.get("tai", {}).items() if v]
         rows += [(n, t(lang, "the limit ({n} tai)", n=opts.get("cap_tai")))
                  for n in LIMITS]
-    elif family == "free":
-        rows.append(("—", t(lang, "none: each report says its amount")))
     elif family == "mcr":  # the 81 fans by value (English chats: the Chinese beside)
         fans = sorted(FANS.values(), key=lambda f: -f.value)
         for v in sorted({f.value for f in fans}, reverse=True):

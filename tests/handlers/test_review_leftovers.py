@@ -71,3 +71,16 @@ async def test_a_negative_amount_at_a_points_only_table(tmp_path: Path) -> None:
         text = await _said(t, "bob", "/hu bob 点炮 carol -5")
         assert "-5：胡牌的分数是赢家得的分，不带负号：/hu bob 点炮 carol 5（carol 付 5）" \
             in text, text
+
+
+async def test_a_points_only_tables_rules_have_no_pattern_row(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        await t.say("alice", FREE)
+        text = await _said(t, "alice", "/rules")
+        assert "Patterns: none; each report says its amount." in text, text
+        assert "—: none" not in text and "\n  —" not in text, text
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        await t.say("alice", FREE)
+        text = await _said(t, "alice", "/rules")
+        assert "番型：不计番型，每次报分数。" in text, text
+        assert "—：" not in text, text
