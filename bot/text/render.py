@@ -251,7 +251,12 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
     head = words.preset_name(lang, preset)
     summary = words.PRESET_SUMMARIES.get(preset)
     parts = [f"<b>{escape(head)}</b>" + ("" if is_chinese(lang) else f" — {escape(p.title)}"),
-             t(lang, summary) if summary else escape(p.summary), ""]
+             t(lang, summary) if summary else escape(p.summary)]
+    changed = _changed_options(lang, preset, opts) if options is not None else []
+    if changed:  # the summary says the preset's defaults: what is played otherwise here
+        parts.append(t(lang, "Changed from the summary above: {changes}.",
+                       changes=("；" if is_chinese(lang) else "; ").join(changed)))
+    parts.append("")
     if p.family == "free":  # nothing is scored from patterns
         parts.append(t(lang, "Patterns: none; each report says its amount."))
     else:
@@ -277,6 +282,17 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
               and not (k == "huazhu_fan" and opts.get("cap_fan") is not None)]
     parts.append(escape(words.rules_hint(lang, p.family)))
     return "\n".join(parts)
+
+
+def _changed_options(lang: str, preset: str, opts: dict[str, Any]) -> list[str]:
+    """The options, as /rules lists them, whose value is not the preset's own."""
+    family = get_preset(preset).family
+    defaults = ruleset(preset).options.model_dump()
+    return [f"{escape(words.option_label(lang, k, family))}{words.colon(lang)}"
+            f"{escape(words.option_value(lang, k, v))}"
+            for k, v in opts.items()
+            if k in words.OPTIONS and not isinstance(v, dict | list | tuple)
+            and k in defaults and defaults[k] != v]
 
 
 def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[str, str]]:

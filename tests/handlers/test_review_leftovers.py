@@ -84,3 +84,27 @@ async def test_a_points_only_tables_rules_have_no_pattern_row(tmp_path: Path) ->
         text = await _said(t, "alice", "/rules")
         assert "番型：不计番型，每次报分数。" in text, text
         assert "—：" not in text, text
+
+
+async def test_rules_say_the_options_changed_from_the_summary(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        t.admin("alice")
+        await t.say("alice", "/set preset singapore")
+        await t.say("alice", "/set cap_tai 6")
+        await t.say("alice", "/set shooter false")
+        text = await _said(t, "alice", "/rules")  # the chat's house rules, no table
+        assert "Changed from the summary above: Shooter pays (the discarder pays for all) " \
+               "(shooter): no; Tai cap (cap_tai): 6 tai." in text, text
+        await t.say("alice", "/new @alice @bob @carol @dave")
+        text = await _said(t, "alice", "/rules")  # the table's, as it plays
+        assert "(cap_tai): 6 tai." in text, text
+        await t.say("alice", "/end")
+        await t.say("alice", "/set preset chengdu")
+        text = await _said(t, "alice", "/rules")  # the preset as it is: nothing changed
+        assert "Changed from the summary" not in text, text
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        t.admin("alice")
+        await t.say("alice", "/set 封顶 5")
+        await t.say("alice", "/new @alice @bob @carol @dave")
+        text = await _said(t, "alice", "/rules")
+        assert "7 番封顶" in text and "与上面简介不同：封顶：5 番。" in text, text
