@@ -108,3 +108,18 @@ async def test_rules_say_the_options_changed_from_the_summary(tmp_path: Path) ->
         await t.say("alice", "/new @alice @bob @carol @dave")
         text = await _said(t, "alice", "/rules")
         assert "7 番封顶" in text and "与上面简介不同：封顶：5 番。" in text, text
+
+
+async def test_changsha_rules_speak_of_big_wins_not_fan(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        await t.say("alice", "/new changsha @alice @bob @carol @dave")
+        text = await _said(t, "alice", "/rules")
+        assert "Big wins, and the starting wins:\n  all pongs 碰碰胡: 1 big win(s)" in text, text
+        assert "e.g. /set birds 2, /set stake 0.5." in text, text
+        assert "Patterns:" not in text and "cap_fan" not in text, text
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        await t.say("alice", "/new changsha @alice @bob @carol @dave")
+        text = await _said(t, "alice", "/rules")
+        assert "大胡和起手胡：\n  碰碰胡：算 1 个大胡" in text, text
+        assert "例如 /set 扎鸟 2、/set 底注 0.5。" in text, text
+        assert "番型" not in text and "封顶" not in text, text
