@@ -123,3 +123,25 @@ async def test_changsha_rules_speak_of_big_wins_not_fan(tmp_path: Path) -> None:
         assert "大胡和起手胡：\n  碰碰胡：算 1 个大胡" in text, text
         assert "例如 /set 扎鸟 2、/set 底注 0.5。" in text, text
         assert "番型" not in text and "封顶" not in text, text
+
+
+async def test_set_of_a_changsha_option_in_a_chengdu_chat(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        t.admin("alice")
+        await t.say("alice", "/new changsha @alice @bob @carol @dave")
+        text = await _said(t, "alice", "/set 扎鸟 2")
+        assert "birds is an option of Changsha, the table going, not of this chat's house " \
+               "rules (Chengdu blood battle)" in text, text
+        assert "/set preset changsha, then /set birds=2." in text, text
+        assert "cap_fan" not in text and "Unknown option" not in text, text
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        t.admin("alice")
+        await t.say("alice", "/new changsha @alice @bob @carol @dave")
+        text = await _said(t, "alice", "/set 扎鸟 2")
+        assert "扎鸟 是正在进行的牌桌（长沙）的选项，不是本群规则（成都血战）的选项" in text, text
+        assert "再 /set 扎鸟=2。" in text and "birds" not in text, text
+        assert "封顶" not in text, text
+        await t.say("alice", "/end")
+        await t.say("alice", "/set 规则 changsha")
+        text = await _said(t, "alice", "/set 扎鸟=2")  # the example as said works
+        assert "长沙（扎鸟=2）" in text, text
