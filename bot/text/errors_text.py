@@ -554,9 +554,10 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
 
 
 # A report's example in the refusals of /hu's words, and what it is at a table that counts
-# no patterns (points only) or counts tai (Singapore).
+# no patterns (points only), counts tai (Singapore) or is won by self-draw only (飞宝).
 HU_EXAMPLE = "/hu bob from carol 七对"
-HU_EXAMPLES = {"free": "/hu bob from carol 8", "singapore": "/hu bob from carol 3 tai"}
+HU_EXAMPLES = {"free": "/hu bob from carol 8", "singapore": "/hu bob from carol 3 tai",
+               "jiangxi": "/hu bob zimo 七对"}  # 上饶飞宝: a win is self-drawn
 
 
 def _seat(lang: str, value: str, seats: dict[str, str] | None) -> str:

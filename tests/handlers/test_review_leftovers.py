@@ -145,3 +145,18 @@ async def test_set_of_a_changsha_option_in_a_chengdu_chat(tmp_path: Path) -> Non
         await t.say("alice", "/set 规则 changsha")
         text = await _said(t, "alice", "/set 扎鸟=2")  # the example as said works
         assert "长沙（扎鸟=2）" in text, text
+
+
+async def test_a_feibao_refusals_example_is_a_self_draw(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        await t.say("alice", "/new feibao @alice @bob @carol @dave")
+        text = await _said(t, "bob", "/hu bob zimo 承包 zed")
+        assert "zed is not a player at this table. Example: /hu bob zimo 七对" in text, text
+        assert "from carol" not in text, text
+        text = await _said(t, "bob", "/hu bob zimo 七对")  # the example is taken
+        assert "Hand 1 recorded: bob self-draws, seven pairs 七对" in text, text
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        await t.say("alice", "/new feibao @alice @bob @carol @dave")
+        text = await _said(t, "bob", "/hu bob 自摸 承包")
+        assert "承包 后面要跟一位玩家。例如：/hu bob 自摸 七对" in text, text
+        assert "点炮" not in text, text
