@@ -67,7 +67,8 @@ SHORT: dict[str, str | None] = {
     # Hong Kong
     "limit_hand": "{name} (a limit hand)", "chicken_hand": "雞糊", "fan_total": "{fan} 番",
     "flower_fan": None, "share": None, "share_part": None, "share_part_for": None,
-    "share_part_double": None, "bao_zimo": "包自摸 by {seat}", "bao_only_self_draw": None,
+    "share_part_double": None, "bao_zimo": "包自摸 by {seat}",
+    "bao_only_self_draw": "包 counts on a self-draw only: {seat} pays as usual",
     "rob_kong_no_bao": None, "not_counted_included": "{name} not counted ({by} includes it)",
 }
 LEFT_OUT = ("birds_unsaid", "birds_short", "jing_unsaid")

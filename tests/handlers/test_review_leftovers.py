@@ -160,3 +160,18 @@ async def test_a_feibao_refusals_example_is_a_self_draw(tmp_path: Path) -> None:
         text = await _said(t, "bob", "/hu bob 自摸 承包")
         assert "承包 后面要跟一位玩家。例如：/hu bob 自摸 七对" in text, text
         assert "点炮" not in text, text
+
+
+async def test_hong_kong_bao_off_a_discard_is_said_not_dropped(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        await t.say("alice", "/new hk @alice @bob @carol @dave")
+        text = await _said(t, "bob", "/hu bob 出銃 carol 4番 包 dave")
+        assert "包 counts on a self-draw only: dave pays as usual" in text, text
+        # 半銃: carol 2 shares, the others 1 each (a share at 4番 is 4.00).
+        assert "bob +16.00  alice -4.00  dave -4.00  carol -8.00" in text, text
+        text = await _said(t, "bob", "/hu bob 自摸 4番 包 dave")  # 包自摸: dave pays all
+        assert "包自摸 by dave" in text and "bob +24.00  dave -24.00" in text, text
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        await t.say("alice", "/new hk @alice @bob @carol @dave")
+        text = await _said(t, "bob", "/hu bob 出銃 carol 4番 包 dave")
+        assert "包只算自摸，dave 照常付" in text, text
