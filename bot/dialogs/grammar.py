@@ -84,7 +84,7 @@ WILD = {"有宝", "wild", "有精", "带宝", "youbao", "with bao", "with wild",
 NO_WILD = {"无宝", "nowild", "no-wild", "无精", "wubao", "nobao", "no-bao", "没宝", "不带宝",
            "no bao", "without bao", "without wildcards", "no jing"}
 # A pattern named off a discard whose next word is the discarder, like 杠上炮 <who>.
-DISCARD_PATTERNS = {"海底炮"}
+DISCARD_PATTERNS = {"海底炮", "七抢一"}  # 七抢一 <who>: the one whose eighth tile it was
 # Patterns that are a self-draw by what they are: the way of winning need not be said.
 SELF_DRAW_PATTERNS = {"海底捞月", "八仙过海"}
 # Singapore's bonus tiles, as a win's ``bonus`` (the engine reads each): flowers, seasons,

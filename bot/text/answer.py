@@ -240,6 +240,10 @@ def _how_short(lang: str, night: NightInfo, event: EventResult, line: Line) -> s
     if how == "discard" and _family(night) == "hongkong":  # 出銃, 食糊 as Hong Kong says
         return pt(lang, "hongkong", "{seat} wins off {payer}'s discard",
                   seat=player(night, seat), payer=player(night, payer))
+    if how == "discard" and any(x.code == "special_win" and x.params.get("name") == "七抢一"
+                                for x in event.lines):  # no discard: the tile X drew
+        return t(lang, "{seat} takes {payer}'s eighth bonus tile", seat=player(night, seat),
+                 payer=player(night, payer))
     template = words.HOW_SHORT.get(how, "{seat} self-draws")
     return t(lang, template, seat=player(night, seat), payer=player(night, payer))
 

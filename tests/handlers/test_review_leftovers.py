@@ -175,3 +175,19 @@ async def test_hong_kong_bao_off_a_discard_is_said_not_dropped(tmp_path: Path) -
         await t.say("alice", "/new hk @alice @bob @carol @dave")
         text = await _said(t, "bob", "/hu bob 出銃 carol 4番 包 dave")
         assert "包只算自摸，dave 照常付" in text, text
+
+
+async def test_robbing_the_eighth_is_no_discard(tmp_path: Path) -> None:
+    async with handler_table(tmp_path) as t:
+        await t.say("alice", SG)
+        text = await _said(t, "bob", "/hu bob 七抢一 from dave")
+        assert "bob takes dave's eighth bonus tile, robbing the eighth (limit)" in text, text
+        assert "discard" not in text, text
+        assert "bob +12.80  dave -12.80" in text, text  # dave alone: 2 × base + zimo
+        text = await _said(t, "bob", "/hu bob 七抢一 dave")  # as 海底炮 <who> is said
+        assert "bob takes dave's eighth bonus tile" in text, text
+    async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
+        await t.say("alice", SG)
+        text = await _said(t, "bob", "/hu bob 七抢一 dave")
+        assert "bob 抢走 dave 摸到的第八张花，七抢一（满台）" in text, text
+        assert "点炮" not in text, text
