@@ -260,7 +260,8 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
     if p.family == "free":  # nothing is scored from patterns
         parts.append(t(lang, "Patterns: none; each report says its amount."))
     else:
-        parts.append(t(lang, words.PATTERNS_HEADING.get(p.family, "Patterns:")))
+        heading = words.PATTERNS_HEADING.get(p.family)  # Changsha: big and small wins
+        parts.append(t(lang, heading) if heading else t(lang, "Patterns:"))
         parts += [f"  {escape(words.pattern_shown(lang, preset, n))}{words.colon(lang)}{v}"
                   for n, v in _pattern_values(lang, p.family, opts)]
     if p.family == "singapore":
