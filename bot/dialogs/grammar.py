@@ -832,9 +832,31 @@ def pattern_name(seg: list[Token], i: int) -> tuple[str, int]:
 
 def read_words(tokens: list[Token], resolve: Resolver) -> list[Token]:
     """A report's words as the grammar reads them: in Simplified characters (點炮 is 点炮,
-    槓 is 杠, 對對糊 is 对对胡), but a player's name as typed."""
-    return [tok if tok.user_id is not None or resolve(tok) is not None
-            else Token(simplified(tok.text)) for tok in tokens]
+    槓 is 杠, 對對糊 is 对对胡), a count's Chinese numeral in digits (三 番, 番 三, 花一 are
+    3 番, 番 3, 花1), but a player's name as typed."""
+    words = [tok if tok.user_id is not None or resolve(tok) is not None
+             else Token(simplified(tok.text)) for tok in tokens]
+    return [_in_digits(words, i, resolve) for i in range(len(words))]
+
+
+# The words a count's number is said beside, as a word of its own (四 番, 番 三) or joined
+# after it (花一, 番三; 三番 and 三台 are read by _count).
+_NUMERAL_BESIDE = {"番", "台", "花", "花番"}
+_CN_NUMERAL = re.compile(r"^[一二两三四五六七八九十]{1,3}$")
+_CN_AFTER = re.compile(r"^(番|台|花番?)([一二两三四五六七八九十]{1,3})$")
+
+
+def _in_digits(words: list[Token], i: int, resolve: Resolver) -> Token:
+    """``words[i]`` with a count's Chinese numeral as digits, else as it is."""
+    tok = words[i]
+    if tok.user_id is not None or resolve(tok) is not None:
+        return tok
+    if (m := _CN_AFTER.match(tok.text)) and (n := _chinese_number(m.group(2))) is not None:
+        return Token(f"{m.group(1)}{n}")
+    if _CN_NUMERAL.match(tok.text) and (n := _chinese_number(tok.text)) is not None and any(
+            0 <= j < len(words) and words[j].text in _NUMERAL_BESIDE for j in (i - 1, i + 1)):
+        return Token(str(n))
+    return tok
 
 
 def seat_resolver(names: Mapping[str, str], user_ids: Mapping[int, str]) -> Resolver:

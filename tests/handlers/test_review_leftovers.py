@@ -191,3 +191,23 @@ async def test_robbing_the_eighth_is_no_discard(tmp_path: Path) -> None:
         text = await _said(t, "bob", "/hu bob 七抢一 dave")
         assert "bob 抢走 dave 摸到的第八张花，七抢一（满台）" in text, text
         assert "点炮" not in text, text
+
+
+async def test_chinese_numerals_in_a_hong_kong_report(tmp_path: Path) -> None:
+    async with handler_table(tmp_path, lang="zh-Hans") as t:
+        await t.say("alice", "/new hk @alice @bob @carol @dave")
+        text = await _said(t, "bob", "/hu bob 出銃 carol 三番")
+        assert "carol 出铳，bob 食糊，报 3 番" in text, text
+        text = await _said(t, "bob", "/hu bob 自摸 四 番")  # the numeral a word of its own
+        assert "bob 自摸，报 4 番" in text, text
+        text = await _said(t, "bob", "/hu bob 自摸 番 五")
+        assert "bob 自摸，报 5 番" in text, text
+        # 花一: one of the 番 is a flower 番, which does not count toward the 3 to win.
+        text = await _said(t, "bob", "/hu bob 自摸 三番 花一")
+        assert "不算 1 番花番" in text and "不够本桌起胡的 3 番" in text, text
+        text = await _said(t, "bob", "/hu bob 自摸 五番 花 二")
+        assert "bob 自摸，报 5 番" in text, text
+    async with handler_table(tmp_path / "en", lang="en") as t:
+        await t.say("alice", "/new hk @alice @bob @carol @dave")
+        text = await _said(t, "bob", "/hu bob 出銃 carol 三番")
+        assert "bob wins off carol's discard, 3 fan as reported" in text, text
