@@ -139,6 +139,10 @@ _COUNTS = [
 _BIRD = re.compile(r"^(?:鸟|bird|birds|扎鸟)([0-9]+(?:[,，、/][0-9]+)*)$", re.I)
 _DIGITS = re.compile(r"[0-9]+")
 _NEGATIVE = re.compile(r"-[0-9]+")
+# An option's value said in a report (shooter false), as /set takes it.
+_OPTION_VALUES = {"true": "true", "false": "false", "yes": "true", "no": "false",
+                  "on": "true", "off": "false", "是": "true", "否": "false", "开": "true",
+                  "关": "false"}
 _JING = re.compile(r"^(?:精|jing)[:=]?(.+)$", re.I)
 _LOSER_FEIBAO = re.compile(r"^(?:飞宝|feibao)[:=](.+)$", re.I)  # 飞宝=alice:1,bob:2
 _ROBBED = re.compile(r"^(?:连抢|robbed)([0-9]+)$", re.I)  # kongs robbed at once (连杠连抢)
@@ -349,6 +353,11 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                 i += 1
             elif _BONUS.match(tok.text):
                 hand["flowers"] = " ".join(x for x in (hand.get("flowers"), tok.text) if x)
+            elif low == "shooter" and nxt is not None and resolve(nxt) is None \
+                    and _OPTION_VALUES.get(nxt.text.lower()) is not None:
+                # shooter false: Singapore's option, not a word of one hand
+                raise GrammarError("option_in_report", said=f"{tok.text} {nxt.text}",
+                                   word=low, value=_OPTION_VALUES[nxt.text.lower()])
             elif low in DISCARD:
                 # "杠上花 from X" is 点杠花; "杠上炮 from X" stays 杠上炮; "自摸 from X" is
                 # left for the settler to refuse.

@@ -341,6 +341,10 @@ MESSAGES: dict[str, str] = {
     # Points only
     "free_amount_only": "This table scores points only: say who won, how and the amount, "
                         "e.g. /hu bob from carol 8 or /hu bob zimo 8.",
+    "option_in_report": "{said} is not part of a hand ({word} is an option of a Singapore "
+                        "table): report the hand without it.",
+    "option_in_report_singapore": "{said} is a table option, not part of a hand: an admin "
+                        "changes it with /set {word}={value}. Report the hand without it.",
     "amount_signed": "{token}: a report says what the winner wins, with no minus sign; who "
                      "pays follows from how it was won.",
     "amount_signed_free": "{token}: a win's amount is the points the winner gets, with no "

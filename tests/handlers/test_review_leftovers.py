@@ -30,6 +30,9 @@ async def test_a_lone_false_is_no_false_win(tmp_path: Path) -> None:
         await t.say("alice", SG)
         text = await _said(t, "bob", "/hu bob from carol shooter false")
         assert "false win" not in text and "诈胡" not in text, text
+        # Singapore's option said in a report: where it is changed.
+        assert "shooter false is a table option, not part of a hand: an admin changes it " \
+               "with /set shooter=false. Report the hand without it." in text, text
         assert await _totals(t) == {"E": 0, "S": 0, "W": 0, "N": 0}
         # Said clearly, in two words or one, it is.
         text = await _said(t, "bob", "/hu dave false win")
@@ -40,6 +43,8 @@ async def test_a_lone_false_is_no_false_win(tmp_path: Path) -> None:
         await t.say("alice", FREE)
         text = await _said(t, "bob", "/hu bob 点炮 carol shooter false")
         assert "诈胡" not in text, text
+        assert "shooter false 不是一盘的内容（shooter 是新马麻将牌桌的选项）：报这盘时不用写它。" \
+            in text, text
         # 诈胡 is read as one: a points-only table asks its points first.
         text = await _said(t, "bob", "/hu dave 诈胡")
         assert "先设诈胡罚几分" in text, text
