@@ -84,7 +84,7 @@ WILD = {"有宝", "wild", "有精", "带宝", "youbao", "with bao", "with wild",
 NO_WILD = {"无宝", "nowild", "no-wild", "无精", "wubao", "nobao", "no-bao", "没宝", "不带宝",
            "no bao", "without bao", "without wildcards", "no jing"}
 # A pattern named off a discard whose next word is the discarder, like 杠上炮 <who>.
-DISCARD_PATTERNS = {"海底炮"}
+DISCARD_PATTERNS = {"海底炮", "七抢一"}  # 七抢一 <who>: the one whose eighth tile it was
 # Patterns that are a self-draw by what they are: the way of winning need not be said.
 SELF_DRAW_PATTERNS = {"海底捞月", "八仙过海"}
 # Singapore's bonus tiles, as a win's ``bonus`` (the engine reads each): flowers, seasons,
@@ -138,6 +138,11 @@ _COUNTS = [
 # Any number is read as a bird (鸟999), to be refused as out of range, not as a pattern.
 _BIRD = re.compile(r"^(?:鸟|bird|birds|扎鸟)([0-9]+(?:[,，、/][0-9]+)*)$", re.I)
 _DIGITS = re.compile(r"[0-9]+")
+_NEGATIVE = re.compile(r"-[0-9]+")
+# An option's value said in a report (shooter false), as /set takes it.
+_OPTION_VALUES = {"true": "true", "false": "false", "yes": "true", "no": "false",
+                  "on": "true", "off": "false", "是": "true", "否": "false", "开": "true",
+                  "关": "false"}
 _JING = re.compile(r"^(?:精|jing)[:=]?(.+)$", re.I)
 _LOSER_FEIBAO = re.compile(r"^(?:飞宝|feibao)[:=](.+)$", re.I)  # 飞宝=alice:1,bob:2
 _ROBBED = re.compile(r"^(?:连抢|robbed)([0-9]+)$", re.I)  # kongs robbed at once (连杠连抢)
@@ -314,10 +319,12 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                 hand[name] = bounded(f"{tok.text} {nxt.text}", tok.text, MAX_COUNT[name],
                                      1 if name == "fan" else 0)
                 i += 1
-            elif _DIGITS.fullmatch(tok.text):  # a points-only table's amount: 8
+            elif _DIGITS.fullmatch(tok.text.removeprefix("+")):  # an amount: 8 (or +8)
                 if "amount" in hand:
                     raise GrammarError("pattern_repeated", word=tok.text)
-                hand["amount"] = bounded(tok.text, tok.text, MAX_AMOUNT, 1)
+                hand["amount"] = bounded(tok.text, tok.text.removeprefix("+"), MAX_AMOUNT, 1)
+            elif _NEGATIVE.fullmatch(tok.text):  # -5: what the winner wins has no minus
+                raise GrammarError("amount_signed", token=tok.text)
             elif low in BONUS_TILES or low in NO_BONUS:
                 bonus = hand.get("bonus")
                 hand["bonus"] = f"{bonus} {low}" if bonus else (
@@ -346,6 +353,11 @@ def parse_win(tokens: list[Token], resolve: Resolver) -> tuple[dict[str, Any], s
                 i += 1
             elif _BONUS.match(tok.text):
                 hand["flowers"] = " ".join(x for x in (hand.get("flowers"), tok.text) if x)
+            elif low == "shooter" and nxt is not None and resolve(nxt) is None \
+                    and _OPTION_VALUES.get(nxt.text.lower()) is not None:
+                # shooter false: Singapore's option, not a word of one hand
+                raise GrammarError("option_in_report", said=f"{tok.text} {nxt.text}",
+                                   word=low, value=_OPTION_VALUES[nxt.text.lower()])
             elif low in DISCARD:
                 # "杠上花 from X" is 点杠花; "杠上炮 from X" stays 杠上炮; "自摸 from X" is
                 # left for the settler to refuse.
@@ -829,9 +841,31 @@ def pattern_name(seg: list[Token], i: int) -> tuple[str, int]:
 
 def read_words(tokens: list[Token], resolve: Resolver) -> list[Token]:
     """A report's words as the grammar reads them: in Simplified characters (點炮 is 点炮,
-    槓 is 杠, 對對糊 is 对对胡), but a player's name as typed."""
-    return [tok if tok.user_id is not None or resolve(tok) is not None
-            else Token(simplified(tok.text)) for tok in tokens]
+    槓 is 杠, 對對糊 is 对对胡), a count's Chinese numeral in digits (三 番, 番 三, 花一 are
+    3 番, 番 3, 花1), but a player's name as typed."""
+    words = [tok if tok.user_id is not None or resolve(tok) is not None
+             else Token(simplified(tok.text)) for tok in tokens]
+    return [_in_digits(words, i, resolve) for i in range(len(words))]
+
+
+# The words a count's number is said beside, as a word of its own (四 番, 番 三) or joined
+# after it (花一, 番三; 三番 and 三台 are read by _count).
+_NUMERAL_BESIDE = {"番", "台", "花", "花番"}
+_CN_NUMERAL = re.compile(r"^[一二两三四五六七八九十]{1,3}$")
+_CN_AFTER = re.compile(r"^(番|台|花番?)([一二两三四五六七八九十]{1,3})$")
+
+
+def _in_digits(words: list[Token], i: int, resolve: Resolver) -> Token:
+    """``words[i]`` with a count's Chinese numeral as digits, else as it is."""
+    tok = words[i]
+    if tok.user_id is not None or resolve(tok) is not None:
+        return tok
+    if (m := _CN_AFTER.match(tok.text)) and (n := _chinese_number(m.group(2))) is not None:
+        return Token(f"{m.group(1)}{n}")
+    if _CN_NUMERAL.match(tok.text) and (n := _chinese_number(tok.text)) is not None and any(
+            0 <= j < len(words) and words[j].text in _NUMERAL_BESIDE for j in (i - 1, i + 1)):
+        return Token(str(n))
+    return tok
 
 
 def seat_resolver(names: Mapping[str, str], user_ids: Mapping[int, str]) -> Resolver:

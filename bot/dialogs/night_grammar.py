@@ -23,11 +23,42 @@ FOUL_WORDS = {"错吃": "wrong_chow", "wrong_chow": "wrong_chow",
               "犯规": "foul", "foul": "foul"}
 MAX_REASON = 100
 _POINTS = re.compile(r"^[+-]?[0-9]+$")  # any length: too many digits is refused as too big
+_THOUSANDS = re.compile(r"^[+-]?[0-9]{1,3}(?:,[0-9]{3})+$")  # +1,000: the points 1000
+
+
+# English words that say a false win only as two: "false win" (a lone "false", as in
+# "shooter false", is no false win).
+_FALSE = "false"
+_WIN = ("win", "hu")
+
+
+def _false_win_at(tokens: list[Token], i: int) -> int:
+    """How many tokens from ``i`` say a false win: ``诈胡`` 1, ``false win`` 2, else 0.
+    A lone ``false`` says it only to /penalty, whose every report is one."""
+    word = fold(tokens[i].text)
+    if word == _FALSE:
+        return 2 if i + 1 < len(tokens) and fold(tokens[i + 1].text) in _WIN else 0
+    return 1 if word in FALSE_WIN_WORDS else 0
 
 
 def is_false_win(tokens: list[Token]) -> bool:
-    """``/hu dave 诈胡``: a report that names a false win is a penalty."""
-    return any(fold(t.text) in FALSE_WIN_WORDS for t in tokens)
+    """``/hu dave 诈胡``, ``/hu dave false win``: a report that names a false win clearly is
+    a penalty; ``/hu bob from carol shooter false`` is not."""
+    return any(_false_win_at(tokens, i) for i in range(len(tokens)))
+
+
+def _without_false_win(tokens: list[Token]) -> list[Token]:
+    """The tokens less the words that say a false win (``false win`` both)."""
+    kept: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        n = _false_win_at(tokens, i) or (1 if fold(tokens[i].text) == _FALSE else 0)
+        if n:
+            i += n
+            continue
+        kept.append(tokens[i])
+        i += 1
+    return kept
 
 
 def parse_penalty(tokens: list[Token], resolve: Resolver) -> dict[str, object]:
@@ -35,8 +66,8 @@ def parse_penalty(tokens: list[Token], resolve: Resolver) -> dict[str, object]:
     points the offender pays each other player: ``dave 错碰 5`` (in any order)."""
     fouls = [FOUL_WORDS[fold(t.text)] for t in tokens if fold(t.text) in FOUL_WORDS]
     numbers = [t for t in tokens if _POINTS.match(t.text)]
-    words = [t for t in tokens if fold(t.text) not in FALSE_WIN_WORDS
-             and fold(t.text) not in FOUL_WORDS and not _POINTS.match(t.text)]
+    words = [t for t in _without_false_win(tokens)
+             if fold(t.text) not in FOUL_WORDS and not _POINTS.match(t.text)]
     if len(words) != 1 or len(fouls) > 1 or len(numbers) > 1:
         raise GrammarError("penalty_usage")
     seat = resolve(words[0])
@@ -58,7 +89,9 @@ def parse_penalty(tokens: list[Token], resolve: Resolver) -> dict[str, object]:
 def parse_adjust(tokens: list[Token], resolve: Resolver, most: int = MAX_ADJUST
                  ) -> dict[str, object]:
     """``alice -10 bob +10 [reason]``: players and signed points (each within ``most``),
-    summing to zero."""
+    summing to zero. Points may be written with thousands commas (``+1,000``)."""
+    tokens = [Token(t.text.replace(",", ""), t.user_id) if _THOUSANDS.match(t.text) else t
+              for t in tokens]
     deltas: dict[str, int] = {}
     i = 0
     while i + 1 < len(tokens) and _POINTS.match(tokens[i + 1].text):

@@ -139,7 +139,9 @@ async def cmd_set(update: Update, context: TallyContext, lang: str) -> None:
                              option=typed_name(lang, option, family),
                              table=preset_name(lang, night.preset),
                              preset=preset_name(lang, current.preset),
-                             key=night.preset, typed=" ".join(words))
+                             key=night.preset,
+                             typed=" ".join(_as_typed(lang, w, option, family)
+                                            for w in words))
                 return
         await refuse(update, lang, exc.code, str(exc), **exc.params)
         return
@@ -196,6 +198,12 @@ def _parse_set(words: list[str], *, stake: bool, zone: bool
     if words and all("=" in w for w in words):
         return _SetChange({"overrides": parse_overrides(words)}, merge=True)
     return "set_usage", {}
+
+
+def _as_typed(lang: str, word: str, option: str, family: str) -> str:
+    """``birds=2`` as the chat types it: ``扎鸟=2`` in a Chinese chat."""
+    key, eq, value = word.partition("=")
+    return f"{typed_name(lang, option, family)}={value}" if eq and key == option else word
 
 
 def _table_option(table: str, chat: str, option: str) -> bool:

@@ -67,7 +67,8 @@ SHORT: dict[str, str | None] = {
     # Hong Kong
     "limit_hand": "{name} (a limit hand)", "chicken_hand": "雞糊", "fan_total": "{fan} 番",
     "flower_fan": None, "share": None, "share_part": None, "share_part_for": None,
-    "share_part_double": None, "bao_zimo": "包自摸 by {seat}", "bao_only_self_draw": None,
+    "share_part_double": None, "bao_zimo": "包自摸 by {seat}",
+    "bao_only_self_draw": "包 counts on a self-draw only: {seat} pays as usual",
     "rob_kong_no_bao": None, "not_counted_included": "{name} not counted ({by} includes it)",
 }
 LEFT_OUT = ("birds_unsaid", "birds_short", "jing_unsaid")
@@ -239,6 +240,10 @@ def _how_short(lang: str, night: NightInfo, event: EventResult, line: Line) -> s
     if how == "discard" and _family(night) == "hongkong":  # 出銃, 食糊 as Hong Kong says
         return pt(lang, "hongkong", "{seat} wins off {payer}'s discard",
                   seat=player(night, seat), payer=player(night, payer))
+    if how == "discard" and any(x.code == "special_win" and x.params.get("name") == "七抢一"
+                                for x in event.lines):  # no discard: the tile X drew
+        return t(lang, "{seat} takes {payer}'s eighth bonus tile", seat=player(night, seat),
+                 payer=player(night, payer))
     template = words.HOW_SHORT.get(how, "{seat} self-draws")
     return t(lang, template, seat=player(night, seat), payer=player(night, payer))
 

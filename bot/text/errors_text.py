@@ -341,6 +341,15 @@ MESSAGES: dict[str, str] = {
     # Points only
     "free_amount_only": "This table scores points only: say who won, how and the amount, "
                         "e.g. /hu bob from carol 8 or /hu bob zimo 8.",
+    "option_in_report": "{said} is not part of a hand ({word} is an option of a Singapore "
+                        "table): report the hand without it.",
+    "option_in_report_singapore": "{said} is a table option, not part of a hand: an admin "
+                        "changes it with /set {word}={value}. Report the hand without it.",
+    "amount_signed": "{token}: a report says what the winner wins, with no minus sign; who "
+                     "pays follows from how it was won.",
+    "amount_signed_free": "{token}: a win's amount is the points the winner gets, with no "
+                          "minus sign: /hu bob from carol 5 (carol pays 5) or /hu bob zimo 5 "
+                          "(each pays 5). Any other change: /jifen alice +5 bob -5.",
     "needs_amount": "Say how many points {seat} wins, e.g. /hu bob from carol 8 (carol pays "
                     "8) or /hu bob zimo 8 (each pays 8).",
     "false_win_unset": "This table scores points only: set what a false win costs (/set "
@@ -549,9 +558,10 @@ def error_text(lang: str, code: str, fallback: str, seats: dict[str, str] | None
 
 
 # A report's example in the refusals of /hu's words, and what it is at a table that counts
-# no patterns (points only) or counts tai (Singapore).
+# no patterns (points only), counts tai (Singapore) or is won by self-draw only (飞宝).
 HU_EXAMPLE = "/hu bob from carol 七对"
-HU_EXAMPLES = {"free": "/hu bob from carol 8", "singapore": "/hu bob from carol 3 tai"}
+HU_EXAMPLES = {"free": "/hu bob from carol 8", "singapore": "/hu bob from carol 3 tai",
+               "jiangxi": "/hu bob zimo 七对"}  # 上饶飞宝: a win is self-drawn
 
 
 def _seat(lang: str, value: str, seats: dict[str, str] | None) -> str:

@@ -251,9 +251,19 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
     head = words.preset_name(lang, preset)
     summary = words.PRESET_SUMMARIES.get(preset)
     parts = [f"<b>{escape(head)}</b>" + ("" if is_chinese(lang) else f" — {escape(p.title)}"),
-             t(lang, summary) if summary else escape(p.summary), "", t(lang, "Patterns:")]
-    parts += [f"  {escape(words.pattern_shown(lang, preset, n))}{words.colon(lang)}{v}"
-              for n, v in _pattern_values(lang, p.family, opts)]
+             t(lang, summary) if summary else escape(p.summary)]
+    changed = _changed_options(lang, preset, opts) if options is not None else []
+    if changed:  # the summary says the preset's defaults: what is played otherwise here
+        parts.append(t(lang, "Changed from the summary above: {changes}.",
+                       changes=("；" if is_chinese(lang) else "; ").join(changed)))
+    parts.append("")
+    if p.family == "free":  # nothing is scored from patterns
+        parts.append(t(lang, "Patterns: none; each report says its amount."))
+    else:
+        heading = words.PATTERNS_HEADING.get(p.family)  # Changsha: big and small wins
+        parts.append(t(lang, heading) if heading else t(lang, "Patterns:"))
+        parts += [f"  {escape(words.pattern_shown(lang, preset, n))}{words.colon(lang)}{v}"
+                  for n, v in _pattern_values(lang, p.family, opts)]
     if p.family == "singapore":
         sg = SingaporeOptions.model_validate(opts)
         parts += ["", t(lang, "Stake table {table} (base / zimo per tai):", table=sg.stake)]
@@ -275,6 +285,17 @@ def rules_text(lang: str, preset: str, options: dict[str, Any] | None = None) ->
     return "\n".join(parts)
 
 
+def _changed_options(lang: str, preset: str, opts: dict[str, Any]) -> list[str]:
+    """The options, as /rules lists them, whose value is not the preset's own."""
+    family = get_preset(preset).family
+    defaults = ruleset(preset).options.model_dump()
+    return [f"{escape(words.option_label(lang, k, family))}{words.colon(lang)}"
+            f"{escape(words.option_value(lang, k, v))}"
+            for k, v in opts.items()
+            if k in words.OPTIONS and not isinstance(v, dict | list | tuple)
+            and k in defaults and defaults[k] != v]
+
+
 def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     if family == "sichuan":
@@ -293,8 +314,6 @@ def _pattern_values(lang: str, family: str, opts: dict[str, Any]) -> list[tuple[
         rows += [(n, t(lang, "{n} tai", n=v)) for n, v in opts.get("tai", {}).items() if v]
         rows += [(n, t(lang, "the limit ({n} tai)", n=opts.get("cap_tai")))
                  for n in LIMITS]
-    elif family == "free":
-        rows.append(("—", t(lang, "none: each report says its amount")))
     elif family == "mcr":  # the 81 fans by value (English chats: the Chinese beside)
         fans = sorted(FANS.values(), key=lambda f: -f.value)
         for v in sorted({f.value for f in fans}, reverse=True):

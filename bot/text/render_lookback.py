@@ -277,8 +277,11 @@ def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) ->
                      t(lang, "Net: {money}.", money=signed_money(standing.cents)))
     if rec.best is not None:
         b = rec.best
-        what = paren(lang, escape(" ".join(pattern_name("", n, lang) for n in b.names))) \
-            if b.names else ""
+        # The hand's preset with it: a best hand may be of any table the player sat at.
+        table = preset_name(lang, b.preset) if b.preset else ""
+        named = " ".join(pattern_name(b.preset, n, lang) for n in b.names)
+        said_of = colon(lang).join(x for x in (table, named) if x)
+        what = paren(lang, escape(said_of)) if said_of else ""
         hand = hand_of_night(lang, b.number, b.night)
         parts.append((t(lang, "Best hand: {money}, {hand}", money=money(b.win_points),
                         hand=hand) if preset_in_cents(b.preset) else

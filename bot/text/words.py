@@ -402,7 +402,10 @@ RULES_EXAMPLES = {
     "singapore": ("/set cap_tai 6", "/set stake 10/20"),
     "mcr": ("/set mixed_kong 6", "/set stake 0.5"),
     "free": ("/set draw_dealer=next", "/set stake 0.5"),
+    "changsha": ("/set birds 2", "/set stake 0.5"),  # big and small wins: no 番, no cap
 }
+# /rules' heading over a family's patterns, where they are not counted in 番 or 台.
+PATTERNS_HEADING = {"changsha": "Big wins, and the starting wins:"}
 
 
 def rules_hint(lang: str, family: str = "") -> str:
@@ -505,4 +508,5 @@ def dynamic_msgids() -> list[str]:
             *UNITS.values(), "a whole number", ", or {key}=none (none)",
             "a whole number from {least} to {most}", "<option>", "<value>",
             "/set cap_fan 5", "/set stake 0.5", *FAMILY_OPTIONS.values(),
+            *PATTERNS_HEADING.values(),
             *(e for pair in RULES_EXAMPLES.values() for e in pair)]

@@ -567,7 +567,7 @@ async def test_one_point_is_one_point(tmp_path: Path, lang: str,
         assert "单盘最高：bob，1 分（第 1 盘）。" in ended, ended
         assert "本场结束：共 1 盘。" in ended, ended
         assert drawn.count("1 分") == 2, drawn
-        assert "单盘最高：1 分，" in stats and "日第 1 盘（平胡）" in stats, stats
+        assert "单盘最高：1 分，" in stats and "日第 1 盘（三人两房：平胡）" in stats, stats
 
 
 @pytest.mark.pictures  # drawn, to measure where each text lands
