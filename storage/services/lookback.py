@@ -352,7 +352,8 @@ class Lookback(Service):
 
     async def player_record(self, chat_id: int, player_id: int, last: int = 5
                             ) -> PlayerRecord:
-        """A player's totals, rates, last hands and best hand."""
+        """A player's totals, rates, last hands and best hand (at the chat's preset if they
+        won a hand at it)."""
 
         def unit(conn: Connection) -> PlayerRecord:
             prow, tot = _player_and_totals(conn, chat_id, player_id)
@@ -362,8 +363,13 @@ class Lookback(Service):
             base = select(*cols).join(t.hands, h.id == hp.hand_id).where(
                 hp.chat_id == chat_id, hp.player_id == player_id)
             recent = conn.execute(base.order_by(h.id.desc()).limit(last)).all()
-            best = conn.execute(base.where(hp.win_points > 0).order_by(
-                hp.win_points.desc(), h.id).limit(1)).first()
+            # The best hand at the chat's game (points of two presets do not compare), or,
+            # with no win at it, at any (its answer names the preset it was played at).
+            wins = base.where(hp.win_points > 0).order_by(hp.win_points.desc(), h.id).limit(1)
+            chat_preset = select(t.chats.c.preset).where(t.chats.c.id == chat_id)
+            best = conn.execute(wins.join(t.nights, t.nights.c.id == h.night_id).where(
+                t.nights.c.preset == chat_preset.scalar_subquery())).first() \
+                or conn.execute(wins).first()
             played_in = self._nights_by_id(
                 conn, chat_id, {r.night_id for r in [*recent, *([best] if best else [])]})
 

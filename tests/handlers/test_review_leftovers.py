@@ -218,18 +218,25 @@ async def test_chinese_numerals_in_a_hong_kong_report(tmp_path: Path) -> None:
         assert "bob wins off carol's discard, 3 fan as reported" in text, text
 
 
-async def test_the_best_hand_says_its_preset(tmp_path: Path) -> None:
-    night = ("/new feibao @alice @bob @carol @dave", "/hu bob zimo 七对 无宝", "/end",
-             "/new @alice @bob @carol @dave", "/hu bob zimo 清一色", "/end")
+async def test_the_best_hand_is_the_chats_games_and_says_its_preset(tmp_path: Path) -> None:
+    """Points of two presets do not compare: the best hand is the best at the chat's game
+    (a 飞宝 hand of 30 does not beat a Chengdu one of 24 in a Chengdu chat); a player with
+    no win at it has the best at any named with its preset."""
+    feibao = ("/new feibao @alice @bob @carol @dave", "/hu bob zimo 七对 无宝", "/end")
+    chengdu = ("/new @alice @bob @carol @dave", "/hu bob zimo 清一色", "/end")
     async with handler_table(tmp_path) as t:
-        for line in night:
+        for line in feibao:
             await t.say("alice" if not line.startswith("/hu") else "bob", line)
         text = await _said(t, "bob", "/stats")
-        # The 飞宝 hand (30) over the Chengdu one (24), and whose table it was.
         assert "Best hand: 30 points, hand 1 on " in text, text
         assert "(Shangrao Feibao: 七对)" in text, text
+        for line in chengdu:
+            await t.say("alice" if not line.startswith("/hu") else "bob", line)
+        text = await _said(t, "bob", "/stats")
+        assert "Best hand: 24 points, hand 1 of night 2 on " in text, text
+        assert "Feibao" not in text, text
     async with handler_table(tmp_path / "zh", lang="zh-Hans") as t:
-        for line in night:
+        for line in feibao:
             await t.say("alice" if not line.startswith("/hu") else "bob", line)
         text = await _said(t, "bob", "/stats")
         assert "单盘最高：30 分，" in text and "日第 1 盘（上饶飞宝：七对）" in text, text
