@@ -20,7 +20,7 @@ from PIL import Image
 from bot.console.fake_api import SentMessage
 from bot.pictures import drawing, fonts
 from tests.bot.guided_play import find_button
-from tests.bot.harness import Table, plain, table, table_on
+from tests.bot.harness import Chat, plain, table, table_on
 from tests.bot.layout import kept_figures
 from tests.databases import BACKENDS
 
@@ -40,11 +40,11 @@ def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return texts
 
 
-async def _say(t: Table, who: str, text: str) -> str:
+async def _say(t: Chat, who: str, text: str) -> str:
     return "\n".join(plain(m.text) for m in await t.say(who, text))
 
 
-async def _totals(t: Table) -> dict[str, int]:
+async def _totals(t: Chat) -> dict[str, int]:
     night = await t.ledger.open_nights.current_night(t.chat_id)
     assert night is not None
     return dict(night.totals)
@@ -253,7 +253,7 @@ async def test_the_bao_zimo_feeder_by_buttons(tmp_path: Path) -> None:
 Heard = Callable[[list[SentMessage], str, str, list[str]], None]
 
 
-async def hong_kong_night_in_traditional(t: Table, heard: Heard) -> list[SentMessage]:
+async def hong_kong_night_in_traditional(t: Chat, heard: Heard) -> list[SentMessage]:
     """A whole Hong Kong night in a zh-Hant chat (Hong Kong usage), typed and by buttons:
     seats by buttons; 出銃 by buttons; a hand below 三番起糊 refused typed and by buttons;
     包自摸 by buttons and typed; 搶槓 typed and by buttons; Details; a limit hand at the cap
