@@ -15,7 +15,7 @@ from bot.text import i18n_hant
 from engine.rules import presets
 from tests.bot import guided_play
 from tests.bot.guided_play import find_button, play
-from tests.bot.harness import Table, end_night, plain, table
+from tests.bot.harness import end_night, plain
 from tests.bot.test_hongkong_night import hong_kong_night_in_traditional
 from tests.bot.test_language import (
     _SAY,
@@ -29,20 +29,21 @@ from tests.bot.test_language import (
     play_in_chinese,
 )
 from tests.bot.test_traditional import check_hant, simplified_only
+from tests.handlers.harness import HandlerTable, handler_table
 
 # Choosing the language
 
 
 @pytest.mark.parametrize("code", ["zh-hk", "zh-tw", "zh-mo", "zh-hant"])
 async def test_a_hong_kong_or_taiwan_user_gets_traditional(code: str, tmp_path: Path) -> None:
-    async with table(tmp_path, lang=code) as t:
+    async with handler_table(tmp_path, lang=code) as t:
         replies = await t.say("alice", "/new chengdu @alice @bob @carol @dave")
         assert "成都血戰" in plain(replies[0].text)
         check_hant(replies, "", code)
 
 
 async def test_lang_switches_between_the_scripts(tmp_path: Path) -> None:
-    async with table(tmp_path, lang="en") as t:
+    async with handler_table(tmp_path, lang="en") as t:
         t.admin("alice")
         (reply,) = await t.say("alice", "/lang 繁體")
         assert plain(reply.text) == "語言：繁體中文（香港）。"
@@ -68,7 +69,7 @@ async def test_a_night_typed_in_simplified_reads_in_traditional(path: Path,
                                                                  tmp_path: Path) -> None:
     """The Chinese transcripts' words, typed in Simplified in a zh-Hant chat: every reply in
     Traditional characters (the zh-Hans checks, and no Simplified character)."""
-    async with table(tmp_path, lang="zh-hk") as t:
+    async with handler_table(tmp_path, lang="zh-hk") as t:
         assert await play_in_chinese(t, path) >= 5
         typed = " ".join(m.group(2) for line in path.read_text(encoding="utf-8").splitlines()
                          if (m := _SAY.match(line.strip())))
@@ -80,7 +81,7 @@ async def test_a_night_typed_in_simplified_reads_in_traditional(path: Path,
             assert not simplified_only(body), (path.name, simplified_only(body), body)
 
 
-async def _tap(t: Table, who: str, msg: SentMessage, label: str) -> list[SentMessage]:
+async def _tap(t: HandlerTable, who: str, msg: SentMessage, label: str) -> list[SentMessage]:
     answered = len(t.api.answered)
     replies = await t.press(who, msg, find_button(msg, label)["callback_data"])
     check_hant([*replies, msg], "", f"{label!r} pressed")
@@ -95,7 +96,7 @@ async def test_a_hong_kong_night_by_buttons_and_typed_in_traditional(tmp_path: P
     """Seats, the guided /hu, Details and Undo, the board's button, /kong and /draw by
     buttons; then reports typed in Traditional (點炮, 出銃, 槓, 聽, 對對糊), /end and
     /settle: every reply in Traditional characters and punctuation."""
-    async with table(tmp_path, lang="zh-hk") as t:
+    async with handler_table(tmp_path, lang="zh-hk") as t:
         t.admin("alice")
         check_hant(await t.say("alice", "/new 成都血戰"), "", "/new")
         seats = t.last_with_buttons()
@@ -168,7 +169,7 @@ async def test_every_reply_of_a_hong_kong_night_in_traditional(tmp_path: Path) -
                 said.append(body)
         said.extend(alerts)
 
-    async with table(tmp_path, lang="zh-hk") as t:
+    async with handler_table(tmp_path, lang="zh-hk") as t:
         await hong_kong_night_in_traditional(t, heard)
         check_hant(t.api.outbox, "", "the messages as they end")
     everything = "\n".join(said)
@@ -190,7 +191,7 @@ async def test_a_night_by_buttons_in_traditional(path: Path, tmp_path: Path,
         return find_button(msg, convert(label))
 
     monkeypatch.setattr(guided_play, "find_button", find_hant)
-    async with table(tmp_path, lang="zh-tw") as t:
+    async with handler_table(tmp_path, lang="zh-tw") as t:
         await play(t, path, typed=False)
         check(t.api.outbox, "", path.name)
         for r in t.api.outbox:
@@ -200,7 +201,7 @@ async def test_a_night_by_buttons_in_traditional(path: Path, tmp_path: Path,
 async def test_commands_and_refusals_in_traditional(tmp_path: Path) -> None:
     """The zh-Hans language test's commands and refusals, at every preset, in a zh-Hant
     chat: /help, /rules, /set, refusals and their examples in Traditional characters."""
-    async with table(tmp_path, lang="zh-hk") as t:
+    async with handler_table(tmp_path, lang="zh-hk") as t:
         t.admin("alice")
         for command in COMMANDS[:4]:
             check_hant(await t.say("alice", command), command, command)
