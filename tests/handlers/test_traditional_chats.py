@@ -16,7 +16,6 @@ from engine.rules import presets
 from tests.bot import guided_play
 from tests.bot.guided_play import find_button, play
 from tests.bot.harness import end_night, plain
-from tests.bot.test_hongkong_night import hong_kong_night_in_traditional
 from tests.bot.test_language import (
     _SAY,
     COMMANDS,
@@ -30,6 +29,7 @@ from tests.bot.test_language import (
 )
 from tests.bot.test_traditional import check_hant, simplified_only
 from tests.handlers.harness import HandlerTable, handler_table
+from tests.handlers.test_hongkong_night import hong_kong_night_in_traditional
 
 # Choosing the language
 
@@ -152,7 +152,7 @@ NOT_HONG_KONG = ("胡", "點炮", "放炮", "點的炮", "槓上炮", "槓上花
 
 
 async def test_every_reply_of_a_hong_kong_night_in_traditional(tmp_path: Path) -> None:
-    """The whole Hong Kong night (tests/bot/test_hongkong_night.py), every reply as it
+    """The whole Hong Kong night (tests/handlers/test_hongkong_night.py), every reply as it
     comes, every message a press edited and every alert: Traditional characters and
     punctuation, no English, and Hong Kong's own words."""
     said: list[str] = []
