@@ -25,7 +25,7 @@ settings.load_profile("fast" if os.environ.get("TALLY_TEST_FAST")
                       else "ci" if os.environ.get("CI") else "default")
 
 # The longest tests, started first so that the short ones fill in around them and all
-# finish together: `make test` hands tests one at a time to three processes (pytest-xdist,
+# finish together: `make test` hands tests one at a time to four processes (pytest-xdist,
 # --maxschedchunk 1) on two cores. Those that mostly wait on the bot's child processes
 # (the fault tests) are spread among those that keep a core busy (the type checker, the
 # explorations), so that the cores are not idle at the start, and no exploration is left
