@@ -21,14 +21,16 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# Three processes (on two cores: the tests that run the bot as child processes spend
-# much of their time waiting), the type checker among them (tests/test_types.py); then,
-# alone, the tests that time worker processes against a lease (marked exclusive, all in one
-# module: tests/conftest.py refuses one elsewhere, and test_architecture.py checks that
-# this names it). Python caches the project's bytecode (where PYTHONDONTWRITEBYTECODE is
-# set, every bot process a test starts would compile it again).
+# Four processes on two cores: the tests that run the bot as child processes spend much
+# of their time waiting, and the default-lease faults hold one process for about two
+# minutes, mostly waiting, so the fourth keeps both cores busy meanwhile. The type checker
+# is one of the tests (tests/test_types.py). Then, alone, the tests that time worker
+# processes against a lease (marked exclusive, all in one module: tests/conftest.py
+# refuses one elsewhere, and test_architecture.py checks that this names it). Python
+# caches the project's bytecode (where PYTHONDONTWRITEBYTECODE is set, every bot process
+# a test starts would compile it again).
 test: $(STAMP) lint
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 3 --maxschedchunk 1 -m "not exclusive"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 4 --maxschedchunk 1 -m "not exclusive"
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -m exclusive tests/bot/test_stalled_workers.py
 
 # The quick loop for a change to a rule or a handler: ruff, the engine's tests and the

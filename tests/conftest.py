@@ -25,13 +25,16 @@ settings.load_profile("fast" if os.environ.get("TALLY_TEST_FAST")
                       else "ci" if os.environ.get("CI") else "default")
 
 # The longest tests, started first so that the short ones fill in around them and all
-# finish together: `make test` hands tests one at a time to three processes (pytest-xdist,
+# finish together: `make test` hands tests one at a time to four processes (pytest-xdist,
 # --maxschedchunk 1) on two cores. Those that mostly wait on the bot's child processes
 # (the fault tests) are spread among those that keep a core busy (the type checker, the
 # explorations), so that the cores are not idle at the start, and no exploration is left
-# to run alone at the end.
+# to run alone at the end. The default-lease faults, one test that mostly waits for two
+# minutes, take one process from the start; pytest-xdist hands each process two tests at
+# a time, so the one after it waits there as long: a few short ones follow it.
 LONGEST_FIRST = (
     "tests/bot/test_default_lease.py",
+    "tests/test_architecture.py",
     "tests/bot/test_faults.py::test_sigkill_at_chosen_moments_loses_and_doubles_nothing[sqlite]",
     "tests/test_types.py",
     "tests/storage/test_ledger_stateful.py",

@@ -65,7 +65,8 @@ async def waiting_on(watcher: asyncpg.Connection, holder: int) -> asyncpg.Record
         "  AND l.locktype = 'transactionid' AND l.granted) AS wrote, EXISTS ("
         "  SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory'"
         "  AND l.granted) AS advisory FROM pg_stat_activity a"
-        " WHERE a.application_name = $1 AND $2::int = ANY(pg_blocking_pids(a.pid))",
+        " WHERE a.application_name = $1 AND a.datname = current_database()"
+        " AND $2::int = ANY(pg_blocking_pids(a.pid))",
         APPLICATION_NAME, holder)
 
 
@@ -89,14 +90,16 @@ def owner_of_port(pids: list[int], port: int) -> int:
 
 async def nothing_held(watcher: asyncpg.Connection, seconds: float = 20.0) -> None:
     """Wait (bounded) for a moment none of the bot's sessions holds an advisory lock or
-    sits in a transaction (the workers' own scans and sweeps take milliseconds each)."""
+    sits in a transaction (the workers' own scans and sweeps take milliseconds each). Only
+    its database's: other tests' bots share the server, and one may pause a worker inside
+    a transaction meanwhile."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     while True:
         rows = await watcher.fetch(
             "SELECT a.pid, a.state, a.xact_start, l.objid FROM pg_stat_activity a"
             " LEFT JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'advisory'"
-            " WHERE a.application_name = $1"
+            " WHERE a.application_name = $1 AND a.datname = current_database()"
             " AND (l.pid IS NOT NULL OR a.state LIKE 'idle in transaction%')",
             APPLICATION_NAME)
         if not rows:
@@ -221,7 +224,8 @@ async def run_on(load: Load, chats: list[int], rounds: int, pause: float) -> Non
 async def db_sessions(conn: asyncpg.Connection) -> list[dict[str, object]]:
     rows = await conn.fetch(
         "SELECT pid, state, wait_event_type, wait_event, xact_start, left(query, 120) AS q"
-        " FROM pg_stat_activity WHERE application_name = $1", APPLICATION_NAME)
+        " FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()",
+        APPLICATION_NAME)
     return [dict(r) for r in rows]
 
 

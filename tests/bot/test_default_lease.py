@@ -16,12 +16,11 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import asyncpg
 import pytest
-import pytest_asyncio
 
 from storage.queues.messages import DEFAULT_LEASE
 from tests.bot.fault_checks import Load, check, drained, errors_in, until
@@ -42,7 +41,6 @@ from tests.storage.conftest import PG_URL
 pytestmark = [
     pytest.mark.skipif(not PG_URL, reason="several workers need TALLY_TEST_POSTGRES_URL"),
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
-    pytest.mark.asyncio(loop_scope="module"),  # the scenarios share one bot (Rig)
 ]
 
 
@@ -158,24 +156,26 @@ async def holders_behind(conn: asyncpg.Connection, chat: int, stopped: str) -> i
         "AND chat_id = $1 AND collapse IS NULL AND claimed_by <> $2", chat, stopped))
 
 
-@pytest_asyncio.fixture(loop_scope="module", scope="class")
-async def default_rig(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Rig]:
+# Each scenario on chats of its own.
+SCENARIOS = {
+    "a worker killed under load": ("sigkill", [-100960, -100961, -100962]),
+    "a worker killed while its answer waits out a 429": ("429", [-100970, -100971, -100972]),
+    "a worker paused past its lease": ("sigstop", [-100980, -100981, -100982]),
+}
+
+
+# The three scenarios, each a bound of its own (the test's timeout is three tests').
+@pytest.mark.timeout(900)
+async def test_a_stopped_workers_answers_go_out_within_the_default_lease(
+        tmp_path: Path, subtests: pytest.Subtests) -> None:
+    """A stopped worker's answers go out within the default lease (30 s) and 5 s, on a
+    bot of their own (stopped before the one-second lease's bot starts). One test runs
+    the scenarios in turn on one bot, each a subtest that fails by its name while the
+    others go on: one process of `make test` waits on the lease while the others keep
+    the cores busy."""
     # Three workers: two live ones are up while the stopped one's lease runs (a killed
     # one's replacement may take most of a lease to start on a busy machine).
-    async with running(tmp_path_factory.mktemp("default-lease"), None, workers=3) as shared:
-        yield shared
-
-
-class TestTheDefaultLease:
-    """A stopped worker's answers go out within the default lease (30 s) and 5 s, on a
-    bot of their own (stopped before the one-second lease's bot starts)."""
-
-    async def test_a_worker_killed_under_load(self, default_rig: Rig) -> None:
-        await past_the_default_lease(default_rig, "sigkill", [-100960, -100961, -100962])
-
-    async def test_a_worker_killed_while_its_answer_waits_out_a_429(
-            self, default_rig: Rig) -> None:
-        await past_the_default_lease(default_rig, "429", [-100970, -100971, -100972])
-
-    async def test_a_worker_paused_past_its_lease(self, default_rig: Rig) -> None:
-        await past_the_default_lease(default_rig, "sigstop", [-100980, -100981, -100982])
+    async with running(tmp_path, None, workers=3) as rig:
+        for name, (scenario, chats) in SCENARIOS.items():
+            with subtests.test(name):
+                await past_the_default_lease(rig, scenario, chats)

@@ -1,4 +1,4 @@
-"""A Hong Kong (港式) night through the real bot, on SQLite and PostgreSQL, in English,
+"""A Hong Kong (港式) night on the handler tier, on SQLite and PostgreSQL, in English,
 Simplified and Traditional Chinese: money in dollars and cents from the share table
 everywhere (answers, Details, the board, /history, /hand, /stats, /end, the card, /debts,
 /standings), 包自摸, 搶槓, 截糊 and a hand below the minimum refused with nothing recorded,
@@ -20,9 +20,10 @@ from PIL import Image
 from bot.console.fake_api import SentMessage
 from bot.pictures import drawing, fonts
 from tests.bot.guided_play import find_button
-from tests.bot.harness import Table, plain, table, table_on
+from tests.bot.harness import Chat, plain
 from tests.bot.layout import kept_figures
 from tests.databases import BACKENDS
+from tests.handlers.harness import handler_table, handler_table_on
 
 NEW = "/new hongkong @alice @bob @carol @dave"
 
@@ -40,11 +41,11 @@ def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return texts
 
 
-async def _say(t: Table, who: str, text: str) -> str:
+async def _say(t: Chat, who: str, text: str) -> str:
     return "\n".join(plain(m.text) for m in await t.say(who, text))
 
 
-async def _totals(t: Table) -> dict[str, int]:
+async def _totals(t: Chat) -> dict[str, int]:
     night = await t.ledger.open_nights.current_night(t.chat_id)
     assert night is not None
     return dict(night.totals)
@@ -54,7 +55,7 @@ async def _totals(t: Table) -> dict[str, int]:
 @pytest.mark.parametrize("lang", ["en", "zh-hans"])
 async def test_a_hong_kong_night_is_paid_in_dollars_and_cents(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, backend: str) -> None:
-    async with table_on(backend, tmp_path, lang, "hongkong") as t:
+    async with handler_table_on(backend, tmp_path, lang, "hongkong") as t:
         opened = await _say(t, "alice", NEW if lang == "en" else NEW.replace("hongkong", "港式"))
         night = await t.ledger.open_nights.current_night(t.chat_id)
         assert night is not None and night.stake_cents == 1 and night.preset == "hongkong"
@@ -114,7 +115,7 @@ async def test_a_hong_kong_night_is_paid_in_dollars_and_cents(
 
 
 async def test_hong_kong_options_by_name_and_the_stake_is_its_tier(tmp_path: Path) -> None:
-    async with table(tmp_path, lang="zh-hans") as t:
+    async with handler_table(tmp_path, lang="zh-hans") as t:
         t.admin("alice")
         await t.say("alice", "/set preset 广东牌")
         await t.say("alice", "/set 注码 一二蚊")
@@ -131,7 +132,7 @@ async def test_hong_kong_options_by_name_and_the_stake_is_its_tier(tmp_path: Pat
 
 
 async def test_the_fan_count_by_buttons_and_three_dragons_named_twice(tmp_path: Path) -> None:
-    async with table(tmp_path) as t:
+    async with handler_table(tmp_path) as t:
         await t.say("alice", NEW)
         await t.say("bob", "/hu")
         for label in ("bob self-draw", "4 番", "✅ Record"):
@@ -150,7 +151,7 @@ async def test_the_fan_count_by_buttons_and_three_dragons_named_twice(tmp_path: 
 async def test_the_prevailing_wind_follows_the_deal_round_the_table(tmp_path: Path) -> None:
     """East's round until the deal comes back to the first dealer, then South's: a pong of
     南 is 圈風 for carol (West) only then."""
-    async with table(tmp_path) as t:
+    async with handler_table(tmp_path) as t:
         await t.say("alice", NEW)
         hand = "/hu carol 自摸 222z 777z 234m 345m 55m"
         assert "圈風" not in await _say(t, "carol", hand)  # East's round; S, W, N deal next
@@ -170,7 +171,7 @@ async def test_a_hong_kong_table_says_its_own_words_for_a_discard(
     """A win off a discard is 出銃 and 食糊 at a Hong Kong table (never 点炮), in the compact
     answer and in the guided report's question (which offers no 杠上炮: Hong Kong has none);
     the scoreboard's buttons say 食糊 too."""
-    async with table(tmp_path, lang=lang) as t:
+    async with handler_table(tmp_path, lang=lang) as t:
         await t.say("alice", NEW.replace("hongkong", "港式"))
         board = next(m for m in t.api.outbox if m.pinned)
         assert board.buttons[0]["text"] == "alice 食糊…"
@@ -190,7 +191,7 @@ async def test_a_capped_limit_hand_says_the_limit_and_the_cap(tmp_path: Path, la
                                                               said: str) -> None:
     """大四喜 counts 13番, and a ten-番 table pays it as 10 (十番爆棚): the headline says
     both, and a 番 count above the cap says it too."""
-    async with table(tmp_path, lang=lang) as t:
+    async with handler_table(tmp_path, lang=lang) as t:
         await t.say("alice", NEW)
         answer = await _say(t, "carol", "/hu carol 自摸 大四喜")
         assert said in answer.splitlines()[0], answer
@@ -205,7 +206,7 @@ async def test_a_capped_limit_hand_says_the_limit_and_the_cap(tmp_path: Path, la
 async def test_a_tier_value_is_named_once(tmp_path: Path, lang: str) -> None:
     """A wrong stake tier is answered with the tiers, each named once with what it means
     (二五鸡（0 番单份 0.25 元）, not 二五鸡（二五鸡（…））)."""
-    async with table(tmp_path, lang=lang) as t:
+    async with handler_table(tmp_path, lang=lang) as t:
         t.admin("alice")
         await t.say("alice", "/set preset 港式")
         refused = await _say(t, "alice", "/set 注码 三五")
@@ -219,7 +220,7 @@ async def test_the_bao_zimo_feeder_by_buttons(tmp_path: Path) -> None:
     """包自摸 by buttons: a self-draw's 包自摸… asks who fed the fourth exposed meld; that
     player pays the whole self-draw (HK10). Off a discard the button is not offered, and
     a 包自摸 chosen before the way to win changed to a discard is dropped."""
-    async with table(tmp_path, lang="zh-hk") as t:
+    async with handler_table(tmp_path, lang="zh-hk") as t:
         await t.say("alice", NEW)
         await t.say("dave", "/hu")
         for label in ("dave 自摸", "4 番", "包自摸…", "alice"):
@@ -253,7 +254,7 @@ async def test_the_bao_zimo_feeder_by_buttons(tmp_path: Path) -> None:
 Heard = Callable[[list[SentMessage], str, str, list[str]], None]
 
 
-async def hong_kong_night_in_traditional(t: Table, heard: Heard) -> list[SentMessage]:
+async def hong_kong_night_in_traditional(t: Chat, heard: Heard) -> list[SentMessage]:
     """A whole Hong Kong night in a zh-Hant chat (Hong Kong usage), typed and by buttons:
     seats by buttons; 出銃 by buttons; a hand below 三番起糊 refused typed and by buttons;
     包自摸 by buttons and typed; 搶槓 typed and by buttons; Details; a limit hand at the cap
@@ -346,7 +347,7 @@ async def test_a_hong_kong_night_in_traditional_chinese(
     import opencc
 
     figures = kept_figures(monkeypatch)
-    async with table_on(backend, tmp_path, "zh-hk", "hongkong_hant") as t:
+    async with handler_table_on(backend, tmp_path, "zh-hk", "hongkong_hant") as t:
         ended = await hong_kong_night_in_traditional(t, lambda *_: None)
         said = "\n".join(plain(m.text) for m in ended)
         assert "dave：+186.00" in said and "dave 付給" not in said, said
@@ -378,7 +379,7 @@ async def test_set_at_a_hong_kong_chat_says_its_stake_tier(
         tmp_path: Path, lang: str, tier: str, per_point: str) -> None:
     """/set's answer at a Hong Kong chat says its stake tier (二五雞, 五一, 一二蚊), once,
     never a stake per point, which the share table does not use."""
-    async with table(tmp_path, lang=lang) as t:
+    async with handler_table(tmp_path, lang=lang) as t:
         t.admin("alice")
         said = await _say(t, "alice", "/set preset 港式")
         assert "二五" in said and per_point not in said, said
