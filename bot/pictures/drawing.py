@@ -271,6 +271,12 @@ CARD_FOOT = 80  # the footer's strip at the bottom
 CARD_MAX_ROWS = 60  # players (and transfers) drawn at most
 CARD_STAKES = 6  # stakes named in the head line; more are elided in the middle
 _PT = DPI / 72  # pixels per point
+# The card measures its texts to fit them (at 1 ms and more each: a text is laid out glyph
+# by glyph), many of them again and again (a name, a line being wrapped, the same labels
+# on every card): the widths measured, by font, text, size and weight, are kept (under
+# _lock, as every picture draws), up to _WIDTHS_KEPT of them, then measured anew.
+_WIDTHS_KEPT = 10_000
+_widths: dict[tuple[tuple[str, ...], str, float, str], float] = {}
 
 
 @dataclass(frozen=True)
@@ -318,11 +324,18 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
         renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
+        families = tuple(font.families)
 
         def measure(text: str, size: float, weight: str = "normal") -> float:
-            w, _h, _d = renderer.get_text_width_height_descent(
-                text, FontProperties(size=size, weight=weight), ismath=False)
-            return float(w)
+            key = (families, text, size, weight)
+            width = _widths.get(key)
+            if width is None:
+                w, _h, _d = renderer.get_text_width_height_descent(
+                    text, FontProperties(size=size, weight=weight), ismath=False)
+                if len(_widths) >= _WIDTHS_KEPT:
+                    _widths.clear()
+                width = _widths[key] = float(w)
+            return width
 
         def fit(text: str, size: float, room: float, weight: str = "normal") -> float:
             """The size at which ``text`` fits ``room`` pixels (at most ``size``)."""
