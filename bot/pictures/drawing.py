@@ -119,9 +119,9 @@ def _png(fig: Figure) -> bytes:
     from PIL import Image
 
     canvas = FigureCanvasAgg(fig)
-    canvas.draw()
-    rgba = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw",
-                            "RGBA", 0, 1)
+    canvas.draw()  # type: ignore[no-untyped-call]
+    pixels = canvas.buffer_rgba()  # type: ignore[no-untyped-call]
+    rgba = Image.frombuffer("RGBA", canvas.get_width_height(), pixels, "raw", "RGBA", 0, 1)
     buf = io.BytesIO()
     rgba.convert("RGB").save(buf, format="png", dpi=(DPI, DPI))
     return buf.getvalue()
