@@ -280,10 +280,11 @@ CARD_STAKES = 6  # stakes named in the head line; more are elided in the middle
 _PT = DPI / 72  # pixels per point
 # The card measures its texts to fit them (at 1 ms and more each: a text is laid out glyph
 # by glyph), many of them again and again (a name, a line being wrapped, the same labels
-# on every card): the widths measured, by font, text, size and weight, are kept (under
-# _lock, as every picture draws), up to _WIDTHS_KEPT of them, then measured anew.
+# on every card): the widths measured, by font (its files), text, size and weight, are
+# kept (under _lock, as every picture draws), up to _WIDTHS_KEPT of them, then measured
+# anew.
 _WIDTHS_KEPT = 10_000
-_widths: dict[tuple[tuple[str, ...], str, float, str], float] = {}
+_widths: dict[tuple[Font, str, float, str], float] = {}
 
 
 @dataclass(frozen=True)
@@ -331,10 +332,9 @@ def settle_card(card: Card, lang: str, font: Font) -> bytes:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
         renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
-        families = tuple(font.families)
 
         def measure(text: str, size: float, weight: str = "normal") -> float:
-            key = (families, text, size, weight)
+            key = (font, text, size, weight)
             width = _widths.get(key)
             if width is None:
                 w, _h, _d = renderer.get_text_width_height_descent(
