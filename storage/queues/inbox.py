@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from sqlalchemy import TextClause, bindparam, func, or_, select, text, update
+from sqlalchemy import TextualSelect, bindparam, func, or_, select, text, update
 from sqlalchemy.engine import Connection
 
 from storage.queues.messages import (
@@ -59,7 +59,7 @@ _HELD = (
 # a transaction-level advisory lock on the chat, keyed apart from the other advisory locks.
 _CHAT_LOCK = text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))")
 
-def _receipt() -> TextClause:
+def _receipt() -> TextualSelect:
     """An update stored, claimed at once (``claimed_by``) if its chat has no other pending
     row, and until when a live lease holds one of the chat's others (``held_until``): one
     statement, run after the chat's advisory lock so that it reads the rows committed
