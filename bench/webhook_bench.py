@@ -49,6 +49,8 @@ from bot.console.fake_api import FakeUser
 from tests.fake_webhook import BotProcess, WebhookBotAPI, WebhookSender
 
 PLAYERS = ["alice", "bob", "carol", "dave"]
+# ``--env KEY=VALUE``: a setting of the bot's for every round (e.g. TALLY_DELIVERY__AT_ONCE=false).
+EXTRA_ENV: dict[str, str] = {}
 NEW = "/new chengdu @alice @bob @carol @dave"
 PATTERNS = ["清一色", "七对", "对对胡", "平胡"]
 
@@ -206,6 +208,7 @@ async def one_round(url: str, workers: int, chats: int, reports: int, delay: flo
                              "TALLY_TELEGRAM__GROUP_MAX_RATE": "0",
                              "TALLY_DEFAULT_LANGUAGE": "en",
                              "TALLY_LOGGING__LEVEL": "WARNING",
+                             **EXTRA_ENV,
                              "TALLY_STORAGE__URL": url,
                              **({"TALLY_TELEGRAM__CONNECTION_POOL_SIZE": str(setup.pool)}
                                 if setup.pool is not None else {}),
@@ -293,7 +296,11 @@ async def main(argv: list[str] | None = None) -> int:
                         "(e.g. 256,16); default: the bot's own default")
     parser.add_argument("--anchor-pool", type=int, default=None,
                         help="the anchor's connection pool (default: python-telegram-bot's)")
+    parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                        help="a setting of the bot's in every round, e.g. "
+                        "TALLY_DELIVERY__AT_ONCE=false")
     args = parser.parse_args(argv)
+    EXTRA_ENV.update(item.split("=", 1) for item in args.env)
     if not args.url:
         print("needs --url or TALLY_TEST_POSTGRES_URL (PostgreSQL)", file=sys.stderr)
         return 2
