@@ -205,10 +205,8 @@ def enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | None
                "params": m.params, "collapse": m.collapse, "status": "pending",
                "attempts": 0, "created_at": stamp, "claimed_by": worker,
                "claimed_until": until} for m in messages]
-    if worker is None:
-        rows = insert_many(conn, t.outbox, values)
-    else:  # whether older answers of its chat wait that this worker does not hold
-        rows = insert_many(conn, t.outbox, values, behind=worker)
+    # held by a worker: whether older answers of its chat wait that the worker does not hold
+    rows = insert_many(conn, t.outbox, values, behind=worker)
     return [Queued(id=row.id, chat_id=m.chat_id, method=m.method, params=m.params,
                    collapse=m.collapse, created_at=stamp, held_until=until,
                    behind=bool(getattr(row, "behind", False)) and m.collapse is None)
