@@ -33,7 +33,6 @@ def strings(lang: str) -> dict[str, str]:
         "dealt_in": t(lang, "Dealt in"),
         "biggest": t(lang, "Biggest win"),
         "average": t(lang, "Average win"),
-        "best": t(lang, "Best hand"),
         "last": t(lang, "Last hands"),
         "paid": t(lang, "Paid"),
         "owes": t(lang, "{payer} owes {payee}", payer="{payer}", payee="{payee}"),
