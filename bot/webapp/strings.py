@@ -92,6 +92,7 @@ def strings(lang: str) -> dict[str, str]:
         "bite_payer": t(lang, "Who pays"),
         "each_other": t(lang, "Each other player"),
         "hidden": t(lang, "Hidden (both in the starting hand): paid double"),
+        "liable": t(lang, "包: who is liable and pays for all"),
         # MCR: the tiles with melds, the flags, the flowers, or the fan count; the gate
         "standing": t(lang, "Standing tiles (without the winning tile)"),
         "winning_tile": t(lang, "Winning tile"),

@@ -620,6 +620,7 @@
           } }, S.clear)),
         el("h3", {}, S.patterns), pats, taiRow, bonusRow,
         e.family === "hongkong" && families.hongkong ? families.hongkong.extras(ctx) : null,
+        e.family === "singapore" && families.singapore ? families.singapore.win(ctx) : null,
         el("div", { class: "row" },
           el("button", { class: "act light", id: "preview-button", onclick: () => send("preview"),
           disabled: sending }, S.preview),
@@ -630,6 +631,7 @@
     const body = () => form.kind === "bite" ? families.singapore.body(form)
       : form.kind === "win" && e.family === "mcr" ? families.mcr.body(form, gate)
       : form.kind === "win" && e.family === "hongkong" ? Object.assign(generic(), families.hongkong.body(form))
+      : form.kind === "win" && e.family === "singapore" ? Object.assign(generic(), families.singapore.winBody(form))
       : generic();
     const generic = () => form.kind === "draw" ? { kind: "draw", players: form.players } : form.kind === "kong" ? { kind: "kong", winner: form.winner, kong: form.kong,
       from_seat: form.kong === "direct" ? form.from_seat : null } : ({ winner: form.winner, how: form.how,
