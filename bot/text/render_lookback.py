@@ -262,6 +262,25 @@ def _record_line(lang: str, st: PlayerStats) -> str:
     return t(lang, "{played}: {won}; {dealt}.", played=played, won=won, dealt=dealt)
 
 
+def best_hand_text(lang: str, rec: PlayerRecord) -> str | None:
+    """``Best hand: 30 points, hand 1 on 2 Dec (Shangrao Feibao: 七对)``: the record's best
+    hand (the best at the chat's preset, else at any) with the preset it was played at, as
+    /stats and the Mini App say it; None without a win."""
+    if rec.best is None:
+        return None
+    b = rec.best
+    # The hand's preset with it: a best hand may be of any table the player sat at.
+    table = preset_name(lang, b.preset) if b.preset else ""
+    named = " ".join(pattern_name(b.preset, n, lang) for n in b.names)
+    said_of = colon(lang).join(x for x in (table, named) if x)
+    what = paren(lang, escape(said_of)) if said_of else ""
+    hand = hand_of_night(lang, b.number, b.night)
+    return (t(lang, "Best hand: {money}, {hand}", money=money(b.win_points), hand=hand)
+            if preset_in_cents(b.preset) else
+            nt(lang, "Best hand: {points} point, {hand}", "Best hand: {points} points, {hand}",
+               b.win_points, points=b.win_points, hand=hand)) + what
+
+
 def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) -> str:
     st = rec.stats
     parts = [t(lang, "Statistics for {player}:", player=escape(st.player.name))]
@@ -275,20 +294,9 @@ def record_text(lang: str, rec: PlayerRecord, standing: MoneyStanding | None) ->
         parts.append(t(lang, "Net: {money} ({points}).", money=signed_money(standing.cents),
                        points=points_at_stakes(lang, behind)) if behind else
                      t(lang, "Net: {money}.", money=signed_money(standing.cents)))
-    if rec.best is not None:
-        b = rec.best
-        # The hand's preset with it: a best hand may be of any table the player sat at.
-        table = preset_name(lang, b.preset) if b.preset else ""
-        named = " ".join(pattern_name(b.preset, n, lang) for n in b.names)
-        said_of = colon(lang).join(x for x in (table, named) if x)
-        what = paren(lang, escape(said_of)) if said_of else ""
-        hand = hand_of_night(lang, b.number, b.night)
-        parts.append((t(lang, "Best hand: {money}, {hand}", money=money(b.win_points),
-                        hand=hand) if preset_in_cents(b.preset) else
-                      nt(lang, "Best hand: {points} point, {hand}",
-                         "Best hand: {points} points, {hand}",
-                         b.win_points, points=b.win_points, hand=hand))
-                     + what)
+    best = best_hand_text(lang, rec)
+    if best is not None:
+        parts.append(best)
     if rec.last:
         parts.append(t(lang, "Last hands:"))
         for h in rec.last:

@@ -44,7 +44,7 @@ from bot.text.errors_text import error_text
 from bot.text.i18n import is_chinese, t
 from bot.text.words import pattern_name, said
 from bot.webapp.auth import InitData
-from bot.webapp.entry_bites import bite_text
+from bot.webapp.entry_bites import bite_text, liable_words
 from bot.webapp.entry_hk import hk_words
 from bot.webapp.entry_mcr import mcr_text, under_gate
 from bot.webapp.form import DrawState, Form
@@ -185,6 +185,8 @@ def report_text(lang: str, night: NightInfo, form: Form) -> str:
     parts += said
     if not form.tiles and not form.patterns and not said:
         parts.append(pattern_name("", facts.plain, lang))
+    if facts.family == "singapore":  # 包 carol: the liable player, after the win's value
+        parts += liable_words(lang, night, form, _who, EntryError)
     if form.indicator and facts.indicator:
         parts += [facts.indicator, form.indicator]
     seen = {form.winner, form.from_seat}
@@ -219,7 +221,10 @@ def _value_words(lang: str, facts: Offer, form: Form) -> list[str]:
         if facts.tai is None:
             raise EntryError(t(lang, "Bonus tiles are counted at Singapore tables only."))
         words += form.bonus
-    hk = form.fan is not None or form.flowers or form.wind or form.feeder
+    if form.feeder is not None and facts.family not in ("hongkong", "singapore"):
+        raise EntryError(t(lang, "包 (who pays for all) is entered here at Singapore and Hong "
+                                 "Kong tables only."))
+    hk = form.fan is not None or form.flowers or form.wind
     if hk and facts.family != "hongkong":
         raise EntryError(t(lang, "番, bonus tiles and the prevailing wind are said this way at "
                                  "Hong Kong tables only."))

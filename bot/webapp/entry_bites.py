@@ -1,8 +1,9 @@
-"""Singapore's instant payouts besides kongs, entered in the Mini App: a bite (cat and rat,
-rooster and centipede, the seat flower and season; hidden, paid double; from every other
-player or charged to one) or a complete set (four flowers, four seasons, all four
-animals), written as the chat's ``/bite`` (``/yao`` in Chinese) and read by its grammar
-(:func:`bot.dialogs.bonus_grammar.parse_bite`)."""
+"""Singapore's own parts of the Mini App's entry form. The instant payouts besides kongs: a
+bite (cat and rat, rooster and centipede, the seat flower and season; hidden, paid double;
+from every other player or charged to one) or a complete set (four flowers, four seasons,
+all four animals), written as the chat's ``/bite`` (``/yao`` in Chinese) and read by its
+grammar (:func:`bot.dialogs.bonus_grammar.parse_bite`). And a win's 包: the liable player,
+who pays for all, said after the win as the chat says it (``bao carol``, ``包 carol``)."""
 
 from __future__ import annotations
 
@@ -68,3 +69,15 @@ def bite_text(lang: str, night: NightInfo, form: Form,
             raise refuse(t(lang, "Choose who pays the bite."))
         parts += [words["from"], who(night, form.from_seat)]
     return " ".join(parts)
+
+
+def liable_words(lang: str, night: NightInfo, form: Form, who: Who, refuse: Refuse
+                 ) -> list[str]:
+    """A Singapore win's 包 (``bao carol``, ``包 carol``): the liable player pays what all
+    three would have paid, on a self-draw or off a discard; another player than the winner,
+    at the table."""
+    if form.feeder is None:
+        return []
+    if form.feeder == form.winner or form.feeder not in night.seats:
+        raise refuse(t(lang, "包: choose another player than the winner, who pays for all."))
+    return ["包" if is_chinese(lang) else "bao", who(night, form.feeder)]

@@ -100,7 +100,8 @@ class Form(BaseModel):
     hidden: bool = False
     # MCR: the melds with their sources, the winning tile, flags, flowers, or the fan count.
     mcr: McrForm | None = None
-    # Hong Kong: the 番 count (and its flower 番), bonus tiles, prevailing wind, 包自摸.
+    # Hong Kong: the 番 count (and its flower 番), bonus tiles, prevailing wind, 包自摸;
+    # ``feeder`` is also Singapore's 包 (the liable player, who pays for all).
     fan: int | None = Field(None, ge=0, le=HK_MAX_FAN)
     flower_fan: int = Field(0, ge=0, le=8)
     flowers: list[str] = Field(default_factory=list, max_length=8)

@@ -33,7 +33,6 @@ def strings(lang: str) -> dict[str, str]:
         "dealt_in": t(lang, "Dealt in"),
         "biggest": t(lang, "Biggest win"),
         "average": t(lang, "Average win"),
-        "best": t(lang, "Best hand"),
         "last": t(lang, "Last hands"),
         "paid": t(lang, "Paid"),
         "owes": t(lang, "{payer} owes {payee}", payer="{payer}", payee="{payee}"),
@@ -93,6 +92,7 @@ def strings(lang: str) -> dict[str, str]:
         "bite_payer": t(lang, "Who pays"),
         "each_other": t(lang, "Each other player"),
         "hidden": t(lang, "Hidden (both in the starting hand): paid double"),
+        "liable": t(lang, "包: who is liable and pays for all"),
         # MCR: the tiles with melds, the flags, the flowers, or the fan count; the gate
         "standing": t(lang, "Standing tiles (without the winning tile)"),
         "winning_tile": t(lang, "Winning tile"),

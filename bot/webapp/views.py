@@ -10,9 +10,10 @@ from bot.dialogs.guided_keyboards import KONG_WORDS
 from bot.dialogs.guided_steps import facts_of
 from bot.pictures.picture_data import standings_series
 from bot.text import render, render_mcr, words
-from bot.text.amounts import signed_points
+from bot.text.amounts import preset_in_cents, signed_points
 from bot.text.help_text import HOW_LABELS
 from bot.text.i18n import money, t
+from bot.text.render_lookback import best_hand_text
 from bot.webapp import entry_bites, entry_hk, entry_mcr
 from bot.webapp.entry import has_draw, kong_kinds, money_points, plain
 from bot.webapp.form import BONUS_CODES, FLOWERS
@@ -115,13 +116,20 @@ async def player(ledger: Ledger, lang: str, chat_id: int, player_id: int) -> dic
     rec = await ledger.lookback.player_record(chat_id, player_id)
     st = rec.stats
     last = [{"night": h.night, "number": h.number, "delta": h.delta} for h in rec.last]
-    best = None if rec.best is None else {"night": rec.best.night, "number": rec.best.number,
-                                         "points": rec.best.win_points,
-                                         "names": list(rec.best.names)}
+    b = rec.best
+    # The same best hand as /stats (the best at the chat's preset, else at any), said as
+    # /stats says it, with the preset it was played at (a hand keeps its rules).
+    best = None if b is None else {
+        "night": b.night, "number": b.number, "points": b.win_points,
+        "names": [words.pattern_name(b.preset, n, lang) for n in b.names],
+        "preset": b.preset, "preset_name": words.preset_name(lang, b.preset) if b.preset else "",
+        "shown": money(b.win_points) if preset_in_cents(b.preset) else str(b.win_points),
+        "text": plain(best_hand_text(lang, rec) or "")}
     return {"name": st.player.name, "hands": st.hands, "wins": st.wins,
             "self_draws": st.self_draws, "dealt_in": st.dealt_in, "net": st.net,
-            "biggest": st.biggest, "average_win": round(st.average_win, 1), "last": last,
-            "best": best}
+            # the biggest win is the best hand's: in dollars where its points are cents
+            "biggest": st.biggest, "biggest_shown": best["shown"] if best else "0",
+            "average_win": round(st.average_win, 1), "last": last, "best": best}
 
 
 async def debts(ledger: Ledger, chat_id: int) -> list[dict[str, Any]]:

@@ -667,3 +667,40 @@ async def test_init_data_past_its_age_says_how_to_reopen(tmp_path: Path) -> None
         forged = init_data(t, "alice").replace("alice", "alicf")
         r = await c.get("/app/api/board", headers=auth(forged))
         assert r.status_code == 401 and r.json()["error"] == "expired"
+
+
+async def _best_of_stats(t: Any, who: str) -> str:
+    """The line /stats says of ``who``'s best hand."""
+    said = "\n".join(plain(m.text) for m in await t.say(who, "/stats"))
+    return next(line for line in said.split("\n") if line.startswith(("Best hand", "单盘最高",
+                                                                      "單盤最高")))
+
+
+@pytest.mark.parametrize("lang, feibao, chengdu", [
+    ("en", "(Shangrao Feibao: 七对)", "(Chengdu blood battle: 清一色 自摸)"),
+    ("zh-Hans", "（上饶飞宝：七对）", "（成都血战：清一色 自摸）"),
+    ("zh-Hant", "（上饒飛寶：七對）", "（成都血戰：清一色 自摸）")])
+async def test_a_players_best_hand_is_the_one_stats_names_with_its_preset(
+        tmp_path: Path, lang: str, feibao: str, chengdu: str) -> None:
+    """The player view's best hand is /stats': the best at the chat's preset, else at any,
+    said with the preset it was played at, in the reader's language."""
+    async with app_table(tmp_path, lang) as t, client(t) as c:
+        h = auth(init_data(t, "carol"))
+        await seated(t, "feibao")
+        await t.say("bob", "/hu bob zimo 七对 无宝")
+        await end_night(t, "alice")
+        bob = next(p for p in (await c.get("/app/api/players", headers=h)).json()["rows"]
+                   if p["name"] == "bob")
+        best = (await c.get(f"/app/api/player/{bob['id']}", headers=h)).json()["best"]
+        assert best["text"] == await _best_of_stats(t, "bob")
+        assert best["text"].endswith(feibao) and best["preset"] == "feibao", best
+        assert best["shown"] == "30" and best["preset_name"] in feibao
+        # a Chengdu hand of 24 beats the 飞宝 one of 30 in a Chengdu chat
+        await seated(t)
+        await t.say("bob", "/hu bob zimo 清一色")
+        await end_night(t, "alice")
+        record = (await c.get(f"/app/api/player/{bob['id']}", headers=h)).json()
+        best = record["best"]
+        assert best["text"] == await _best_of_stats(t, "bob")
+        assert best["text"].endswith(chengdu) and best["preset"] == "chengdu", best["text"]
+        assert best["points"] == 24 and record["biggest_shown"] == "24"

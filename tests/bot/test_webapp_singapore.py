@@ -185,3 +185,137 @@ async def test_a_hidden_bite_and_a_set_by_taps(tmp_path: Path) -> None:
         night = await t.ledger.open_nights.current_night(GROUP)
         assert night.totals == {"E": -40, "S": 0, "W": -80, "N": 120}
         assert errors == []
+
+
+async def test_bao_previewed_as_the_chat_reads_it_and_a_bad_choice_refused(
+        tmp_path: Path) -> None:
+    """包: the liable player pays what all three would have paid (a self-draw's three
+    shares, a discard's whole payment); the winner, or 包 at a table without it, is
+    refused in the user's words and nothing is recorded."""
+    async with app_table(tmp_path) as t, client(t) as c:
+        await seated(t, "singapore")
+        h = auth(init_data(t, "bob"))
+        self_draw = {"winner": "S", "how": "self_draw", "tai": 3}
+        plain_win = (await c.post("/app/api/preview", headers=h, json=self_draw)).json()
+        r = await c.post("/app/api/preview", headers=h, json={**self_draw, "feeder": "W"})
+        assert r.status_code == 200 and r.json()["text"] == "/hu bob self 3 tai bao carol"
+        won = plain_win["deltas"]["S"]
+        assert won > 0 and r.json()["deltas"] == {"E": 0, "S": won, "W": -won, "N": 0}
+        assert "• 包: carol is liable and pays for all (bob's win)" in r.json()["lines"]
+        discard = {"winner": "S", "how": "discard", "from_seat": "E", "tai": 1}
+        plain_win = (await c.post("/app/api/preview", headers=h, json=discard)).json()
+        r = await c.post("/app/api/preview", headers=h, json={**discard, "feeder": "N"})
+        assert r.json()["text"] == "/hu bob from alice 1 tai bao dave"
+        won = plain_win["deltas"]["S"]
+        assert r.json()["deltas"] == {"E": 0, "S": won, "W": 0, "N": -won}
+        before = len(t.api.outbox)
+        for path in ("preview", "record"):
+            r = await c.post(f"/app/api/{path}", headers=h,
+                             json=keyed({**self_draw, "feeder": "S"}))
+            assert r.status_code == 422 and r.json() == {
+                "error": "bad_form",
+                "message": "包: choose another player than the winner, who pays for all."}
+        await pipeline(t.app).idle()
+        assert len(t.api.outbox) == before
+        assert (await t.ledger.open_nights.current_night(GROUP)).hands == 0
+    async with app_table(tmp_path / "zh", "zh-Hans") as t, client(t) as c:
+        await seated(t, "singapore")
+        h = auth(init_data(t, "bob"))
+        r = await c.post("/app/api/preview", headers=h,
+                         json={"winner": "S", "how": "self_draw", "tai": 3, "feeder": "W"})
+        assert r.json()["text"] == "/hu bob 自摸 3台 包 carol"
+        assert "• 包：carol负责，替所有人付（bob胡）" in r.json()["lines"]
+        r = await c.post("/app/api/record", headers=h, json=keyed(
+            {"winner": "S", "how": "self_draw", "tai": 3, "feeder": "S"}))
+        assert r.status_code == 422
+        assert r.json()["message"] == "包：请选一位赢家以外的玩家，由其全付。"
+    async with app_table(tmp_path / "chengdu", "zh-Hant") as t, client(t) as c:
+        await seated(t)
+        h = auth(init_data(t, "bob"))
+        r = await c.post("/app/api/record", headers=h, json=keyed(
+            {"winner": "S", "how": "self_draw", "patterns": ["清一色"], "feeder": "W"}))
+        assert r.status_code == 422 and r.json()["message"] == \
+            "在這裏只有新馬和港式麻雀桌才能報包（由一家全付）。"
+        assert (await t.ledger.open_nights.current_night(GROUP)).hands == 0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_win_with_bao_recorded_and_explained(tmp_path: Path, backend: str) -> None:
+    """bob's self-draw with 包 carol goes to the group as the chat's /hu; the recorded hand's
+    explanation names carol as liable, carol alone pays, and bob's best hand says its
+    preset as /stats does."""
+    async with AsyncExitStack() as stack:
+        url = await stack.enter_async_context(postgres_database("appsgbao")) \
+            if backend == "postgres" else None
+        t = await stack.enter_async_context(app_table(tmp_path, url=url))
+        c = await stack.enter_async_context(client(t))
+        await seated(t, "singapore")
+        h = auth(init_data(t, "bob"))
+        before = len(t.api.outbox)
+        r = await c.post("/app/api/record", headers=h, json=keyed(
+            {"winner": "S", "how": "self_draw", "tai": 3, "feeder": "W"}))
+        assert r.status_code == 200 and r.json()["sent"] == "/hu bob self 3 tai bao carol"
+        await pipeline(t.app).idle()
+        said = [plain(m.text) for m in t.api.outbox[before:]]
+        assert said[0] == "📱 bob: /hu bob self 3 tai bao carol", said
+        assert any("包: carol pays for all" in s for s in said[1:]), said
+        night = await t.ledger.open_nights.current_night(GROUP)
+        won = night.totals["S"]
+        assert night.hands == 1 and won > 0
+        assert night.totals == {"E": 0, "S": won, "W": -won, "N": 0}
+        hand = (await c.get("/app/api/night", headers=h)).json()["hands"][0]
+        assert "• 包: carol is liable and pays for all (bob's win)" in hand["events"][0]
+        players = (await c.get("/app/api/players", headers=h)).json()["rows"]
+        bob = next(p for p in players if p["name"] == "bob")
+        record = (await c.get(f"/app/api/player/{bob['id']}", headers=h)).json()
+        stats = "\n".join(plain(m.text) for m in await t.say("bob", "/stats"))
+        assert record["best"]["text"] in stats.split("\n")
+        assert record["best"]["shown"] == record["biggest_shown"] == f"{won / 100:.2f}"
+        assert record["best"]["preset_name"] in record["best"]["text"]
+
+
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
+async def test_a_win_with_bao_by_taps_and_the_best_hand_with_its_preset(
+        tmp_path: Path) -> None:
+    """In a real browser: bob taps a 3-tai self-draw with 包 on carol, previews it (the
+    command, carol alone paying, the explanation's 包 line), records it; then his record in
+    Players says his best hand as /stats does, with the preset it was played at."""
+    from playwright.async_api import expect
+
+    async with app_table(tmp_path) as t, served(t) as base, browser() as b:
+        await seated(t, "singapore")
+        page = await b.new_page(viewport=PHONE)
+        page.set_default_timeout(15_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        await page.goto(launch_url(base, init_data(t, "bob")))
+        await page.wait_for_selector("#board")
+        await page.click('nav button[data-tab="enter"]')
+        await expect(page.locator("#sg-liable")).to_be_visible()
+        assert await page.locator('#sg-liable button[aria-pressed="true"]').inner_text() \
+            == "Nobody"
+        await page.click('button[data-winner="S"]')
+        # the winner is not offered as liable
+        assert await page.locator('#sg-liable button[data-liable="S"]').count() == 0
+        for tap in ('#tai button[data-tai="3"]', '#sg-liable button[data-liable="W"]'):
+            await page.click(tap)
+        await page.click("#preview-button")
+        await expect(page.locator("#preview .hint")).to_have_text(
+            "/hu bob self 3 tai bao carol")
+        assert await page.locator("#preview .deltas .pair").all_inner_texts() == [
+            "alice 0.00", "bob +4.80", "carol -4.80", "dave 0.00"]
+        assert "包: carol is liable and pays for all (bob's win)" in \
+            await page.inner_text("#preview-lines")
+        await page.click("#record-button")
+        await page.wait_for_selector('#board tr[data-seat="S"] td[data-total="480"]')
+        await pipeline(t.app).idle()
+        night = await t.ledger.open_nights.current_night(GROUP)
+        assert night.totals == {"E": 0, "S": 480, "W": -480, "N": 0}
+        stats = "\n".join(plain(m.text) for m in await t.say("bob", "/stats"))
+        best = next(x for x in stats.split("\n") if x.startswith("Best hand"))
+        await page.click('nav button[data-tab="players"]')
+        bob = night.seats["S"].id
+        await page.click(f'#standings tr[data-player="{bob}"]')
+        await expect(page.locator("#player-best")).to_have_text(best)
+        assert "(Singapore/Malaysia" in best
+        assert errors == []

@@ -396,7 +396,7 @@
   async function showPlayer(id, detail) {
     const p = await api("player/" + id);
     const facts = [[S.hands_played, p.hands], [S.wins, p.wins], [S.self_draws, p.self_draws],
-      [S.dealt_in, p.dealt_in], [S.points, signed(p.net)], [S.biggest, p.biggest],
+      [S.dealt_in, p.dealt_in], [S.points, signed(p.net)], [S.biggest, p.biggest_shown],
       [S.average, p.average_win]];
     const W = 300, H = 60, maxAbs = Math.max(1, ...p.last.map((h) => Math.abs(h.delta)));
     const NS = "http://www.w3.org/2000/svg";
@@ -414,8 +414,8 @@
       el("table", {}, el("tbody", {}, facts.map(([k, v]) =>
         el("tr", {}, el("td", {}, k), el("td", { class: "num" }, v))))),
       p.last.length ? el("h3", {}, S.last) : null, p.last.length ? svg : null,
-      p.best ? el("p", {}, S.best + S.colon + fill(S.hand_n, { n: p.best.number }) + S.lp +
-        p.best.night + S.rp + " " + signed(p.best.points) + " " + p.best.names.join(" ")) : null
+      // as /stats says it: the best at the chat's preset, with the preset it was played at
+      p.best ? el("p", { id: "player-best", "data-preset": p.best.preset }, p.best.text) : null
     ].filter((n) => n));
   }
 
@@ -620,6 +620,7 @@
           } }, S.clear)),
         el("h3", {}, S.patterns), pats, taiRow, bonusRow,
         e.family === "hongkong" && families.hongkong ? families.hongkong.extras(ctx) : null,
+        e.family === "singapore" && families.singapore ? families.singapore.win(ctx) : null,
         el("div", { class: "row" },
           el("button", { class: "act light", id: "preview-button", onclick: () => send("preview"),
           disabled: sending }, S.preview),
@@ -630,6 +631,7 @@
     const body = () => form.kind === "bite" ? families.singapore.body(form)
       : form.kind === "win" && e.family === "mcr" ? families.mcr.body(form, gate)
       : form.kind === "win" && e.family === "hongkong" ? Object.assign(generic(), families.hongkong.body(form))
+      : form.kind === "win" && e.family === "singapore" ? Object.assign(generic(), families.singapore.winBody(form))
       : generic();
     const generic = () => form.kind === "draw" ? { kind: "draw", players: form.players } : form.kind === "kong" ? { kind: "kong", winner: form.winner, kong: form.kong,
       from_seat: form.kong === "direct" ? form.from_seat : null } : ({ winner: form.winner, how: form.how,

@@ -1,6 +1,8 @@
-// Singapore's instant payouts besides kongs, in the Mini App's form: a bite (cat and rat,
-// rooster and centipede, seat flower and season; hidden: paid double; from every other
-// player or charged to one) or a complete set. The server writes it as the chat's /bite.
+// Singapore's own parts of the Mini App's form. The instant payouts besides kongs: a bite
+// (cat and rat, rooster and centipede, seat flower and season; hidden: paid double; from
+// every other player or charged to one) or a complete set, written by the server as the
+// chat's /bite. And a win's 包: the liable player, who pays for all (on a self-draw or off a
+// discard), written after the win as the chat says it (/hu bob self 3 tai bao carol).
 "use strict";
 (function () {
   const forms = (window.TallyForms = window.TallyForms || {});
@@ -31,7 +33,18 @@
           S.hidden))] : null,
       ];
     },
-    reset(form) { form.bite_from = null; },
+    // a win's 包: nobody, or one of the other players
+    win(ctx) {
+      const { S, e, form, el, draw } = ctx;
+      if (form.liable === undefined || form.liable === form.winner) form.liable = null;
+      const chip = (seat, label) => el("button", { class: "chip", "aria-pressed": String(form.liable === seat),
+        "data-liable": seat || "none", onclick: () => { form.liable = seat; draw(); } }, label);
+      return [el("h3", {}, S.liable), el("div", { class: "row", id: "sg-liable" },
+        [chip(null, S.nobody)].concat(e.seats.filter((s) => s.seat !== form.winner)
+          .map((s) => chip(s.seat, "← " + s.name))))];
+    },
+    winBody(form) { return { feeder: form.liable || null }; },
+    reset(form) { form.bite_from = null; form.liable = null; },
     body(form) {
       const isSet = form.bite && form.bite.startsWith("set_");
       return { kind: "bite", winner: form.winner, bite: form.bite,
