@@ -45,6 +45,7 @@ class Counts:
         self.executed: Counter[str] = Counter()
         self.statements: Counter[str] = Counter()
         self.transactions = 0
+        self.connections = 0  # database connections opened while counting
 
     def attach(self, engine: Any) -> None:
         @event.listens_for(engine, "before_cursor_execute")
@@ -68,6 +69,11 @@ class Counts:
                 seen.add(id(element))
                 self.executed[type(element).__name__ + " " + re.sub(
                     r"\s+", " ", str(element))[:100]] += 1
+
+        @event.listens_for(engine.pool, "connect")
+        def _connect(*a: Any) -> None:
+            if self.on:
+                self.connections += 1
 
         @event.listens_for(engine, "begin")
         def _begin(conn: Any) -> None:
@@ -150,7 +156,8 @@ async def main(argv: list[str] | None = None) -> int:
             folded[re.sub(r"\s+", " ", text)[:160]] += k
         print(f"{'webhook worker' if args.shared else 'polling'} on "
               f"{url.split(':')[0]}: {n} reports: {calls / n:.2f} statements and "
-              f"{counts.transactions / n:.2f} transactions an update; Bot API calls "
+              f"{counts.transactions / n:.2f} transactions an update; "
+              f"{counts.connections} database connections opened; Bot API calls "
               f"{api.calls}; CPU a report (this process: the bot, the fake Bot API, "
               f"this bench) {cpu / n * 1000:.1f} ms")
         if args.show:
