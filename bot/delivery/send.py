@@ -74,11 +74,11 @@ class Turn:
 CURRENT: ContextVar[Turn | None] = ContextVar("tally_turn", default=None)
 
 
-# A button's fields other than its text, its link and its data: a button that has one (or
-# extra fields) is converted by python-telegram-bot itself.
-_OTHER_FIELDS = ("callback_game", "copy_text", "icon_custom_emoji_id", "login_url", "pay",
-                 "style", "switch_inline_query", "switch_inline_query_chosen_chat",
-                 "switch_inline_query_current_chat", "web_app")
+# A button's fields other than its text, its link and its data (as this version of
+# python-telegram-bot has them): a button that has one, or extra fields, is converted by
+# python-telegram-bot itself.
+_OTHER_FIELDS = tuple(f for f in InlineKeyboardButton.__slots__
+                      if f not in ("text", "url", "callback_data"))
 
 
 def _button(button: InlineKeyboardButton) -> dict[str, Any]:
