@@ -38,7 +38,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from telegram import Bot, InlineKeyboardMarkup, InputFile, Update
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
 from telegram.error import TelegramError
 from telegram.ext import CallbackContext
 
@@ -74,8 +74,38 @@ class Turn:
 CURRENT: ContextVar[Turn | None] = ContextVar("tally_turn", default=None)
 
 
-def _markup(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
-    return markup.to_dict() if markup is not None else None
+# A button's fields other than its text, its link and its data (as this version of
+# python-telegram-bot has them): a button that has one, or extra fields, is converted by
+# python-telegram-bot itself.
+_OTHER_FIELDS = tuple(f for f in InlineKeyboardButton.__slots__
+                      if f not in ("text", "url", "callback_data"))
+
+
+def _button(button: InlineKeyboardButton) -> dict[str, Any]:
+    data = button.callback_data
+    if button.api_kwargs or (data is not None and not isinstance(data, str)) or any(
+            getattr(button, f, None) is not None for f in _OTHER_FIELDS):
+        return button.to_dict()
+    out: dict[str, Any] = {"text": button.text}
+    if button.url is not None:
+        out["url"] = button.url
+    if data is not None:
+        out["callback_data"] = data
+    return out
+
+
+def markup_dict(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
+    """``markup`` as the Bot API's JSON, as ``markup.to_dict()`` gives it: the buttons the
+    bot uses (a text with a link or data) converted directly, for python-telegram-bot's
+    generic conversion costs more than the rest of an answer's keyboard."""
+    if markup is None:
+        return None
+    if markup.api_kwargs or not markup.inline_keyboard:
+        return markup.to_dict()
+    return {"inline_keyboard": [[_button(b) for b in row] for row in markup.inline_keyboard]}
+
+
+_markup = markup_dict
 
 
 def to_chat(chat_id: int, text: str, *, reply_markup: InlineKeyboardMarkup | None = None,

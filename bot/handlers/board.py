@@ -29,7 +29,7 @@ def item(lang: str, night: NightInfo, *, now: bool = False) -> Outgoing:
     markup = links.keyboard(lang, night.chat_id, quick)
     params: dict[str, Any] = {"night_id": night.id,
                               "text": render.board_text(lang, night),
-                              "reply_markup": markup.to_dict() if markup else None}
+                              "reply_markup": send.markup_dict(markup)}
     if now:
         params["now"] = True
     return Outgoing(chat_id=night.chat_id, method="board", params=params,

@@ -135,46 +135,70 @@ class Answer:
         self.absorbed = False  # its rows taken in by the update's handling
 
     def write(self, conn: Connection, result: Any) -> None:
-        stamp = now()
-        if self.inbox_id is not None:  # fenced first: a lost claim writes nothing
-            mark_done(conn, self.inbox_id, self.claim, stamp)
-        self.queued = enqueue(conn, [*self.before, *self.render(result)], self.inbox_id,
-                               stamp, self.worker, self.lease)
+        self.queued = finish(conn, self.inbox_id, self.claim,
+                             [*self.before, *self.render(result)], now(), self.worker,
+                             self.lease)
 
 
 def insert_many(conn: Connection, table: Any, rows: list[dict[str, Any]],
-                 *returning: Any, skip_key: Any = None, behind: str | None = None
-                 ) -> list[Any]:
+                 *returning: Any, skip_key: Any = None, behind: str | None = None,
+                 done: tuple[int, str | None, datetime] | None = None) -> list[Any]:
     """One multi-row ``INSERT ... RETURNING`` (one statement, one round trip, on both
     backends), its rows in insertion order; with ``skip_key``, rows whose key exists are
     skipped (``ON CONFLICT DO NOTHING``). Ids grow in insertion order (SQLite's integer
     primary key, a PostgreSQL sequence), so sorting by id restores the order given. With
     ``behind`` (outbox rows held by that worker), each row also says whether an older answer
-    of its chat waits that the worker does not hold (``behind``), in the same statement."""
+    of its chat waits that the worker does not hold (``behind``), in the same statement.
+    With ``done`` (PostgreSQL only: an inbox id, its claim token or None, the time), the
+    same statement marks that inbox row handled, fenced as :func:`mark_done` fences it,
+    and each row says whether it did (``done``: 1, else 0)."""
     columns = tuple(rows[0])
     stmt = _rows_statement(conn.dialect.name, table, columns, len(rows),
                            tuple(c.name for c in returning),
-                           None if skip_key is None else skip_key.name, behind is not None)
+                           None if skip_key is None else skip_key.name, behind is not None,
+                           None if done is None else done[1] is not None)
     flat = {f"{c}_{n}": row[c] for n, row in enumerate(rows) for c in columns}
     if behind is not None:
         flat["b_worker"] = behind
+    if done is not None:
+        flat["d_id"], flat["d_at"], flat["d_payload"] = done[0], done[2], HANDLED
+        if done[1] is not None:
+            flat["d_claim"] = done[1]
     return sorted(conn.execute(stmt, flat).all(), key=lambda r: r.id)
 
 
 @functools.lru_cache(maxsize=256)
 def _rows_statement(dialect: str, table: Any, columns: tuple[str, ...], n: int,
-                    returning: tuple[str, ...], skip_key: str | None, behind: bool) -> Any:
+                    returning: tuple[str, ...], skip_key: str | None, behind: bool,
+                    done: bool | None = None) -> Any:
     """The statement for :func:`insert_many`, built once for each shape. It is SQL text
     with typed parameters: SQLAlchemy compiles a Core multi-row ``values()`` anew on every
-    execution (it has no cache key), which costs more than the round trip it saves."""
+    execution (it has no cache key), which costs more than the round trip it saves.
+    ``done``: None, or with the inbox row's "handled" (True: fenced by a claim)."""
     rows = ", ".join("(" + ", ".join(f":{c}_{i}" for c in columns) + ")" for i in range(n))
     conflict = f" ON CONFLICT ({skip_key}) DO NOTHING" if skip_key is not None else ""
-    back = ", ".join(("id", *returning, *([_BEHIND] if behind else [])))
-    stmt = text(f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES {rows}{conflict} "
-                f"RETURNING {back}")
+    back = ", ".join(("id", *returning, *([_BEHIND] if behind else []),
+                      *([_DONE_COUNT] if done is not None else [])))
+    first = "" if done is None else _DONE_WITH + (_DONE_FENCE if done else "") + \
+        " RETURNING 1) "
+    stmt = text(f"{first}INSERT INTO {table.name} ({', '.join(columns)}) VALUES {rows}"
+                f"{conflict} RETURNING {back}")
+    fenced = [bindparam("d_id", type_=_i.id.type), bindparam("d_at", type_=_i.done_at.type),
+              bindparam("d_payload", type_=_i.payload.type),
+              *([bindparam("d_claim", type_=_i.claimed_by.type)] if done else [])]
     return stmt.bindparams(*(bindparam(f"{c}_{i}", type_=table.c[c].type)
                              for i in range(n) for c in columns),
-                           *([bindparam("b_worker", type_=_o.claimed_by.type)] if behind else []))
+                           *([bindparam("b_worker", type_=_o.claimed_by.type)] if behind else []),
+                           *(fenced if done is not None else []))
+
+
+# An update marked handled in its answers' insert (PostgreSQL's data-modifying WITH: it
+# runs once, whatever the insert reads of it), as _DONE and _DONE_BY do it alone.
+_DONE_WITH = ("WITH done AS (UPDATE inbox SET status = 'done', done_at = :d_at, "
+              "claimed_by = NULL, claimed_until = NULL, payload = :d_payload "
+              "WHERE inbox.id = :d_id AND inbox.status = 'pending'")
+_DONE_FENCE = " AND inbox.claimed_by = :d_claim"
+_DONE_COUNT = "(SELECT count(*) FROM done) AS done"
 
 
 # An answer's chat has older answers waiting (pending, not a board edit) that the worker
@@ -192,12 +216,28 @@ _DONE = (update(t.inbox).where(_i.id == bindparam("b_id"), _i.status == "pending
 _DONE_BY = _DONE.where(_i.claimed_by == bindparam("b_worker"))
 
 
+def finish(conn: Connection, inbox_id: int | None, claim: str | None,
+           messages: Sequence[Outgoing], stamp: datetime, worker: str | None = None,
+           lease: float = DEFAULT_LEASE) -> list[Queued]:
+    """Mark update ``inbox_id`` handled (if any; fenced by ``claim``: a lost claim raises
+    :class:`AlreadyHandled` and the unit is rolled back, nothing of it written) and queue
+    ``messages``: on PostgreSQL in one statement when there are messages."""
+    if inbox_id is None:
+        return enqueue(conn, messages, None, stamp, worker, lease)
+    if not messages or conn.dialect.name != "postgresql":
+        mark_done(conn, inbox_id, claim, stamp)
+        return enqueue(conn, messages, inbox_id, stamp, worker, lease)
+    return enqueue(conn, messages, inbox_id, stamp, worker, lease, handled=True, claim=claim)
+
+
 def enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | None,
-             stamp: datetime, worker: str | None = None, lease: float = DEFAULT_LEASE
-             ) -> list[Queued]:
+            stamp: datetime, worker: str | None = None, lease: float = DEFAULT_LEASE,
+            *, handled: bool = False, claim: str | None = None) -> list[Queued]:
     """Queue ``messages``; a worker (several share the outbox) holds them for a while, so
     that no other sends them unless it stops renewing the lease. An answer whose chat
-    has older answers not held by this worker is ``behind`` them."""
+    has older answers not held by this worker is ``behind`` them. ``handled`` (PostgreSQL):
+    mark ``inbox_id`` handled in the same statement, fenced by ``claim`` (see
+    :func:`finish`)."""
     if not messages:
         return []
     until = stamp + timedelta(seconds=lease) if worker is not None else None
@@ -206,7 +246,10 @@ def enqueue(conn: Connection, messages: Sequence[Outgoing], inbox_id: int | None
                "attempts": 0, "created_at": stamp, "claimed_by": worker,
                "claimed_until": until} for m in messages]
     # held by a worker: whether older answers of its chat wait that the worker does not hold
-    rows = insert_many(conn, t.outbox, values, behind=worker)
+    fence = (inbox_id, claim, stamp) if handled and inbox_id is not None else None
+    rows = insert_many(conn, t.outbox, values, behind=worker, done=fence)
+    if fence is not None and any(row.done != 1 for row in rows):
+        raise AlreadyHandled(inbox_id)
     return [Queued(id=row.id, chat_id=m.chat_id, method=m.method, params=m.params,
                    collapse=m.collapse, created_at=stamp, held_until=until,
                    behind=bool(getattr(row, "behind", False)) and m.collapse is None)

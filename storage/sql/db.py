@@ -69,6 +69,14 @@ def create_engine(url: str, *, idle_transaction_seconds: float | None = None,
             max(1, int(idle_transaction_seconds * 1000)))
     args["server_settings"] = server
     kwargs["connect_args"] = args
+    # Connections kept open: SQLAlchemy's default keeps 5 and closes every one opened
+    # beyond them when it is returned, so a burst of reports (each handled in its own
+    # transaction, on its own connection) opened and closed connections all the time, and
+    # every new one prepared each statement again: 34 connections opened for 200 reports
+    # in bench.statements_bench (20 chats), none with 16 kept. At most 20 a process, as
+    # many as 15 before.
+    kwargs.setdefault("pool_size", 16)
+    kwargs.setdefault("max_overflow", 4)
     return create_async_engine(url, **kwargs)
 
 
