@@ -15,7 +15,6 @@ from storage.queues.messages import (
     Pending,
     Queued,
     insert_many,
-    mark_done,  # noqa: F401  (kept here: tests replace it in both modules)
     pending_of,
 )
 from storage.queues.messages import finish as finish_update
