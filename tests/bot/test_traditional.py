@@ -36,7 +36,7 @@ def simplified_only(text: str) -> list[str]:
 
 @cache
 def _simplified(c: str) -> bool:  # (the nights' replies repeat their few hundred characters)
-    return _TO_HK.convert(c) != c and _TO_TW.convert(c) != c
+    return bool(_TO_HK.convert(c) != c and _TO_TW.convert(c) != c)
 
 
 def check_hant(replies: list[SentMessage], typed: str, where: str) -> None:

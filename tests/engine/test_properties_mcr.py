@@ -17,7 +17,7 @@ RULES = ruleset("mcr")
 
 
 # 150 examples; fewer where the loaded profile explores less (`make test-fast`).
-@settings(max_examples=min(150, settings.default.max_examples))
+@settings(max_examples=min(150, settings().max_examples))
 @given(seed=st.integers(0, 2**32), dealer=st.sampled_from(SEATS))
 def test_a_hand_pays_its_fans_or_is_a_false_win(seed: int, dealer: str) -> None:
     ev = random_win(random.Random(seed))
