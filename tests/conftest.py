@@ -36,6 +36,8 @@ LONGEST_FIRST = (
     "tests/bot/test_faults.py::test_sigkill_at_chosen_moments_loses_and_doubles_nothing[sqlite]",
     "tests/test_types.py",
     "tests/storage/test_ledger_stateful.py",
+    "tests/handlers/test_chinese_words.py::test_no_english_in_commands_and_refusals",
+    "tests/handlers/test_traditional_chats.py::test_commands_and_refusals_in_traditional",
     "tests/handlers/test_chinese_words.py",
     "tests/bot/test_faults.py",
     "tests/bot/test_webhook_workers.py",
