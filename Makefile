@@ -34,13 +34,14 @@ test: $(STAMP) lint
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -m exclusive tests/bot/test_stalled_workers.py
 
 # The quick loop for a change to a rule or a handler: ruff, the engine's tests and the
-# handler tier (handlers on a real ledger, no delivery around them), exploring less.
-# Python caches the project's bytecode and pytest its rewritten test modules (where
-# PYTHONDONTWRITEBYTECODE is set, each of the three processes would compile them again:
-# about 5 s of CPU a run).
+# handler tier (handlers on a real ledger, no delivery around them), exploring less, on
+# SQLite only: a handler or a rule changes no SQL, and `make test` (CI) plays the handler
+# tier's PostgreSQL variants with the storage tests on PostgreSQL. Python caches the
+# project's bytecode and pytest its rewritten test modules (where PYTHONDONTWRITEBYTECODE
+# is set, each of the three processes would compile them again: about 5 s of CPU a run).
 test-fast: $(STAMP) lint
-	PYTHONDONTWRITEBYTECODE= TALLY_TEST_FAST=1 $(BIN)/python -m pytest -q -n 2 tests/engine \
-		tests/handlers
+	PYTHONDONTWRITEBYTECODE= TALLY_TEST_FAST=1 TALLY_TEST_POSTGRES_URL= $(BIN)/python -m pytest \
+		-q -n 2 tests/engine tests/handlers
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

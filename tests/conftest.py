@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
-
-from bot.ops import collector
-from tests import databases
 
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=200
@@ -38,6 +36,8 @@ LONGEST_FIRST = (
     "tests/bot/test_faults.py::test_sigkill_at_chosen_moments_loses_and_doubles_nothing[sqlite]",
     "tests/test_types.py",
     "tests/storage/test_ledger_stateful.py",
+    "tests/handlers/test_chinese_words.py::test_no_english_in_commands_and_refusals",
+    "tests/handlers/test_traditional_chats.py::test_commands_and_refusals_in_traditional",
     "tests/handlers/test_chinese_words.py",
     "tests/bot/test_faults.py",
     "tests/bot/test_webhook_workers.py",
@@ -75,9 +75,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def _migrated_templates() -> Iterator[None]:
-    """The migrated databases that tests copy (tests/databases.py) go at the end."""
+    """The migrated databases that tests copy (tests/databases.py) go at the end. (Imported
+    by the tests that use it, not here: pytest-xdist's controller, which runs no test,
+    loads this file too, and the ledger's modules were a second of its CPU.)"""
     yield
-    databases.clean_up()
+    databases = sys.modules.get("tests.databases")
+    if databases is not None:
+        databases.clean_up()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -86,5 +90,7 @@ def _collector_tuned() -> Iterator[None]:
     tests start hundreds of bots in one process, and each first one would collect the
     whole heap of the test process (a tenth of a second and more, growing with the run)
     and freeze it, and the last one unfreeze it again."""
+    from bot.ops import collector
+
     with collector.tuned():
         yield

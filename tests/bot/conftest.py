@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import io
 from functools import cache
+from typing import TYPE_CHECKING
 
 import pytest
-from matplotlib.figure import Figure
-from PIL import Image
 
-from bot.pictures import drawing
+# matplotlib and the pictures' modules are imported by the first picture, not here:
+# pytest-xdist's controller, which draws none, loads this file too (through the handler
+# tier's conftest).
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 @cache
 def blank_png(size: tuple[int, int]) -> bytes:
+    from PIL import Image
+
     buf = io.BytesIO()
     Image.new("1", size, 1).save(buf, format="PNG")
     return buf.getvalue()
@@ -34,4 +39,6 @@ def composed_png(fig: Figure) -> bytes:
 def _pictures_not_rasterized(request: pytest.FixtureRequest,
                              monkeypatch: pytest.MonkeyPatch) -> None:
     if request.node.get_closest_marker("pictures") is None:
+        from bot.pictures import drawing
+
         monkeypatch.setattr(drawing, "_png", composed_png)

@@ -5,6 +5,7 @@ Mini App speaks it. (A chat in Traditional Chinese: tests/handlers/test_traditio
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import opencc
@@ -30,8 +31,12 @@ def simplified_only(text: str) -> list[str]:
     """Characters of ``text`` that Traditional Chinese writes otherwise (each with the words
     around it): those that OpenCC converts to Hong Kong's standard and to Taiwan's alike
     (群 and 台 stay: Taiwan writes them)."""
-    return [text[max(0, i - 4):i + 5] for i, c in enumerate(text)
-            if _TO_HK.convert(c) != c and _TO_TW.convert(c) != c]
+    return [text[max(0, i - 4):i + 5] for i, c in enumerate(text) if _simplified(c)]
+
+
+@cache
+def _simplified(c: str) -> bool:  # (the nights' replies repeat their few hundred characters)
+    return bool(_TO_HK.convert(c) != c and _TO_TW.convert(c) != c)
 
 
 def check_hant(replies: list[SentMessage], typed: str, where: str) -> None:

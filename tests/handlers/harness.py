@@ -28,7 +28,7 @@ from bot.delivery import send
 from bot.delivery.sender import deliver_now
 from bot.ops.config import Settings, StorageSettings, TelegramSettings
 from storage.queues.messages import Outgoing
-from tests.databases import postgres_database, sqlite_copy
+from tests.databases import inline, postgres_database, sqlite_copy
 
 GROUP = -100500
 
@@ -150,7 +150,7 @@ async def handler_table(tmp_path: Path, lang: str = "en", url: str | None = None
     """The application's handlers and ledger on ``tmp_path``'s database (or ``url``'s),
     nothing running: no poller, no dispatcher, no sender."""
     api = FakeBotAPI()
-    url = url or await sqlite_copy(tmp_path / "bot.db")
+    url = url or inline(await sqlite_copy(tmp_path / "bot.db"))
     config = Settings(storage=StorageSettings(url=url),
                       telegram=TelegramSettings(overall_max_rate=0, group_max_rate=0,
                                                 board_interval=settings.pop(

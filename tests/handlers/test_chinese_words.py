@@ -1,7 +1,9 @@
 """No English reaches a zh-Hans chat (tests/bot/test_language.py holds the checks): every
 reply of every whole-night transcript played in Chinese, of a set of commands and refusals,
 and of the nights by buttons, with every button and every alert. What the bot says is the
-handlers' doing, so these play on the handler tier."""
+handlers' doing, so these play on the handler tier. The transcripts and the nights by
+buttons written in Chinese are checked as test_transcripts_fast.py and test_guided.py play
+them (one play for both); the rest are here."""
 
 from __future__ import annotations
 
@@ -12,10 +14,9 @@ import pytest
 
 from bot.console.fake_api import SentMessage
 from engine.rules import get_preset, options_model, presets
-from tests.bot.guided_play import find_button, play
+from tests.bot.guided_play import find_button
 from tests.bot.harness import plain
 from tests.bot.test_language import (
-    _SAY,
     COMMANDS,
     NEW,
     NEW_REFUSED,
@@ -26,11 +27,16 @@ from tests.bot.test_language import (
     english_words,
     play_in_chinese,
 )
+from tests.bot.test_transcripts import LANGUAGE
 from tests.handlers.harness import HandlerTable
 from tests.handlers.harness import handler_table as table
 
+# The transcripts written in Chinese are played in Chinese by test_transcripts_fast.py,
+# which checks each of their replies as this does.
+NOT_CHINESE = [p for p in TRANSCRIPTS if LANGUAGE.get(p.stem) != "zh-hans"]
 
-@pytest.mark.parametrize("path", TRANSCRIPTS, ids=[p.stem for p in TRANSCRIPTS])
+
+@pytest.mark.parametrize("path", NOT_CHINESE, ids=[p.stem for p in NOT_CHINESE])
 async def test_no_english_in_a_chinese_night(path: Path, tmp_path: Path) -> None:
     async with table(tmp_path, lang="zh-hans") as t:
         assert await play_in_chinese(t, path) >= 5
@@ -126,22 +132,8 @@ async def test_an_unknown_option_lists_the_presets_own_options_whole(tmp_path: P
             check([reply], f"/set {other}=2", preset)
 
 
-BUTTON_NIGHTS = [p for p in sorted((TRANSCRIPTS[0].parent / "buttons").glob("*.txt"))
-                 if p.stem in ("feibao", "liangfang")]
-
-
-@pytest.mark.parametrize("path", BUTTON_NIGHTS, ids=[p.stem for p in BUTTON_NIGHTS])
-async def test_no_english_in_a_chinese_night_by_buttons(path: Path, tmp_path: Path) -> None:
-    """The Chinese nights by buttons (tests/bot/transcripts/buttons): every message as it
-    stands at the end, every button and every alert."""
-    async with table(tmp_path, lang="zh-hans") as t:
-        await play(t, path, typed=False)
-        typed = " ".join(m.group(2) for line in path.read_text(encoding="utf-8").splitlines()
-                         if (m := _SAY.match(line.strip())))
-        check(t.api.outbox, typed, path.name)
-        for answer in t.api.answered.values():
-            text = str(answer.get("text") or "")
-            assert not english_words(text) and not ascii_punctuation(text), text
+# The Chinese nights by buttons (tests/bot/transcripts/buttons: feibao, liangfang) are
+# checked as test_guided.py plays them in Chinese.
 
 
 async def test_house_rules_say_what_changed_in_words(tmp_path: Path) -> None:

@@ -38,9 +38,9 @@ def _state(night: NightInfo | None) -> tuple[Any, ...]:
 
 
 async def _debts(t: Table) -> int:
-    async with t.ledger.read() as conn:
-        return int((await conn.execute(select(func.count()).select_from(t_.debts)))
-                   .scalar_one())
+    async with t.ledger.read() as conn:  # (the handler tier's SQLite runs synchronous code)
+        return int(await conn.run_sync(
+            lambda c: c.execute(select(func.count()).select_from(t_.debts)).scalar_one()))
 
 
 async def _board(t: Table, night_id: int) -> SentMessage:
@@ -119,7 +119,8 @@ async def test_an_end_is_undone_only_right_after(tmp_path: Path, backend: str) -
         assert await t.ledger.open_nights.current_night(t.chat_id) is not None
         await t.say("alice", "/end")
         async with t.ledger.read() as conn:  # its number as /debts shows it
-            debt = (await conn.execute(select(func.max(t_.debts.c.id)))).scalar_one()
+            debt = await conn.run_sync(
+                lambda c: c.execute(select(func.max(t_.debts.c.id))).scalar_one())
         out = await t.say("bob", f"/paid {debt}")  # bob is owed every debt
         assert not any("⚠️" in x for x in _texts(out)), _texts(out)
         out = await t.say("alice", "/undo")  # a debt was paid: the end stands

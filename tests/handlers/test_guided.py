@@ -13,6 +13,7 @@ import pytest
 from bot.console.fake_api import SentMessage
 from tests.bot.guided_play import find_button, play
 from tests.bot.harness import end_night, plain
+from tests.bot.test_language import _SAY, ascii_punctuation, check, english_words
 from tests.handlers.harness import HandlerTable as Table
 from tests.handlers.harness import handler_table as table
 
@@ -28,6 +29,8 @@ async def test_night_by_buttons_scores_as_typed(path: Path, tmp_path: Path) -> N
     async with table(tmp_path / "buttons", lang=lang) as t:
         tapped = await play(t, path, typed=False)
         assert t.api.errors == [], t.api.errors
+        if path.stem in CHINESE_CHECKED:
+            no_english(t, path)
     async with table(tmp_path / "typed", lang=lang) as t:
         typed = await play(t, path, typed=True)
         assert t.api.errors == [], t.api.errors
@@ -37,6 +40,26 @@ async def test_night_by_buttons_scores_as_typed(path: Path, tmp_path: Path) -> N
     assert tapped.taps["common_two_patterns" if "common_two_patterns" in tapped.taps
                        else "common_gen"] <= 4
     assert "richest" in tapped.taps
+
+
+# The Chinese nights by buttons that test_chinese_words checked, played there as here: the
+# checks are made on this play (every message as it stands at the end, every button and
+# every alert), the night played once.
+CHINESE_CHECKED = ("feibao", "liangfang")
+
+
+def no_english(t: Table, path: Path) -> None:
+    typed = " ".join(m.group(2) for line in path.read_text(encoding="utf-8").splitlines()
+                     if (m := _SAY.match(line.strip())))
+    check(t.api.outbox, typed, path.name)
+    for answer in t.api.answered.values():
+        text = str(answer.get("text") or "")
+        assert not english_words(text) and not ascii_punctuation(text), text
+
+
+def test_the_chinese_checked_nights_are_played_in_chinese() -> None:
+    assert {p.stem for p in NIGHTS} >= set(CHINESE_CHECKED)
+    assert all(LANGUAGE.get(stem) == "zh-hans" for stem in CHINESE_CHECKED)
 
 
 def test_every_preset_has_a_night_by_buttons() -> None:

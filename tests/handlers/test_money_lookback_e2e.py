@@ -113,9 +113,10 @@ async def test_settle_proposes_the_fewest_transfers_and_a_party_confirms(tmp_pat
 
 
 async def _backdate_first_night(t: Table) -> None:
-    async with t.ledger.write() as conn:
-        await conn.execute(update(t_.nights).where(t_.nights.c.chat_id == t.chat_id)
-                           .values(started_at=datetime(2026, 11, 20, 12, tzinfo=UTC)))
+    async with t.ledger.write() as conn:  # (the handler tier's SQLite runs synchronous code)
+        await conn.run_sync(lambda c: c.execute(
+            update(t_.nights).where(t_.nights.c.chat_id == t.chat_id)
+            .values(started_at=datetime(2026, 11, 20, 12, tzinfo=UTC))))
 
 
 async def test_history_hand_and_stats(tmp_path: Path) -> None:

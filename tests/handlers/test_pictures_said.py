@@ -21,7 +21,10 @@ from tests.bot.layout import kept_figures
 from tests.handlers.harness import HandlerTable as Table
 from tests.handlers.harness import handler_table as table
 
-pytestmark = pytest.mark.pictures  # rasterized (tests/bot/conftest.py, tests/handlers/conftest.py)
+# The pictures are composed, not rasterized (tests/bot/conftest.py): the tests read the
+# figures' texts, legends and lines. Those that measure where a text lands draw the figure
+# they look at, and are marked ``pictures``: every picture they cause is rasterized, as the
+# bot sends it, before they draw it again.
 
 LANGS = ["zh-Hans", "en"]
 NEW = "/new chengdu @alice @bob @carol @dave"
@@ -118,6 +121,7 @@ async def test_the_card_shows_everything_the_biggest_hand_won_with(
         assert any("清一色" in x and "杠上花" in x for x in drawn), drawn
 
 
+@pytest.mark.pictures
 @pytest.mark.parametrize("lang", LANGS)
 async def test_the_biggest_hands_label_stays_inside_the_chart(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
@@ -135,6 +139,7 @@ async def test_the_biggest_hands_label_stays_inside_the_chart(
         assert all(float(y).is_integer() for y in ax.get_yticks())  # whole points
 
 
+@pytest.mark.pictures
 @pytest.mark.parametrize("lang", LANGS)
 async def test_the_wins_chart_counts_whole_wins(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
@@ -162,6 +167,7 @@ async def test_standings_over_one_night_say_one_night(
         assert t.api.errors == []
 
 
+@pytest.mark.pictures
 @pytest.mark.parametrize("lang", LANGS)
 async def test_a_chart_of_a_night_without_a_hand_has_a_plain_axis(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:

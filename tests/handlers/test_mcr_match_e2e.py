@@ -1,9 +1,10 @@
-"""A whole MCR match (国标麻将, 16 hands) through the real bot on both backends, in English
+"""A whole MCR match (国标麻将, 16 hands) through the real handlers on both backends, in English
 and in Chinese: hands typed and by buttons, false wins (错和), a referee's fines typed and
 by buttons, the seats changing between rounds, no 17th hand (and /undo of the 16th), then
 /end's rank points with ties, a second match and /standings over both. The transcripts are
 tests/bot/transcripts/mcr_match*.txt; here each also runs on SQLite and on PostgreSQL, and
-the ledger is checked where the transcript cannot see it."""
+the ledger is checked where the transcript cannot see it. (Nothing here is delivery's: the
+full stack plays these transcripts in tests/bot/test_transcripts.py.)"""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ import pytest
 
 from bot.text.render_mcr import mcr_presets
 from engine.mcr import match
-from tests.bot.harness import play_transcript, table_on
+from tests.bot.harness import play_transcript
 from tests.databases import BACKENDS
+from tests.handlers.harness import handler_table_on as table_on
 
-TRANSCRIPTS = Path(__file__).parent / "transcripts"
+TRANSCRIPTS = Path(__file__).parent.parent / "bot" / "transcripts"
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
