@@ -476,6 +476,8 @@ class Sender:
         params = row.params
         night_id, text = int(params["night_id"]), params["text"]
         message_id, shown = self.boards.get(night_id, (None, None))
+        if message_id is None:  # as the report's transaction read it, else asked now
+            message_id = params.get("message_id")
         if message_id is None:
             message_id = await self.ledger.open_nights.board_message(row.chat_id, night_id)
         if message_id is not None and text == shown and self.worker is None:

@@ -24,7 +24,9 @@ def item(lang: str, night: NightInfo, *, now: bool = False) -> Outgoing:
     """The scoreboard row showing ``night``; ``now``: without waiting for the
     interval (the night's last). An open table's board carries its quick reports (a
     "… won" button per player still in); an ended one's loses them (the edit that shows
-    the night's end drops them), keeping only the Mini App's link, if any."""
+    the night's end drops them), keeping only the Mini App's link, if any. The board's
+    message, if the table read says it was posted, rides along: a worker that has not
+    shown this table's board yet edits it without asking the database which it is."""
     quick = board_keyboard(lang, night) if night.status == "open" else None
     markup = links.keyboard(lang, night.chat_id, quick)
     params: dict[str, Any] = {"night_id": night.id,
@@ -32,6 +34,8 @@ def item(lang: str, night: NightInfo, *, now: bool = False) -> Outgoing:
                               "reply_markup": send.markup_dict(markup)}
     if now:
         params["now"] = True
+    if night.board_message_id is not None:  # the board as this transaction read it
+        params["message_id"] = night.board_message_id
     return Outgoing(chat_id=night.chat_id, method="board", params=params,
                     collapse=f"board:{night.chat_id}")
 

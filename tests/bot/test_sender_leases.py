@@ -205,3 +205,40 @@ async def test_a_worker_that_lost_older_answers_sends_its_newer_after_them(
     finally:
         await a.stop()
     assert await ledger.queues.backlog() == (0, 0)
+
+
+class BoardBot(Bot):
+    """Records the scoreboard edits."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.edited: list[tuple[int, str]] = []
+
+    async def edit_message_text(self, text: str, chat_id: int, message_id: int,
+                                **kw: Any) -> None:
+        self.edited.append((message_id, text))
+
+
+async def test_a_board_edits_the_message_its_table_read_named(
+        ledger: Ledger, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that has not shown this table's board yet edits the message the report's
+    transaction read, without asking the database which it is."""
+    board = Outgoing(chat_id=CHAT, method="board", collapse=f"board:{CHAT}",
+                     params={"night_id": 7, "text": "E +8", "reply_markup": None,
+                             "message_id": 4242})
+    [row] = await ledger.inbox.finish(None, [board], "b", lease=LEASE)
+
+    async def never(*args: Any) -> None:
+        raise AssertionError("the board's message was asked of the database")
+
+    monkeypatch.setattr(ledger.open_nights, "board_message", never)
+    bot = BoardBot()
+    b = sender(ledger, "b", bot)
+    await b.start()
+    try:
+        b.enqueue([row])
+        await b.idle()
+        assert bot.edited == [(4242, "E +8")]
+    finally:
+        await b.stop()
+    assert await ledger.queues.backlog() == (0, 0)
