@@ -274,10 +274,13 @@ class Sender:
                     await self.renew()
                     continue
                 if row.behind and row.collapse is None:
+                    # The worker holding the older answers marks them sent a moment after
+                    # it sends them (it gathers its marks for up to 0.2 s): ask after that
+                    # moment, not at once (that question nearly always found them).
+                    stream.wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stream.wake.wait(), 0.2)
                     if await self.ledger.outbox.ahead_of(row, self.worker):
-                        stream.wake.clear()
-                        with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(stream.wake.wait(), 0.2)
                         continue
                     row.behind = False
                     continue  # the question awaited: older rows may have come meanwhile
