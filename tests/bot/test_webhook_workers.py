@@ -25,6 +25,12 @@ import pytest
 from bot.console.fake_api import FakeUser, serve_http
 from storage.ledger import Ledger
 from tests.bot.harness import table
+from tests.bot.test_workers import (
+    SETTINGS,
+    count_calls,
+    stopped_cleanly,
+    two_workers_on_one_port,
+)
 from tests.databases import postgres_database
 from tests.fake_webhook import BotProcess, WebhookBotAPI, WebhookSender
 
@@ -102,10 +108,12 @@ async def run_on(url: str, tmp_path: Path, subtests: pytest.Subtests) -> None:
     api = WebhookBotAPI()
     for chat in CHATS + KILLED_CHATS:
         api.chat(chat, type="group")
+    calls = count_calls(api)
     fake = await serve_http(api)
     temp = tmp_path / "tmp"
     temp.mkdir()
     bot = BotProcess(f"http://127.0.0.1:{fake.sockets[0].getsockname()[1]}/bot", tmp_path, {
+        **SETTINGS,  # JSON logs, max_connections (tests/bot/test_workers.py checks them)
         "TMPDIR": str(temp),
         "TALLY_TELEGRAM__WORKERS": "2",
         "TALLY_TELEGRAM__OVERALL_MAX_RATE": "0",
@@ -125,6 +133,8 @@ async def run_on(url: str, tmp_path: Path, subtests: pytest.Subtests) -> None:
             # /healthz answers once one worker serves; wait for both to share the socket
             await until(lambda: bot.log.read_text().count("Application startup complete")
                         >= 2, 60)
+            with subtests.test("two workers answer on one port, metrics sum over both"):
+                await two_workers_on_one_port(api, bot)
             with subtests.test("one chat across two workers is handled in order"):
                 await scenario(api, bot, sender, url, temp, want, CHATS, None, victims)
             with subtests.test("a worker killed mid-report loses nothing"):
@@ -134,9 +144,11 @@ async def run_on(url: str, tmp_path: Path, subtests: pytest.Subtests) -> None:
         fake.close()
         await fake.wait_closed()
     log = bot.log.read_text()
-    assert bot.process is not None and bot.process.returncode == 0, log
     for victim in victims:
         assert f"Child process [{victim}] died" in log, log
+    # Exit 0, no traceback, JSON lines, one "storage ready" per worker started (the
+    # killed one's replacement too), the menus set once, the metrics directory gone.
+    stopped_cleanly(bot, calls, temp, workers=2 + len(victims))
 
 
 async def scenario(api: WebhookBotAPI, bot: BotProcess, sender: WebhookSender, url: str,
@@ -169,7 +181,7 @@ async def scenario(api: WebhookBotAPI, bot: BotProcess, sender: WebhookSender, u
     if kill_after is not None:
         await until(lambda: len(bot.workers()) == 2, 120)  # a new one took its place
     else:  # both workers took reports (each counts in its own file)
-        taken = accepted_by_worker(temp)
+        taken = accepted_by_worker(temp, temp.parent / "metrics_read")
         assert len(taken) == 2 and sum(taken.values()) >= len(reports), taken
     for key in reports:
         texts = api.reply_texts(key)
@@ -185,8 +197,9 @@ async def scenario(api: WebhookBotAPI, bot: BotProcess, sender: WebhookSender, u
         await ledger.close()
 
 
-def accepted_by_worker(directory: Path) -> dict[int, float]:
-    """Webhook requests answered 200, per worker process, from the metrics files."""
+def accepted_by_worker(directory: Path, scratch: Path) -> dict[int, float]:
+    """Webhook requests answered 200, per worker process, from the metrics files in
+    ``directory`` (each read alone from a copy in ``scratch``)."""
     from prometheus_client import CollectorRegistry
     from prometheus_client.multiprocess import MultiProcessCollector
 
@@ -194,8 +207,8 @@ def accepted_by_worker(directory: Path) -> dict[int, float]:
     root = next(directory.glob("tally-metrics-*"))
     for path in root.glob("counter_*.db"):
         pid = int(path.stem.rsplit("_", 1)[1])
-        alone = directory / f"pid{pid}"
-        alone.mkdir(exist_ok=True)
+        alone = scratch / f"pid{pid}"
+        alone.mkdir(parents=True, exist_ok=True)
         (alone / path.name).write_bytes(path.read_bytes())
         registry = CollectorRegistry()
         # prometheus_client leaves this constructor unannotated.
