@@ -47,12 +47,17 @@ def main(argv: list[str] | None = None) -> int:
     import asyncio
 
     from bot.app import build_application, serve
-    from bot.ops import admin
-    from bot.webapp import server as webapp_server
 
     app = build_application(settings)
-    admin.attach(app, settings)  # /healthz, /readyz, /metrics on telegram.admin_listen if set
-    webapp_server.attach(app, settings)  # the Mini App on webapp.listen if set
+    # Their servers imported only when configured (a start without them imports less).
+    if settings.telegram.admin_listen is not None:
+        from bot.ops import admin
+
+        admin.attach(app, settings)  # /healthz, /readyz, /metrics on telegram.admin_listen
+    if settings.webapp.listen is not None:
+        from bot.webapp import server as webapp_server
+
+        webapp_server.attach(app, settings)  # the Mini App on webapp.listen (with public_url)
     asyncio.run(serve(app))
     return 0
 

@@ -15,6 +15,7 @@ time of each reply, and an optional delay per call); :class:`BotProcess` runs
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -65,6 +66,7 @@ class WebhookSender:
         self.most_in_flight = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._pump: asyncio.Task[None] | None = None
+        self._progress = asyncio.Event()  # a chat's queue emptied (for drained())
 
     async def __aenter__(self) -> WebhookSender:
         self._pump = asyncio.create_task(self._take())
@@ -80,13 +82,13 @@ class WebhookSender:
         await self.client.aclose()
 
     async def _take(self) -> None:
-        while True:
+        while True:  # woken as updates are queued, not polling
+            await self.api.queued()
             if self.api.updates:
                 batch = list(self.api.updates)
                 self.api.updates.clear()
                 for update in batch:
                     self._queue(update)
-            await asyncio.sleep(0.002)
 
     def _queue(self, update: dict[str, Any]) -> None:
         chat = chat_of(update)
@@ -105,6 +107,7 @@ class WebhookSender:
                 queue.popleft()
         finally:
             self.busy.discard(chat)
+            self._progress.set()
 
     async def _deliver(self, update: dict[str, Any]) -> None:
         uid = update["update_id"]
@@ -141,7 +144,12 @@ class WebhookSender:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{self.pending} updates not delivered in {timeout} s "
                                    f"(last failures: {self.failures[-3:]})")
-            await asyncio.sleep(0.005)
+            # Woken when a chat's queue empties; the timeout looks again for updates
+            # still in the fake's queue, which the pump takes within its own wait.
+            self._progress.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(0.05):
+                    await self._progress.wait()
 
 
 class WebhookBotAPI(FakeBotAPI):
@@ -190,6 +198,21 @@ def _cmdline(pid: int) -> bytes:
         return Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return b""
+
+
+def children_of(pid: int) -> list[int]:
+    """A process's children (Linux): from each of its threads' ``children`` list, a few
+    small reads (tests wait on this in loops), else from every process's parent."""
+    try:
+        lists = [(task / "children").read_text()
+                 for task in Path(f"/proc/{pid}/task").iterdir()]
+    except FileNotFoundError:  # a kernel without the lists, or the process is gone
+        if not Path(f"/proc/{pid}").exists():
+            return []
+        return [p for p in _pids() if parent_of(p) == pid]
+    except OSError:
+        return []
+    return sorted({int(child) for text in lists for child in text.split()})
 
 
 def parent_of(pid: int) -> int | None:
@@ -276,8 +299,8 @@ class BotProcess:
     def workers(self) -> list[int]:
         """The pids of the worker processes (children of the one started; Linux)."""
         assert self.process is not None
-        return [pid for pid in _pids() if parent_of(pid) == self.process.pid
-                and b"resource_tracker" not in _cmdline(pid)]
+        return [pid for pid in children_of(self.process.pid)
+                if b"resource_tracker" not in _cmdline(pid)]
 
     async def __aexit__(self, *exc: object) -> None:
         await self.client.aclose()

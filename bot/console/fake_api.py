@@ -13,6 +13,7 @@ methods), HTML Telegram cannot parse, "message is not modified", a callback answ
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import time
@@ -122,6 +123,7 @@ class FakeBotAPI:
         self.files: dict[str, tuple[bytes, str]] = {}  # file id -> (bytes, file path)
         self.user_messages: dict[tuple[int, int], dict[str, Any]] = {}  # documents sent
         self._new_update = asyncio.Event()
+        self._queued = asyncio.Event()  # for a webhook's sender: see :meth:`queued`
         self._activity = asyncio.Event()
         self.faults: list[FaultHook] = []
         self.calls = 0
@@ -137,8 +139,23 @@ class FakeBotAPI:
         uid = self.next_update
         self.next_update += 1
         self.updates.append({"update_id": uid, **payload})
-        self._new_update.set()
+        self._wake()
         return uid
+
+    def _wake(self) -> None:
+        self._new_update.set()
+        self._queued.set()
+
+    async def queued(self, timeout: float = 0.1) -> None:
+        """Until an update is queued, or ``timeout`` passed (for a webhook's sender, which
+        takes them as they come, without polling; the timeout covers an update a test put
+        into :attr:`updates` itself)."""
+        if self.updates:
+            return
+        self._queued.clear()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await self._queued.wait()
 
     def say(self, user: FakeUser, chat_id: int, text: str, update_id: int | None = None,
             mentions: dict[str, FakeUser] | None = None) -> int:
@@ -167,7 +184,7 @@ class FakeBotAPI:
         payload = {"message": message}
         if update_id is not None:  # a re-delivery of an update Telegram sent before
             self.updates.append({"update_id": update_id, **payload})
-            self._new_update.set()
+            self._wake()
             return update_id
         return self._push(payload)
 
@@ -180,7 +197,7 @@ class FakeBotAPI:
             return self._push(body)
         self.updates.insert(0, dict(payload))
         self.offset = min(self.offset, update_id)
-        self._new_update.set()
+        self._wake()
         return update_id
 
     def send_file(self, user: FakeUser, chat_id: int, data: bytes, filename: str, *,

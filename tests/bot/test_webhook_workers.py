@@ -6,8 +6,9 @@ Each chat's hands must come out as when handled one by one (the same script thro
 in-process bot, polling, on SQLite): the same hands, dealers, deltas and totals; every
 report answered, and answered once (at least once, with one content, when a worker is
 killed with SIGKILL mid-way: the other finishes its work and the supervisor starts a new
-one). Needs TALLY_TEST_POSTGRES_URL; the bot's tables live in a database of the test's
-own, made beside that one and dropped after. Every wait is bounded.
+one). Both on one bot, with a lease of 3 s, each scenario on chats of its own. Needs
+TALLY_TEST_POSTGRES_URL; the bot's tables live in a database of the test's own, made
+beside that one and dropped after. Every wait is bounded.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ import pytest
 from bot.console.fake_api import FakeUser, serve_http
 from storage.ledger import Ledger
 from tests.bot.harness import table
+from tests.bot.test_workers import (
+    SETTINGS,
+    count_calls,
+    stopped_cleanly,
+    two_workers_on_one_port,
+)
 from tests.databases import postgres_database
 from tests.fake_webhook import BotProcess, WebhookBotAPI, WebhookSender
 
@@ -35,6 +42,7 @@ pytestmark = [
 
 PLAYERS = ["alice", "bob", "carol", "dave"]
 CHATS = [-100500, -100501, -100502]  # the first is the harness's own group
+KILLED_CHATS = [-100510, -100511, -100512]  # the same scripts, a worker killed meanwhile
 NEW = "/new chengdu @alice @bob @carol @dave"
 PATTERNS = ["清一色", "七对", "对对胡"]
 CYCLES = 4  # hands per chat; three self-drawn wins end a blood-battle hand
@@ -57,8 +65,14 @@ def users() -> dict[str, FakeUser]:
     return {name: FakeUser(100 + i, name, name, "en") for i, name in enumerate(PLAYERS)}
 
 
+_EXPECTED: dict[int, Any] = {}  # what expected() found, for the next test in this process
+
+
 async def expected(tmp_path: Path) -> dict[int, Any]:
-    """Each chat's script handled one by one by the in-process bot."""
+    """Each chat's script handled one by one by the in-process bot (once per process: the
+    scripts are fixed, and so is what they give)."""
+    if _EXPECTED:
+        return _EXPECTED
     out: dict[int, Any] = {}
     async with table(tmp_path) as t:
         for name in PLAYERS:
@@ -69,6 +83,7 @@ async def expected(tmp_path: Path) -> dict[int, Any]:
             for who, text in script(index):
                 await t.say(who, text, chat_id=chat)
             out[chat] = await state(t.ledger, chat)
+    _EXPECTED.update(out)
     return out
 
 
@@ -79,22 +94,26 @@ async def state(ledger: Ledger, chat: int) -> Any:
     return hands, night.totals if night else None
 
 
-async def run(tmp_path: Path, kill_after: int | None) -> None:
+async def run(tmp_path: Path, subtests: pytest.Subtests) -> None:
     # A database of its own (so that test runs in parallel do not meet), dropped after.
     async with postgres_database("workers", migrated=False) as url:
-        await run_on(url, tmp_path, kill_after)
+        await run_on(url, tmp_path, subtests)
 
 
-async def run_on(url: str, tmp_path: Path, kill_after: int | None) -> None:
+async def run_on(url: str, tmp_path: Path, subtests: pytest.Subtests) -> None:
+    """One bot of two workers for both scenarios, each on chats of its own: first every
+    report answered once, in order, both workers taking some; then the same scripts
+    while a worker is killed mid-way."""
     want = await expected(tmp_path / "one_by_one")
     api = WebhookBotAPI()
-    for chat in CHATS:
+    for chat in CHATS + KILLED_CHATS:
         api.chat(chat, type="group")
-    who = users()
+    calls = count_calls(api)
     fake = await serve_http(api)
     temp = tmp_path / "tmp"
     temp.mkdir()
     bot = BotProcess(f"http://127.0.0.1:{fake.sockets[0].getsockname()[1]}/bot", tmp_path, {
+        **SETTINGS,  # JSON logs, max_connections (tests/bot/test_workers.py checks them)
         "TMPDIR": str(temp),
         "TALLY_TELEGRAM__WORKERS": "2",
         "TALLY_TELEGRAM__OVERALL_MAX_RATE": "0",
@@ -103,47 +122,67 @@ async def run_on(url: str, tmp_path: Path, kill_after: int | None) -> None:
         "TALLY_DEFAULT_LANGUAGE": "en",
         "TALLY_STORAGE__URL": url,
         # What the killed worker held waits out its lease before the other takes it
-        # over: a short one keeps the test short (it is renewed every third of it).
-        **({"TALLY_DELIVERY__LEASE_SECONDS": "3"} if kill_after is not None else {}),
+        # over: a short one keeps the test short (it is renewed every second). As in
+        # tests/bot/test_at_once_stalls.py (2 s), a worker alive keeps its rows under load.
+        "TALLY_DELIVERY__LEASE_SECONDS": "3",
     })
-    reports: list[tuple[int, int]] = []  # (chat, message id) of every report
-    victim = None
+    victims: list[int] = []
     try:
         async with bot, WebhookSender(api, bot.webhook, bot.secret, max_connections=8,
                                       retry_delay=0.05, keepalive=False) as sender:
             # /healthz answers once one worker serves; wait for both to share the socket
             await until(lambda: bot.log.read_text().count("Application startup complete")
                         >= 2, 60)
-            news = [api.say_message(who["alice"], chat, NEW) for chat in CHATS]
-            await sender.drained(timeout=120)
-            await until(lambda: all(api.replies.get(n) for n in news), 120)
-            for step in range(3 * CYCLES):  # interleaved: every chat's reports at once
-                for index, chat in enumerate(CHATS):
-                    name, text = script(index)[step]
-                    reports.append(api.say_message(who[name], chat, text))
-            if kill_after is not None:
-                await until(lambda: len(sender.delivered) >= len(CHATS) + kill_after, 120)
-                victim = bot.workers()[0]
-                os.kill(victim, signal.SIGKILL)
-            await sender.drained(timeout=180)
-            try:
-                await until(lambda: all(api.replies.get(r) for r in reports), 90)
-            except TimeoutError:
-                missing = [r for r in reports if not api.replies.get(r)]
-                raise AssertionError(f"unanswered {missing}; {await leftovers(url)}\n"
-                                     f"{bot.log.read_text()[-6000:]}") from None
-            if kill_after is not None:
-                await until(lambda: len(bot.workers()) == 2, 120)  # a new one took its place
-            else:  # both workers took reports (each counts in its own file)
-                taken = accepted_by_worker(temp)
-                assert len(taken) == 2 and sum(taken.values()) >= len(reports), taken
+            with subtests.test("two workers answer on one port, metrics sum over both"):
+                await two_workers_on_one_port(api, bot)
+            with subtests.test("one chat across two workers is handled in order"):
+                await scenario(api, bot, sender, url, temp, want, CHATS, None, victims)
+            with subtests.test("a worker killed mid-report loses nothing"):
+                await scenario(api, bot, sender, url, temp, want, KILLED_CHATS,
+                               len(CHATS) * 3, victims)
     finally:
         fake.close()
         await fake.wait_closed()
     log = bot.log.read_text()
-    assert bot.process is not None and bot.process.returncode == 0, log
-    if victim is not None:
+    for victim in victims:
         assert f"Child process [{victim}] died" in log, log
+    # Exit 0, no traceback, JSON lines, one "storage ready" per worker started (the
+    # killed one's replacement too), the menus set once, the metrics directory gone.
+    stopped_cleanly(bot, calls, temp, workers=2 + len(victims))
+
+
+async def scenario(api: WebhookBotAPI, bot: BotProcess, sender: WebhookSender, url: str,
+                   temp: Path, want: dict[int, Any], chats: list[int],
+                   kill_after: int | None, victims: list[int]) -> None:
+    """Each chat's script, interleaved, on ``chats`` (each standing for ``CHATS``'s chat
+    of its index); ``kill_after``: a worker is killed once that many reports went."""
+    who = users()
+    reports: list[tuple[int, int]] = []  # (chat, message id) of every report
+    delivered = len(sender.delivered)
+    news = [api.say_message(who["alice"], chat, NEW) for chat in chats]
+    await sender.drained(timeout=120)
+    await until(lambda: all(api.replies.get(n) for n in news), 120)
+    for step in range(3 * CYCLES):  # interleaved: every chat's reports at once
+        for index, chat in enumerate(chats):
+            name, text = script(index)[step]
+            reports.append(api.say_message(who[name], chat, text))
+    if kill_after is not None:
+        await until(lambda: len(sender.delivered) >= delivered + len(chats) + kill_after,
+                    120)
+        victims.append(bot.workers()[0])
+        os.kill(victims[-1], signal.SIGKILL)
+    await sender.drained(timeout=180)
+    try:
+        await until(lambda: all(api.replies.get(r) for r in reports), 90)
+    except TimeoutError:
+        missing = [r for r in reports if not api.replies.get(r)]
+        raise AssertionError(f"unanswered {missing}; {await leftovers(url)}\n"
+                             f"{bot.log.read_text()[-6000:]}") from None
+    if kill_after is not None:
+        await until(lambda: len(bot.workers()) == 2, 120)  # a new one took its place
+    else:  # both workers took reports (each counts in its own file)
+        taken = accepted_by_worker(temp, temp.parent / "metrics_read")
+        assert len(taken) == 2 and sum(taken.values()) >= len(reports), taken
     for key in reports:
         texts = api.reply_texts(key)
         if kill_after is None:
@@ -152,14 +191,15 @@ async def run_on(url: str, tmp_path: Path, kill_after: int | None) -> None:
             assert len(set(texts)) == 1, (key, texts)  # at least once, one content
     ledger = await Ledger.open(url, run_migrations=False)
     try:
-        for chat in CHATS:
-            assert await state(ledger, chat) == want[chat], chat
+        for index, chat in enumerate(chats):
+            assert await state(ledger, chat) == want[CHATS[index]], chat
     finally:
         await ledger.close()
 
 
-def accepted_by_worker(directory: Path) -> dict[int, float]:
-    """Webhook requests answered 200, per worker process, from the metrics files."""
+def accepted_by_worker(directory: Path, scratch: Path) -> dict[int, float]:
+    """Webhook requests answered 200, per worker process, from the metrics files in
+    ``directory`` (each read alone from a copy in ``scratch``)."""
     from prometheus_client import CollectorRegistry
     from prometheus_client.multiprocess import MultiProcessCollector
 
@@ -167,8 +207,8 @@ def accepted_by_worker(directory: Path) -> dict[int, float]:
     root = next(directory.glob("tally-metrics-*"))
     for path in root.glob("counter_*.db"):
         pid = int(path.stem.rsplit("_", 1)[1])
-        alone = directory / f"pid{pid}"
-        alone.mkdir(exist_ok=True)
+        alone = scratch / f"pid{pid}"
+        alone.mkdir(parents=True, exist_ok=True)
         (alone / path.name).write_bytes(path.read_bytes())
         registry = CollectorRegistry()
         # prometheus_client leaves this constructor unannotated.
@@ -205,9 +245,8 @@ async def until(condition: Any, seconds: float) -> None:
         await asyncio.sleep(0.02)
 
 
-async def test_one_chat_across_two_workers_is_handled_in_order(tmp_path: Path) -> None:
-    await run(tmp_path, kill_after=None)
-
-
-async def test_a_worker_killed_mid_report_loses_nothing(tmp_path: Path) -> None:
-    await run(tmp_path, kill_after=len(CHATS) * 3)
+async def test_two_workers_keep_each_chats_order_and_a_killed_one_loses_nothing(
+        tmp_path: Path, subtests: pytest.Subtests) -> None:
+    """Both scenarios on one bot (starting one costs more CPU than a scenario), each a
+    subtest that fails by its name while the other goes on."""
+    await run(tmp_path, subtests)
