@@ -59,6 +59,18 @@ OPEN_TABLE = _open_table()
 OPEN_NIGHT_AND_HAND = _open_table().with_for_update(of=_s)
 
 SELECT_CHAT = select(t.chats).where(t.chats.c.id == bindparam("chat_id"))
+
+
+def _chat_and_table() -> Select[Any]:
+    return _open_table().add_columns(*[c.label(f"c_{c.name}") for c in t.chats.c]).join(
+        t.chats, t.chats.c.id == _s.c.chat_id)
+
+
+# The same with the chat's settings (``c_``-labelled): an update's first read, when the
+# chat has a table going, in one statement. No row: no table going (the chat's settings
+# are then read alone, its row created on first use).
+CHAT_AND_TABLE = _chat_and_table()
+CHAT_AND_TABLE_LOCKED = _chat_and_table().with_for_update(of=_s)
 # A table's hand by its number (the previous one, when a report may repeat its win).
 SELECT_HAND_NUMBER = select(_h).where(_h.c.night_id == bindparam("night_id"),
                                       _h.c.number == bindparam("number"))
