@@ -25,6 +25,50 @@ from sqlalchemy import (
 
 from storage.sql import tables as t
 
+
+class Columns:
+    """Several rows written in ONE statement on PostgreSQL: each column passed as one
+    array, made rows again by ``unnest`` (asyncpg's executemany runs the statement once
+    a row on the server). Elsewhere (SQLite, in process) the plain statement ``each``,
+    executed with the rows (an executemany). Run by :func:`unit_of_work.execute`.
+
+    ``key``: rows with the same key are one row, as the executemany would have left
+    them: ``add``'s values summed (``x = x + d``), else the last row kept (an upsert)."""
+
+    def __init__(self, each: Any, pg: str, columns: list[tuple[str, Any]],
+                 key: tuple[str, ...] = (), add: tuple[str, ...] = ()) -> None:
+        self.each, self.key, self.add = each, key, add
+        self.names = [name for name, _ in columns]
+        self._sql, self._columns = pg, columns
+        self.pg: TextClause | None = None  # built on first use, with the dialect
+
+    def run(self, conn: Any, rows: list[dict[str, Any]]) -> None:
+        if conn.dialect.name != "postgresql":
+            conn.execute(self.each, rows)
+            return
+        if self.pg is None:
+            self.pg = text(self._sql.format(names=", ".join(self.names), rows="unnest({})".format(
+                ", ".join(f"CAST(:{name} AS {kind.compile(dialect=conn.dialect)}[])"
+                          for name, kind in self._columns))))
+        if self.key and len(rows) > 1:
+            rows = self._merged(rows)
+        conn.execute(self.pg, {n: [r[n] for r in rows] for n in self.names})
+
+    def _merged(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out: dict[tuple[Any, ...], dict[str, Any]] = {}
+        for r in rows:
+            k = tuple(r[n] for n in self.key)
+            held = out.get(k)
+            if held is not None and self.add:
+                out[k] = {**held, **{n: held[n] + r[n] for n in self.add}}
+            else:
+                out[k] = dict(r)
+        return list(out.values())
+
+
+def _typed(table: Any, names: list[str] | None = None) -> list[tuple[str, Any]]:
+    return [(c.name, c.type) for c in table.c if names is None or c.name in names]
+
 _s, _h, _hp, _tc = t.nights, t.hands, t.hand_players.c, t.totals.c
 
 # The players at the four seats, ``p_<seat>_``-labelled, for a statement over nights.
@@ -76,18 +120,24 @@ SELECT_HAND_NUMBER = select(_h).where(_h.c.night_id == bindparam("night_id"),
                                       _h.c.number == bindparam("number"))
 
 INSERT_HAND = insert(_h).returning(_h.c.id)
-INSERT_ENTRIES = insert(t.entries)
-INSERT_HAND_PLAYERS = insert(t.hand_players)
+_ENTRY = _typed(t.entries, [c.name for c in t.entries.c if c.name != "id"])
+INSERT_ENTRIES = Columns(insert(t.entries),
+                         "INSERT INTO entries ({names}) SELECT * FROM {rows}", _ENTRY)
+INSERT_HAND_PLAYERS = Columns(insert(t.hand_players),
+                              "INSERT INTO hand_players ({names}) SELECT * FROM {rows}",
+                              _typed(t.hand_players))
 
 
-def _hand_players_upsert() -> TextClause:
+def _hand_players_upsert() -> Columns:
     columns = [c.name for c in t.hand_players.c]
     keys = [c.name for c in t.hand_players.primary_key]
     changed = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in keys)
-    return text(
+    conflict = f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {changed}"
+    each: TextClause = text(
         f"INSERT INTO hand_players ({', '.join(columns)}) "
-        f"VALUES ({', '.join(':' + c for c in columns)}) "
-        f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {changed}")
+        f"VALUES ({', '.join(':' + c for c in columns)}) {conflict}")
+    return Columns(each, "INSERT INTO hand_players ({names}) SELECT * FROM {rows} "
+                   + conflict, _typed(t.hand_players), key=tuple(keys))
 
 
 # A hand's facts rewritten for the same players: one statement instead of DELETE + INSERT.
@@ -105,9 +155,15 @@ UPDATE_HAND = update(_h).where(_h.c.id == bindparam("hand_id")).values(
     reporters=bindparam("b_reporters"), updated_at=bindparam("b_updated_at"))
 
 TOTAL_FIELDS = ("net", "hands", "wins", "self_draws", "dealt_in", "win_points")
-# Executed with one parameter set per player whose totals moved.
-MOVE_TOTALS = update(t.totals).where(_tc.player_id == bindparam("pid")).values(
-    **{k: getattr(_tc, k) + bindparam("d_" + k) for k in TOTAL_FIELDS})
+# Executed with one parameter set per player whose totals moved: one statement for all
+# of them on PostgreSQL (``UPDATE … FROM unnest(…)``, a player's moves added up first).
+MOVE_TOTALS = Columns(
+    update(t.totals).where(_tc.player_id == bindparam("pid")).values(
+        **{k: getattr(_tc, k) + bindparam("d_" + k) for k in TOTAL_FIELDS}),
+    "UPDATE totals SET " + ", ".join(f"{k} = totals.{k} + v.d_{k}" for k in TOTAL_FIELDS)
+    + " FROM {rows} AS v({names}) WHERE totals.player_id = v.pid",
+    [("pid", _tc.player_id.type), *[(f"d_{k}", _tc[k].type) for k in TOTAL_FIELDS]],
+    key=("pid",), add=tuple(f"d_{k}" for k in TOTAL_FIELDS))
 
 MOVE_NIGHT_NETS = update(_s).where(_s.c.id == bindparam("night_id")).values(
     **{f"net_{x}": _s.c[f"net_{x}"] + bindparam(f"d_{x}") for x in "eswn"})

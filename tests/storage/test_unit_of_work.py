@@ -11,7 +11,10 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.util import greenlet_spawn
 
 from storage.ledger import Ledger
+from storage.models import PlayerRef
+from storage.sql import statements as sql
 from storage.sql import tables as t
+from storage.sql.unit_of_work import deferring, later
 
 CHAT = -42
 
@@ -55,3 +58,28 @@ async def test_sqlite_never_builds_on_a_transaction_left_open(tmp_path: Path) ->
         assert actions == ["mine"]
     finally:
         await ledger.close()
+
+
+async def test_a_players_moves_left_for_later_all_count(ledger: Ledger) -> None:
+    """Two moves of one player's totals left for the transaction's end (one statement on
+    PostgreSQL) both count, as two updates would; and so do two players' at once."""
+    ann = await ledger.chats.player(CHAT, PlayerRef(name="Ann"))
+    bob = await ledger.chats.player(CHAT, PlayerRef(name="Bob"))
+
+    def move(pid: int, net: int) -> dict[str, int]:
+        return {"pid": pid, "d_net": net, "d_hands": 1, "d_wins": 0, "d_self_draws": 0,
+                "d_dealt_in": 0, "d_win_points": 0}
+
+    def unit(conn: Connection) -> None:
+        with deferring(conn):
+            later(conn, sql.MOVE_TOTALS, [move(ann.id, 5), move(bob.id, -5)])
+            later(conn, sql.MOVE_TOTALS, move(ann.id, -2))
+
+    await ledger.run(unit, write=True)
+
+    def totals(conn: Connection) -> dict[int, tuple[int, int]]:
+        c = t.totals.c
+        return {r.player_id: (r.net, r.hands) for r in conn.execute(
+            select(c.player_id, c.net, c.hands).where(c.chat_id == CHAT)).all()}
+
+    assert await ledger.run(totals, write=False) == {ann.id: (3, 2), bob.id: (-5, 1)}
