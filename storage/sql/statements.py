@@ -83,15 +83,24 @@ OTHER_STAKE = exists().where(_other.c.night_id == _s.c.id, _other.c.status != "v
                              _other.c.stake_cents != _s.c.stake_cents)
 
 
+# When no hand is open, the table's last hand (``l_``-labelled), as a report that starts
+# the next one reads it to see whether it repeats its win (storage.services.twice).
+_last = _h.alias("h_last")
+LAST_HAND_FIELDS = ("id", "number", "status", "report", "reporters", "seats", "updated_at")
+
+
 def _open_table() -> Select[Any]:
     return (
         select(_s, *_SEAT_COLUMNS, *[c.label(f"h_{c.name}") for c in _h.c],
-               OTHER_STAKE.label("other_stake"))
+               OTHER_STAKE.label("other_stake"),
+               *[_last.c[f].label(f"l_{f}") for f in LAST_HAND_FIELDS])
         .join_from(_s, _seated["e"], _seated["e"].c.id == _s.c.seat_e)
         .join(_seated["s"], _seated["s"].c.id == _s.c.seat_s)
         .join(_seated["w"], _seated["w"].c.id == _s.c.seat_w)
         .outerjoin(_seated["n"], _seated["n"].c.id == _s.c.seat_n)  # none at a table of 3
         .outerjoin(_h, and_(_h.c.night_id == _s.c.id, _h.c.status == "open"))
+        .outerjoin(_last, and_(_last.c.night_id == _s.c.id, _last.c.number == _s.c.hands,
+                               _h.c.id.is_(None)))
         .where(_s.c.chat_id == bindparam("chat_id"), _s.c.status == "open")
     )
 
