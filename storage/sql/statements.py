@@ -22,48 +22,92 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.types import JSON
 
 from storage.sql import tables as t
+from storage.sql.db import json_serializer
 
 
 class Columns:
     """Several rows written in ONE statement on PostgreSQL: each column passed as one
     array, made rows again by ``unnest`` (asyncpg's executemany runs the statement once
     a row on the server). Elsewhere (SQLite, in process) the plain statement ``each``,
-    executed with the rows (an executemany). Run by :func:`unit_of_work.execute`.
+    executed with the rows (an executemany). Run by :func:`unit_of_work.execute`; the
+    writes a transaction leaves for its end, on tables of their own, go as one statement
+    (:func:`together`).
 
     ``key``: rows with the same key are one row, as the executemany would have left
-    them: ``add``'s values summed (``x = x + d``), else the last row kept (an upsert)."""
+    them: ``add``'s values summed (``x = x + d``), the others the last row's."""
 
-    def __init__(self, each: Any, pg: str, columns: list[tuple[str, Any]],
+    def __init__(self, table: str, each: Any, pg: str, columns: list[tuple[str, Any]],
                  key: tuple[str, ...] = (), add: tuple[str, ...] = ()) -> None:
-        self.each, self.key, self.add = each, key, add
+        self.table, self.each, self.key, self.add = table, each, key, add
         self.names = [name for name, _ in columns]
+        self.json = {name for name, kind in columns if isinstance(kind, JSON)}
         self._sql, self._columns = pg, columns
         self.pg: TextClause | None = None  # built on first use, with the dialect
+
+    def sql(self, dialect: Any, prefix: str = "") -> str:
+        """The PostgreSQL statement, its parameters named ``prefix`` + column."""
+        return self._sql.format(names=", ".join(self.names), rows="unnest({})".format(
+            ", ".join(f"CAST(:{prefix}{name} AS {kind.compile(dialect=dialect)}[])"
+                      for name, kind in self._columns)))
+
+    def params(self, rows: list[dict[str, Any]], prefix: str = "") -> dict[str, Any]:
+        if self.key and len(rows) > 1:
+            rows = self._merged(rows)
+        out: dict[str, Any] = {}
+        for name in self.names:
+            values = [r[name] for r in rows]
+            out[prefix + name] = [json_serializer(v) for v in values] \
+                if name in self.json else values
+        return out
 
     def run(self, conn: Any, rows: list[dict[str, Any]]) -> None:
         if conn.dialect.name != "postgresql":
             conn.execute(self.each, rows)
             return
         if self.pg is None:
-            self.pg = text(self._sql.format(names=", ".join(self.names), rows="unnest({})".format(
-                ", ".join(f"CAST(:{name} AS {kind.compile(dialect=conn.dialect)}[])"
-                          for name, kind in self._columns))))
-        if self.key and len(rows) > 1:
-            rows = self._merged(rows)
-        conn.execute(self.pg, {n: [r[n] for r in rows] for n in self.names})
+            self.pg = text(self.sql(conn.dialect))
+        conn.execute(self.pg, self.params(rows))
 
     def _merged(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out: dict[tuple[Any, ...], dict[str, Any]] = {}
         for r in rows:
             k = tuple(r[n] for n in self.key)
             held = out.get(k)
-            if held is not None and self.add:
-                out[k] = {**held, **{n: held[n] + r[n] for n in self.add}}
-            else:
-                out[k] = dict(r)
+            out[k] = {**r, **{n: held[n] + r[n] for n in self.add}} \
+                if held is not None else dict(r)
         return list(out.values())
+
+
+_TOGETHER: dict[tuple[Columns, ...], TextClause] = {}
+
+
+def together(conn: Any, pending: dict[Any, list[dict[str, Any]]]) -> bool:
+    """On PostgreSQL, the writes a unit left for its end (:class:`unit_of_work.Later`) in
+    ONE statement, each but the last a data-modifying ``WITH``: when every one is a
+    :class:`Columns` and no two write the same table (the parts of one statement do not
+    see each other's changes; a row two of them changed would keep one change). False:
+    not so, run them one by one."""
+    if conn.dialect.name != "postgresql" or len(pending) < 2:
+        return False
+    parts = tuple(pending)
+    if not all(isinstance(p, Columns) for p in parts) \
+            or len({p.table for p in parts}) != len(parts):
+        return False
+    statement = _TOGETHER.get(parts)
+    if statement is None:
+        *first, last = parts
+        withs = ", ".join(f"w{i} AS ({p.sql(conn.dialect, f's{i}_')})"
+                          for i, p in enumerate(first))
+        statement = _TOGETHER[parts] = text(
+            f"WITH {withs} {last.sql(conn.dialect, f's{len(first)}_')}")
+    params: dict[str, Any] = {}
+    for i, p in enumerate(parts):
+        params.update(p.params(pending[p], f"s{i}_"))
+    conn.execute(statement, params)
+    return True
 
 
 def _typed(table: Any, names: list[str] | None = None) -> list[tuple[str, Any]]:
@@ -130,9 +174,9 @@ SELECT_HAND_NUMBER = select(_h).where(_h.c.night_id == bindparam("night_id"),
 
 INSERT_HAND = insert(_h).returning(_h.c.id)
 _ENTRY = _typed(t.entries, [c.name for c in t.entries.c if c.name != "id"])
-INSERT_ENTRIES = Columns(insert(t.entries),
+INSERT_ENTRIES = Columns("entries", insert(t.entries),
                          "INSERT INTO entries ({names}) SELECT * FROM {rows}", _ENTRY)
-INSERT_HAND_PLAYERS = Columns(insert(t.hand_players),
+INSERT_HAND_PLAYERS = Columns("hand_players", insert(t.hand_players),
                               "INSERT INTO hand_players ({names}) SELECT * FROM {rows}",
                               _typed(t.hand_players))
 
@@ -145,7 +189,7 @@ def _hand_players_upsert() -> Columns:
     each: TextClause = text(
         f"INSERT INTO hand_players ({', '.join(columns)}) "
         f"VALUES ({', '.join(':' + c for c in columns)}) {conflict}")
-    return Columns(each, "INSERT INTO hand_players ({names}) SELECT * FROM {rows} "
+    return Columns("hand_players", each, "INSERT INTO hand_players ({names}) SELECT * FROM {rows} "
                    + conflict, _typed(t.hand_players), key=tuple(keys))
 
 
@@ -158,25 +202,40 @@ SELECT_HAND_PLAYERS = select(t.hand_players).where(_hp.hand_id == bindparam("han
 SELECT_PLAYERS = select(t.players).where(
     t.players.c.id.in_(bindparam("ids", expanding=True)))
 
-UPDATE_HAND = update(_h).where(_h.c.id == bindparam("hand_id")).values(
-    report=bindparam("b_report"), result=bindparam("b_result"),
-    status=bindparam("b_status"), next_dealer=bindparam("b_next_dealer"),
-    reporters=bindparam("b_reporters"), updated_at=bindparam("b_updated_at"))
+_HAND_SET = ("report", "result", "status", "next_dealer", "reporters", "updated_at")
+UPDATE_HAND = Columns(
+    "hands", update(_h).where(_h.c.id == bindparam("hand_id")).values(
+        **{c: bindparam(f"b_{c}") for c in _HAND_SET}),
+    "UPDATE hands SET " + ", ".join(f"{c} = v.b_{c}" for c in _HAND_SET)
+    + " FROM {rows} AS v({names}) WHERE hands.id = v.hand_id",
+    [("hand_id", _h.c.id.type), *[(f"b_{c}", _h.c[c].type) for c in _HAND_SET]],
+    key=("hand_id",))
 
 TOTAL_FIELDS = ("net", "hands", "wins", "self_draws", "dealt_in", "win_points")
 # Executed with one parameter set per player whose totals moved: one statement for all
 # of them on PostgreSQL (``UPDATE … FROM unnest(…)``, a player's moves added up first).
 MOVE_TOTALS = Columns(
-    update(t.totals).where(_tc.player_id == bindparam("pid")).values(
+    "totals", update(t.totals).where(_tc.player_id == bindparam("pid")).values(
         **{k: getattr(_tc, k) + bindparam("d_" + k) for k in TOTAL_FIELDS}),
     "UPDATE totals SET " + ", ".join(f"{k} = totals.{k} + v.d_{k}" for k in TOTAL_FIELDS)
     + " FROM {rows} AS v({names}) WHERE totals.player_id = v.pid",
     [("pid", _tc.player_id.type), *[(f"d_{k}", _tc[k].type) for k in TOTAL_FIELDS]],
     key=("pid",), add=tuple(f"d_{k}" for k in TOTAL_FIELDS))
 
-MOVE_NIGHT_NETS = update(_s).where(_s.c.id == bindparam("night_id")).values(
-    **{f"net_{x}": _s.c[f"net_{x}"] + bindparam(f"d_{x}") for x in "eswn"})
+_NETS = {f"net_{x}": _s.c[f"net_{x}"] + bindparam(f"d_{x}") for x in "eswn"}
+_MOVED = [(f"d_{x}", _s.c[f"net_{x}"].type) for x in "eswn"]
+_NETS_SQL = ", ".join(f"net_{x} = nights.net_{x} + v.d_{x}" for x in "eswn")
+_ON_NIGHT = " FROM {rows} AS v({names}) WHERE nights.id = v.night_id"
+MOVE_NIGHT_NETS = Columns(
+    "nights", update(_s).where(_s.c.id == bindparam("night_id")).values(**_NETS),
+    "UPDATE nights SET " + _NETS_SQL + _ON_NIGHT,
+    [("night_id", _s.c.id.type), *_MOVED], key=("night_id",),
+    add=tuple(n for n, _ in _MOVED))
 # The same, with the hand count and the dealer: a report moves all three in one statement.
-MOVE_NIGHT = update(_s).where(_s.c.id == bindparam("night_id")).values(
-    hands=bindparam("b_hands"), dealer=bindparam("b_dealer"),
-    **{f"net_{x}": _s.c[f"net_{x}"] + bindparam(f"d_{x}") for x in "eswn"})
+MOVE_NIGHT = Columns(
+    "nights", update(_s).where(_s.c.id == bindparam("night_id")).values(
+        hands=bindparam("b_hands"), dealer=bindparam("b_dealer"), **_NETS),
+    "UPDATE nights SET hands = v.b_hands, dealer = v.b_dealer, " + _NETS_SQL + _ON_NIGHT,
+    [("night_id", _s.c.id.type), ("b_hands", _s.c.hands.type),
+     ("b_dealer", _s.c.dealer.type), *_MOVED], key=("night_id",),
+    add=tuple(n for n, _ in _MOVED))

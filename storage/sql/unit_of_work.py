@@ -54,6 +54,10 @@ class Later:
 
     def flush(self, conn: Connection) -> None:
         pending, self.pending = self.pending, {}
+        from storage.sql.statements import together
+
+        if together(conn, pending):  # one statement (PostgreSQL)
+            return
         for statement, rows in pending.items():
             execute(conn, statement, rows)
 
