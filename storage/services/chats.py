@@ -49,7 +49,7 @@ class Chats(Service):
         of the chat is kept in memory (several workers)."""
 
         def unit(conn: Connection) -> tuple[ChatInfo, NightInfo | None]:
-            return repo.ensure_chat(conn, chat_id, language), repo.open_night_info(conn, chat_id)
+            return repo.chat_and_open_night(conn, chat_id, language)
 
         return await self.store.run(unit, write=True, batch=True)
 

@@ -85,6 +85,12 @@ def ensure_chat(conn: Connection, chat_id: int, language: str = "zh-Hans"
                   "overrides": {}, "stake_cents": 100, "created_at": now()}
         conn.execute(upsert(conn, t.chats).values(**values).on_conflict_do_nothing())
         row = conn.execute(sql.SELECT_CHAT, {"chat_id": chat_id}).one()
+    return chat_info(row)
+
+
+def chat_info(row: Any) -> ChatInfo:
+    """A chats row (or the ``c_`` columns of :data:`statements.CHAT_AND_TABLE`, read
+    through :class:`Prefixed`) as the chat's settings."""
     return ChatInfo(id=row.id, language=row.language, preset=row.preset,
                     overrides=row.overrides, stake_cents=row.stake_cents,
                     verbose=bool(row.verbose), time_zone=row.time_zone)
@@ -233,6 +239,24 @@ def open_night_info(conn: Connection, chat_id: int) -> NightInfo | None:
     shared = sharing(conn)
     row = conn.execute(sql.OPEN_NIGHT_AND_HAND if shared else sql.OPEN_TABLE,
                        {"chat_id": chat_id}).first()
+    return _open_table_info(conn, chat_id, row, shared)
+
+
+def chat_and_open_night(conn: Connection, chat_id: int, language: str = "zh-Hans"
+                        ) -> tuple[ChatInfo, NightInfo | None]:
+    """The chat's settings (created on first use) and its open table, as
+    :func:`ensure_chat` and :func:`open_night_info` would read them: one statement when
+    a table is going (``statements.CHAT_AND_TABLE``), else the settings alone."""
+    shared = sharing(conn)
+    row = conn.execute(sql.CHAT_AND_TABLE_LOCKED if shared else sql.CHAT_AND_TABLE,
+                       {"chat_id": chat_id}).first()
+    if row is None:
+        return ensure_chat(conn, chat_id, language), None
+    return chat_info(Prefixed(row, "c_")), _open_table_info(conn, chat_id, row, shared)
+
+
+def _open_table_info(conn: Connection, chat_id: int, row: Row[Any] | None,
+                     shared: bool) -> NightInfo | None:
     if row is None:
         return None
     if shared:

@@ -24,6 +24,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection, Row
 
 from engine.models import Bite, BonusSet, Event, HandReport, Kong, Win
+from storage.services.rows import Prefixed
 from storage.sql import statements as sql
 from storage.sql import tables as t
 
@@ -41,15 +42,19 @@ def _signature(win: Win) -> tuple[Any, ...]:
 
 
 def closing_twin(conn: Connection, srow: Row[Any], report: HandReport,
-                 reporter: int | None, stamp: datetime) -> Row[Any] | None:
+                 reporter: int | None, stamp: datetime) -> Row[Any] | Prefixed | None:
     """The previous hand, when ``report`` (a new hand's first event) looks like a second
     report of the win that closed it: same winners, how and discarder, by another player,
     within the window. None otherwise."""
     new = report.events[-1] if report.events else None
     if not isinstance(new, Win) or srow.hands < 1 or reporter is None:
         return None
-    prev = conn.execute(sql.SELECT_HAND_NUMBER,
-                        {"night_id": srow.id, "number": srow.hands}).first()
+    prev: Row[Any] | Prefixed | None
+    if hasattr(srow, "l_id"):  # read with the table (statements.OPEN_NIGHT_AND_HAND)
+        prev = Prefixed(srow, "l_") if srow.l_id is not None else None
+    else:
+        prev = conn.execute(sql.SELECT_HAND_NUMBER,
+                            {"night_id": srow.id, "number": srow.hands}).first()
     if prev is None or prev.status != "closed" or not prev.reporters:
         return None
     if prev.seats:  # a seat changed since that hand (between hands): this one is new

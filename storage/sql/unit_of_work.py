@@ -54,8 +54,23 @@ class Later:
 
     def flush(self, conn: Connection) -> None:
         pending, self.pending = self.pending, {}
+        from storage.sql.statements import together
+
+        if together(conn, pending):  # one statement (PostgreSQL)
+            return
         for statement, rows in pending.items():
-            conn.execute(statement, rows)
+            execute(conn, statement, rows)
+
+
+def execute(conn: Connection, statement: Any,
+            params: dict[str, Any] | list[dict[str, Any]]) -> None:
+    """``conn.execute``, or a statement's own way of writing several rows (``run``: a
+    statement that writes them all in one, as ``statements.Columns`` does)."""
+    run = getattr(statement, "run", None)
+    if run is not None:
+        run(conn, params if isinstance(params, list) else [params])
+    else:
+        conn.execute(statement, params)
 
 
 _LATER = "tally_later"
@@ -90,7 +105,7 @@ def later(conn: Connection, statement: Any, params: dict[str, Any] | list[dict[s
     transaction when inside :func:`deferring`, else now."""
     writes = _current(conn)
     if writes is None or not writes.open:
-        conn.execute(statement, params)
+        execute(conn, statement, params)
         return
     rows = writes.pending.setdefault(statement, [])
     if isinstance(params, list):
