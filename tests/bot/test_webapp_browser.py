@@ -16,7 +16,16 @@ import pytest
 from bot.delivery.pipeline import pipeline_of as pipeline
 from bot.webapp import auth
 from tests.bot.harness import GROUP, plain
-from tests.bot.webapp_browser import DARK, LIGHT, PHONE, browser, launch_url, missing, served
+from tests.bot.webapp_browser import (
+    DARK,
+    LIGHT,
+    PHONE,
+    browser,
+    launch_url,
+    missing,
+    opened,
+    served,
+)
 from tests.bot.webapp_harness import app_table, init_data, seat_change_night, seated
 from tests.databases import BACKENDS, postgres_database
 
@@ -117,12 +126,7 @@ async def test_board_entry_by_tiles_and_undo(tmp_path: Path) -> None:
 async def test_two_winners_a_kong_and_the_walls_end_by_taps(tmp_path: Path) -> None:
     async with app_table(tmp_path) as t, served(t) as base, browser() as b:
         await seated(t)
-        page = await b.new_page(viewport=PHONE)
-        page.set_default_timeout(TIMEOUT_MS)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        await page.goto(launch_url(base, init_data(t, "alice")))
-        await page.wait_for_selector("#board")
+        page, errors = await opened(b, launch_url(base, init_data(t, "alice")))
         # all six tabs fit a phone's width (390 px) in English: none cut off, no scrolling
         assert await page.evaluate("(n => n.scrollWidth <= n.clientWidth)"
                                    "(document.querySelector('nav'))")
@@ -164,12 +168,8 @@ async def test_a_seat_change_on_the_board_hands_and_chart(tmp_path: Path) -> Non
     hands name who played each, and the chart draws a line per person."""
     async with app_table(tmp_path, "zh-Hans") as t, served(t) as base, browser() as b:
         await seat_change_night(t)
-        page = await b.new_page(viewport=PHONE)
-        page.set_default_timeout(TIMEOUT_MS)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        await page.goto(launch_url(base, init_data(t, "bob")))
-        await page.wait_for_selector('#board tr[data-seat="W"] td[data-total="4"]')
+        page, errors = await opened(b, launch_url(base, init_data(t, "bob")),
+                                    '#board tr[data-seat="W"] td[data-total="4"]')
         assert "dave" in await page.inner_text('#board tr[data-seat="W"]')
         gone = await page.inner_text('#board tr[data-left="carol"]')
         assert "已离席" in gone and "-13" in gone, gone

@@ -13,7 +13,7 @@ import pytest
 
 from bot.delivery.pipeline import pipeline_of as pipeline
 from tests.bot.harness import GROUP, plain
-from tests.bot.webapp_browser import PHONE, browser, launch_url, missing, served
+from tests.bot.webapp_browser import browser, launch_url, missing, opened, served
 from tests.bot.webapp_harness import app_table, auth, client, init_data, keyed, seated
 from tests.databases import BACKENDS, postgres_database
 
@@ -125,12 +125,7 @@ async def test_a_hong_kong_win_by_taps_in_traditional_chinese(tmp_path: Path) ->
 
     async with app_table(tmp_path, "zh-Hant") as t, served(t) as base, browser() as b:
         await seated(t, "hongkong")
-        page = await b.new_page(viewport=PHONE)
-        page.set_default_timeout(15_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        await page.goto(launch_url(base, init_data(t, "bob")))
-        await page.wait_for_selector("#board")
+        page, errors = await opened(b, launch_url(base, init_data(t, "bob")))
         assert await page.evaluate("document.documentElement.lang") == "zh-Hant"
         assert "0.00" in await page.inner_text('#board tr[data-seat="S"]')
         await page.click('nav button[data-tab="enter"]')

@@ -15,7 +15,7 @@ import pytest
 from bot.delivery.pipeline import pipeline_of as pipeline
 from bot.webapp import entry_mcr
 from tests.bot.harness import GROUP, plain
-from tests.bot.webapp_browser import PHONE, browser, launch_url, missing, served
+from tests.bot.webapp_browser import browser, launch_url, missing, opened, served
 from tests.bot.webapp_harness import app_table, auth, client, init_data, keyed, seated
 from tests.databases import BACKENDS, postgres_database
 
@@ -147,12 +147,7 @@ async def test_a_match_played_partly_from_the_app(tmp_path: Path) -> None:
     async with app_table(tmp_path) as t, served(t) as base, browser() as b:
         await seated(t, "mcr")
         await t.say("bob", "/hu bob from carol 12番")
-        page = await b.new_page(viewport=PHONE)
-        page.set_default_timeout(15_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        await page.goto(launch_url(base, init_data(t, "alice")))
-        await page.wait_for_selector("#board")
+        page, errors = await opened(b, launch_url(base, init_data(t, "alice")))
         assert "hand 2 of 4 (2 of 16)" in await page.inner_text("#match")
         night = await t.ledger.open_nights.current_night(GROUP)
         match = entry_mcr.match_view("en", night)

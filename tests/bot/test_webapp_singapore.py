@@ -13,7 +13,7 @@ import pytest
 
 from bot.delivery.pipeline import pipeline_of as pipeline
 from tests.bot.harness import GROUP, plain
-from tests.bot.webapp_browser import PHONE, browser, launch_url, missing, served
+from tests.bot.webapp_browser import browser, launch_url, missing, opened, served
 from tests.bot.webapp_harness import app_table, auth, client, init_data, keyed, seated
 from tests.databases import BACKENDS, postgres_database
 
@@ -148,12 +148,7 @@ async def test_a_hidden_bite_and_a_set_by_taps(tmp_path: Path) -> None:
 
     async with app_table(tmp_path) as t, served(t) as base, browser() as b:
         await seated(t, "singapore")
-        page = await b.new_page(viewport=PHONE)
-        page.set_default_timeout(15_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        await page.goto(launch_url(base, init_data(t, "bob")))
-        await page.wait_for_selector("#board")
+        page, errors = await opened(b, launch_url(base, init_data(t, "bob")))
         await page.click('nav button[data-tab="enter"]')
         for tap in ('button[data-kind="bite"]', 'button[data-winner="S"]',
                     '#bites button[data-bite="cat_rat"]', '#bite-payer button[data-payer="W"]',
@@ -284,12 +279,7 @@ async def test_a_win_with_bao_by_taps_and_the_best_hand_with_its_preset(
 
     async with app_table(tmp_path) as t, served(t) as base, browser() as b:
         await seated(t, "singapore")
-        page = await b.new_page(viewport=PHONE)
-        page.set_default_timeout(15_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        await page.goto(launch_url(base, init_data(t, "bob")))
-        await page.wait_for_selector("#board")
+        page, errors = await opened(b, launch_url(base, init_data(t, "bob")))
         await page.click('nav button[data-tab="enter"]')
         await expect(page.locator("#sg-liable")).to_be_visible()
         assert await page.locator('#sg-liable button[aria-pressed="true"]').inner_text() \

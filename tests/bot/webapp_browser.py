@@ -68,3 +68,15 @@ async def browser() -> AsyncIterator[Any]:
             yield b
         finally:
             await b.close()
+
+
+async def opened(b: Any, url: str, wait: str = "#board") -> tuple[Any, list[str]]:
+    """A phone-sized page of browser ``b`` at ``url`` (the Mini App as Telegram opens it),
+    once ``wait`` shows; with the list its uncaught script errors go into."""
+    page = await b.new_page(viewport=PHONE)
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    await page.goto(url)
+    await page.wait_for_selector(wait)
+    return page, errors
