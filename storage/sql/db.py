@@ -6,9 +6,8 @@ SQLite connections get WAL, foreign keys and a busy timeout; write transactions 
 
 from __future__ import annotations
 
-import json
 import os
-from functools import cache, partial
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from storage.sql.tables import json_serializer
 from storage.sql.unit_of_work import begin_sqlite
 
 HERE = Path(__file__).resolve().parent.parent  # storage/: alembic.ini and migrations/
@@ -38,10 +38,6 @@ def _ensure_sqlite_dir(url: str) -> None:
     path = url.split("///", 1)[1] if "///" in url else ""
     if path and path != ":memory:":
         Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-
-
-# JSON columns are written without the spaces of json.dumps's default separators.
-json_serializer = partial(json.dumps, separators=(",", ":"))
 
 
 def create_engine(url: str, *, idle_transaction_seconds: float | None = None,

@@ -25,7 +25,6 @@ from sqlalchemy import (
 from sqlalchemy.types import JSON
 
 from storage.sql import tables as t
-from storage.sql.db import json_serializer
 
 
 class Columns:
@@ -59,7 +58,7 @@ class Columns:
         out: dict[str, Any] = {}
         for name in self.names:
             values = [r[name] for r in rows]
-            out[prefix + name] = [json_serializer(v) for v in values] \
+            out[prefix + name] = [t.json_serializer(v) for v in values] \
                 if name in self.json else values
         return out
 

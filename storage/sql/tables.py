@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from functools import partial
+
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -20,6 +23,9 @@ from sqlalchemy import (
     false,
     text,
 )
+
+# JSON columns are written without the spaces of json.dumps's default separators.
+json_serializer = partial(json.dumps, separators=(",", ":"))
 
 metadata = MetaData(
     naming_convention={

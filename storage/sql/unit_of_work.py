@@ -18,6 +18,8 @@ from typing import Any, TypeVar
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from storage.sql.statements import together
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -54,8 +56,6 @@ class Later:
 
     def flush(self, conn: Connection) -> None:
         pending, self.pending = self.pending, {}
-        from storage.sql.statements import together
-
         if together(conn, pending):  # one statement (PostgreSQL)
             return
         for statement, rows in pending.items():
