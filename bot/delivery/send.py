@@ -105,15 +105,13 @@ def markup_dict(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
     return {"inline_keyboard": [[_button(b) for b in row] for row in markup.inline_keyboard]}
 
 
-_markup = markup_dict
-
 
 def to_chat(chat_id: int, text: str, *, reply_markup: InlineKeyboardMarkup | None = None,
             reply_to: int | None = None) -> Outgoing:
     """A message (HTML) to send, optionally as a reply to message ``reply_to``."""
     params: dict[str, Any] = {"chat_id": chat_id, "text": text, "parse_mode": "HTML"}
     if reply_markup is not None:
-        params["reply_markup"] = _markup(reply_markup)
+        params["reply_markup"] = markup_dict(reply_markup)
     if reply_to is not None:
         params["reply_parameters"] = {"message_id": reply_to,
                                       "allow_sending_without_reply": True}
@@ -137,12 +135,12 @@ def edit_of(chat_id: int, message_id: int, text: str | None = None, *,
     if text is None:
         params: dict[str, Any] = {"chat_id": chat_id, "message_id": message_id,
                                   "reply_markup": None if reply_markup is KEEP
-                                  else _markup(reply_markup)}
+                                  else markup_dict(reply_markup)}
         return Outgoing(chat_id=chat_id, method="editMessageReplyMarkup", params=params)
     params = {"chat_id": chat_id, "message_id": message_id, "text": text,
               "parse_mode": "HTML"}
     if reply_markup is not KEEP:
-        params["reply_markup"] = _markup(reply_markup)
+        params["reply_markup"] = markup_dict(reply_markup)
     return Outgoing(chat_id=chat_id, method="editMessageText", params=params)
 
 
